@@ -1,0 +1,76 @@
+"""finegrad: automatic differentiation on NumPy, with TensorFlow 2's API, built around
+user-defined gradients (`custom_gradient`).
+
+>>> import finegrad as tf
+>>> x = tf.constant(2.)
+>>> with tf.GradientTape() as tape:
+...     tape.watch(x)
+...     y = x * x
+>>> tape.gradient(y, x).numpy()
+np.float32(4.0)
+"""
+from finegrad._src import ops as _ops  # registers every primitive  # noqa: F401
+from finegrad._src.dtypes import (DType, as_dtype, float16, float32, float64, int8, int16,
+                                  int32, int64, uint8, bool_ as bool, complex64, complex128,
+                                  half, double)
+from finegrad._src.tensor import Tensor, TensorShape, convert_to_tensor
+from finegrad._src.variables import Variable
+from finegrad._src.ops.array import (zeros, ones, zeros_like, ones_like, fill, range_ as range,
+                                     linspace, eye, identity, stop_gradient, cast, reshape,
+                                     broadcast_to, reduce_sum, transpose, expand_dims, squeeze,
+                                     concat, stack, unstack, split, tile, gather)
+from finegrad._src.ops.elementwise import (
+    add, subtract, multiply, divide, negative, pow, exp, sqrt, square, abs, sign, sin, cos, tan,
+    tanh, sigmoid, maximum, minimum, where, clip_by_value, floor, round, equal, not_equal, less,
+    less_equal, greater, greater_equal, logical_and, logical_or, logical_not)
+from finegrad._src.ops.reduce import (reduce_mean, reduce_max, reduce_min, reduce_prod,
+                                      reduce_logsumexp)
+from finegrad._src.ops.linalg import matmul, tensordot, einsum, norm
+from finegrad._src.ops.nn import clip_by_norm
+from finegrad._src.ad.tape import GradientTape, UnconnectedGradients
+from finegrad._src.ad.custom import custom_gradient, RegisterGradient, no_gradient
+from finegrad._src.ad.functional import (vjp, jvp, grad, value_and_grad,
+                                         hessian_vector_product)
+from finegrad import math, nn, linalg, autodiff, testing  # noqa: E402
+
+truediv = divide
+__version__ = "0.1.0"
+
+
+def constant(value, dtype=None, shape=None, name="Const"):
+    """A tensor from a Python number, nested list, NumPy array or tensor.
+
+    Python floats become float32 and ints int32 (TensorFlow's defaults); NumPy arrays keep
+    their dtype unless ``dtype`` is given. With ``shape``, a scalar is filled to that shape
+    and other values are reshaped.
+
+    >>> import finegrad as fg
+    >>> fg.constant(1.).dtype, fg.constant([1, 2]).dtype
+    (finegrad.float32, finegrad.int32)
+    >>> fg.constant(0., shape=(2,)).numpy()
+    array([0., 0.], dtype=float32)
+
+    Raises:
+        TypeError: for strings and other non-numeric values (naming their type).
+        ValueError: when the value cannot take ``shape``.
+    """
+    import numpy as _np
+    from finegrad._src.tensor import to_numpy_value
+    if isinstance(value, (Tensor, Variable)):
+        t = convert_to_tensor(value)
+        v = t._value if dtype is None else _np.asarray(t._value).astype(as_dtype(dtype)._np)
+    else:
+        v = to_numpy_value(value, dtype, "finegrad.constant")
+    if shape is not None:
+        shape = tuple(int(s) for s in shape)
+        a = _np.asarray(v)
+        if a.size == 1:
+            v = _np.full(shape, a.reshape(()), a.dtype)
+        elif a.size == int(_np.prod(shape, dtype=_np.int64)):
+            v = a.reshape(shape)
+        else:
+            raise ValueError(f"finegrad.constant: a value of shape {a.shape} ({a.size} elements) "
+                             f"cannot take shape {shape}")
+        if not v.ndim:
+            v = v[()]
+    return Tensor(v)

@@ -1,0 +1,155 @@
+"""ForwardAccumulator: forward-mode differentiation, a tangent carried beside each primal.
+
+An accumulator is a recorder (see core.py) that, as each op runs, looks up the tangents of
+its inputs and applies the primitive's JVP rule, like JAX's `JVPTrace`. The rule runs with
+only the recorders outside the accumulator active, so an outer tape records the tangent
+computation (reverse-over-forward) and an accumulator outside a tape sees the tape's reverse
+pass (forward-over-reverse Hessian-vector products).
+
+A primitive without a JVP rule, a gradient registered with `RegisterGradient`, and every
+`custom_gradient` function get their JVP by transposing their VJP: the VJP is linear in the
+cotangent ``u``, so ``J v`` is the gradient of ``<vjp(u), v>`` with respect to ``u``.
+"""
+import numpy as np
+
+from finegrad._src import core, nest
+from finegrad._src.ad.tape import GradientTape, UnconnectedGradients, _unconnected
+from finegrad._src.ops.array import reduce_sum, zeros_like
+from finegrad._src.tensor import Tensor, convert_to_tensor
+from finegrad._src.variables import Variable
+
+
+class ForwardAccumulator(core.Recorder):
+    """Compute Jacobian-vector products as ops run (TensorFlow's ``tf.autodiff.ForwardAccumulator``).
+
+    Args:
+        primals: a tensor, Variable or nested structure of them.
+        tangents: the matching structure of tangent directions.
+
+    >>> import finegrad as fg
+    >>> x = fg.constant(2.)
+    >>> with fg.autodiff.ForwardAccumulator(x, fg.constant(1.)) as acc:
+    ...     y = x ** 3
+    >>> acc.jvp(y).numpy()
+    np.float32(12.0)
+    """
+
+    runs_rules = True
+
+    def __init__(self, primals, tangents):
+        flat_p, flat_t = nest.flatten(primals), nest.flatten(tangents)
+        if len(flat_p) != len(flat_t):
+            raise ValueError(f"finegrad.autodiff.ForwardAccumulator: {len(flat_p)} primals but "
+                             f"{len(flat_t)} tangents")
+        self._tangents = {}   # id(primal tensor) -> (primal, tangent)
+        self._var_tangents = {}
+        for p, t in zip(flat_p, flat_t, strict=True):
+            if isinstance(p, Variable):
+                self._var_tangents[id(p)] = (p, self._tangent_for(p, t))
+            elif type(p) is Tensor:
+                self._tangents[id(p)] = (p, self._tangent_for(p, t))
+            else:
+                raise TypeError(f"finegrad.autodiff.ForwardAccumulator: primals must be tensors "
+                                f"or variables, got {type(p).__name__}")
+
+    @staticmethod
+    def _tangent_for(p, t):
+        t = convert_to_tensor(t, dtype_hint=p.dtype)
+        if tuple(t.shape) != tuple(p.shape):
+            raise ValueError(f"finegrad.autodiff.ForwardAccumulator: a tangent of shape "
+                             f"{tuple(t.shape)} for a primal of shape {tuple(p.shape)}")
+        if t.dtype != p.dtype:
+            raise TypeError(f"finegrad.autodiff.ForwardAccumulator: a tangent of dtype "
+                            f"{t.dtype.name} for a primal of dtype {p.dtype.name}")
+        return t
+
+    def __enter__(self):
+        core.push_recorder(self)
+        return self
+
+    def __exit__(self, *exc):
+        core.pop_recorder(self)
+
+    def record(self, prim, ins, params, out):
+        tans = self._tangents
+        found = [tans.get(id(t)) for t in ins]
+        if all(f is None for f in found) or prim.nondiff and prim.gradient_override is None:
+            return
+        tangents = [zeros_like(t) if f is None else f[1] for t, f in zip(ins, found)]
+        if core.batch_shape():
+            with core.batch_axes(()):
+                out_dot = _jvp(prim, ins, tangents, out, params)
+        else:
+            out_dot = _jvp(prim, ins, tangents, out, params)
+        if prim.multiple_results:
+            for o, d in zip(out, out_dot, strict=True):
+                if d is not None and o._value.dtype.kind in "fc":
+                    tans[id(o)] = (o, d)
+        elif out_dot is not None and out._value.dtype.kind in "fc":
+            tans[id(out)] = (out, out_dot)
+
+    def variable_read(self, variable, tensor):
+        found = self._var_tangents.get(id(variable))
+        if found is not None:
+            self._tangents[id(tensor)] = (tensor, found[1])
+
+    def jvp(self, primals, unconnected_gradients=UnconnectedGradients.NONE):
+        """The tangent of each tensor in ``primals`` (None, or zeros, when it has none)."""
+        unconnected = _unconnected(unconnected_gradients)
+
+        def one(p):
+            if isinstance(p, Variable):
+                found = self._var_tangents.get(id(p))
+            else:
+                found = self._tangents.get(id(p))
+            if found is not None:
+                return found[1]
+            if unconnected is UnconnectedGradients.ZERO:
+                return Tensor(np.zeros(tuple(p.shape), p.dtype._np))
+            return None
+        return nest.map_structure(one, primals)
+
+
+def _jvp(prim, ins, tangents, out, params):
+    if prim.jvp is not None and prim.gradient_override is None:
+        return prim.jvp(ins, tangents, out=out, **params)
+    rule = prim.gradient_override or prim.vjp
+    if rule is None:
+        raise LookupError(f"finegrad: no JVP or VJP rule defined for primitive '{prim.name}' "
+                          f"(forward mode)")
+    outs = out if prim.multiple_results else (out,)
+
+    def vjp(us):
+        return rule(tuple(us) if prim.multiple_results else us[0], *ins, out=out, **params)
+    res = jvp_by_transposing(vjp, ins, tangents, outs, prim.name)
+    return res if prim.multiple_results else res[0]
+
+
+def jvp_by_transposing(vjp, ins, tangents, outs, name):
+    """J v from a VJP: the gradient of ``<vjp(u), v>`` with respect to ``u`` (at u = 0).
+
+    ``vjp(us)`` takes one cotangent per output and returns one per input (or None). Returns
+    one tangent per output (None for outputs no input reaches).
+    """
+    us = [zeros_like(o) if o._value.dtype.kind in "fc" else None for o in outs]
+    live = [u for u in us if u is not None]
+    with GradientTape() as tape:
+        tape.watch(live)
+        in_cts = vjp(us)
+        total = None
+        for c, v in zip(in_cts, tangents, strict=True):
+            if c is None or v is None:
+                continue
+            term = reduce_sum(c * v)
+            total = term if total is None else total + term
+    if total is None:
+        return [None if u is None else zeros_like(u) for u in us]
+    grads = tape.gradient(total, live)
+    if all(g is None for g in grads):
+        raise TypeError(f"finegrad: forward mode through '{name}' needs its gradient function "
+                        f"to be differentiable in the upstream gradient (it is linear in it), "
+                        f"but the result does not depend on it: compute it with finegrad ops, "
+                        f"not NumPy, or give an explicit forward rule")
+    it = iter(grads)
+    return [None if u is None else (lambda g, u: zeros_like(u) if g is None else g)(next(it), u)
+            for u in us]

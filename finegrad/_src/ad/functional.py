@@ -1,0 +1,109 @@
+"""Functional transformations on top of the recorders: vjp, jvp, grad, value_and_grad, hessian.
+
+These are JAX-style entry points (TensorFlow has none); `finegrad.testing` is built on them.
+"""
+from finegrad._src import nest
+from finegrad._src.ad.forward import ForwardAccumulator
+from finegrad._src.ad.tape import GradientTape
+from finegrad._src.tensor import Tensor, convert_to_tensor
+
+
+def _as_tensors(xs):
+    return [x if type(x) is Tensor else convert_to_tensor(x) for x in xs]
+
+
+def vjp(f, *primals):
+    """``(f(*primals), vjp_fn)``; ``vjp_fn(ct)`` returns one cotangent per primal.
+
+    >>> import finegrad as fg
+    >>> y, vjp_fn = fg.vjp(lambda x: x * x, fg.constant(3.))
+    >>> vjp_fn(fg.constant(1.))[0].numpy()
+    np.float32(6.0)
+    """
+    xs = _as_tensors(primals)
+    tape = GradientTape(persistent=True)
+    with tape:
+        tape.watch(xs)
+        out = f(*xs)
+
+    def vjp_fn(ct):
+        return tuple(tape.gradient(out, xs, output_gradients=ct))
+    return out, vjp_fn
+
+
+def jvp(f, primals, tangents):
+    """``(f(*primals), J v)`` in forward mode.
+
+    >>> import finegrad as fg
+    >>> y, t = fg.jvp(lambda x: x * x, [fg.constant(3.)], [fg.constant(1.)])
+    >>> t.numpy()
+    np.float32(6.0)
+    """
+    xs = _as_tensors(primals)
+    ts = [convert_to_tensor(t, dtype_hint=x.dtype) for x, t in zip(xs, tangents, strict=True)]
+    with ForwardAccumulator(xs, ts) as acc:
+        out = f(*xs)
+    tan = acc.jvp(out)
+    tan = nest.map_structure(lambda o_t: o_t, tan)
+    return out, _fill_zero(out, tan)
+
+
+def _fill_zero(out, tan):
+    from finegrad._src.ops.array import zeros_like
+    flat_o, flat_t = nest.flatten(out), nest.flatten(tan)
+    return nest.pack_sequence_as(out, [zeros_like(o) if t is None else t
+                                       for o, t in zip(flat_o, flat_t, strict=True)])
+
+
+def value_and_grad(f, argnums=0):
+    """``f`` -> a function returning ``(f(*args), gradient)`` for scalar-valued ``f``.
+
+    >>> import finegrad as fg
+    >>> fg.value_and_grad(lambda x: x ** 2)(fg.constant(3.))[1].numpy()
+    np.float32(6.0)
+    """
+    single = isinstance(argnums, int)
+    nums = (argnums,) if single else tuple(argnums)
+
+    def wrapped(*args):
+        xs = list(args)
+        for i in nums:
+            xs[i] = convert_to_tensor(xs[i])
+        with GradientTape() as tape:
+            tape.watch([xs[i] for i in nums])
+            out = f(*xs)
+        g = tape.gradient(out, [xs[i] for i in nums], unconnected_gradients="zero")
+        return out, g[0] if single else tuple(g)
+    return wrapped
+
+
+def grad(f, argnums=0):
+    """The gradient function of a scalar-valued ``f`` (JAX's ``grad``).
+
+    >>> import finegrad as fg
+    >>> fg.grad(fg.sin)(fg.constant(0.)).numpy()
+    np.float32(1.0)
+    """
+    vg = value_and_grad(f, argnums)
+
+    def wrapped(*args):
+        return vg(*args)[1]
+    return wrapped
+
+
+def hessian_vector_product(f, x, v):
+    """H v of scalar ``f`` at ``x``, forward over reverse.
+
+    >>> import finegrad as fg
+    >>> fg.hessian_vector_product(lambda x: fg.reduce_sum(x ** 3), fg.constant([1., 2.]),
+    ...                           fg.constant([1., 0.])).numpy()
+    array([6., 0.], dtype=float32)
+    """
+    x = convert_to_tensor(x)
+    v = convert_to_tensor(v, dtype_hint=x.dtype)
+    with ForwardAccumulator(x, v) as acc:
+        with GradientTape() as tape:
+            tape.watch(x)
+            y = f(x)
+        g = tape.gradient(y, x)
+    return acc.jvp(g, unconnected_gradients="zero")

@@ -1,0 +1,412 @@
+"""GradientTape: reverse-mode differentiation by recording ops and walking them backwards.
+
+A tape is a recorder (see core.py). While active it keeps, for every op with a watched input,
+the entry ``(primitive, inputs, params, output)`` and marks the floating outputs as watched, so
+watching spreads forward through the computation. Entries are appended in execution order,
+which is already a topological order: the reverse pass walks them backwards, calls each VJP
+rule with the output's accumulated cotangent, and adds the results into the inputs'
+cotangents. The rules are finegrad ops, so an outer tape (or an accumulator) records the
+reverse pass itself: that is how nested tapes give higher derivatives.
+
+The tape holds references to the tensors it recorded (ids stay unique while it lives) and
+drops them after a non-persistent gradient, so a loop of tapes keeps memory flat.
+"""
+import enum
+
+import numpy as np
+
+from finegrad._src import core, nest
+from finegrad._src.ops.array import reshape, zeros_like, transpose
+from finegrad._src.tensor import Tensor, convert_to_tensor
+from finegrad._src.variables import Variable
+
+
+class UnconnectedGradients(enum.Enum):
+    """What a gradient is for a source the target does not depend on: None, or zeros."""
+
+    NONE = "none"
+    ZERO = "zero"
+
+
+def _is_float(t):
+    return t._value.dtype.kind in "fc"
+
+
+class GradientTape(core.Recorder):
+    """Record operations for reverse-mode differentiation (TensorFlow's ``tf.GradientTape``).
+
+    Args:
+        persistent: allow several ``gradient``/``jacobian`` calls (else one, then freed).
+        watch_accessed_variables: watch trainable variables automatically when they are read.
+
+    >>> import finegrad as fg
+    >>> x = fg.constant(3.)
+    >>> with fg.GradientTape() as t2:
+    ...     t2.watch(x)
+    ...     with fg.GradientTape() as t1:
+    ...         t1.watch(x)
+    ...         y = x ** 3
+    ...     dy = t1.gradient(y, x)
+    >>> dy.numpy(), t2.gradient(dy, x).numpy()
+    (np.float32(27.0), np.float32(18.0))
+    """
+
+    def __init__(self, persistent=False, watch_accessed_variables=True):
+        self._persistent = bool(persistent)
+        self._watch_accessed = bool(watch_accessed_variables)
+        self._reset_state()
+        self._active = False
+
+    def _reset_state(self):
+        self._watched = {}    # id(tensor) -> tensor: the tensors gradients can flow through
+        self._entries = []    # (primitive, inputs, params, output) in execution order
+        self._variables = {}  # id(variable) -> variable, watched explicitly or when read
+        self._reads = {}      # id(variable) -> tensors its reads produced
+        self._released = False
+
+    # --- the recorder protocol ----------------------------------------------------------------
+
+    def __enter__(self):
+        if self._released:
+            self._reset_state()
+        core.push_recorder(self)
+        self._active = True
+        return self
+
+    def __exit__(self, *exc):
+        core.pop_recorder(self)
+        self._active = False
+
+    def record(self, prim, ins, params, out):
+        watched = self._watched
+        for t in ins:
+            if id(t) in watched:
+                break
+        else:
+            return
+        if prim.nondiff and prim.gradient_override is None:
+            return
+        self._entries.append((prim, ins, params, out))
+        if prim.multiple_results:
+            for o in out:
+                if o._value.dtype.kind in "fc":
+                    watched[id(o)] = o
+        elif out._value.dtype.kind in "fc":
+            watched[id(out)] = out
+
+    def variable_read(self, variable, tensor):
+        if id(variable) in self._variables or (self._watch_accessed and variable.trainable):
+            self._variables[id(variable)] = variable
+            self._reads.setdefault(id(variable), []).append(tensor)
+            if _is_float(tensor):
+                self._watched[id(tensor)] = tensor
+
+    # --- public API ---------------------------------------------------------------------------
+
+    def watch(self, tensor):
+        """Watch a tensor, a Variable, or a nested structure of them.
+
+        Raises:
+            ValueError: for anything that is not a tensor or variable (e.g. a Python float).
+        """
+        for t in nest.flatten(tensor):
+            if isinstance(t, Variable):
+                self._variables[id(t)] = t
+            elif type(t) is Tensor:
+                if _is_float(t):
+                    self._watched[id(t)] = t
+            else:
+                raise ValueError(f"finegrad.GradientTape.watch: expected a Tensor or Variable, "
+                                 f"got {type(t).__name__} {t!r:.40}; convert it with "
+                                 f"finegrad.constant first")
+
+    def watched_variables(self):
+        """The variables this tape watches, in the order they were first watched or read."""
+        return tuple(self._variables.values())
+
+    def stop_recording(self):
+        """Context manager: ops inside it are not recorded on this tape.
+
+        >>> import finegrad as fg
+        >>> x = fg.constant(2.)
+        >>> with fg.GradientTape() as t:
+        ...     t.watch(x)
+        ...     with t.stop_recording():
+        ...         y = x * x
+        >>> print(t.gradient(y, x))
+        None
+        """
+        if not self._active:
+            raise RuntimeError("finegrad.GradientTape.stop_recording: the tape is not "
+                               "recording; use it inside the tape's `with` block")
+        return core.without(self)
+
+    def reset(self):
+        """Forget everything recorded so far (watched tensors included)."""
+        self._reset_state()
+
+    def _check_usable(self, fn):
+        if self._released:
+            raise RuntimeError(f"finegrad.GradientTape.{fn}: a non-persistent GradientTape "
+                               f"can compute gradients only once; create the tape with "
+                               f"persistent=True to call it several times")
+
+    def _release(self):
+        if not self._persistent:
+            self._watched, self._entries, self._reads = {}, [], {}
+            self._released = True
+
+    def gradient(self, target, sources, output_gradients=None,
+                 unconnected_gradients=UnconnectedGradients.NONE):
+        """d(sum of ``target``)/d``sources``, as a vector-Jacobian product.
+
+        Args:
+            target: a tensor or nested structure of tensors; several targets are summed.
+            sources: a tensor, Variable or nested structure of them (the result has its shape).
+            output_gradients: upstream gradients, one per target (default: ones).
+            unconnected_gradients: ``UnconnectedGradients.NONE`` (default) or ``ZERO``.
+
+        Raises:
+            RuntimeError: on a second call of a non-persistent tape.
+            LookupError: when the path crosses a primitive without a gradient rule.
+        """
+        self._check_usable("gradient")
+        unconnected = _unconnected(unconnected_gradients)
+        targets = nest.flatten(target)
+        flat_sources = nest.flatten(sources)
+        cts = _initial_cotangents(targets, output_gradients)
+        with core.without(self):
+            grads = self._backward(targets, cts, flat_sources)
+        self._release()
+        return nest.pack_sequence_as(sources, _finish(grads, flat_sources, unconnected))
+
+    def _source_keys(self, sources):
+        keys = []
+        for s in sources:
+            if isinstance(s, Variable):
+                keys.append([id(r) for r in self._reads.get(id(s), ())])
+            elif type(s) is Tensor:
+                keys.append([id(s)] if _is_float(s) else [])
+            else:
+                raise ValueError(f"finegrad.GradientTape.gradient: sources must be tensors or "
+                                 f"variables, got {type(s).__name__}")
+        return keys
+
+    def _backward(self, targets, cts, sources):
+        keys = self._source_keys(sources)
+        ct = backward_pass(self._entries, self._watched, targets, cts,
+                           {k for ks in keys for k in ks})
+        out = []
+        for ks in keys:
+            gs = [ct[k] for k in ks if k in ct]
+            g = gs[0] if gs else None
+            for other in gs[1:]:
+                g = g + other
+            out.append(g)
+        return out
+
+    def jacobian(self, target, sources, unconnected_gradients=UnconnectedGradients.NONE,
+                 parallel_iterations=None, experimental_use_pfor=True):
+        """The full Jacobian of ``target`` w.r.t. each source: shape target.shape + source.shape.
+
+        Computed in one vectorized reverse pass when every recorded rule accepts batched
+        cotangents, else one reverse pass per target element.
+
+        >>> import finegrad as fg
+        >>> x = fg.constant([1., 2.])
+        >>> with fg.GradientTape() as t:
+        ...     t.watch(x)
+        ...     y = x * x
+        >>> t.jacobian(y, x).numpy()
+        array([[2., 0.],
+               [0., 4.]], dtype=float32)
+        """
+        self._check_usable("jacobian")
+        unconnected = _unconnected(unconnected_gradients)
+        target = convert_to_tensor(target)
+        flat_sources = nest.flatten(sources)
+        tshape = target._value.shape
+        n = int(np.prod(tshape, dtype=np.int64))
+        if not _is_float(target):
+            grads = [None] * len(flat_sources)
+        else:
+            eye = Tensor(np.eye(n, dtype=target._value.dtype).reshape((n,) + tshape))
+            grads = self._batched(target, eye, flat_sources, (n,))
+        self._release()
+        out = []
+        for g, s in zip(grads, flat_sources, strict=True):
+            sshape = tuple(s.shape)
+            if g is None:
+                out.append(None if unconnected is UnconnectedGradients.NONE else
+                           Tensor(np.zeros(tshape + sshape, _dtype_of(s))))
+            else:
+                out.append(reshape(g, tshape + sshape))
+        return nest.pack_sequence_as(sources, out)
+
+    def batch_jacobian(self, target, source, unconnected_gradients=UnconnectedGradients.NONE,
+                       parallel_iterations=None, experimental_use_pfor=True):
+        """Per-example Jacobians: ``target[i]`` w.r.t. ``source[i]``, shape (B,) + t[1:] + s[1:].
+
+        Assumes, as TensorFlow does, that example i of the target depends only on example i of
+        the source.
+
+        >>> import finegrad as fg
+        >>> x = fg.constant([[1., 2.], [3., 4.]])
+        >>> with fg.GradientTape() as t:
+        ...     t.watch(x)
+        ...     y = x * x
+        >>> t.batch_jacobian(y, x).shape
+        TensorShape([2, 2, 2])
+        """
+        self._check_usable("batch_jacobian")
+        unconnected = _unconnected(unconnected_gradients)
+        target = convert_to_tensor(target)
+        tshape, sshape = target._value.shape, tuple(source.shape)
+        if not tshape or not sshape or tshape[0] != sshape[0]:
+            raise ValueError(f"finegrad.GradientTape.batch_jacobian: target and source need the "
+                             f"same first (batch) dimension, got shapes {tshape} and {sshape}")
+        b, m = tshape[0], int(np.prod(tshape[1:], dtype=np.int64))
+        g = None
+        if _is_float(target):
+            eye = np.eye(m, dtype=target._value.dtype).reshape((m, 1) + tshape[1:])
+            ct = Tensor(np.broadcast_to(eye, (m,) + tshape).copy())
+            (g,) = self._batched(target, ct, [source], (m,))
+        self._release()
+        if g is None:
+            return None if unconnected is UnconnectedGradients.NONE else \
+                Tensor(np.zeros((b,) + tshape[1:] + sshape[1:], _dtype_of(source)))
+        g = reshape(g, (m, b) + sshape[1:])
+        ns = len(sshape) - 1
+        g = transpose(g, (1, 0) + tuple(range(2, 2 + ns)))
+        return reshape(g, (b,) + tshape[1:] + sshape[1:])
+
+    def _batched(self, target, ct, sources, batch):
+        """Reverse pass with cotangents carrying leading ``batch`` axes (or a loop if needed)."""
+        if all(p.batch_rule and p.gradient_override is None for p, *_ in self._entries):
+            with core.without(self), core.batch_axes(batch):
+                return self._backward([target], [ct], sources)
+        rows = []
+        with core.without(self):
+            for i in range(batch[0]):
+                rows.append(self._backward([target], [ct[i]], sources))
+        out = []
+        for j, s in enumerate(sources):
+            col = [r[j] for r in rows]
+            if all(g is None for g in col):
+                out.append(None)
+                continue
+            z = Tensor(np.zeros(tuple(s.shape), _dtype_of(s)))
+            from finegrad._src.ops.array import stack
+            out.append(stack([z if g is None else g for g in col]))
+        return out
+
+
+def _dtype_of(s):
+    return s._storage.dtype if isinstance(s, Variable) else s._value.dtype
+
+
+def _unconnected(u):
+    if isinstance(u, str):
+        try:
+            return UnconnectedGradients(u.lower())
+        except ValueError:
+            pass
+    if isinstance(u, UnconnectedGradients):
+        return u
+    raise ValueError(f"finegrad: unconnected_gradients must be UnconnectedGradients.NONE or "
+                     f".ZERO, got {u!r}")
+
+
+def _initial_cotangents(targets, output_gradients):
+    if output_gradients is None:
+        return [Tensor(np.ones_like(t._value)) if isinstance(t, Tensor) and _is_float(t) else None
+                for t in targets]
+    ogs = nest.flatten(output_gradients)
+    if len(ogs) != len(targets):
+        raise ValueError(f"finegrad.GradientTape.gradient: {len(targets)} targets but "
+                         f"{len(ogs)} output_gradients")
+    cts = []
+    for t, g in zip(targets, ogs, strict=True):
+        if g is None:
+            cts.append(Tensor(np.ones_like(t._value)) if _is_float(t) else None)
+            continue
+        g = convert_to_tensor(g, dtype_hint=t.dtype) if not isinstance(g, Tensor) else g
+        if g._value.shape != t._value.shape:
+            g = _broadcast_ct(g, t)
+        cts.append(g)
+    return cts
+
+
+def _broadcast_ct(g, t):
+    try:
+        np.broadcast_shapes(g._value.shape, t._value.shape)
+    except ValueError:
+        raise ValueError(f"finegrad.GradientTape.gradient: output_gradients of shape "
+                         f"{tuple(g._value.shape)} do not match the target's shape "
+                         f"{tuple(t._value.shape)}") from None
+    from finegrad._src.ops.array import broadcast_to
+    return broadcast_to(g, t._value.shape)
+
+
+def _finish(grads, sources, unconnected):
+    out = []
+    for g, s in zip(grads, sources, strict=True):
+        if g is None and unconnected is UnconnectedGradients.ZERO:
+            g = Tensor(np.zeros(tuple(s.shape), _dtype_of(s)))
+        out.append(g)
+    return out
+
+
+def backward_pass(entries, watched, targets, target_cts, keep):
+    """Walk ``entries`` backwards from ``targets``; returns {id(tensor): cotangent}.
+
+    ``keep`` holds the ids whose cotangents must survive the walk (the sources); others are
+    dropped as soon as their producing entry has consumed them, to free memory early.
+    """
+    ct = {}
+    for t, c in zip(targets, target_cts, strict=True):
+        if c is None or not isinstance(t, Tensor) or not _is_float(t):
+            continue
+        k = id(t)
+        ct[k] = c if k not in ct else ct[k] + c
+    for prim, ins, params, out in reversed(entries):
+        if prim.multiple_results:
+            cs = [ct.get(id(o)) for o in out]
+            if all(c is None for c in cs):
+                continue
+            c = tuple(zeros_like(o) if c is None and _is_float(o) else c
+                      for o, c in zip(out, cs, strict=True))
+            for o in out:
+                if id(o) not in keep:
+                    ct.pop(id(o), None)
+        else:
+            k = id(out)
+            c = ct.get(k)
+            if c is None:
+                continue
+            if k not in keep:
+                del ct[k]
+        in_cts = _vjp(prim, c, ins, out, params)
+        for t, g in zip(ins, in_cts):
+            if g is None:
+                continue
+            k = id(t)
+            if k not in watched:
+                continue
+            prev = ct.get(k)
+            ct[k] = g if prev is None else prev + g
+    return ct
+
+
+def _vjp(prim, c, ins, out, params):
+    rule = prim.gradient_override or prim.vjp
+    if rule is None:
+        raise LookupError(f"finegrad: no gradient (VJP rule) defined for primitive "
+                          f"'{prim.name}'; register one with finegrad.RegisterGradient"
+                          f"('{prim.name}') or wrap the computation in "
+                          f"finegrad.stop_gradient")
+    in_cts = rule(c, *ins, out=out, **params)
+    if len(in_cts) != len(ins):
+        raise ValueError(f"finegrad: the gradient of primitive '{prim.name}' returned "
+                         f"{len(in_cts)} values for {len(ins)} inputs")
+    return in_cts

@@ -1,0 +1,290 @@
+"""The core: primitives, `bind`, and the thread-local stack of active recorders.
+
+Every operation in finegrad is a `Primitive`: a name, a forward implementation on NumPy
+values, and its differentiation rules (a VJP rule for reverse mode, a JVP rule for forward
+mode), written with finegrad ops so that they can be differentiated again. `bind(p, *args)`
+is the single dispatch point: it converts the arguments to tensors, runs the implementation,
+and, when any recorder is active, lets each one record the op.
+
+A *recorder* is anything that observes ops: a `GradientTape` (keeps the ops whose inputs it
+watches, like PyTorch's autograd graph but per tape as in TensorFlow), a `ForwardAccumulator`
+(computes a tangent beside each primal, like JAX's `JVPTrace`), or a variable watcher used by
+`custom_gradient`. Recorders form a stack, outermost first. When the recorder at position `i`
+runs a rule (a JVP while an op executes, a VJP while a tape takes a gradient), only the
+recorders outside it stay active, so the rule's own ops are recorded by the outer ones: that
+is how nesting gives derivatives of any order and how forward-over-reverse works.
+"""
+import threading
+
+import numpy as np
+
+from finegrad._src.tensor import Tensor, convert_to_tensor, convert_like, to_numpy_value
+
+
+class _State(threading.local):
+    def __init__(self):
+        self.recorders = ()   # active recorders, outermost first (a tuple: cheap to snapshot)
+        self.batch_shape = ()  # leading cotangent axes while a tape computes a whole Jacobian
+
+
+_state = _State()
+
+_PRIMITIVES = {}
+
+
+class Primitive:
+    """An operation with a NumPy implementation and its differentiation rules.
+
+    Rules, each registered with a decorator next to the primitive:
+
+    - ``impl(*values, **params)``: NumPy values in, a NumPy value (or a tuple of them when
+      ``multiple_results``) out;
+    - ``vjp(ct, *inputs, out, **params)``: the cotangent first, then the input tensors, then
+      the forward output; returns one cotangent (or ``None``) per input;
+    - ``jvp(primals, tangents, *, out, **params)``: returns the output's tangent.
+
+    ``unify=True`` makes all inputs share one dtype (Python scalars take the tensors' dtype;
+    a mismatch between tensors is a TypeError); a tuple of positions unifies just those. ``batch_rule=True`` declares that the VJP
+    accepts cotangents with extra leading axes (`finegrad.jacobian` then runs one vectorized
+    reverse pass).
+    """
+
+    def __init__(self, name, *, multiple_results=False, unify=True, batch_rule=False):
+        if name in _PRIMITIVES:
+            raise ValueError(f"finegrad: a primitive named {name!r} already exists")
+        self.name = name
+        self.multiple_results = multiple_results
+        self.unify = unify  # True: all inputs; a tuple: those input positions; False: none
+        self.batch_rule = batch_rule
+        self.impl = None
+        self.vjp = None
+        self.jvp = None
+        self.shape_rule = None
+        self.nondiff = False
+        self.gradient_override = None  # set by RegisterGradient / no_gradient
+        _PRIMITIVES[name] = self
+
+    def def_impl(self, fn):
+        self.impl = fn
+        return fn
+
+    def def_vjp(self, fn):
+        self.vjp = fn
+        return fn
+
+    def def_jvp(self, fn):
+        self.jvp = fn
+        return fn
+
+    def def_shape(self, fn):
+        self.shape_rule = fn
+        return fn
+
+    def bind(self, *args, **params):
+        return bind(self, *args, **params)
+
+    def __repr__(self):
+        return f"Primitive({self.name!r})"
+
+
+def def_nondiff(prim):
+    """Declare ``prim`` not differentiable (argmax, comparisons, ...): no gradient flows."""
+    prim.nondiff = True
+    return prim
+
+
+def primitives():
+    """All registered primitives, by name."""
+    return dict(_PRIMITIVES)
+
+
+def get_primitive(name, fn="finegrad"):
+    try:
+        return _PRIMITIVES[name]
+    except KeyError:
+        raise LookupError(f"{fn}: no primitive named {name!r}; known: "
+                          f"{', '.join(sorted(_PRIMITIVES))}") from None
+
+
+# --- dispatch --------------------------------------------------------------------------------
+
+def bind(prim, *args, **params):
+    """Run ``prim`` on ``args`` and let the active recorders see it. Returns Tensor(s)."""
+    try:
+        vals = [a._value for a in args]
+        ins = args
+        if prim.unify is True:
+            if len(vals) > 1:
+                dt = vals[0].dtype
+                for v in vals:
+                    if v.dtype != dt:
+                        raise _mixed_dtypes(prim, vals)
+        elif prim.unify:
+            _check_same_dtype(prim, [vals[i] for i in prim.unify if i < len(vals)])
+    except AttributeError:
+        ins = _convert_inputs(prim, args)
+        vals = [a._value for a in ins]
+    try:
+        out = prim.impl(*vals, **params)
+    except ValueError as e:
+        shapes = " and ".join(str(tuple(np.shape(v))) for v in vals)
+        raise ValueError(f"finegrad.{prim.name}: incompatible inputs of shapes {shapes}: {e}") \
+            from None
+    out = tuple(map(Tensor, out)) if prim.multiple_results else Tensor(out)
+    if _state.recorders:
+        record(prim, ins, params, out)
+    return out
+
+
+def _mixed_dtypes(prim, vals):
+    names = sorted({str(v.dtype) for v in vals})
+    return TypeError(f"finegrad.{prim.name}: inputs have different dtypes "
+                     f"({' and '.join(names)}); cast one with finegrad.cast")
+
+
+def _check_same_dtype(prim, vals):
+    if any(v.dtype != vals[0].dtype for v in vals):
+        raise _mixed_dtypes(prim, vals)
+
+
+def _convert_inputs(prim, args):
+    """Convert arguments to Tensors; with ``unify``, Python scalars take the tensors' dtype."""
+    if not prim.unify:
+        return tuple(a if type(a) is Tensor else convert_to_tensor(a) for a in args)
+    if prim.unify is True:
+        return unify_args(prim, args)
+    out = [a if type(a) is Tensor else convert_to_tensor(a) for a in args]
+    idx = [i for i in prim.unify if i < len(args)]
+    for i, t in zip(idx, unify_args(prim, [args[i] for i in idx]), strict=True):
+        out[i] = t
+    return tuple(out)
+
+
+def unify_args(prim, args):
+    """Tensors for ``args`` sharing one dtype: Python scalars take the tensors' dtype."""
+    fn = f"finegrad.{prim.name}"
+    strong = [convert_to_tensor(a) if _is_strong(a) else None for a in args]
+    known = [t._value.dtype for t in strong if t is not None]
+    if known:
+        dt = known[0]
+        if any(d != dt for d in known):
+            raise _mixed_dtypes(prim, [t._value for t in strong if t is not None])
+        return tuple(s if s is not None else Tensor(_weak_as(a, dt, fn))
+                     for a, s in zip(args, strong, strict=True))
+    # only Python scalars: TensorFlow converts each with its default dtype, then unifies
+    ts = [convert_to_tensor(a) for a in args]
+    kinds = {t._value.dtype for t in ts}
+    if len(kinds) > 1:
+        dt = max(kinds, key=lambda d: "biufc".index(d.kind))
+        ts = [Tensor(to_numpy_value(a, dt, fn)) for a in args]
+    return tuple(ts)
+
+
+def _is_strong(a):
+    """Tensors, Variables and NumPy arrays fix the dtype; Python and NumPy scalars adapt."""
+    return not isinstance(a, (int, float, complex, np.generic, list, tuple)) or \
+        isinstance(a, (list, tuple)) and _contains_strong(a)
+
+
+def _contains_strong(a):
+    return any(_contains_strong(x) if isinstance(x, (list, tuple)) else _is_strong(x) for x in a)
+
+
+def _weak_as(a, dt, fn):
+    if isinstance(a, (list, tuple)):
+        return to_numpy_value(a, dt, fn)
+    return convert_like(a, dt, fn)
+
+
+# --- recorders -------------------------------------------------------------------------------
+
+class Recorder:
+    """Base of everything that observes ops (tapes, accumulators, watchers)."""
+
+    runs_rules = False  # True when `record` runs ops of its own (JVP rules)
+
+    def record(self, prim, ins, params, out):
+        """Observe one op; ``out`` is a Tensor, or a tuple for multiple results."""
+
+    def variable_read(self, variable, tensor):
+        """Observe a read of ``variable`` that produced ``tensor``."""
+
+
+def record(prim, ins, params, out):
+    """Let every active recorder observe an op that has already been computed.
+
+    A recorder that runs rules while recording (an accumulator) runs with only the recorders
+    outside it active (see the module docstring); a tape only stores the op.
+    """
+    recs = _state.recorders
+    for i, r in enumerate(recs):
+        if r.runs_rules:
+            with inner_stack(recs[:i]):
+                r.record(prim, ins, params, out)
+        else:
+            r.record(prim, ins, params, out)
+
+
+def notify_variable_read(variable, tensor):
+    recs = _state.recorders
+    for i, r in enumerate(recs):
+        with inner_stack(recs[:i]):
+            r.variable_read(variable, tensor)
+
+
+class inner_stack:
+    """Context manager: make ``recorders`` the active stack, then restore the previous one."""
+
+    __slots__ = ("_recs", "_saved")
+
+    def __init__(self, recorders):
+        self._recs = recorders
+
+    def __enter__(self):
+        self._saved = _state.recorders
+        _state.recorders = self._recs
+
+    def __exit__(self, *exc):
+        _state.recorders = self._saved
+
+
+def push_recorder(rec):
+    _state.recorders = _state.recorders + (rec,)
+
+
+def pop_recorder(rec):
+    recs = _state.recorders
+    if rec in recs:
+        _state.recorders = tuple(r for r in recs if r is not rec)
+
+
+def without(rec):
+    """Context manager: the active stack with ``rec`` paused (e.g. a tape taking its gradient)."""
+    return inner_stack(tuple(r for r in _state.recorders if r is not rec))
+
+
+def active_recorders():
+    return _state.recorders
+
+
+class batch_axes:
+    """Context manager: cotangents carry extra leading axes of ``shape`` (vectorized Jacobians).
+
+    VJP rules of primitives declared with ``batch_rule=True`` read it through `batch_shape`.
+    """
+
+    __slots__ = ("_shape", "_saved")
+
+    def __init__(self, shape):
+        self._shape = tuple(shape)
+
+    def __enter__(self):
+        self._saved = _state.batch_shape
+        _state.batch_shape = self._shape
+
+    def __exit__(self, *exc):
+        _state.batch_shape = self._saved
+
+
+def batch_shape():
+    return _state.batch_shape

@@ -1,0 +1,131 @@
+"""Dtypes: TensorFlow-style dtype objects over NumPy dtypes.
+
+A finegrad `DType` wraps one NumPy dtype and carries TensorFlow's names and predicates
+(`tf.float32.is_floating`, `.as_numpy_dtype`, `.name`). Internally tensors hold plain NumPy
+values, and `from_numpy` maps a NumPy dtype back to its `DType` with one dict lookup.
+
+Defaults follow TensorFlow: a Python float becomes float32, a Python int int32, a bool bool;
+NumPy arrays keep their dtype.
+"""
+import numpy as np
+
+
+class DType:
+    """A tensor element type, e.g. ``finegrad.float32``.
+
+    >>> import finegrad as fg
+    >>> fg.float32.name, fg.float32.is_floating, fg.int32.is_integer
+    ('float32', True, True)
+    """
+
+    __slots__ = ("_np", "name")
+
+    def __init__(self, np_dtype):
+        self._np = np.dtype(np_dtype)
+        self.name = "bool" if self._np == np.bool_ else self._np.name
+
+    @property
+    def as_numpy_dtype(self):
+        return self._np.type
+
+    @property
+    def is_floating(self):
+        return self._np.kind == "f"
+
+    @property
+    def is_complex(self):
+        return self._np.kind == "c"
+
+    @property
+    def is_integer(self):
+        return self._np.kind in "iu"
+
+    @property
+    def is_bool(self):
+        return self._np.kind == "b"
+
+    @property
+    def is_differentiable(self):
+        """Whether gradients flow through values of this dtype (floating and complex)."""
+        return self._np.kind in "fc"
+
+    @property
+    def size(self):
+        return self._np.itemsize
+
+    @property
+    def min(self):
+        return np.finfo(self._np).min if self.is_floating else np.iinfo(self._np).min
+
+    @property
+    def max(self):
+        return np.finfo(self._np).max if self.is_floating else np.iinfo(self._np).max
+
+    def __eq__(self, other):
+        if isinstance(other, DType):
+            return self._np == other._np
+        try:
+            return self._np == as_dtype(other)._np
+        except TypeError:
+            return NotImplemented
+
+    def __hash__(self):
+        return hash(self._np)
+
+    def __repr__(self):
+        return f"finegrad.{self.name}"
+
+
+float16 = DType(np.float16)
+float32 = DType(np.float32)
+float64 = DType(np.float64)
+int8 = DType(np.int8)
+int16 = DType(np.int16)
+int32 = DType(np.int32)
+int64 = DType(np.int64)
+uint8 = DType(np.uint8)
+bool_ = DType(np.bool_)
+complex64 = DType(np.complex64)
+complex128 = DType(np.complex128)
+half, double = float16, float64
+
+_ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, bool_, complex64, complex128)
+_BY_NUMPY = {d._np: d for d in _ALL}
+_BY_NAME = {d.name: d for d in _ALL}
+_BY_NAME.update(half=float16, double=float64, float=float32, int=int32)
+
+
+def from_numpy(np_dtype):
+    """The DType of a NumPy dtype (fast path used on every tensor's ``.dtype``)."""
+    try:
+        return _BY_NUMPY[np_dtype]
+    except KeyError:
+        raise TypeError(f"finegrad: unsupported NumPy dtype {np_dtype!r}; supported: "
+                        f"{', '.join(sorted(_BY_NAME))}") from None
+
+
+def as_dtype(value):
+    """Convert a DType, NumPy dtype, NumPy scalar type or dtype name to a DType.
+
+    >>> import numpy as np, finegrad as fg
+    >>> fg.as_dtype("float64"), fg.as_dtype(np.int32)
+    (finegrad.float64, finegrad.int32)
+
+    Raises:
+        TypeError: when ``value`` names no supported dtype.
+    """
+    if isinstance(value, DType):
+        return value
+    if isinstance(value, str) and value in _BY_NAME:
+        return _BY_NAME[value]
+    if value is float:
+        return float32
+    if value is int:
+        return int32
+    if value is bool:
+        return bool_
+    try:
+        return from_numpy(np.dtype(value))
+    except TypeError:
+        raise TypeError(f"finegrad.as_dtype: expected a dtype (finegrad.float32, 'float32', "
+                        f"np.float32, ...), got {value!r} of type {type(value).__name__}") from None

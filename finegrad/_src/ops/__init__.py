@@ -1,0 +1,10 @@
+"""The primitives, one family per module; importing this package registers them all."""
+import warnings
+
+from finegrad._src.ops import array, elementwise, reduce, linalg, nn, operators  # noqa: F401
+
+operators.install(linalg.matmul)
+
+# NumPy warns on overflow and invalid values (exp(1000), log(0)); finegrad keeps the IEEE
+# inf/nan the math produces and, like TensorFlow, does not warn about them.
+warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"finegrad\._src\.")

@@ -1,0 +1,844 @@
+"""Structural primitives: shapes, slicing, gathering, casting, and summation.
+
+These are the ops every other rule is written with (`reduce_sum`, `reshape`, `broadcast_to`
+undo broadcasting in the VJPs of binary ops), so they depend on nothing but the core. Their
+VJP rules accept cotangents with extra leading batch axes (`core.batch_shape()`), which is
+what lets `jacobian` run one vectorized reverse pass.
+"""
+import numbers
+
+import numpy as np
+
+from finegrad._src import core, dtypes
+from finegrad._src.core import Primitive, bind, def_nondiff
+from finegrad._src.tensor import Tensor, convert_to_tensor, to_numpy_value
+
+
+def _t(x):
+    return x if type(x) is Tensor else convert_to_tensor(x)
+
+
+def _shape_of(x):
+    return x._value.shape
+
+
+def normalize_axes(axis, ndim, fn):
+    """``axis`` (None, int, sequence, or integer tensor) as a sorted tuple of non-negative ints."""
+    if axis is None:
+        return tuple(range(ndim))
+    if isinstance(axis, Tensor):
+        axis = axis._value.tolist()
+    axes = (axis,) if isinstance(axis, numbers.Integral) else tuple(axis)
+    out = []
+    for a in axes:
+        if not isinstance(a, numbers.Integral) or isinstance(a, bool):
+            raise TypeError(f"{fn}: axis must be an int or a sequence of ints, got {axis!r}")
+        if not -ndim <= a < max(ndim, 1 if ndim == 0 and a in (0, -1) else ndim):
+            raise ValueError(f"{fn}: axis {a} is out of range for a tensor of rank {ndim}")
+        out.append(int(a) % ndim if ndim else 0)
+    if len(set(out)) != len(out):
+        raise ValueError(f"{fn}: axis {axis!r} repeats an axis")
+    return tuple(sorted(out))
+
+
+def _normalize_axis(axis, ndim, fn):
+    """A single axis as a non-negative int (``ndim`` counts the new axis for stack)."""
+    if isinstance(axis, Tensor):
+        axis = int(axis._value)
+    if not isinstance(axis, numbers.Integral) or not -ndim <= axis < ndim:
+        raise ValueError(f"{fn}: axis {axis!r} is out of range for rank {ndim}")
+    return int(axis) % ndim
+
+
+def zeros_cotangent(x):
+    """A zero cotangent for input ``x``, with the batch axes when a Jacobian is computed."""
+    return Tensor(np.zeros(core.batch_shape() + x._value.shape, x._value.dtype))
+
+
+# --- constants (no gradient: their outputs do not depend on any input) -----------------------
+
+def _shape_arg(shape, fn):
+    if isinstance(shape, Tensor):
+        shape = shape._value.tolist()
+    if isinstance(shape, numbers.Integral):
+        shape = (shape,)
+    try:
+        shape = tuple(int(s) for s in shape)
+    except TypeError:
+        raise TypeError(f"{fn}: shape must be a sequence of ints, got {shape!r}") from None
+    if any(s < 0 for s in shape):
+        raise ValueError(f"{fn}: shape must not be negative, got {shape}")
+    return shape
+
+
+def zeros(shape, dtype=dtypes.float32, name=None):
+    """A tensor of zeros. ``finegrad.zeros((2, 3))`` is float32, as in TensorFlow.
+
+    >>> import finegrad as fg
+    >>> fg.zeros((2,)).numpy()
+    array([0., 0.], dtype=float32)
+    """
+    return Tensor(np.zeros(_shape_arg(shape, "finegrad.zeros"), dtypes.as_dtype(dtype)._np))
+
+
+def ones(shape, dtype=dtypes.float32, name=None):
+    """A tensor of ones.
+
+    >>> import finegrad as fg
+    >>> fg.ones((2,), dtype=fg.int32).numpy()
+    array([1, 1], dtype=int32)
+    """
+    return Tensor(np.ones(_shape_arg(shape, "finegrad.ones"), dtypes.as_dtype(dtype)._np))
+
+
+def zeros_like(x, dtype=None, name=None):
+    """Zeros with the shape (and, unless given, the dtype) of ``x``.
+
+    >>> import finegrad as fg
+    >>> fg.zeros_like(fg.constant([1., 2.])).numpy()
+    array([0., 0.], dtype=float32)
+    """
+    x = _t(x)
+    dt = x._value.dtype if dtype is None else dtypes.as_dtype(dtype)._np
+    return Tensor(np.zeros(x._value.shape, dt) if x._value.ndim else dt.type(0))
+
+
+def ones_like(x, dtype=None, name=None):
+    """Ones with the shape (and, unless given, the dtype) of ``x``.
+
+    >>> import finegrad as fg
+    >>> fg.ones_like(fg.constant(3)).numpy()
+    np.int32(1)
+    """
+    x = _t(x)
+    dt = x._value.dtype if dtype is None else dtypes.as_dtype(dtype)._np
+    return Tensor(np.ones(x._value.shape, dt) if x._value.ndim else dt.type(1))
+
+
+def fill(dims, value, name=None):
+    """A tensor of shape ``dims`` filled with ``value`` (whose dtype it takes).
+
+    >>> import finegrad as fg
+    >>> fg.fill((2,), 7.).numpy()
+    array([7., 7.], dtype=float32)
+    """
+    v = _t(value)
+    if v._value.ndim:
+        raise ValueError(f"finegrad.fill: value must be a scalar, got shape {v.shape}")
+    return Tensor(np.full(_shape_arg(dims, "finegrad.fill"), v._value))
+
+
+def range_(start, limit=None, delta=1, dtype=None, name="range"):
+    """Like Python's range, as a tensor (``finegrad.range``); int32 for ints, float32 for floats.
+
+    >>> import finegrad as fg
+    >>> fg.range(5).numpy(), fg.range(1., 2., 0.5).numpy()
+    (array([0, 1, 2, 3, 4], dtype=int32), array([1. , 1.5], dtype=float32))
+    """
+    if limit is None:
+        start, limit = 0, start
+    vals = [to_numpy_value(v._value if isinstance(v, Tensor) else v) for v in (start, limit, delta)]
+    if delta == 0:
+        raise ValueError("finegrad.range: delta must not be zero")
+    if dtype is None:
+        kinds = [np.asarray(v).dtype for v in vals]
+        dt = np.float32 if any(k.kind == "f" for k in kinds) else np.int32
+        if any(k == np.float64 for k in kinds):
+            dt = np.float64
+        elif any(k == np.int64 for k in kinds) and dt == np.int32:
+            dt = np.int64
+    else:
+        dt = dtypes.as_dtype(dtype)._np
+    return Tensor(np.arange(*vals).astype(dt))
+
+
+def linspace(start, stop, num, name=None, axis=0):
+    """``num`` evenly spaced values from ``start`` to ``stop`` inclusive.
+
+    >>> import finegrad as fg
+    >>> fg.linspace(0., 1., 3).numpy()
+    array([0. , 0.5, 1. ], dtype=float32)
+    """
+    a, b = _t(start), _t(stop)
+    if not a.dtype.is_floating:
+        raise TypeError(f"finegrad.linspace: start must be floating, got {a.dtype.name}")
+    return Tensor(np.linspace(a._value, b._value, int(num), axis=axis).astype(a._value.dtype))
+
+
+def eye(num_rows, num_columns=None, batch_shape=None, dtype=dtypes.float32, name=None):
+    """An identity matrix (optionally batched).
+
+    >>> import finegrad as fg
+    >>> fg.eye(2).numpy()
+    array([[1., 0.],
+           [0., 1.]], dtype=float32)
+    """
+    m = np.eye(int(num_rows), None if num_columns is None else int(num_columns),
+               dtype=dtypes.as_dtype(dtype)._np)
+    if batch_shape is not None:
+        m = np.broadcast_to(m, tuple(batch_shape) + m.shape).copy()
+    return Tensor(m)
+
+
+# --- identity, stop_gradient, cast ---------------------------------------------------------
+
+identity_p = Primitive("identity", batch_rule=True)
+
+
+def identity(x, name=None):
+    """Return ``x`` unchanged, as a new tensor (gradient: identity). Primitive ``identity``.
+
+    >>> import finegrad as fg
+    >>> fg.identity(fg.constant(2.)).numpy()
+    np.float32(2.0)
+    """
+    return bind(identity_p, x)
+
+
+identity_p.def_impl(lambda x: x)
+identity_p.def_jvp(lambda primals, tangents, *, out: tangents[0])
+identity_p.def_vjp(lambda ct, x, *, out: (ct,))
+
+
+stop_gradient_p = def_nondiff(Primitive("stop_gradient"))
+
+
+def stop_gradient(x, name=None):
+    """Return ``x``, but no gradient flows through it (primitive ``stop_gradient``).
+
+    >>> import finegrad as fg
+    >>> x = fg.constant(3.)
+    >>> with fg.GradientTape() as t:
+    ...     t.watch(x)
+    ...     y = x * fg.stop_gradient(x)
+    >>> t.gradient(y, x).numpy()
+    np.float32(3.0)
+    """
+    return bind(stop_gradient_p, x)
+
+
+stop_gradient_p.def_impl(lambda x: x)
+
+
+cast_p = Primitive("cast", batch_rule=True)
+
+
+def cast(x, dtype, name=None):
+    """Convert ``x`` to ``dtype``; gradients flow between floating dtypes (primitive ``cast``).
+
+    >>> import finegrad as fg
+    >>> fg.cast(fg.constant([1.7, -1.7]), fg.int32).numpy()
+    array([ 1, -1], dtype=int32)
+    """
+    x = _t(x)
+    dt = dtypes.as_dtype(dtype)
+    if x._value.dtype == dt._np:
+        return identity(x)
+    return bind(cast_p, x, dtype=dt._np)
+
+
+@cast_p.def_impl
+def _cast_impl(x, *, dtype):
+    return x.astype(dtype)
+
+
+@cast_p.def_jvp
+def _cast_jvp(primals, tangents, *, out, dtype):
+    return cast(tangents[0], dtype) if dtype.kind in "fc" else None
+
+
+@cast_p.def_vjp
+def _cast_vjp(ct, x, *, out, dtype):
+    """VJP of cast: the cotangent cast back to the input dtype (none for integer inputs)."""
+    return (cast(ct, x._value.dtype) if x.dtype.is_differentiable else None,)
+
+
+# --- reshape, broadcast_to, reduce_sum, transpose -------------------------------------------
+
+reshape_p = Primitive("reshape", batch_rule=True)
+
+
+def reshape(x, shape, name=None):
+    """Reshape ``x`` to ``shape`` (one entry may be -1). Primitive ``reshape``.
+
+    >>> import finegrad as fg
+    >>> fg.reshape(fg.range(6), (2, -1)).shape
+    TensorShape([2, 3])
+    """
+    x = _t(x)
+    if isinstance(shape, Tensor):
+        shape = shape._value.tolist()
+    shape = (shape,) if isinstance(shape, numbers.Integral) else tuple(int(s) for s in shape)
+    if shape == x._value.shape:
+        return identity(x)
+    try:
+        new = np.empty(x._value.shape, dtype=np.bool_).reshape(shape).shape if -1 in shape \
+            else shape
+    except ValueError:
+        new = None
+    if new is None or int(np.prod(new)) != x._value.size:
+        raise ValueError(f"finegrad.reshape: cannot reshape a tensor of shape "
+                         f"{tuple(x._value.shape)} ({x._value.size} elements) to {shape}")
+    return bind(reshape_p, x, shape=tuple(new))
+
+
+@reshape_p.def_impl
+def _reshape_impl(x, *, shape):
+    return np.reshape(x, shape)
+
+
+@reshape_p.def_jvp
+def _reshape_jvp(primals, tangents, *, out, shape):
+    return reshape(tangents[0], shape)
+
+
+@reshape_p.def_vjp
+def _reshape_vjp(ct, x, *, out, shape):
+    """VJP of reshape: the cotangent reshaped back."""
+    return (reshape(ct, core.batch_shape() + x._value.shape),)
+
+
+broadcast_to_p = Primitive("broadcast_to", batch_rule=True)
+
+
+def broadcast_to(x, shape, name=None):
+    """Broadcast ``x`` to ``shape`` with NumPy's rules. Primitive ``broadcast_to``.
+
+    >>> import finegrad as fg
+    >>> fg.broadcast_to(fg.constant([1., 2.]), (2, 2)).numpy()
+    array([[1., 2.],
+           [1., 2.]], dtype=float32)
+    """
+    x = _t(x)
+    shape = _shape_arg(shape, "finegrad.broadcast_to")
+    if shape == x._value.shape:
+        return identity(x)
+    try:
+        np.broadcast_shapes(x._value.shape, shape)
+        if np.broadcast_shapes(x._value.shape, shape) != shape:
+            raise ValueError
+    except ValueError:
+        raise ValueError(f"finegrad.broadcast_to: cannot broadcast shape "
+                         f"{tuple(x._value.shape)} to {shape}") from None
+    return bind(broadcast_to_p, x, shape=shape)
+
+
+@broadcast_to_p.def_impl
+def _broadcast_to_impl(x, *, shape):
+    return np.broadcast_to(x, shape)
+
+
+@broadcast_to_p.def_jvp
+def _broadcast_to_jvp(primals, tangents, *, out, shape):
+    return broadcast_to(tangents[0], shape)
+
+
+@broadcast_to_p.def_vjp
+def _broadcast_to_vjp(ct, x, *, out, shape):
+    """VJP of broadcast_to: sum over the broadcast axes."""
+    return (unbroadcast(ct, x._value.shape),)
+
+
+def unbroadcast(g, shape):
+    """Sum ``g`` down to ``shape``, undoing NumPy broadcasting; batch axes are kept."""
+    bs = core.batch_shape()
+    gshape = g._value.shape
+    target = bs + tuple(shape)
+    if gshape == target:
+        return g
+    lead = len(gshape) - len(target)
+    if lead < 0 or gshape[:len(bs)] != bs:
+        return broadcast_to(g, target)
+    b = len(bs)
+    axes = tuple(range(b, b + lead)) + tuple(
+        b + lead + i for i, s in enumerate(shape) if s == 1 and gshape[b + lead + i] != 1)
+    if axes:
+        g = reduce_sum(g, axis=axes)
+    return reshape(g, target) if g._value.shape != target else g
+
+
+reduce_sum_p = Primitive("reduce_sum", batch_rule=True)
+
+
+def reduce_sum(x, axis=None, keepdims=False, name=None):
+    """Sum over ``axis`` (all axes by default). Primitive ``reduce_sum``.
+
+    >>> import finegrad as fg
+    >>> fg.reduce_sum(fg.constant([[1., 2.], [3., 4.]]), axis=0).numpy()
+    array([4., 6.], dtype=float32)
+    """
+    x = _t(x)
+    axes = normalize_axes(axis, x._value.ndim, "finegrad.reduce_sum")
+    return bind(reduce_sum_p, x, axis=axes, keepdims=bool(keepdims))
+
+
+@reduce_sum_p.def_impl
+def _reduce_sum_impl(x, *, axis, keepdims):
+    out = np.sum(x, axis=axis, keepdims=keepdims)
+    return out if out.dtype == x.dtype else out.astype(x.dtype)
+
+
+@reduce_sum_p.def_jvp
+def _reduce_sum_jvp(primals, tangents, *, out, axis, keepdims):
+    return reduce_sum(tangents[0], axis=axis, keepdims=keepdims)
+
+
+@reduce_sum_p.def_vjp
+def _reduce_sum_vjp(ct, x, *, out, axis, keepdims):
+    """VJP of reduce_sum: the cotangent broadcast back over the summed axes."""
+    return (expand_reduced(ct, x._value.shape, axis, keepdims),)
+
+
+def expand_reduced(ct, shape, axis, keepdims):
+    """Broadcast a reduction's cotangent (batch axes first) back to the input ``shape``."""
+    bs = core.batch_shape()
+    if not keepdims:
+        kept = tuple(1 if i in axis else s for i, s in enumerate(shape))
+        ct = reshape(ct, bs + kept)
+    return broadcast_to(ct, bs + tuple(shape))
+
+
+transpose_p = Primitive("transpose", batch_rule=True)
+
+
+def transpose(x, perm=None, conjugate=False, name=None):
+    """Permute the axes of ``x`` (reverse them by default). Primitive ``transpose``.
+
+    >>> import finegrad as fg
+    >>> fg.transpose(fg.zeros((2, 3, 4)), perm=(1, 0, 2)).shape
+    TensorShape([3, 2, 4])
+    """
+    x = _t(x)
+    n = x._value.ndim
+    perm = tuple(range(n))[::-1] if perm is None else tuple(
+        int(p) for p in (perm._value.tolist() if isinstance(perm, Tensor) else perm))
+    if sorted(p % n if n else p for p in perm) != list(range(n)):
+        raise ValueError(f"finegrad.transpose: perm {perm} is not a permutation of the "
+                         f"{n} axes of a tensor of shape {tuple(x._value.shape)}")
+    return bind(transpose_p, x, perm=tuple(p % n for p in perm))
+
+
+@transpose_p.def_impl
+def _transpose_impl(x, *, perm):
+    return np.transpose(x, perm)
+
+
+@transpose_p.def_jvp
+def _transpose_jvp(primals, tangents, *, out, perm):
+    return transpose(tangents[0], perm)
+
+
+@transpose_p.def_vjp
+def _transpose_vjp(ct, x, *, out, perm):
+    """VJP of transpose: transpose by the inverse permutation."""
+    b = len(core.batch_shape())
+    inv = tuple(int(i) for i in np.argsort(perm))
+    return (transpose(ct, tuple(range(b)) + tuple(b + i for i in inv)),)
+
+
+def expand_dims(x, axis, name=None):
+    """Insert a length-1 axis at ``axis`` (a reshape).
+
+    >>> import finegrad as fg
+    >>> fg.expand_dims(fg.zeros((2, 3)), -1).shape
+    TensorShape([2, 3, 1])
+    """
+    x = _t(x)
+    shape = list(x._value.shape)
+    a = _normalize_axis(axis, len(shape) + 1, "finegrad.expand_dims")
+    shape.insert(a, 1)
+    return reshape(x, shape)
+
+
+def squeeze(x, axis=None, name=None):
+    """Remove length-1 axes (all of them, or those in ``axis``), as a reshape.
+
+    >>> import finegrad as fg
+    >>> fg.squeeze(fg.zeros((1, 2, 1))).shape
+    TensorShape([2])
+    """
+    x = _t(x)
+    shape = x._value.shape
+    axes = [i for i, s in enumerate(shape) if s == 1] if axis is None else \
+        normalize_axes(axis, len(shape), "finegrad.squeeze")
+    for a in axes:
+        if shape[a] != 1:
+            raise ValueError(f"finegrad.squeeze: cannot squeeze axis {a} of size {shape[a]} "
+                             f"in a tensor of shape {tuple(shape)}")
+    return reshape(x, [s for i, s in enumerate(shape) if i not in axes])
+
+
+# --- concat, stack, split, tile -------------------------------------------------------------
+
+concat_p = Primitive("concat", batch_rule=True)
+
+
+def concat(values, axis, name=None):
+    """Join tensors along an existing ``axis``. Primitive ``concat``.
+
+    >>> import finegrad as fg
+    >>> fg.concat([fg.ones((1, 2)), fg.zeros((1, 2))], axis=0).shape
+    TensorShape([2, 2])
+    """
+    if isinstance(values, Tensor) or not len(values):
+        raise ValueError("finegrad.concat: values must be a non-empty list of tensors")
+    ts = core.unify_args(concat_p, list(values))
+    nd = ts[0]._value.ndim
+    if nd == 0:
+        raise ValueError("finegrad.concat: cannot concatenate scalars (shape ()); use stack")
+    a = _normalize_axis(axis, nd, "finegrad.concat")
+    for t in ts:
+        s = t._value.shape
+        if len(s) != nd or s[:a] + s[a + 1:] != ts[0]._value.shape[:a] + ts[0]._value.shape[a + 1:]:
+            raise ValueError(f"finegrad.concat: shapes {[tuple(t._value.shape) for t in ts]} "
+                             f"differ outside axis {a}")
+    return bind(concat_p, *ts, axis=a)
+
+
+@concat_p.def_impl
+def _concat_impl(*xs, axis):
+    return np.concatenate(xs, axis=axis)
+
+
+@concat_p.def_jvp
+def _concat_jvp(primals, tangents, *, out, axis):
+    return concat(list(tangents), axis)
+
+
+@concat_p.def_vjp
+def _concat_vjp(ct, *xs, out, axis):
+    """VJP of concat: the cotangent sliced back into the pieces."""
+    b = len(core.batch_shape())
+    pieces, start = [], 0
+    for x in xs:
+        n = x._value.shape[axis]
+        idx = (slice(None),) * (b + axis) + (slice(start, start + n),)
+        pieces.append(getitem(ct, idx))
+        start += n
+    return tuple(pieces)
+
+
+def stack(values, axis=0, name=None):
+    """Stack tensors of one shape along a new ``axis``.
+
+    >>> import finegrad as fg
+    >>> fg.stack([fg.ones(2), fg.zeros(2)], axis=1).shape
+    TensorShape([2, 2])
+    """
+    if isinstance(values, Tensor) or not len(values):
+        raise ValueError("finegrad.stack: values must be a non-empty list of tensors")
+    ts = core.unify_args(concat_p, list(values))
+    shapes = {t._value.shape for t in ts}
+    if len(shapes) > 1:
+        raise ValueError(f"finegrad.stack: all tensors need one shape, got "
+                         f"{[tuple(t._value.shape) for t in ts]}")
+    a = _normalize_axis(axis, ts[0]._value.ndim + 1, "finegrad.stack")
+    return concat([expand_dims(t, a) for t in ts], a)
+
+
+def unstack(value, num=None, axis=0, name=None):
+    """Split ``value`` along ``axis`` into a list of tensors of one rank less.
+
+    >>> import finegrad as fg
+    >>> [t.shape for t in fg.unstack(fg.zeros((2, 3)), axis=1)]
+    [TensorShape([2]), TensorShape([2]), TensorShape([2])]
+    """
+    x = _t(value)
+    a = _normalize_axis(axis, x._value.ndim, "finegrad.unstack")
+    return [getitem(x, (slice(None),) * a + (i,)) for i in range(x._value.shape[a])]
+
+
+def split(value, num_or_size_splits, axis=0, num=None, name=None):
+    """Split ``value`` along ``axis`` into equal parts or parts of the given sizes.
+
+    >>> import finegrad as fg
+    >>> [t.shape for t in fg.split(fg.zeros((5, 2)), [2, 3])]
+    [TensorShape([2, 2]), TensorShape([3, 2])]
+    """
+    x = _t(value)
+    a = _normalize_axis(axis, x._value.ndim, "finegrad.split")
+    n = x._value.shape[a]
+    if isinstance(num_or_size_splits, numbers.Integral):
+        k = int(num_or_size_splits)
+        if k <= 0 or n % k:
+            raise ValueError(f"finegrad.split: cannot split axis {a} of size {n} into {k} "
+                             f"equal parts")
+        sizes = [n // k] * k
+    else:
+        sizes = [int(s) for s in (num_or_size_splits._value.tolist()
+                                  if isinstance(num_or_size_splits, Tensor)
+                                  else num_or_size_splits)]
+        if sizes.count(-1) == 1:
+            sizes[sizes.index(-1)] = n - (sum(sizes) + 1)
+        if sum(sizes) != n or any(s < 0 for s in sizes):
+            raise ValueError(f"finegrad.split: sizes {list(num_or_size_splits)} do not add up "
+                             f"to {n}, the size of axis {a}")
+    out, start = [], 0
+    for s in sizes:
+        out.append(getitem(x, (slice(None),) * a + (slice(start, start + s),)))
+        start += s
+    return out
+
+
+tile_p = Primitive("tile", batch_rule=True)
+
+
+def tile(x, multiples, name=None):
+    """Repeat ``x`` ``multiples[i]`` times along each axis ``i``. Primitive ``tile``.
+
+    >>> import finegrad as fg
+    >>> fg.tile(fg.constant([1., 2.]), [2]).numpy()
+    array([1., 2., 1., 2.], dtype=float32)
+    """
+    x = _t(x)
+    m = _shape_arg(multiples, "finegrad.tile")
+    if len(m) != x._value.ndim:
+        raise ValueError(f"finegrad.tile: multiples {m} need one entry per axis of a tensor "
+                         f"of shape {tuple(x._value.shape)}")
+    return bind(tile_p, x, multiples=m)
+
+
+@tile_p.def_impl
+def _tile_impl(x, *, multiples):
+    return np.tile(x, multiples)
+
+
+@tile_p.def_jvp
+def _tile_jvp(primals, tangents, *, out, multiples):
+    return tile(tangents[0], multiples)
+
+
+@tile_p.def_vjp
+def _tile_vjp(ct, x, *, out, multiples):
+    """VJP of tile: view the cotangent as (m0, s0, m1, s1, ...) and sum over the m axes."""
+    bs = core.batch_shape()
+    split_shape = bs + tuple(d for m, s in zip(multiples, x._value.shape, strict=True)
+                             for d in (m, s))
+    b = len(bs)
+    g = reduce_sum(reshape(ct, split_shape), axis=tuple(b + 2 * i for i in range(len(multiples))))
+    return (reshape(g, bs + x._value.shape),)
+
+
+# --- indexing --------------------------------------------------------------------------------
+
+class _Index:
+    """A NumPy index (ints, slices, None, Ellipsis, integer or boolean arrays), kept as a param.
+
+    Wrapped so that params stay comparable and printable; arrays are compared by identity.
+    """
+
+    __slots__ = ("idx", "basic")
+
+    def __init__(self, idx):
+        self.idx = idx
+        self.basic = all(isinstance(i, (int, slice, type(None), type(Ellipsis))) for i in idx)
+
+    def batched(self, b):
+        return (slice(None),) * b + self.idx if b else self.idx
+
+    def __repr__(self):
+        return "[" + ", ".join(_fmt_index(i) for i in self.idx) + "]"
+
+
+def _fmt_index(i):
+    if isinstance(i, slice):
+        return ":".join("" if v is None else str(v) for v in (i.start, i.stop, i.step)) \
+            .rstrip(":") or ":"
+    if i is None:
+        return "newaxis"
+    if i is Ellipsis:
+        return "..."
+    if isinstance(i, np.ndarray):
+        return f"array{list(i.shape)}"
+    return str(i)
+
+
+def _normalize_index(idx, shape):
+    if not isinstance(idx, tuple):
+        idx = (idx,)
+    out = []
+    for i in idx:
+        if isinstance(i, Tensor):
+            i = i._value
+        if isinstance(i, (list, np.ndarray)):
+            i = np.asarray(i)
+            if i.dtype.kind not in "biu":
+                raise TypeError(f"finegrad.Tensor.__getitem__: index arrays must be integer or "
+                                f"boolean, got {i.dtype}")
+        elif isinstance(i, numbers.Integral) and not isinstance(i, (bool, np.bool_)):
+            i = int(i)
+        elif isinstance(i, slice):
+            i = slice(*(None if v is None else int(v._value) if isinstance(v, Tensor) else int(v)
+                        for v in (i.start, i.stop, i.step)))
+        elif i is not None and i is not Ellipsis:
+            raise TypeError(f"finegrad.Tensor.__getitem__: unsupported index {i!r} of type "
+                            f"{type(i).__name__}; use ints, slices, None, ... or int arrays")
+        out.append(i)
+    return _Index(tuple(out))
+
+
+getitem_p = Primitive("strided_slice", unify=False, batch_rule=True)
+
+
+def getitem(x, idx):
+    """``x[idx]`` with NumPy semantics (basic slicing, strides, int and bool arrays).
+
+    Primitive ``strided_slice``.
+
+    >>> import finegrad as fg
+    >>> fg.constant([1., 2., 3., 4.])[0::2].numpy()
+    array([1., 3.], dtype=float32)
+    """
+    x = _t(x)
+    index = idx if isinstance(idx, _Index) else _normalize_index(idx, x._value.shape)
+    try:
+        x._value[index.idx]
+    except IndexError as e:
+        raise IndexError(f"finegrad.strided_slice: index {index!r} is out of range for a "
+                         f"tensor of shape {tuple(x._value.shape)}: {e}") from None
+    return bind(getitem_p, x, index=index)
+
+
+@getitem_p.def_impl
+def _getitem_impl(x, *, index):
+    out = x[index.idx]
+    return out.copy() if isinstance(out, np.ndarray) and index.basic else out
+
+
+@getitem_p.def_jvp
+def _getitem_jvp(primals, tangents, *, out, index):
+    return getitem(tangents[0], index)
+
+
+@getitem_p.def_vjp
+def _getitem_vjp(ct, x, *, out, index):
+    """VJP of slicing: the cotangent scattered (added) into zeros of the input's shape."""
+    return (bind(scatter_add_p, ct, shape=core.batch_shape() + x._value.shape,
+                 index=_Index(index.batched(len(core.batch_shape())))),)
+
+
+scatter_add_p = Primitive("scatter_add_into_zeros", unify=False, batch_rule=True)
+
+
+@scatter_add_p.def_impl
+def _scatter_add_impl(ct, *, shape, index):
+    z = np.zeros(shape, ct.dtype)
+    if index.basic:
+        z[index.idx] = ct
+    else:
+        np.add.at(z, index.idx, ct)
+    return z
+
+
+@scatter_add_p.def_jvp
+def _scatter_add_jvp(primals, tangents, *, out, shape, index):
+    return bind(scatter_add_p, tangents[0], shape=shape, index=index)
+
+
+@scatter_add_p.def_vjp
+def _scatter_add_vjp(ct, g, *, out, shape, index):
+    """VJP of the scatter: slicing, its transpose."""
+    b = len(core.batch_shape())
+    return (getitem(ct, _Index(index.batched(b))),)
+
+
+gather_p = Primitive("gather", unify=False, batch_rule=True)
+
+
+def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name=None):
+    """Take slices of ``params`` along ``axis`` at integer ``indices``. Primitive ``gather``.
+
+    Out-of-range indices are an IndexError (TensorFlow's CPU kernel also refuses them).
+
+    >>> import finegrad as fg
+    >>> fg.gather(fg.constant([10., 20., 30.]), [2, 0]).numpy()
+    array([30., 10.], dtype=float32)
+    """
+    p = _t(params)
+    ind = _t(indices)
+    if not ind.dtype.is_integer:
+        raise TypeError(f"finegrad.gather: indices must be integers, got {ind.dtype.name}")
+    a = _normalize_axis(batch_dims if axis is None else axis, p._value.ndim, "finegrad.gather")
+    bd = int(batch_dims) % (ind._value.ndim + 1) if batch_dims else 0
+    if bd > a:
+        raise ValueError(f"finegrad.gather: batch_dims ({batch_dims}) must not exceed axis ({a})")
+    n = p._value.shape[a]
+    iv = np.asarray(ind._value)
+    if iv.size and (iv.min() < 0 or iv.max() >= n):
+        raise IndexError(f"finegrad.gather: indices must be in [0, {n}) for axis {a} of a tensor "
+                         f"of shape {tuple(p._value.shape)}, got values in "
+                         f"[{iv.min()}, {iv.max()}]")
+    return bind(gather_p, p, ind, axis=a, batch_dims=bd)
+
+
+@gather_p.def_impl
+def _gather_impl(p, ind, *, axis, batch_dims):
+    if batch_dims == 0:
+        return np.take(p, ind, axis=axis)
+    return _gather_batched(p, ind, axis, batch_dims)
+
+
+def _gather_batched(p, ind, axis, bd):
+    """gather with batch_dims: each batch entry gathers from its own slice of ``p``."""
+    bshape = p.shape[:bd]
+    pb = p.reshape((-1,) + p.shape[bd:])
+    ib = ind.reshape((-1,) + ind.shape[bd:])
+    out = np.stack([np.take(pb[i], ib[i], axis=axis - bd) for i in range(pb.shape[0])])
+    return out.reshape(bshape + out.shape[1:])
+
+
+@gather_p.def_jvp
+def _gather_jvp(primals, tangents, *, out, axis, batch_dims):
+    return bind(gather_p, tangents[0], primals[1], axis=axis, batch_dims=batch_dims)
+
+
+@gather_p.def_vjp
+def _gather_vjp(ct, p, ind, *, out, axis, batch_dims):
+    """VJP of gather: scatter-add the cotangent rows back to the gathered positions."""
+    return (bind(gather_vjp_p, ct, ind, shape=p._value.shape, axis=axis, batch_dims=batch_dims,
+                 batch=len(core.batch_shape())), None)
+
+
+gather_vjp_p = Primitive("gather_transpose", unify=False, batch_rule=True)
+
+
+@gather_vjp_p.def_impl
+def _gather_vjp_impl(ct, ind, *, shape, axis, batch_dims, batch):
+    lead = ct.shape[:batch]
+    z = np.zeros(lead + tuple(shape), ct.dtype)
+    if batch_dims == 0:
+        # ct axes: lead + shape[:axis] + ind.shape + shape[axis+1:]; move them to match z
+        zi = np.moveaxis(z, batch + axis, 0)
+        c = np.moveaxis(ct, tuple(range(batch + axis, batch + axis + ind.ndim)),
+                        tuple(range(ind.ndim)))
+        np.add.at(zi, ind, c)
+        return z
+    zb = z.reshape(lead + (-1,) + tuple(shape[batch_dims:]))
+    cb = ct.reshape(lead + (-1,) + ct.shape[batch + batch_dims:])
+    ib = ind.reshape((-1,) + ind.shape[batch_dims:])
+    ax = batch + 1 + axis - batch_dims
+    for i in range(ib.shape[0]):
+        zi = np.moveaxis(zb[(slice(None),) * batch + (i,)], ax - 1, 0)
+        c = np.moveaxis(cb[(slice(None),) * batch + (i,)],
+                        tuple(range(ax - 1, ax - 1 + ib[i].ndim)), tuple(range(ib[i].ndim)))
+        np.add.at(zi, ib[i], c)
+    return z
+
+
+@gather_vjp_p.def_jvp
+def _gather_vjp_jvp(primals, tangents, *, out, shape, axis, batch_dims, batch):
+    return bind(gather_vjp_p, tangents[0], primals[1], shape=shape, axis=axis,
+                batch_dims=batch_dims, batch=batch)
+
+
+@gather_vjp_p.def_vjp
+def _gather_vjp_vjp(ct, g, ind, *, out, shape, axis, batch_dims, batch):
+    """VJP of the gather transpose: gather again (batch axes in front)."""
+    b = len(core.batch_shape()) + batch
+    if b == 0:
+        return (bind(gather_p, ct, ind, axis=axis, batch_dims=batch_dims), None)
+    lead = ct._value.shape[:b]
+    flat = reshape(ct, (-1,) + tuple(shape))
+    parts = [bind(gather_p, flat[i], ind, axis=axis, batch_dims=batch_dims)
+             for i in range(flat._value.shape[0])]
+    return (reshape(stack(parts), lead + parts[0]._value.shape), None)

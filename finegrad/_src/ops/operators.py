@@ -1,0 +1,39 @@
+"""Python operators on Tensor (``+ - * / // % ** @``, comparisons, indexing).
+
+`Tensor` is defined below the ops (tensor.py) so the ops can build on it; its operators are the
+ops themselves, attached here in one place. ``==`` is elementwise, as in TensorFlow 2.
+"""
+from finegrad._src.ops import array, elementwise as ew
+from finegrad._src.tensor import Tensor
+
+
+def _rev(op):
+    def reflected(self, other):
+        return op(other, self)
+    return reflected
+
+
+def install(matmul):
+    """Attach the operators to Tensor (called once by finegrad._src.ops)."""
+    T = Tensor
+    T.__add__, T.__radd__ = ew.add, _rev(ew.add)
+    T.__sub__, T.__rsub__ = ew.subtract, _rev(ew.subtract)
+    T.__mul__, T.__rmul__ = ew.multiply, _rev(ew.multiply)
+    T.__truediv__, T.__rtruediv__ = ew.divide, _rev(ew.divide)
+    T.__floordiv__, T.__rfloordiv__ = ew.floordiv, _rev(ew.floordiv)
+    T.__mod__, T.__rmod__ = ew.mod, _rev(ew.mod)
+    T.__pow__, T.__rpow__ = ew.pow, _rev(ew.pow)
+    T.__matmul__, T.__rmatmul__ = matmul, _rev(matmul)
+    T.__neg__ = ew.negative
+    T.__pos__ = lambda self: self
+    T.__abs__ = ew.abs
+    T.__eq__ = lambda self, other: False if other is None else ew.equal(self, other)
+    T.__ne__ = lambda self, other: True if other is None else ew.not_equal(self, other)
+    T.__lt__, T.__le__ = ew.less, ew.less_equal
+    T.__gt__, T.__ge__ = ew.greater, ew.greater_equal
+    T.__and__, T.__rand__ = ew.logical_and, _rev(ew.logical_and)
+    T.__or__, T.__ror__ = ew.logical_or, _rev(ew.logical_or)
+    T.__xor__, T.__rxor__ = ew.logical_xor, _rev(ew.logical_xor)
+    T.__invert__ = ew.logical_not
+    T.__getitem__ = array.getitem
+    T.__hash__ = None

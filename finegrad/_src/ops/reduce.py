@@ -1,0 +1,238 @@
+"""Reductions over axes: mean, max, min, prod, logsumexp (reduce_sum lives in array.py)."""
+import numpy as np
+
+from finegrad._src import core
+from finegrad._src.core import Primitive, bind
+from finegrad._src.ops.array import (_t, normalize_axes, expand_reduced, reduce_sum, reshape,
+                                     broadcast_to, cast)
+from finegrad._src.ops import elementwise as ew
+
+
+def reduce_mean(x, axis=None, keepdims=False, name=None):
+    """Mean over ``axis`` (all axes by default); integer tensors give an integer mean, as in TF.
+
+    >>> import finegrad as fg
+    >>> fg.reduce_mean(fg.constant([[1., 2.], [3., 4.]]), axis=1).numpy()
+    array([1.5, 3.5], dtype=float32)
+    """
+    x = _t(x)
+    axes = normalize_axes(axis, x._value.ndim, "finegrad.reduce_mean")
+    n = int(np.prod([x._value.shape[a] for a in axes], dtype=np.int64))
+    s = reduce_sum(x, axes, keepdims)
+    if x.dtype.is_integer:
+        return s // max(n, 1)
+    return s / n if n else s * np.nan
+
+
+def _extremum(name, impl, doc):
+    prim = Primitive(name, batch_rule=True)
+
+    @prim.def_impl
+    def _impl(x, *, axis, keepdims):
+        if x.size == 0:
+            raise ValueError(f"finegrad.{name}: cannot reduce an empty tensor")
+        return impl(x, axis=axis, keepdims=keepdims)
+
+    def _mask(x, out, axis, keepdims):
+        # ties share the gradient equally, as in TensorFlow's reduce_max gradient
+        o = out if keepdims else reshape(out, tuple(1 if i in axis else s
+                                                   for i, s in enumerate(x._value.shape)))
+        eq = cast(ew.equal(x, o), x.dtype)
+        return eq / reduce_sum(eq, axis, keepdims=True)
+
+    @prim.def_jvp
+    def _jvp(primals, tangents, *, out, axis, keepdims):
+        x, = primals
+        return reduce_sum(tangents[0] * _mask(x, out, axis, keepdims), axis, keepdims)
+
+    @prim.def_vjp
+    def _vjp(ct, x, *, out, axis, keepdims):
+        return (expand_reduced(ct, x._value.shape, axis, keepdims) * _mask(x, out, axis, keepdims),)
+
+    def op(x, axis=None, keepdims=False, name=None):
+        x = _t(x)
+        return bind(prim, x, axis=normalize_axes(axis, x._value.ndim, f"finegrad.{name}"),
+                    keepdims=bool(keepdims))
+
+    op.__name__ = op.__qualname__ = name
+    op.__doc__ = doc + f"\n\n    Primitive ``{name}``; ties share the gradient equally.\n"
+    return prim, op
+
+
+reduce_max_p, reduce_max = _extremum("reduce_max", np.max, """Maximum over ``axis``.
+
+    >>> import finegrad as fg
+    >>> fg.reduce_max(fg.constant([[1., 5.], [3., 4.]]), axis=0).numpy()
+    array([3., 5.], dtype=float32)""")
+reduce_min_p, reduce_min = _extremum("reduce_min", np.min, """Minimum over ``axis``.
+
+    >>> import finegrad as fg
+    >>> fg.reduce_min(fg.constant([[1., 5.], [3., 4.]]), axis=0).numpy()
+    array([1., 4.], dtype=float32)""")
+
+
+reduce_prod_p = Primitive("reduce_prod", batch_rule=True)
+
+
+def reduce_prod(x, axis=None, keepdims=False, name=None):
+    """Product over ``axis``. Primitive ``reduce_prod``; exact gradient with zeros in the input.
+
+    >>> import finegrad as fg
+    >>> fg.reduce_prod(fg.constant([1., 2., 3.])).numpy()
+    np.float32(6.0)
+    """
+    x = _t(x)
+    return bind(reduce_prod_p, x, axis=normalize_axes(axis, x._value.ndim, "finegrad.reduce_prod"),
+                keepdims=bool(keepdims))
+
+
+@reduce_prod_p.def_impl
+def _reduce_prod_impl(x, *, axis, keepdims):
+    return np.prod(x, axis=axis, keepdims=keepdims).astype(x.dtype)
+
+
+def _prod_others(x, axis):
+    """prod of all other elements along ``axis`` for each element (exact with zeros)."""
+    # move reduced axes to the end, flatten them, use exclusive cumulative products
+    nd = x._value.ndim
+    keep = [i for i in range(nd) if i not in axis]
+    perm = keep + list(axis)
+    xt = _transpose(x, perm)
+    shp = xt._value.shape
+    n = int(np.prod([x._value.shape[a] for a in axis], dtype=np.int64))
+    flat = reshape(xt, shp[:len(keep)] + (n,))
+    left = _cumprod_exclusive(flat, reverse=False)
+    right = _cumprod_exclusive(flat, reverse=True)
+    others = reshape(left * right, shp)
+    return _transpose(others, list(np.argsort(perm)))
+
+
+def _transpose(x, perm):
+    from finegrad._src.ops.array import transpose
+    return transpose(x, tuple(int(p) for p in perm))
+
+
+def _scan_prep(x, axis, exclusive, reverse, identity, fn):
+    """Reduce exclusive/reverse scans to an inclusive forward scan along ``axis``."""
+    x = _t(x)
+    ax = normalize_axes(axis, x._value.ndim, fn)[0]
+    if reverse:
+        x = _flip(x, ax)
+    if exclusive:
+        from finegrad._src.ops.array import concat, ones_like
+        first = getitem_axis(x, ax, slice(0, 1))
+        x = concat([ones_like(first) * identity, getitem_axis(x, ax, slice(0, -1))], ax)
+    return x, ax
+
+
+def getitem_axis(x, axis, sl):
+    from finegrad._src.ops.array import getitem
+    return getitem(x, (slice(None),) * axis + (sl,))
+
+
+def _flip(x, axis):
+    return getitem_axis(x, axis, slice(None, None, -1))
+
+
+cumsum_p = Primitive("cumsum", batch_rule=True)
+
+
+def cumsum(x, axis=0, exclusive=False, reverse=False, name=None):
+    """Cumulative sum along ``axis``. Primitive ``cumsum``.
+
+    >>> import finegrad as fg
+    >>> fg.math.cumsum(fg.constant([1., 2., 3.])).numpy()
+    array([1., 3., 6.], dtype=float32)
+    """
+    y, ax = _scan_prep(x, axis, exclusive, reverse, 0, "finegrad.cumsum")
+    out = bind(cumsum_p, y, axis=ax)
+    return _flip(out, ax) if reverse else out
+
+
+@cumsum_p.def_impl
+def _cumsum_impl(x, *, axis):
+    return np.cumsum(x, axis=axis, dtype=x.dtype)
+
+
+@cumsum_p.def_jvp
+def _cumsum_jvp(primals, tangents, *, out, axis):
+    return bind(cumsum_p, tangents[0], axis=axis)
+
+
+@cumsum_p.def_vjp
+def _cumsum_vjp(ct, x, *, out, axis):
+    """VJP of cumsum: the reversed cumulative sum of the cotangent."""
+    b = len(core.batch_shape())
+    return (_flip(bind(cumsum_p, _flip(ct, axis + b), axis=axis + b), axis + b),)
+
+
+cumprod_p = Primitive("cumprod", batch_rule=True)
+
+
+def cumprod(x, axis=0, exclusive=False, reverse=False, name=None):
+    """Cumulative product along ``axis``. Primitive ``cumprod``.
+
+    Its gradient divides by ``x`` (as TensorFlow's does), so it is nan where x is 0;
+    `reduce_prod` is exact there.
+
+    >>> import finegrad as fg
+    >>> fg.math.cumprod(fg.constant([1., 2., 3.])).numpy()
+    array([1., 2., 6.], dtype=float32)
+    """
+    y, ax = _scan_prep(x, axis, exclusive, reverse, 1, "finegrad.cumprod")
+    out = bind(cumprod_p, y, axis=ax)
+    return _flip(out, ax) if reverse else out
+
+
+@cumprod_p.def_impl
+def _cumprod_impl(x, *, axis):
+    return np.cumprod(x, axis=axis, dtype=x.dtype)
+
+
+@cumprod_p.def_jvp
+def _cumprod_jvp(primals, tangents, *, out, axis):
+    return out * bind(cumsum_p, tangents[0] / primals[0], axis=axis)
+
+
+@cumprod_p.def_vjp
+def _cumprod_vjp(ct, x, *, out, axis):
+    """VJP of cumprod: reverse-cumsum(ct * out) / x."""
+    b = len(core.batch_shape())
+    g = _flip(bind(cumsum_p, _flip(ct * out, axis + b), axis=axis + b), axis + b)
+    return (g / x,)
+
+
+def _cumprod_exclusive(flat, reverse):
+    return cumprod(flat, axis=-1, exclusive=True, reverse=reverse)
+
+
+@reduce_prod_p.def_jvp
+def _reduce_prod_jvp(primals, tangents, *, out, axis, keepdims):
+    x, = primals
+    return reduce_sum(tangents[0] * _prod_others(x, axis), axis, keepdims)
+
+
+@reduce_prod_p.def_vjp
+def _reduce_prod_vjp(ct, x, *, out, axis, keepdims):
+    """VJP of reduce_prod: ct times the product of the other elements (no division by x)."""
+    return (expand_reduced(ct, x._value.shape, axis, keepdims) * _prod_others(x, axis),)
+
+
+def reduce_logsumexp(x, axis=None, keepdims=False, name=None):
+    """log(sum(exp(x))) over ``axis``, computed stably (shifted by the max).
+
+    Its gradient is softmax(x) along the axis; the shift carries no gradient.
+
+    >>> import finegrad as fg
+    >>> float(fg.reduce_logsumexp(fg.constant([1000., 1000.])))
+    1000.6931762695312
+    """
+    x = _t(x)
+    axes = normalize_axes(axis, x._value.ndim, "finegrad.reduce_logsumexp")
+    from finegrad._src.ops.array import stop_gradient
+    m = stop_gradient(reduce_max(x, axes, keepdims=True))
+    m = ew.where(ew.is_finite(m), m, 0 * m)
+    out = ew.log(reduce_sum(ew.exp(x - m), axes, keepdims=True)) + m
+    if not keepdims:
+        out = reshape(out, tuple(s for i, s in enumerate(x._value.shape) if i not in axes))
+    return out

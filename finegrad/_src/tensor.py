@@ -1,0 +1,287 @@
+"""Tensor: an immutable NumPy value with a dtype and a shape.
+
+A `Tensor` holds one NumPy value (an ndarray, or a NumPy scalar for shape ``()``, which is
+what NumPy's own arithmetic returns and is several times faster to compute with). It never
+changes after creation, so recorders may keep references to it instead of copies. The
+operators (``+``, ``@``, indexing, ...) are the ones in `finegrad._src.ops`, installed on the
+class by `ops/operators.py`, since ops are built on top of this module.
+
+`convert_to_tensor` implements TensorFlow's conversion rules: Python floats become float32 and
+ints int32, NumPy values keep their dtype, and a Python scalar used beside a tensor takes that
+tensor's dtype (`convert_like`).
+"""
+import numbers
+
+import numpy as np
+
+from finegrad._src import dtypes
+
+
+class TensorShape(tuple):
+    """The shape of a tensor: a tuple of ints, with TensorFlow's ``as_list`` and ``rank``.
+
+    >>> import finegrad as fg
+    >>> s = fg.zeros((2, 3)).shape
+    >>> s == (2, 3), s.as_list(), s.rank
+    (True, [2, 3], 2)
+    """
+
+    __slots__ = ()
+
+    def as_list(self):
+        return list(self)
+
+    @property
+    def rank(self):
+        return len(self)
+
+    @property
+    def ndims(self):
+        return len(self)
+
+    def num_elements(self):
+        return int(np.prod(self, dtype=np.int64))
+
+    def __repr__(self):
+        return f"TensorShape({list(self)})"
+
+
+class Tensor:
+    """An immutable n-dimensional value. Create one with `finegrad.constant`.
+
+    >>> import finegrad as fg
+    >>> x = fg.constant([[1., 2.], [3., 4.]])
+    >>> x.shape, x.dtype, x.ndim
+    (TensorShape([2, 2]), finegrad.float32, 2)
+    >>> (x * 2).numpy()
+    array([[2., 4.],
+           [6., 8.]], dtype=float32)
+    """
+
+    __slots__ = ("_value", "__weakref__")
+    __array_priority__ = 100  # NumPy defers `ndarray op Tensor` to our reflected operators
+
+    def __init__(self, value):
+        self._value = value
+
+    @property
+    def shape(self):
+        return TensorShape(self._value.shape)
+
+    @property
+    def dtype(self):
+        return dtypes.from_numpy(self._value.dtype)
+
+    @property
+    def ndim(self):
+        return self._value.ndim
+
+    @property
+    def size(self):
+        return self._value.size
+
+    def numpy(self):
+        """The value as a NumPy array (a NumPy scalar for shape ``()``), a copy."""
+        v = self._value
+        return v.copy() if isinstance(v, np.ndarray) and v.ndim else v[()]
+
+    def get_shape(self):
+        return self.shape
+
+    def ref(self):
+        """A hashable reference to this tensor (tensors themselves are unhashable, as in TF)."""
+        return _TensorRef(self)
+
+    def __array__(self, dtype=None, copy=None):
+        a = np.asarray(self._value)
+        return a if dtype is None else a.astype(dtype, copy=False)
+
+    def __bool__(self):
+        return bool(self._value)
+
+    def __float__(self):
+        return float(self._value)
+
+    def __int__(self):
+        return int(self._value)
+
+    def __index__(self):
+        if self.dtype.is_integer and self._value.ndim == 0:
+            return int(self._value)
+        raise TypeError(f"finegrad.Tensor.__index__: only integer scalar tensors can be used "
+                        f"as an index, got shape {tuple(self._value.shape)} and {self.dtype.name}")
+
+    def __len__(self):
+        if self._value.ndim == 0:
+            raise TypeError("finegrad.Tensor.__len__: len() of a scalar tensor (shape ())")
+        return self._value.shape[0]
+
+    def __iter__(self):
+        if self._value.ndim == 0:
+            raise TypeError("finegrad.Tensor.__iter__: iteration over a scalar tensor (shape ())")
+        return (self[i] for i in range(self._value.shape[0]))
+
+    __hash__ = None  # `==` is elementwise, as in TensorFlow 2; use .ref() as a dict key
+
+    def __repr__(self):
+        return (f"<finegrad.Tensor: shape={tuple(self._value.shape)}, dtype={self.dtype.name}, "
+                f"numpy={np.array2string(np.asarray(self._value), separator=', ')}>")
+
+    def __str__(self):
+        return (f"finegrad.Tensor({np.array2string(np.asarray(self._value))}, "
+                f"shape={tuple(self._value.shape)}, dtype={self.dtype.name})")
+
+
+class _TensorRef:
+    __slots__ = ("_tensor",)
+
+    def __init__(self, tensor):
+        self._tensor = tensor
+
+    def deref(self):
+        return self._tensor
+
+    def __hash__(self):
+        return id(self._tensor)
+
+    def __eq__(self, other):
+        return isinstance(other, _TensorRef) and other._tensor is self._tensor
+
+
+# --- conversion ------------------------------------------------------------------------------
+
+_INT32_MIN, _INT32_MAX = -(2 ** 31), 2 ** 31 - 1
+
+
+def _python_default(value):
+    """TensorFlow's dtype for a Python scalar or nested list of them."""
+    if isinstance(value, bool):
+        return np.bool_
+    if isinstance(value, numbers.Integral):
+        return np.int32 if _INT32_MIN <= value <= _INT32_MAX else np.int64
+    if isinstance(value, numbers.Real):
+        return np.float32
+    if isinstance(value, numbers.Complex):
+        return np.complex128
+    return None
+
+
+def _bad_type(value, fn):
+    return TypeError(f"{fn}: expected a tensor, number, NumPy array or nested list of numbers, "
+                     f"got {type(value).__name__} {value!r:.60}")
+
+
+def _from_sequence(value, fn):
+    """A NumPy array from a (nested) list/tuple of numbers and tensors, TF dtype rules."""
+    try:
+        arr = np.asarray([_unwrap(v) for v in value]) if value else np.asarray(value, np.float32)
+    except (ValueError, TypeError) as e:
+        raise ValueError(f"{fn}: cannot convert the nested sequence to a tensor: {e}") from None
+    kind = arr.dtype.kind
+    if kind not in "biufc":
+        raise _bad_type(value, fn)
+    if not _has_numpy(value):  # Python numbers only: apply TensorFlow's Python defaults
+        if kind == "f":
+            arr = arr.astype(np.float32)
+        elif kind in "iu" and arr.size and _INT32_MIN <= arr.min() and arr.max() <= _INT32_MAX:
+            arr = arr.astype(np.int32)
+        elif kind in "iu" and not arr.size:
+            arr = arr.astype(np.int32)
+    return arr
+
+
+def _has_numpy(value):
+    if isinstance(value, (list, tuple)):
+        return any(_has_numpy(v) for v in value)
+    return isinstance(value, (np.ndarray, np.generic, Tensor))
+
+
+def _unwrap(v):
+    if isinstance(v, Tensor):
+        return v._value
+    if isinstance(v, (list, tuple)):
+        return [_unwrap(u) for u in v]
+    if hasattr(type(v), "_as_tensor"):
+        return v._as_tensor()._value
+    return v
+
+
+def to_numpy_value(value, dtype=None, fn="finegrad.convert_to_tensor"):
+    """The NumPy value for ``value`` (no Tensor wrapper), following TF's conversion rules."""
+    np_dtype = None if dtype is None else dtypes.as_dtype(dtype)._np
+    if isinstance(value, np.ndarray):
+        arr = value
+    elif isinstance(value, np.generic):
+        arr = value
+    elif isinstance(value, (bool, numbers.Number)):
+        default = _python_default(value)
+        if default is None:
+            raise _bad_type(value, fn)
+        if np_dtype is not None:
+            return _python_scalar_as(value, np_dtype, fn)
+        return default(value)
+    elif isinstance(value, (list, tuple)):
+        arr = _from_sequence(value, fn)
+    else:
+        raise _bad_type(value, fn)
+    if arr.dtype.kind not in "biufc":
+        raise _bad_type(value, fn)
+    if np_dtype is not None and arr.dtype != np_dtype:
+        arr = arr.astype(np_dtype)
+    if isinstance(arr, np.ndarray) and arr.ndim == 0:
+        arr = arr[()]
+    return arr
+
+
+def _python_scalar_as(value, np_dtype, fn):
+    """A Python scalar converted to ``np_dtype``; refuses to drop a fraction or an imaginary part."""
+    kind = np_dtype.kind
+    name = dtypes.from_numpy(np_dtype).name
+    if isinstance(value, complex) and kind != "c":
+        raise TypeError(f"{fn}: cannot convert complex {value!r} to a tensor of dtype {name}")
+    if kind in "iu" and not isinstance(value, numbers.Integral) and not float(value).is_integer():
+        raise TypeError(f"{fn}: cannot convert {value!r} to a tensor of dtype {name} without "
+                        f"losing its fraction; use a float tensor or finegrad.cast")
+    if kind == "b" and not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{fn}: cannot convert {value!r} ({type(value).__name__}) to bool")
+    return np_dtype.type(value)
+
+
+def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
+    """Convert a tensor, Variable, number, NumPy array or nested list to a Tensor.
+
+    Python floats become float32 and ints int32 (TensorFlow's defaults); NumPy values keep
+    their dtype. With ``dtype``, Python values are converted to it; a Tensor of another dtype
+    is a TypeError (use `finegrad.cast`).
+
+    >>> import numpy as np, finegrad as fg
+    >>> fg.convert_to_tensor(1.5).dtype, fg.convert_to_tensor(np.ones(2)).dtype
+    (finegrad.float32, finegrad.float64)
+
+    Raises:
+        TypeError: for strings and other non-numeric objects, or a dtype mismatch.
+    """
+    if type(value) is Tensor:
+        if dtype is not None and dtypes.as_dtype(dtype)._np != value._value.dtype:
+            raise TypeError(f"finegrad.convert_to_tensor: requested dtype "
+                            f"{dtypes.as_dtype(dtype).name} for a tensor of dtype "
+                            f"{value.dtype.name}; use finegrad.cast to change it")
+        return value
+    if hasattr(type(value), "_as_tensor"):  # Variable (and other tensor-likes): a recorded read
+        return convert_to_tensor(value._as_tensor(), dtype)
+    if dtype is None and dtype_hint is not None and isinstance(value, (bool, numbers.Number)):
+        try:
+            return Tensor(to_numpy_value(value, dtype_hint))
+        except TypeError:
+            pass
+    return Tensor(to_numpy_value(value, dtype))
+
+
+def convert_like(value, np_dtype, fn):
+    """A Python or NumPy scalar used beside a tensor of ``np_dtype`` takes that dtype."""
+    if isinstance(value, np.generic) and value.dtype.kind == np_dtype.kind:
+        return np_dtype.type(value)
+    kind = np_dtype.kind
+    if isinstance(value, bool) and kind != "b":
+        return np_dtype.type(value)
+    return _python_scalar_as(value, np_dtype, fn)

@@ -1,0 +1,180 @@
+"""Variable: a mutable container whose reads are recorded.
+
+A `Variable` holds a NumPy value that `assign` replaces. Every use of a variable in an op goes
+through `_as_tensor`, which makes a fresh Tensor and tells the active recorders about the read;
+a tape that watches the variable (explicitly, or because it is trainable and the tape watches
+accessed variables) then treats that tensor as a read of the variable, and the gradient with
+respect to the variable is the sum over its reads. `custom_gradient` learns which variables its
+function used the same way.
+"""
+import itertools
+
+import numpy as np
+
+from finegrad._src import core, dtypes
+from finegrad._src.tensor import Tensor, convert_to_tensor, to_numpy_value
+
+_ids = itertools.count()
+
+
+class Variable:
+    """A mutable tensor, e.g. model weights. Reads are watched by tapes when ``trainable``.
+
+    Args:
+        initial_value: a tensor, number, array or nested list (or a callable returning one).
+        trainable: whether a `GradientTape` watches it automatically when it is read.
+        name: a name for messages.
+        dtype: converts the initial value to this dtype.
+
+    >>> import finegrad as fg
+    >>> v = fg.Variable(3.)
+    >>> with fg.GradientTape() as tape:
+    ...     y = v * v
+    >>> tape.gradient(y, v).numpy()
+    np.float32(6.0)
+    >>> _ = v.assign_sub(1.); v.numpy()
+    np.float32(2.0)
+    """
+
+    __array_priority__ = 100
+
+    def __init__(self, initial_value=None, trainable=True, name=None, dtype=None, shape=None):
+        if initial_value is None:
+            raise ValueError("finegrad.Variable: initial_value must be given")
+        if callable(initial_value):
+            initial_value = initial_value()
+        if isinstance(initial_value, Variable):
+            initial_value = initial_value.read_value()
+        if isinstance(initial_value, Tensor):
+            if dtype is not None and dtypes.as_dtype(dtype)._np != initial_value._value.dtype:
+                value = initial_value._value.astype(dtypes.as_dtype(dtype)._np)
+            else:
+                value = initial_value._value
+        else:
+            value = to_numpy_value(initial_value, dtype, "finegrad.Variable")
+        self._storage = np.array(value)  # writable, owned
+        self._storage.setflags(write=False)
+        self.trainable = bool(trainable)
+        self._unique_id = next(_ids)
+        self.name = f"Variable:{self._unique_id}" if name is None else name
+
+    # --- reading ----------------------------------------------------------------------------
+
+    def _as_tensor(self):
+        v = self._storage
+        t = Tensor(v if v.ndim else v[()])
+        if core.active_recorders():
+            core.notify_variable_read(self, t)
+        return t
+
+    def read_value(self):
+        """The current value, as a (recorded) Tensor."""
+        return self._as_tensor()
+
+    value = read_value
+
+    def numpy(self):
+        v = self._storage
+        return v.copy() if v.ndim else v[()]
+
+    def __array__(self, dtype=None, copy=None):
+        a = np.array(self._storage)
+        return a if dtype is None else a.astype(dtype)
+
+    @property
+    def shape(self):
+        from finegrad._src.tensor import TensorShape
+        return TensorShape(self._storage.shape)
+
+    @property
+    def dtype(self):
+        return dtypes.from_numpy(self._storage.dtype)
+
+    @property
+    def ndim(self):
+        return self._storage.ndim
+
+    def get_shape(self):
+        return self.shape
+
+    # --- writing ------------------------------------------------------------------------------
+
+    def _new_value(self, value, fn):
+        t = convert_to_tensor(value, dtype_hint=self.dtype)
+        v = t._value
+        if v.dtype != self._storage.dtype:
+            if isinstance(value, (int, float)):
+                v = np.asarray(v).astype(self._storage.dtype)
+            else:
+                raise TypeError(f"finegrad.Variable.{fn}: variable {self.name!r} has dtype "
+                                f"{self.dtype.name}, the value has {t.dtype.name}")
+        if np.shape(v) != self._storage.shape:
+            raise ValueError(f"finegrad.Variable.{fn}: variable {self.name!r} has shape "
+                             f"{tuple(self._storage.shape)}, the value has {tuple(np.shape(v))}")
+        return v
+
+    def _set(self, v):
+        a = np.array(v, dtype=self._storage.dtype)
+        a.setflags(write=False)
+        self._storage = a
+        return self
+
+    def assign(self, value, use_locking=False, name=None, read_value=True):
+        """Replace the value (same shape and dtype). Returns the variable."""
+        return self._set(self._new_value(value, "assign"))
+
+    def assign_add(self, delta, use_locking=False, name=None, read_value=True):
+        """Add ``delta`` in place. Returns the variable."""
+        return self._set(self._storage + self._new_value(delta, "assign_add"))
+
+    def assign_sub(self, delta, use_locking=False, name=None, read_value=True):
+        """Subtract ``delta`` in place. Returns the variable."""
+        return self._set(self._storage - self._new_value(delta, "assign_sub"))
+
+    # --- Python protocol --------------------------------------------------------------------
+
+    def ref(self):
+        return self
+
+    def __repr__(self):
+        return (f"<finegrad.Variable '{self.name}' shape={tuple(self._storage.shape)} "
+                f"dtype={self.dtype.name}, numpy={np.array2string(self._storage, separator=', ')}>")
+
+    def __bool__(self):
+        return bool(self._storage)
+
+    def __float__(self):
+        return float(self._storage)
+
+    def __int__(self):
+        return int(self._storage)
+
+    def __len__(self):
+        return len(self._storage)
+
+    def __iter__(self):
+        return iter(self._as_tensor())
+
+    def __hash__(self):
+        return id(self)
+
+    def __eq__(self, other):
+        return self._as_tensor() == other
+
+    def __ne__(self, other):
+        return self._as_tensor() != other
+
+
+def _forward(name):
+    def method(self, *args):
+        return getattr(self._as_tensor(), name)(*args)
+    method.__name__ = name
+    return method
+
+
+for _name in ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
+              "__truediv__", "__rtruediv__", "__floordiv__", "__rfloordiv__", "__mod__",
+              "__rmod__", "__pow__", "__rpow__", "__matmul__", "__rmatmul__", "__neg__",
+              "__pos__", "__abs__", "__lt__", "__le__", "__gt__", "__ge__", "__getitem__",
+              "__and__", "__or__", "__invert__"):
+    setattr(Variable, _name, _forward(_name))

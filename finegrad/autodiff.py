@@ -1,0 +1,2 @@
+"""TensorFlow's ``tf.autodiff`` namespace."""
+from finegrad._src.ad.forward import ForwardAccumulator  # noqa: F401

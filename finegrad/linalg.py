@@ -1,0 +1,3 @@
+"""TensorFlow's ``tf.linalg`` namespace."""
+from finegrad._src.ops.linalg import matmul, matvec, tensordot, einsum, norm  # noqa: F401
+from finegrad._src.ops.array import eye, transpose  # noqa: F401
