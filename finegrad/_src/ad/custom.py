@@ -11,10 +11,12 @@ derivatives go through ``grad_fn``'s own ops; and forward mode transposes ``grad
 import functools
 import inspect
 import numbers
+import warnings
 
 import numpy as np
 
 from finegrad._src import core, nest
+from finegrad._src.ad.forward import jvp_by_transposing
 from finegrad._src.core import Primitive
 from finegrad._src.tensor import Tensor, convert_to_tensor
 from finegrad._src.variables import Variable
@@ -28,15 +30,33 @@ def _custom_vjp(cts, *ins, out, rule):
     return rule(cts)
 
 
-class _VariableWatcher(core.Recorder):
-    """Collects the trainable variables read while ``f`` runs, in first-read order."""
+@custom_p.def_jvp
+def _custom_jvp(primals, tangents, *, out, rule):
+    """JVP of a custom_gradient op: the user's forward rule, or grad_fn transposed."""
+    if rule.jvp is not None:
+        return rule.forward(primals, tangents)
+    return tuple(jvp_by_transposing(rule, primals, tangents, out, rule.name))
+
+
+class _Watcher(core.Recorder):
+    """While ``f`` runs: the trainable variables it reads (first-read order), and the tensors
+    its ops consume and produce (to find watched tensors it captured)."""
 
     def __init__(self):
         self.variables = {}
+        self.consumed = {}
+        self.produced = set()
 
     def variable_read(self, variable, tensor):
         if variable.trainable:
             self.variables.setdefault(id(variable), variable)
+        self.produced.add(id(tensor))
+
+    def record(self, prim, ins, params, out):
+        for t in ins:
+            self.consumed.setdefault(id(t), t)
+        for o in (out if prim.multiple_results else (out,)):
+            self.produced.add(id(o))
 
 
 def _accepts_variables(fn):
@@ -64,19 +84,33 @@ def _param_names(f, n):
     return names
 
 
-def _is_tensor_like(x):
+def _is_input(x):
+    """Leaves that are differentiable inputs: tensors, variables, numbers and arrays."""
     return isinstance(x, (Tensor, Variable, np.ndarray, np.generic)) or \
         isinstance(x, numbers.Number) and not isinstance(x, bool)
 
 
-def custom_gradient(f=None):
-    """Decorator: define the gradient of a function yourself (TensorFlow's contract).
+def custom_gradient(f=None, *, jvp=None):
+    """Decorator: define the gradient of a function yourself (TensorFlow's contract, extended).
 
-    ``f(*x)`` returns ``(y, grad_fn)``; the decorated function returns ``y``, and every
-    gradient through it is ``grad_fn(*grad_ys)``: one upstream gradient per output of ``y``
-    (a tensor or nested sequence), one gradient (or None) per positional input returned. If
-    ``f`` reads trainable variables, ``grad_fn(*grad_ys, variables=None)`` returns
-    ``(grad_xs, grad_vars)``, variables listed in the order ``f`` first read them.
+    ``f(*args, **kwargs)`` returns ``(y, grad_fn)``; the decorated function returns ``y``, and
+    every gradient through it is computed by ``grad_fn``, a vector-Jacobian product:
+
+    - it receives one upstream gradient per element of ``y`` when ``y`` is a list or tuple
+      (each shaped like that element), else one shaped like ``y``;
+    - it returns one gradient per positional argument (shaped like the argument, which may be
+      a nested list/tuple/dict; None where there is none), followed by one per keyword
+      argument holding tensors, in call order; or a flat sequence with one gradient per
+      tensor leaf; or a dict keyed by parameter name;
+    - if ``f`` reads trainable variables, it is called as ``grad_fn(*dys, variables=[...])``
+      (variables in the order ``f`` first read them) and returns
+      ``(grad_inputs, grad_variables)``.
+
+    The ops inside ``f`` and ``grad_fn`` are recorded like any others, so higher derivatives
+    go through ``grad_fn``'s own computation. In forward mode, ``grad_fn`` is transposed (it is
+    linear in the upstream gradient), unless ``jvp(primals, tangents)`` is given: it receives
+    the flat lists of input tensors and their tangents and returns the output tangents
+    (structured like ``y``).
 
     >>> import finegrad as fg
     >>> @fg.custom_gradient
@@ -93,133 +127,271 @@ def custom_gradient(f=None):
     np.float32(1.0)
 
     Raises:
-        TypeError: when ``f`` read variables and ``grad_fn`` has no ``variables`` parameter.
-        ValueError: when ``grad_fn`` returns the wrong number of gradients or a wrong shape.
+        TypeError: when ``f`` read variables and ``grad_fn`` has no ``variables`` parameter,
+            or a gradient has the wrong dtype.
+        ValueError: when ``grad_fn`` returns the wrong number, structure or shape of gradients.
     """
     if f is None:
-        return custom_gradient
-    return _CustomGradient(f)
+        return functools.partial(custom_gradient, jvp=jvp)
+    return _CustomGradient(f, jvp=jvp)
 
 
 class _CustomGradient:
     """The decorated function; a descriptor, so it also works on methods."""
 
-    def __init__(self, f, instance=None):
+    def __init__(self, f, instance=None, jvp=None):
         self._f = f
         self._instance = instance
+        self._jvp = jvp
         functools.update_wrapper(self, f)
 
     def __get__(self, instance, owner=None):
         if instance is None:
             return self
-        return _CustomGradient(self._f, instance)
+        return _CustomGradient(self._f, instance, self._jvp)
 
     def __call__(self, *args, **kwargs):
         f = self._f if self._instance is None else functools.partial(self._f, self._instance)
         if not core.active_recorders():
-            y, _ = _split(f(*args, **kwargs), self._f)
-            return y
-        watcher = _VariableWatcher()
+            return _split(f(*args, **kwargs), self._f)[0]
+        watcher = _Watcher()
         core.push_recorder(watcher)
         try:
             y, grad_fn = _split(f(*args, **kwargs), self._f)
         finally:
             core.pop_recorder(watcher)
-        return _record(self._f, args, y, grad_fn, list(watcher.variables.values()),
-                       skip_self=self._instance is not None)
+        return _record(self, args, kwargs, y, grad_fn, watcher)
+
+    def forward_without_rule(self, *args, **kwargs):
+        """Run the function's forward computation alone; its autodiff ignores ``grad_fn``."""
+        f = self._f if self._instance is None else functools.partial(self._f, self._instance)
+        return _split(f(*args, **kwargs), self._f)[0]
 
 
 def _split(result, f):
     if not isinstance(result, (tuple, list)) or len(result) != 2 or not callable(result[1]):
         raise TypeError(f"finegrad.custom_gradient: {f.__qualname__} must return "
-                        f"(outputs, grad_fn), got {type(result).__name__}")
+                        f"(outputs, grad_fn), got {type(result).__name__}"
+                        + (f" of length {len(result)}" if isinstance(result, (tuple, list))
+                           else ""))
     return result[0], result[1]
 
 
-def _record(f, args, y, grad_fn, variables, skip_self):
+class _Params:
+    """The inputs of one call: each parameter's structure and its tensor leaves."""
+
+    def __init__(self, cg, args, kwargs):
+        skip = cg._instance is not None
+        self.names = _param_names(cg._f, len(args) + skip)[skip:]
+        self.values = list(args)
+        for k, v in kwargs.items():
+            if any(_is_input(x) for x in nest.flatten(v)):
+                self.names.append(k)
+                self.values.append(v)
+        self.npos = len(args)
+        self.leaves = []      # per parameter: list of (tensor or None) per leaf
+        self.variables_in_args = set()
+        for v in self.values:
+            row = []
+            for x in nest.flatten(v):
+                if isinstance(x, Variable):
+                    self.variables_in_args.add(id(x))
+                row.append(convert_to_tensor(x) if _is_input(x) else None)
+            self.leaves.append(row)
+
+    def tensors(self):
+        return [t for row in self.leaves for t in row if t is not None]
+
+
+def _record(cg, args, kwargs, y, grad_fn, watcher):
+    f = cg._f
     name = f.__qualname__
+    params = _Params(cg, args, kwargs)
+    variables = [v for k, v in watcher.variables.items() if k not in params.variables_in_args]
     if variables and not _accepts_variables(grad_fn):
         raise TypeError(f"finegrad.custom_gradient: {name} reads the variables "
                         f"{[v.name for v in variables]} but its gradient function "
                         f"{getattr(grad_fn, '__name__', 'grad_fn')} has no `variables` "
                         f"parameter; define grad_fn(*dys, variables=None) returning "
                         f"(grad_inputs, grad_variables)")
-    names = _param_names(f, len(args) + skip_self)[skip_self:]
-    inputs = [convert_to_tensor(a) if _is_tensor_like(a) else None for a in args]
-    reads = [v.read_value() for v in variables]
     flat_y = nest.flatten(y)
     for o in flat_y:
         if not isinstance(o, Tensor):
             raise TypeError(f"finegrad.custom_gradient: {name} returned an output of type "
-                            f"{type(o).__name__}; outputs must be finegrad tensors")
+                            f"{type(o).__name__}; outputs must be finegrad tensors "
+                            f"(wrap constants with finegrad.constant)")
+    inputs = params.tensors()
+    _warn_captured(name, watcher, inputs)
+    reads = [v.read_value() for v in variables]
     outs = tuple(Tensor(o._value) for o in flat_y)
-    ins = tuple(t for t in inputs if t is not None) + tuple(reads)
-    y_struct = y
-
-    def rule(cts):
-        upstream = nest.pack_sequence_as(y_struct, list(cts)) if nest.is_nested(y_struct) \
-            else cts[0]
-        dys = list(upstream) if isinstance(upstream, (list, tuple)) and \
-            isinstance(y_struct, (list, tuple)) else [upstream]
-        if variables:
-            result = grad_fn(*dys, variables=variables)
-            grads, var_grads = _split_var_grads(result, name, len(variables))
-        else:
-            grads, var_grads = grad_fn(*dys), []
-        grads = _as_list(grads, len(args), name)
-        out = [_check(g, t, nm, name) for g, t, nm in zip(grads, inputs, names, strict=True)
-               if t is not None]
-        out += [_check(g, r, f"variable {v.name!r}", name)
-                for g, r, v in zip(var_grads, reads, variables, strict=True)]
-        return tuple(out)
-
-    core.record(custom_p, ins, {"rule": rule}, outs)
+    rule = _Rule(name, grad_fn, params, variables, reads, y, cg._jvp)
+    core.record(custom_p, tuple(inputs) + tuple(reads), {"rule": rule}, outs)
     return nest.pack_sequence_as(y, list(outs)) if nest.is_nested(y) else outs[0]
 
 
-def _split_var_grads(result, name, nvars):
+class _Rule:
+    """Calls ``grad_fn`` with upstream gradients shaped like the outputs; checks its return."""
+
+    def __init__(self, name, grad_fn, params, variables, reads, y, jvp):
+        self.name, self.grad_fn, self.params = name, grad_fn, params
+        self.variables, self.reads, self.y, self.jvp = variables, reads, y, jvp
+
+    def __repr__(self):
+        return f"<custom gradient of {self.name}>"
+
+    def upstream(self, cts):
+        y = self.y
+        up = nest.pack_sequence_as(y, list(cts)) if nest.is_nested(y) else cts[0]
+        return list(up) if isinstance(y, (list, tuple)) else [up]
+
+    def __call__(self, cts):
+        dys = self.upstream(cts)
+        if self.variables:
+            result = self.grad_fn(*dys, variables=self.variables)
+            grads, var_grads = _split_var_grads(result, self.name, self.variables)
+        else:
+            grads, var_grads = self.grad_fn(*dys), []
+        out = []
+        for row, g_row, pname in zip(self.params.leaves, self._per_param(grads),
+                                     self.params.names, strict=True):
+            out += [_check(g, t, pname if len(row) == 1 else f"{pname} (leaf {i})", self.name)
+                    for i, (g, t) in enumerate(zip(g_row, row, strict=True)) if t is not None]
+        out += [_check(g, r, f"variable {v.name!r}", self.name)
+                for g, r, v in zip(var_grads, self.reads, self.variables, strict=True)]
+        return tuple(out)
+
+    def _per_param(self, grads):
+        """The gradients as one list of leaf gradients per parameter."""
+        p = self.params
+        n = len(p.values)
+        nleaves = sum(len(row) for row in p.leaves)
+        if isinstance(grads, dict) and not (n == 1 and not set(grads) <= set(p.names)):
+            unknown = set(grads) - set(p.names)
+            if unknown:
+                raise ValueError(f"finegrad.custom_gradient: the gradient function of "
+                                 f"{self.name} returned gradients for {sorted(unknown)}, which "
+                                 f"are not parameters; expected keys among {p.names}")
+            grads = [grads.get(nm) for nm in p.names]
+        elif isinstance(grads, (list, tuple)) and not (n == 1 and nest.is_nested(p.values[0])
+                                                      and len(grads) != 1):
+            grads = list(grads)
+            if len(grads) != n:
+                if len(grads) == nleaves and nleaves != n:
+                    it = iter(grads)
+                    return [[next(it) for _ in row] for row in p.leaves]
+                raise ValueError(f"finegrad.custom_gradient: the gradient function of "
+                                 f"{self.name} returned {len(grads)} gradients for {n} inputs "
+                                 f"({', '.join(p.names)}); return exactly one per input (None "
+                                 f"where there is none)" + ("" if len(grads) < n else
+                                                            "; extra gradients are not dropped"))
+        else:
+            if n != 1:
+                raise ValueError(f"finegrad.custom_gradient: the gradient function of "
+                                 f"{self.name} returned a bare {type(grads).__name__} for {n} "
+                                 f"inputs ({', '.join(p.names)}): return a tuple of {n} "
+                                 f"gradients (None for inputs without one)")
+            grads = [grads]
+        return [self._leaves_of(g, v, row, nm)
+                for g, v, row, nm in zip(grads, p.values, p.leaves, p.names, strict=True)]
+
+    def _leaves_of(self, g, value, row, pname):
+        if g is None:
+            return [None] * len(row)
+        if not nest.is_nested(value):
+            if nest.is_nested(g):
+                raise ValueError(f"finegrad.custom_gradient: the gradient function of "
+                                 f"{self.name} returned a {type(g).__name__} for {pname}, "
+                                 f"which is a single tensor; return one tensor")
+            return [g]
+        if nest.same_structure(g, value):
+            return nest.flatten(g)
+        if isinstance(g, (list, tuple)) and len(nest.flatten(g)) == len(row) and \
+                not isinstance(value, dict):
+            return nest.flatten(g)
+        raise ValueError(f"finegrad.custom_gradient: the gradient function of {self.name} "
+                         f"returned a gradient for {pname} structured as {_describe(g)}, but "
+                         f"{pname} is {_describe(value)}; return the same structure")
+
+    def forward(self, primals, tangents):
+        res = self.jvp(list(primals), list(tangents))
+        flat = nest.flatten(res)
+        if len(flat) != len(nest.flatten(self.y)):
+            raise ValueError(f"finegrad.custom_gradient: the forward rule of {self.name} "
+                             f"returned {len(flat)} tangents for {len(nest.flatten(self.y))} "
+                             f"outputs")
+        return tuple(None if t is None else convert_to_tensor(t) for t in flat)
+
+
+def _describe(x):
+    if isinstance(x, dict):
+        return "{" + ", ".join(f"{k!r}: {_describe(v)}" for k, v in x.items()) + "}"
+    if isinstance(x, (list, tuple)):
+        inner = ", ".join(_describe(v) for v in x)
+        return f"[{inner}]" if isinstance(x, list) else f"({inner})"
+    return "tensor" if x is not None else "None"
+
+
+def _split_var_grads(result, name, variables):
+    nvars = len(variables)
     if not isinstance(result, (tuple, list)) or len(result) != 2:
-        raise ValueError(f"finegrad.custom_gradient: the gradient function of {name} was "
-                         f"given variables, so it must return (grad_inputs, grad_variables), "
-                         f"got {type(result).__name__}")
+        raise ValueError(f"finegrad.custom_gradient: {name} read variables "
+                         f"{[v.name for v in variables]}, so its gradient function must "
+                         f"return (grad_inputs, grad_variables), got {type(result).__name__}")
     grads, var_grads = result
     var_grads = list(var_grads) if isinstance(var_grads, (list, tuple)) else [var_grads]
     if len(var_grads) != nvars:
         raise ValueError(f"finegrad.custom_gradient: the gradient function of {name} returned "
-                         f"{len(var_grads)} variable gradients for {nvars} variables")
+                         f"{len(var_grads)} variable gradients for {nvars} variables "
+                         f"{[v.name for v in variables]}")
     return grads, var_grads
-
-
-def _as_list(grads, n, name):
-    if isinstance(grads, (list, tuple)):
-        grads = list(grads)
-    else:
-        if n != 1:
-            raise ValueError(f"finegrad.custom_gradient: the gradient function of {name} "
-                             f"returned a single gradient for {n} inputs: return a tuple of "
-                             f"{n} gradients (None for inputs without one)")
-        grads = [grads]
-    if len(grads) != n:
-        raise ValueError(f"finegrad.custom_gradient: the gradient function of {name} returned "
-                         f"{len(grads)} gradients for {n} inputs; return exactly one per "
-                         f"input (None where there is none)")
-    return grads
 
 
 def _check(g, t, param, name):
     if g is None:
         return None
+    if not isinstance(g, (Tensor, Variable, np.ndarray, np.generic, numbers.Number)):
+        raise TypeError(f"finegrad.custom_gradient: the gradient function of {name} returned "
+                        f"a {type(g).__name__} for {param}; return a tensor or None")
     g = g if type(g) is Tensor else convert_to_tensor(g, dtype_hint=t.dtype)
+    if not t.dtype.is_differentiable:
+        return None  # integer and bool inputs get no gradient
     bs = core.batch_shape()
     if tuple(g._value.shape) != bs + tuple(t._value.shape):
         raise ValueError(f"finegrad.custom_gradient: the gradient function of {name} returned "
                          f"a gradient of shape {tuple(g._value.shape)} for {param}, which has "
-                         f"shape {tuple(t._value.shape)}; return one of the input's shape")
-    if g._value.dtype != t._value.dtype and t._value.dtype.kind in "fc":
+                         f"shape {tuple(t._value.shape)}; return one of the input's shape "
+                         f"(e.g. finegrad.broadcast_to or reduce_sum the gradient)")
+    if g._value.dtype != t._value.dtype:
         raise TypeError(f"finegrad.custom_gradient: the gradient function of {name} returned "
                         f"a {g.dtype.name} gradient for {param}, which is {t.dtype.name}; "
                         f"cast it with finegrad.cast")
     return g
+
+
+_WARNED = set()
+
+
+def _warn_captured(name, watcher, inputs):
+    """Warn once when ``f`` used a tensor a tape watches without taking it as an input."""
+    inputs_ids = {id(t) for t in inputs}
+    for tape in core.active_recorders():
+        watched = getattr(tape, "_watched", None)
+        if not watched:
+            continue
+        for k, t in watcher.consumed.items():
+            if k in watched and k not in inputs_ids and k not in watcher.produced:
+                key = (name, tuple(t._value.shape), getattr(tape, "_sites", {}).get(k))
+                if key in _WARNED:
+                    continue
+                _WARNED.add(key)
+                site = tape._sites.get(k) if hasattr(tape, "_sites") else None
+                where = f"watched at {site}" if site else "computed from watched tensors"
+                warnings.warn(
+                    f"finegrad.custom_gradient: {name} uses a tensor of shape "
+                    f"{tuple(t._value.shape)} ({where}) that a GradientTape watches but that is "
+                    f"not one of its arguments; no gradient reaches it through the custom "
+                    f"rule. Pass it as an argument (and return its gradient from grad_fn).",
+                    UserWarning, stacklevel=4)
 
 
 # --- RegisterGradient and no_gradient ---------------------------------------------------------

@@ -12,6 +12,7 @@ The tape holds references to the tensors it recorded (ids stay unique while it l
 drops them after a non-persistent gradient, so a loop of tapes keeps memory flat.
 """
 import enum
+import sys
 
 import numpy as np
 
@@ -62,6 +63,7 @@ class GradientTape(core.Recorder):
         self._entries = []    # (primitive, inputs, params, output) in execution order
         self._variables = {}  # id(variable) -> variable, watched explicitly or when read
         self._reads = {}      # id(variable) -> tensors its reads produced
+        self._sites = {}      # id(tensor) -> "file:line" of the watch() call, for messages
         self._released = False
 
     # --- the recorder protocol ----------------------------------------------------------------
@@ -115,6 +117,8 @@ class GradientTape(core.Recorder):
             elif type(t) is Tensor:
                 if _is_float(t):
                     self._watched[id(t)] = t
+                    caller = sys._getframe(1)
+                    self._sites[id(t)] = f"{caller.f_code.co_filename}:{caller.f_lineno}"
             else:
                 raise ValueError(f"finegrad.GradientTape.watch: expected a Tensor or Variable, "
                                  f"got {type(t).__name__} {t!r:.40}; convert it with "
