@@ -16,7 +16,7 @@ from finegrad._src import nest
 from finegrad._src.ad.functional import jvp, vjp
 from finegrad._src.tensor import Tensor, convert_to_tensor
 
-__all__ = ["check_gradients", "numerical_jvp"]
+__all__ = ["check_gradients", "check_custom_gradient", "numerical_jvp", "CustomGradientReport"]
 
 
 def _f64(x):
@@ -127,3 +127,206 @@ def _check(f, args, diff, order, modes, eps, atol, rtol, rng, level):
             f_vjp.__qualname__ = f"vjp({name})"
             _check(f_vjp, xs, list(range(len(xs))), order - 1, modes, eps, atol * 10, rtol * 10,
                    rng, level + 1)
+
+
+# --- checking a custom gradient ---------------------------------------------------------------
+
+class InputReport:
+    """How one input's custom gradient compares with finite differences and plain autodiff."""
+
+    def __init__(self, name):
+        self.name = name
+        self.max_error_fd = 0.0         # |custom - finite differences|, worst element
+        self.where_fd = None            # index of that element
+        self.max_error_autodiff = 0.0   # |custom - plain autodiff| where both are finite
+        self.where_autodiff = None
+        self.plain_nonfinite = []       # indices where plain autodiff is nan/inf, custom finite
+        self.custom_nonfinite = []      # indices where the custom gradient is nan/inf
+        self.ok = True
+
+    def __repr__(self):
+        return (f"InputReport({self.name!r}, ok={self.ok}, max_error_fd={self.max_error_fd:.3g}"
+                f" at {self.where_fd}, max_error_autodiff={self.max_error_autodiff:.3g})")
+
+
+class CustomGradientReport:
+    """The result of `check_custom_gradient`: ``ok``, per-input details, and a printable text."""
+
+    def __init__(self, name):
+        self.name = name
+        self.inputs = {}
+        self.forward_error = 0.0
+        self.forward_ok = True
+        self.second_order = {}   # mode -> None (ok) or the failure message
+        self.notes = []
+
+    @property
+    def ok(self):
+        return all(r.ok for r in self.inputs.values()) and self.forward_ok and \
+            all(v is None for v in self.second_order.values())
+
+    def __bool__(self):
+        return self.ok
+
+    def __str__(self):
+        lines = [f"check_custom_gradient({self.name}): {'ok' if self.ok else 'MISMATCH'}"]
+        for r in self.inputs.values():
+            lines.append(f"  {r.name}: custom vs finite differences: max error "
+                         f"{r.max_error_fd:.3g} at {r.where_fd} ({'ok' if r.ok else 'MISMATCH'})")
+            lines.append(f"  {r.name}: custom vs plain autodiff: max difference "
+                         f"{r.max_error_autodiff:.3g} at {r.where_autodiff}")
+            if r.plain_nonfinite:
+                lines.append(f"  {r.name}: plain autodiff is nan/inf at {r.plain_nonfinite[:5]} "
+                             f"where the custom rule is finite")
+            if r.custom_nonfinite:
+                lines.append(f"  {r.name}: the custom gradient is nan/inf at "
+                             f"{r.custom_nonfinite[:5]}")
+        lines.append(f"  forward mode (jvp) vs finite differences: max error "
+                     f"{self.forward_error:.3g} ({'ok' if self.forward_ok else 'MISMATCH'})")
+        for mode, msg in self.second_order.items():
+            lines.append(f"  second order, {mode}: {'ok' if msg is None else msg}")
+        lines += [f"  note: {n}" for n in self.notes]
+        return "\n".join(lines)
+
+    __repr__ = __str__
+
+
+def _index(flat_i, shape):
+    return tuple(int(i) for i in np.unravel_index(flat_i, shape)) if shape else ()
+
+
+def check_custom_gradient(h, args, order=2, eps=1e-6, atol=1e-5, rtol=1e-4, seed=0,
+                          strict=False):
+    """Compare a `custom_gradient` function's rule with finite differences and plain autodiff.
+
+    For a random output cotangent ``u`` and direction ``v`` (float64 copies of ``args``):
+
+    - reverse: the custom VJP against central finite differences of ``<u, h(x)>`` element by
+      element, and against the autodiff of ``h``'s forward computation (which ignores
+      ``grad_fn``), reporting where the plain autodiff is nan/inf and the custom rule is not;
+    - forward: the custom JVP (``grad_fn`` transposed, or the explicit forward rule) against
+      finite differences along ``v``;
+    - order 2: `check_gradients` on ``x -> vjp(u)``, i.e. the custom rule's own derivatives.
+
+    Finite differences that are not finite (e.g. at a kink or overflow) are skipped.
+
+    Args:
+        h: a function decorated with `finegrad.custom_gradient`.
+        args: positional arguments; the floating tensors among them are checked.
+        strict: raise AssertionError (with the report) instead of returning a failing one.
+
+    Returns:
+        A `CustomGradientReport` (``report.ok``, ``report.inputs[name]``, printable).
+
+    >>> import finegrad as fg
+    >>> @fg.custom_gradient
+    ... def log1pexp(x):
+    ...     e = fg.exp(x)
+    ...     return fg.math.log(1 + e), lambda dy: dy * (1 - 1 / (1 + e))
+    >>> report = fg.testing.check_custom_gradient(log1pexp, [fg.constant([0., 2.])])
+    >>> report.ok
+    True
+    """
+    from finegrad._src.ad.custom import _CustomGradient, _param_names
+    from finegrad._src.ad.forward import ForwardAccumulator
+    from finegrad._src.ad.tape import GradientTape
+    if not isinstance(h, _CustomGradient):
+        raise TypeError(f"finegrad.testing.check_custom_gradient: expected a function decorated "
+                        f"with finegrad.custom_gradient, got {type(h).__name__}")
+    name = _fmt(h)
+    args = [_f64(a) if _is_num(a) else a for a in args]
+    diff = [i for i, a in enumerate(args) if isinstance(a, Tensor) and a.dtype.is_floating]
+    names = _param_names(h._f, len(args))
+    rng = np.random.default_rng(seed)
+    report = CustomGradientReport(name)
+
+    def call(fn, xs):
+        full = list(args)
+        for i, x in zip(diff, xs, strict=True):
+            full[i] = x
+        return fn(*full)
+
+    xs = [args[i] for i in diff]
+    y0 = [np.asarray(o._value, np.float64) for o in _flat_out(call(h, xs))]
+    us = [rng.standard_normal(o.shape) for o in y0]
+    vs = [rng.standard_normal(np.shape(x._value)) for x in xs]
+
+    def grads_of(fn):
+        with GradientTape() as tape:
+            tape.watch(xs)
+            out = _flat_out(call(fn, xs))
+            cts = [Tensor(np.asarray(u, o._value.dtype)) for u, o in zip(us, out, strict=True)]
+        g = tape.gradient(out, xs, output_gradients=cts)
+        return [np.zeros(np.shape(x._value)) if gi is None else np.asarray(gi._value, np.float64)
+                for gi, x in zip(g, xs, strict=True)]
+
+    custom = grads_of(h)
+    with np.errstate(all="ignore"):
+        plain = grads_of(h.forward_without_rule)
+    for k, (i, x) in enumerate(zip(diff, xs, strict=True)):
+        r = InputReport(names[i])
+        report.inputs[names[i]] = r
+        base = np.asarray(x._value, np.float64)
+        fd = np.full(base.shape, np.nan)
+        for j in range(base.size):
+            e = np.zeros(base.size)
+            e[j] = eps
+            e = e.reshape(base.shape)
+            xp, xm = list(xs), list(xs)
+            xp[k], xm[k] = Tensor(base + e), Tensor(base - e)
+            with np.errstate(all="ignore"):
+                fp = [np.asarray(o._value, np.float64) for o in _flat_out(call(h, xp))]
+                fm = [np.asarray(o._value, np.float64) for o in _flat_out(call(h, xm))]
+                fd.flat[j] = (_vdot(us, fp) - _vdot(us, fm)) / (2 * eps)
+        c, p = custom[k], plain[k]
+        ok_fd = np.isfinite(fd) & np.isfinite(c)
+        err = np.where(ok_fd, np.abs(c - fd), 0.0)
+        bad = ok_fd & (err > atol + rtol * np.abs(fd))
+        if err.size:
+            j = int(np.argmax(err))
+            r.max_error_fd, r.where_fd = float(err.flat[j]), _index(j, base.shape)
+        both = np.isfinite(p) & np.isfinite(c)
+        derr = np.where(both, np.abs(c - p), 0.0)
+        if derr.size:
+            j = int(np.argmax(derr))
+            r.max_error_autodiff, r.where_autodiff = float(derr.flat[j]), _index(j, base.shape)
+        r.plain_nonfinite = [_index(j, base.shape) for j in
+                             np.flatnonzero(~np.isfinite(p) & np.isfinite(c))]
+        r.custom_nonfinite = [_index(j, base.shape) for j in np.flatnonzero(~np.isfinite(c))]
+        r.ok = not bad.any() and not (np.isfinite(fd) & ~np.isfinite(c)).any()
+    # forward mode
+    with ForwardAccumulator(xs, [Tensor(v) for v in vs]) as acc:
+        out = _flat_out(call(h, xs))
+    tans = [acc.jvp(o) for o in out]
+    got = [np.zeros(o._value.shape) if t is None else np.asarray(t._value, np.float64)
+           for t, o in zip(tans, out, strict=True)]
+    with np.errstate(all="ignore"):
+        num = numerical_jvp(lambda *a: call(h, a), xs, vs, eps)
+    errs = [np.where(np.isfinite(n) & np.isfinite(g), np.abs(g - n), 0.0)
+            for g, n in zip(got, num, strict=True)]
+    report.forward_error = max((float(e.max()) if e.size else 0.0) for e in errs)
+    report.forward_ok = all(not (e > atol + rtol * np.abs(np.nan_to_num(n))).any()
+                            for e, n in zip(errs, num, strict=True))
+    if order >= 2:
+        def custom_vjp(*xs_):
+            with GradientTape() as tape:
+                tape.watch(list(xs_))
+                o = _flat_out(call(h, list(xs_)))
+                cts = [Tensor(np.asarray(u, t._value.dtype)) for u, t in zip(us, o, strict=True)]
+            g = tape.gradient(o, list(xs_), output_gradients=cts, unconnected_gradients="zero")
+            return g
+        custom_vjp.__qualname__ = f"vjp({name})"
+        for mode in ("rev", "fwd"):
+            try:
+                check_gradients(custom_vjp, xs, order=1, modes=(mode,), eps=eps,
+                                atol=atol * 10, rtol=rtol * 10, seed=seed)
+                report.second_order[mode] = None
+            except AssertionError as e:
+                report.second_order[mode] = str(e)
+    if strict and not report.ok:
+        raise AssertionError(str(report))
+    return report
+
+
+def _is_num(a):
+    return isinstance(a, (Tensor, np.ndarray, np.generic, float, int)) and not isinstance(a, bool)

@@ -69,7 +69,7 @@ log1p_p, log1p = _unary("log1p", np.log1p, lambda x, out: 1 / (1 + x), """Elemen
 
     >>> import finegrad as fg
     >>> float(fg.math.log1p(fg.constant(1e-10, fg.float64)))
-    9.9999999995e-11""")
+    9.99999999950...e-11""")
 
 sqrt_p, sqrt = _unary("sqrt", np.sqrt, lambda x, out: 0.5 / out, """Elementwise square root
     (its gradient at 0 is inf, as in TensorFlow; see finegrad.stable.safe_sqrt).
@@ -141,8 +141,8 @@ acos_p, acos = _unary("acos", np.arccos, lambda x, out: -rsqrt(1 - x * x), """El
     arccosine.
 
     >>> import finegrad as fg
-    >>> round(float(fg.math.acos(fg.constant(0.))), 4)
-    1.5708""")
+    >>> float(fg.math.acos(fg.constant(0.)))
+    1.5707963...""")
 
 atan_p, atan = _unary("atan", np.arctan, lambda x, out: 1 / (1 + x * x), """Elementwise
     arctangent.

@@ -127,8 +127,8 @@ def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
     Written with `where` as TensorFlow does, so the gradient at x = 0 is sigmoid(0) - z.
 
     >>> import finegrad as fg
-    >>> fg.nn.sigmoid_cross_entropy_with_logits(fg.constant([1.]), fg.constant([100.])).numpy()
-    array([0.], dtype=float32)
+    >>> fg.nn.sigmoid_cross_entropy_with_logits(fg.constant([1.]), fg.constant([-100.])).numpy()
+    array([100.], dtype=float32)
     """
     logits = _t(logits)
     labels = core.unify_args(softmax_p, [labels, logits])[0]

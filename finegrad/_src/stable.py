@@ -1,0 +1,211 @@
+"""Numerically stable functions, each with a custom gradient that stays finite where the plain
+composite's gradient overflows or divides by zero. Each is checked by
+`finegrad.testing.check_custom_gradient` over extreme inputs in the test suite.
+"""
+from finegrad._src.ad.custom import custom_gradient
+from finegrad._src.ops import elementwise as ew
+from finegrad._src.ops.array import _t, normalize_axes, reshape, reduce_sum
+from finegrad._src.ops.elementwise import where
+from finegrad._src.ops.nn import softmax
+from finegrad._src.ops.reduce import reduce_logsumexp
+
+
+@custom_gradient
+def log1pexp(x):
+    """log(1 + exp(x)) with the gradient sigmoid(x): exactly 1.0 at x = 100 in float32.
+
+    >>> import finegrad as fg
+    >>> x = fg.constant(100.)
+    >>> with fg.GradientTape() as t:
+    ...     t.watch(x)
+    ...     y = fg.stable.log1pexp(x)
+    >>> y.numpy(), t.gradient(y, x).numpy()
+    (np.float32(100.0), np.float32(1.0))
+    """
+    x = _t(x)
+
+    def grad(dy):
+        return dy * ew.sigmoid(x)
+    return ew.softplus(x), grad
+
+
+softplus = log1pexp
+
+
+@custom_gradient
+def log_sigmoid(x):
+    """log(sigmoid(x)) = -log1pexp(-x), stable for large |x|; gradient sigmoid(-x).
+
+    >>> import finegrad as fg
+    >>> fg.stable.log_sigmoid(fg.constant(-100.)).numpy()
+    np.float32(-100.0)
+    """
+    x = _t(x)
+
+    def grad(dy):
+        return dy * ew.sigmoid(-x)
+    return -ew.softplus(-x), grad
+
+
+def logsumexp(x, axis=None, keepdims=False):
+    """log(sum(exp(x))) over ``axis``, stable; the gradient is softmax(x) (finite at +-1e4).
+
+    >>> import finegrad as fg
+    >>> float(fg.stable.logsumexp(fg.constant([1e4, 1e4], fg.float64)))
+    10000.69314718056
+    """
+    x = _t(x)
+    axes = normalize_axes(axis, x._value.ndim, "finegrad.stable.logsumexp")
+
+    @custom_gradient
+    def logsumexp(x):
+        out = reduce_logsumexp(x, axes, keepdims=True)
+
+        def grad(dy):
+            p = ew.exp(x - out)   # softmax along the axes, from the stable forward value
+            dyk = dy if keepdims else reshape(dy, out._value.shape)
+            return dyk * p
+        result = out if keepdims else reshape(out, tuple(
+            s for i, s in enumerate(x._value.shape) if i not in axes))
+        return result, grad
+    return logsumexp(x)
+
+
+@custom_gradient
+def safe_sqrt(x):
+    """sqrt(x) whose gradient at 0 is 0 instead of inf (elsewhere 0.5 / sqrt(x)).
+
+    >>> import finegrad as fg
+    >>> x = fg.constant([0., 4.])
+    >>> with fg.GradientTape() as t:
+    ...     t.watch(x)
+    ...     y = fg.stable.safe_sqrt(x)
+    >>> t.gradient(y, x).numpy()
+    array([0.  , 0.25], dtype=float32)
+    """
+    x = _t(x)
+    pos = x > 0
+    out = ew.sqrt(x)
+
+    def grad(dy):
+        return where(pos, dy * 0.5 / ew.sqrt(where(pos, x, 1)), dy * 0)
+    return out, grad
+
+
+def safe_norm(x, axis=None, keepdims=False):
+    """Euclidean norm whose gradient at 0 is 0 instead of nan (elsewhere x / norm).
+
+    >>> import finegrad as fg
+    >>> x = fg.zeros(3)
+    >>> with fg.GradientTape() as t:
+    ...     t.watch(x)
+    ...     y = fg.stable.safe_norm(x)
+    >>> t.gradient(y, x).numpy()
+    array([0., 0., 0.], dtype=float32)
+    """
+    x = _t(x)
+    axes = normalize_axes(axis, x._value.ndim, "finegrad.stable.safe_norm")
+
+    @custom_gradient
+    def safe_norm(x):
+        sq = reduce_sum(x * x, axes, keepdims=True)
+        pos = sq > 0
+        n = where(pos, ew.sqrt(where(pos, sq, 1)), sq * 0)
+
+        def grad(dy):
+            dyk = dy if keepdims else reshape(dy, n._value.shape)
+            return where(pos, dyk * x / where(pos, n, 1), x * 0)
+        result = n if keepdims else reshape(n, tuple(
+            s for i, s in enumerate(x._value.shape) if i not in axes))
+        return result, grad
+    return safe_norm(x)
+
+
+@custom_gradient
+def safe_divide(x, y):
+    """x / y where y != 0, else 0; gradients are 0 where y == 0 (never nan or inf).
+
+    >>> import finegrad as fg
+    >>> fg.stable.safe_divide(fg.constant([1., 1.]), fg.constant([2., 0.])).numpy()
+    array([0.5, 0. ], dtype=float32)
+    """
+    x, y = _t(x), _t(y)
+    nz = ew.not_equal(y, 0)
+    ys = where(nz, y, 1)
+    out = where(nz, x / ys, x * 0)
+
+    def grad(dy):
+        from finegrad._src.ops.array import unbroadcast
+        gx = where(nz, dy / ys, dy * 0)
+        gy = where(nz, -dy * x / (ys * ys), dy * 0)
+        return unbroadcast(gx, x._value.shape), unbroadcast(gy, y._value.shape)
+    return out, grad
+
+
+def clip_gradient(x, lo, hi):
+    """Identity forward; the gradient is clipped elementwise to [lo, hi].
+
+    >>> import finegrad as fg
+    >>> x = fg.constant([1., 2.])
+    >>> with fg.GradientTape() as t:
+    ...     t.watch(x)
+    ...     y = fg.reduce_sum(fg.stable.clip_gradient(x, -1., 1.) * 5.)
+    >>> t.gradient(y, x).numpy()
+    array([1., 1.], dtype=float32)
+    """
+    @custom_gradient
+    def clip_gradient(x):
+        def grad(dy):
+            return ew.clip_by_value(dy, lo, hi)
+        return ew.multiply(x, 1), grad
+    return clip_gradient(x)
+
+
+def scale_gradient(x, scale):
+    """Identity forward; the gradient is multiplied by ``scale``.
+
+    >>> import finegrad as fg
+    >>> x = fg.constant(1.)
+    >>> with fg.GradientTape() as t:
+    ...     t.watch(x)
+    ...     y = fg.stable.scale_gradient(x, 0.1) * 2.
+    >>> float(t.gradient(y, x))
+    0.2...
+    """
+    @custom_gradient
+    def scale_gradient(x):
+        return ew.multiply(x, 1), lambda dy: dy * scale
+    return scale_gradient(x)
+
+
+def gradient_reversal(x, scale=1.0):
+    """Identity forward; the gradient is negated (and scaled), as in domain-adversarial
+    training.
+
+    >>> import finegrad as fg
+    >>> x = fg.constant(1.)
+    >>> with fg.GradientTape() as t:
+    ...     t.watch(x)
+    ...     y = fg.stable.gradient_reversal(x) * 3.
+    >>> t.gradient(y, x).numpy()
+    np.float32(-3.0)
+    """
+    @custom_gradient
+    def gradient_reversal(x):
+        return ew.multiply(x, 1), lambda dy: -dy * scale
+    return gradient_reversal(x)
+
+
+@custom_gradient
+def straight_through_round(x):
+    """round(x) forward; identity gradient (the straight-through estimator).
+
+    >>> import finegrad as fg
+    >>> x = fg.constant(1.4)
+    >>> with fg.GradientTape() as t:
+    ...     t.watch(x)
+    ...     y = fg.stable.straight_through_round(x) * 2.
+    >>> y.numpy(), t.gradient(y, x).numpy()
+    (np.float32(2.0), np.float32(2.0))
+    """
+    return ew.round(x), lambda dy: dy

@@ -1,0 +1,4 @@
+"""Numerically stable functions with custom gradients (``finegrad.stable``)."""
+from finegrad._src.stable import (log1pexp, softplus, log_sigmoid, logsumexp, safe_sqrt,  # noqa
+                                  safe_norm, safe_divide, clip_gradient, scale_gradient,
+                                  gradient_reversal, straight_through_round)
