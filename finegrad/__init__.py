@@ -18,7 +18,8 @@ from finegrad._src.variables import Variable
 from finegrad._src.ops.array import (zeros, ones, zeros_like, ones_like, fill, range_ as range,
                                      linspace, eye, identity, stop_gradient, cast, reshape,
                                      broadcast_to, reduce_sum, transpose, expand_dims, squeeze,
-                                     concat, stack, unstack, split, tile, gather)
+                                     concat, stack, unstack, split, tile, gather, shape, size,
+                                     rank)
 from finegrad._src.ops.elementwise import (
     add, subtract, multiply, divide, negative, pow, exp, sqrt, square, abs, sign, sin, cos, tan,
     tanh, sigmoid, maximum, minimum, where, clip_by_value, floor, round, equal, not_equal, less,

@@ -45,6 +45,33 @@ def numerical_jvp(f, args, tangents, eps=1e-6):
     return [(p - m) / (2 * eps) for p, m in zip(fp, fm, strict=True)]
 
 
+def _worst_element(f, xs, us, got, eps):
+    """For a failed reverse check: the input element whose gradient is furthest off."""
+    worst = None
+    for k, x in enumerate(xs):
+        base = np.asarray(x._value, np.float64)
+        if base.size > 10000:
+            continue
+        for j in range(base.size):
+            e = np.zeros(base.size)
+            e[j] = eps
+            e = e.reshape(base.shape)
+            xp, xm = list(xs), list(xs)
+            xp[k], xm[k] = Tensor(base + e), Tensor(base - e)
+            fp = [np.asarray(o._value, np.float64) for o in _flat_out(f(*xp))]
+            fm = [np.asarray(o._value, np.float64) for o in _flat_out(f(*xm))]
+            fd = (_vdot(us, fp) - _vdot(us, fm)) / (2 * eps)
+            g = float(np.asarray(got[k]).flat[j])
+            if worst is None or abs(g - fd) > worst[0]:
+                idx = tuple(int(i) for i in np.unravel_index(j, base.shape)) if base.shape else ()
+                worst = (abs(g - fd), k, idx, g, fd)
+    if worst is None:
+        return ""
+    _, k, idx, g, fd = worst
+    return (f"; worst element: input {k} at index {idx}: gradient {g!r}, finite differences "
+            f"{fd!r}")
+
+
 def _close(a, b, atol, rtol):
     return abs(a - b) <= atol + rtol * max(abs(a), abs(b))
 
@@ -108,7 +135,8 @@ def _check(f, args, diff, order, modes, eps, atol, rtol, rng, level):
         a, b = _vdot(got, vs), _vdot(us, num)
         if not _close(a, b, atol, rtol):
             raise AssertionError(f"check_gradients: {name}: reverse mode, order {level}: "
-                                 f"<vjp(u), v> = {a!r} but finite differences give {b!r}")
+                                 f"<vjp(u), v> = {a!r} but finite differences give {b!r}"
+                                 + _worst_element(f_diff, xs, us, got, eps))
     if order > 1:
         if "fwd" in modes:
             def f_jvp(*xs_):

@@ -8,11 +8,13 @@ respect to the variable is the sum over its reads. `custom_gradient` learns whic
 function used the same way.
 """
 import itertools
+import numbers
 
 import numpy as np
 
 from finegrad._src import core, dtypes
-from finegrad._src.tensor import Tensor, convert_to_tensor, to_numpy_value
+from finegrad._src.tensor import (Tensor, _has_numpy, convert_like, convert_to_tensor,
+                                  to_numpy_value)
 
 _ids = itertools.count()
 
@@ -100,16 +102,29 @@ class Variable:
     # --- writing ------------------------------------------------------------------------------
 
     def _new_value(self, value, fn):
-        t = convert_to_tensor(value, dtype_hint=self.dtype)
-        v = t._value
-        if v.dtype != self._storage.dtype:
-            if isinstance(value, (int, float)):
-                v = np.asarray(v).astype(self._storage.dtype)
-            else:
-                raise TypeError(f"finegrad.Variable.{fn}: variable {self.name!r} has dtype "
-                                f"{self.dtype.name}, the value has {t.dtype.name}")
+        """The NumPy value to store: tensors and arrays must match the dtype; Python numbers
+        and lists take the variable's dtype, as in TensorFlow (never dropping a fraction)."""
+        np_dtype = self._storage.dtype
+        where = f"finegrad.Variable.{fn}"
+        if isinstance(value, (numbers.Number, np.generic)):
+            v = convert_like(value, np_dtype, where)
+        elif isinstance(value, (list, tuple)) and not _has_numpy(value):
+            v = to_numpy_value(value, None, where)
+            if v.dtype != np_dtype:
+                if v.dtype.kind in "fc" and np_dtype.kind in "iub" and \
+                        not np.all(np.asarray(v) == np.round(np.asarray(v).real)):
+                    raise TypeError(f"{where}: variable {self.name!r} has dtype "
+                                    f"{self.dtype.name}; cannot store {value!r:.60} without "
+                                    f"losing its fraction")
+                v = np.asarray(v).astype(np_dtype)
+        else:
+            v = convert_to_tensor(value)._value if isinstance(value, (Tensor, Variable)) \
+                else to_numpy_value(value, None, where)
+            if v.dtype != np_dtype:
+                raise TypeError(f"{where}: variable {self.name!r} has dtype {self.dtype.name}, "
+                                f"the value has {dtypes.from_numpy(v.dtype).name}")
         if np.shape(v) != self._storage.shape:
-            raise ValueError(f"finegrad.Variable.{fn}: variable {self.name!r} has shape "
+            raise ValueError(f"{where}: variable {self.name!r} has shape "
                              f"{tuple(self._storage.shape)}, the value has {tuple(np.shape(v))}")
         return v
 

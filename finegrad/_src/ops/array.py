@@ -842,3 +842,33 @@ def _gather_vjp_vjp(ct, g, ind, *, out, shape, axis, batch_dims, batch):
     parts = [bind(gather_p, flat[i], ind, axis=axis, batch_dims=batch_dims)
              for i in range(flat._value.shape[0])]
     return (reshape(stack(parts), lead + parts[0]._value.shape), None)
+
+
+def shape(x, out_type=dtypes.int32, name=None):
+    """The shape of ``x`` as a 1-D integer tensor (``finegrad.shape``).
+
+    >>> import finegrad as fg
+    >>> fg.shape(fg.zeros((2, 3))).numpy()
+    array([2, 3], dtype=int32)
+    """
+    return Tensor(np.asarray(_t(x)._value.shape, dtypes.as_dtype(out_type)._np))
+
+
+def size(x, out_type=dtypes.int32, name=None):
+    """The number of elements of ``x`` as a scalar integer tensor.
+
+    >>> import finegrad as fg
+    >>> fg.size(fg.zeros((2, 3))).numpy()
+    np.int32(6)
+    """
+    return Tensor(dtypes.as_dtype(out_type)._np.type(_t(x)._value.size))
+
+
+def rank(x, name=None):
+    """The number of axes of ``x`` as a scalar int32 tensor.
+
+    >>> import finegrad as fg
+    >>> fg.rank(fg.zeros((2, 3))).numpy()
+    np.int32(2)
+    """
+    return Tensor(np.int32(_t(x)._value.ndim))

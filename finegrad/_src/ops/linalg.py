@@ -193,9 +193,11 @@ def _einsum_vjp(ct, *xs, out, ins, spec):
                                       f"{sub!r} with a repeated subscript")
         others = [x for j, x in enumerate(xs) if j != k]
         other_subs = [sb for j, sb in enumerate(ins) if j != k]
-        # ones of the operand's shape supply the axes that only this operand has
-        grads.append(bind(einsum_p, ct, *others, ones_like(xs[k]),
-                          ins=(lead + spec,) + tuple(other_subs) + (sub,), spec=lead + sub))
+        # ones of the operand's shape supply the axes that only this operand has; size-1
+        # axes that broadcast against the other operands are summed back (unbroadcast)
+        g = bind(einsum_p, ct, *others, ones_like(xs[k]),
+                 ins=(lead + spec,) + tuple(other_subs) + (sub,), spec=lead + sub)
+        grads.append(unbroadcast(g, xs[k]._value.shape))
     return tuple(grads)
 
 

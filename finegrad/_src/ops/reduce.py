@@ -229,9 +229,10 @@ def reduce_logsumexp(x, axis=None, keepdims=False, name=None):
     """
     x = _t(x)
     axes = normalize_axes(axis, x._value.ndim, "finegrad.reduce_logsumexp")
-    from finegrad._src.ops.array import stop_gradient
+    from finegrad._src.ops.array import stop_gradient, zeros_like
     m = stop_gradient(reduce_max(x, axes, keepdims=True))
-    m = ew.where(ew.is_finite(m), m, 0 * m)
+    # an infinite max would give inf - inf = nan; shift by 0 then (0 * m would be nan too)
+    m = ew.where(ew.is_finite(m), m, zeros_like(m))
     out = ew.log(reduce_sum(ew.exp(x - m), axes, keepdims=True)) + m
     if not keepdims:
         out = reshape(out, tuple(s for i, s in enumerate(x._value.shape) if i not in axes))
