@@ -122,7 +122,9 @@ def bind(prim, *args, **params):
         elif prim.unify:
             _check_same_dtype(prim, [vals[i] for i in prim.unify if i < len(vals)])
     except AttributeError:
-        ins = _convert_inputs(prim, args)
+        ins = _scalar_pair(prim, args) if len(args) == 2 else None
+        if ins is None:
+            ins = _convert_inputs(prim, args)
         vals = [a._value for a in ins]
     try:
         out = prim.impl(*vals, **params)
@@ -134,6 +136,22 @@ def bind(prim, *args, **params):
     if _state.recorders:
         record(prim, ins, params, out)
     return out
+
+
+def _scalar_pair(prim, args):
+    """Fast path for ``tensor op python_float`` (and reversed): the scalar takes the dtype."""
+    a, b = args
+    if prim.unify is not True:
+        return None
+    if type(a) is Tensor and (type(b) is float or type(b) is int):
+        dt = a._value.dtype
+        if dt.kind == "f":
+            return a, Tensor(dt.type(b))
+    elif type(b) is Tensor and (type(a) is float or type(a) is int):
+        dt = b._value.dtype
+        if dt.kind == "f":
+            return Tensor(dt.type(a)), b
+    return None
 
 
 def _mixed_dtypes(prim, vals):
