@@ -138,23 +138,27 @@ def _check(f, args, diff, order, modes, eps, atol, rtol, rng, level):
                                  f"<vjp(u), v> = {a!r} but finite differences give {b!r}"
                                  + _worst_element(f_diff, xs, us, got, eps))
     if order > 1:
+        n = len(xs)
         if "fwd" in modes:
-            def f_jvp(*xs_):
-                return jvp(f_diff, xs_, vts)[1]
+            # x, v -> jvp(f, x, v): the tangent is an input too, so the rules the JVP emits
+            # are themselves checked even where the JVP does not depend on x (linear ops)
+            def f_jvp(*xv):
+                return jvp(f_diff, xv[:n], xv[n:])[1]
             f_jvp.__qualname__ = f"jvp({name})"
-            _check(f_jvp, xs, list(range(len(xs))), order - 1, modes, eps, atol * 10, rtol * 10,
-                   rng, level + 1)
+            _check(f_jvp, xs + vts, list(range(2 * n)), order - 1, modes, eps, atol * 10,
+                   rtol * 10, rng, level + 1)
         if "rev" in modes:
-            def f_vjp(*xs_):
+            uts = [Tensor(np.asarray(u)) for u in us]
+
+            def f_vjp(*xu):
+                xs_, us_ = xu[:n], xu[n:]
                 o, fn = vjp(f_diff, *xs_)
-                fl = _flat_out(o)
-                c = [Tensor(np.asarray(u, x._value.dtype)) for u, x in zip(us, fl, strict=True)]
-                res = fn(nest.pack_sequence_as(o, c) if nest.is_nested(o) else c[0])
+                res = fn(nest.pack_sequence_as(o, list(us_)) if nest.is_nested(o) else us_[0])
                 return [r if r is not None else Tensor(np.zeros(np.shape(x._value)))
                         for r, x in zip(res, xs_, strict=True)]
             f_vjp.__qualname__ = f"vjp({name})"
-            _check(f_vjp, xs, list(range(len(xs))), order - 1, modes, eps, atol * 10, rtol * 10,
-                   rng, level + 1)
+            _check(f_vjp, xs + uts, list(range(n + len(uts))), order - 1, modes, eps,
+                   atol * 10, rtol * 10, rng, level + 1)
 
 
 # --- checking a custom gradient ---------------------------------------------------------------
