@@ -178,8 +178,9 @@ _add(
 
 for _p in (2.0, 3.0, -1.5, 0.5, 0.0, 1):
     _add(OpSpec(_named(f"pow(x, {_p!r})", lambda x, _p=_p: fg.pow(x, _p)),
-                domain=POSITIVE if _p != int(_p) or _p < 0 else ANY, prims=("pow",)))
-_add(OpSpec(_named("x ** 2 (operator)", lambda x: x ** 2), prims=("pow",)))
+                domain=POSITIVE if _p != int(_p) or _p < 0 else ANY,
+                prims=() if _p == 1 else ("pow_scalar",)))
+_add(OpSpec(_named("x ** 2 (operator)", lambda x: x ** 2), prims=("pow_scalar",)))
 
 
 def _checker(shape):
@@ -321,7 +322,7 @@ _add(
     OpSpec(fg.norm, domain=AWAY_FROM_ZERO, shapes=((3,), (2, 3)), kwargs=dict(ord=np.inf),
            prims=("abs", "reduce_max")),
     OpSpec(fg.norm, domain=AWAY_FROM_ZERO, shapes=((3,), (2, 3)),
-           kwargs=dict(ord=3, axis=-1), prims=("abs", "pow", "reduce_sum")),
+           kwargs=dict(ord=3, axis=-1), prims=("abs", "pow_scalar", "reduce_sum")),
 )
 
 # ---- shapes, slicing, gathering -------------------------------------------------------------

@@ -167,11 +167,12 @@ def _check_same_dtype(prim, vals):
 
 def _convert_inputs(prim, args):
     """Convert arguments to Tensors; with ``unify``, Python scalars take the tensors' dtype."""
+    fn = f"finegrad.{prim.name}"
     if not prim.unify:
-        return tuple(a if type(a) is Tensor else convert_to_tensor(a) for a in args)
+        return tuple(_to_tensor(a, fn) for a in args)
     if prim.unify is True:
         return unify_args(prim, args)
-    out = [a if type(a) is Tensor else convert_to_tensor(a) for a in args]
+    out = [_to_tensor(a, fn) for a in args]
     idx = [i for i in prim.unify if i < len(args)]
     for i, t in zip(idx, unify_args(prim, [args[i] for i in idx]), strict=True):
         out[i] = t
@@ -181,7 +182,7 @@ def _convert_inputs(prim, args):
 def unify_args(prim, args):
     """Tensors for ``args`` sharing one dtype: Python scalars take the tensors' dtype."""
     fn = f"finegrad.{prim.name}"
-    strong = [convert_to_tensor(a) if _is_strong(a) else None for a in args]
+    strong = [_to_tensor(a, fn) if _is_strong(a) else None for a in args]
     known = [t._value.dtype for t in strong if t is not None]
     if known:
         dt = known[0]
@@ -190,12 +191,19 @@ def unify_args(prim, args):
         return tuple(s if s is not None else Tensor(_weak_as(a, dt, fn))
                      for a, s in zip(args, strong, strict=True))
     # only Python scalars: TensorFlow converts each with its default dtype, then unifies
-    ts = [convert_to_tensor(a) for a in args]
+    ts = [_to_tensor(a, fn) for a in args]
     kinds = {t._value.dtype for t in ts}
     if len(kinds) > 1:
         dt = max(kinds, key=lambda d: "biufc".index(d.kind))
         ts = [Tensor(to_numpy_value(a, dt, fn)) for a in args]
     return tuple(ts)
+
+
+def _to_tensor(a, fn):
+    """``convert_to_tensor(a)``, with errors naming the op ``fn`` that was given ``a``."""
+    if type(a) is Tensor or hasattr(type(a), "_as_tensor"):
+        return convert_to_tensor(a)
+    return Tensor(to_numpy_value(a, None, fn))
 
 
 def _is_strong(a):
