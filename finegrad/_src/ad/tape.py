@@ -165,7 +165,8 @@ class GradientTape(core.Recorder):
         """d(sum of ``target``)/d``sources``, as a vector-Jacobian product.
 
         Args:
-            target: a tensor or nested structure of tensors; several targets are summed.
+            target: a tensor or nested structure of tensors; several targets are summed (a
+                Variable is read as if inside the tape, as in TensorFlow).
             sources: a tensor, Variable or nested structure of them (the result has its shape).
             output_gradients: upstream gradients, one per target (default: ones).
             unconnected_gradients: ``UnconnectedGradients.NONE`` (default) or ``ZERO``.
@@ -176,13 +177,23 @@ class GradientTape(core.Recorder):
         """
         self._check_usable("gradient")
         unconnected = _unconnected(unconnected_gradients)
-        targets = nest.flatten(target)
+        targets = [self._read(t) if isinstance(t, Variable) else t for t in nest.flatten(target)]
         flat_sources = nest.flatten(sources)
         cts = _initial_cotangents(targets, output_gradients)
         with core.without(self):
             grads = self._backward(targets, cts, flat_sources)
         self._release()
         return nest.pack_sequence_as(sources, _finish(grads, flat_sources, unconnected))
+
+    def _read(self, variable):
+        """A variable used as a target is read as if inside the tape, as in TensorFlow."""
+        if self in core.active_recorders():
+            return variable.read_value()
+        core.push_recorder(self)
+        try:
+            return variable.read_value()
+        finally:
+            core.pop_recorder(self)
 
     def _source_keys(self, sources):
         keys = []
@@ -227,7 +238,8 @@ class GradientTape(core.Recorder):
         """
         self._check_usable("jacobian")
         unconnected = _unconnected(unconnected_gradients)
-        target = convert_to_tensor(target)
+        target = _single_target(self._read(target) if isinstance(target, Variable) else target,
+                                "jacobian")
         flat_sources = nest.flatten(sources)
         tshape = target._value.shape
         n = int(np.prod(tshape, dtype=np.int64))
@@ -264,7 +276,8 @@ class GradientTape(core.Recorder):
         """
         self._check_usable("batch_jacobian")
         unconnected = _unconnected(unconnected_gradients)
-        target = convert_to_tensor(target)
+        target = _single_target(self._read(target) if isinstance(target, Variable) else target,
+                                "batch_jacobian")
         tshape, sshape = target._value.shape, tuple(source.shape)
         if not tshape or not sshape or tshape[0] != sshape[0]:
             raise ValueError(f"finegrad.GradientTape.batch_jacobian: target and source need the "
@@ -303,6 +316,16 @@ class GradientTape(core.Recorder):
             from finegrad._src.ops.array import stack
             out.append(stack([z if g is None else g for g in col]))
         return out
+
+
+def _single_target(target, fn):
+    """The one tensor a Jacobian is taken of (a list would be converted to a new, unrecorded
+    tensor and give a silent None)."""
+    if type(target) is not Tensor:
+        raise TypeError(f"finegrad.GradientTape.{fn}: target must be one tensor, got "
+                        f"{type(target).__name__}; stack several targets inside the tape, or "
+                        f"call {fn} once per target")
+    return target
 
 
 def _dtype_of(s):
