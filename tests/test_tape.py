@@ -406,9 +406,6 @@ def test_jacobian_of_a_list_target_is_type_error_not_silent_none():
     np.testing.assert_array_equal(t.jacobian(both, x).numpy(), [np.diag([2., 4.])] * 2)
 
 
-@pytest.mark.xfail(strict=True, reason="convert_to_tensor of a list of tensors builds a new, "
-                   "unrecorded value (tensor._from_sequence); TensorFlow packs it with a "
-                   "differentiable stack, so the gradient here is silently None")
 def test_list_of_tensors_converted_inside_tape_stays_differentiable():
     x = tf.constant(2.)
     with tf.GradientTape() as t:

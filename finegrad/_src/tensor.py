@@ -190,6 +190,17 @@ def _from_sequence(value, fn):
     return arr
 
 
+# Lists holding tensors are packed with a differentiable stack (TensorFlow's auto-packing);
+# ops/operators.py installs it, since stack is an op built above this module.
+_PACK = [None]
+
+
+def _has_tensor(value):
+    if isinstance(value, (list, tuple)):
+        return any(_has_tensor(v) for v in value)
+    return isinstance(value, Tensor) or hasattr(type(value), "_as_tensor")
+
+
 def _has_numpy(value):
     if isinstance(value, (list, tuple)):
         return any(_has_numpy(v) for v in value)
@@ -269,6 +280,8 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
         return value
     if hasattr(type(value), "_as_tensor"):  # Variable (and other tensor-likes): a recorded read
         return convert_to_tensor(value._as_tensor(), dtype)
+    if isinstance(value, (list, tuple)) and _PACK[0] is not None and _has_tensor(value):
+        return _PACK[0](value, dtype)  # a recorded stack, so gradients reach the elements
     if dtype is None and dtype_hint is not None and isinstance(value, (bool, numbers.Number)):
         try:
             return Tensor(to_numpy_value(value, dtype_hint))
