@@ -122,18 +122,22 @@ def test_tapes_keep_traced_memory_flat():
     tracemalloc.start()
     try:
         _tape_uses(x, 200)
+        gc.collect()  # also empties the interpreter's free lists, which are not leaks
         base, _ = tracemalloc.get_traced_memory()
         tracemalloc.reset_peak()
         _tape_uses(x, 10 ** 3)
+        gc.collect()
         current_1, peak_1 = tracemalloc.get_traced_memory()
         tracemalloc.reset_peak()
         _tape_uses(x, 10 ** 4)
+        gc.collect()
         current_2, peak_2 = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
     # a leak of even one tensor per use (>= 100 bytes) would add >= 900 kB between the two
     assert current_2 - current_1 < 20_000, (current_1, current_2)
-    assert peak_2 - peak_1 < 20_000, (peak_1, peak_2)
+    # peaks include free lists (bounded, about 100 kB), never growth with the number of uses
+    assert peak_2 - peak_1 < 200_000, (peak_1, peak_2)
     assert current_2 - base < 20_000
 
 

@@ -46,16 +46,19 @@ class Primitive:
     ``unify=True`` makes all inputs share one dtype (Python scalars take the tensors' dtype;
     a mismatch between tensors is a TypeError); a tuple of positions unifies just those. ``batch_rule=True`` declares that the VJP
     accepts cotangents with extra leading axes (`finegrad.jacobian` then runs one vectorized
-    reverse pass).
+    reverse pass). ``vjp_needs=True`` declares that the VJP takes ``needs``, one bool per
+    input, and returns None where it is False (skipping e.g. a matmul nobody uses).
     """
 
-    def __init__(self, name, *, multiple_results=False, unify=True, batch_rule=False):
+    def __init__(self, name, *, multiple_results=False, unify=True, batch_rule=False,
+                 vjp_needs=False):
         if name in _PRIMITIVES:
             raise ValueError(f"finegrad: a primitive named {name!r} already exists")
         self.name = name
         self.multiple_results = multiple_results
         self.unify = unify  # True: all inputs; a tuple: those input positions; False: none
         self.batch_rule = batch_rule
+        self.vjp_needs = vjp_needs  # the VJP takes needs=(bool per input) and skips the rest
         self.impl = None
         self.vjp = None
         self.jvp = None

@@ -181,7 +181,7 @@ class GradientTape(core.Recorder):
         flat_sources = nest.flatten(sources)
         cts = _initial_cotangents(targets, output_gradients)
         with core.without(self):
-            grads = self._backward(targets, cts, flat_sources)
+            grads = self._backward(targets, cts, flat_sources, consume=not self._persistent)
         self._release()
         return nest.pack_sequence_as(sources, _finish(grads, flat_sources, unconnected))
 
@@ -207,10 +207,16 @@ class GradientTape(core.Recorder):
                                  f"variables, got {type(s).__name__}")
         return keys
 
-    def _backward(self, targets, cts, sources):
+    def _backward(self, targets, cts, sources, consume=False):
+        """The reverse pass. ``consume`` (a non-persistent tape's one gradient) hands the
+        entries over to it, so each op's saved tensors are freed as soon as it is processed."""
         keys = self._source_keys(sources)
-        ct = backward_pass(self._entries, self._watched, targets, cts,
-                           {k for ks in keys for k in ks})
+        entries, watched = self._entries, self._watched
+        if consume:
+            watched = set(watched)
+            self._entries, self._watched = [], {}
+        ct = backward_pass(entries, watched, targets, cts, {k for ks in keys for k in ks},
+                           consume=consume)
         out = []
         for ks in keys:
             gs = [ct[k] for k in ks if k in ct]
@@ -346,7 +352,7 @@ def _unconnected(u):
 
 def _initial_cotangents(targets, output_gradients):
     if output_gradients is None:
-        return [Tensor(np.ones_like(t._value)) if isinstance(t, Tensor) and _is_float(t) else None
+        return [_ones_seed(t) if isinstance(t, Tensor) and _is_float(t) else None
                 for t in targets]
     ogs = nest.flatten(output_gradients)
     if len(ogs) != len(targets):
@@ -355,13 +361,22 @@ def _initial_cotangents(targets, output_gradients):
     cts = []
     for t, g in zip(targets, ogs, strict=True):
         if g is None:
-            cts.append(Tensor(np.ones_like(t._value)) if _is_float(t) else None)
+            cts.append(_ones_seed(t) if _is_float(t) else None)
             continue
         g = convert_to_tensor(g, dtype_hint=t.dtype) if not isinstance(g, Tensor) else g
         if g._value.shape != t._value.shape:
             g = _broadcast_ct(g, t)
         cts.append(g)
     return cts
+
+
+def _ones_seed(t):
+    """The default cotangent: ones, as a stride-0 broadcast (no memory pass; multiply by it is
+    free, see elementwise.multiply)."""
+    v = t._value
+    if not isinstance(v, np.ndarray) or v.ndim == 0:
+        return Tensor(v.dtype.type(1))
+    return Tensor(np.broadcast_to(np.ones((), v.dtype), v.shape))
 
 
 def _broadcast_ct(g, t):
@@ -384,11 +399,15 @@ def _finish(grads, sources, unconnected):
     return out
 
 
-def backward_pass(entries, watched, targets, target_cts, keep):
+def backward_pass(entries, watched, targets, target_cts, keep, consume=False):
     """Walk ``entries`` backwards from ``targets``; returns {id(tensor): cotangent}.
 
     ``keep`` holds the ids whose cotangents must survive the walk (the sources); others are
-    dropped as soon as their producing entry has consumed them, to free memory early.
+    dropped as soon as their producing entry has consumed them, to free memory early. With
+    ``consume``, entries are popped from the list as they are processed (their tensors are
+    freed as in a hand-written backward pass); ids stay unambiguous because every tensor an
+    unprocessed entry refers to is still alive. Rules declared with ``vjp_needs`` receive
+    ``needs``, one flag per input telling whether its cotangent is used.
     """
     ct = {}
     for t, c in zip(targets, target_cts, strict=True):
@@ -396,7 +415,7 @@ def backward_pass(entries, watched, targets, target_cts, keep):
             continue
         k = id(t)
         ct[k] = c if k not in ct else ct[k] + c
-    for prim, ins, params, out in reversed(entries):
+    for prim, ins, params, out in _walk(entries, consume):
         if prim.multiple_results:
             cs = [ct.get(id(o)) for o in out]
             if all(c is None for c in cs):
@@ -413,7 +432,7 @@ def backward_pass(entries, watched, targets, target_cts, keep):
                 continue
             if k not in keep:
                 del ct[k]
-        in_cts = _vjp(prim, c, ins, out, params)
+        in_cts = _vjp(prim, c, ins, out, params, watched)
         for t, g in zip(ins, in_cts):
             if g is None:
                 continue
@@ -425,13 +444,25 @@ def backward_pass(entries, watched, targets, target_cts, keep):
     return ct
 
 
-def _vjp(prim, c, ins, out, params):
-    rule = prim.gradient_override or prim.vjp
+def _walk(entries, consume):
+    if not consume:
+        yield from reversed(entries)
+        return
+    while entries:
+        yield entries.pop()
+
+
+def _vjp(prim, c, ins, out, params, watched):
+    rule = prim.gradient_override
     if rule is None:
-        raise LookupError(f"finegrad: no gradient (VJP rule) defined for primitive "
-                          f"'{prim.name}'; register one with finegrad.RegisterGradient"
-                          f"('{prim.name}') or wrap the computation in "
-                          f"finegrad.stop_gradient")
+        rule = prim.vjp
+        if rule is None:
+            raise LookupError(f"finegrad: no gradient (VJP rule) defined for primitive "
+                              f"'{prim.name}'; register one with finegrad.RegisterGradient"
+                              f"('{prim.name}') or wrap the computation in "
+                              f"finegrad.stop_gradient")
+        if prim.vjp_needs:
+            params = dict(params, needs=tuple(id(t) in watched for t in ins))
     in_cts = rule(c, *ins, out=out, **params)
     if len(in_cts) != len(ins):
         raise ValueError(f"finegrad: the gradient of primitive '{prim.name}' returned "

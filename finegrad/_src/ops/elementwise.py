@@ -270,7 +270,7 @@ round_p, round = _rounding("round", np.round, """Elementwise rounding, half to e
 
 # ---- binary arithmetic ------------------------------------------------------------------------
 
-add_p = Primitive("add", batch_rule=True)
+add_p = Primitive("add", batch_rule=True, vjp_needs=True)
 
 
 def add(x, y, name=None):
@@ -288,12 +288,13 @@ add_p.def_jvp(lambda primals, tangents, *, out: tangents[0] + tangents[1])
 
 
 @add_p.def_vjp
-def _add_vjp(ct, x, y, *, out):
+def _add_vjp(ct, x, y, *, out, needs=(True, True)):
     """VJP of add: ct to both, summed over broadcast axes."""
-    return unbroadcast(ct, x._value.shape), unbroadcast(ct, y._value.shape)
+    return (unbroadcast(ct, x._value.shape) if needs[0] else None,
+            unbroadcast(ct, y._value.shape) if needs[1] else None)
 
 
-subtract_p = Primitive("subtract", batch_rule=True)
+subtract_p = Primitive("subtract", batch_rule=True, vjp_needs=True)
 
 
 def subtract(x, y, name=None):
@@ -311,12 +312,13 @@ subtract_p.def_jvp(lambda primals, tangents, *, out: tangents[0] - tangents[1])
 
 
 @subtract_p.def_vjp
-def _subtract_vjp(ct, x, y, *, out):
+def _subtract_vjp(ct, x, y, *, out, needs=(True, True)):
     """VJP of subtract: (ct, -ct), unbroadcast."""
-    return unbroadcast(ct, x._value.shape), unbroadcast(-ct, y._value.shape)
+    return (unbroadcast(ct, x._value.shape) if needs[0] else None,
+            unbroadcast(-ct, y._value.shape) if needs[1] else None)
 
 
-multiply_p = Primitive("multiply", batch_rule=True)
+multiply_p = Primitive("multiply", batch_rule=True, vjp_needs=True)
 
 
 def multiply(x, y, name=None):
@@ -329,7 +331,20 @@ def multiply(x, y, name=None):
     return bind(multiply_p, x, y)
 
 
-multiply_p.def_impl(lambda x, y: x * y)
+def _is_broadcast_one(a, like):
+    """An all-stride-0 array of ones shaped like ``like`` (the default cotangent seed)."""
+    return type(a) is np.ndarray and not any(a.strides) and a.shape == np.shape(like) and \
+        a.dtype == like.dtype and a.size > 0 and a.flat[0] == 1
+
+
+@multiply_p.def_impl
+def _multiply_impl(x, y):
+    # multiplying by a broadcast one (a seed cotangent) is a no-op: skip a pass over memory
+    if _is_broadcast_one(y, x):
+        return x
+    if _is_broadcast_one(x, y):
+        return y
+    return x * y
 
 
 @multiply_p.def_jvp
@@ -339,12 +354,13 @@ def _multiply_jvp(primals, tangents, *, out):
 
 
 @multiply_p.def_vjp
-def _multiply_vjp(ct, x, y, *, out):
+def _multiply_vjp(ct, x, y, *, out, needs=(True, True)):
     """VJP of multiply: (ct * y, ct * x), unbroadcast."""
-    return unbroadcast(ct * y, x._value.shape), unbroadcast(ct * x, y._value.shape)
+    return (unbroadcast(ct * y, x._value.shape) if needs[0] else None,
+            unbroadcast(ct * x, y._value.shape) if needs[1] else None)
 
 
-divide_p = Primitive("divide", batch_rule=True)
+divide_p = Primitive("divide", batch_rule=True, vjp_needs=True)
 
 
 def divide(x, y, name=None):
@@ -374,10 +390,11 @@ def _divide_jvp(primals, tangents, *, out):
 
 
 @divide_p.def_vjp
-def _divide_vjp(ct, x, y, *, out):
+def _divide_vjp(ct, x, y, *, out, needs=(True, True)):
     """VJP of divide: (ct / y, -ct * out / y), unbroadcast."""
     g = ct / y
-    return unbroadcast(g, x._value.shape), unbroadcast(-g * out, y._value.shape)
+    return (unbroadcast(g, x._value.shape) if needs[0] else None,
+            unbroadcast(-g * out, y._value.shape) if needs[1] else None)
 
 
 floordiv_p = def_nondiff(Primitive("floordiv"))
@@ -425,7 +442,7 @@ def _mod_vjp(ct, x, y, *, out):
     return unbroadcast(ct, x._value.shape), unbroadcast(-ct * floor(x / y), y._value.shape)
 
 
-pow_p = Primitive("pow", batch_rule=True)
+pow_p = Primitive("pow", batch_rule=True, vjp_needs=True)
 
 
 def pow(x, y, name=None):  # noqa: A001 - TensorFlow's public name
@@ -505,15 +522,15 @@ def _pow_jvp(primals, tangents, *, out):
 
 
 @pow_p.def_vjp
-def _pow_vjp(ct, x, y, *, out):
+def _pow_vjp(ct, x, y, *, out, needs=(True, True)):
     """VJP of pow: (ct * y * x**(y-1), ct * out * log(x)), unbroadcast."""
     if not x.dtype.is_differentiable:
         return None, None
-    return (unbroadcast(ct * _pow_dx(x, y), x._value.shape),
-            unbroadcast(ct * _pow_dy(x, out), y._value.shape))
+    return (unbroadcast(ct * _pow_dx(x, y), x._value.shape) if needs[0] else None,
+            unbroadcast(ct * _pow_dy(x, out), y._value.shape) if needs[1] else None)
 
 
-maximum_p = Primitive("maximum", batch_rule=True)
+maximum_p = Primitive("maximum", batch_rule=True, vjp_needs=True)
 
 
 def maximum(x, y, name=None):
@@ -538,15 +555,15 @@ def _maximum_jvp(primals, tangents, *, out):
 
 
 @maximum_p.def_vjp
-def _maximum_vjp(ct, x, y, *, out):
+def _maximum_vjp(ct, x, y, *, out, needs=(True, True)):
     """VJP of maximum: ct where x >= y to x, elsewhere to y."""
     mask = x >= y
     zero = ct * 0
-    return (unbroadcast(where(mask, ct, zero), x._value.shape),
-            unbroadcast(where(mask, zero, ct), y._value.shape))
+    return (unbroadcast(where(mask, ct, zero), x._value.shape) if needs[0] else None,
+            unbroadcast(where(mask, zero, ct), y._value.shape) if needs[1] else None)
 
 
-minimum_p = Primitive("minimum", batch_rule=True)
+minimum_p = Primitive("minimum", batch_rule=True, vjp_needs=True)
 
 
 def minimum(x, y, name=None):
@@ -571,12 +588,12 @@ def _minimum_jvp(primals, tangents, *, out):
 
 
 @minimum_p.def_vjp
-def _minimum_vjp(ct, x, y, *, out):
+def _minimum_vjp(ct, x, y, *, out, needs=(True, True)):
     """VJP of minimum: ct where x <= y to x, elsewhere to y."""
     mask = x <= y
     zero = ct * 0
-    return (unbroadcast(where(mask, ct, zero), x._value.shape),
-            unbroadcast(where(mask, zero, ct), y._value.shape))
+    return (unbroadcast(where(mask, ct, zero), x._value.shape) if needs[0] else None,
+            unbroadcast(where(mask, zero, ct), y._value.shape) if needs[1] else None)
 
 
 negative_p = Primitive("negative", batch_rule=True)
@@ -599,7 +616,7 @@ negative_p.def_vjp(lambda ct, x, *, out: (-ct,))
 
 # ---- where and clip ---------------------------------------------------------------------------
 
-where_p = Primitive("select", unify=(1, 2), batch_rule=True)
+where_p = Primitive("select", unify=(1, 2), batch_rule=True, vjp_needs=True)
 
 
 def where(condition, x=None, y=None, name=None):
@@ -630,11 +647,11 @@ def _where_jvp(primals, tangents, *, out):
 
 
 @where_p.def_vjp
-def _where_vjp(ct, c, x, y, *, out):
+def _where_vjp(ct, c, x, y, *, out, needs=(False, True, True)):
     """VJP of select: ct where c to x, ct where not c to y; none for the condition."""
     zero = ct * 0
-    return (None, unbroadcast(where(c, ct, zero), x._value.shape),
-            unbroadcast(where(c, zero, ct), y._value.shape))
+    return (None, unbroadcast(where(c, ct, zero), x._value.shape) if needs[1] else None,
+            unbroadcast(where(c, zero, ct), y._value.shape) if needs[2] else None)
 
 
 def clip_by_value(t, clip_value_min, clip_value_max, name=None):

@@ -10,7 +10,7 @@ from finegrad._src.ops.array import (_t, normalize_axes, reduce_sum, reshape, tr
 from finegrad._src.ops import elementwise as ew
 from finegrad._src.ops import reduce as rd
 
-matmul_p = Primitive("matmul", batch_rule=True)
+matmul_p = Primitive("matmul", batch_rule=True, vjp_needs=True)
 
 
 def _swap(x):
@@ -64,10 +64,10 @@ def _matmul_jvp(primals, tangents, *, out):
 
 
 @matmul_p.def_vjp
-def _matmul_vjp(ct, a, b, *, out):
+def _matmul_vjp(ct, a, b, *, out, needs=(True, True)):
     """VJP of matmul: (ct @ b^T, a^T @ ct), summed over broadcast batch axes."""
-    return (unbroadcast(bind(matmul_p, ct, _swap(b)), a._value.shape),
-            unbroadcast(bind(matmul_p, _swap(a), ct), b._value.shape))
+    return (unbroadcast(bind(matmul_p, ct, _swap(b)), a._value.shape) if needs[0] else None,
+            unbroadcast(bind(matmul_p, _swap(a), ct), b._value.shape) if needs[1] else None)
 
 
 def matvec(a, b, transpose_a=False, adjoint_a=False, name=None):
