@@ -113,47 +113,84 @@ def get_primitive(name, fn="finegrad"):
 
 def bind(prim, *args, **params):
     """Run ``prim`` on ``args`` and let the active recorders see it. Returns Tensor(s)."""
-    try:
-        vals = [a._value for a in args]
+    # the common shapes of a call (one or two tensors, a tensor and a Python scalar) are
+    # handled without building lists or raising: this is most of a program's ops
+    n = len(args)
+    if n == 2:
+        a, b = args
+        if type(a) is not Tensor or type(b) is not Tensor:
+            ins = _scalar_pair(prim, a, b) or _convert_inputs(prim, args)
+            a, b = ins
+        else:
+            ins = args
+        va, vb = a._value, b._value
+        if prim.unify is True and va.dtype != vb.dtype:
+            raise _mixed_dtypes(prim, (va, vb))
+        try:
+            out = prim.impl(va, vb, **params)
+        except ValueError as e:
+            raise _shape_error(prim, (va, vb), e) from None
+    elif n == 1 and type(args[0]) is Tensor:
         ins = args
+        vals = (args[0]._value,)
+        try:
+            out = prim.impl(vals[0], **params)
+        except ValueError as e:
+            raise _shape_error(prim, vals, e) from None
+    else:
+        ins = args if all(type(a) is Tensor for a in args) else _convert_inputs(prim, args)
+        vals = [a._value for a in ins]
         if prim.unify is True:
-            if len(vals) > 1:
-                dt = vals[0].dtype
-                for v in vals:
-                    if v.dtype != dt:
-                        raise _mixed_dtypes(prim, vals)
+            _check_same_dtype(prim, vals)
         elif prim.unify:
             _check_same_dtype(prim, [vals[i] for i in prim.unify if i < len(vals)])
-    except AttributeError:
-        ins = _scalar_pair(prim, args) if len(args) == 2 else None
-        if ins is None:
-            ins = _convert_inputs(prim, args)
-        vals = [a._value for a in ins]
-    try:
-        out = prim.impl(*vals, **params)
-    except ValueError as e:
-        shapes = " and ".join(str(tuple(np.shape(v))) for v in vals)
-        raise ValueError(f"finegrad.{prim.name}: incompatible inputs of shapes {shapes}: {e}") \
-            from None
+        try:
+            out = prim.impl(*vals, **params)
+        except ValueError as e:
+            raise _shape_error(prim, vals, e) from None
     out = tuple(map(Tensor, out)) if prim.multiple_results else Tensor(out)
-    if _state.recorders:
-        record(prim, ins, params, out)
+    recs = _state.recorders
+    if recs:
+        if len(recs) == 1 and not recs[0].runs_rules:
+            recs[0].record(prim, ins, params, out)
+        else:
+            record(prim, ins, params, out)
     return out
 
 
-def _scalar_pair(prim, args):
+def _shape_error(prim, vals, e):
+    shapes = " and ".join(str(tuple(np.shape(v))) for v in vals)
+    return ValueError(f"finegrad.{prim.name}: incompatible inputs of shapes {shapes}: {e}")
+
+
+_SCALARS = {}  # (value, dtype) -> constant Tensor: Python scalars in hot loops cost a lookup
+
+
+def _scalar(value, dt):
+    if not value:  # 0.0 == -0.0 as keys, but not as IEEE values: never cache zeros
+        return Tensor(dt.type(value))
+    key = (value, dt)
+    t = _SCALARS.get(key)
+    if t is None:
+        if len(_SCALARS) > 4096:
+            _SCALARS.clear()
+        t = _SCALARS[key] = Tensor(dt.type(value))
+    return t
+
+
+def _scalar_pair(prim, a, b):
     """Fast path for ``tensor op python_float`` (and reversed): the scalar takes the dtype."""
-    a, b = args
     if prim.unify is not True:
         return None
-    if type(a) is Tensor and (type(b) is float or type(b) is int):
+    ta, tb = type(a), type(b)
+    if ta is Tensor and (tb is float or tb is int):
         dt = a._value.dtype
         if dt.kind == "f":
-            return a, Tensor(dt.type(b))
-    elif type(b) is Tensor and (type(a) is float or type(a) is int):
+            return a, _scalar(b, dt)
+    elif tb is Tensor and (ta is float or ta is int):
         dt = b._value.dtype
         if dt.kind == "f":
-            return Tensor(dt.type(a)), b
+            return _scalar(a, dt), b
     return None
 
 
@@ -164,7 +201,7 @@ def _mixed_dtypes(prim, vals):
 
 
 def _check_same_dtype(prim, vals):
-    if any(v.dtype != vals[0].dtype for v in vals):
+    if len(vals) > 1 and any(v.dtype != vals[0].dtype for v in vals):
         raise _mixed_dtypes(prim, vals)
 
 

@@ -462,7 +462,11 @@ def _vjp(prim, c, ins, out, params, watched):
                               f"('{prim.name}') or wrap the computation in "
                               f"finegrad.stop_gradient")
         if prim.vjp_needs:
-            params = dict(params, needs=tuple(id(t) in watched for t in ins))
+            in_cts = rule(c, *ins, out=out, needs=[id(t) in watched for t in ins], **params)
+            if len(in_cts) != len(ins):
+                raise ValueError(f"finegrad: the gradient of primitive '{prim.name}' returned "
+                                 f"{len(in_cts)} values for {len(ins)} inputs")
+            return in_cts
     in_cts = rule(c, *ins, out=out, **params)
     if len(in_cts) != len(ins):
         raise ValueError(f"finegrad: the gradient of primitive '{prim.name}' returned "

@@ -340,9 +340,9 @@ def _is_broadcast_one(a, like):
 @multiply_p.def_impl
 def _multiply_impl(x, y):
     # multiplying by a broadcast one (a seed cotangent) is a no-op: skip a pass over memory
-    if _is_broadcast_one(y, x):
+    if type(y) is np.ndarray and _is_broadcast_one(y, x):
         return x
-    if _is_broadcast_one(x, y):
+    if type(x) is np.ndarray and _is_broadcast_one(x, y):
         return y
     return x * y
 
