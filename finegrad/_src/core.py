@@ -48,10 +48,12 @@ class Primitive:
     accepts cotangents with extra leading axes (`finegrad.jacobian` then runs one vectorized
     reverse pass). ``vjp_needs=True`` declares that the VJP takes ``needs``, one bool per
     input, and returns None where it is False (skipping e.g. a matmul nobody uses).
+    ``jvp_zeros=False`` declares that the JVP accepts None (a symbolic zero) for inputs
+    without a tangent, instead of materialized zeros.
     """
 
     def __init__(self, name, *, multiple_results=False, unify=True, batch_rule=False,
-                 vjp_needs=False):
+                 vjp_needs=False, jvp_zeros=True):
         if name in _PRIMITIVES:
             raise ValueError(f"finegrad: a primitive named {name!r} already exists")
         self.name = name
@@ -59,6 +61,7 @@ class Primitive:
         self.unify = unify  # True: all inputs; a tuple: those input positions; False: none
         self.batch_rule = batch_rule
         self.vjp_needs = vjp_needs  # the VJP takes needs=(bool per input) and skips the rest
+        self.jvp_zeros = jvp_zeros  # False: the JVP takes None for an input without tangent
         self.impl = None
         self.vjp = None
         self.jvp = None

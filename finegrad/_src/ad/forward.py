@@ -75,7 +75,10 @@ class ForwardAccumulator(core.Recorder):
         found = [tans.get(id(t)) for t in ins]
         if all(f is None for f in found) or prim.nondiff and prim.gradient_override is None:
             return
-        tangents = [zeros_like(t) if f is None else f[1] for t, f in zip(ins, found)]
+        if prim.jvp_zeros or prim.jvp is None or prim.gradient_override is not None:
+            tangents = [zeros_like(t) if f is None else f[1] for t, f in zip(ins, found)]
+        else:
+            tangents = [None if f is None else f[1] for f in found]
         if core.batch_shape():
             with core.batch_axes(()):
                 out_dot = _jvp(prim, ins, tangents, out, params)

@@ -270,7 +270,23 @@ round_p, round = _rounding("round", np.round, """Elementwise rounding, half to e
 
 # ---- binary arithmetic ------------------------------------------------------------------------
 
-add_p = Primitive("add", batch_rule=True, vjp_needs=True)
+def _sum_tangents(terms, out):
+    """Add the tangent terms that are not None (symbolic zeros); broadcast to ``out``'s shape."""
+    total = None
+    for t in terms:
+        if t is not None:
+            total = t if total is None else total + t
+    if out is None:
+        return total
+    if total is None:
+        return 0 * out
+    if total._value.shape != out._value.shape:
+        from finegrad._src.ops.array import broadcast_to
+        total = broadcast_to(total, out._value.shape)
+    return total
+
+
+add_p = Primitive("add", batch_rule=True, vjp_needs=True, jvp_zeros=False)
 
 
 def add(x, y, name=None):
@@ -284,7 +300,7 @@ def add(x, y, name=None):
 
 
 add_p.def_impl(lambda x, y: x + y)
-add_p.def_jvp(lambda primals, tangents, *, out: tangents[0] + tangents[1])
+add_p.def_jvp(lambda primals, tangents, *, out: _sum_tangents(tangents, out))
 
 
 @add_p.def_vjp
@@ -294,7 +310,7 @@ def _add_vjp(ct, x, y, *, out, needs=(True, True)):
             unbroadcast(ct, y._value.shape) if needs[1] else None)
 
 
-subtract_p = Primitive("subtract", batch_rule=True, vjp_needs=True)
+subtract_p = Primitive("subtract", batch_rule=True, vjp_needs=True, jvp_zeros=False)
 
 
 def subtract(x, y, name=None):
@@ -308,7 +324,8 @@ def subtract(x, y, name=None):
 
 
 subtract_p.def_impl(lambda x, y: x - y)
-subtract_p.def_jvp(lambda primals, tangents, *, out: tangents[0] - tangents[1])
+subtract_p.def_jvp(lambda primals, tangents, *, out: _sum_tangents(
+    (tangents[0], None if tangents[1] is None else -tangents[1]), out))
 
 
 @subtract_p.def_vjp
@@ -318,7 +335,7 @@ def _subtract_vjp(ct, x, y, *, out, needs=(True, True)):
             unbroadcast(-ct, y._value.shape) if needs[1] else None)
 
 
-multiply_p = Primitive("multiply", batch_rule=True, vjp_needs=True)
+multiply_p = Primitive("multiply", batch_rule=True, vjp_needs=True, jvp_zeros=False)
 
 
 def multiply(x, y, name=None):
@@ -350,7 +367,8 @@ def _multiply_impl(x, y):
 @multiply_p.def_jvp
 def _multiply_jvp(primals, tangents, *, out):
     (x, y), (x_dot, y_dot) = primals, tangents
-    return x_dot * y + x * y_dot
+    return _sum_tangents((None if x_dot is None else x_dot * y,
+                          None if y_dot is None else x * y_dot), out)
 
 
 @multiply_p.def_vjp
@@ -360,7 +378,7 @@ def _multiply_vjp(ct, x, y, *, out, needs=(True, True)):
             unbroadcast(ct * x, y._value.shape) if needs[1] else None)
 
 
-divide_p = Primitive("divide", batch_rule=True, vjp_needs=True)
+divide_p = Primitive("divide", batch_rule=True, vjp_needs=True, jvp_zeros=False)
 
 
 def divide(x, y, name=None):
@@ -386,7 +404,8 @@ def _divide_impl(x, y):
 @divide_p.def_jvp
 def _divide_jvp(primals, tangents, *, out):
     (x, y), (x_dot, y_dot) = primals, tangents
-    return (x_dot - out * y_dot) / y
+    num = _sum_tangents((x_dot, None if y_dot is None else -(out * y_dot)), None)
+    return _sum_tangents((num / y,), out)
 
 
 @divide_p.def_vjp
@@ -616,7 +635,8 @@ negative_p.def_vjp(lambda ct, x, *, out: (-ct,))
 
 # ---- where and clip ---------------------------------------------------------------------------
 
-where_p = Primitive("select", unify=(1, 2), batch_rule=True, vjp_needs=True)
+where_p = Primitive("select", unify=(1, 2), batch_rule=True, vjp_needs=True,
+                    jvp_zeros=False)
 
 
 def where(condition, x=None, y=None, name=None):
@@ -643,7 +663,9 @@ where_p.def_impl(np.where)
 
 @where_p.def_jvp
 def _where_jvp(primals, tangents, *, out):
-    return where(primals[0], tangents[1], tangents[2])
+    x_dot, y_dot = tangents[1], tangents[2]
+    return where(primals[0], 0 * out if x_dot is None else x_dot,
+                 0 * out if y_dot is None else y_dot)
 
 
 @where_p.def_vjp
