@@ -324,8 +324,12 @@ def subtract(x, y, name=None):
 
 
 subtract_p.def_impl(lambda x, y: x - y)
-subtract_p.def_jvp(lambda primals, tangents, *, out: _sum_tangents(
-    (tangents[0], None if tangents[1] is None else -tangents[1]), out))
+@subtract_p.def_jvp
+def _subtract_jvp(primals, tangents, *, out):
+    x_dot, y_dot = tangents
+    if x_dot is not None and y_dot is not None:
+        return _sum_tangents((x_dot - y_dot,), out)
+    return _sum_tangents((x_dot, None if y_dot is None else -y_dot), out)
 
 
 @subtract_p.def_vjp
