@@ -53,10 +53,14 @@ class _Watcher(core.Recorder):
         self.produced.add(id(tensor))
 
     def record(self, prim, ins, params, out):
+        # innermost, so it sees f's own ops only, not the rules that outer recorders run
+        consumed, produced = self.consumed, self.produced
         for t in ins:
-            self.consumed.setdefault(id(t), t)
-        for o in (out if prim.multiple_results else (out,)):
-            self.produced.add(id(o))
+            consumed[id(t)] = t
+        if prim.multiple_results:
+            produced.update(id(o) for o in out)
+        else:
+            produced.add(id(out))
 
 
 def _accepts_variables(fn):
@@ -143,7 +147,15 @@ class _CustomGradient:
         self._f = f
         self._instance = instance
         self._jvp = jvp
+        self._names = {}  # number of positional arguments -> their parameter names
         functools.update_wrapper(self, f)
+
+    def param_names(self, n):
+        names = self._names.get(n)
+        if names is None:
+            skip = self._instance is not None
+            names = self._names[n] = _param_names(self._f, n + skip)[skip:]
+        return names
 
     def __get__(self, instance, owner=None):
         if instance is None:
@@ -181,8 +193,7 @@ class _Params:
     """The inputs of one call: each parameter's structure and its tensor leaves."""
 
     def __init__(self, cg, args, kwargs):
-        skip = cg._instance is not None
-        self.names = _param_names(cg._f, len(args) + skip)[skip:]
+        self.names = list(cg.param_names(len(args)))
         self.values = list(args)
         for k, v in kwargs.items():
             if any(_is_input(x) for x in nest.flatten(v)):
@@ -192,6 +203,9 @@ class _Params:
         self.leaves = []      # per parameter: list of (tensor or None) per leaf
         self.variables_in_args = set()
         for v in self.values:
+            if type(v) is Tensor:  # the common case: one tensor per parameter
+                self.leaves.append([v])
+                continue
             row = []
             for x in nest.flatten(v):
                 if isinstance(x, Variable):
@@ -376,7 +390,7 @@ def _warn_captured(name, watcher, inputs):
     inputs_ids = {id(t) for t in inputs}
     for tape in core.active_recorders():
         watched = getattr(tape, "_watched", None)
-        if not watched:
+        if not watched or not watcher.consumed:
             continue
         for k, t in watcher.consumed.items():
             if k in watched and k not in inputs_ids and k not in watcher.produced:
