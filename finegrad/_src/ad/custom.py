@@ -399,7 +399,8 @@ def _warn_captured(name, watcher, inputs):
                     continue
                 _WARNED.add(key)
                 site = tape._sites.get(k) if hasattr(tape, "_sites") else None
-                where = f"watched at {site}" if site else "computed from watched tensors"
+                where = f"watched at {site[0]}:{site[1]}" if site else \
+                    "computed from watched tensors"
                 warnings.warn(
                     f"finegrad.custom_gradient: {name} uses a tensor of shape "
                     f"{tuple(t._value.shape)} ({where}) that a GradientTape watches but that is "

@@ -63,7 +63,7 @@ class GradientTape(core.Recorder):
         self._entries = []    # (primitive, inputs, params, output) in execution order
         self._variables = {}  # id(variable) -> variable, watched explicitly or when read
         self._reads = {}      # id(variable) -> tensors its reads produced
-        self._sites = {}      # id(tensor) -> "file:line" of the watch() call, for messages
+        self._sites = {}      # id(tensor) -> (file, line) of the watch() call, for messages
         self._released = False
 
     # --- the recorder protocol ----------------------------------------------------------------
@@ -111,14 +111,15 @@ class GradientTape(core.Recorder):
         Raises:
             ValueError: for anything that is not a tensor or variable (e.g. a Python float).
         """
-        for t in nest.flatten(tensor):
+        caller = sys._getframe(1)
+        site = (caller.f_code.co_filename, caller.f_lineno)  # formatted only for a warning
+        for t in ((tensor,) if type(tensor) is Tensor else nest.flatten(tensor)):
             if isinstance(t, Variable):
                 self._variables[id(t)] = t
             elif type(t) is Tensor:
-                if _is_float(t):
+                if t._value.dtype.kind in "fc":
                     self._watched[id(t)] = t
-                    caller = sys._getframe(1)
-                    self._sites[id(t)] = f"{caller.f_code.co_filename}:{caller.f_lineno}"
+                    self._sites[id(t)] = site
             else:
                 raise ValueError(f"finegrad.GradientTape.watch: expected a Tensor or Variable, "
                                  f"got {type(t).__name__} {t!r:.40}; convert it with "
