@@ -201,11 +201,6 @@ def test_tf_documented_grad_pass_through_with_assign_converted():
     assert float(x.numpy()) == 9.
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "grad_pass_through(x.assign) (TensorFlow's documented example) raises TypeError "
-    "'custom_gradient: Variable.assign returned an output of type Variable': "
-    "custom_gradient/grad_pass_through do not read a Variable output into a tensor, as "
-    "TensorFlow's identity on the outputs does"))
 def test_tf_documented_grad_pass_through_example_verbatim():
     x = tf.Variable(1.0, name="x")
     z = tf.Variable(3.0, name="z")
@@ -273,11 +268,6 @@ def test_recompute_grad_forward_mode_and_multiple_outputs():
                                2 * np.cos(X) + np.cos(X) - X * np.sin(X), rtol=1e-13)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "recompute_grad passes keyword arguments to f by closure only: a watched tensor given "
-    "by keyword (rc(x, scale=s)) gets gradient None, silently (no captured-tensor warning), "
-    "while the plain function gives sum(x); custom_gradient itself differentiates keyword "
-    "tensors"))
 def test_recompute_grad_keyword_tensor_gets_gradient():
     rc = tf.recompute_grad(lambda x, scale: x * scale)
     x = tf.constant(X, tf.float64)

@@ -89,12 +89,6 @@ def test_single_structured_param_gradient_as_tuple(abs_):
     assert (_f(ga), _f(gb)) == (2 * B, 2 * A)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "custom.py _Rule._per_param: a single positional parameter that is a list/tuple of ONE "
-    "tensor, with grad_fn returning a matching one-element list ([g], which is both 'shaped "
-    "like the input' and 'a flat list of leaf gradients'), is unwrapped to the bare g and "
-    "then rejected: ValueError 'returned a gradient for xs structured as tensor, but xs is "
-    "[tensor]'"))
 def test_single_param_list_of_one_tensor(abs_):
     a, _, _ = abs_
 

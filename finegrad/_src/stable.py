@@ -4,7 +4,8 @@ composite's gradient overflows or divides by zero. Each is checked by
 """
 from finegrad._src.ad.custom import custom_gradient
 from finegrad._src.ops import elementwise as ew
-from finegrad._src.ops.array import _t, normalize_axes, reshape, reduce_sum
+from finegrad._src.ops.array import _t, normalize_axes, reshape, reduce_sum, stop_gradient
+from finegrad._src.ops.reduce import reduce_max
 from finegrad._src.ops.elementwise import where
 from finegrad._src.ops.nn import softmax
 from finegrad._src.ops.reduce import reduce_logsumexp
@@ -62,7 +63,10 @@ def logsumexp(x, axis=None, keepdims=False):
         out = reduce_logsumexp(x, axes, keepdims=True)
 
         def grad(dy):
-            p = ew.exp(x - out)   # softmax along the axes, from the stable forward value
+            # softmax along the axes, normalized explicitly: exp(x - out) alone carries the
+            # rounding error of out, which at |x| = 1e4 in float32 is 1e-3 relative
+            e = ew.exp(x - stop_gradient(reduce_max(x, axes, keepdims=True)))
+            p = e / reduce_sum(e, axes, keepdims=True)
             dyk = dy if keepdims else reshape(dy, out._value.shape)
             return dyk * p
         result = out if keepdims else reshape(out, tuple(

@@ -171,10 +171,18 @@ def _bad_type(value, fn):
                      f"got {type(value).__name__} {value!r:.60}")
 
 
-def _from_sequence(value, fn):
-    """A NumPy array from a (nested) list/tuple of numbers and tensors, TF dtype rules."""
+def _from_sequence(value, fn, np_dtype=None):
+    """A NumPy array from a (nested) list/tuple of numbers and tensors, TF dtype rules.
+
+    With ``np_dtype`` the values are converted straight to it (no float32 detour)."""
     try:
         arr = np.asarray([_unwrap(v) for v in value]) if value else np.asarray(value, np.float32)
+        if np_dtype is not None and not _has_numpy(value) and arr.dtype.kind in "biufc":
+            if arr.dtype.kind == "f" and np_dtype.kind in "iub" and \
+                    not np.all(np.mod(arr, 1) == 0):
+                raise TypeError(f"{fn}: cannot convert {value!r:.60} to a tensor of dtype "
+                                f"{np_dtype.name} without losing fractions")
+            return arr.astype(np_dtype)
     except (ValueError, TypeError) as e:
         raise ValueError(f"{fn}: cannot convert the nested sequence to a tensor: {e}") from None
     kind = arr.dtype.kind
@@ -232,7 +240,7 @@ def to_numpy_value(value, dtype=None, fn="finegrad.convert_to_tensor"):
             return _python_scalar_as(value, np_dtype, fn)
         return default(value)
     elif isinstance(value, (list, tuple)):
-        arr = _from_sequence(value, fn)
+        arr = _from_sequence(value, fn, np_dtype)
     else:
         raise _bad_type(value, fn)
     if arr.dtype.kind not in "biufc":

@@ -229,6 +229,9 @@ def _record(cg, args, kwargs, y, grad_fn, watcher):
                         f"parameter; define grad_fn(*dys, variables=None) returning "
                         f"(grad_inputs, grad_variables)")
     flat_y = nest.flatten(y)
+    if any(isinstance(o, Variable) for o in flat_y):  # e.g. v.assign(...): its value
+        flat_y = [o.read_value() if isinstance(o, Variable) else o for o in flat_y]
+        y = nest.pack_sequence_as(y, flat_y) if nest.is_nested(y) else flat_y[0]
     for o in flat_y:
         if not isinstance(o, Tensor):
             raise TypeError(f"finegrad.custom_gradient: {name} returned an output of type "
@@ -279,6 +282,9 @@ class _Rule:
         p = self.params
         n = len(p.values)
         nleaves = sum(len(row) for row in p.leaves)
+        if n == 1 and nest.is_nested(p.values[0]) and nest.is_nested(grads) and \
+                nest.same_structure(grads, p.values[0]):
+            grads = [grads]  # the one parameter's gradient, shaped like it
         if isinstance(grads, dict) and not (n == 1 and not set(grads) <= set(p.names)):
             unknown = set(grads) - set(p.names)
             if unknown:
@@ -529,29 +535,33 @@ def recompute_grad(f):
         used = list(watcher.variables.values())
 
         @custom_gradient
-        def recomputed(*xs):
+        def recomputed(*xs, **kw):
             for v in used:  # reads that tell custom_gradient which variables f depends on
                 v.read_value()
 
             def grad_fn(*dys, variables=None):
                 from finegrad._src.ad.tape import GradientTape
                 ts = [convert_to_tensor(x) if _is_input(x) else x for x in xs]
+                kts = {k: convert_to_tensor(v) if _is_input(v) else v for k, v in kw.items()}
                 srcs = [t for t in ts if isinstance(t, Tensor)]
+                ksrcs = [t for t in kts.values() if isinstance(t, Tensor)]
                 with GradientTape(watch_accessed_variables=False) as tape:
-                    tape.watch(srcs)
+                    tape.watch(srcs + ksrcs)
                     tape.watch(used)
-                    out = f(*ts, **kwargs)
-                g = tape.gradient(nest.flatten(out), srcs + used, output_gradients=list(dys),
-                                  unconnected_gradients="zero")
-                it = iter(g[:len(srcs)])
+                    out = f(*ts, **kts)
+                g = tape.gradient(nest.flatten(out), srcs + ksrcs + used,
+                                  output_gradients=list(dys), unconnected_gradients="zero")
+                it = iter(g)
                 gx = [next(it) if isinstance(t, Tensor) else None for t in ts]
-                return (gx, list(g[len(srcs):])) if used else gx
+                gk = [next(it) if isinstance(v, Tensor) else None for k, v in kts.items()
+                      if any(_is_input(leaf) for leaf in nest.flatten(kw[k]))]
+                return (gx + gk, list(it)) if used else gx + gk
             if not used:
                 return y, lambda *dys: grad_fn(*dys)
             return y, grad_fn
         recomputed.__qualname__ = name
         recomputed._f.__qualname__ = name
-        return recomputed(*args)
+        return recomputed(*args, **kwargs)
     return wrapped
 
 
