@@ -75,10 +75,19 @@ class ForwardAccumulator(core.Recorder):
         found = [tans.get(id(t)) for t in ins]
         if all(f is None for f in found) or prim.nondiff and prim.gradient_override is None:
             return
+        if not core.active_recorders() and prim.jvp is not None and \
+                prim.gradient_override is None and not prim.multiple_results:
+            # outermost accumulator: nothing would record the rule's ops, so the tangent can
+            # wait until it is needed; tangents no one asks for are never computed
+            if out._value.dtype.kind in "fc":
+                tans[id(out)] = (out, _Lazy(prim, ins, [None if f is None else f[1]
+                                                        for f in found], params, out))
+            return
         if prim.jvp_zeros or prim.jvp is None or prim.gradient_override is not None:
-            tangents = [zeros_like(t) if f is None else f[1] for t, f in zip(ins, found)]
+            tangents = [zeros_like(t) if f is None else _resolve(f[1])
+                        for t, f in zip(ins, found)]
         else:
-            tangents = [None if f is None else f[1] for f in found]
+            tangents = [None if f is None else _resolve(f[1]) for f in found]
         if core.batch_shape():
             with core.batch_axes(()):
                 out_dot = _jvp(prim, ins, tangents, out, params)
@@ -105,12 +114,59 @@ class ForwardAccumulator(core.Recorder):
                 found = self._var_tangents.get(id(p))
             else:
                 found = self._tangents.get(id(p))
-            if found is not None:
-                return found[1]
+            if found is not None and found[1] is not None:
+                t = _resolve(found[1])
+                if t is not None:
+                    return t
             if unconnected is UnconnectedGradients.ZERO:
                 return Tensor(np.zeros(tuple(p.shape), p.dtype._np))
             return None
         return nest.map_structure(one, primals)
+
+
+class _Lazy:
+    """A tangent not computed yet: its op's JVP, run when the tangent is first needed."""
+
+    __slots__ = ("prim", "ins", "tangents", "params", "out", "value", "done")
+
+    def __init__(self, prim, ins, tangents, params, out):
+        self.prim, self.ins, self.tangents, self.params, self.out = \
+            prim, ins, tangents, params, out
+        self.value, self.done = None, False
+
+
+def _resolve(t):
+    """The tangent ``t`` (a Tensor, None, or a `_Lazy`), computing deferred JVPs in order.
+
+    Iterative, so a chain of thousands of deferred ops needs no deep recursion. The rules run
+    with no recorder active, as they would have when the op was recorded (see record).
+    """
+    if type(t) is not _Lazy:
+        return t
+    stack = [t]
+    while stack:
+        node = stack[-1]
+        if node.done:
+            stack.pop()
+            continue
+        pending = [d for d in node.tangents if type(d) is _Lazy and not d.done]
+        if pending:
+            stack.extend(pending)
+            continue
+        prim = node.prim
+        tangents = [d.value if type(d) is _Lazy else d for d in node.tangents]
+        if prim.jvp_zeros:
+            tangents = [zeros_like(x) if d is None else d
+                        for x, d in zip(node.ins, tangents, strict=True)]
+        if all(d is None for d in tangents):
+            node.value = None
+        else:
+            with core.inner_stack(()), core.batch_axes(()):
+                node.value = prim.jvp(node.ins, tangents, out=node.out, **node.params)
+        node.done = True
+        node.ins = node.tangents = node.out = node.params = None
+        stack.pop()
+    return t.value
 
 
 def _jvp(prim, ins, tangents, out, params):

@@ -701,7 +701,13 @@ def getitem(x, idx):
 
 @getitem_p.def_impl
 def _getitem_impl(x, *, index):
-    return x[index.idx]  # basic slices are views: values are never written in place
+    out = x[index.idx]
+    # a strided view makes every later op on it slower (2x for step 2); a large one is copied
+    # once, contiguous. Small ones stay views (values are never written in place).
+    if index.basic and isinstance(out, np.ndarray) and out.size > 4096 and \
+            not out.flags.c_contiguous:
+        return np.ascontiguousarray(out)
+    return out
 
 
 @getitem_p.def_jvp
