@@ -110,7 +110,9 @@ def custom_gradient(f=None, *, jvp=None):
       (variables in the order ``f`` first read them) and returns
       ``(grad_inputs, grad_variables)``.
 
-    The ops inside ``f`` and ``grad_fn`` are recorded like any others, so higher derivatives
+    Each call is recorded as one op, primitive ``custom_gradient``, from the inputs (and the
+    variables read) to the outputs. The ops inside ``f`` and ``grad_fn`` are recorded like any
+    others, so higher derivatives
     go through ``grad_fn``'s own computation. In forward mode, ``grad_fn`` is transposed (it is
     linear in the upstream gradient), unless ``jvp(primals, tangents)`` is given: it receives
     the flat lists of input tensors and their tangents and returns the output tangents

@@ -683,7 +683,7 @@ getitem_p = Primitive("strided_slice", unify=False, batch_rule=True)
 def getitem(x, idx):
     """``x[idx]`` with NumPy semantics (basic slicing, strides, int and bool arrays).
 
-    Primitive ``strided_slice``.
+    Primitive ``strided_slice`` (its VJP scatters with ``scatter_add_into_zeros``).
 
     >>> import finegrad as fg
     >>> fg.constant([1., 2., 3., 4.])[0::2].numpy()
@@ -751,7 +751,8 @@ gather_p = Primitive("gather", unify=False, batch_rule=True)
 
 
 def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name=None):
-    """Take slices of ``params`` along ``axis`` at integer ``indices``. Primitive ``gather``.
+    """Take slices of ``params`` along ``axis`` at integer ``indices``. Primitive ``gather``
+    (its VJP is primitive ``gather_transpose``).
 
     Out-of-range indices are an IndexError (TensorFlow's CPU kernel also refuses them).
 
