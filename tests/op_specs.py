@@ -157,6 +157,8 @@ _add(
 
 _add(
     OpSpec(fg.add, nargs=2),
+    OpSpec(fg.math.tanh_grad, nargs=2),
+    OpSpec(fg.math.sigmoid_grad, nargs=2),
     OpSpec(fg.subtract, nargs=2),
     OpSpec(fg.multiply, nargs=2),
     OpSpec(fg.divide, nargs=2, domains=(ANY, AWAY_FROM_ZERO)),

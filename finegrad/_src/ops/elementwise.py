@@ -122,7 +122,7 @@ tanh_p, tanh = _unary("tanh", np.tanh, lambda x, out: 1 - out * out, """Elementw
 
     >>> import finegrad as fg
     >>> fg.tanh(fg.constant(0.)).numpy()
-    np.float32(0.0)""")
+    np.float32(0.0)""", scale=lambda g, x, out: tanh_grad(out, g))
 
 sinh_p, sinh = _unary("sinh", np.sinh, lambda x, out: cosh(x), """Elementwise hyperbolic sine.
 
@@ -169,7 +169,7 @@ sigmoid_p, sigmoid = _unary("sigmoid", _sigmoid_impl, lambda x, out: out * (1 - 
 
     >>> import finegrad as fg
     >>> fg.sigmoid(fg.constant(0.)).numpy()
-    np.float32(0.5)""")
+    np.float32(0.5)""", scale=lambda g, x, out: sigmoid_grad(out, g))
 
 softplus_p, softplus = _unary("softplus", lambda x: np.logaddexp(x.dtype.type(0), x),
                               lambda x, out: sigmoid(x), """Elementwise log(1 + exp(x)),
@@ -197,6 +197,66 @@ relu_p, relu = _unary("relu", _relu_impl, lambda x, out: cast(x > 0, x.dtype),
     >>> import finegrad as fg
     >>> fg.nn.relu(fg.constant([-1., 2.])).numpy()
     array([0., 2.], dtype=float32)""")
+
+# ---- fused derivatives (TensorFlow's TanhGrad and SigmoidGrad): one op, not three ------------
+
+tanh_grad_p = Primitive("tanh_grad", batch_rule=True)
+
+
+def tanh_grad(y, g):
+    """g * (1 - y * y), the gradient of tanh given its output ``y`` (primitive ``tanh_grad``).
+
+    >>> import finegrad as fg
+    >>> fg.math.tanh_grad(fg.constant(0.5), fg.constant(2.)).numpy()
+    np.float32(1.5)
+    """
+    return bind(tanh_grad_p, y, g)
+
+
+tanh_grad_p.def_impl(lambda y, g: g * (1 - y * y))
+
+
+@tanh_grad_p.def_jvp
+def _tanh_grad_jvp(primals, tangents, *, out):
+    (y, g), (y_dot, g_dot) = primals, tangents
+    return tanh_grad(y, g_dot) - 2 * y * g * y_dot
+
+
+@tanh_grad_p.def_vjp
+def _tanh_grad_vjp(ct, y, g, *, out):
+    """VJP of tanh_grad: (-2 y g ct, (1 - y^2) ct), unbroadcast."""
+    return (unbroadcast(-2 * y * g * ct, y._value.shape),
+            unbroadcast(tanh_grad(y, ct), g._value.shape))
+
+
+sigmoid_grad_p = Primitive("sigmoid_grad", batch_rule=True)
+
+
+def sigmoid_grad(y, g):
+    """g * y * (1 - y), the gradient of sigmoid given its output ``y`` (``sigmoid_grad``).
+
+    >>> import finegrad as fg
+    >>> fg.math.sigmoid_grad(fg.constant(0.5), fg.constant(2.)).numpy()
+    np.float32(0.5)
+    """
+    return bind(sigmoid_grad_p, y, g)
+
+
+sigmoid_grad_p.def_impl(lambda y, g: g * (y * (1 - y)))
+
+
+@sigmoid_grad_p.def_jvp
+def _sigmoid_grad_jvp(primals, tangents, *, out):
+    (y, g), (y_dot, g_dot) = primals, tangents
+    return sigmoid_grad(y, g_dot) + g * (1 - 2 * y) * y_dot
+
+
+@sigmoid_grad_p.def_vjp
+def _sigmoid_grad_vjp(ct, y, g, *, out):
+    """VJP of sigmoid_grad: (g (1 - 2y) ct, y (1 - y) ct), unbroadcast."""
+    return (unbroadcast(g * (1 - 2 * y) * ct, y._value.shape),
+            unbroadcast(sigmoid_grad(y, ct), g._value.shape))
+
 
 # ---- abs and sign: kinks at 0 ----------------------------------------------------------------
 
