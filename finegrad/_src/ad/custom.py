@@ -26,16 +26,25 @@ custom_p = Primitive("custom_gradient", multiple_results=True, unify=False)
 
 @custom_p.def_vjp
 def _custom_vjp(cts, *ins, out, rule):
-    """VJP of a custom_gradient op: the user's grad_fn, checked."""
-    return rule(cts)
+    """VJP of a custom_gradient op: the user's grad_fn, checked. The op's last inputs are
+    the outputs ``f`` computed (so a traced graph knows where its values come from); no
+    gradient flows to them."""
+    return tuple(rule(cts)) + (None,) * (len(ins) - rule.n_inputs)
+
+
+@custom_p.def_impl
+def _custom_impl(*vals, rule):
+    """Forward of a custom_gradient op: the values ``f`` computed, passed through."""
+    return vals[rule.n_inputs:]
 
 
 @custom_p.def_jvp
 def _custom_jvp(primals, tangents, *, out, rule):
     """JVP of a custom_gradient op: the user's forward rule, or grad_fn transposed."""
+    n = rule.n_inputs
     if rule.jvp is not None:
-        return rule.forward(primals, tangents)
-    return tuple(jvp_by_transposing(rule, primals, tangents, out, rule.name))
+        return rule.forward(primals[:n], tangents[:n])
+    return tuple(jvp_by_transposing(rule, primals[:n], tangents[:n], out, rule.name))
 
 
 class _Watcher(core.Recorder):
@@ -244,7 +253,8 @@ def _record(cg, args, kwargs, y, grad_fn, watcher):
     reads = [v.read_value() for v in variables]
     outs = tuple(Tensor(o._value) for o in flat_y)
     rule = _Rule(name, grad_fn, params, variables, reads, y, cg._jvp)
-    core.record(custom_p, tuple(inputs) + tuple(reads), {"rule": rule}, outs)
+    rule.n_inputs = len(inputs) + len(reads)
+    core.record(custom_p, tuple(inputs) + tuple(reads) + tuple(flat_y), {"rule": rule}, outs)
     return nest.pack_sequence_as(y, list(outs)) if nest.is_nested(y) else outs[0]
 
 
