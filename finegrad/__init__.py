@@ -33,6 +33,9 @@ from finegrad._src.ad.custom import (custom_gradient, RegisterGradient, no_gradi
                                      recompute_grad, grad_pass_through)
 from finegrad._src.ad.functional import (vjp, jvp, grad, value_and_grad,
                                          hessian_vector_product)
+from finegrad._src.graph.function import function, gradients, TensorSpec
+from finegrad._src.graph import control as _control
+from finegrad._src.graph.control import cond, while_loop
 from finegrad import math, nn, linalg, autodiff, testing, stable  # noqa: E402
 
 truediv = divide

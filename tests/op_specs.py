@@ -509,6 +509,30 @@ _add(
 )
 
 
+# ---- control flow in traced functions (the graph's cond / while_loop nodes) -----------------
+
+@fg.function
+def _traced_cond(x):
+    return fg.cond(fg.reduce_sum(x) > 0, lambda: fg.sin(x) * x, lambda: fg.exp(x) * 2.)
+
+
+@fg.function
+def _traced_while(x):
+    _, y = fg.while_loop(lambda i, y: i < 3, lambda i, y: (i + 1, fg.sin(y) * x),
+                         [fg.constant(0), x])
+    return y
+
+
+_add(
+    OpSpec(_named("function(cond) true branch", lambda x: _traced_cond(x)), domain=POSITIVE,
+           prims=("cond",)),
+    OpSpec(_named("function(cond) false branch", lambda x: _traced_cond(x)),
+           domain=(-2.0, -0.5), prims=("cond",)),
+    # called eagerly, while_loop's gradient re-runs the loop under a tape (any order)
+    OpSpec(_named("function(while_loop)", lambda x: _traced_while(x)), prims=("while_loop",)),
+)
+
+
 # ---- the rest of the registry ---------------------------------------------------------------
 
 #: registered primitives that carry no gradient (def_nondiff): gradients stop there.
@@ -518,6 +542,8 @@ NONDIFF = (
     "is_nan", "is_inf", "is_finite",
     "floor", "ceil", "round", "floordiv",
     "stop_gradient",
+    # a traced function's variable read and update: effects, run in program order
+    "read_variable", "assign_variable",
 )
 
 #: primitives covered by tests outside the table, or reached only inside other ops' rules.
@@ -530,4 +556,7 @@ INTERNAL = {
                         "cotangent is an input there)",
     "cast": "float64 -> float32 loses the precision finite differences need; checked exactly "
             "in test_op_gradients.py::test_cast_gradient",
+    "while_grad": "the VJP of while_loop inside a trace (re-runs the loop under a tape); "
+                  "tests/test_function.py checks it. It has no VJP itself: second-order "
+                  "gradients of a traced while_loop inside a trace are not supported yet",
 }

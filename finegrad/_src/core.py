@@ -25,6 +25,7 @@ class _State(threading.local):
     def __init__(self):
         self.recorders = ()   # active recorders, outermost first (a tuple: cheap to snapshot)
         self.batch_shape = ()  # leading cotangent axes while a tape computes a whole Jacobian
+        self.tracer = None     # the graph builder of the innermost finegrad.function trace
 
 
 _state = _State()
@@ -357,3 +358,24 @@ class batch_axes:
 
 def batch_shape():
     return _state.batch_shape
+
+
+def current_tracer():
+    """The graph builder tracing on this thread (`finegrad.function`), or None."""
+    return _state.tracer
+
+
+class tracing:
+    """Context manager: ``builder`` is the current tracer and the only active recorder."""
+
+    __slots__ = ("_builder", "_saved")
+
+    def __init__(self, builder):
+        self._builder = builder
+
+    def __enter__(self):
+        self._saved = (_state.tracer, _state.recorders, _state.batch_shape)
+        _state.tracer, _state.recorders, _state.batch_shape = self._builder, (self._builder,), ()
+
+    def __exit__(self, *exc):
+        _state.tracer, _state.recorders, _state.batch_shape = self._saved

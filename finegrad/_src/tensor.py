@@ -17,6 +17,17 @@ import numpy as np
 from finegrad._src import dtypes
 
 
+# Inside finegrad.function a traced tensor has no value for Python to branch on; the graph
+# module installs the check (it knows which tensors are traced).
+_CONCRETE_CHECK = [None]
+
+
+def _concrete(t, what):
+    check = _CONCRETE_CHECK[0]
+    if check is not None:
+        check(t, what)
+
+
 class TensorShape(tuple):
     """The shape of a tensor: a tuple of ints, with TensorFlow's ``as_list`` and ``rank``.
 
@@ -82,6 +93,7 @@ class Tensor:
 
     def numpy(self):
         """The value as a NumPy array (a NumPy scalar for shape ``()``), a copy."""
+        _concrete(self, ".numpy()")
         v = self._value
         return v.copy() if isinstance(v, np.ndarray) and v.ndim else v[()]
 
@@ -93,16 +105,20 @@ class Tensor:
         return _TensorRef(self)
 
     def __array__(self, dtype=None, copy=None):
+        _concrete(self, "NumPy conversion")
         a = np.asarray(self._value)
         return a if dtype is None else a.astype(dtype, copy=False)
 
     def __bool__(self):
+        _concrete(self, "a Python bool (an `if` or `while`)")
         return bool(self._value)
 
     def __float__(self):
+        _concrete(self, "float()")
         return float(self._value)
 
     def __int__(self):
+        _concrete(self, "int()")
         return int(self._value)
 
     def __index__(self):

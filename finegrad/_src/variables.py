@@ -63,6 +63,9 @@ class Variable:
     # --- reading ----------------------------------------------------------------------------
 
     def _as_tensor(self):
+        tracer = core.current_tracer()
+        if tracer is not None:  # inside finegrad.function: a read node, run at each call
+            return tracer.read_variable(self)
         v = self._storage
         t = Tensor(v if v.ndim else v[()])
         if core.active_recorders():
@@ -136,15 +139,28 @@ class Variable:
 
     def assign(self, value, use_locking=False, name=None, read_value=True):
         """Replace the value (same shape and dtype). Returns the variable."""
-        return self._set(self._new_value(value, "assign"))
+        return self._update(value, "assign")
 
     def assign_add(self, delta, use_locking=False, name=None, read_value=True):
         """Add ``delta`` in place. Returns the variable."""
-        return self._set(self._storage + self._new_value(delta, "assign_add"))
+        return self._update(delta, "assign_add")
 
     def assign_sub(self, delta, use_locking=False, name=None, read_value=True):
         """Subtract ``delta`` in place. Returns the variable."""
-        return self._set(self._storage - self._new_value(delta, "assign_sub"))
+        return self._update(delta, "assign_sub")
+
+    def _update(self, value, mode):
+        tracer = core.current_tracer()
+        if tracer is not None:  # inside finegrad.function: an assign node, run at each call
+            v = self._new_value(value, mode) if not isinstance(value, Tensor) else value
+            tracer.assign_variable(self, v if isinstance(v, Tensor) else Tensor(v), mode)
+            return self
+        v = self._new_value(value, mode)
+        if mode == "assign_add":
+            v = self._storage + v
+        elif mode == "assign_sub":
+            v = self._storage - v
+        return self._set(v)
 
     # --- Python protocol --------------------------------------------------------------------
 

@@ -400,7 +400,7 @@ def _finish(grads, sources, unconnected):
     return out
 
 
-def backward_pass(entries, watched, targets, target_cts, keep, consume=False):
+def backward_pass(entries, watched, targets, target_cts, keep, consume=False, blocked=()):
     """Walk ``entries`` backwards from ``targets``; returns {id(tensor): cotangent}.
 
     ``keep`` holds the ids whose cotangents must survive the walk (the sources); others are
@@ -408,7 +408,8 @@ def backward_pass(entries, watched, targets, target_cts, keep, consume=False):
     ``consume``, entries are popped from the list as they are processed (their tensors are
     freed as in a hand-written backward pass); ids stay unambiguous because every tensor an
     unprocessed entry refers to is still alive. Rules declared with ``vjp_needs`` receive
-    ``needs``, one flag per input telling whether its cotangent is used.
+    ``needs``, one flag per input telling whether its cotangent is used. Cotangents reach the
+    tensors in ``blocked`` but go no further (`finegrad.gradients`' stop_gradients).
     """
     ct = {}
     for t, c in zip(targets, target_cts, strict=True):
@@ -429,7 +430,7 @@ def backward_pass(entries, watched, targets, target_cts, keep, consume=False):
         else:
             k = id(out)
             c = ct.get(k)
-            if c is None:
+            if c is None or k in blocked:
                 continue
             if k not in keep:
                 del ct[k]

@@ -1,0 +1,323 @@
+"""Control flow: cond and while_loop, eager and traced, differentiable.
+
+Eagerly (or when the predicate is a constant), `cond` calls one branch and `while_loop` runs
+a Python loop, as TensorFlow does; tapes record what runs. Inside a trace with a traced
+predicate, the branches (loop condition and body) are traced into sub-graphs and one node
+runs them: ``cond`` with the sub-graphs and the tensors they captured as inputs.
+
+Gradients: the VJP of a cond node is a cond of the branches' VJPs (each branch replayed under
+a tape), so it works eagerly and traced, at any order; the JVP likewise with an accumulator.
+A while node's gradient re-runs the loop under a tape: ordinary recorded ops outside a trace
+(any order), one `while_grad` node inside one (first order).
+"""
+import numpy as np
+
+from finegrad._src import core, nest
+from finegrad._src.core import Primitive, bind
+from finegrad._src.graph import function as fn_module
+from finegrad._src.graph.function import GraphBuilder, replay, is_traced
+from finegrad._src.graph.ir import OutSlot
+from finegrad._src.tensor import Tensor, convert_to_tensor
+
+
+class _Branch:
+    """A traced sub-graph, with which captured input feeds each of its outer slots."""
+
+    def __init__(self, graph, builder, outer_index):
+        self.graph, self.builder, self.outer_index = graph, builder, outer_index
+        self._compiled = None
+
+    def run_values(self, args, captured_values):
+        if self._compiled is None:
+            self._compiled = self.graph.compiled()
+        outer = {s: captured_values[i] for s, i in self.outer_index.items()}
+        return self._compiled.run(list(args), outer)
+
+    def replay(self, args, captured):
+        outer = {s: captured[i] for s, i in self.outer_index.items()}
+        return replay(self.graph, list(args), self.builder, outer=outer)
+
+    def __repr__(self):
+        return f"<{self.graph.name}: {len(self.graph.nodes)} nodes>"
+
+
+def _trace_sub(fn, name, parent, args):
+    sub = GraphBuilder(name, parent=parent)
+    with core.tracing(sub):
+        targs = []
+        for a in args:
+            t = Tensor(a._value)
+            sub.add_arg(t)
+            targs.append(t)
+        out = fn(*targs)
+    return sub.finish(out, [f"v{i}" for i in range(len(args))]), sub
+
+
+def _captured(parent, subs):
+    """The enclosing-trace tensors the sub-graphs captured, and each one's outer-slot map."""
+    tensors, index, maps = [], {}, []
+    for sub in subs:
+        m = {}
+        for k, t in sub.alive.items():
+            s = sub.slots[k]
+            if s in sub.outer:
+                if k not in index:
+                    index[k] = len(tensors)
+                    tensors.append(t)
+                m[s] = index[k]
+        maps.append(m)
+    return tensors, maps
+
+
+def _leaves(out):
+    return [o for o in nest.flatten(out)]
+
+
+# --- cond -------------------------------------------------------------------------------------
+
+cond_p = Primitive("cond", multiple_results=True, unify=False)
+
+
+def cond(pred, true_fn=None, false_fn=None, name=None):
+    """``true_fn()`` if ``pred`` else ``false_fn()``, as one differentiable op in graphs.
+
+    Eagerly (or with a constant predicate) only the chosen branch runs. Inside
+    `finegrad.function` with a traced predicate, both branches are traced; they must return
+    the same structure of tensors with the same shapes and dtypes.
+
+    >>> import finegrad as fg
+    >>> @fg.function
+    ... def relu_ish(x):
+    ...     return fg.cond(fg.reduce_sum(x) > 0, lambda: x * 2., lambda: x * 0.)
+    >>> relu_ish(fg.constant([1., 2.])).numpy(), relu_ish(fg.constant([-1., 0.])).numpy()
+    (array([2., 4.], dtype=float32), array([-0.,  0.], dtype=float32))
+    """
+    if true_fn is None or false_fn is None:
+        raise TypeError("finegrad.cond: give both true_fn and false_fn")
+    tracer = core.current_tracer()
+    p = pred if isinstance(pred, Tensor) else convert_to_tensor(pred)
+    if not is_traced(p):
+        with core.inner_stack(core.active_recorders()):
+            return true_fn() if bool(p._value) else false_fn()
+    g_t, sub_t = _trace_sub(true_fn, "cond_true", tracer, [])
+    g_f, sub_f = _trace_sub(false_fn, "cond_false", tracer, [])
+    _same_outputs(g_t, g_f)
+    captured, (m_t, m_f) = _captured(tracer, (sub_t, sub_f))
+    branches = (_Branch(g_t, sub_t, m_t), _Branch(g_f, sub_f, m_f))
+    outs = bind(cond_p, p, *captured, branches=branches)
+    it = iter(outs)
+    return nest.map_structure(lambda o: next(it) if isinstance(o, OutSlot) else o, g_t.outputs)
+
+
+def _same_outputs(a, b):
+    la = [o for o in nest.flatten(a.outputs)]
+    lb = [o for o in nest.flatten(b.outputs)]
+    ma = [a.meta[o.slot] if isinstance(o, OutSlot) else o for o in la]
+    mb = [b.meta[o.slot] if isinstance(o, OutSlot) else o for o in lb]
+    if not nest.same_structure(a.outputs, b.outputs) or len(ma) != len(mb) or any(
+            (x[0], np.dtype(x[1])) != (y[0], np.dtype(y[1])) if isinstance(x, tuple) and
+            isinstance(y, tuple) else x != y for x, y in zip(ma, mb)):
+        raise ValueError(f"finegrad.cond: true_fn and false_fn must return the same structure "
+                         f"of tensors with the same shapes and dtypes; got {ma} and {mb}")
+
+
+@cond_p.def_impl
+def _cond_impl(pred, *captured, branches):
+    b = branches[0] if pred else branches[1]
+    return tuple(b.run_values([], captured))
+
+
+@cond_p.def_vjp
+def _cond_vjp(cts, pred, *captured, out, branches):
+    """VJP of cond: a cond of the two branches' VJPs (each replays its branch under a tape)."""
+    floats = [i for i, t in enumerate(captured) if t.dtype.is_differentiable]
+
+    def branch_vjp(b):
+        def run():
+            from finegrad._src.ad.tape import GradientTape
+            src = [captured[i] for i in floats]
+            with GradientTape(watch_accessed_variables=False) as tape:
+                tape.watch(src)
+                outs = b.replay([], captured)
+            g = tape.gradient(outs, src, output_gradients=list(cts),
+                              unconnected_gradients="zero")
+            return list(g)
+        return run
+    if not floats:
+        return (None,) * (1 + len(captured))
+    grads = cond(pred, branch_vjp(branches[0]), branch_vjp(branches[1]))
+    out_g = [None] * len(captured)
+    for i, g in zip(floats, grads, strict=True):
+        out_g[i] = g
+    return (None, *out_g)
+
+
+@cond_p.def_jvp
+def _cond_jvp(primals, tangents, *, out, branches):
+    pred, captured, tans = primals[0], primals[1:], tangents[1:]
+    floats = [i for i, t in enumerate(captured) if t.dtype.is_differentiable]
+
+    def branch_jvp(b):
+        def run():
+            from finegrad._src.ad.forward import ForwardAccumulator
+            with ForwardAccumulator([captured[i] for i in floats],
+                                    [tans[i] for i in floats]) as acc:
+                outs = b.replay([], captured)
+            return [acc.jvp(o, unconnected_gradients="zero") for o in outs]
+        return run
+    return tuple(cond(pred, branch_jvp(branches[0]), branch_jvp(branches[1])))
+
+
+# --- while_loop -----------------------------------------------------------------------------------
+
+while_p = Primitive("while_loop", multiple_results=True, unify=False)
+
+
+def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations=10,
+               back_prop=True, swap_memory=False, maximum_iterations=None, name=None):
+    """Repeat ``loop_vars = body(*loop_vars)`` while ``cond(*loop_vars)``; returns the vars.
+
+    Eagerly (and when the condition is not traced) this is a Python loop, recorded by tapes
+    step by step. Inside `finegrad.function` with a traced condition, it is one node that
+    runs the traced condition and body; its gradient (first order) re-runs the loop under a
+    tape. ``body`` must keep each variable's shape and dtype.
+
+    >>> import finegrad as fg
+    >>> @fg.function
+    ... def halve_until_small(x):
+    ...     return fg.while_loop(lambda v: v > 1., lambda v: v / 2., [x])
+    >>> halve_until_small(fg.constant(10.))[0].numpy()
+    np.float32(0.625)
+    """
+    single = not isinstance(loop_vars, (list, tuple))
+    vars_ = [loop_vars] if single else list(loop_vars)
+    vars_ = [v if isinstance(v, Tensor) else convert_to_tensor(v) for v in vars_]
+    tracer = core.current_tracer()
+    c = cond(*vars_)
+    if not is_traced(c) and not any(is_traced(v) for v in vars_):
+        i = 0
+        while bool(c._value if isinstance(c, Tensor) else c) and (
+                maximum_iterations is None or i < maximum_iterations):
+            vars_ = _as_list(body(*vars_), len(vars_))
+            c = cond(*vars_)
+            i += 1
+        return vars_[0] if single else type(loop_vars)(vars_)
+    g_c, sub_c = _trace_sub(cond, "while_cond", tracer, vars_)
+    g_b, sub_b = _trace_sub(lambda *v: _as_list(body(*v), len(vars_)), "while_body", tracer,
+                            vars_)
+    for i, (o, v) in enumerate(zip(nest.flatten(g_b.outputs), vars_, strict=True)):
+        if not isinstance(o, OutSlot) or g_b.meta[o.slot] != (tuple(v._value.shape),
+                                                              v._value.dtype):
+            raise ValueError(f"finegrad.while_loop: the body must keep each loop variable's "
+                             f"shape and dtype; variable {i} is {tuple(v._value.shape)} "
+                             f"{v._value.dtype} before")
+    captured, (m_c, m_b) = _captured(tracer, (sub_c, sub_b))
+    parts = (_Branch(g_c, sub_c, m_c), _Branch(g_b, sub_b, m_b))
+    outs = bind(while_p, *vars_, *captured, parts=parts, n=len(vars_),
+                max_iter=maximum_iterations)
+    return outs[0] if single else type(loop_vars)(outs)
+
+
+def _as_list(v, n):
+    vs = list(v) if isinstance(v, (list, tuple)) else [v]
+    if len(vs) != n:
+        raise ValueError(f"finegrad.while_loop: the body returned {len(vs)} values for {n} "
+                         f"loop variables")
+    return [x if isinstance(x, Tensor) else convert_to_tensor(x) for x in vs]
+
+
+@while_p.def_impl
+def _while_impl(*vals, parts, n, max_iter):
+    c, b = parts
+    vs, captured = list(vals[:n]), vals[n:]
+    i = 0
+    while c.run_values(vs, captured)[0] and (max_iter is None or i < max_iter):
+        vs = b.run_values(vs, captured)
+        i += 1
+    return tuple(vs)
+
+
+@while_p.def_vjp
+def _while_vjp(cts, *ins, out, parts, n, max_iter):
+    """VJP of while_loop: the loop re-run under a tape. Outside a trace the re-run is ordinary
+    recorded ops (differentiable again, to any order); while tracing, it is one while_grad
+    node (first order)."""
+    from finegrad._src.ops.array import zeros_like
+    cts = [zeros_like(o) if c is None else c for c, o in zip(cts, out, strict=True)]
+    if core.current_tracer() is None:
+        return _while_vjp_eager(list(ins), cts, parts, n, max_iter)
+    grads = bind(while_grad_p, *ins, *cts, parts=parts, n=n, max_iter=max_iter)
+    return tuple(g if t.dtype.is_differentiable else None for g, t in zip(grads, ins))
+
+
+def _while_vjp_eager(ins, cts, parts, n, max_iter):
+    from finegrad._src.ad.tape import GradientTape
+    from finegrad._src.ops.array import identity
+    # one tensor per input position: a loop variable may also be captured by the body
+    ins = [identity(t) for t in ins]
+    floats = [t for t in ins if t.dtype.is_differentiable]
+    with GradientTape(watch_accessed_variables=False) as tape:
+        tape.watch(floats)
+        vs = _while_eager(ins[:n], ins[n:], parts, max_iter)
+    pairs = [(v, c) for v, c in zip(vs, cts, strict=True) if v.dtype.is_differentiable]
+    g = tape.gradient([v for v, _ in pairs], floats, output_gradients=[c for _, c in pairs],
+                      unconnected_gradients="zero")
+    it = iter(g)
+    return tuple(next(it) if t.dtype.is_differentiable else None for t in ins)
+
+
+def _while_eager(vs, captured, parts, max_iter):
+    c, b = parts
+    i = 0
+    while bool(c.replay(vs, captured)[0]._value) and (max_iter is None or i < max_iter):
+        vs = b.replay(vs, captured)
+        i += 1
+    return vs
+
+
+@while_p.def_jvp
+def _while_jvp(primals, tangents, *, out, parts, n, max_iter):
+    from finegrad._src.ad.forward import ForwardAccumulator
+    if core.current_tracer() is not None:
+        raise NotImplementedError("finegrad.while_loop: forward mode through a while_loop "
+                                  "with a traced condition, inside finegrad.function, is not "
+                                  "supported yet; compute it eagerly, or in reverse mode")
+    from finegrad._src.ops.array import identity
+    ins = [identity(t) for t in primals]
+    floats = [i for i, t in enumerate(ins) if t.dtype.is_differentiable]
+    with ForwardAccumulator([ins[i] for i in floats], [tangents[i] for i in floats]) as acc:
+        vs = _while_eager(ins[:n], ins[n:], parts, max_iter)
+    return tuple(acc.jvp(v, unconnected_gradients="zero") for v in vs)
+
+
+while_grad_p = Primitive("while_grad", multiple_results=True, unify=False)
+
+
+@while_grad_p.def_impl
+def _while_grad_impl(*vals, parts, n, max_iter):
+    from finegrad._src.ad.tape import GradientTape
+    k = len(vals) - n
+    ins = [Tensor(v) for v in vals[:k]]
+    cts = [Tensor(v) if np.asarray(v).dtype.kind in "fc" else None for v in vals[k:]]
+    floats = [t for t in ins if t.dtype.is_differentiable]
+    with core.inner_stack(()):
+        with GradientTape(watch_accessed_variables=False) as tape:
+            tape.watch(floats)
+            vs = _while_eager(ins[:n], ins[n:], parts, max_iter)
+        pairs = [(v, c) for v, c in zip(vs, cts, strict=True) if c is not None]
+        g = tape.gradient([v for v, _ in pairs], floats,
+                          output_gradients=[c for _, c in pairs], unconnected_gradients="zero")
+    it = iter(g)
+    return tuple((next(it)._value if t.dtype.is_differentiable else
+                  np.zeros_like(t._value)) for t in ins)
+
+
+def _while_grad_higher(*args, **kwargs):
+    raise NotImplementedError("finegrad.while_loop: the gradient of a while_loop traced inside "
+                              "finegrad.function is first order; for higher orders, "
+                              "differentiate the function from outside (eager tapes re-run "
+                              "the loop with ordinary recorded ops)")
+
+
+while_grad_p.def_vjp(_while_grad_higher)
+while_grad_p.def_jvp(_while_grad_higher)

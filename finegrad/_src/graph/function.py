@@ -1,0 +1,492 @@
+"""finegrad.function: trace Python into a graph once per input signature, then run the graph.
+
+Tracing runs the Python function once with the call's own values, while a `GraphBuilder` is
+the only active recorder: every primitive it sees becomes a node, tensors it has not seen are
+captured as constants, and variables become read/assign nodes (captured by reference). The
+trace is isolated: assignments inside it update a shadow value, not the variable, so the
+first call then runs the graph like every later call. A Python ``if`` on a traced tensor is
+a TypeError that names `finegrad.cond`.
+
+Inside a trace, `gradients(ys, xs)` walks the builder's recorded ops backwards with the same
+VJP rules as a tape, and the rules' ops become graph nodes: symbolic gradients, one set of
+rules. Tapes and accumulators also work inside traces (they record on top of the builder).
+
+A call with no recorder active runs the compiled graph (no Python per op). A call under a
+tape or an accumulator replays the graph's nodes through `bind`, so it is differentiable like
+eager code, to any order and in forward mode; a `custom_gradient` node's rule is then traced,
+once, into a sub-graph of the cotangents and the values it captured, and evaluated with the
+call's values.
+"""
+import functools
+import inspect
+import numbers
+
+import numpy as np
+
+from finegrad._src import core, dtypes, nest
+from finegrad._src.ad import custom
+from finegrad._src.ad.tape import (UnconnectedGradients, _unconnected, backward_pass,
+                                   _ones_seed)
+from finegrad._src.graph import ir
+from finegrad._src.graph.ir import Graph, Node, OutSlot, read_variable_p, assign_variable_p
+from finegrad._src.tensor import Tensor, TensorShape, convert_to_tensor
+from finegrad._src.variables import Variable
+from finegrad._src import tensor as tensor_module
+
+
+class TensorSpec:
+    """The shape (``None`` for any size) and dtype of a tensor argument.
+
+    >>> import finegrad as fg
+    >>> spec = fg.TensorSpec((None, 3), fg.float32)
+    >>> spec.is_compatible_with(fg.zeros((5, 3)))
+    True
+    """
+
+    def __init__(self, shape, dtype=dtypes.float32, name=None):
+        self.shape = TensorShape(()) if shape is None else tuple(
+            None if s is None else int(s) for s in shape)
+        self.dtype = dtypes.as_dtype(dtype)
+        self.name = name
+
+    def is_compatible_with(self, t):
+        shape = tuple(t.shape)
+        return t.dtype == self.dtype and len(shape) == len(self.shape) and all(
+            a is None or a == b for a, b in zip(self.shape, shape))
+
+    def __eq__(self, other):
+        return isinstance(other, TensorSpec) and (self.shape, self.dtype) == (other.shape,
+                                                                            other.dtype)
+
+    def __hash__(self):
+        return hash((self.shape, self.dtype))
+
+    def __repr__(self):
+        return f"TensorSpec(shape={self.shape}, dtype={self.dtype!r})"
+
+
+# --- the graph builder --------------------------------------------------------------------------
+
+class GraphBuilder(core.Recorder):
+    """Records every op of a trace as a graph node (the recorder of `finegrad.function`)."""
+
+    def __init__(self, name, parent=None):
+        self.name = name
+        self.parent = parent
+        self.slots = {}      # id(tensor) -> slot
+        self.alive = {}      # id(tensor) -> tensor (ids stay unique while tracing)
+        self.meta = {}
+        self.consts = {}
+        self.nodes = []
+        self.entries = []    # (prim, ins, params, out), as a tape keeps them: for gradients()
+        self.args = []
+        self.outer = []      # slots whose values come from the parent graph
+        self.shadow = {}     # id(variable) -> its value as assigned so far in this trace
+        self._next = 0
+
+    def _new_slot(self, t):
+        s = self._next
+        self._next += 1
+        self.slots[id(t)] = s
+        self.alive[id(t)] = t
+        self.meta[s] = ir.tensor_meta(t)
+        return s
+
+    def slot_of(self, t):
+        s = self.slots.get(id(t))
+        if s is not None:
+            return s
+        if self.parent is not None and self.parent.knows(t):
+            s = self._new_slot(t)
+            self.outer.append(s)
+            return s
+        s = self._new_slot(t)     # a tensor from outside the trace: captured by value
+        self.consts[s] = t._value
+        return s
+
+    def captured(self, s):
+        """The tensor captured as constant slot ``s``."""
+        for k, slot in self.slots.items():
+            if slot == s:
+                return self.alive[k]
+        return Tensor(self.consts[s])
+
+    def knows(self, t):
+        return id(t) in self.slots or (self.parent is not None and self.parent.knows(t))
+
+    def add_arg(self, t):
+        s = self._new_slot(t)
+        self.args.append(s)
+        return s
+
+    def record(self, prim, ins, params, out):
+        in_slots = tuple(self.slot_of(t) for t in ins)
+        outs = out if prim.multiple_results else (out,)
+        out_slots = tuple(self._new_slot(o) for o in outs)
+        self.nodes.append(Node(prim, in_slots, params, out_slots,
+                               [self.meta[s] for s in out_slots]))
+        self.entries.append((prim, ins, params, out))
+
+    def read_variable(self, var):
+        v = self.shadow.get(id(var), var._storage)
+        t = Tensor(v if v.ndim else v[()])
+        s = self._new_slot(t)
+        self.nodes.append(Node(read_variable_p, (), {"var": var}, (s,), [self.meta[s]]))
+        core.notify_variable_read(var, t)   # tapes inside the trace see the read
+        return t
+
+    def assign_variable(self, var, value, mode):
+        s = self.slot_of(value)
+        self.nodes.append(Node(assign_variable_p, (s,), {"var": var, "mode": mode}, (), []))
+        cur = self.shadow.get(id(var), var._storage)
+        v = np.asarray(value._value)
+        new = v if mode == "assign" else cur + v if mode == "assign_add" else cur - v
+        self.shadow[id(var)] = np.asarray(new, var._storage.dtype)
+
+    def finish(self, outputs, arg_names):
+        def leaf(o):
+            if isinstance(o, Tensor):
+                return OutSlot(self.slot_of(o))
+            if isinstance(o, Variable):
+                return OutSlot(self.slot_of(o.read_value()))
+            return o
+        with core.tracing(self):
+            out = nest.map_structure(leaf, outputs)
+        return Graph(self.name, list(self.args), arg_names, dict(self.consts), list(self.nodes),
+                     out, dict(self.meta), list(self.outer))
+
+
+def _check_concrete(t, what):
+    """Inside a trace, a traced tensor has no value to branch on or to hand to Python."""
+    tracer = core.current_tracer()
+    if tracer is not None and id(t) in tracer.slots and tracer.slots[id(t)] not in tracer.consts:
+        raise TypeError(f"finegrad.function: {what} of a traced tensor (shape "
+                        f"{tuple(t._value.shape)}) in {tracer.name}: its value is only known "
+                        f"when the graph runs. Use finegrad.cond(pred, true_fn, false_fn) for "
+                        f"a branch, finegrad.while_loop for a loop, and finegrad ops instead of "
+                        f"NumPy or Python on tensors")
+
+
+tensor_module._CONCRETE_CHECK[0] = _check_concrete
+
+
+# --- function ---------------------------------------------------------------------------------
+
+def function(func=None, input_signature=None, reduce_retracing=False, jit_compile=None,
+             autograph=True, experimental_relax_shapes=None, name=None):
+    """Decorator: trace ``func`` into a graph once per input signature and run the graph.
+
+    The signature is the shapes and dtypes of tensor arguments and the values of Python
+    arguments; a call with a new one traces again. Python side effects happen while tracing
+    only. Variables are captured by reference; ``assign`` inside the function updates them
+    at every call. With ``input_signature`` (a list of `TensorSpec`), calls are checked
+    against it. Graphs are specialized to concrete shapes: a ``None`` dimension accepts any
+    size, and each new size is traced once.
+
+    >>> import finegrad as fg
+    >>> @fg.function
+    ... def f(x):
+    ...     return fg.reduce_sum(x * x)
+    >>> f(fg.constant([1., 2.])).numpy(), f(fg.constant([3., 4.])).numpy()
+    (np.float32(5.0), np.float32(25.0))
+    >>> f.experimental_get_tracing_count()
+    1
+    """
+    if func is None:
+        return functools.partial(function, input_signature=input_signature,
+                                 reduce_retracing=reduce_retracing, jit_compile=jit_compile)
+    return Function(func, input_signature, name=name)
+
+
+class Function:
+    """A Python function traced into graphs, one `ConcreteFunction` per input signature."""
+
+    def __init__(self, func, input_signature=None, instance=None, name=None):
+        self._func = func
+        self._signature = None if input_signature is None else list(input_signature)
+        self._instance = instance
+        self._name = name or getattr(func, "__name__", "function")
+        self._cache = {}
+        self._count = [0]
+        functools.update_wrapper(self, func)
+
+    def __get__(self, instance, owner=None):
+        if instance is None:
+            return self
+        bound = self.__dict__.setdefault("_bound", {})
+        key = id(instance)
+        if key not in bound:
+            f = Function(self._func, self._signature, instance, self._name)
+            f._count = self._count
+            bound[key] = f
+        return bound[key]
+
+    @property
+    def python_function(self):
+        return self._func
+
+    def experimental_get_tracing_count(self):
+        """How many times the Python function has been traced."""
+        return self._count[0]
+
+    def _check_signature(self, args):
+        if self._signature is None:
+            return
+        if len(args) != len(self._signature):
+            raise TypeError(f"finegrad.function: {self._name} was declared with "
+                            f"input_signature of {len(self._signature)} tensors, called with "
+                            f"{len(args)} arguments")
+        for i, (a, spec) in enumerate(zip(args, self._signature, strict=True)):
+            t = a if isinstance(a, (Tensor, TensorSpec)) else convert_to_tensor(a, spec.dtype)
+            if isinstance(t, TensorSpec):
+                t = _spec_example(t)
+            if not spec.is_compatible_with(t):
+                raise TypeError(f"finegrad.function: argument {i} of {self._name} has shape "
+                                f"{tuple(t.shape)} and dtype {t.dtype.name}, which does not "
+                                f"match its input_signature {spec}")
+
+    def _key(self, args, kwargs):
+        def k(x):
+            if isinstance(x, Tensor):
+                return ("T", x._value.shape, x._value.dtype)
+            if isinstance(x, TensorSpec):
+                return ("T", tuple(1 if s is None else s for s in x.shape), x.dtype._np)
+            if isinstance(x, Variable):
+                return ("V", id(x))
+            if isinstance(x, (np.ndarray, np.generic)):
+                return ("A", np.shape(x), x.dtype)
+            try:
+                hash(x)
+                return ("P", type(x), x)
+            except TypeError:
+                return ("O", id(x))
+        flat = nest.flatten((args, kwargs))
+        return (_structure_key((args, kwargs)), tuple(k(x) for x in flat))
+
+    def get_concrete_function(self, *args, **kwargs):
+        """The `ConcreteFunction` for these arguments (tensors or `TensorSpec`s), tracing it
+        if needed. With no arguments, uses ``input_signature``."""
+        if not args and not kwargs and self._signature is not None:
+            args = tuple(self._signature)
+        self._check_signature(args)
+        key = self._key(args, kwargs)
+        conc = self._cache.get(key)
+        if conc is None:
+            conc = self._trace(args, kwargs)
+            self._cache[key] = conc
+        return conc
+
+    def __call__(self, *args, **kwargs):
+        conc = self.get_concrete_function(*args, **kwargs)
+        return conc(*args, **kwargs)
+
+    def _trace(self, args, kwargs):
+        self._count[0] += 1
+        builder = GraphBuilder(self._name)
+        leaves = nest.flatten((args, kwargs))
+        traced = []
+        with core.tracing(builder):
+            for x in leaves:
+                if isinstance(x, TensorSpec):
+                    x = _spec_example(x)
+                elif isinstance(x, (np.ndarray, np.generic)):
+                    x = Tensor(x)
+                if isinstance(x, Tensor):
+                    t = Tensor(x._value)
+                    builder.add_arg(t)
+                    traced.append(t)
+                else:
+                    traced.append(x)
+            targs, tkwargs = nest.pack_sequence_as((args, kwargs), traced)
+            f = self._func if self._instance is None else \
+                functools.partial(self._func, self._instance)
+            out = f(*targs, **tkwargs)
+        names = _arg_names(self._func, leaves, skip=self._instance is not None)
+        graph = builder.finish(out, names)
+        return ConcreteFunction(graph, builder, [isinstance(x, (Tensor, TensorSpec, np.ndarray,
+                                                                np.generic)) for x in leaves])
+
+
+def _structure_key(x):
+    if isinstance(x, dict):
+        return ("d", tuple((k, _structure_key(x[k])) for k in sorted(x, key=str)))
+    if isinstance(x, (list, tuple)):
+        return (type(x).__name__, tuple(_structure_key(v) for v in x))
+    return "."
+
+
+def _spec_example(spec):
+    shape = tuple(1 if s is None else s for s in spec.shape)
+    return Tensor(np.zeros(shape, spec.dtype._np) if shape else spec.dtype._np.type(0))
+
+
+def _arg_names(func, leaves, skip):
+    try:
+        params = list(inspect.signature(func).parameters)[skip:]
+    except (TypeError, ValueError):
+        params = []
+    names, k = [], 0
+    for i, x in enumerate(leaves):
+        if isinstance(x, (Tensor, TensorSpec, np.ndarray, np.generic)):
+            names.append(params[i] if i < len(params) and len(leaves) == len(params)
+                         else f"arg{k}")
+            k += 1
+    return names
+
+
+class ConcreteFunction:
+    """One traced graph. Calling it runs the graph; ``.graph`` prints as a listing."""
+
+    def __init__(self, graph, builder, is_tensor):
+        self.graph = graph
+        self._builder = builder      # keeps trace-time tensors alive for custom rules
+        self._is_tensor = is_tensor
+        self._compiled = None
+
+    @property
+    def structured_outputs(self):
+        return self.graph.outputs
+
+    def __call__(self, *args, **kwargs):
+        leaves = [x for x, is_t in zip(nest.flatten((args, kwargs)), self._is_tensor,
+                                       strict=True) if is_t]
+        tensors = [x if isinstance(x, Tensor) else convert_to_tensor(x) for x in leaves]
+        if core.active_recorders() or core.current_tracer() is not None:
+            values = replay(self.graph, tensors, self._builder)
+        else:
+            if self._compiled is None:
+                self._compiled = self.graph.compiled()
+            values = [None if v is None else Tensor(v)
+                      for v in self._compiled.run([t._value for t in tensors])]
+        it = iter(values)
+        return nest.map_structure(lambda o: next(it) if isinstance(o, OutSlot) else
+                                  (next(it), o)[1], self.graph.outputs)
+
+
+def replay(graph, tensors, builder, outer=None):
+    """Run ``graph``'s nodes through `bind`, so active recorders see them (differentiable)."""
+    env = dict(zip(graph.args, tensors, strict=True))
+    if outer:
+        env.update(outer)
+    for s, v in graph.consts.items():
+        # the captured tensor itself, so an outer tape or trace sees the connection
+        env[s] = builder.captured(s) if builder is not None else Tensor(v)
+    for n in graph.nodes:
+        if n.prim is read_variable_p:
+            env[n.outs[0]] = n.params["var"].read_value()
+            continue
+        if n.prim is assign_variable_p:
+            p = n.params
+            getattr(p["var"], p["mode"])(env[n.ins[0]])
+            continue
+        ins = [env[s] for s in n.ins]
+        params = n.params
+        if n.prim is custom.custom_p:
+            params = {"rule": _ReplayRule(n, builder, env, params["rule"])}
+        out = core.bind(n.prim, *ins, **params)
+        outs = out if n.prim.multiple_results else (out,)
+        for s, o in zip(n.outs, outs, strict=True):
+            env[s] = o
+    return [env[o.slot] for o in nest.flatten(graph.outputs) if isinstance(o, OutSlot)]
+
+
+class _ReplayRule:
+    """A traced custom_gradient rule, evaluated with the values of one replayed call."""
+
+    def __init__(self, node, builder, env, rule):
+        self.node, self.builder, self.env, self.rule = node, builder, env, rule
+        self.n_inputs, self.name, self.jvp = rule.n_inputs, rule.name, None
+
+    def __call__(self, cts):
+        if self.node.vjp_graph is None:
+            self.node.vjp_graph = _trace_rule(self.rule, self.node, self.builder)
+        g, sub, outer = self.node.vjp_graph
+        return replay(g, list(cts), sub, outer={s: self.env[p] for s, p in outer.items()})
+
+
+def _trace_rule(rule, node, builder):
+    """Trace a custom_gradient rule into a graph of the cotangents and the values it captured
+    from the enclosing graph. Returns (graph, its builder, {sub-graph slot: enclosing slot})."""
+    sub = GraphBuilder(f"grad_of_{rule.name}", parent=builder)
+    cts = [Tensor(np.zeros(shape, dtype) if shape else np.dtype(dtype).type(0))
+           for shape, dtype in node.meta]
+    with core.tracing(sub):
+        for c in cts:
+            sub.add_arg(c)
+        res = rule(cts)
+    g = sub.finish(list(res), [f"ct{i}" for i in range(len(cts))])
+    outer = {sub.slots[k]: builder.slots[k] for k, t in sub.alive.items()
+             if sub.slots[k] in sub.outer}
+    return g, sub, outer
+
+
+# --- gradients ----------------------------------------------------------------------------------
+
+def gradients(ys, xs, grad_ys=None, name="gradients", gate_gradients=False,
+              aggregation_method=None, stop_gradients=None,
+              unconnected_gradients=UnconnectedGradients.NONE):
+    """Symbolic gradients inside `finegrad.function`: d(sum of ``ys``)/d``xs``.
+
+    ``grad_ys`` are the initial cotangents (default ones); ``stop_gradients`` are held
+    constant (their own gradients are still returned if they are among ``xs``). Integer
+    tensors get None. Returns a list, one entry per x.
+
+    >>> import finegrad as fg
+    >>> @fg.function
+    ... def df(x):
+    ...     return fg.gradients(x ** 3, x)[0]
+    >>> df(fg.constant(2.)).numpy()
+    np.float32(12.0)
+
+    Raises:
+        RuntimeError: outside a traced function (use GradientTape there).
+    """
+    builder = core.current_tracer()
+    if builder is None:
+        raise RuntimeError("finegrad.gradients works inside a finegrad.function only; in eager "
+                           "code use finegrad.GradientTape (or wrap the code in "
+                           "@finegrad.function)")
+    unconnected = _unconnected(unconnected_gradients)
+    ys = nest.flatten(ys)
+    xs_list = [xs] if not isinstance(xs, (list, tuple)) else list(xs)
+    xs_t = [x.read_value() if isinstance(x, Variable) else convert_to_tensor(x) for x in xs_list]
+    if grad_ys is None:
+        cts = [_ones_seed(y) if y.dtype.is_differentiable else None for y in ys]
+    else:
+        gys = nest.flatten(grad_ys) if isinstance(grad_ys, (list, tuple)) else [grad_ys]
+        if len(gys) != len(ys):
+            raise ValueError(f"finegrad.gradients: {len(ys)} ys but {len(gys)} grad_ys")
+        cts = [_ones_seed(y) if g is None else convert_to_tensor(g, dtype_hint=y.dtype)
+               for y, g in zip(ys, gys, strict=True)]
+    watched = {k for k, t in builder.alive.items() if t._value.dtype.kind in "fc"}
+    blocked = {id(convert_to_tensor(s)) for s in nest.flatten(stop_gradients or [])}
+    keep = {id(x) for x in xs_t}
+    ct = backward_pass(list(builder.entries), watched, ys, cts, keep, blocked=blocked)
+    out = []
+    for x in xs_t:
+        g = ct.get(id(x)) if x.dtype.is_differentiable else None
+        if g is None and unconnected is UnconnectedGradients.ZERO:
+            from finegrad._src.ops.array import zeros_like
+            g = zeros_like(x)
+        out.append(g)
+    return out
+
+
+def is_traced(t):
+    """Whether ``t`` is a traced (not constant) tensor of the current trace."""
+    tracer = core.current_tracer()
+    if tracer is None or not isinstance(t, Tensor):
+        return False
+    s = tracer.slots.get(id(t))
+    return s is not None and s not in tracer.consts
+
+
+# elementwise primitives that run as plain NumPy ufuncs in compiled graphs (``out=`` capable)
+from finegrad._src.ops import elementwise as _ew  # noqa: E402
+
+for _p, _u in ((_ew.add_p, np.add), (_ew.subtract_p, np.subtract), (_ew.multiply_p, np.multiply),
+               (_ew.exp_p, np.exp), (_ew.log_p, np.log), (_ew.sin_p, np.sin),
+               (_ew.cos_p, np.cos), (_ew.tanh_p, np.tanh), (_ew.negative_p, np.negative),
+               (_ew.sqrt_p, np.sqrt), (_ew.square_p, np.square), (_ew.maximum_p, np.maximum),
+               (_ew.minimum_p, np.minimum), (_ew.log1p_p, np.log1p), (_ew.expm1_p, np.expm1)):
+    ir.register_ufunc(_p, _u)

@@ -1,0 +1,298 @@
+"""Graphs: what `finegrad.function` records, how they print, and how they run fast.
+
+A `Graph` is a list of `Node`s over numbered *slots* (the values: arguments, constants and
+node outputs), in program order. Nodes are ordinary primitives, plus `read_variable` and
+`assign_variable`, which touch variables when the graph runs (variables are captured by
+reference). The same rules serve eager and graph mode: a graph's gradient nodes are the VJP
+rules' ops, recorded while tracing.
+
+`compile_graph` turns a graph into a tight list of steps: dead code removed, common
+subexpressions merged, constants folded, each value freed after its last use, and elementwise
+NumPy ufuncs writing into a dying input's buffer (``out=``) where that buffer is ours alone.
+"""
+import numpy as np
+
+from finegrad._src import core, dtypes
+from finegrad._src.core import Primitive, def_nondiff
+
+# effects: gradients reach variables through the tensors reads produce (see replay)
+read_variable_p = def_nondiff(Primitive("read_variable", unify=False))
+assign_variable_p = def_nondiff(Primitive("assign_variable", unify=False))
+
+
+@read_variable_p.def_impl
+def _read_variable_impl(*, var):
+    v = var._storage
+    return v if v.ndim else v[()]
+
+
+@assign_variable_p.def_impl
+def _assign_variable_impl(value, *, var, mode):
+    if mode == "assign_add":
+        value = var._storage + value
+    elif mode == "assign_sub":
+        value = var._storage - value
+    var._set(value)
+    return ()
+
+
+EFFECTS = (assign_variable_p, read_variable_p)   # never merged, folded or reordered
+
+
+class Node:
+    """One op: ``outs = prim(*ins, **params)`` over slots; ``meta`` is (shape, dtype) per out."""
+
+    __slots__ = ("prim", "ins", "params", "outs", "meta", "vjp_graph")
+
+    def __init__(self, prim, ins, params, outs, meta):
+        self.prim, self.ins, self.params, self.outs, self.meta = prim, ins, params, outs, meta
+        self.vjp_graph = None
+
+
+class Graph:
+    """A traced function: argument slots, constants, nodes and the output structure.
+
+    ``outputs`` is the function's return structure with each tensor replaced by its slot
+    (an `OutSlot`); ``meta`` maps every slot to its (shape, dtype) at trace time.
+    """
+
+    def __init__(self, name, args, arg_names, consts, nodes, outputs, meta, outer=()):
+        self.name, self.args, self.arg_names = name, args, arg_names
+        self.consts, self.nodes, self.outputs, self.meta = consts, nodes, outputs, meta
+        self.outer = outer  # slots whose values come from an enclosing graph (sub-graphs)
+        self._compiled = None
+
+    def __str__(self):
+        return format_graph(self)
+
+    def __repr__(self):
+        return f"<finegrad Graph {self.name}: {len(self.nodes)} nodes>"
+
+    def compiled(self):
+        if self._compiled is None:
+            self._compiled = compile_graph(self)
+        return self._compiled
+
+
+class OutSlot:
+    """A tensor leaf of a graph's output structure."""
+
+    __slots__ = ("slot",)
+
+    def __init__(self, slot):
+        self.slot = slot
+
+    def __repr__(self):
+        return f"OutSlot({self.slot})"
+
+
+# --- printing ---------------------------------------------------------------------------------
+
+def _type_str(meta):
+    shape, dtype = meta
+    return f"{dtypes.from_numpy(np.dtype(dtype)).name}[{','.join(str(s) for s in shape)}]"
+
+
+def _param_str(k, v):
+    if isinstance(v, np.dtype):
+        v = v.name
+    elif hasattr(v, "name") and not isinstance(v, (str, tuple)):
+        v = getattr(v, "name")
+    s = repr(v) if not isinstance(v, str) else v
+    return f"{k}={s if len(s) <= 40 else s[:37] + '...'}"
+
+
+def format_graph(g):
+    """A short listing, one op per line with its result types (in the spirit of a jaxpr)."""
+    names = {}
+    for i, s in enumerate(g.args):
+        names[s] = g.arg_names[i] if i < len(g.arg_names) else f"arg{i}"
+    for s in g.outer:
+        names[s] = f"outer{s}"
+    counter = [0]
+
+    def name(s):
+        if s not in names:
+            if s in g.consts:
+                v = np.asarray(g.consts[s])
+                names[s] = (repr(v.item()) if v.size == 1 else f"const{_type_str((v.shape, v.dtype))}")
+            else:
+                names[s] = f"%{counter[0]}"
+                counter[0] += 1
+        return names[s]
+
+    params = ", ".join(f"{name(s)}: {_type_str(g.meta[s])}" for s in g.args)
+    lines = [f"def {g.name}({params}):"]
+    for n in g.nodes:
+        ins = ", ".join(name(s) for s in n.ins)
+        ps = ", ".join(_param_str(k, v) for k, v in n.params.items() if k != "rule")
+        call = f"{n.prim.name}({ins}{', ' if ins and ps else ''}{ps})"
+        if n.outs:
+            outs = ", ".join(name(s) for s in n.outs)
+            types = ", ".join(_type_str(m) for m in n.meta)
+            lines.append(f"  {outs} = {call}".ljust(48) + f"  # {types}")
+        else:
+            lines.append(f"  {call}")
+    from finegrad._src import nest
+    leaves = [name(o.slot) if isinstance(o, OutSlot) else repr(o)
+              for o in nest.flatten(g.outputs)]
+    lines.append(f"  return {', '.join(leaves)}")
+    return "\n".join(lines)
+
+
+# --- compiling --------------------------------------------------------------------------------
+
+def _params_key(params):
+    try:
+        key = tuple(sorted(params.items()))
+        hash(key)
+        return key
+    except TypeError:
+        return None
+
+
+def _out_slots(g):
+    from finegrad._src import nest
+    return {o.slot for o in nest.flatten(g.outputs) if isinstance(o, OutSlot)}
+
+
+def simplify(g):
+    """Dead code removal, common subexpressions merged, constants folded; a new node list."""
+    consts = dict(g.consts)
+    alias = {}
+    seen = {}
+    nodes = []
+    for n in g.nodes:
+        ins = tuple(alias.get(s, s) for s in n.ins)
+        prim = n.prim
+        pure = prim not in EFFECTS and prim.impl is not None and not n.params.get("rule")
+        if pure and ins and all(s in consts for s in ins) and not prim.multiple_results:
+            try:
+                consts[n.outs[0]] = prim.impl(*[consts[s] for s in ins], **n.params)
+                continue
+            except Exception:  # noqa: BLE001 - leave it to run time, with its real error
+                pass
+        if pure:
+            pk = _params_key(n.params)
+            if pk is not None:
+                key = (prim, ins, pk)
+                if key in seen:
+                    for a, b in zip(n.outs, seen[key], strict=True):
+                        alias[a] = b
+                    continue
+                seen[key] = n.outs
+        m = Node(prim, ins, n.params, n.outs, n.meta)
+        m.vjp_graph = n.vjp_graph
+        nodes.append(m)
+    from finegrad._src import nest
+    outputs = nest.map_structure(
+        lambda o: OutSlot(alias.get(o.slot, o.slot)) if isinstance(o, OutSlot) else o, g.outputs)
+    # dead code: keep effects and what the outputs need
+    needed = {o.slot for o in nest.flatten(outputs) if isinstance(o, OutSlot)}
+    kept = []
+    for n in reversed(nodes):
+        if n.prim is assign_variable_p or any(s in needed for s in n.outs):
+            kept.append(n)
+            needed.update(n.ins)
+    kept.reverse()
+    used_consts = {s: v for s, v in consts.items() if s in needed}
+    return Graph(g.name, g.args, g.arg_names, used_consts, kept, outputs, g.meta, g.outer)
+
+
+def _bound(prim, params):
+    impl = prim.impl
+    if not params:
+        return impl
+
+    def call(*vals):
+        return impl(*vals, **params)
+    return call
+
+
+# elementwise primitives whose NumPy ufunc can write into a given buffer
+_UFUNCS = {}
+
+
+def register_ufunc(prim, ufunc):
+    _UFUNCS[prim] = ufunc
+
+
+class Compiled:
+    """The executable form: ``run(args)`` returns the values of the output slots."""
+
+    def __init__(self, g):
+        self.graph = g
+        slots = set(g.args) | set(g.consts) | set(g.outer)
+        for n in g.nodes:
+            slots.update(n.ins)
+            slots.update(n.outs)
+        index = {s: i for i, s in enumerate(sorted(slots))}
+        self.size = len(index)
+        self.arg_idx = [index[s] for s in g.args]
+        self.outer_idx = {s: index[s] for s in g.outer}
+        self.const_items = [(index[s], v) for s, v in g.consts.items()]
+        outs = _out_slots(g)
+        last = {}
+        for i, n in enumerate(g.nodes):
+            for s in n.ins:
+                last[s] = i
+        owned = set()   # slots holding a fresh array that only this run refers to
+        steps = []
+        for i, n in enumerate(g.nodes):
+            free = tuple(index[s] for s in set(n.ins) if last.get(s) == i and s not in outs
+                         and s not in g.args)
+            ufunc = _UFUNCS.get(n.prim) if not n.params else None
+            # a registered ufunc always returns a fresh array (the impls may return an input,
+            # e.g. multiplying by a broadcast one), so its outputs can be reused in place
+            fn = ufunc if ufunc is not None else _bound(n.prim, n.params)
+            if ufunc is not None and len(n.outs) == 1:
+                shape, dtype = n.meta[0]
+                for s in n.ins:
+                    if s in owned and last.get(s) == i and s not in outs and \
+                            g.meta.get(s) == (shape, dtype) and n.ins.count(s) == 1 and shape:
+                        fn = _inplace(ufunc, n.ins.index(s))
+                        break
+            if ufunc is not None and n.meta and n.meta[0][0]:
+                owned.update(n.outs)
+            steps.append((fn, tuple(index[s] for s in n.ins), tuple(index[s] for s in n.outs),
+                          n.prim.multiple_results or not n.outs, free))
+        self.steps = steps
+        from finegrad._src import nest
+        self.out_leaves = [index[o.slot] if isinstance(o, OutSlot) else None
+                           for o in nest.flatten(g.outputs)]
+
+    def run(self, arg_values, outer_values=None):
+        vals = [None] * self.size
+        for i, v in zip(self.arg_idx, arg_values, strict=True):
+            vals[i] = v
+        for i, v in self.const_items:
+            vals[i] = v
+        if outer_values:
+            for s, v in outer_values.items():
+                vals[self.outer_idx[s]] = v
+        for fn, ins, outs, multi, free in self.steps:
+            r = fn(*[vals[i] for i in ins])
+            if multi:
+                for o, v in zip(outs, r):
+                    vals[o] = v
+            else:
+                vals[outs[0]] = r
+            for i in free:
+                vals[i] = None
+        return [None if i is None else vals[i] for i in self.out_leaves]
+
+
+def _inplace(ufunc, k):
+    def call(*vals):
+        return ufunc(*vals, out=vals[k])
+    return call
+
+
+def compile_graph(g):
+    return Compiled(simplify(g))
+
+
+def tensor_meta(t):
+    v = t._value
+    return (tuple(v.shape), v.dtype)
+
