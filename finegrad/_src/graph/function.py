@@ -17,9 +17,9 @@ eager code, to any order and in forward mode; a `custom_gradient` node's rule is
 once, into a sub-graph of the cotangents and the values it captured, and evaluated with the
 call's values.
 """
+import collections
 import functools
 import inspect
-import numbers
 
 import numpy as np
 
@@ -32,6 +32,10 @@ from finegrad._src.graph.ir import Graph, Node, OutSlot, read_variable_p, assign
 from finegrad._src.tensor import Tensor, TensorShape, convert_to_tensor
 from finegrad._src.variables import Variable
 from finegrad._src import tensor as tensor_module
+
+
+#: how many traced graphs one Function keeps (least recently used ones are dropped)
+MAX_CONCRETE_FUNCTIONS = 256
 
 
 class TensorSpec:
@@ -206,7 +210,7 @@ class Function:
         self._signature = None if input_signature is None else list(input_signature)
         self._instance = instance
         self._name = name or getattr(func, "__name__", "function")
-        self._cache = {}
+        self._cache = collections.OrderedDict()   # signature -> ConcreteFunction, LRU
         self._count = [0]
         functools.update_wrapper(self, func)
 
@@ -274,6 +278,10 @@ class Function:
         if conc is None:
             conc = self._trace(args, kwargs)
             self._cache[key] = conc
+            if len(self._cache) > MAX_CONCRETE_FUNCTIONS:  # retracing must not leak
+                self._cache.popitem(last=False)
+        else:
+            self._cache.move_to_end(key)
         return conc
 
     def __call__(self, *args, **kwargs):
