@@ -237,15 +237,19 @@ def chain_tf(tf, x):
     return x
 
 
-def build_chain_tf(tf):
+def build_chain_tf(tf, traced=False):
+    """Forward + gradient of the chain; ``traced``: the same body inside ``tf.function``
+    (benchmark g1), called with the tensor as its argument."""
     x = tf.constant(X0)
 
-    def run():
+    def step(x):
         with tf.GradientTape() as tape:
             tape.watch(x)
             y = chain_tf(tf, x)
         return y, tape.gradient(y, x)
-    return run
+    if traced:
+        step = tf.function(step)
+    return lambda: step(x)
 
 
 def chain_numpy():
@@ -359,7 +363,9 @@ def mlp_data():
     return x, labels, params
 
 
-def build_mlp_tf(tf, x, labels, params, sparse=True):
+def build_mlp_tf(tf, x, labels, params, sparse=True, traced=False):
+    """One forward + all weight gradients; ``traced``: the same body inside ``tf.function``
+    (benchmark g3; the variables are captured by reference)."""
     W1, b1, W2, b2, W3, b3 = [tf.Variable(p) for p in params]
     vs = [W1, b1, W2, b2, W3, b3]
     xt, lt = tf.constant(x), tf.constant(labels)
@@ -376,7 +382,7 @@ def build_mlp_tf(tf, x, labels, params, sparse=True):
                 xent = tf.nn.softmax_cross_entropy_with_logits(labels=onehot, logits=logits)
             loss = tf.reduce_mean(xent)
         return loss, tape.gradient(loss, vs)
-    return run
+    return tf.function(run) if traced else run
 
 
 def mlp_numpy(x, labels, params):

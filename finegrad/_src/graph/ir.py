@@ -217,8 +217,24 @@ def register_ufunc(prim, ufunc):
     _UFUNCS[prim] = ufunc
 
 
+# primitives whose outputs are always new arrays (never a view of, or the same object as, an
+# input): with the ufuncs, the only consumers after which a buffer may be recycled
+FRESH = {"reduce_sum", "reduce_max", "reduce_min", "reduce_prod", "matmul", "divide",
+         "pow_scalar", "softmax", "log_softmax", "select", "tanh_grad", "sigmoid_grad",
+         "sigmoid", "softplus", "relu", "cumsum", "cumprod", "concat", "tile",
+         "gather", "scatter_add_into_zeros", "gather_transpose", "cast", "floormod", "pow",
+         "abs", "sign", "rsqrt", "reciprocal", "sin", "cos", "tan"}
+
+
 class Compiled:
-    """The executable form: ``run(args)`` returns the values of the output slots."""
+    """The executable form: ``run(args)`` returns the values of the output slots.
+
+    Memory: each value is dropped after its last use. A value produced as a new array, whose
+    consumers all produce new arrays too (so no view of it can outlive it), is *recyclable*:
+    an elementwise ufunc writes its result into a recyclable input that dies at that step,
+    or into a recycled buffer of the right shape and dtype, instead of allocating (a fresh
+    40 MB array costs page faults as much as a pass over memory).
+    """
 
     def __init__(self, g):
         self.graph = g
@@ -232,31 +248,46 @@ class Compiled:
         self.outer_idx = {s: index[s] for s in g.outer}
         self.const_items = [(index[s], v) for s, v in g.consts.items()]
         outs = _out_slots(g)
-        last = {}
+        last, consumers_fresh = {}, {}
         for i, n in enumerate(g.nodes):
+            fresh_consumer = n.prim in _UFUNCS and not n.params or n.prim.name in FRESH
             for s in n.ins:
                 last[s] = i
-        owned = set()   # slots holding a fresh array that only this run refers to
+                consumers_fresh[s] = consumers_fresh.get(s, True) and fresh_consumer
+        recyclable = set()
+        for n in g.nodes:
+            if (n.prim in _UFUNCS and not n.params or n.prim.name in FRESH) and \
+                    not n.prim.multiple_results:
+                for s, (shape, _) in zip(n.outs, n.meta):
+                    if shape and s not in outs and consumers_fresh.get(s, False):
+                        recyclable.add(s)
         steps = []
         for i, n in enumerate(g.nodes):
-            free = tuple(index[s] for s in set(n.ins) if last.get(s) == i and s not in outs
-                         and s not in g.args)
+            dying = [s for s in dict.fromkeys(n.ins) if last.get(s) == i and s not in outs
+                     and s not in g.args]
+            free = tuple(index[s] for s in dying)
+            pool = tuple(index[s] for s in dying if s in recyclable)
             ufunc = _UFUNCS.get(n.prim) if not n.params else None
-            # a registered ufunc always returns a fresh array (the impls may return an input,
-            # e.g. multiplying by a broadcast one), so its outputs can be reused in place
-            fn = ufunc if ufunc is not None else _bound(n.prim, n.params)
-            if ufunc is not None and len(n.outs) == 1:
+            # a registered ufunc always returns a fresh array (some impls return an input,
+            # e.g. multiplying by a broadcast one), so its output can be recycled later
+            fn, mode, key = (ufunc if ufunc is not None else _bound(n.prim, n.params)), 0, None
+            if ufunc is not None and len(n.outs) == 1 and n.meta[0][0]:
                 shape, dtype = n.meta[0]
+                key = (shape, np.dtype(dtype))
+                mode = 2   # out= a pooled buffer when one is free
                 for s in n.ins:
-                    if s in owned and last.get(s) == i and s not in outs and \
-                            g.meta.get(s) == (shape, dtype) and n.ins.count(s) == 1 and shape:
-                        fn = _inplace(ufunc, n.ins.index(s))
+                    if s in recyclable and last.get(s) == i and g.meta.get(s) == (shape, dtype) \
+                            and n.ins.count(s) == 1:
+                        fn, mode = _inplace(ufunc, n.ins.index(s)), 0
+                        pool = tuple(j for j in pool if j != index[s])
                         break
-            if ufunc is not None and n.meta and n.meta[0][0]:
-                owned.update(n.outs)
+            if n.prim.multiple_results or not n.outs:
+                mode = 1
             steps.append((fn, tuple(index[s] for s in n.ins), tuple(index[s] for s in n.outs),
-                          n.prim.multiple_results or not n.outs, free))
+                          mode, key, free, pool))
         self.steps = steps
+        self.pool_keys = {index[s]: (tuple(g.meta[s][0]), np.dtype(g.meta[s][1]))
+                          for s in recyclable}
         from finegrad._src import nest
         self.out_leaves = [index[o.slot] if isinstance(o, OutSlot) else None
                            for o in nest.flatten(g.outputs)]
@@ -270,13 +301,26 @@ class Compiled:
         if outer_values:
             for s, v in outer_values.items():
                 vals[self.outer_idx[s]] = v
-        for fn, ins, outs, multi, free in self.steps:
-            r = fn(*[vals[i] for i in ins])
-            if multi:
+        pool = {}
+        pool_keys = self.pool_keys
+        for fn, ins, outs, mode, key, free, recycle in self.steps:
+            if mode == 2 and pool.get(key):
+                r = fn(*[vals[i] for i in ins], out=pool[key].pop())
+            elif len(ins) == 1:
+                r = fn(vals[ins[0]])
+            elif len(ins) == 2:
+                r = fn(vals[ins[0]], vals[ins[1]])
+            else:
+                r = fn(*[vals[i] for i in ins])
+            if mode == 1:
                 for o, v in zip(outs, r):
                     vals[o] = v
             else:
                 vals[outs[0]] = r
+            for i in recycle:
+                buf = vals[i]
+                if type(buf) is np.ndarray:
+                    pool.setdefault(pool_keys[i], []).append(buf)
             for i in free:
                 vals[i] = None
         return [None if i is None else vals[i] for i in self.out_leaves]
