@@ -466,9 +466,12 @@ def gradients(ys, xs, grad_ys=None, name="gradients", gate_gradients=False,
             raise ValueError(f"finegrad.gradients: {len(ys)} ys but {len(gys)} grad_ys")
         cts = [_ones_seed(y) if g is None else convert_to_tensor(g, dtype_hint=y.dtype)
                for y, g in zip(ys, gys, strict=True)]
-    watched = {k for k, t in builder.alive.items() if t._value.dtype.kind in "fc"}
+    consts = builder.consts
+    watched = {k for k, t in builder.alive.items()
+               if t._value.dtype.kind in "fc" and builder.slots[k] not in consts}
     blocked = {id(convert_to_tensor(s)) for s in nest.flatten(stop_gradients or [])}
     keep = {id(x) for x in xs_t}
+    watched |= keep
     ct = backward_pass(list(builder.entries), watched, ys, cts, keep, blocked=blocked)
     out = []
     for x in xs_t:
@@ -496,5 +499,6 @@ for _p, _u in ((_ew.add_p, np.add), (_ew.subtract_p, np.subtract), (_ew.multiply
                (_ew.exp_p, np.exp), (_ew.log_p, np.log), (_ew.sin_p, np.sin),
                (_ew.cos_p, np.cos), (_ew.tanh_p, np.tanh), (_ew.negative_p, np.negative),
                (_ew.sqrt_p, np.sqrt), (_ew.square_p, np.square), (_ew.maximum_p, np.maximum),
-               (_ew.minimum_p, np.minimum), (_ew.log1p_p, np.log1p), (_ew.expm1_p, np.expm1)):
+               (_ew.minimum_p, np.minimum), (_ew.log1p_p, np.log1p), (_ew.expm1_p, np.expm1),
+               (_ew.divide_p, np.true_divide)):
     ir.register_ufunc(_p, _u)

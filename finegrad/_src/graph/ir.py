@@ -10,6 +10,8 @@ rules' ops, recorded while tracing.
 subexpressions merged, constants folded, each value freed after its last use, and elementwise
 NumPy ufuncs writing into a dying input's buffer (``out=``) where that buffer is ours alone.
 """
+import threading
+
 import numpy as np
 
 from finegrad._src import core, dtypes
@@ -286,6 +288,7 @@ class Compiled:
             steps.append((fn, tuple(index[s] for s in n.ins), tuple(index[s] for s in n.outs),
                           mode, key, free, pool))
         self.steps = steps
+        self._local = threading.local()
         self.pool_keys = {index[s]: (tuple(g.meta[s][0]), np.dtype(g.meta[s][1]))
                           for s in recyclable}
         from finegrad._src import nest
@@ -301,7 +304,9 @@ class Compiled:
         if outer_values:
             for s, v in outer_values.items():
                 vals[self.outer_idx[s]] = v
-        pool = {}
+        # buffers recycled by earlier runs on this thread: after the first call a graph
+        # allocates little but what it returns (an allocator cache, as frameworks keep)
+        pool = self._local.__dict__.setdefault("pool", {})
         pool_keys = self.pool_keys
         for fn, ins, outs, mode, key, free, recycle in self.steps:
             if mode == 2 and pool.get(key):
@@ -323,7 +328,15 @@ class Compiled:
                     pool.setdefault(pool_keys[i], []).append(buf)
             for i in free:
                 vals[i] = None
-        return [None if i is None else vals[i] for i in self.out_leaves]
+        result = [None if i is None else vals[i] for i in self.out_leaves]
+        _trim(pool)
+        return result
+
+
+def _trim(pool, keep=4):
+    """Keep a few buffers per shape and dtype between runs."""
+    for bufs in pool.values():
+        del bufs[keep:]
 
 
 def _inplace(ufunc, k):
