@@ -152,8 +152,8 @@ class Variable:
     def _update(self, value, mode):
         tracer = core.current_tracer()
         if tracer is not None:  # inside finegrad.function: an assign node, run at each call
-            v = self._new_value(value, mode) if not isinstance(value, Tensor) else value
-            tracer.assign_variable(self, v if isinstance(v, Tensor) else Tensor(v), mode)
+            v = self._new_value(value, mode)   # the same checks as eagerly
+            tracer.assign_variable(self, value if isinstance(value, Tensor) else Tensor(v), mode)
             return self
         v = self._new_value(value, mode)
         if mode == "assign_add":

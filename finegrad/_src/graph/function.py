@@ -20,6 +20,7 @@ call's values.
 import collections
 import functools
 import inspect
+import weakref
 
 import numpy as np
 
@@ -86,6 +87,7 @@ class GraphBuilder(core.Recorder):
         self.args = []
         self.outer = []      # slots whose values come from the parent graph
         self.shadow = {}     # id(variable) -> its value as assigned so far in this trace
+        self.var_reads = {}  # id(variable) -> the tensors its reads produced (for gradients)
         self._next = 0
 
     def _new_slot(self, t):
@@ -136,6 +138,7 @@ class GraphBuilder(core.Recorder):
         t = Tensor(v if v.ndim else v[()])
         s = self._new_slot(t)
         self.nodes.append(Node(read_variable_p, (), {"var": var}, (s,), [self.meta[s]]))
+        self.var_reads.setdefault(id(var), []).append(t)
         core.notify_variable_read(var, t)   # tapes inside the trace see the read
         return t
 
@@ -208,7 +211,10 @@ class Function:
     def __init__(self, func, input_signature=None, instance=None, name=None):
         self._func = func
         self._signature = None if input_signature is None else list(input_signature)
-        self._instance = instance
+        try:
+            self._instance = None if instance is None else weakref.ref(instance)
+        except TypeError:   # no weak references to it (e.g. __slots__): held strongly
+            self._instance = instance
         self._name = name or getattr(func, "__name__", "function")
         self._cache = collections.OrderedDict()   # signature -> ConcreteFunction, LRU
         self._count = [0]
@@ -219,11 +225,20 @@ class Function:
             return self
         bound = self.__dict__.setdefault("_bound", {})
         key = id(instance)
-        if key not in bound:
+        f = bound.get(key)
+        if f is None or f._self() is not instance:
             f = Function(self._func, self._signature, instance, self._name)
             f._count = self._count
             bound[key] = f
-        return bound[key]
+            try:   # the bound function must not keep the instance alive
+                weakref.finalize(instance, bound.pop, key, None)
+            except TypeError:
+                pass
+        return f
+
+    def _self(self):
+        inst = self._instance
+        return inst() if isinstance(inst, weakref.ref) else inst
 
     @property
     def python_function(self):
@@ -307,7 +322,7 @@ class Function:
                     traced.append(x)
             targs, tkwargs = nest.pack_sequence_as((args, kwargs), traced)
             f = self._func if self._instance is None else \
-                functools.partial(self._func, self._instance)
+                functools.partial(self._func, self._self())
             out = f(*targs, **tkwargs)
         names = _arg_names(self._func, leaves, skip=self._instance is not None)
         graph = builder.finish(out, names)
@@ -457,7 +472,10 @@ def gradients(ys, xs, grad_ys=None, name="gradients", gate_gradients=False,
     unconnected = _unconnected(unconnected_gradients)
     ys = nest.flatten(ys)
     xs_list = [xs] if not isinstance(xs, (list, tuple)) else list(xs)
-    xs_t = [x.read_value() if isinstance(x, Variable) else convert_to_tensor(x) for x in xs_list]
+    # a variable's gradient is the sum over the tensors its reads produced in this trace
+    keys = [[id(r) for r in builder.var_reads.get(id(x), ())] if isinstance(x, Variable)
+            else [id(convert_to_tensor(x))] for x in xs_list]
+    xs_t = [x if isinstance(x, Variable) else convert_to_tensor(x) for x in xs_list]
     if grad_ys is None:
         cts = [_ones_seed(y) if y.dtype.is_differentiable else None for y in ys]
     else:
@@ -470,15 +488,17 @@ def gradients(ys, xs, grad_ys=None, name="gradients", gate_gradients=False,
     watched = {k for k, t in builder.alive.items()
                if t._value.dtype.kind in "fc" and builder.slots[k] not in consts}
     blocked = {id(convert_to_tensor(s)) for s in nest.flatten(stop_gradients or [])}
-    keep = {id(x) for x in xs_t}
+    keep = {k for ks in keys for k in ks}
     watched |= keep
     ct = backward_pass(list(builder.entries), watched, ys, cts, keep, blocked=blocked)
     out = []
-    for x in xs_t:
-        g = ct.get(id(x)) if x.dtype.is_differentiable else None
+    for x, ks in zip(xs_t, keys, strict=True):
+        gs = [ct[k] for k in ks if k in ct] if x.dtype.is_differentiable else []
+        g = gs[0] if gs else None
+        for other in gs[1:]:
+            g = g + other
         if g is None and unconnected is UnconnectedGradients.ZERO:
-            from finegrad._src.ops.array import zeros_like
-            g = zeros_like(x)
+            g = Tensor(np.zeros(tuple(x.shape), x.dtype._np))
         out.append(g)
     return out
 

@@ -285,8 +285,10 @@ class Compiled:
                         break
             if n.prim.multiple_results or not n.outs:
                 mode = 1
-            steps.append((fn, tuple(index[s] for s in n.ins), tuple(index[s] for s in n.outs),
-                          mode, key, free, pool))
+            ins_idx = tuple(index[s] for s in n.ins)
+            steps.append((fn, ins_idx, tuple(index[s] for s in n.outs), mode, key, free, pool,
+                          len(ins_idx), ins_idx[0] if ins_idx else None,
+                          ins_idx[1] if len(ins_idx) > 1 else None))
         self.steps = steps
         self._local = threading.local()
         self.pool_keys = {index[s]: (tuple(g.meta[s][0]), np.dtype(g.meta[s][1]))
@@ -308,13 +310,13 @@ class Compiled:
         # allocates little but what it returns (an allocator cache, as frameworks keep)
         pool = self._local.__dict__.setdefault("pool", {})
         pool_keys = self.pool_keys
-        for fn, ins, outs, mode, key, free, recycle in self.steps:
+        for fn, ins, outs, mode, key, free, recycle, arity, a, b in self.steps:
             if mode == 2 and pool.get(key):
                 r = fn(*[vals[i] for i in ins], out=pool[key].pop())
-            elif len(ins) == 1:
-                r = fn(vals[ins[0]])
-            elif len(ins) == 2:
-                r = fn(vals[ins[0]], vals[ins[1]])
+            elif arity == 2:
+                r = fn(vals[a], vals[b])
+            elif arity == 1:
+                r = fn(vals[a])
             else:
                 r = fn(*[vals[i] for i in ins])
             if mode == 1:
