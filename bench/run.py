@@ -145,6 +145,27 @@ def peak_memory(fn):
     return peak
 
 
+def held_memory(build, calls=3):
+    """Bytes that a freshly built callable keeps allocated between calls (tracemalloc):
+    ``build()`` and ``calls`` calls run under tracemalloc, their results are dropped, and what
+    is still allocated is counted (its inputs and variables, and for a traced function its
+    graph's constants and any buffers it caches from one call to the next)."""
+    gc.collect()
+    tracemalloc.start()
+    try:
+        base = tracemalloc.get_traced_memory()[0]
+        fn = build()
+        for _ in range(calls):
+            out = fn()
+            del out
+        gc.collect()
+        held = tracemalloc.get_traced_memory()[0] - base
+        del fn
+    finally:
+        tracemalloc.stop()
+    return held
+
+
 def close(got, want, rtol=1e-4, atol_scale=1e-6):
     """np.allclose with an absolute tolerance relative to the reference's magnitude."""
     got, want = np.asarray(got, np.float64), np.asarray(want, np.float64)
@@ -888,6 +909,11 @@ def graph_breakdown(key, fn, calls=5, top=16):
     for _ in range(calls):
         fn()
     total = (time.perf_counter() - t0) / calls
+    # what perf_counter itself adds to each timed step (subtracted below)
+    t = time.perf_counter()
+    for _ in range(1000):
+        time.perf_counter()
+    tick = (time.perf_counter() - t) / 1000
     stats, saved = {}, [(c, c.steps) for c in comps]
     for c, steps in saved:
         nodes = c.graph.nodes if len(c.graph.nodes) == len(steps) else [None] * len(steps)
@@ -900,7 +926,7 @@ def graph_breakdown(key, fn, calls=5, top=16):
             def timed(*a, _f=st[0], _label=(name, shapes), **k):
                 t = time.perf_counter()
                 r = _f(*a, **k)
-                dt = time.perf_counter() - t
+                dt = time.perf_counter() - t - tick
                 s = stats.setdefault(_label + (_step_kind(_f, k),), [0, 0.0])
                 s[0] += 1
                 s[1] += dt
@@ -1021,11 +1047,17 @@ def bench_g2():
         xj = jnp.asarray(x)
         return (lambda: np.asarray(jax.block_until_ready(gf(xj)))), "jax.jit"
 
+    held = {k: held_memory(lambda tr=tr: build_log1pexp_sum_tf(fg, x, traced=tr))
+            for k, tr in (("traced", True), ("eager", False))}
     peers = run_peers("g2", {"tensorflow": tf_b, "jax": jax_b}, None,
                       lambda r: close(r, ng, rtol=1e-5), baseline=nprun)
     return [
         row("g2", "grad of sum(log(1+exp(x))), 10^7 f32, traced", t, ratio(t["fg"]["min"]),
             "x NumPy", 0.6, ok, peers),
+        row("g2", "  (info) held between calls (input, graph constants, buffer cache)",
+            {"fg": {"bytes": held["traced"]}, "np": {"bytes": held["eager"]}},
+            (held["traced"] - held["eager"]) / 2 ** 20, "MiB more", None, ok, {},
+            baseline="eager"),
         row("g2", "  (info) same, eager (as in c)", {"fg": t["eager"], "np": t["np"]},
             ratio(t["eager"]["min"]), "x NumPy", None, ok, {}),
     ]
@@ -1047,6 +1079,8 @@ def bench_g3():
     mem_tr = max(peak_memory(traced) for _ in range(2))
     mem_eager = max(peak_memory(eager) for _ in range(2))
     mem_np = max(peak_memory(nprun) for _ in range(2))
+    held = {k: held_memory(lambda tr=tr: build_mlp_tf(fg, x, labels, params, traced=tr))
+            for k, tr in (("traced", True), ("eager", False))}
 
     def tf_build(tf, tr):
         run = build_mlp_tf(tf, x, labels, params, traced=tr)
@@ -1060,6 +1094,10 @@ def bench_g3():
         row("g3", "  same: peak memory (tracemalloc) vs eager (lower)",
             {"fg": {"bytes": mem_tr}, "np": {"bytes": mem_eager}}, mem_tr / mem_eager,
             "x eager", 1.0, ok, {}, baseline="eager", strict=True),
+        row("g3", "  (info) held between calls (weights, graph constants, buffer cache)",
+            {"fg": {"bytes": held["traced"]}, "np": {"bytes": held["eager"]}},
+            (held["traced"] - held["eager"]) / 2 ** 20, "MiB more", None, ok, {},
+            baseline="eager"),
         row("g3", "  (info) traced time vs NumPy by hand", t, t["fg"]["min"] / t["np"]["min"],
             "x NumPy", None, ok, {}),
         row("g3", "  (info) traced peak memory vs NumPy by hand",

@@ -88,6 +88,7 @@ class GraphBuilder(core.Recorder):
         self.outer = []      # slots whose values come from the parent graph
         self.shadow = {}     # id(variable) -> its value as assigned so far in this trace
         self.var_reads = {}  # id(variable) -> the tensors its reads produced (for gradients)
+        self.const_tensors = {}  # slot -> the captured tensor (replays keep the connection)
         self._next = 0
 
     def _new_slot(self, t):
@@ -108,14 +109,20 @@ class GraphBuilder(core.Recorder):
             return s
         s = self._new_slot(t)     # a tensor from outside the trace: captured by value
         self.consts[s] = t._value
+        self.const_tensors[s] = t
         return s
 
     def captured(self, s):
         """The tensor captured as constant slot ``s``."""
-        for k, slot in self.slots.items():
-            if slot == s:
-                return self.alive[k]
-        return Tensor(self.consts[s])
+        t = self.const_tensors.get(s)
+        return t if t is not None else Tensor(self.consts[s])
+
+    def release(self, graph):
+        """Drop the trace-time tensors once the graph is built, unless a custom_gradient rule
+        (traced lazily, by tensor identity) may still need them."""
+        if any(n.prim is custom.custom_p for n in graph.nodes):
+            return
+        self.slots, self.alive, self.entries, self.shadow, self.var_reads = {}, {}, [], {}, {}
 
     def knows(self, t):
         return id(t) in self.slots or (self.parent is not None and self.parent.knows(t))
@@ -326,6 +333,7 @@ class Function:
             out = f(*targs, **tkwargs)
         names = _arg_names(self._func, leaves, skip=self._instance is not None)
         graph = builder.finish(out, names)
+        builder.release(graph)
         return ConcreteFunction(graph, builder, [isinstance(x, (Tensor, TensorSpec, np.ndarray,
                                                                 np.generic)) for x in leaves])
 

@@ -10,6 +10,7 @@ rules' ops, recorded while tracing.
 subexpressions merged, constants folded, each value freed after its last use, and elementwise
 NumPy ufuncs writing into a dying input's buffer (``out=``) where that buffer is ours alone.
 """
+import operator
 import threading
 
 import numpy as np
@@ -213,6 +214,8 @@ def _bound(prim, params):
 
 # elementwise primitives whose NumPy ufunc can write into a given buffer
 _UFUNCS = {}
+_SCALAR_OPS = {np.add: operator.add, np.subtract: operator.sub, np.multiply: operator.mul,
+               np.true_divide: operator.truediv}
 
 
 def register_ufunc(prim, ufunc):
@@ -273,6 +276,8 @@ class Compiled:
             # a registered ufunc always returns a fresh array (some impls return an input,
             # e.g. multiplying by a broadcast one), so its output can be recycled later
             fn, mode, key = (ufunc if ufunc is not None else _bound(n.prim, n.params)), 0, None
+            if ufunc is not None and n.meta and n.meta[0][0] == () and ufunc in _SCALAR_OPS:
+                fn = _SCALAR_OPS[ufunc]   # NumPy scalars' own arithmetic: 10x a ufunc call
             if ufunc is not None and len(n.outs) == 1 and n.meta[0][0]:
                 shape, dtype = n.meta[0]
                 key = (shape, np.dtype(dtype))
