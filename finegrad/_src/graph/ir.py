@@ -129,7 +129,8 @@ def format_graph(g):
     for n in g.nodes:
         ins = ", ".join(name(s) for s in n.ins)
         ps = ", ".join(_param_str(k, v) for k, v in n.params.items() if k != "rule")
-        call = f"{n.prim.name}({ins}{', ' if ins and ps else ''}{ps})"
+        label = getattr(n.prim, "label", "")
+        call = f"{n.prim.name}{label}({ins}{', ' if ins and ps else ''}{ps})"
         if n.outs:
             outs = ", ".join(name(s) for s in n.outs)
             types = ", ".join(_type_str(m) for m in n.meta)
@@ -224,7 +225,7 @@ def register_ufunc(prim, ufunc):
 
 # primitives whose outputs are always new arrays (never a view of, or the same object as, an
 # input): with the ufuncs, the only consumers after which a buffer may be recycled
-FRESH = {"reduce_sum", "reduce_max", "reduce_min", "reduce_prod", "matmul", "divide",
+FRESH = {"fused_elementwise", "reduce_sum", "reduce_max", "reduce_min", "reduce_prod", "matmul", "divide",
          "pow_scalar", "softmax", "log_softmax", "select", "tanh_grad", "sigmoid_grad",
          "sigmoid", "softplus", "relu", "cumsum", "cumprod", "concat", "tile",
          "gather", "scatter_add_into_zeros", "gather_transpose", "cast", "floormod", "pow",
@@ -262,7 +263,7 @@ class Compiled:
         recyclable = set()
         for n in g.nodes:
             if (n.prim in _UFUNCS and not n.params or n.prim.name in FRESH) and \
-                    not n.prim.multiple_results:
+                    (not n.prim.multiple_results or isinstance(n.prim, _Fused)):
                 for s, (shape, _) in zip(n.outs, n.meta):
                     if shape and s not in outs and consumers_fresh.get(s, False):
                         recyclable.add(s)
@@ -290,6 +291,9 @@ class Compiled:
                         break
             if n.prim.multiple_results or not n.outs:
                 mode = 1
+            if isinstance(n.prim, _Fused):
+                mode, key = 3, tuple((tuple(m[0]), np.dtype(m[1])) for m in n.meta)
+                fn = n.prim.impl
             ins_idx = tuple(index[s] for s in n.ins)
             steps.append((fn, ins_idx, tuple(index[s] for s in n.outs), mode, key, free, pool,
                           len(ins_idx), ins_idx[0] if ins_idx else None,
@@ -318,6 +322,11 @@ class Compiled:
         for fn, ins, outs, mode, key, free, recycle, arity, a, b in self.steps:
             if mode == 2 and pool.get(key):
                 r = fn(*[vals[i] for i in ins], out=pool[key].pop())
+            elif mode == 3:   # a fused chain writes its outputs into recycled buffers
+                r = fn(*[vals[i] for i in ins],
+                       outs=[pool[k].pop() if pool.get(k) else None for k in key])
+                for o, v in zip(outs, r):
+                    vals[o] = v
             elif arity == 2:
                 r = fn(vals[a], vals[b])
             elif arity == 1:
@@ -327,7 +336,7 @@ class Compiled:
             if mode == 1:
                 for o, v in zip(outs, r):
                     vals[o] = v
-            else:
+            elif mode != 3:
                 vals[outs[0]] = r
             for i in recycle:
                 buf = vals[i]
@@ -353,7 +362,159 @@ def _inplace(ufunc, k):
 
 
 def compile_graph(g):
-    return Compiled(simplify(g))
+    return Compiled(fuse_elementwise(simplify(g)))
+
+
+# --- fusing elementwise chains -------------------------------------------------------------------
+
+#: elements per block when a chain of elementwise ops runs block by block
+CHUNK = 1 << 15
+#: arrays smaller than this are not worth fusing (the blocks would be the whole array)
+FUSE_MIN = 1 << 17
+#: how far ahead fusion looks for elementwise nodes to move into a chain
+LOOKAHEAD = 64
+
+
+class _Fused:
+    """A pseudo-primitive: consecutive elementwise ufunc nodes over one large shape, run
+    block by block so the intermediates stay in cache (each element goes through the same
+    ufuncs as unfused, so results are bitwise identical). Values used only inside the chain
+    live in block-sized scratch buffers; the others are written to full arrays."""
+
+    multiple_results = True
+    name = "fused_elementwise"
+    vjp = jvp = None
+    nondiff = False
+
+    def __init__(self, nodes, ext, escaping, shape, meta):
+        self.nodes = nodes
+        self.ext, self.escaping, self.shape, self.meta = ext, escaping, shape, meta
+        pos = {s: ("ext", i) for i, s in enumerate(ext)}
+        internal = {s for n in nodes for s in n.outs} - set(escaping)
+        self.internal = sorted(internal)
+        for i, s in enumerate(escaping):
+            pos[s] = ("out", i)
+        for i, s in enumerate(self.internal):
+            pos[s] = ("tmp", i)
+        self.plan = [(_UFUNCS[n.prim], tuple(pos[x] for x in n.ins), pos[n.outs[0]])
+                     for n in nodes]
+        self.label = "[" + ", ".join(n.prim.name for n in nodes) + "]"
+
+    def impl(self, *vals, outs=None):
+        size = int(np.prod(self.shape))
+        flat_ext = []
+        for v in vals:
+            if isinstance(v, np.ndarray) and v.shape == self.shape:
+                if not any(v.strides):
+                    flat_ext.append(("scalar", v.flat[0]))
+                elif v.flags.c_contiguous:
+                    flat_ext.append(("array", v.reshape(-1)))
+                else:
+                    return self._unfused(vals)
+            else:
+                flat_ext.append(("scalar", v))
+        outs = [np.empty(self.shape, self.meta[s][1]) if o is None else o
+                for s, o in zip(self.escaping, outs or [None] * len(self.escaping))]
+        flat_out = [o.reshape(-1) for o in outs]
+        tmps = [np.empty(CHUNK, self.meta[s][1]) for s in self.internal]
+        for start in range(0, size, CHUNK):
+            stop = min(size, start + CHUNK)
+            m = stop - start
+
+            def get(p):
+                kind, i = p
+                if kind == "ext":
+                    k, v = flat_ext[i]
+                    return v if k == "scalar" else v[start:stop]
+                return flat_out[i][start:stop] if kind == "out" else tmps[i][:m]
+            for ufunc, ins, out in self.plan:
+                ufunc(*[get(p) for p in ins], out=get(out))
+        return tuple(outs)
+
+    def _unfused(self, vals):
+        env = dict(zip(self.ext, vals))
+        for n in self.nodes:
+            env[n.outs[0]] = _UFUNCS[n.prim](*[env[x] for x in n.ins])
+        return tuple(env[s] for s in self.escaping)
+
+
+def _fusable(n, g):
+    if n.prim not in _UFUNCS or n.params or len(n.outs) != 1:
+        return None
+    shape, dtype = n.meta[0]
+    if int(np.prod(shape, dtype=np.int64)) < FUSE_MIN or np.dtype(dtype).kind not in "fc":
+        return None
+    for x in n.ins:
+        xs = g.meta[x][0]
+        if tuple(xs) not in ((), tuple(shape)):
+            return None
+    return tuple(shape)
+
+
+def fuse_elementwise(g):
+    """Replace runs of two or more consecutive large elementwise nodes of one shape by one
+    `_Fused` node (see `_Fused`)."""
+    from finegrad._src import nest
+    out_slots = {o.slot for o in nest.flatten(g.outputs) if isinstance(o, OutSlot)}
+    uses = {}
+    for i, n in enumerate(g.nodes):
+        for x in n.ins:
+            uses.setdefault(x, []).append(i)
+    nodes, run, run_shape = [], [], None
+    available = set(g.args) | set(g.consts) | set(g.outer)
+    order = list(g.nodes)
+    taken = set()
+
+    def flush():
+        if len(run) >= 2:
+            produced = [n.outs[0] for n in run]
+            ext = list(dict.fromkeys(x for n in run for x in n.ins if x not in produced))
+            members = {id(n) for n in run}
+            escaping = [s for s in produced if s in out_slots or any(
+                id(order[u]) not in members for u in uses.get(s, ()))]
+            fused = _Fused(list(run), ext, escaping, run_shape, g.meta)
+            nodes.append(Node(fused, tuple(ext), {}, tuple(escaping),
+                              [g.meta[s] for s in escaping]))
+        else:
+            nodes.extend(run)
+        run.clear()
+
+    def pull_ahead(start):
+        """Join later elementwise nodes of the run's shape whose inputs are ready: pure
+        ops move earlier, so a chain split by a reduction can stay in one pass."""
+        changed = True
+        while changed:
+            changed = False
+            for j in range(start, min(len(order), start + LOOKAHEAD)):
+                m = order[j]
+                if id(m) in taken or _fusable(m, g) != run_shape:
+                    continue
+                if all(x in available for x in m.ins):
+                    run.append(m)
+                    taken.add(id(m))
+                    available.update(m.outs)
+                    changed = True
+
+    for i, n in enumerate(order):
+        if id(n) in taken:
+            continue
+        shape = _fusable(n, g)
+        if shape is not None and (not run or shape == run_shape):
+            run.append(n)
+            run_shape = shape
+            available.update(n.outs)
+            continue
+        if run:
+            pull_ahead(i)
+        flush()
+        if shape is not None:
+            run.append(n)
+            run_shape = shape
+        else:
+            nodes.append(n)
+        available.update(n.outs)
+    flush()
+    return Graph(g.name, g.args, g.arg_names, g.consts, nodes, g.outputs, g.meta, g.outer)
 
 
 def tensor_meta(t):
