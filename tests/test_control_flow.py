@@ -107,9 +107,6 @@ def test_cond_traced_constant_branches():
     np.testing.assert_array_equal(g(tf.constant(-1.)).numpy(), [3., 4.])
 
 
-@pytest.mark.xfail(strict=True, reason="traced cond compares non-tensor branch outputs by "
-                   "value: cond(pred, lambda: 1., lambda: 2.) raises ValueError instead of "
-                   "converting the Python numbers to tensors (TensorFlow returns a tensor)")
 def test_cond_traced_python_number_branches():
     @tf.function
     def g(x):
@@ -255,10 +252,6 @@ def test_cond_integer_outputs_no_gradient():
     assert _grad(g, tf.constant(-3.)).numpy() == np.float32(2.)
 
 
-@pytest.mark.xfail(strict=True, reason="variables read inside a traced cond branch: the cond "
-                   "VJP differentiates only the captured tensors (its replay tape has "
-                   "watch_accessed_variables=False), so the gradient w.r.t. the variable is "
-                   "None (eager gives it)")
 def test_cond_gradient_with_respect_to_variable_read_in_branch():
     w = tf.Variable(3.)
 
@@ -271,12 +264,10 @@ def test_cond_gradient_with_respect_to_variable_read_in_branch():
     f = tf.function(fn)
     with tf.GradientTape() as t:
         y = f(x)
-    assert t.gradient(y, w) is not None and t.gradient(y, w).numpy() == np.float32(2.)
+    g = t.gradient(y, w)
+    assert g is not None and g.numpy() == np.float32(2.)
 
 
-@pytest.mark.xfail(strict=True, reason="assign inside a traced cond branch runs at trace time "
-                   "too (bind runs cond's impl, executing the branch sub-graph's "
-                   "assign_variable while tracing): the first call updates the variable twice")
 def test_cond_assign_in_branch_runs_once_per_call():
     v = tf.Variable(0.)
 
@@ -288,9 +279,6 @@ def test_cond_assign_in_branch_runs_once_per_call():
     assert v.numpy() == np.float32(1.)
 
 
-@pytest.mark.xfail(strict=True, reason="a traced cond whose branches assign variables is not "
-                   "an effect for simplify(): when its outputs are unused, dead-code removal "
-                   "drops it and the assign never runs at call time")
 def test_cond_assign_in_branch_with_unused_output_is_kept():
     v = tf.Variable(0.)
 
@@ -372,9 +360,6 @@ def test_while_loop_maximum_iterations():
     assert t.gradient(y, x).numpy() == np.float32(8.)
 
 
-@pytest.mark.xfail(strict=True, reason="while_loop(maximum_iterations=<traced tensor>) inside "
-                   "finegrad.function raises TypeError (the Python `i < max_iter` is "
-                   "evaluated on the traced tensor); TensorFlow accepts a tensor")
 def test_while_loop_maximum_iterations_traced_tensor():
     @tf.function
     def g(x, m):
@@ -418,9 +403,6 @@ def test_while_loop_captures_tensors_and_variables():
     assert g(tf.constant(1.), tf.constant(1.)).numpy() == np.float32(111.)
 
 
-@pytest.mark.xfail(strict=True, reason="assign inside a traced while_loop body runs at trace "
-                   "time too (bind runs while's impl while tracing): the first call adds the "
-                   "loop's increments twice")
 def test_while_loop_assign_in_body_runs_once_per_call():
     v = tf.Variable(0.)
 
@@ -501,9 +483,6 @@ def test_while_loop_tf_gradients_inside_with_captured():
     assert gc.numpy() == np.float32(4 * 1.5 * 27.)
 
 
-@pytest.mark.xfail(strict=True, reason="variables read inside a traced while_loop body: the "
-                   "loop's VJP re-runs it under a tape with watch_accessed_variables=False and "
-                   "differentiates only its inputs, so the gradient w.r.t. the variable is None")
 def test_while_loop_gradient_with_respect_to_variable_read_in_body():
     w = tf.Variable(3.)
 

@@ -72,9 +72,6 @@ def test_listing_shows_variables_and_assigns():
     assert "mode=assign_add" in text
 
 
-@pytest.mark.xfail(strict=True, reason="format_graph names every multi-element constant "
-                   "'const' + its type ('constfloat32[2]'), so two different array constants "
-                   "print the same and the listing cannot tell them apart")
 def test_distinct_array_constants_have_distinct_names():
     a = tf.constant([1., 2.])
     b = tf.constant([3., 4.])

@@ -16,6 +16,7 @@ from finegrad._src import core, nest
 from finegrad._src.core import Primitive, bind
 from finegrad._src.graph import function as fn_module
 from finegrad._src.graph.function import GraphBuilder, replay, is_traced
+from finegrad._src.graph import ir
 from finegrad._src.graph.ir import OutSlot
 from finegrad._src.tensor import Tensor, convert_to_tensor
 
@@ -42,7 +43,7 @@ class _Branch:
 
 
 def _trace_sub(fn, name, parent, args):
-    sub = GraphBuilder(name, parent=parent)
+    sub = _SubBuilder(name, parent, core.active_recorders())
     with core.tracing(sub):
         targs = []
         for a in args:
@@ -51,6 +52,29 @@ def _trace_sub(fn, name, parent, args):
             targs.append(t)
         out = fn(*targs)
     return sub.finish(out, [f"v{i}" for i in range(len(args))]), sub
+
+
+class _SubBuilder(GraphBuilder):
+    """Traces a branch or loop body. Its variable reads happen in the enclosing graph (before
+    the cond or while node) and are captured, so gradients reach the variables, unless the
+    sub-graph itself assigned the variable first."""
+
+    def __init__(self, name, parent, parent_recorders):
+        super().__init__(name, parent=parent)
+        self._parent_recorders = parent_recorders
+        self._assigned = set()
+
+    def read_variable(self, var):
+        if id(var) in self._assigned:
+            return super().read_variable(var)
+        with core.tracing(self.parent), core.inner_stack(self._parent_recorders):
+            return self.parent.read_variable(var)
+
+    def assign_variable(self, var, value, mode):
+        self._assigned.add(id(var))
+        # later reads in the enclosing trace see the value as it stands at trace time
+        self.shadow.setdefault(id(var), self.parent.shadow.get(id(var), var._storage))
+        super().assign_variable(var, value, mode)
 
 
 def _captured(parent, subs):
@@ -99,14 +123,21 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
     if not is_traced(p):
         with core.inner_stack(core.active_recorders()):
             return true_fn() if bool(p._value) else false_fn()
-    g_t, sub_t = _trace_sub(true_fn, "cond_true", tracer, [])
-    g_f, sub_f = _trace_sub(false_fn, "cond_false", tracer, [])
+    g_t, sub_t = _trace_sub(lambda: _tensor_leaves(true_fn()), "cond_true", tracer, [])
+    g_f, sub_f = _trace_sub(lambda: _tensor_leaves(false_fn()), "cond_false", tracer, [])
     _same_outputs(g_t, g_f)
     captured, (m_t, m_f) = _captured(tracer, (sub_t, sub_f))
     branches = (_Branch(g_t, sub_t, m_t), _Branch(g_f, sub_f, m_f))
     outs = bind(cond_p, p, *captured, branches=branches)
     it = iter(outs)
     return nest.map_structure(lambda o: next(it) if isinstance(o, OutSlot) else o, g_t.outputs)
+
+
+def _tensor_leaves(out):
+    """Numbers and arrays a branch returns become tensors, as in TensorFlow."""
+    return nest.map_structure(
+        lambda o: convert_to_tensor(o) if isinstance(o, (int, float, np.ndarray, np.generic))
+        and not isinstance(o, bool) else o, out)
 
 
 def _same_outputs(a, b):
@@ -121,10 +152,20 @@ def _same_outputs(a, b):
                          f"of tensors with the same shapes and dtypes; got {ma} and {mb}")
 
 
+def _dry(fn):
+    """Inside a trace, run a sub-graph for its values with variable updates going to the
+    trace's shadow values; outside, for real."""
+    tracer = core.current_tracer()
+    if tracer is None:
+        return fn()
+    with ir.dry_run(tracer.shadow):
+        return fn()
+
+
 @cond_p.def_impl
 def _cond_impl(pred, *captured, branches):
     b = branches[0] if pred else branches[1]
-    return tuple(b.run_values([], captured))
+    return tuple(_dry(lambda: b.run_values([], captured)))
 
 
 @cond_p.def_vjp
@@ -196,6 +237,8 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
     c = cond(*vars_)
     if not is_traced(c) and not any(is_traced(v) for v in vars_):
         i = 0
+        if isinstance(maximum_iterations, Tensor):
+            maximum_iterations = int(maximum_iterations._value)
         while bool(c._value if isinstance(c, Tensor) else c) and (
                 maximum_iterations is None or i < maximum_iterations):
             vars_ = _as_list(body(*vars_), len(vars_))
@@ -212,9 +255,14 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
                              f"shape and dtype; variable {i} is {tuple(v._value.shape)} "
                              f"{v._value.dtype} before")
     captured, (m_c, m_b) = _captured(tracer, (sub_c, sub_b))
+    max_iter = maximum_iterations
+    if isinstance(max_iter, Tensor):
+        if is_traced(max_iter):   # known only when the graph runs: the node's last input
+            captured, max_iter = captured + [max_iter], "input"
+        else:
+            max_iter = int(max_iter._value)
     parts = (_Branch(g_c, sub_c, m_c), _Branch(g_b, sub_b, m_b))
-    outs = bind(while_p, *vars_, *captured, parts=parts, n=len(vars_),
-                max_iter=maximum_iterations)
+    outs = bind(while_p, *vars_, *captured, parts=parts, n=len(vars_), max_iter=max_iter)
     return outs[0] if single else type(loop_vars)(outs)
 
 
@@ -230,11 +278,16 @@ def _as_list(v, n):
 def _while_impl(*vals, parts, n, max_iter):
     c, b = parts
     vs, captured = list(vals[:n]), vals[n:]
-    i = 0
-    while c.run_values(vs, captured)[0] and (max_iter is None or i < max_iter):
-        vs = b.run_values(vs, captured)
-        i += 1
-    return tuple(vs)
+    if max_iter == "input":   # a traced maximum_iterations: the last input
+        max_iter, captured = int(captured[-1]), captured[:-1]
+
+    def loop(vs):
+        i = 0
+        while c.run_values(vs, captured)[0] and (max_iter is None or i < max_iter):
+            vs = b.run_values(vs, captured)
+            i += 1
+        return tuple(vs)
+    return _dry(lambda: loop(vs))
 
 
 @while_p.def_vjp
@@ -268,6 +321,8 @@ def _while_vjp_eager(ins, cts, parts, n, max_iter):
 
 def _while_eager(vs, captured, parts, max_iter):
     c, b = parts
+    if max_iter == "input":
+        max_iter, captured = int(captured[-1]._value), captured[:-1]
     i = 0
     while bool(c.replay(vs, captured)[0]._value) and (max_iter is None or i < max_iter):
         vs = b.replay(vs, captured)

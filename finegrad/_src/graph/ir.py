@@ -23,20 +23,56 @@ read_variable_p = def_nondiff(Primitive("read_variable", unify=False))
 assign_variable_p = def_nondiff(Primitive("assign_variable", unify=False))
 
 
+# While a trace evaluates a sub-graph (a cond branch, a loop body) to learn its values, its
+# variable updates must not touch the real variables: they go to the trace's shadow values.
+_DRY = threading.local()
+
+
+class dry_run:
+    """Context manager: read/assign nodes use ``shadow`` (id(var) -> value), not variables."""
+
+    def __init__(self, shadow):
+        self._shadow = shadow
+
+    def __enter__(self):
+        self._saved = getattr(_DRY, "shadow", None)
+        _DRY.shadow = self._shadow
+
+    def __exit__(self, *exc):
+        _DRY.shadow = self._saved
+
+
 @read_variable_p.def_impl
 def _read_variable_impl(*, var):
-    v = var._storage
+    shadow = getattr(_DRY, "shadow", None)
+    v = var._storage if shadow is None else shadow.get(id(var), var._storage)
     return v if v.ndim else v[()]
 
 
 @assign_variable_p.def_impl
 def _assign_variable_impl(value, *, var, mode):
+    shadow = getattr(_DRY, "shadow", None)
+    cur = var._storage if shadow is None else shadow.get(id(var), var._storage)
     if mode == "assign_add":
-        value = var._storage + value
+        value = cur + value
     elif mode == "assign_sub":
-        value = var._storage - value
-    var._set(value)
+        value = cur - value
+    if shadow is None:
+        var._set(value)
+    else:
+        shadow[id(var)] = np.asarray(value, var._storage.dtype)
     return ()
+
+
+def has_effects(node):
+    """Whether running ``node`` may update a variable (directly or in a sub-graph)."""
+    if node.prim is assign_variable_p:
+        return True
+    for key in ("branches", "parts"):
+        for sub in node.params.get(key, ()):
+            if any(has_effects(n) for n in sub.graph.nodes):
+                return True
+    return False
 
 
 EFFECTS = (assign_variable_p, read_variable_p)   # never merged, folded or reordered
@@ -112,13 +148,17 @@ def format_graph(g):
         names[s] = g.arg_names[i] if i < len(g.arg_names) else f"arg{i}"
     for s in g.outer:
         names[s] = f"outer{s}"
-    counter = [0]
+    counter, nconst = [0], [0]
 
     def name(s):
         if s not in names:
             if s in g.consts:
                 v = np.asarray(g.consts[s])
-                names[s] = (repr(v.item()) if v.size == 1 else f"const{_type_str((v.shape, v.dtype))}")
+                if v.size == 1:
+                    names[s] = repr(v.item())
+                else:
+                    names[s] = f"c{nconst[0]}:{_type_str((v.shape, v.dtype))}"
+                    nconst[0] += 1
             else:
                 names[s] = f"%{counter[0]}"
                 counter[0] += 1
@@ -169,7 +209,8 @@ def simplify(g):
     for n in g.nodes:
         ins = tuple(alias.get(s, s) for s in n.ins)
         prim = n.prim
-        pure = prim not in EFFECTS and prim.impl is not None and not n.params.get("rule")
+        pure = prim not in EFFECTS and prim.impl is not None and not n.params.get("rule") \
+            and not has_effects(n)
         if pure and ins and all(s in consts for s in ins) and not prim.multiple_results:
             try:
                 consts[n.outs[0]] = prim.impl(*[consts[s] for s in ins], **n.params)
@@ -195,7 +236,7 @@ def simplify(g):
     needed = {o.slot for o in nest.flatten(outputs) if isinstance(o, OutSlot)}
     kept = []
     for n in reversed(nodes):
-        if n.prim is assign_variable_p or any(s in needed for s in n.outs):
+        if has_effects(n) or any(s in needed for s in n.outs):
             kept.append(n)
             needed.update(n.ins)
     kept.reverse()
