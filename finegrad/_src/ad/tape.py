@@ -177,6 +177,9 @@ class GradientTape(core.Recorder):
             LookupError: when the path crosses a primitive without a gradient rule.
         """
         self._check_usable("gradient")
+        if type(target) is Tensor and type(sources) is Tensor and output_gradients is None \
+                and unconnected_gradients is UnconnectedGradients.NONE:
+            return self._gradient_of_one(target, sources)
         unconnected = _unconnected(unconnected_gradients)
         targets = [self._read(t) if isinstance(t, Variable) else t for t in nest.flatten(target)]
         flat_sources = nest.flatten(sources)
@@ -185,6 +188,24 @@ class GradientTape(core.Recorder):
             grads = self._backward(targets, cts, flat_sources, consume=not self._persistent)
         self._release()
         return nest.pack_sequence_as(sources, _finish(grads, flat_sources, unconnected))
+
+    def _gradient_of_one(self, target, source):
+        """The common case, one tensor target and one tensor source, without the general
+        path's structure handling."""
+        if not (_is_float(target) and _is_float(source)):
+            self._release()
+            return None
+        entries, watched = self._entries, self._watched
+        consume = not self._persistent
+        if consume:
+            watched = set(watched)
+            self._entries, self._watched = [], {}
+        k = id(source)
+        with core.without(self):
+            ct = backward_pass(entries, watched, (target,), (_ones_seed(target),), {k},
+                               consume=consume)
+        self._release()
+        return ct.get(k)
 
     def _read(self, variable):
         """A variable used as a target is read as if inside the tape, as in TensorFlow."""
