@@ -637,13 +637,17 @@ def _maximum_jvp(primals, tangents, *, out):
     return where(x >= y, x_dot, y_dot)
 
 
-@maximum_p.def_vjp
-def _maximum_vjp(ct, x, y, *, out, needs=(True, True)):
-    """VJP of maximum: ct where x >= y to x, elsewhere to y."""
-    mask = x >= y
+def _route(ct, mask, x, y, needs):
+    """Cotangents of a selection: ct where ``mask`` to x, elsewhere to y, unbroadcast."""
     zero = ct * 0
     return (unbroadcast(where(mask, ct, zero), x._value.shape) if needs[0] else None,
             unbroadcast(where(mask, zero, ct), y._value.shape) if needs[1] else None)
+
+
+@maximum_p.def_vjp
+def _maximum_vjp(ct, x, y, *, out, needs=(True, True)):
+    """VJP of maximum: ct where x >= y to x, elsewhere to y."""
+    return _route(ct, x >= y, x, y, needs)
 
 
 minimum_p = Primitive("minimum", batch_rule=True, vjp_needs=True)
@@ -673,10 +677,7 @@ def _minimum_jvp(primals, tangents, *, out):
 @minimum_p.def_vjp
 def _minimum_vjp(ct, x, y, *, out, needs=(True, True)):
     """VJP of minimum: ct where x <= y to x, elsewhere to y."""
-    mask = x <= y
-    zero = ct * 0
-    return (unbroadcast(where(mask, ct, zero), x._value.shape) if needs[0] else None,
-            unbroadcast(where(mask, zero, ct), y._value.shape) if needs[1] else None)
+    return _route(ct, x <= y, x, y, needs)
 
 
 negative_p = Primitive("negative", batch_rule=True)
@@ -735,9 +736,7 @@ def _where_jvp(primals, tangents, *, out):
 @where_p.def_vjp
 def _where_vjp(ct, c, x, y, *, out, needs=(False, True, True)):
     """VJP of select: ct where c to x, ct where not c to y; none for the condition."""
-    zero = ct * 0
-    return (None, unbroadcast(where(c, ct, zero), x._value.shape) if needs[1] else None,
-            unbroadcast(where(c, zero, ct), y._value.shape) if needs[2] else None)
+    return (None,) + _route(ct, c, x, y, needs[1:])
 
 
 def clip_by_value(t, clip_value_min, clip_value_max, name=None):

@@ -162,8 +162,13 @@ def _cumsum_jvp(primals, tangents, *, out, axis):
 @cumsum_p.def_vjp
 def _cumsum_vjp(ct, x, *, out, axis):
     """VJP of cumsum: the reversed cumulative sum of the cotangent."""
-    b = len(core.batch_shape())
-    return (_flip(bind(cumsum_p, _flip(ct, axis + b), axis=axis + b), axis + b),)
+    return (_reverse_cumsum(ct, axis),)
+
+
+def _reverse_cumsum(ct, axis):
+    """sum over j >= i along ``axis`` (batch axes of a Jacobian's cotangents in front)."""
+    a = axis + len(core.batch_shape())
+    return _flip(bind(cumsum_p, _flip(ct, a), axis=a), a)
 
 
 cumprod_p = Primitive("cumprod", batch_rule=True)
@@ -197,9 +202,7 @@ def _cumprod_jvp(primals, tangents, *, out, axis):
 @cumprod_p.def_vjp
 def _cumprod_vjp(ct, x, *, out, axis):
     """VJP of cumprod: reverse-cumsum(ct * out) / x."""
-    b = len(core.batch_shape())
-    g = _flip(bind(cumsum_p, _flip(ct * out, axis + b), axis=axis + b), axis + b)
-    return (g / x,)
+    return (_reverse_cumsum(ct * out, axis) / x,)
 
 
 def _cumprod_exclusive(flat, reverse):
