@@ -26,6 +26,7 @@ class _State(threading.local):
         self.recorders = ()   # active recorders, outermost first (a tuple: cheap to snapshot)
         self.batch_shape = ()  # leading cotangent axes while a tape computes a whole Jacobian
         self.tracer = None     # the graph builder of the innermost finegrad.function trace
+        self.read_watchers = ()  # told of every variable read (custom_gradient's watcher)
 
 
 _state = _State()
@@ -379,3 +380,34 @@ class tracing:
 
     def __exit__(self, *exc):
         _state.tracer, _state.recorders, _state.batch_shape = self._saved
+
+
+def push_read_watcher(w):
+    _state.read_watchers = _state.read_watchers + (w,)
+
+
+def pop_read_watcher(w):
+    _state.read_watchers = tuple(x for x in _state.read_watchers if x is not w)
+
+
+def notify_read_watchers(variable, tensor):
+    for w in _state.read_watchers:
+        w.variable_read(variable, tensor)
+
+
+def has_read_watchers():
+    return bool(_state.read_watchers)
+
+
+class hidden:
+    """Context manager: no recorder and no read watcher sees what runs inside (a computation
+    whose gradient is defined elsewhere, e.g. `grad_pass_through`)."""
+
+    __slots__ = ("_saved",)
+
+    def __enter__(self):
+        self._saved = (_state.recorders, _state.read_watchers)
+        _state.recorders, _state.read_watchers = (), ()
+
+    def __exit__(self, *exc):
+        _state.recorders, _state.read_watchers = self._saved

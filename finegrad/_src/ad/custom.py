@@ -17,6 +17,7 @@ import numpy as np
 
 from finegrad._src import core, nest
 from finegrad._src.ad.forward import jvp_by_transposing
+from finegrad._src.ad.tape import GradientTape
 from finegrad._src.core import Primitive
 from finegrad._src.tensor import Tensor, convert_to_tensor
 from finegrad._src.variables import Variable
@@ -55,11 +56,12 @@ class _Watcher(core.Recorder):
         self.variables = {}
         self.consumed = {}
         self.produced = set()
+        self.reads = set()
 
     def variable_read(self, variable, tensor):
         if variable.trainable:
             self.variables.setdefault(id(variable), variable)
-        self.produced.add(id(tensor))
+        self.reads.add(id(tensor))
 
     def record(self, prim, ins, params, out):
         # innermost, so it sees f's own ops only, not the rules that outer recorders run
@@ -178,12 +180,23 @@ class _CustomGradient:
         if not core.active_recorders():
             return _split(f(*args, **kwargs), self._f)[0]
         watcher = _Watcher()
-        core.push_recorder(watcher)
+        recs = core.active_recorders()
+        # With only tapes active, the ops f runs are exactly what the tapes record from here
+        # on (used to find captured tensors), so the watcher need not see every op; rule-
+        # running recorders (accumulators) would add their own ops there, so then it does.
+        exact = any(r.runs_rules for r in recs)
+        marks = None if exact else [(r, len(r._entries)) for r in recs
+                                    if isinstance(r, GradientTape)]
+        core.push_read_watcher(watcher)
+        if exact:
+            core.push_recorder(watcher)
         try:
             y, grad_fn = _split(f(*args, **kwargs), self._f)
         finally:
-            core.pop_recorder(watcher)
-        return _record(self, args, kwargs, y, grad_fn, watcher)
+            core.pop_read_watcher(watcher)
+            if exact:
+                core.pop_recorder(watcher)
+        return _record(self, args, kwargs, y, grad_fn, watcher, marks)
 
     def forward_without_rule(self, *args, **kwargs):
         """Run the function's forward computation alone; its autodiff ignores ``grad_fn``."""
@@ -228,7 +241,7 @@ class _Params:
         return [t for row in self.leaves for t in row if t is not None]
 
 
-def _record(cg, args, kwargs, y, grad_fn, watcher):
+def _record(cg, args, kwargs, y, grad_fn, watcher, marks=None):
     f = cg._f
     name = f.__qualname__
     params = _Params(cg, args, kwargs)
@@ -249,7 +262,7 @@ def _record(cg, args, kwargs, y, grad_fn, watcher):
                             f"{type(o).__name__}; outputs must be finegrad tensors "
                             f"(wrap constants with finegrad.constant)")
     inputs = params.tensors()
-    _warn_captured(name, watcher, inputs)
+    _warn_captured(name, watcher, inputs, marks)
     reads = [v.read_value() for v in variables]
     outs = tuple(Tensor(o._value) for o in flat_y)
     rule = _Rule(name, grad_fn, params, variables, reads, y, cg._jvp)
@@ -403,28 +416,48 @@ def _check(g, t, param, name):
 _WARNED = set()
 
 
-def _warn_captured(name, watcher, inputs):
-    """Warn once when ``f`` used a tensor a tape watches without taking it as an input."""
-    inputs_ids = {id(t) for t in inputs}
-    for tape in core.active_recorders():
-        watched = getattr(tape, "_watched", None)
-        if not watched or not watcher.consumed:
+def _warn_captured(name, watcher, inputs, marks=None):
+    """Warn once when ``f`` used a tensor a tape watches without taking it as an input.
+
+    The ops ``f`` ran are the watcher's (``marks`` None) or the entries each tape recorded
+    after its mark; an input of those ops that a tape watches, that none of them produced,
+    and that is neither an argument nor a variable read, was captured from outside.
+    """
+    known = {id(t) for t in inputs} | watcher.reads
+    if marks is None:
+        consumed, produced = watcher.consumed, watcher.produced
+        for tape in core.active_recorders():
+            watched = getattr(tape, "_watched", None)
+            if watched:
+                for k, t in consumed.items():
+                    if k in watched and k not in known and k not in produced:
+                        _warn_once(name, t, getattr(tape, "_sites", {}).get(k))
+        return
+    for tape, start in marks:
+        entries, watched = tape._entries, tape._watched
+        if len(entries) <= start:
             continue
-        for k, t in watcher.consumed.items():
-            if k in watched and k not in inputs_ids and k not in watcher.produced:
-                key = (name, tuple(t._value.shape), getattr(tape, "_sites", {}).get(k))
-                if key in _WARNED:
-                    continue
-                _WARNED.add(key)
-                site = tape._sites.get(k) if hasattr(tape, "_sites") else None
-                where = f"watched at {site[0]}:{site[1]}" if site else \
-                    "computed from watched tensors"
-                warnings.warn(
-                    f"finegrad.custom_gradient: {name} uses a tensor of shape "
-                    f"{tuple(t._value.shape)} ({where}) that a GradientTape watches but that is "
-                    f"not one of its arguments; no gradient reaches it through the custom "
-                    f"rule. Pass it as an argument (and return its gradient from grad_fn).",
-                    UserWarning, stacklevel=4)
+        new = entries[start:]
+        produced = {id(o) for _, _, _, out in new
+                    for o in (out if isinstance(out, tuple) else (out,))}
+        for _, ins, _, _ in new:
+            for t in ins:
+                k = id(t)
+                if k in watched and k not in known and k not in produced:
+                    _warn_once(name, t, tape._sites.get(k))
+
+
+def _warn_once(name, t, site):
+    key = (name, tuple(t._value.shape), site)
+    if key in _WARNED:
+        return
+    _WARNED.add(key)
+    where = f"watched at {site[0]}:{site[1]}" if site else "computed from watched tensors"
+    warnings.warn(
+        f"finegrad.custom_gradient: {name} uses a tensor of shape {tuple(t._value.shape)} "
+        f"({where}) that a GradientTape watches but that is not one of its arguments; no "
+        f"gradient reaches it through the custom rule. Pass it as an argument (and return "
+        f"its gradient from grad_fn).", UserWarning, stacklevel=5)
 
 
 # --- RegisterGradient and no_gradient ---------------------------------------------------------
@@ -542,7 +575,7 @@ def recompute_grad(f):
             return f(*args, **kwargs)
         watcher = _Watcher()
         # the forward runs with only a variable watcher: no tape keeps its intermediates
-        with core.inner_stack((watcher,)):
+        with core.hidden(), core.inner_stack((watcher,)):
             y = f(*args, **kwargs)
         used = list(watcher.variables.values())
 
@@ -596,7 +629,7 @@ def grad_pass_through(f):
     def wrapped(x):
         @custom_gradient
         def passed(x):
-            with core.inner_stack(()):
+            with core.hidden():
                 y = f(x)
             flat_x, flat_y = nest.flatten(x), nest.flatten(y)
             if len(flat_x) != len(flat_y):

@@ -147,6 +147,8 @@ class GraphBuilder(core.Recorder):
         self.nodes.append(Node(read_variable_p, (), {"var": var}, (s,), [self.meta[s]]))
         self.var_reads.setdefault(id(var), []).append(t)
         core.notify_variable_read(var, t)   # tapes inside the trace see the read
+        if core.has_read_watchers():
+            core.notify_read_watchers(var, t)
         return t
 
     def assign_variable(self, var, value, mode):
