@@ -37,7 +37,13 @@ def _vdot(a, b):
 
 
 def numerical_jvp(f, args, tangents, eps=1e-6):
-    """Central-difference J v of ``f`` at ``args`` along ``tangents`` (lists of arrays)."""
+    """Central-difference J v of ``f`` at ``args`` along ``tangents`` (lists of arrays).
+
+    >>> import numpy as np, finegrad as fg
+    >>> [round(float(v), 6) for v in fg.testing.numerical_jvp(
+    ...     lambda x: x * x, [fg.constant(3., fg.float64)], [np.float64(1.)])[0].ravel()]
+    [6.0]
+    """
     plus = [Tensor(np.asarray(a._value) + eps * t) for a, t in zip(args, tangents, strict=True)]
     minus = [Tensor(np.asarray(a._value) - eps * t) for a, t in zip(args, tangents, strict=True)]
     fp = [np.asarray(o._value, np.float64) for o in _flat_out(f(*plus))]
@@ -182,7 +188,18 @@ class InputReport:
 
 
 class CustomGradientReport:
-    """The result of `check_custom_gradient`: ``ok``, per-input details, and a printable text."""
+    """The result of `check_custom_gradient`: ``ok``, per-input details, and a printable text.
+
+    >>> import finegrad as fg
+    >>> @fg.custom_gradient
+    ... def double(x):
+    ...     return x * 2., lambda dy: dy * 2.
+    >>> r = fg.testing.check_custom_gradient(double, [fg.constant([1., 2.])])
+    >>> r.ok, r.inputs["x"].max_error_fd < 1e-6
+    (True, True)
+    >>> print(str(r).splitlines()[0])
+    check_custom_gradient(double): ok
+    """
 
     def __init__(self, name):
         self.name = name

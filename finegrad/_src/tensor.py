@@ -92,7 +92,12 @@ class Tensor:
         return self._value.size
 
     def numpy(self):
-        """The value as a NumPy array (a NumPy scalar for shape ``()``), a copy."""
+        """The value as a NumPy array (a NumPy scalar for shape ``()``), a copy.
+
+        >>> import finegrad as fg
+        >>> fg.constant([1, 2]).numpy(), fg.constant(1.5).numpy()
+        (array([1, 2], dtype=int32), np.float32(1.5))
+        """
         _concrete(self, ".numpy()")
         v = self._value
         return v.copy() if isinstance(v, np.ndarray) and v.ndim else v[()]

@@ -75,12 +75,23 @@ class Variable:
         return t
 
     def read_value(self):
-        """The current value, as a (recorded) Tensor."""
+        """The current value, as a (recorded) Tensor.
+
+        >>> import finegrad as fg
+        >>> fg.Variable([1., 2.]).read_value().numpy()
+        array([1., 2.], dtype=float32)
+        """
         return self._as_tensor()
 
     value = read_value
 
     def numpy(self):
+        """The current value as a NumPy array (a NumPy scalar for shape ``()``), a copy.
+
+        >>> import finegrad as fg
+        >>> fg.Variable(2, dtype=fg.float64).numpy()
+        np.float64(2.0)
+        """
         v = self._storage
         return v.copy() if v.ndim else v[()]
 
@@ -140,15 +151,30 @@ class Variable:
         return self
 
     def assign(self, value, use_locking=False, name=None, read_value=True):
-        """Replace the value (same shape and dtype). Returns the variable."""
+        """Replace the value (same shape and dtype). Returns the variable.
+
+        >>> import finegrad as fg
+        >>> fg.Variable([1., 2.]).assign([3., 4.]).numpy()
+        array([3., 4.], dtype=float32)
+        """
         return self._update(value, "assign")
 
     def assign_add(self, delta, use_locking=False, name=None, read_value=True):
-        """Add ``delta`` in place. Returns the variable."""
+        """Add ``delta`` in place. Returns the variable.
+
+        >>> import finegrad as fg
+        >>> fg.Variable(1.).assign_add(2.).numpy()
+        np.float32(3.0)
+        """
         return self._update(delta, "assign_add")
 
     def assign_sub(self, delta, use_locking=False, name=None, read_value=True):
-        """Subtract ``delta`` in place. Returns the variable."""
+        """Subtract ``delta`` in place. Returns the variable.
+
+        >>> import finegrad as fg
+        >>> fg.Variable(1.).assign_sub(2.).numpy()
+        np.float32(-1.0)
+        """
         return self._update(delta, "assign_sub")
 
     def _update(self, value, mode):

@@ -106,7 +106,16 @@ class ForwardAccumulator(core.Recorder):
             self._tangents[id(tensor)] = (tensor, found[1])
 
     def jvp(self, primals, unconnected_gradients=UnconnectedGradients.NONE):
-        """The tangent of each tensor in ``primals`` (None, or zeros, when it has none)."""
+        """The tangent of each tensor in ``primals`` (None, or zeros, when it has none).
+
+        >>> import finegrad as fg
+        >>> x = fg.constant([1., 2.])
+        >>> with fg.autodiff.ForwardAccumulator(x, fg.constant([1., 0.])) as acc:
+        ...     y = fg.reduce_sum(x * x)
+        ...     z = fg.constant(3.) * 2.
+        >>> acc.jvp(y).numpy(), acc.jvp(z)
+        (np.float32(2.0), None)
+        """
         unconnected = _unconnected(unconnected_gradients)
 
         def one(p):

@@ -23,7 +23,16 @@ from finegrad._src.variables import Variable
 
 
 class UnconnectedGradients(enum.Enum):
-    """What a gradient is for a source the target does not depend on: None, or zeros."""
+    """What a gradient is for a source the target does not depend on: None, or zeros.
+
+    >>> import finegrad as fg
+    >>> x, y = fg.constant(1.), fg.constant([1., 2.])
+    >>> with fg.GradientTape() as t:
+    ...     t.watch([x, y])
+    ...     z = x * 2.
+    >>> t.gradient(z, y, unconnected_gradients=fg.UnconnectedGradients.ZERO).numpy()
+    array([0., 0.], dtype=float32)
+    """
 
     NONE = "none"
     ZERO = "zero"
@@ -108,6 +117,14 @@ class GradientTape(core.Recorder):
     def watch(self, tensor):
         """Watch a tensor, a Variable, or a nested structure of them.
 
+        >>> import finegrad as fg
+        >>> x = fg.constant(2.)
+        >>> with fg.GradientTape() as t:
+        ...     t.watch(x)
+        ...     y = x * x
+        >>> t.gradient(y, x).numpy()
+        np.float32(4.0)
+
         Raises:
             ValueError: for anything that is not a tensor or variable (e.g. a Python float).
         """
@@ -126,7 +143,15 @@ class GradientTape(core.Recorder):
                                  f"finegrad.constant first")
 
     def watched_variables(self):
-        """The variables this tape watches, in the order they were first watched or read."""
+        """The variables this tape watches, in the order they were first watched or read.
+
+        >>> import finegrad as fg
+        >>> a, b = fg.Variable(1., name="a"), fg.Variable(2., name="b")
+        >>> with fg.GradientTape() as t:
+        ...     y = b * a
+        >>> [v.name for v in t.watched_variables()]
+        ['b', 'a']
+        """
         return tuple(self._variables.values())
 
     def stop_recording(self):
@@ -147,7 +172,19 @@ class GradientTape(core.Recorder):
         return core.without(self)
 
     def reset(self):
-        """Forget everything recorded so far (watched tensors included)."""
+        """Forget everything recorded so far (watched tensors included).
+
+        >>> import finegrad as fg
+        >>> x = fg.constant(3.)
+        >>> with fg.GradientTape() as t:
+        ...     t.watch(x)
+        ...     y = x * x
+        ...     t.reset()
+        ...     t.watch(x)
+        ...     y = x * 2.
+        >>> t.gradient(y, x).numpy()
+        np.float32(2.0)
+        """
         self._reset_state()
 
     def _check_usable(self, fn):
@@ -171,6 +208,14 @@ class GradientTape(core.Recorder):
             sources: a tensor, Variable or nested structure of them (the result has its shape).
             output_gradients: upstream gradients, one per target (default: ones).
             unconnected_gradients: ``UnconnectedGradients.NONE`` (default) or ``ZERO``.
+
+        >>> import finegrad as fg
+        >>> x = fg.constant([1., 2.])
+        >>> with fg.GradientTape() as t:
+        ...     t.watch(x)
+        ...     y = x * x
+        >>> t.gradient(y, {"x": x}, output_gradients=fg.constant([1., 10.]))["x"].numpy()
+        array([ 2., 40.], dtype=float32)
 
         Raises:
             RuntimeError: on a second call of a non-persistent tape.
