@@ -183,7 +183,9 @@ square_p, square = _unary("square", np.square, lambda x, out: 2 * x, """Elementw
 
     >>> import finegrad as fg
     >>> fg.square(fg.constant(3.)).numpy()
-    np.float32(9.0)""")
+    np.float32(9.0)""", scale=lambda g, x, out: (g * 2) * x)
+# (g * 2) * x rather than g * (2 * x): the same two passes in general, one when g is a
+# broadcast scalar (a scaled seed), since g * 2 then stays a broadcast scalar
 
 
 def _relu_impl(x):
@@ -425,6 +427,12 @@ def _multiply_impl(x, y):
         return x
     if type(x) is np.ndarray and _is_broadcast_one(x, y):
         return y
+    # a broadcast scalar times a scalar stays a broadcast scalar (reverse passes scale the
+    # seed by constants: 100 * ones is no reason to fill 10^5 elements)
+    if type(x) is np.ndarray and np.ndim(y) == 0 and x.size and not any(x.strides):
+        return np.broadcast_to(x.flat[0] * y, x.shape)
+    if type(y) is np.ndarray and np.ndim(x) == 0 and y.size and not any(y.strides):
+        return np.broadcast_to(x * y.flat[0], y.shape)
     return x * y
 
 
