@@ -10,6 +10,7 @@ import numbers
 import numpy as np
 
 from finegrad._src import core, dtypes
+from finegrad._src import tensor as tensor_module
 from finegrad._src.core import Primitive, bind, def_nondiff
 from finegrad._src.tensor import Tensor, convert_to_tensor, to_numpy_value
 
@@ -125,7 +126,8 @@ def fill(dims, value, name=None):
     v = _t(value)
     if v._value.ndim:
         raise ValueError(f"finegrad.fill: value must be a scalar, got shape {v.shape}")
-    return Tensor(np.full(_shape_arg(dims, "finegrad.fill"), v._value))
+    # a recorded broadcast: differentiable in ``value``, and a graph node when traced
+    return broadcast_to(v, _shape_arg(dims, "finegrad.fill"))
 
 
 def range_(start, limit=None, delta=1, dtype=None, name="range"):
@@ -137,6 +139,9 @@ def range_(start, limit=None, delta=1, dtype=None, name="range"):
     """
     if limit is None:
         start, limit = 0, start
+    for v in (start, limit, delta):
+        if isinstance(v, Tensor):   # its value fixes the shape: not a traced tensor
+            tensor_module._concrete(v, "finegrad.range's bounds")
     vals = [to_numpy_value(v._value if isinstance(v, Tensor) else v) for v in (start, limit, delta)]
     if delta == 0:
         raise ValueError("finegrad.range: delta must not be zero")
@@ -162,7 +167,14 @@ def linspace(start, stop, num, name=None, axis=0):
     a, b = _t(start), _t(stop)
     if not a.dtype.is_floating:
         raise TypeError(f"finegrad.linspace: start must be floating, got {a.dtype.name}")
-    return Tensor(np.linspace(a._value, b._value, int(num), axis=axis).astype(a._value.dtype))
+    num = int(num)
+    if core.active_recorders() and a._value.ndim == 0 and b._value.ndim == 0 and num > 1:
+        # recorded (differentiable in start and stop, and traceable): start + i * step,
+        # with the last value exactly stop, as NumPy computes it
+        i = Tensor(np.arange(num, dtype=a._value.dtype))
+        inner = getitem(a + i * ((b - a) / (num - 1)), slice(0, num - 1))
+        return concat([inner, reshape(b, (1,))], 0)
+    return Tensor(np.linspace(a._value, b._value, num, axis=axis).astype(a._value.dtype))
 
 
 def eye(num_rows, num_columns=None, batch_shape=None, dtype=dtypes.float32, name=None):

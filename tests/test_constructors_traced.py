@@ -1,0 +1,45 @@
+"""Constructors whose result depends on a tensor's value stay correct under tapes and traces."""
+import numpy as np
+import pytest
+
+import finegrad as tf
+
+
+def test_fill_is_differentiable_in_its_value():
+    v = tf.constant(2.)
+    with tf.GradientTape() as t:
+        t.watch(v)
+        y = tf.reduce_sum(tf.fill((2, 3), v) * tf.constant([[1., 2., 3.]] * 2))
+    assert t.gradient(y, v).numpy() == 12.
+
+
+def test_fill_value_is_not_baked_into_a_graph():
+    f = tf.function(lambda x: tf.fill((2,), x) * 2.)
+    assert f(tf.constant(3.)).numpy().tolist() == [6., 6.]
+    assert f(tf.constant(4.)).numpy().tolist() == [8., 8.]
+    assert f.experimental_get_tracing_count() == 1
+
+
+def test_linspace_gradients_and_values_match_numpy():
+    a, b = tf.constant(0.5, tf.float64), tf.constant(2., tf.float64)
+    with tf.GradientTape(persistent=True) as t:
+        t.watch([a, b])
+        y = tf.linspace(a, b, 7)
+    np.testing.assert_allclose(y.numpy(), np.linspace(0.5, 2., 7), rtol=0, atol=1e-15)
+    assert y.numpy()[-1] == 2.
+    w = np.arange(7) / 6
+    assert t.gradient(y, a).numpy() == pytest.approx(np.sum(1 - w))
+    assert t.gradient(y, b).numpy() == pytest.approx(np.sum(w))
+
+
+def test_linspace_bounds_are_not_baked_into_a_graph():
+    f = tf.function(lambda a: tf.linspace(a, a + 1., 3))
+    assert f(tf.constant(0.)).numpy().tolist() == [0., 0.5, 1.]
+    assert f(tf.constant(2.)).numpy().tolist() == [2., 2.5, 3.]
+
+
+def test_range_of_a_traced_tensor_is_a_clear_error():
+    f = tf.function(lambda n: tf.range(n))
+    with pytest.raises(TypeError, match="range"):
+        f(tf.constant(3))
+    assert tf.range(tf.constant(3)).numpy().tolist() == [0, 1, 2]   # eagerly it is fine
