@@ -43,3 +43,23 @@ def test_range_of_a_traced_tensor_is_a_clear_error():
     with pytest.raises(TypeError, match="range"):
         f(tf.constant(3))
     assert tf.range(tf.constant(3)).numpy().tolist() == [0, 1, 2]   # eagerly it is fine
+
+
+def test_sparse_labels_are_graph_inputs_not_baked_values():
+    f = tf.function(lambda labels, x: tf.nn.sparse_softmax_cross_entropy_with_logits(labels, x))
+    x = tf.constant([[0., 1., 2.]])
+    eager = [tf.nn.sparse_softmax_cross_entropy_with_logits([k], x).numpy() for k in (0, 2)]
+    traced = [f(tf.constant([k]), x).numpy() for k in (0, 2)]
+    np.testing.assert_allclose(traced, eager, rtol=1e-6)
+    assert f.experimental_get_tracing_count() == 1
+
+
+def test_value_dependent_structure_in_a_trace_is_a_clear_error():
+    with pytest.raises(TypeError, match="gather"):
+        tf.function(lambda x, i: x[i])(tf.constant([1., 2.]), tf.constant(1))
+    with pytest.raises(TypeError, match="where"):
+        tf.function(lambda c: tf.where(c))(tf.constant([True, False]))
+    with pytest.raises(TypeError, match="shape"):
+        tf.function(lambda x, s: tf.reshape(x, s))(tf.constant([1., 2.]), tf.constant([2, 1]))
+    # the same calls are fine eagerly
+    assert tf.constant([1., 2.])[tf.constant(1)].numpy() == 2.

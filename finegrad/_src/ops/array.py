@@ -19,6 +19,13 @@ def _t(x):
     return x if type(x) is Tensor else convert_to_tensor(x)
 
 
+def _static(t, what):
+    """The value of a tensor used as a static argument (shape, axis, index); inside
+    finegrad.function it must not be traced, since it fixes the graph's structure."""
+    tensor_module._concrete(t, what)
+    return t._value
+
+
 def _shape_of(x):
     return x._value.shape
 
@@ -28,7 +35,7 @@ def normalize_axes(axis, ndim, fn):
     if axis is None:
         return tuple(range(ndim))
     if isinstance(axis, Tensor):
-        axis = axis._value.tolist()
+        axis = _static(axis, "an axis").tolist()
     axes = (axis,) if isinstance(axis, numbers.Integral) else tuple(axis)
     out = []
     for a in axes:
@@ -45,7 +52,7 @@ def normalize_axes(axis, ndim, fn):
 def _normalize_axis(axis, ndim, fn):
     """A single axis as a non-negative int (``ndim`` counts the new axis for stack)."""
     if isinstance(axis, Tensor):
-        axis = int(axis._value)
+        axis = int(_static(axis, "an axis"))
     if not isinstance(axis, numbers.Integral) or not -ndim <= axis < ndim:
         raise ValueError(f"{fn}: axis {axis!r} is out of range for rank {ndim}")
     return int(axis) % ndim
@@ -60,7 +67,7 @@ def zeros_cotangent(x):
 
 def _shape_arg(shape, fn):
     if isinstance(shape, Tensor):
-        shape = shape._value.tolist()
+        shape = _static(shape, "a shape").tolist()
     if isinstance(shape, numbers.Integral):
         shape = (shape,)
     try:
@@ -279,7 +286,7 @@ def reshape(x, shape, name=None):
     """
     x = _t(x)
     if isinstance(shape, Tensor):
-        shape = shape._value.tolist()
+        shape = _static(shape, "a shape").tolist()
     shape = (shape,) if isinstance(shape, numbers.Integral) else tuple(int(s) for s in shape)
     if shape == x._value.shape:
         return identity(x)
@@ -423,7 +430,8 @@ def transpose(x, perm=None, conjugate=False, name=None):
     x = _t(x)
     n = x._value.ndim
     perm = tuple(range(n))[::-1] if perm is None else tuple(
-        int(p) for p in (perm._value.tolist() if isinstance(perm, Tensor) else perm))
+        int(p) for p in (_static(perm, "a permutation").tolist() if isinstance(perm, Tensor)
+                         else perm))
     if sorted(p % n if n else p for p in perm) != list(range(n)):
         raise ValueError(f"finegrad.transpose: perm {perm} is not a permutation of the "
                          f"{n} axes of a tensor of shape {tuple(x._value.shape)}")
@@ -577,7 +585,7 @@ def split(value, num_or_size_splits, axis=0, num=None, name=None):
                              f"equal parts")
         sizes = [n // k] * k
     else:
-        sizes = [int(s) for s in (num_or_size_splits._value.tolist()
+        sizes = [int(s) for s in (_static(num_or_size_splits, "split sizes").tolist()
                                   if isinstance(num_or_size_splits, Tensor)
                                   else num_or_size_splits)]
         if sizes.count(-1) == 1:
@@ -670,8 +678,8 @@ def _normalize_index(idx, shape):
         idx = (idx,)
     out = []
     for i in idx:
-        if isinstance(i, Tensor):
-            i = i._value
+        if isinstance(i, Tensor):   # an index is part of the op: use gather for traced ones
+            i = _static(i, "a tensor used as an index (use finegrad.gather)")
         if isinstance(i, (list, np.ndarray)):
             i = np.asarray(i)
             if i.dtype.kind not in "biu":

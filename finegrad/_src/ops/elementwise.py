@@ -724,7 +724,9 @@ def where(condition, x=None, y=None, name=None):
     c = condition if type(condition) is Tensor else convert_to_tensor(condition)
     if c._value.dtype != np.bool_:
         raise TypeError(f"finegrad.where: condition must be bool, got {c.dtype.name}")
-    if x is None and y is None:
+    if x is None and y is None:   # its shape depends on the values: not traceable
+        from finegrad._src import tensor as tensor_module
+        tensor_module._concrete(c, "finegrad.where(condition) (coordinates)")
         return Tensor(np.argwhere(c._value).astype(np.int64))
     if x is None or y is None:
         raise ValueError("finegrad.where: give both x and y, or neither")

@@ -4,7 +4,8 @@ import numpy as np
 from finegrad._src import core
 from finegrad._src.core import Primitive, bind
 from finegrad._src.ops.array import (_t, reduce_sum, reshape, getitem, cast, identity,
-                                     ones_like, _normalize_axis)
+                                     ones_like, _normalize_axis, expand_dims)
+from finegrad._src.tensor import Tensor
 from finegrad._src.ops import elementwise as ew
 
 softmax_p = Primitive("softmax", batch_rule=True)
@@ -116,9 +117,11 @@ def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None):
         raise ValueError(f"finegrad.nn.sparse_softmax_cross_entropy_with_logits: labels must "
                          f"be in [0, {n}), got values in [{lv.min()}, {lv.max()}]")
     ls = log_softmax(logits, -1)
-    flat = reshape(ls, (-1, n))
-    picked = getitem(flat, (np.arange(flat._value.shape[0]), lv.reshape(-1)))
-    return -reshape(picked, lv.shape)
+    # the labels enter as a tensor (a one-hot mask), not as index values baked into the op,
+    # so a traced function takes new labels at every call
+    onehot = cast(ew.equal(expand_dims(labels, -1), Tensor(np.arange(n, dtype=lv.dtype))),
+                  ls.dtype)
+    return -reduce_sum(onehot * ls, -1)
 
 
 def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
