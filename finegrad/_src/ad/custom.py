@@ -271,6 +271,9 @@ def _record(cg, args, kwargs, y, grad_fn, watcher, marks=None):
     return nest.pack_sequence_as(y, list(outs)) if nest.is_nested(y) else outs[0]
 
 
+_MISSING = object()
+
+
 class _Rule:
     """Calls ``grad_fn`` with upstream gradients shaped like the outputs; checks its return."""
 
@@ -287,8 +290,22 @@ class _Rule:
         return list(up) if isinstance(y, (list, tuple)) else [up]
 
     def __call__(self, cts):
+        p = self.params
+        if not self.variables and type(self.y) is Tensor and len(p.values) == 1 and \
+                type(p.values[0]) is Tensor:
+            # the common shape, one tensor in and one out: no structures to match
+            result = self.grad_fn(cts[0])
+            g = result[0] if type(result) in (list, tuple) and len(result) == 1 else result
+            if type(g) is Tensor or g is None:
+                return (_check(g, p.values[0], p.names[0], self.name),)
+            return self._general(cts, result)
+        return self._general(cts)
+
+    def _general(self, cts, grads=_MISSING):
         dys = self.upstream(cts)
-        if self.variables:
+        if grads is not _MISSING:
+            var_grads = []
+        elif self.variables:
             result = self.grad_fn(*dys, variables=self.variables)
             grads, var_grads = _split_var_grads(result, self.name, self.variables)
         else:
