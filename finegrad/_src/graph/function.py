@@ -20,6 +20,7 @@ call's values.
 import collections
 import functools
 import inspect
+import warnings
 import weakref
 
 import numpy as np
@@ -226,6 +227,7 @@ class Function:
             self._instance = instance
         self._name = name or getattr(func, "__name__", "function")
         self._cache = collections.OrderedDict()   # signature -> ConcreteFunction, LRU
+        self._warned_shapes = False
         self._count = [0]
         functools.update_wrapper(self, func)
 
@@ -300,6 +302,13 @@ class Function:
         key = self._key(args, kwargs)
         conc = self._cache.get(key)
         if conc is None:
+            if self._signature is not None and self._count[0] and not self._warned_shapes:
+                self._warned_shapes = True
+                warnings.warn(f"finegrad.function: {self._name} is traced again for new "
+                              f"argument shapes under its input_signature: finegrad's graphs "
+                              f"are specialized to concrete shapes, so each new size of a "
+                              f"None dimension is one more trace (and its Python side "
+                              f"effects run again)", UserWarning, stacklevel=3)
             conc = self._trace(args, kwargs)
             self._cache[key] = conc
             if len(self._cache) > MAX_CONCRETE_FUNCTIONS:  # retracing must not leak
