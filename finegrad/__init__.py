@@ -32,7 +32,7 @@ from finegrad._src.ad.tape import GradientTape, UnconnectedGradients
 from finegrad._src.ad.custom import (custom_gradient, RegisterGradient, no_gradient,
                                      recompute_grad, grad_pass_through)
 from finegrad._src.ad.functional import (vjp, jvp, grad, value_and_grad,
-                                         hessian_vector_product)
+                                         hessian_vector_product, jacfwd, jacrev)
 from finegrad._src.graph.function import function, gradients, TensorSpec
 from finegrad._src.graph import control as _control
 from finegrad._src.graph.control import cond, while_loop

@@ -411,3 +411,13 @@ def test_integer_input_gets_no_tangent_or_gradient():
     assert gn is None
     _, tan = tf.jvp(lambda a: times_n(a, n), [x], [tf.constant(V, tf.float64)])
     np.testing.assert_allclose(_np(tan), 3 * V)
+
+
+def test_forward_and_reverse_jacobians_of_a_custom_function_agree():
+    x = tf.constant(X, tf.float64)
+    y = tf.constant([1.5, -0.3, 0.7], tf.float64)
+    jf = tf.jacfwd(lambda a: prod_sin(a, y))(x).numpy()
+    jr = tf.jacrev(lambda a: prod_sin(a, y))(x).numpy()
+    want = np.diag(np.cos(X) * _np(y) ** 2)
+    np.testing.assert_allclose(jf, want, rtol=1e-12)
+    np.testing.assert_allclose(jr, want, rtol=1e-12)

@@ -107,3 +107,57 @@ def hessian_vector_product(f, x, v):
             y = f(x)
         g = tape.gradient(y, x)
     return acc.jvp(g, unconnected_gradients="zero")
+
+
+def jacfwd(f, argnums=0):
+    """The Jacobian of ``f`` by forward mode, one JVP per input element (JAX's ``jacfwd``).
+
+    Shape ``f(x).shape + x.shape``. Works through `custom_gradient` functions (their JVP
+    transposes ``grad_fn``).
+
+    >>> import finegrad as fg
+    >>> fg.jacfwd(lambda x: x * x)(fg.constant([1., 2.])).numpy()
+    array([[2., 0.],
+           [0., 4.]], dtype=float32)
+    """
+    import numpy as np
+
+    def wrapped(*args):
+        xs = list(args)
+        x = convert_to_tensor(xs[argnums])
+        n = int(np.prod(x._value.shape, dtype=np.int64))
+        cols = []
+        out = None
+        for j in range(n):
+            e = np.zeros(n, x._value.dtype)
+            e[j] = 1
+            tangent = Tensor(e.reshape(x._value.shape))
+            xs[argnums] = x
+            with ForwardAccumulator(x, tangent) as acc:
+                out = f(*xs)
+            t = acc.jvp(out, unconnected_gradients="zero")
+            cols.append(np.asarray(t._value))
+        if out is None:
+            raise ValueError("finegrad.jacfwd: the input has no elements")
+        jac = np.stack(cols, axis=-1).reshape(out._value.shape + x._value.shape)
+        return Tensor(jac)
+    return wrapped
+
+
+def jacrev(f, argnums=0):
+    """The Jacobian of ``f`` by reverse mode, in one vectorized pass where the rules allow
+    (`GradientTape.jacobian`; JAX's ``jacrev``).
+
+    >>> import finegrad as fg
+    >>> fg.jacrev(lambda x: x * x)(fg.constant([1., 2.])).numpy()
+    array([[2., 0.],
+           [0., 4.]], dtype=float32)
+    """
+    def wrapped(*args):
+        xs = list(args)
+        xs[argnums] = convert_to_tensor(xs[argnums])
+        with GradientTape() as tape:
+            tape.watch(xs[argnums])
+            out = f(*xs)
+        return tape.jacobian(out, xs[argnums], unconnected_gradients="zero")
+    return wrapped
