@@ -304,3 +304,18 @@ def test_float64_and_scalars_traced_identical():
         e, t = fn(x), f(x)
         assert e.dtype == t.dtype
         np.testing.assert_array_equal(np.asarray(e.numpy()), np.asarray(t.numpy()))
+
+
+def test_returned_buffers_are_recycled_only_once_dropped():
+    f = tf.function(lambda x: tf.exp(x) * 2.)
+    x = tf.constant(np.ones(300_000, np.float32))
+    a = f(x)
+    b = f(x)                       # a is still held: b must not share its memory
+    assert not np.shares_memory(a._value, b._value)
+    kept = a.numpy()
+    view = np.asarray(b)           # a view the caller keeps also holds the buffer
+    del a, b
+    c = f(x)
+    assert not np.shares_memory(c._value, view)
+    np.testing.assert_array_equal(view, kept)
+    np.testing.assert_array_equal(c.numpy(), kept)

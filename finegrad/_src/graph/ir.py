@@ -11,6 +11,7 @@ subexpressions merged, constants folded, each value freed after its last use, an
 NumPy ufuncs writing into a dying input's buffer (``out=``) where that buffer is ours alone.
 """
 import operator
+import sys
 import threading
 
 import numpy as np
@@ -273,6 +274,17 @@ FRESH = {"fused_elementwise", "reduce_sum", "reduce_max", "reduce_min", "reduce_
          "abs", "sign", "rsqrt", "reciprocal", "sin", "cos", "tan"}
 
 
+def _refs_when_dropped():
+    """sys.getrefcount of an array held only by an (array, key) pair in a list, seen from
+    the loop in `Compiled.run` (measured, not assumed: it differs between Pythons)."""
+    held = [(np.empty(2), None)]
+    for buf, _ in held:
+        return sys.getrefcount(buf)
+
+
+_DROPPED_REFS = _refs_when_dropped()
+
+
 class Compiled:
     """The executable form: ``run(args)`` returns the values of the output slots.
 
@@ -343,6 +355,13 @@ class Compiled:
         self._local = threading.local()
         self.pool_keys = {index[s]: (tuple(g.meta[s][0]), np.dtype(g.meta[s][1]))
                           for s in recyclable}
+        # outputs that are new arrays of ours: once the caller drops them, they are recycled
+        fresh = set()
+        for n in g.nodes:
+            if n.prim in _UFUNCS and not n.params or n.prim.name in FRESH:
+                fresh.update(s for s, (shape, _) in zip(n.outs, n.meta) if shape)
+        self.escape_keys = [(index[s], (tuple(g.meta[s][0]), np.dtype(g.meta[s][1])))
+                            for s in dict.fromkeys(outs) if s in fresh]
         from finegrad._src import nest
         self.out_leaves = [index[o.slot] if isinstance(o, OutSlot) else None
                            for o in nest.flatten(g.outputs)]
@@ -360,6 +379,12 @@ class Compiled:
         # allocates little but what it returns (an allocator cache, as frameworks keep)
         pool = self._local.__dict__.setdefault("pool", {})
         pool_keys = self.pool_keys
+        escaped = self._local.__dict__.setdefault("escaped", [])
+        for buf, key in escaped:
+            # referenced only by this list entry and the loop: the caller let it go
+            if sys.getrefcount(buf) <= _DROPPED_REFS:
+                pool.setdefault(key, []).append(buf)
+        escaped.clear()
         for fn, ins, outs, mode, key, free, recycle, arity, a, b in self.steps:
             if mode == 2 and pool.get(key):
                 r = fn(*[vals[i] for i in ins], out=pool[key].pop())
@@ -386,6 +411,8 @@ class Compiled:
             for i in free:
                 vals[i] = None
         result = [None if i is None else vals[i] for i in self.out_leaves]
+        escaped.extend((vals[i], key) for i, key in self.escape_keys
+                       if type(vals[i]) is np.ndarray)
         _trim(pool)
         return result
 
