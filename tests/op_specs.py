@@ -556,7 +556,6 @@ INTERNAL = {
                         "cotangent is an input there)",
     "cast": "float64 -> float32 loses the precision finite differences need; checked exactly "
             "in test_op_gradients.py::test_cast_gradient",
-    "while_grad": "the VJP of while_loop inside a trace (re-runs the loop under a tape); "
-                  "tests/test_function.py checks it. It has no VJP itself: second-order "
-                  "gradients of a traced while_loop inside a trace are not supported yet",
+    "while_grad": "the derivatives of a while_loop inside a trace (re-run the loop under "
+                  "nested tapes); tests/test_control_flow.py checks them to third order",
 }

@@ -507,3 +507,25 @@ def test_cond_inside_while_traced_and_gradient():
         x = tf.constant(x0)
         assert f(x).numpy() == collatz_like(x).numpy()
         np.testing.assert_allclose(_grad(f, x).numpy(), _grad(collatz_like, x).numpy())
+
+
+def test_traced_while_loop_derivatives_of_any_order_inside_the_trace():
+    @tf.function
+    def w(x):
+        _, y = tf.while_loop(lambda i, a: i < 3, lambda i, a: (i + 1, a * x),
+                             [tf.constant(0), tf.constant(1.)])
+        g = tf.gradients(y, x)[0]
+        h = tf.gradients(g, x)[0]
+        return y, g, h, tf.gradients(h, x)[0]
+    assert [v.numpy() for v in w(tf.constant(2.))] == [8., 12., 12., 6.]
+    assert [v.numpy() for v in w(tf.constant(3.))] == [27., 27., 18., 6.]
+
+
+def test_traced_while_loop_forward_mode_inside_the_trace():
+    @tf.function
+    def w(x):
+        with tf.autodiff.ForwardAccumulator(x, tf.constant(1.)) as acc:
+            _, y = tf.while_loop(lambda i, a: i < 3, lambda i, a: (i + 1, a * x),
+                                 [tf.constant(0), tf.constant(1.)])
+        return acc.jvp(y)
+    assert w(tf.constant(2.)).numpy() == 12.

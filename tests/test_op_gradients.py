@@ -148,7 +148,7 @@ def test_every_primitive_is_covered():
 
 
 def test_internal_primitives_are_reached_at_second_order():
-    # cast is checked exactly elsewhere; while_grad is first order by design (see INTERNAL)
+    # cast is checked exactly elsewhere; while_grad only inside traces (see INTERNAL)
     reached = {name: False for name in INTERNAL if name not in ("cast", "while_grad")}
     for spec in SPECS:
         names = set(spec.primitives) & set(reached)

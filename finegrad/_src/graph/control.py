@@ -7,8 +7,8 @@ runs them: ``cond`` with the sub-graphs and the tensors they captured as inputs.
 
 Gradients: the VJP of a cond node is a cond of the branches' VJPs (each branch replayed under
 a tape), so it works eagerly and traced, at any order; the JVP likewise with an accumulator.
-A while node's gradient re-runs the loop under a tape: ordinary recorded ops outside a trace
-(any order), one `while_grad` node inside one (first order).
+A while node's gradient re-runs the loop under a tape: ordinary recorded ops outside a trace,
+a `while_grad` node inside one; both to any order.
 """
 import numpy as np
 
@@ -299,7 +299,8 @@ def _while_vjp(cts, *ins, out, parts, n, max_iter):
     cts = [zeros_like(o) if c is None else c for c, o in zip(cts, out, strict=True)]
     if core.current_tracer() is None:
         return _while_vjp_eager(list(ins), cts, parts, n, max_iter)
-    grads = bind(while_grad_p, *ins, *cts, parts=parts, n=n, max_iter=max_iter)
+    grads = bind(while_grad_p, *ins, *cts, parts=parts, n=n, max_iter=max_iter,
+                 n_base=len(ins), depth=1)
     return tuple(g if t.dtype.is_differentiable else None for g, t in zip(grads, ins))
 
 
@@ -334,9 +335,13 @@ def _while_eager(vs, captured, parts, max_iter):
 def _while_jvp(primals, tangents, *, out, parts, n, max_iter):
     from finegrad._src.ad.forward import ForwardAccumulator
     if core.current_tracer() is not None:
-        raise NotImplementedError("finegrad.while_loop: forward mode through a while_loop "
-                                  "with a traced condition, inside finegrad.function, is not "
-                                  "supported yet; compute it eagerly, or in reverse mode")
+        # inside a trace the values are not known: transpose the VJP (a while_grad node)
+        from finegrad._src.ad.forward import jvp_by_transposing
+
+        def vjp(us):
+            return _while_vjp(tuple(us), *primals, out=out, parts=parts, n=n,
+                              max_iter=max_iter)
+        return tuple(jvp_by_transposing(vjp, primals, tangents, out, "while_loop"))
     from finegrad._src.ops.array import identity
     ins = [identity(t) for t in primals]
     floats = [i for i, t in enumerate(ins) if t.dtype.is_differentiable]
@@ -348,31 +353,62 @@ def _while_jvp(primals, tangents, *, out, parts, n, max_iter):
 while_grad_p = Primitive("while_grad", multiple_results=True, unify=False)
 
 
-@while_grad_p.def_impl
-def _while_grad_impl(*vals, parts, n, max_iter):
+def _level_sizes(n_in, n_out, depth):
+    """(inputs, outputs) of the derivative of order ``depth`` of a loop with ``n_in`` inputs
+    and ``n_out`` outputs: each order adds a cotangent per output, and returns one
+    gradient per input of the order below."""
+    ins, outs = n_in, n_out
+    for _ in range(depth):
+        ins, outs = ins + outs, ins
+    return ins, outs
+
+
+def _while_derivative(ts, depth, n_base, parts, n, max_iter):
+    """The derivative of order ``depth`` of the loop, eagerly (nested tapes, so the ops of
+    each order are recorded by the tapes of the orders above)."""
     from finegrad._src.ad.tape import GradientTape
-    k = len(vals) - n
-    ins = [Tensor(v) for v in vals[:k]]
-    cts = [Tensor(v) if np.asarray(v).dtype.kind in "fc" else None for v in vals[k:]]
-    floats = [t for t in ins if t.dtype.is_differentiable]
+    if depth == 0:
+        return list(_while_eager(list(ts[:n]), list(ts[n:]), parts, max_iter))
+    m, _ = _level_sizes(n_base, n, depth - 1)
+    xs, cts = list(ts[:m]), list(ts[m:])
+    floats = [x for x in xs if x.dtype.is_differentiable]
+    with GradientTape(watch_accessed_variables=False) as tape:
+        tape.watch(floats)
+        outs = _while_derivative(xs, depth - 1, n_base, parts, n, max_iter)
+    pairs = [(o, c) for o, c in zip(outs, cts, strict=True)
+             if o.dtype.is_differentiable and c.dtype.is_differentiable]
+    g = iter(tape.gradient([o for o, _ in pairs], floats, output_gradients=[c for _, c in pairs],
+                           unconnected_gradients="zero"))
+    return [next(g) if x.dtype.is_differentiable else Tensor(np.zeros_like(x._value))
+            for x in xs]
+
+
+@while_grad_p.def_impl
+def _while_grad_impl(*vals, parts, n, max_iter, n_base=None, depth=1):
+    # inside a trace, the gradient of a while node: the derivatives re-run the loop eagerly
+    n_base = len(vals) - n if n_base is None else n_base
+    ts = [Tensor(v) for v in vals]
     with core.inner_stack(()):
-        with GradientTape(watch_accessed_variables=False) as tape:
-            tape.watch(floats)
-            vs = _while_eager(ins[:n], ins[n:], parts, max_iter)
-        pairs = [(v, c) for v, c in zip(vs, cts, strict=True) if c is not None]
-        g = tape.gradient([v for v, _ in pairs], floats,
-                          output_gradients=[c for _, c in pairs], unconnected_gradients="zero")
-    it = iter(g)
-    return tuple((next(it)._value if t.dtype.is_differentiable else
-                  np.zeros_like(t._value)) for t in ins)
+        out = _while_derivative(ts, depth, n_base, parts, n, max_iter)
+    return tuple(t._value for t in out)
 
 
-def _while_grad_higher(*args, **kwargs):
-    raise NotImplementedError("finegrad.while_loop: the gradient of a while_loop traced inside "
-                              "finegrad.function is first order; for higher orders, "
-                              "differentiate the function from outside (eager tapes re-run "
-                              "the loop with ordinary recorded ops)")
+@while_grad_p.def_vjp
+def _while_grad_vjp(cts, *ins, out, parts, n, max_iter, n_base=None, depth=1):
+    """VJP of a while derivative: the derivative of the next order (any order in a trace)."""
+    from finegrad._src.ops.array import zeros_like
+    n_base = len(ins) - n if n_base is None else n_base
+    cts = [zeros_like(o) if c is None else c for c, o in zip(cts, out, strict=True)]
+    grads = bind(while_grad_p, *ins, *cts, parts=parts, n=n, max_iter=max_iter,
+                 n_base=n_base, depth=depth + 1)
+    return tuple(g if t.dtype.is_differentiable else None for g, t in zip(grads, ins))
 
 
-while_grad_p.def_vjp(_while_grad_higher)
-while_grad_p.def_jvp(_while_grad_higher)
+@while_grad_p.def_jvp
+def _while_grad_jvp(primals, tangents, *, out, **params):
+    # the derivative is linear in its cotangents: forward mode is its VJP transposed
+    from finegrad._src.ad.forward import jvp_by_transposing
+
+    def vjp(us):
+        return _while_grad_vjp(tuple(us), *primals, out=out, **params)
+    return tuple(jvp_by_transposing(vjp, primals, tangents, out, "while_grad"))
