@@ -10,6 +10,8 @@ mode, and recursively at second order:
 
 A failure raises AssertionError naming the function, mode, order and both numbers.
 """
+import functools
+
 import numpy as np
 
 from finegrad._src import nest
@@ -51,6 +53,19 @@ def numerical_jvp(f, args, tangents, eps=1e-6):
     return [(p - m) / (2 * eps) for p, m in zip(fp, fm, strict=True)]
 
 
+def _perturbed(f, xs, k, eps):
+    """For each element j of input ``k``: (j, the step e, f's outputs at x + e and x - e)."""
+    base = np.asarray(xs[k]._value, np.float64)
+    for j in range(base.size):
+        e = np.zeros(base.size)
+        e[j] = eps
+        e = e.reshape(base.shape)
+        xp, xm = list(xs), list(xs)
+        xp[k], xm[k] = Tensor(base + e), Tensor(base - e)
+        yield (j, e, [np.asarray(o._value, np.float64) for o in _flat_out(f(*xp))],
+               [np.asarray(o._value, np.float64) for o in _flat_out(f(*xm))])
+
+
 def _worst_element(f, xs, us, got, eps):
     """For a failed reverse check: the input element whose gradient is furthest off."""
     worst = None
@@ -58,14 +73,7 @@ def _worst_element(f, xs, us, got, eps):
         base = np.asarray(x._value, np.float64)
         if base.size > 10000:
             continue
-        for j in range(base.size):
-            e = np.zeros(base.size)
-            e[j] = eps
-            e = e.reshape(base.shape)
-            xp, xm = list(xs), list(xs)
-            xp[k], xm[k] = Tensor(base + e), Tensor(base - e)
-            fp = [np.asarray(o._value, np.float64) for o in _flat_out(f(*xp))]
-            fm = [np.asarray(o._value, np.float64) for o in _flat_out(f(*xm))]
+        for j, _, fp, fm in _perturbed(f, xs, k, eps):
             fd = (_vdot(us, fp) - _vdot(us, fm)) / (2 * eps)
             g = float(np.asarray(got[k]).flat[j])
             if worst is None or abs(g - fd) > worst[0]:
@@ -317,17 +325,10 @@ def check_custom_gradient(h, args, order=2, eps=1e-6, atol=1e-5, rtol=1e-4, seed
         report.inputs[names[i]] = r
         base = np.asarray(x._value, np.float64)
         fd = np.full(base.shape, np.nan)
-        for j in range(base.size):
-            e = np.zeros(base.size)
-            e[j] = eps
-            e = e.reshape(base.shape)
-            xp, xm = list(xs), list(xs)
-            xp[k], xm[k] = Tensor(base + e), Tensor(base - e)
-            with np.errstate(all="ignore"):
-                fp = [np.asarray(o._value, np.float64) for o in _flat_out(call(h, xp))]
-                fm = [np.asarray(o._value, np.float64) for o in _flat_out(call(h, xm))]
-                fd.flat[j] = _fd_element(us, fp, fm, eps, lambda: _depends(
-                    h, call, xs, k, e / eps))
+        with np.errstate(all="ignore"):
+            for j, e, fp, fm in _perturbed(lambda *a: call(h, a), xs, k, eps):
+                fd.flat[j] = _fd_element(us, fp, fm, eps, functools.partial(
+                    _depends, h, call, xs, k, e / eps))
         c, p = custom[k], plain[k]
         ok_fd = np.isfinite(fd) & np.isfinite(c)
         err = np.where(ok_fd, np.abs(c - fd), 0.0)

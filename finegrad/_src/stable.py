@@ -7,7 +7,6 @@ from finegrad._src.ops import elementwise as ew
 from finegrad._src.ops.array import _t, normalize_axes, reshape, reduce_sum, stop_gradient
 from finegrad._src.ops.reduce import reduce_max
 from finegrad._src.ops.elementwise import where
-from finegrad._src.ops.nn import softmax
 from finegrad._src.ops.reduce import reduce_logsumexp
 
 

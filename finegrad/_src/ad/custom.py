@@ -223,7 +223,6 @@ class _Params:
             if any(_is_input(x) for x in nest.flatten(v)):
                 self.names.append(k)
                 self.values.append(v)
-        self.npos = len(args)
         self.leaves = []      # per parameter: list of (tensor or None) per leaf
         self.variables_in_args = set()
         for v in self.values:

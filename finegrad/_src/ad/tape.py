@@ -240,17 +240,23 @@ class GradientTape(core.Recorder):
         if not (_is_float(target) and _is_float(source)):
             self._release()
             return None
-        entries, watched = self._entries, self._watched
         consume = not self._persistent
-        if consume:
-            watched = set(watched)
-            self._entries, self._watched = [], {}
+        entries, watched = self._take(consume)
         k = id(source)
         with core.without(self):
             ct = backward_pass(entries, watched, (target,), (_ones_seed(target),), {k},
                                consume=consume)
         self._release()
         return ct.get(k)
+
+    def _take(self, consume):
+        """The entries and watched ids for a reverse pass; with ``consume`` the tape hands
+        them over (keeping only the ids), so the pass frees each op's tensors as it goes."""
+        if not consume:
+            return self._entries, self._watched
+        entries, watched = self._entries, set(self._watched)
+        self._entries, self._watched = [], {}
+        return entries, watched
 
     def _read(self, variable):
         """A variable used as a target is read as if inside the tape, as in TensorFlow."""
@@ -278,10 +284,7 @@ class GradientTape(core.Recorder):
         """The reverse pass. ``consume`` (a non-persistent tape's one gradient) hands the
         entries over to it, so each op's saved tensors are freed as soon as it is processed."""
         keys = self._source_keys(sources)
-        entries, watched = self._entries, self._watched
-        if consume:
-            watched = set(watched)
-            self._entries, self._watched = [], {}
+        entries, watched = self._take(consume)
         ct = backward_pass(entries, watched, targets, cts, {k for ks in keys for k in ks},
                            consume=consume)
         out = []

@@ -14,7 +14,6 @@ import numpy as np
 
 from finegrad._src import core, nest
 from finegrad._src.core import Primitive, bind
-from finegrad._src.graph import function as fn_module
 from finegrad._src.graph.function import GraphBuilder, replay, is_traced
 from finegrad._src.graph import ir
 from finegrad._src.graph.ir import OutSlot
@@ -91,10 +90,6 @@ def _captured(parent, subs):
                 m[s] = index[k]
         maps.append(m)
     return tensors, maps
-
-
-def _leaves(out):
-    return [o for o in nest.flatten(out)]
 
 
 # --- cond -------------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ import threading
 
 import numpy as np
 
-from finegrad._src import core, dtypes
+from finegrad._src import dtypes
 from finegrad._src.core import Primitive, def_nondiff
 
 # effects: gradients reach variables through the tensors reads produce (see replay)
@@ -134,10 +134,8 @@ def _type_str(meta):
 
 
 def _param_str(k, v):
-    if isinstance(v, np.dtype):
+    if isinstance(v, np.dtype) or hasattr(v, "name") and not isinstance(v, (str, tuple)):
         v = v.name
-    elif hasattr(v, "name") and not isinstance(v, (str, tuple)):
-        v = getattr(v, "name")
     s = repr(v) if not isinstance(v, str) else v
     return f"{k}={s if len(s) <= 40 else s[:37] + '...'}"
 

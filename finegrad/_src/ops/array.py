@@ -26,10 +26,6 @@ def _static(t, what):
     return t._value
 
 
-def _shape_of(x):
-    return x._value.shape
-
-
 def normalize_axes(axis, ndim, fn):
     """``axis`` (None, int, sequence, or integer tensor) as a sorted tuple of non-negative ints."""
     if axis is None:

@@ -475,7 +475,7 @@ def _divide_impl(x, y):
 
 @divide_p.def_jvp
 def _divide_jvp(primals, tangents, *, out):
-    (x, y), (x_dot, y_dot) = primals, tangents
+    (_, y), (x_dot, y_dot) = primals, tangents
     num = _sum_tangents((x_dot, None if y_dot is None else -(out * y_dot)), None)
     return _sum_tangents((num / y,), out)
 

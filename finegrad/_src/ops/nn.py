@@ -3,8 +3,8 @@ import numpy as np
 
 from finegrad._src import core
 from finegrad._src.core import Primitive, bind
-from finegrad._src.ops.array import (_t, reduce_sum, reshape, getitem, cast, identity,
-                                     ones_like, _normalize_axis, expand_dims)
+from finegrad._src.ops.array import (_t, reduce_sum, cast, identity, ones_like,
+                                     _normalize_axis, expand_dims)
 from finegrad._src.tensor import Tensor
 from finegrad._src.ops import elementwise as ew
 
@@ -77,6 +77,16 @@ def _log_softmax_vjp(ct, x, *, out, axis):
     return (ct - ew.exp(out) * reduce_sum(ct, a, keepdims=True),)
 
 
+def _labels_like(labels, logits, fn):
+    """Dense labels as a tensor of the logits' dtype and shape (a ValueError otherwise)."""
+    logits = _t(logits)
+    labels = core.unify_args(softmax_p, [labels, logits])[0]
+    if labels._value.shape != logits._value.shape:
+        raise ValueError(f"finegrad.nn.{fn}: labels of shape {tuple(labels._value.shape)} "
+                         f"and logits of shape {tuple(logits._value.shape)} differ")
+    return labels, logits
+
+
 def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
     """-sum(labels * log_softmax(logits)) along ``axis``; differentiable in both arguments.
 
@@ -85,12 +95,7 @@ def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
     >>> round(float(l[0]), 4)
     0.6931
     """
-    logits = _t(logits)
-    labels = core.unify_args(softmax_p, [labels, logits])[0]
-    if labels._value.shape != logits._value.shape:
-        raise ValueError(f"finegrad.nn.softmax_cross_entropy_with_logits: labels of shape "
-                         f"{tuple(labels._value.shape)} and logits of shape "
-                         f"{tuple(logits._value.shape)} differ")
+    labels, logits = _labels_like(labels, logits, "softmax_cross_entropy_with_logits")
     return -reduce_sum(labels * log_softmax(logits, axis), axis)
 
 
@@ -133,12 +138,7 @@ def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
     >>> fg.nn.sigmoid_cross_entropy_with_logits(fg.constant([1.]), fg.constant([-100.])).numpy()
     array([100.], dtype=float32)
     """
-    logits = _t(logits)
-    labels = core.unify_args(softmax_p, [labels, logits])[0]
-    if labels._value.shape != logits._value.shape:
-        raise ValueError(f"finegrad.nn.sigmoid_cross_entropy_with_logits: labels of shape "
-                         f"{tuple(labels._value.shape)} and logits of shape "
-                         f"{tuple(logits._value.shape)} differ")
+    labels, logits = _labels_like(labels, logits, "sigmoid_cross_entropy_with_logits")
     zeros = logits * 0
     cond = logits >= 0
     relu_logits = ew.where(cond, logits, zeros)

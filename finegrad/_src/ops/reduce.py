@@ -4,7 +4,7 @@ import numpy as np
 from finegrad._src import core
 from finegrad._src.core import Primitive, bind
 from finegrad._src.ops.array import (_t, normalize_axes, expand_reduced, reduce_sum, reshape,
-                                     broadcast_to, cast)
+                                     cast, transpose)
 from finegrad._src.ops import elementwise as ew
 
 
@@ -108,7 +108,6 @@ def _prod_others(x, axis):
 
 
 def _transpose(x, perm):
-    from finegrad._src.ops.array import transpose
     return transpose(x, tuple(int(p) for p in perm))
 
 
