@@ -366,6 +366,31 @@ def current_tracer():
     return _state.tracer
 
 
+_NO_AXES = frozenset()
+
+
+def dynamic_axes(t):
+    """The axes of ``t`` whose size is not fixed in the graph being traced (``None``
+    dimensions of an input_signature, and what they flow into); empty outside such a trace.
+
+    Rules that turn a shape into a parameter (a reshape target, a broadcast shape, a count)
+    ask this first: a dynamic axis must not be written into the graph as the size it has
+    while tracing.
+    """
+    tr = _state.tracer
+    if tr is None or not tr.poly:
+        return _NO_AXES
+    return tr.dyn_of(t)
+
+
+def not_polymorphic(reason):
+    """Tell the current trace that its graph cannot serve other sizes of its dynamic axes
+    (it is then kept for the traced shapes only, and ``reason`` is reported)."""
+    tr = _state.tracer
+    if tr is not None and tr.poly:
+        tr.fail_poly(reason)
+
+
 class tracing:
     """Context manager: ``builder`` is the current tracer and the only active recorder."""
 

@@ -141,7 +141,7 @@ def safe_divide(x, y):
         from finegrad._src.ops.array import unbroadcast
         gx = where(nz, dy / ys, dy * 0)
         gy = where(nz, -dy * x / (ys * ys), dy * 0)
-        return unbroadcast(gx, x._value.shape), unbroadcast(gy, y._value.shape)
+        return unbroadcast(gx, x), unbroadcast(gy, y)
     return out, grad
 
 

@@ -20,6 +20,8 @@ from finegrad._src import dtypes
 # Inside finegrad.function a traced tensor has no value for Python to branch on; the graph
 # module installs the check (it knows which tensors are traced).
 _CONCRETE_CHECK = [None]
+# ...and reports the dimensions a graph leaves open (an input_signature's None) as None.
+_SHAPE_HOOK = [None]
 
 
 def _concrete(t, what):
@@ -51,7 +53,13 @@ class TensorShape(tuple):
         return len(self)
 
     def num_elements(self):
+        """The number of elements, or None when a dimension is unknown (inside a trace)."""
+        if any(s is None for s in self):
+            return None
         return int(np.prod(self, dtype=np.int64))
+
+    def is_fully_defined(self):
+        return all(s is not None for s in self)
 
     def __repr__(self):
         return f"TensorShape({list(self)})"
@@ -77,6 +85,12 @@ class Tensor:
 
     @property
     def shape(self):
+        """The static shape. Inside a `finegrad.function` traced for an input_signature with
+        None dimensions, the axes those sizes flow into are None (use `finegrad.shape` for
+        their value when the graph runs), as in TensorFlow."""
+        hook = _SHAPE_HOOK[0]
+        if hook is not None:
+            return hook(self)
         return TensorShape(self._value.shape)
 
     @property

@@ -55,9 +55,10 @@ class ForwardAccumulator(core.Recorder):
     @staticmethod
     def _tangent_for(p, t):
         t = convert_to_tensor(t, dtype_hint=p.dtype)
-        if tuple(t.shape) != tuple(p.shape):
+        pshape = p._storage.shape if isinstance(p, Variable) else p._value.shape
+        if t._value.shape != pshape:
             raise ValueError(f"finegrad.autodiff.ForwardAccumulator: a tangent of shape "
-                             f"{tuple(t.shape)} for a primal of shape {tuple(p.shape)}")
+                             f"{tuple(t._value.shape)} for a primal of shape {tuple(pshape)}")
         if t.dtype != p.dtype:
             raise TypeError(f"finegrad.autodiff.ForwardAccumulator: a tangent of dtype "
                             f"{t.dtype.name} for a primal of dtype {p.dtype.name}")
@@ -128,7 +129,9 @@ class ForwardAccumulator(core.Recorder):
                 if t is not None:
                     return t
             if unconnected is UnconnectedGradients.ZERO:
-                return Tensor(np.zeros(tuple(p.shape), p.dtype._np))
+                if isinstance(p, Variable):
+                    return Tensor(np.zeros(p._storage.shape, p._storage.dtype))
+                return zeros_like(p)
             return None
         return nest.map_structure(one, primals)
 

@@ -388,7 +388,7 @@ class GradientTape(core.Recorder):
             if all(g is None for g in col):
                 out.append(None)
                 continue
-            z = Tensor(np.zeros(tuple(s.shape), _dtype_of(s)))
+            z = _zeros_for(s)
             from finegrad._src.ops.array import stack
             out.append(stack([z if g is None else g for g in col]))
         return out
@@ -446,6 +446,9 @@ def _ones_seed(t):
     v = t._value
     if not isinstance(v, np.ndarray) or v.ndim == 0:
         return Tensor(v.dtype.type(1))
+    if core.dynamic_axes(t):   # inside a shape-polymorphic trace: sized when the graph runs
+        from finegrad._src.ops.array import ones_like
+        return ones_like(t)
     return Tensor(np.broadcast_to(np.ones((), v.dtype), v.shape))
 
 
@@ -456,7 +459,9 @@ def _broadcast_ct(g, t):
         raise ValueError(f"finegrad.GradientTape.gradient: output_gradients of shape "
                          f"{tuple(g._value.shape)} do not match the target's shape "
                          f"{tuple(t._value.shape)}") from None
-    from finegrad._src.ops.array import broadcast_to
+    from finegrad._src.ops.array import broadcast_to, broadcast_like_p
+    if core.dynamic_axes(t) or core.dynamic_axes(g):
+        return core.bind(broadcast_like_p, g, t, nbatch=0)
     return broadcast_to(g, t._value.shape)
 
 
@@ -464,9 +469,16 @@ def _finish(grads, sources, unconnected):
     out = []
     for g, s in zip(grads, sources, strict=True):
         if g is None and unconnected is UnconnectedGradients.ZERO:
-            g = Tensor(np.zeros(tuple(s.shape), _dtype_of(s)))
+            g = _zeros_for(s)
         out.append(g)
     return out
+
+
+def _zeros_for(s):
+    """Zeros shaped like source ``s`` (a tensor or a variable)."""
+    if isinstance(s, Variable):
+        return Tensor(np.zeros(s._storage.shape, s._storage.dtype))
+    return zeros_like(s)
 
 
 def backward_pass(entries, watched, targets, target_cts, keep, consume=False, blocked=()):
@@ -503,6 +515,8 @@ def backward_pass(entries, watched, targets, target_cts, keep, consume=False, bl
                 continue
             if k not in keep:
                 del ct[k]
+        if prim.nondiff and prim.gradient_override is None:
+            continue   # (entries of a trace include ops no tape would record)
         in_cts = _vjp(prim, c, ins, out, params, watched)
         for t, g in zip(ins, in_cts):
             if g is None:

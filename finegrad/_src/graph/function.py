@@ -29,12 +29,14 @@ from finegrad._src import core, dtypes, nest
 from finegrad._src.ad import custom
 from finegrad._src.ad.tape import (UnconnectedGradients, _unconnected, backward_pass,
                                    _ones_seed)
-from finegrad._src.graph import ir
+from finegrad._src.graph import dynamic, ir
 from finegrad._src.graph.ir import Graph, Node, OutSlot, read_variable_p, assign_variable_p
 from finegrad._src.tensor import Tensor, TensorShape, convert_to_tensor
 from finegrad._src.variables import Variable
 from finegrad._src import tensor as tensor_module
 
+
+_NO_AXES = frozenset()
 
 #: how many traced graphs one Function keeps (least recently used ones are dropped)
 MAX_CONCRETE_FUNCTIONS = 256
@@ -91,6 +93,23 @@ class GraphBuilder(core.Recorder):
         self.var_reads = {}  # id(variable) -> the tensors its reads produced (for gradients)
         self.const_tensors = {}  # slot -> the captured tensor (replays keep the connection)
         self._next = 0
+        # shape polymorphism (graph/dynamic.py): slot -> its dynamic axes, and why the graph
+        # cannot serve other sizes (None while it can)
+        self.poly = parent.poly if parent is not None else False
+        self.dyn = {}
+        self.poly_failed = None
+
+    def dyn_of(self, t):
+        s = self.slots.get(id(t))
+        if s is None:
+            return self.parent.dyn_of(t) if self.parent is not None else _NO_AXES
+        return self.dyn.get(s, _NO_AXES)
+
+    def fail_poly(self, reason):
+        if self.poly_failed is None:
+            self.poly_failed = reason
+        if self.parent is not None:
+            self.parent.fail_poly(reason)
 
     def _new_slot(self, t):
         s = self._next
@@ -105,8 +124,11 @@ class GraphBuilder(core.Recorder):
         if s is not None:
             return s
         if self.parent is not None and self.parent.knows(t):
+            d = self.parent.dyn_of(t) if self.poly else _NO_AXES
             s = self._new_slot(t)
             self.outer.append(s)
+            if d:
+                self.dyn[s] = d
             return s
         s = self._new_slot(t)     # a tensor from outside the trace: captured by value
         self.consts[s] = t._value
@@ -128,15 +150,28 @@ class GraphBuilder(core.Recorder):
     def knows(self, t):
         return id(t) in self.slots or (self.parent is not None and self.parent.knows(t))
 
-    def add_arg(self, t):
+    def add_arg(self, t, dynamic=()):
         s = self._new_slot(t)
         self.args.append(s)
+        if dynamic:
+            self.dyn[s] = frozenset(dynamic)
         return s
 
     def record(self, prim, ins, params, out):
         in_slots = tuple(self.slot_of(t) for t in ins)
         outs = out if prim.multiple_results else (out,)
         out_slots = tuple(self._new_slot(o) for o in outs)
+        if self.poly and self.dyn:
+            dins = [self.dyn.get(s, _NO_AXES) for s in in_slots]
+            if any(dins):
+                try:
+                    douts = dynamic.output_axes(prim, dins, ins, params, outs)
+                except dynamic.NotPolymorphic as e:
+                    self.fail_poly(str(e))
+                else:
+                    for s, d in zip(out_slots, douts, strict=True):
+                        if d:
+                            self.dyn[s] = d
         self.nodes.append(Node(prim, in_slots, params, out_slots,
                                [self.meta[s] for s in out_slots]))
         self.entries.append((prim, ins, params, out))
@@ -187,6 +222,20 @@ def _check_concrete(t, what):
 tensor_module._CONCRETE_CHECK[0] = _check_concrete
 
 
+def _traced_shape(t):
+    """Tensor.shape inside a shape-polymorphic trace: its dynamic axes are None."""
+    tracer = core.current_tracer()
+    if tracer is not None and tracer.poly:
+        d = tracer.dyn_of(t)
+        if d:
+            return TensorShape(tuple(None if i in d else s
+                                     for i, s in enumerate(t._value.shape)))
+    return TensorShape(t._value.shape)
+
+
+tensor_module._SHAPE_HOOK[0] = _traced_shape
+
+
 # --- function ---------------------------------------------------------------------------------
 
 def function(func=None, input_signature=None, reduce_retracing=False, jit_compile=None,
@@ -227,6 +276,8 @@ class Function:
             self._instance = instance
         self._name = name or getattr(func, "__name__", "function")
         self._cache = collections.OrderedDict()   # signature -> ConcreteFunction, LRU
+        self._poly = None     # the one graph serving every size of the signature's None dims
+        self._poly_failed = None  # why the last trace under the signature could not
         self._warned_shapes = False
         self._count = [0]
         functools.update_wrapper(self, func)
@@ -280,7 +331,8 @@ class Function:
             if isinstance(x, Tensor):
                 return ("T", x._value.shape, x._value.dtype)
             if isinstance(x, TensorSpec):
-                return ("T", tuple(1 if s is None else s for s in x.shape), x.dtype._np)
+                return ("T", tuple(_NONE_SIZE if s is None else s for s in x.shape),
+                        x.dtype._np)
             if isinstance(x, Variable):
                 return ("V", id(x))
             if isinstance(x, (np.ndarray, np.generic)):
@@ -299,23 +351,37 @@ class Function:
         if not args and not kwargs and self._signature is not None:
             args = tuple(self._signature)
         self._check_signature(args)
+        if self._poly is not None:
+            return self._poly
         key = self._key(args, kwargs)
         conc = self._cache.get(key)
         if conc is None:
-            if self._signature is not None and self._count[0] and not self._warned_shapes:
+            if self._poly_failed is not None and not self._warned_shapes:
                 self._warned_shapes = True
                 warnings.warn(f"finegrad.function: {self._name} is traced again for new "
-                              f"argument shapes under its input_signature: finegrad's graphs "
-                              f"are specialized to concrete shapes, so each new size of a "
-                              f"None dimension is one more trace (and its Python side "
-                              f"effects run again)", UserWarning, stacklevel=3)
+                              f"argument shapes under its input_signature: its graph cannot "
+                              f"serve other sizes of the None dimensions because of "
+                              f"{self._poly_failed}, so each new size is one more trace (and "
+                              f"its Python side effects run again)", UserWarning, stacklevel=3)
             conc = self._trace(args, kwargs)
+            if conc.polymorphic:
+                self._poly = conc
+                return conc
+            if conc.poly_failed is not None:
+                self._poly_failed = conc.poly_failed
             self._cache[key] = conc
             if len(self._cache) > MAX_CONCRETE_FUNCTIONS:  # retracing must not leak
                 self._cache.popitem(last=False)
         else:
             self._cache.move_to_end(key)
         return conc
+
+    def _dynamic_axes(self, leaves):
+        """Per leaf, the axes its input_signature leaves open (None)."""
+        if self._signature is None or len(leaves) != len(self._signature):
+            return [()] * len(leaves)
+        return [tuple(a for a, s in enumerate(spec.shape) if s is None)
+                for spec in self._signature]
 
     def __call__(self, *args, **kwargs):
         conc = self.get_concrete_function(*args, **kwargs)
@@ -325,16 +391,18 @@ class Function:
         self._count[0] += 1
         builder = GraphBuilder(self._name)
         leaves = nest.flatten((args, kwargs))
+        dynamic = self._dynamic_axes(leaves)
+        builder.poly = any(dynamic)
         traced = []
         with core.tracing(builder):
-            for x in leaves:
+            for x, dyn in zip(leaves, dynamic, strict=True):
                 if isinstance(x, TensorSpec):
                     x = _spec_example(x)
                 elif isinstance(x, (np.ndarray, np.generic)):
                     x = Tensor(x)
                 if isinstance(x, Tensor):
                     t = Tensor(x._value)
-                    builder.add_arg(t)
+                    builder.add_arg(t, dyn)
                     traced.append(t)
                 else:
                     traced.append(x)
@@ -345,8 +413,11 @@ class Function:
         names = _arg_names(self._func, leaves, skip=self._instance is not None)
         graph = builder.finish(out, names)
         builder.release(graph)
-        return ConcreteFunction(graph, builder, [isinstance(x, (Tensor, TensorSpec, np.ndarray,
+        conc = ConcreteFunction(graph, builder, [isinstance(x, (Tensor, TensorSpec, np.ndarray,
                                                                 np.generic)) for x in leaves])
+        conc.polymorphic = builder.poly and builder.poly_failed is None
+        conc.poly_failed = builder.poly_failed
+        return conc
 
 
 def _structure_key(x):
@@ -357,8 +428,13 @@ def _structure_key(x):
     return "."
 
 
+#: the size a None dimension of a TensorSpec has while tracing (not 1: a size-1 axis would
+#: broadcast, and a graph for every size must not rely on that)
+_NONE_SIZE = 2
+
+
 def _spec_example(spec):
-    shape = tuple(1 if s is None else s for s in spec.shape)
+    shape = tuple(_NONE_SIZE if s is None else s for s in spec.shape)
     return Tensor(np.zeros(shape, spec.dtype._np) if shape else spec.dtype._np.type(0))
 
 
@@ -384,6 +460,9 @@ class ConcreteFunction:
         self._builder = builder      # keeps trace-time tensors alive for custom rules
         self._is_tensor = is_tensor
         self._compiled = None
+        self.polymorphic = False   # one graph for every size of its dynamic axes
+        self.poly_failed = None    # why not, when the signature asked for it
+        self._sized = collections.OrderedDict()  # argument shapes -> compiled graph (LRU)
 
     @property
     def structured_outputs(self):
@@ -396,13 +475,40 @@ class ConcreteFunction:
         if core.active_recorders() or core.current_tracer() is not None:
             values = replay(self.graph, tensors, self._builder)
         else:
-            if self._compiled is None:
-                self._compiled = self.graph.compiled()
-            values = [None if v is None else Tensor(v)
-                      for v in self._compiled.run([t._value for t in tensors])]
+            vals = [t._value for t in tensors]
+            compiled = self._compiled_for(vals)
+            if compiled is None:    # a new size of a dynamic axis: run it once, op by op
+                values = self._specialize(vals)
+            else:
+                values = [None if v is None else Tensor(v) for v in compiled.run(vals)]
         it = iter(values)
         return nest.map_structure(lambda o: next(it) if isinstance(o, OutSlot) else
                                   (next(it), o)[1], self.graph.outputs)
+
+    #: how many sizes of a polymorphic graph keep a compiled form
+    MAX_SIZES = 16
+
+    def _compiled_for(self, vals):
+        g = self.graph
+        if not self.polymorphic or all(np.shape(v) == g.meta[s][0]
+                                       for s, v in zip(g.args, vals, strict=True)):
+            if self._compiled is None:
+                self._compiled = g.compiled()
+            return self._compiled
+        key = tuple(np.shape(v) for v in vals)
+        compiled = self._sized.get(key)
+        if compiled is not None:
+            self._sized.move_to_end(key)
+        return compiled
+
+    def _specialize(self, vals):
+        """Run the graph on arguments of new sizes once, op by op, and keep a compiled form
+        of it for those sizes (the compiler plans buffers and fusion per shape)."""
+        outs, sized = ir.specialize(self.graph, vals)
+        self._sized[tuple(np.shape(v) for v in vals)] = sized.compiled()
+        if len(self._sized) > self.MAX_SIZES:
+            self._sized.popitem(last=False)
+        return [None if v is None else Tensor(v) for v in outs]
 
 
 def replay(graph, tensors, builder, outer=None):
@@ -443,6 +549,14 @@ class _ReplayRule:
         if self.node.vjp_graph is None:
             self.node.vjp_graph = _trace_rule(self.rule, self.node, self.builder)
         g, sub, outer = self.node.vjp_graph
+        if sub.poly_failed is not None and any(
+                c._value.shape != m[0] for c, m in zip(cts, self.node.meta, strict=True)):
+            raise ValueError(f"finegrad.function: the gradient of custom_gradient function "
+                             f"{self.name} was traced for the sizes of the first call and "
+                             f"cannot serve other sizes of the input_signature's None "
+                             f"dimensions ({sub.poly_failed}); write its grad_fn with ops "
+                             f"that keep those sizes open (e.g. -1 in reshape), or leave the "
+                             f"dimension fixed in the input_signature")
         return replay(g, list(cts), sub, outer={s: self.env[p] for s, p in outer.items()})
 
 
@@ -453,8 +567,8 @@ def _trace_rule(rule, node, builder):
     cts = [Tensor(np.zeros(shape, dtype) if shape else np.dtype(dtype).type(0))
            for shape, dtype in node.meta]
     with core.tracing(sub):
-        for c in cts:
-            sub.add_arg(c)
+        for c, s in zip(cts, node.outs, strict=True):
+            sub.add_arg(c, builder.dyn.get(s, ()))
         res = rule(cts)
     g = sub.finish(list(res), [f"ct{i}" for i in range(len(cts))])
     outer = {sub.slots[k]: builder.slots[k] for k, t in sub.alive.items()

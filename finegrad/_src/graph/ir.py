@@ -583,6 +583,34 @@ def fuse_elementwise(g):
     return Graph(g.name, g.args, g.arg_names, g.consts, nodes, g.outputs, g.meta, g.outer)
 
 
+def specialize(g, values):
+    """Run graph ``g`` once, op by op, on argument ``values`` whose dynamic axes have new
+    sizes. Returns (the output values, a copy of ``g`` with this run's shapes in its meta,
+    ready to compile for those sizes)."""
+    from finegrad._src import core, nest
+    env = dict(zip(g.args, values, strict=True))
+    env.update(g.consts)
+    meta = dict(g.meta)
+    for s in g.args:
+        meta[s] = (tuple(np.shape(env[s])), np.asarray(env[s]).dtype)
+    nodes = []
+    for n in g.nodes:
+        vals = [env[s] for s in n.ins]
+        try:
+            out = n.prim.impl(*vals, **n.params)
+        except ValueError as e:
+            raise core._shape_error(n.prim, vals, e) from None
+        outs = out if n.prim.multiple_results else (out,)
+        m = []
+        for s, o in zip(n.outs, outs, strict=True):
+            env[s] = o
+            meta[s] = (tuple(np.shape(o)), np.asarray(o).dtype)
+            m.append(meta[s])
+        nodes.append(Node(n.prim, n.ins, n.params, n.outs, m))
+    outs = [env[o.slot] for o in nest.flatten(g.outputs) if isinstance(o, OutSlot)]
+    return outs, Graph(g.name, g.args, g.arg_names, g.consts, nodes, g.outputs, meta, g.outer)
+
+
 def tensor_meta(t):
     v = t._value
     return (tuple(v.shape), v.dtype)

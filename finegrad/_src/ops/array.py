@@ -56,7 +56,23 @@ def _normalize_axis(axis, ndim, fn):
 
 def zeros_cotangent(x):
     """A zero cotangent for input ``x``, with the batch axes when a Jacobian is computed."""
+    if core.dynamic_axes(x):
+        return bind(fill_like_p, x, value=0, dtype=x._value.dtype, lead=core.batch_shape())
     return Tensor(np.zeros(core.batch_shape() + x._value.shape, x._value.dtype))
+
+
+def dynamic_target(x, lead=()):
+    """``lead + x.shape`` as a reshape target: inside a shape-polymorphic trace, the one
+    dynamic axis of ``x`` is written -1 (so the graph serves every size of it)."""
+    shape = x._value.shape
+    dyn = core.dynamic_axes(x)
+    if not dyn:
+        return lead + shape
+    if len(dyn) > 1:
+        core.not_polymorphic(f"a reshape to the shape of a tensor with {len(dyn)} dynamic "
+                             f"axes")
+        return lead + shape
+    return lead + tuple(-1 if i in dyn else s for i, s in enumerate(shape))
 
 
 # --- constants (no gradient: their outputs do not depend on any input) -----------------------
@@ -104,6 +120,8 @@ def zeros_like(x, dtype=None, name=None):
     """
     x = _t(x)
     dt = x._value.dtype if dtype is None else dtypes.as_dtype(dtype)._np
+    if core.dynamic_axes(x):
+        return bind(fill_like_p, x, value=0, dtype=dt, lead=())
     return Tensor(np.zeros(x._value.shape, dt) if x._value.ndim else dt.type(0))
 
 
@@ -116,6 +134,8 @@ def ones_like(x, dtype=None, name=None):
     """
     x = _t(x)
     dt = x._value.dtype if dtype is None else dtypes.as_dtype(dtype)._np
+    if core.dynamic_axes(x):
+        return bind(fill_like_p, x, value=1, dtype=dt, lead=())
     return Tensor(np.ones(x._value.shape, dt) if x._value.ndim else dt.type(1))
 
 
@@ -294,6 +314,8 @@ def reshape(x, shape, name=None):
     if new is None or int(np.prod(new)) != x._value.size:
         raise ValueError(f"finegrad.reshape: cannot reshape a tensor of shape "
                          f"{tuple(x._value.shape)} ({x._value.size} elements) to {shape}")
+    if -1 in shape and core.dynamic_axes(x):
+        return bind(reshape_p, x, shape=shape)   # the graph resolves -1 at each call
     return bind(reshape_p, x, shape=tuple(new))
 
 
@@ -310,7 +332,7 @@ def _reshape_jvp(primals, tangents, *, out, shape):
 @reshape_p.def_vjp
 def _reshape_vjp(ct, x, *, out, shape):
     """VJP of reshape: the cotangent reshaped back."""
-    return (reshape(ct, core.batch_shape() + x._value.shape),)
+    return (reshape(ct, dynamic_target(x, core.batch_shape())),)
 
 
 broadcast_to_p = Primitive("broadcast_to", batch_rule=True)
@@ -351,12 +373,20 @@ def _broadcast_to_jvp(primals, tangents, *, out, shape):
 @broadcast_to_p.def_vjp
 def _broadcast_to_vjp(ct, x, *, out, shape):
     """VJP of broadcast_to: sum over the broadcast axes."""
-    return (unbroadcast(ct, x._value.shape),)
+    return (unbroadcast(ct, x),)
 
 
-def unbroadcast(g, shape):
-    """Sum ``g`` down to ``shape``, undoing NumPy broadcasting; batch axes are kept."""
+def unbroadcast(g, like):
+    """Sum ``g`` down to the shape of tensor ``like`` (or to a shape), undoing NumPy
+    broadcasting; batch axes are kept. Inside a shape-polymorphic trace, a dynamic axis
+    makes it one ``sum_like`` op that finds the broadcast axes when the graph runs."""
     bs = core.batch_shape()
+    if isinstance(like, Tensor):
+        if core.dynamic_axes(like) or core.dynamic_axes(g):
+            return bind(sum_like_p, g, like, nbatch=len(bs))
+        shape = like._value.shape
+    else:
+        shape = like
     gshape = g._value.shape
     target = bs + tuple(shape)
     if gshape == target:
@@ -401,16 +431,122 @@ def _reduce_sum_jvp(primals, tangents, *, out, axis, keepdims):
 @reduce_sum_p.def_vjp
 def _reduce_sum_vjp(ct, x, *, out, axis, keepdims):
     """VJP of reduce_sum: the cotangent broadcast back over the summed axes."""
-    return (expand_reduced(ct, x._value.shape, axis, keepdims),)
+    return (expand_reduced(ct, x, axis, keepdims),)
 
 
-def expand_reduced(ct, shape, axis, keepdims):
-    """Broadcast a reduction's cotangent (batch axes first) back to the input ``shape``."""
+def kept_target(x, axis):
+    """The shape of ``x`` with the reduced ``axis`` as 1s, as a reshape target (its dynamic
+    axis, if it keeps one, written -1)."""
+    shape = x._value.shape
+    dyn = core.dynamic_axes(x)
+    kept = tuple(1 if i in axis else -1 if i in dyn else s for i, s in enumerate(shape))
+    if kept.count(-1) > 1:
+        core.not_polymorphic("a reduction keeping two dynamic axes")
+        kept = tuple(1 if i in axis else s for i, s in enumerate(shape))
+    return kept
+
+
+def expand_reduced(ct, x, axis, keepdims):
+    """Broadcast a reduction's cotangent (batch axes first) back to the shape of input
+    ``x`` (a dynamic axis of ``x`` makes it a ``broadcast_like`` op)."""
     bs = core.batch_shape()
+    shape = x._value.shape
+    dyn = core.dynamic_axes(x)
+    if dyn:
+        if not keepdims:
+            ct = reshape(ct, bs + kept_target(x, axis))
+        return bind(broadcast_like_p, ct, x, nbatch=len(bs))
     if not keepdims:
         kept = tuple(1 if i in axis else s for i, s in enumerate(shape))
         ct = reshape(ct, bs + kept)
     return broadcast_to(ct, bs + tuple(shape))
+
+
+# --- ops that take a shape from a tensor when the graph runs ----------------------------------
+# Inside a shape-polymorphic trace (an input_signature with None dimensions), a rule must not
+# write a dynamic size into the graph. These take the shape from a reference input instead;
+# eager code and fixed-shape graphs never use them.
+
+sum_like_p = Primitive("sum_like", unify=False, batch_rule=True)
+broadcast_like_p = Primitive("broadcast_like", unify=False, batch_rule=True)
+fill_like_p = def_nondiff(Primitive("fill_like", unify=False))
+count_p = def_nondiff(Primitive("count", unify=False))
+
+
+def _target(g, ref, nbatch):
+    return g.shape[:nbatch] + np.shape(ref)
+
+
+@sum_like_p.def_impl
+def _sum_like_impl(g, ref, *, nbatch):
+    """``g`` summed down to its ``nbatch`` leading axes plus the shape of ``ref``."""
+    target = _target(g, ref, nbatch)
+    if g.shape == target:
+        return g
+    lead = g.ndim - len(target)
+    axes = tuple(range(nbatch, nbatch + lead)) + tuple(
+        nbatch + lead + i for i, s in enumerate(np.shape(ref))
+        if s == 1 and g.shape[nbatch + lead + i] != 1)
+    out = np.sum(g, axis=axes) if axes else g
+    out = out.reshape(target)
+    return out if out.dtype == g.dtype else out.astype(g.dtype)
+
+
+@sum_like_p.def_jvp
+def _sum_like_jvp(primals, tangents, *, out, nbatch):
+    return bind(sum_like_p, tangents[0], primals[1], nbatch=nbatch)
+
+
+@sum_like_p.def_vjp
+def _sum_like_vjp(ct, g, ref, *, out, nbatch):
+    """VJP of sum_like: the cotangent broadcast back to ``g``'s shape (the axes the sum
+    removed come back as new axes after the batch axes, then broadcast)."""
+    b = len(core.batch_shape())
+    extra = g._value.ndim - nbatch - ref._value.ndim
+    if extra:
+        ct = getitem(ct, (slice(None),) * (b + nbatch) + (None,) * extra)
+    return (bind(broadcast_like_p, ct, g, nbatch=b), None)
+
+
+@broadcast_like_p.def_impl
+def _broadcast_like_impl(g, ref, *, nbatch):
+    """``g`` broadcast to its ``nbatch`` leading axes plus the shape of ``ref`` (NumPy's
+    rules: the axes of ``g`` after ``nbatch`` align with the last axes of ``ref``; with
+    ``nbatch`` > 0 they are as many as ``ref``'s)."""
+    return np.broadcast_to(g, _target(g, ref, nbatch))
+
+
+@broadcast_like_p.def_jvp
+def _broadcast_like_jvp(primals, tangents, *, out, nbatch):
+    return bind(broadcast_like_p, tangents[0], primals[1], nbatch=nbatch)
+
+
+@broadcast_like_p.def_vjp
+def _broadcast_like_vjp(ct, g, ref, *, out, nbatch):
+    """VJP of broadcast_like: sum back to ``g``'s shape."""
+    return (bind(sum_like_p, ct, g, nbatch=len(core.batch_shape())), None)
+
+
+@fill_like_p.def_impl
+def _fill_like_impl(ref, *, value, dtype, lead):
+    """``value`` in the shape ``lead + ref.shape``."""
+    shape = lead + np.shape(ref)
+    return np.full(shape, value, dtype) if shape else dtype.type(value)
+
+
+@count_p.def_impl
+def _count_impl(x, *, axis, dtype):
+    """The number of elements of ``x`` over ``axis`` (a reduction's divisor), as ``dtype``."""
+    return dtype.type(int(np.prod([np.shape(x)[a] for a in axis], dtype=np.int64)))
+
+
+def count(x, axis, dtype):
+    """How many elements a reduction of ``x`` over ``axis`` combines, as a ``dtype`` scalar;
+    a graph op when an axis is dynamic, else a constant."""
+    if any(a in core.dynamic_axes(x) for a in axis):
+        return bind(count_p, x, axis=tuple(axis), dtype=np.dtype(dtype))
+    return Tensor(np.dtype(dtype).type(int(np.prod([x._value.shape[a] for a in axis],
+                                                   dtype=np.int64))))
 
 
 transpose_p = Primitive("transpose", batch_rule=True)
@@ -460,7 +596,7 @@ def expand_dims(x, axis, name=None):
     TensorShape([2, 3, 1])
     """
     x = _t(x)
-    shape = list(x._value.shape)
+    shape = list(dynamic_target(x))
     a = _normalize_axis(axis, len(shape) + 1, "finegrad.expand_dims")
     shape.insert(a, 1)
     return reshape(x, shape)
@@ -475,13 +611,15 @@ def squeeze(x, axis=None, name=None):
     """
     x = _t(x)
     shape = x._value.shape
-    axes = [i for i, s in enumerate(shape) if s == 1] if axis is None else \
+    dyn = core.dynamic_axes(x)   # a dynamic axis is never squeezed implicitly (as in TF)
+    axes = [i for i, s in enumerate(shape) if s == 1 and i not in dyn] if axis is None else \
         normalize_axes(axis, len(shape), "finegrad.squeeze")
     for a in axes:
         if shape[a] != 1:
             raise ValueError(f"finegrad.squeeze: cannot squeeze axis {a} of size {shape[a]} "
                              f"in a tensor of shape {tuple(shape)}")
-    return reshape(x, [s for i, s in enumerate(shape) if i not in axes])
+    target = dynamic_target(x)
+    return reshape(x, [s for i, s in enumerate(target) if i not in axes])
 
 
 # --- concat, stack, split, tile -------------------------------------------------------------
@@ -525,6 +663,8 @@ def _concat_jvp(primals, tangents, *, out, axis):
 def _concat_vjp(ct, *xs, out, axis):
     """VJP of concat: the cotangent sliced back into the pieces."""
     b = len(core.batch_shape())
+    if any(axis in core.dynamic_axes(x) for x in xs):
+        core.not_polymorphic("the gradient of a concat along a dynamic axis")
     pieces, start = [], 0
     for x in xs:
         n = x._value.shape[axis]
@@ -628,6 +768,8 @@ def _tile_jvp(primals, tangents, *, out, multiples):
 def _tile_vjp(ct, x, *, out, multiples):
     """VJP of tile: view the cotangent as (m0, s0, m1, s1, ...) and sum over the m axes."""
     bs = core.batch_shape()
+    if core.dynamic_axes(x):
+        core.not_polymorphic("the gradient of tile on a tensor with a dynamic axis")
     split_shape = bs + tuple(d for m, s in zip(multiples, x._value.shape, strict=True)
                              for d in (m, s))
     b = len(bs)
@@ -734,8 +876,12 @@ def _getitem_jvp(primals, tangents, *, out, index):
 @getitem_p.def_vjp
 def _getitem_vjp(ct, x, *, out, index):
     """VJP of slicing: the cotangent scattered (added) into zeros of the input's shape."""
-    return (bind(scatter_add_p, ct, shape=core.batch_shape() + x._value.shape,
-                 index=_Index(index.batched(len(core.batch_shape())))),)
+    bs = core.batch_shape()
+    if core.dynamic_axes(x):
+        return (bind(scatter_add_like_p, ct, x, index=_Index(index.batched(len(bs))),
+                     nbatch=len(bs)),)
+    return (bind(scatter_add_p, ct, shape=bs + x._value.shape,
+                 index=_Index(index.batched(len(bs)))),)
 
 
 scatter_add_p = Primitive("scatter_add_into_zeros", unify=False, batch_rule=True)
@@ -761,6 +907,26 @@ def _scatter_add_vjp(ct, g, *, out, shape, index):
     """VJP of the scatter: slicing, its transpose."""
     b = len(core.batch_shape())
     return (getitem(ct, _Index(index.batched(b))),)
+
+
+scatter_add_like_p = Primitive("scatter_add_like", unify=False, batch_rule=True)
+
+
+@scatter_add_like_p.def_impl
+def _scatter_add_like_impl(ct, ref, *, index, nbatch):
+    return _scatter_add_impl(ct, shape=_target(ct, ref, nbatch), index=index)
+
+
+@scatter_add_like_p.def_jvp
+def _scatter_add_like_jvp(primals, tangents, *, out, index, nbatch):
+    return bind(scatter_add_like_p, tangents[0], primals[1], index=index, nbatch=nbatch)
+
+
+@scatter_add_like_p.def_vjp
+def _scatter_add_like_vjp(ct, g, ref, *, out, index, nbatch):
+    """VJP of the scatter: slicing, its transpose."""
+    b = len(core.batch_shape())
+    return (getitem(ct, _Index(index.batched(b))), None)
 
 
 gather_p = Primitive("gather", unify=False, batch_rule=True)
@@ -817,6 +983,8 @@ def _gather_jvp(primals, tangents, *, out, axis, batch_dims):
 @gather_p.def_vjp
 def _gather_vjp(ct, p, ind, *, out, axis, batch_dims):
     """VJP of gather: scatter-add the cotangent rows back to the gathered positions."""
+    if core.dynamic_axes(p):
+        core.not_polymorphic("the gradient of gather from a tensor with a dynamic axis")
     return (bind(gather_vjp_p, ct, ind, shape=p._value.shape, axis=axis, batch_dims=batch_dims,
                  batch=len(core.batch_shape())), None)
 

@@ -7,6 +7,7 @@ kinks are chosen as TensorFlow chooses them and documented beside each rule.
 """
 import numpy as np
 
+from finegrad._src import core
 from finegrad._src.core import Primitive, bind, def_nondiff
 from finegrad._src.ops.array import unbroadcast, zeros_cotangent, cast
 from finegrad._src.tensor import Tensor, convert_to_tensor
@@ -227,8 +228,8 @@ def _tanh_grad_jvp(primals, tangents, *, out):
 @tanh_grad_p.def_vjp
 def _tanh_grad_vjp(ct, y, g, *, out):
     """VJP of tanh_grad: (-2 y g ct, (1 - y^2) ct), unbroadcast."""
-    return (unbroadcast(-2 * y * g * ct, y._value.shape),
-            unbroadcast(tanh_grad(y, ct), g._value.shape))
+    return (unbroadcast(-2 * y * g * ct, y),
+            unbroadcast(tanh_grad(y, ct), g))
 
 
 sigmoid_grad_p = Primitive("sigmoid_grad", batch_rule=True)
@@ -256,8 +257,8 @@ def _sigmoid_grad_jvp(primals, tangents, *, out):
 @sigmoid_grad_p.def_vjp
 def _sigmoid_grad_vjp(ct, y, g, *, out):
     """VJP of sigmoid_grad: (g (1 - 2y) ct, y (1 - y) ct), unbroadcast."""
-    return (unbroadcast(g * (1 - 2 * y) * ct, y._value.shape),
-            unbroadcast(sigmoid_grad(y, ct), g._value.shape))
+    return (unbroadcast(g * (1 - 2 * y) * ct, y),
+            unbroadcast(sigmoid_grad(y, ct), g))
 
 
 # ---- abs and sign: kinks at 0 ----------------------------------------------------------------
@@ -342,8 +343,10 @@ def _sum_tangents(terms, out):
         return total
     if total is None:
         return 0 * out
-    if total._value.shape != out._value.shape:
-        from finegrad._src.ops.array import broadcast_to
+    if total._value.shape != out._value.shape or core.dynamic_axes(out):
+        from finegrad._src.ops.array import broadcast_to, broadcast_like_p
+        if core.dynamic_axes(out):
+            return bind(broadcast_like_p, total, out, nbatch=0)
         total = broadcast_to(total, out._value.shape)
     return total
 
@@ -368,8 +371,8 @@ add_p.def_jvp(lambda primals, tangents, *, out: _sum_tangents(tangents, out))
 @add_p.def_vjp
 def _add_vjp(ct, x, y, *, out, needs=(True, True)):
     """VJP of add: ct to both, summed over broadcast axes."""
-    return (unbroadcast(ct, x._value.shape) if needs[0] else None,
-            unbroadcast(ct, y._value.shape) if needs[1] else None)
+    return (unbroadcast(ct, x) if needs[0] else None,
+            unbroadcast(ct, y) if needs[1] else None)
 
 
 subtract_p = Primitive("subtract", batch_rule=True, vjp_needs=True, jvp_zeros=False)
@@ -397,8 +400,8 @@ def _subtract_jvp(primals, tangents, *, out):
 @subtract_p.def_vjp
 def _subtract_vjp(ct, x, y, *, out, needs=(True, True)):
     """VJP of subtract: (ct, -ct), unbroadcast."""
-    return (unbroadcast(ct, x._value.shape) if needs[0] else None,
-            unbroadcast(-ct, y._value.shape) if needs[1] else None)
+    return (unbroadcast(ct, x) if needs[0] else None,
+            unbroadcast(-ct, y) if needs[1] else None)
 
 
 multiply_p = Primitive("multiply", batch_rule=True, vjp_needs=True, jvp_zeros=False)
@@ -446,8 +449,8 @@ def _multiply_jvp(primals, tangents, *, out):
 @multiply_p.def_vjp
 def _multiply_vjp(ct, x, y, *, out, needs=(True, True)):
     """VJP of multiply: (ct * y, ct * x), unbroadcast."""
-    return (unbroadcast(ct * y, x._value.shape) if needs[0] else None,
-            unbroadcast(ct * x, y._value.shape) if needs[1] else None)
+    return (unbroadcast(ct * y, x) if needs[0] else None,
+            unbroadcast(ct * x, y) if needs[1] else None)
 
 
 divide_p = Primitive("divide", batch_rule=True, vjp_needs=True, jvp_zeros=False)
@@ -484,8 +487,8 @@ def _divide_jvp(primals, tangents, *, out):
 def _divide_vjp(ct, x, y, *, out, needs=(True, True)):
     """VJP of divide: (ct / y, -ct * out / y), unbroadcast."""
     g = ct / y
-    return (unbroadcast(g, x._value.shape) if needs[0] else None,
-            unbroadcast(-g * out, y._value.shape) if needs[1] else None)
+    return (unbroadcast(g, x) if needs[0] else None,
+            unbroadcast(-g * out, y) if needs[1] else None)
 
 
 floordiv_p = def_nondiff(Primitive("floordiv"))
@@ -530,7 +533,7 @@ def _mod_jvp(primals, tangents, *, out):
 @mod_p.def_vjp
 def _mod_vjp(ct, x, y, *, out):
     """VJP of floormod: (ct, -ct * floor(x / y)), unbroadcast."""
-    return unbroadcast(ct, x._value.shape), unbroadcast(-ct * floor(x / y), y._value.shape)
+    return unbroadcast(ct, x), unbroadcast(-ct * floor(x / y), y)
 
 
 pow_p = Primitive("pow", batch_rule=True, vjp_needs=True)
@@ -617,8 +620,8 @@ def _pow_vjp(ct, x, y, *, out, needs=(True, True)):
     """VJP of pow: (ct * y * x**(y-1), ct * out * log(x)), unbroadcast."""
     if not x.dtype.is_differentiable:
         return None, None
-    return (unbroadcast(ct * _pow_dx(x, y), x._value.shape) if needs[0] else None,
-            unbroadcast(ct * _pow_dy(x, out), y._value.shape) if needs[1] else None)
+    return (unbroadcast(ct * _pow_dx(x, y), x) if needs[0] else None,
+            unbroadcast(ct * _pow_dy(x, out), y) if needs[1] else None)
 
 
 maximum_p = Primitive("maximum", batch_rule=True, vjp_needs=True)
@@ -648,8 +651,8 @@ def _maximum_jvp(primals, tangents, *, out):
 def _route(ct, mask, x, y, needs):
     """Cotangents of a selection: ct where ``mask`` to x, elsewhere to y, unbroadcast."""
     zero = ct * 0
-    return (unbroadcast(where(mask, ct, zero), x._value.shape) if needs[0] else None,
-            unbroadcast(where(mask, zero, ct), y._value.shape) if needs[1] else None)
+    return (unbroadcast(where(mask, ct, zero), x) if needs[0] else None,
+            unbroadcast(where(mask, zero, ct), y) if needs[1] else None)
 
 
 @maximum_p.def_vjp

@@ -5,7 +5,7 @@ import numpy as np
 
 from finegrad._src import core
 from finegrad._src.core import Primitive, bind
-from finegrad._src.ops.array import (_t, normalize_axes, reduce_sum, reshape, transpose,
+from finegrad._src.ops.array import (_t, dynamic_target, normalize_axes, reduce_sum, reshape, transpose,
                                      unbroadcast, ones_like)
 from finegrad._src.ops import elementwise as ew
 from finegrad._src.ops import reduce as rd
@@ -41,15 +41,15 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
         b = _swap(b)
     va, vb = a._value.ndim == 1, b._value.ndim == 1
     if va:
-        a = reshape(a, (1,) + a._value.shape)
+        a = reshape(a, (1,) + dynamic_target(a))
     if vb:
-        b = reshape(b, b._value.shape + (1,))
+        b = reshape(b, dynamic_target(b) + (1,))
     if a._value.shape[-1] != b._value.shape[-2]:
         raise ValueError(f"finegrad.matmul: inner dimensions differ: shapes "
                          f"{tuple(a._value.shape)} and {tuple(b._value.shape)}")
     out = bind(matmul_p, a, b)
     if va or vb:
-        s = out._value.shape
+        s = dynamic_target(out)
         out = reshape(out, s[:-2] + (() if va else s[-2:-1]) + (() if vb else s[-1:]))
     return out
 
@@ -66,8 +66,8 @@ def _matmul_jvp(primals, tangents, *, out):
 @matmul_p.def_vjp
 def _matmul_vjp(ct, a, b, *, out, needs=(True, True)):
     """VJP of matmul: (ct @ b^T, a^T @ ct), summed over broadcast batch axes."""
-    return (unbroadcast(bind(matmul_p, ct, _swap(b)), a._value.shape) if needs[0] else None,
-            unbroadcast(bind(matmul_p, _swap(a), ct), b._value.shape) if needs[1] else None)
+    return (unbroadcast(bind(matmul_p, ct, _swap(b)), a) if needs[0] else None,
+            unbroadcast(bind(matmul_p, _swap(a), ct), b) if needs[1] else None)
 
 
 def matvec(a, b, transpose_a=False, adjoint_a=False, name=None):
@@ -78,8 +78,8 @@ def matvec(a, b, transpose_a=False, adjoint_a=False, name=None):
     array([2., 6.], dtype=float32)
     """
     b = _t(b)
-    out = matmul(a, reshape(b, b._value.shape + (1,)), transpose_a=transpose_a or adjoint_a)
-    return reshape(out, out._value.shape[:-1])
+    out = matmul(a, reshape(b, dynamic_target(b) + (1,)), transpose_a=transpose_a or adjoint_a)
+    return reshape(out, dynamic_target(out)[:-1])
 
 
 def tensordot(a, b, axes, name=None):
@@ -105,11 +105,19 @@ def tensordot(a, b, axes, name=None):
                              f"and axis {j} of shape {tuple(b._value.shape)} differ")
     free_a = [i for i in range(na) if i not in ax_a]
     free_b = [i for i in range(nb) if i not in ax_b]
+    if any(i in core.dynamic_axes(a) for i in ax_a) or \
+            any(j in core.dynamic_axes(b) for j in ax_b):
+        core.not_polymorphic("tensordot over a dynamic axis")
     k = int(np.prod([a._value.shape[i] for i in ax_a], dtype=np.int64))
     a2 = reshape(transpose(a, free_a + ax_a), (-1, k))
     b2 = reshape(transpose(b, ax_b + free_b), (k, -1))
     out = matmul(a2, b2)
-    return reshape(out, [a._value.shape[i] for i in free_a] + [b._value.shape[i] for i in free_b])
+    ta, tb = dynamic_target(a), dynamic_target(b)
+    target = [ta[i] for i in free_a] + [tb[i] for i in free_b]
+    if target.count(-1) > 1:
+        core.not_polymorphic("tensordot with dynamic axes in both operands")
+        target = [a._value.shape[i] for i in free_a] + [b._value.shape[i] for i in free_b]
+    return reshape(out, target)
 
 
 einsum_p = Primitive("einsum", batch_rule=True)
@@ -197,7 +205,7 @@ def _einsum_vjp(ct, *xs, out, ins, spec):
         # axes that broadcast against the other operands are summed back (unbroadcast)
         g = bind(einsum_p, ct, *others, ones_like(xs[k]),
                  ins=(lead + spec,) + tuple(other_subs) + (sub,), spec=lead + sub)
-        grads.append(unbroadcast(g, xs[k]._value.shape))
+        grads.append(unbroadcast(g, xs[k]))
     return tuple(grads)
 
 

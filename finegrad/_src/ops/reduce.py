@@ -3,8 +3,8 @@ import numpy as np
 
 from finegrad._src import core
 from finegrad._src.core import Primitive, bind
-from finegrad._src.ops.array import (_t, normalize_axes, expand_reduced, reduce_sum, reshape,
-                                     cast, transpose)
+from finegrad._src.ops.array import (_t, normalize_axes, expand_reduced, kept_target, count,
+                                     reduce_sum, reshape, cast, transpose)
 from finegrad._src.ops import elementwise as ew
 
 
@@ -17,8 +17,11 @@ def reduce_mean(x, axis=None, keepdims=False, name=None):
     """
     x = _t(x)
     axes = normalize_axes(axis, x._value.ndim, "finegrad.reduce_mean")
-    n = int(np.prod([x._value.shape[a] for a in axes], dtype=np.int64))
     s = reduce_sum(x, axes, keepdims)
+    if any(a in core.dynamic_axes(x) for a in axes):   # the count is known when the graph runs
+        n = count(x, axes, x._value.dtype)
+        return s // ew.maximum(n, 1) if x.dtype.is_integer else s / n
+    n = int(np.prod([x._value.shape[a] for a in axes], dtype=np.int64))
     if x.dtype.is_integer:
         return s // max(n, 1)
     return s / n if n else s * np.nan
@@ -35,8 +38,7 @@ def _extremum(name, impl, doc):
 
     def _mask(x, out, axis, keepdims):
         # ties share the gradient equally, as in TensorFlow's reduce_max gradient
-        o = out if keepdims else reshape(out, tuple(1 if i in axis else s
-                                                   for i, s in enumerate(x._value.shape)))
+        o = out if keepdims else reshape(out, kept_target(x, axis))
         eq = cast(ew.equal(x, o), x.dtype)
         return eq / reduce_sum(eq, axis, keepdims=True)
 
@@ -47,7 +49,7 @@ def _extremum(name, impl, doc):
 
     @prim.def_vjp
     def _vjp(ct, x, *, out, axis, keepdims):
-        return (expand_reduced(ct, x._value.shape, axis, keepdims) * _mask(x, out, axis, keepdims),)
+        return (expand_reduced(ct, x, axis, keepdims) * _mask(x, out, axis, keepdims),)
 
     def op(x, axis=None, keepdims=False, name=None):
         x = _t(x)
@@ -95,6 +97,8 @@ def _prod_others(x, axis):
     """prod of all other elements along ``axis`` for each element (exact with zeros)."""
     # move reduced axes to the end, flatten them, use exclusive cumulative products
     nd = x._value.ndim
+    if core.dynamic_axes(x):
+        core.not_polymorphic("the derivative of reduce_prod over a tensor with a dynamic axis")
     keep = [i for i in range(nd) if i not in axis]
     perm = keep + list(axis)
     xt = _transpose(x, perm)
@@ -217,7 +221,7 @@ def _reduce_prod_jvp(primals, tangents, *, out, axis, keepdims):
 @reduce_prod_p.def_vjp
 def _reduce_prod_vjp(ct, x, *, out, axis, keepdims):
     """VJP of reduce_prod: ct times the product of the other elements (no division by x)."""
-    return (expand_reduced(ct, x._value.shape, axis, keepdims) * _prod_others(x, axis),)
+    return (expand_reduced(ct, x, axis, keepdims) * _prod_others(x, axis),)
 
 
 def reduce_logsumexp(x, axis=None, keepdims=False, name=None):
@@ -237,5 +241,6 @@ def reduce_logsumexp(x, axis=None, keepdims=False, name=None):
     m = ew.where(ew.is_finite(m), m, zeros_like(m))
     out = ew.log(reduce_sum(ew.exp(x - m), axes, keepdims=True)) + m
     if not keepdims:
-        out = reshape(out, tuple(s for i, s in enumerate(x._value.shape) if i not in axes))
+        out = reshape(out, tuple(s for i, s in enumerate(kept_target(x, axes))
+                                 if i not in axes))
     return out

@@ -1,0 +1,201 @@
+"""Dynamic axes: how a ``None`` dimension of an input_signature flows through a traced graph.
+
+A trace under an input_signature with ``None`` dimensions runs the Python function once, with
+the call's values, and tries to build ONE graph that serves every size of those dimensions
+(as TensorFlow's graphs do). The builder marks the signature's ``None`` axes of each argument
+*dynamic* and, for every op it records, asks the rule below which axes of the result are
+dynamic. Rules that would write a dynamic size into the graph (a reshape target, a broadcast
+shape, a mean's divisor) ask `core.dynamic_axes` and emit ops that read the size when the
+graph runs instead (``reshape`` to -1, ``sum_like``, ``broadcast_like``, ``fill_like``,
+``count``).
+
+An op with a dynamic input and no rule here, or a rule that cannot keep an axis dynamic,
+makes the trace *not polymorphic*: its graph is then kept for the traced shapes only, and
+`finegrad.function` says which op it was when another size comes (a UserWarning) and traces
+that size again. Nothing silently reuses a graph whose sizes are baked in.
+"""
+from finegrad._src import core
+from finegrad._src.ad import custom
+from finegrad._src.ops import array
+
+_EMPTY = frozenset()
+
+#: primitive -> rule(dyn_ins, ins, params, outs) -> one frozenset of dynamic axes per output
+RULES = {}
+
+
+class NotPolymorphic(Exception):
+    """Raised by a rule when the result's size cannot follow a dynamic input axis."""
+
+
+def _ndim(t):
+    return t._value.ndim
+
+
+def _broadcasting(dins, ins, params, outs):
+    """Elementwise ops (NumPy broadcasting): an output axis is dynamic if any input's
+    aligned axis is."""
+    r = _ndim(outs[0])
+    d = set()
+    for dd, t in zip(dins, ins, strict=True):
+        off = r - _ndim(t)
+        d.update(a + off for a in dd)
+    return [frozenset(d)] * len(outs)
+
+
+_ELEMENTWISE = (
+    "abs acos add asin atan cast ceil cos cosh cumprod cumsum divide equal exp expm1 floor "
+    "floordiv floormod greater greater_equal identity is_finite is_inf is_nan less less_equal "
+    "log log1p log_softmax logical_and logical_not logical_or logical_xor maximum minimum "
+    "multiply negative not_equal pow pow_scalar reciprocal relu round rsqrt select sigmoid "
+    "sigmoid_grad sign sin sinh softmax softplus sqrt square stop_gradient subtract tan tanh "
+    "tanh_grad").split()
+
+for _name in _ELEMENTWISE:
+    RULES[core.get_primitive(_name)] = _broadcasting
+
+
+def _reduction(dins, ins, params, outs):
+    axis, keep = params["axis"], params["keepdims"]
+    if keep:
+        return [frozenset(a for a in dins[0] if a not in axis)]
+    kept = [i for i in range(_ndim(ins[0])) if i not in axis]
+    return [frozenset(kept.index(a) for a in dins[0] if a not in axis)]
+
+
+for _name in ("reduce_sum", "reduce_max", "reduce_min", "reduce_prod"):
+    RULES[core.get_primitive(_name)] = _reduction
+
+
+def _reshape(dins, ins, params, outs):
+    shape = params["shape"]
+    if list(shape).count(-1) != 1:
+        raise NotPolymorphic(f"reshape of a tensor with a dynamic axis to the fixed shape "
+                             f"{tuple(shape)} (write the dynamic axis as -1)")
+    if len(dins[0]) > 1:
+        raise NotPolymorphic("reshape of a tensor with two dynamic axes")
+    return [frozenset((list(shape).index(-1),))]
+
+
+RULES[array.reshape_p] = _reshape
+
+
+def _transpose(dins, ins, params, outs):
+    perm = params["perm"]
+    return [frozenset(i for i, p in enumerate(perm) if p in dins[0])]
+
+
+RULES[array.transpose_p] = _transpose
+
+
+def _matmul(dins, ins, params, outs):
+    a, b = ins
+    r = _ndim(outs[0])
+    d = set()
+    for dd, t in zip(dins, ins, strict=True):   # broadcast batch axes
+        off = r - _ndim(t)
+        d.update(x + off for x in dd if x < _ndim(t) - 2)
+    if _ndim(a) - 2 in dins[0]:
+        d.add(r - 2)
+    if _ndim(b) - 1 in dins[1]:
+        d.add(r - 1)
+    return [frozenset(d)]
+
+
+RULES[core.get_primitive("matmul")] = _matmul
+
+
+def _with_reference(lead_of, ref_at):
+    """Ops shaped ``lead + ref.shape``: ``lead`` axes from input 0, the rest from ``ref``."""
+    def rule(dins, ins, params, outs):
+        n = lead_of(params)
+        ref = dins[ref_at]
+        return [frozenset({a for a in dins[0] if a < n} | {n + a for a in ref})]
+    return rule
+
+
+RULES[array.sum_like_p] = _with_reference(lambda p: p["nbatch"], 1)
+RULES[array.broadcast_like_p] = _with_reference(lambda p: p["nbatch"], 1)
+RULES[array.scatter_add_like_p] = _with_reference(lambda p: p["nbatch"], 1)
+
+
+def _fill_like(dins, ins, params, outs):
+    n = len(params["lead"])
+    return [frozenset(n + a for a in dins[0])]
+
+
+RULES[array.fill_like_p] = _fill_like
+RULES[array.count_p] = lambda dins, ins, params, outs: [_EMPTY]
+
+
+def _concat(dins, ins, params, outs):
+    return [frozenset().union(*dins)]
+
+
+RULES[array.concat_p] = _concat
+RULES[array.tile_p] = lambda dins, ins, params, outs: [dins[0]]
+
+
+def _strided_slice(dins, ins, params, outs):
+    """Basic indexing: ints drop an axis, slices keep it (a slice of a dynamic axis is
+    dynamic: NumPy resolves its bounds when the graph runs), None adds a fixed axis."""
+    index = params["index"]
+    if not index.basic:
+        if dins[0]:
+            raise NotPolymorphic("indexing a tensor with a dynamic axis by an array "
+                                 "(use finegrad.gather)")
+        return [_EMPTY]
+    idx = list(index.idx)
+    n = _ndim(ins[0])
+    used = sum(1 for i in idx if i is not None and i is not Ellipsis)
+    if Ellipsis in idx:
+        e = idx.index(Ellipsis)
+        idx[e:e + 1] = [slice(None)] * (n - used)
+    else:
+        idx += [slice(None)] * (n - used)
+    d, axis, out_axis = set(), 0, 0
+    for i in idx:
+        if i is None:
+            out_axis += 1
+            continue
+        if isinstance(i, slice):
+            if axis in dins[0]:
+                d.add(out_axis)
+            out_axis += 1
+        axis += 1
+    return [frozenset(d)]
+
+
+RULES[array.getitem_p] = _strided_slice
+
+
+def _gather(dins, ins, params, outs):
+    p, ind = ins
+    axis, bd = params["axis"], params["batch_dims"]
+    k = _ndim(ind) - bd
+    d = {a for a in dins[0] if a < axis} | {a + k - 1 for a in dins[0] if a > axis}
+    d |= {axis + a - bd for a in dins[1] if a >= bd}
+    return [frozenset(d)]
+
+
+RULES[array.gather_p] = _gather
+RULES[array.gather_vjp_p] = lambda dins, ins, params, outs: [
+    frozenset(a for a in dins[0] if a < params["batch"])]
+
+
+def _custom(dins, ins, params, outs):
+    """custom_gradient passes f's outputs through: they are its last inputs."""
+    k = len(outs)
+    return list(dins[len(ins) - k:])
+
+
+RULES[custom.custom_p] = _custom
+
+
+def output_axes(prim, dins, ins, params, outs):
+    """The dynamic axes of each output of one recorded op (NotPolymorphic if they cannot be
+    followed)."""
+    rule = RULES.get(prim)
+    if rule is None:
+        raise NotPolymorphic(f"{prim.name} has no rule for dynamic axes")
+    return rule(dins, ins, params, outs)
