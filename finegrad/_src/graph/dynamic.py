@@ -137,33 +137,62 @@ RULES[array.tile_p] = lambda dins, ins, params, outs: [dins[0]]
 
 
 def _strided_slice(dins, ins, params, outs):
-    """Basic indexing: ints drop an axis, slices keep it (a slice of a dynamic axis is
-    dynamic: NumPy resolves its bounds when the graph runs), None adds a fixed axis."""
-    index = params["index"]
-    if not index.basic:
-        if dins[0]:
-            raise NotPolymorphic("indexing a tensor with a dynamic axis by an array "
-                                 "(use finegrad.gather)")
-        return [_EMPTY]
-    idx = list(index.idx)
+    """NumPy indexing. Basic: ints drop an axis, slices keep it (a slice of a dynamic axis is
+    dynamic: NumPy resolves its bounds when the graph runs), None adds a fixed axis. Index
+    arrays (constants) give fixed axes, placed as NumPy places them: where the arrays stand
+    when they are adjacent, in front otherwise."""
+    import numpy as np
+    idx = list(params["index"].idx)
     n = _ndim(ins[0])
-    used = sum(1 for i in idx if i is not None and i is not Ellipsis)
-    if Ellipsis in idx:
-        e = idx.index(Ellipsis)
-        idx[e:e + 1] = [slice(None)] * (n - used)
+
+    def consumed(i):
+        if i is None or i is Ellipsis:
+            return 0
+        if isinstance(i, np.ndarray) and i.dtype == np.bool_:
+            return max(i.ndim, 1)
+        return 1
+
+    used = sum(consumed(i) for i in idx)
+    ell = [k for k, i in enumerate(idx) if i is Ellipsis]
+    if ell:
+        idx[ell[0]:ell[0] + 1] = [slice(None)] * (n - used)
     else:
         idx += [slice(None)] * (n - used)
-    d, axis, out_axis = set(), 0, 0
+    arrays = any(isinstance(i, np.ndarray) for i in idx)
+    # per index entry: the output axes it makes (True: dynamic) and whether it is advanced
+    entries, axis = [], 0
     for i in idx:
+        k = consumed(i)
         if i is None:
-            out_axis += 1
-            continue
-        if isinstance(i, slice):
-            if axis in dins[0]:
-                d.add(out_axis)
-            out_axis += 1
-        axis += 1
-    return [frozenset(d)]
+            entries.append(([False], False))
+        elif isinstance(i, slice):
+            # x[a:b] with 0 <= a, b: a fixed size (the first b elements always exist where the
+            # traced size had them; fewer make NumPy's shapes disagree loudly later)
+            fixed = i.stop is not None and i.stop >= 0 and (i.start or 0) >= 0
+            entries.append(([axis in dins[0] and not fixed], False))
+        elif arrays:   # ints count as (scalar) index arrays beside arrays
+            entries.append(([], True))
+        else:
+            entries.append(([], False))
+        axis += k
+    if not arrays:
+        flags = [f for made, _ in entries for f in made]
+    else:
+        adv = [i for i, i_ in enumerate(idx) if isinstance(i_, (int, np.ndarray))]
+        shape = np.broadcast_shapes(*[np.nonzero(i_)[0].shape if isinstance(i_, np.ndarray)
+                                      and i_.dtype == np.bool_ else np.shape(i_)
+                                      for i_ in (idx[k] for k in adv)])
+        fixed = [False] * len(shape)
+        before = [f for made, _ in entries[:adv[0]] for f in made]
+        after = [f for made, _ in entries[adv[0]:] for f in made]
+        if adv == list(range(adv[0], adv[-1] + 1)):
+            flags = before + fixed + after
+        else:
+            flags = fixed + before + after
+    if len(flags) != _ndim(outs[0]):
+        raise NotPolymorphic(f"indexing with {params['index']!r} (its result's axes could not "
+                             f"be followed)")
+    return [frozenset(a for a, f in enumerate(flags) if f)]
 
 
 RULES[array.getitem_p] = _strided_slice
@@ -179,8 +208,26 @@ def _gather(dins, ins, params, outs):
 
 
 RULES[array.gather_p] = _gather
-RULES[array.gather_vjp_p] = lambda dins, ins, params, outs: [
-    frozenset(a for a in dins[0] if a < params["batch"])]
+def _gather_transpose(dins, ins, params, outs):
+    """Zeros of ``lead + shape`` with the cotangent added in: the lead axes come from the
+    cotangent, the rest from the gathered tensor (an input when it has a dynamic axis)."""
+    n = params["batch"]
+    d = {a for a in dins[0] if a < n}
+    if len(ins) > 2:
+        d |= {n + a for a in dins[2]}
+    return [frozenset(d)]
+
+
+RULES[array.gather_vjp_p] = _gather_transpose
+
+
+def _einsum(dins, ins, params, outs):
+    """An output subscript is dynamic when it is dynamic in an operand."""
+    letters = {sub[a] for sub, d in zip(params["ins"], dins, strict=True) for a in d}
+    return [frozenset(i for i, c in enumerate(params["spec"]) if c in letters)]
+
+
+RULES[core.get_primitive("einsum")] = _einsum
 
 
 def _custom(dins, ins, params, outs):

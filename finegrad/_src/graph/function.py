@@ -535,7 +535,9 @@ def replay(graph, tensors, builder, outer=None):
         outs = out if n.prim.multiple_results else (out,)
         for s, o in zip(n.outs, outs, strict=True):
             env[s] = o
-    return [env[o.slot] for o in nest.flatten(graph.outputs) if isinstance(o, OutSlot)]
+    # one value per output leaf (None where the function returned something else), as the
+    # compiled form gives them
+    return [env[o.slot] if isinstance(o, OutSlot) else None for o in nest.flatten(graph.outputs)]
 
 
 class _ReplayRule:

@@ -607,7 +607,7 @@ def specialize(g, values):
             meta[s] = (tuple(np.shape(o)), np.asarray(o).dtype)
             m.append(meta[s])
         nodes.append(Node(n.prim, n.ins, n.params, n.outs, m))
-    outs = [env[o.slot] for o in nest.flatten(g.outputs) if isinstance(o, OutSlot)]
+    outs = [env[o.slot] if isinstance(o, OutSlot) else None for o in nest.flatten(g.outputs)]
     return outs, Graph(g.name, g.args, g.arg_names, g.consts, nodes, g.outputs, meta, g.outer)
 
 

@@ -663,8 +663,26 @@ def _concat_jvp(primals, tangents, *, out, axis):
 def _concat_vjp(ct, *xs, out, axis):
     """VJP of concat: the cotangent sliced back into the pieces."""
     b = len(core.batch_shape())
-    if any(axis in core.dynamic_axes(x) for x in xs):
-        core.not_polymorphic("the gradient of a concat along a dynamic axis")
+    dyn = [i for i, x in enumerate(xs) if axis in core.dynamic_axes(x)]
+    if len(dyn) == 1:
+        # one piece of open size: the pieces before it are cut from the front, the pieces
+        # after it from the back, so the slices hold at every size
+        j, sizes = dyn[0], [x._value.shape[axis] for x in xs]
+        before, after = sum(sizes[:j]), sum(sizes[j + 1:])
+        bounds = []
+        for i, n in enumerate(sizes):
+            if i < j:
+                lo = sum(sizes[:i])
+                bounds.append((lo, lo + n))
+            elif i == j:
+                bounds.append((before, -after if after else None))
+            else:
+                rest = sum(sizes[i:])
+                bounds.append((-rest, -rest + n if rest > n else None))
+        return tuple(getitem(ct, (slice(None),) * (b + axis) + (slice(lo, hi),))
+                     for lo, hi in bounds)
+    if dyn:
+        core.not_polymorphic("the gradient of a concat of two pieces along a dynamic axis")
     pieces, start = [], 0
     for x in xs:
         n = x._value.shape[axis]
@@ -701,6 +719,8 @@ def unstack(value, num=None, axis=0, name=None):
     """
     x = _t(value)
     a = _normalize_axis(axis, x._value.ndim, "finegrad.unstack")
+    if a in core.dynamic_axes(x):
+        core.not_polymorphic("unstack along a dynamic axis (its size is the number of results)")
     return [getitem(x, (slice(None),) * a + (i,)) for i in range(x._value.shape[a])]
 
 
@@ -714,6 +734,8 @@ def split(value, num_or_size_splits, axis=0, num=None, name=None):
     x = _t(value)
     a = _normalize_axis(axis, x._value.ndim, "finegrad.split")
     n = x._value.shape[a]
+    if a in core.dynamic_axes(x):
+        core.not_polymorphic("split along a dynamic axis (the sizes of the parts are fixed)")
     if isinstance(num_or_size_splits, numbers.Integral):
         k = int(num_or_size_splits)
         if k <= 0 or n % k:
@@ -982,18 +1004,20 @@ def _gather_jvp(primals, tangents, *, out, axis, batch_dims):
 
 @gather_p.def_vjp
 def _gather_vjp(ct, p, ind, *, out, axis, batch_dims):
-    """VJP of gather: scatter-add the cotangent rows back to the gathered positions."""
-    if core.dynamic_axes(p):
-        core.not_polymorphic("the gradient of gather from a tensor with a dynamic axis")
-    return (bind(gather_vjp_p, ct, ind, shape=p._value.shape, axis=axis, batch_dims=batch_dims,
-                 batch=len(core.batch_shape())), None)
+    """VJP of gather: scatter-add the cotangent rows back to the gathered positions (into
+    zeros shaped like ``p``: a dynamic axis of ``p`` makes ``p`` an input, for its shape)."""
+    like = (p,) if core.dynamic_axes(p) else ()
+    return (bind(gather_vjp_p, ct, ind, *like, shape=p._value.shape, axis=axis,
+                 batch_dims=batch_dims, batch=len(core.batch_shape())), None)
 
 
 gather_vjp_p = Primitive("gather_transpose", unify=False, batch_rule=True)
 
 
 @gather_vjp_p.def_impl
-def _gather_vjp_impl(ct, ind, *, shape, axis, batch_dims, batch):
+def _gather_vjp_impl(ct, ind, *like, shape, axis, batch_dims, batch):
+    if like:    # the shape of a tensor whose dynamic axis has its size in this call
+        shape = np.shape(like[0])
     lead = ct.shape[:batch]
     z = np.zeros(lead + tuple(shape), ct.dtype)
     if batch_dims == 0:
@@ -1017,21 +1041,24 @@ def _gather_vjp_impl(ct, ind, *, shape, axis, batch_dims, batch):
 
 @gather_vjp_p.def_jvp
 def _gather_vjp_jvp(primals, tangents, *, out, shape, axis, batch_dims, batch):
-    return bind(gather_vjp_p, tangents[0], primals[1], shape=shape, axis=axis,
+    return bind(gather_vjp_p, tangents[0], *primals[1:], shape=shape, axis=axis,
                 batch_dims=batch_dims, batch=batch)
 
 
 @gather_vjp_p.def_vjp
-def _gather_vjp_vjp(ct, g, ind, *, out, shape, axis, batch_dims, batch):
+def _gather_vjp_vjp(ct, g, ind, *like, out, shape, axis, batch_dims, batch):
     """VJP of the gather transpose: gather again (batch axes in front)."""
     b = len(core.batch_shape()) + batch
     if b == 0:
-        return (bind(gather_p, ct, ind, axis=axis, batch_dims=batch_dims), None)
+        return (bind(gather_p, ct, ind, axis=axis, batch_dims=batch_dims), None) + \
+            (None,) * len(like)
+    if like:
+        core.not_polymorphic("a batched gradient of gather from a tensor with a dynamic axis")
     lead = ct._value.shape[:b]
     flat = reshape(ct, (-1,) + tuple(shape))
     parts = [bind(gather_p, flat[i], ind, axis=axis, batch_dims=batch_dims)
              for i in range(flat._value.shape[0])]
-    return (reshape(stack(parts), lead + parts[0]._value.shape), None)
+    return (reshape(stack(parts), lead + parts[0]._value.shape), None) + (None,) * len(like)
 
 
 def shape(x, out_type=dtypes.int32, name=None):

@@ -117,6 +117,9 @@ def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None):
                          f"shape {tuple(labels._value.shape)} need logits of shape "
                          f"labels.shape + (classes,), got {tuple(logits._value.shape)}")
     n = logits._value.shape[-1]
+    if logits._value.ndim - 1 in core.dynamic_axes(logits):
+        core.not_polymorphic("sparse_softmax_cross_entropy_with_logits with a dynamic number "
+                             "of classes")
     lv = np.asarray(labels._value)
     if lv.size and (lv.min() < 0 or lv.max() >= n):
         raise ValueError(f"finegrad.nn.sparse_softmax_cross_entropy_with_logits: labels must "
