@@ -577,7 +577,7 @@ NONDIFF = (
     # a traced function's variable read and update: effects, run in program order
     "read_variable", "assign_variable",
     # shape-polymorphic graphs: zeros/ones shaped like a tensor, and a reduction's count
-    "fill_like", "count",
+    "fill_like", "count", "shape",
 )
 
 #: primitives covered by tests outside the table, or reached only inside other ops' rules.

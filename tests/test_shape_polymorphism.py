@@ -120,3 +120,162 @@ def test_one_graph_serves_other_sizes(spec, shapes):
     assert allowed, (f"{spec.label} traced {count} times; the warning said: "
                      f"{[str(w.message) for w in caught]}")
     assert any(why in str(w.message) for w in caught for why in allowed)
+
+
+# ---- what users write ------------------------------------------------------------------------
+
+def _mlp_params(seed=0):
+    rng = np.random.default_rng(seed)
+    return [fg.Variable(rng.normal(size=(4, 8)).astype(np.float32) * 0.5),
+            fg.Variable(np.zeros(8, np.float32)),
+            fg.Variable(rng.normal(size=(8, 3)).astype(np.float32) * 0.5),
+            fg.Variable(np.zeros(3, np.float32))]
+
+
+def _mlp_step(params, x, labels):
+    w1, b1, w2, b2 = params
+    with fg.GradientTape() as tape:
+        h = fg.nn.relu(x @ w1 + b1)
+        logits = h @ w2 + b2
+        loss = fg.reduce_mean(fg.nn.sparse_softmax_cross_entropy_with_logits(labels, logits))
+    grads = tape.gradient(loss, params)
+    for p, g in zip(params, grads):
+        p.assign_sub(0.1 * g)
+    return loss
+
+
+def test_training_step_traces_once_for_every_batch_size():
+    traced, eager = _mlp_params(), _mlp_params()
+    python_runs = []
+
+    @fg.function(input_signature=[fg.TensorSpec([None, 4], fg.float32),
+                                  fg.TensorSpec([None], fg.int32)])
+    def step(x, labels):
+        python_runs.append(x.shape)
+        return _mlp_step(traced, x, labels)
+
+    rng = np.random.default_rng(1)
+    for n in (8, 3, 1, 8, 5):
+        x = fg.constant(rng.normal(size=(n, 4)).astype(np.float32))
+        labels = fg.constant(rng.integers(0, 3, size=n).astype(np.int32))
+        np.testing.assert_allclose(step(x, labels).numpy(), _mlp_step(eager, x, labels).numpy(),
+                                   rtol=1e-6)
+        for a, b in zip(traced, eager):
+            np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-5, atol=1e-7)
+    assert step.experimental_get_tracing_count() == 1
+    assert python_runs == [fg.TensorShape([None, 4])]   # side effects once, as in TF
+
+
+def log1pexp(x):
+    @fg.custom_gradient
+    def f(x):
+        e = fg.exp(x)
+
+        def grad(dy):
+            return dy * (1 - 1 / (1 + e))
+        return fg.math.log(1 + e), grad
+    return f(x)
+
+
+def test_custom_gradient_in_a_graph_for_every_size():
+    @fg.function(input_signature=[fg.TensorSpec([None], fg.float32)])
+    def dy(x):
+        return fg.gradients(log1pexp(x), x)[0]
+
+    @fg.function(input_signature=[fg.TensorSpec([None], fg.float32)])
+    def y(x):
+        return log1pexp(x)
+
+    for values in ([100.], [100., 0., -3.], [1., 2.]):
+        x = fg.constant(values)
+        expected = 1 / (1 + np.exp(-np.asarray(values, np.float64)))
+        np.testing.assert_allclose(dy(x).numpy(), expected, rtol=1e-6)
+        with fg.GradientTape() as tape:     # through the traced function, from outside
+            tape.watch(x)
+            out = y(x)
+        np.testing.assert_allclose(tape.gradient(out, x).numpy(), expected, rtol=1e-6)
+    assert dy.experimental_get_tracing_count() == 1
+    assert y.experimental_get_tracing_count() == 1
+
+
+def test_static_shape_is_none_and_finegrad_shape_is_the_size():
+    seen = []
+
+    @fg.function(input_signature=[fg.TensorSpec([None, 3], fg.float32)])
+    def f(x):
+        seen.append((x.shape, x.shape.as_list(), x.shape.num_elements()))
+        return fg.shape(x), fg.size(x), fg.reduce_sum(x) / fg.cast(fg.shape(x)[0], fg.float32)
+
+    for n in (2, 5):
+        s, k, mean_row = f(fg.ones((n, 3)))
+        np.testing.assert_array_equal(s.numpy(), [n, 3])
+        assert k.numpy() == 3 * n
+        assert mean_row.numpy() == 3.0
+    assert seen == [(fg.TensorShape([None, 3]), [None, 3], None)]
+
+
+def test_printed_graph_shows_the_open_dimension():
+    @fg.function(input_signature=[fg.TensorSpec([None, 3], fg.float32)])
+    def f(x):
+        return fg.reduce_mean(fg.tanh(x), axis=1)
+
+    text = str(f.get_concrete_function().graph)
+    assert text.splitlines()[0] == "def f(x: float32[None,3]):"
+    assert "tanh(x)" in text and "# float32[None,3]" in text
+    assert "# float32[None]" in text      # the mean over the fixed axis keeps the open one
+
+
+def test_a_graph_that_bakes_a_size_retraces_and_names_the_op():
+    @fg.function(input_signature=[fg.TensorSpec([None, 3], fg.float64)])
+    def f(x):
+        return fg.gradients(fg.reduce_prod(x), x)[0]
+
+    x2 = fg.constant(np.arange(1., 7.).reshape(2, 3))
+    x4 = fg.constant(np.arange(1., 13.).reshape(4, 3))
+    f(x2)
+    with pytest.warns(UserWarning, match="reduce_prod"):
+        g = f(x4)
+    expected = np.prod(x4.numpy()) / x4.numpy()
+    np.testing.assert_allclose(g.numpy(), expected, rtol=1e-12)
+    assert f.experimental_get_tracing_count() == 2
+
+
+def test_reshape_to_a_fixed_shape_is_not_reused_but_minus_one_is():
+    @fg.function(input_signature=[fg.TensorSpec([None, 3], fg.float32)])
+    def flat_fixed(x):
+        return fg.reshape(x, (6,))
+
+    @fg.function(input_signature=[fg.TensorSpec([None, 3], fg.float32)])
+    def flat(x):
+        return fg.reshape(x, (-1,))
+
+    np.testing.assert_array_equal(flat_fixed(fg.ones((2, 3))).numpy(), np.ones(6))
+    with pytest.warns(UserWarning, match="fixed shape"):
+        with pytest.raises(ValueError, match="reshape"):
+            flat_fixed(fg.ones((4, 3)))     # traced again, and (6,) is wrong for 12 elements
+    for n in (2, 4, 7):
+        np.testing.assert_array_equal(flat(fg.ones((n, 3))).numpy(), np.ones(3 * n))
+    assert flat.experimental_get_tracing_count() == 1
+
+
+def test_sizes_that_do_not_broadcast_are_a_value_error_naming_the_op():
+    @fg.function(input_signature=[fg.TensorSpec([None], fg.float32),
+                                  fg.TensorSpec([None], fg.float32)])
+    def f(x, y):
+        return x * y
+
+    np.testing.assert_array_equal(f(fg.ones(2), fg.ones(2)).numpy(), [1., 1.])
+    np.testing.assert_array_equal(f(fg.ones(1), fg.ones(3)).numpy(), [1., 1., 1.])  # broadcasts
+    with pytest.raises(ValueError, match="finegrad.multiply: incompatible inputs"):
+        f(fg.ones(2), fg.ones(3))
+
+
+def test_concrete_function_from_a_signature_serves_every_size():
+    @fg.function
+    def f(x):
+        return fg.reduce_sum(x * x, axis=-1)
+
+    conc = f.get_concrete_function(fg.TensorSpec([None, 2], fg.float32))
+    for n in (1, 3, 6):
+        np.testing.assert_array_equal(conc(fg.ones((n, 2))).numpy(), np.full(n, 2.))
+    assert f.experimental_get_tracing_count() == 1

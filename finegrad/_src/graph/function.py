@@ -204,8 +204,11 @@ class GraphBuilder(core.Recorder):
             return o
         with core.tracing(self):
             out = nest.map_structure(leaf, outputs)
-        return Graph(self.name, list(self.args), arg_names, dict(self.consts), list(self.nodes),
-                     out, dict(self.meta), list(self.outer))
+        g = Graph(self.name, list(self.args), arg_names, dict(self.consts), list(self.nodes),
+                  out, dict(self.meta), list(self.outer))
+        if self.poly and self.poly_failed is None:
+            g.dyn = dict(self.dyn)
+        return g
 
 
 def _check_concrete(t, what):
@@ -364,8 +367,8 @@ class Function:
                               f"{self._poly_failed}, so each new size is one more trace (and "
                               f"its Python side effects run again)", UserWarning, stacklevel=3)
             conc = self._trace(args, kwargs)
-            if conc.polymorphic:
-                self._poly = conc
+            if conc.polymorphic and self._signature is not None:
+                self._poly = conc    # every call under the signature runs this one graph
                 return conc
             if conc.poly_failed is not None:
                 self._poly_failed = conc.poly_failed
@@ -377,11 +380,16 @@ class Function:
         return conc
 
     def _dynamic_axes(self, leaves):
-        """Per leaf, the axes its input_signature leaves open (None)."""
-        if self._signature is None or len(leaves) != len(self._signature):
-            return [()] * len(leaves)
-        return [tuple(a for a, s in enumerate(spec.shape) if s is None)
-                for spec in self._signature]
+        """Per leaf, the axes its input_signature (or the TensorSpec given for it) leaves
+        open (None)."""
+        specs = self._signature if self._signature is not None and \
+            len(leaves) == len(self._signature) else [None] * len(leaves)
+        out = []
+        for x, spec in zip(leaves, specs, strict=True):
+            spec = x if isinstance(x, TensorSpec) else spec
+            out.append(() if spec is None else
+                       tuple(a for a, s in enumerate(spec.shape) if s is None))
+        return out
 
     def __call__(self, *args, **kwargs):
         conc = self.get_concrete_function(*args, **kwargs)

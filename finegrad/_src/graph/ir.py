@@ -100,6 +100,7 @@ class Graph:
         self.name, self.args, self.arg_names = name, args, arg_names
         self.consts, self.nodes, self.outputs, self.meta = consts, nodes, outputs, meta
         self.outer = outer  # slots whose values come from an enclosing graph (sub-graphs)
+        self.dyn = {}       # slot -> its dynamic axes, in a graph that serves any size of them
         self._compiled = None
 
     def __str__(self):
@@ -128,9 +129,10 @@ class OutSlot:
 
 # --- printing ---------------------------------------------------------------------------------
 
-def _type_str(meta):
+def _type_str(meta, dyn=()):
     shape, dtype = meta
-    return f"{dtypes.from_numpy(np.dtype(dtype)).name}[{','.join(str(s) for s in shape)}]"
+    dims = ",".join("None" if i in dyn else str(s) for i, s in enumerate(shape))
+    return f"{dtypes.from_numpy(np.dtype(dtype)).name}[{dims}]"
 
 
 def _param_str(k, v):
@@ -163,7 +165,8 @@ def format_graph(g):
                 counter[0] += 1
         return names[s]
 
-    params = ", ".join(f"{name(s)}: {_type_str(g.meta[s])}" for s in g.args)
+    dyn = getattr(g, "dyn", {})
+    params = ", ".join(f"{name(s)}: {_type_str(g.meta[s], dyn.get(s, ()))}" for s in g.args)
     lines = [f"def {g.name}({params}):"]
     for n in g.nodes:
         ins = ", ".join(name(s) for s in n.ins)
@@ -172,7 +175,7 @@ def format_graph(g):
         call = f"{n.prim.name}{label}({ins}{', ' if ins and ps else ''}{ps})"
         if n.outs:
             outs = ", ".join(name(s) for s in n.outs)
-            types = ", ".join(_type_str(m) for m in n.meta)
+            types = ", ".join(_type_str(m, dyn.get(s, ())) for s, m in zip(n.outs, n.meta))
             lines.append(f"  {outs} = {call}".ljust(48) + f"  # {types}")
         else:
             lines.append(f"  {call}")
@@ -600,7 +603,7 @@ def specialize(g, values):
             out = n.prim.impl(*vals, **n.params)
         except ValueError as e:
             raise core._shape_error(n.prim, vals, e) from None
-        outs = out if n.prim.multiple_results else (out,)
+        outs = out if n.prim.multiple_results or not n.outs else (out,)
         m = []
         for s, o in zip(n.outs, outs, strict=True):
             env[s] = o

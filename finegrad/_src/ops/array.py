@@ -1068,7 +1068,19 @@ def shape(x, out_type=dtypes.int32, name=None):
     >>> fg.shape(fg.zeros((2, 3))).numpy()
     array([2, 3], dtype=int32)
     """
-    return Tensor(np.asarray(_t(x)._value.shape, dtypes.as_dtype(out_type)._np))
+    x = _t(x)
+    dt = dtypes.as_dtype(out_type)._np
+    if core.dynamic_axes(x):    # sizes known when the graph runs: an op, not a constant
+        return bind(shape_p, x, dtype=dt)
+    return Tensor(np.asarray(x._value.shape, dt))
+
+
+shape_p = def_nondiff(Primitive("shape", unify=False))
+
+
+@shape_p.def_impl
+def _shape_impl(x, *, dtype):
+    return np.asarray(np.shape(x), dtype)
 
 
 def size(x, out_type=dtypes.int32, name=None):
@@ -1078,7 +1090,11 @@ def size(x, out_type=dtypes.int32, name=None):
     >>> fg.size(fg.zeros((2, 3))).numpy()
     np.int32(6)
     """
-    return Tensor(dtypes.as_dtype(out_type)._np.type(_t(x)._value.size))
+    x = _t(x)
+    dt = dtypes.as_dtype(out_type)._np
+    if core.dynamic_axes(x):
+        return count(x, tuple(range(x._value.ndim)), dt)
+    return Tensor(dt.type(x._value.size))
 
 
 def rank(x, name=None):
