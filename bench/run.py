@@ -406,6 +406,26 @@ def build_mlp_tf(tf, x, labels, params, sparse=True, traced=False):
     return tf.function(run) if traced else run
 
 
+def build_mlp_args(tf, params, signature):
+    """The MLP step of g3 taking the batch as arguments; with ``signature``, traced once for
+    every batch size (input_signature with None batch dimension), else per shape."""
+    vs = [tf.Variable(p) for p in params]
+    W1, b1, W2, b2, W3, b3 = vs
+    sig = [tf.TensorSpec([None, params[0].shape[0]], tf.float32),
+           tf.TensorSpec([None], tf.int32)] if signature else None
+
+    @tf.function(input_signature=sig)
+    def run(xt, lt):
+        with tf.GradientTape() as tape:
+            h1 = tf.tanh(tf.matmul(xt, W1) + b1)
+            h2 = tf.tanh(tf.matmul(h1, W2) + b2)
+            logits = tf.matmul(h2, W3) + b3
+            xent = tf.nn.sparse_softmax_cross_entropy_with_logits(labels=lt, logits=logits)
+            loss = tf.reduce_mean(xent)
+        return loss, tape.gradient(loss, vs)
+    return run
+
+
 def mlp_numpy(x, labels, params):
     W1, b1, W2, b2, W3, b3 = params
     n = x.shape[0]
@@ -1081,6 +1101,18 @@ def bench_g3():
     mem_np = max(peak_memory(nprun) for _ in range(2))
     held = {k: held_memory(lambda tr=tr: build_mlp_tf(fg, x, labels, params, traced=tr))
             for k, tr in (("traced", True), ("eager", False))}
+    # one graph for every batch size (input_signature [None, 784]) against a graph for this
+    # batch size only: the same compiled steps once a size has been seen
+    xt, lt = fg.constant(x), fg.constant(labels)
+    poly, fixed = build_mlp_args(fg, params, True), build_mlp_args(fg, params, False)
+    half = x.shape[0] // 2
+    poly(fg.constant(x[:half]), fg.constant(labels[:half]))   # traced at another size
+    (pl, pg), (fl, fgr) = poly(xt, lt), fixed(xt, lt)
+    ok_poly = poly.experimental_get_tracing_count() == 1 and \
+        _check_same([pl] + list(pg), [fl] + list(fgr), rtol=1e-5)
+    del pl, pg, fl, fgr
+    tp = measure({"fg": lambda: poly(xt, lt), "np": lambda: fixed(xt, lt)}, repeats=5,
+                 round_s=0.15)
 
     def tf_build(tf, tr):
         run = build_mlp_tf(tf, x, labels, params, traced=tr)
@@ -1103,6 +1135,9 @@ def bench_g3():
         row("g3", "  (info) traced peak memory vs NumPy by hand",
             {"fg": {"bytes": mem_tr}, "np": {"bytes": mem_np}}, mem_tr / mem_np, "x NumPy",
             None, ok, {}),
+        row("g3", "  (info) one graph for every batch size vs one for this size", tp,
+            tp["fg"]["min"] / tp["np"]["min"], "x fixed-shape graph", None, ok_poly, {},
+            baseline="fixed-shape graph"),
     ]
 
 
