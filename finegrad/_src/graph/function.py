@@ -11,6 +11,10 @@ Inside a trace, `gradients(ys, xs)` walks the builder's recorded ops backwards w
 VJP rules as a tape, and the rules' ops become graph nodes: symbolic gradients, one set of
 rules. Tapes and accumulators also work inside traces (they record on top of the builder).
 
+Under an input_signature with ``None`` dimensions, the builder follows which axes of every
+value are open (graph/dynamic.py) and rules read such sizes when the graph runs, so one graph
+serves every size; each new size runs once op by op and then gets its own compiled form.
+
 A call with no recorder active runs the compiled graph (no Python per op). A call under a
 tape or an accumulator replays the graph's nodes through `bind`, so it is differentiable like
 eager code, to any order and in forward mode; a `custom_gradient` node's rule is then traced,
@@ -249,8 +253,10 @@ def function(func=None, input_signature=None, reduce_retracing=False, jit_compil
     arguments; a call with a new one traces again. Python side effects happen while tracing
     only. Variables are captured by reference; ``assign`` inside the function updates them
     at every call. With ``input_signature`` (a list of `TensorSpec`), calls are checked
-    against it. Graphs are specialized to concrete shapes: a ``None`` dimension accepts any
-    size, and each new size is traced once.
+    against it, and a ``None`` dimension gives one graph for every size of it (traced once;
+    ``x.shape`` has None there while tracing, ``finegrad.shape(x)`` is the size). A graph
+    whose code fixes such a size is kept for the traced size, and a new size traces again
+    with a warning naming the op (see graph/dynamic.py).
 
     >>> import finegrad as fg
     >>> @fg.function
@@ -630,6 +636,10 @@ def gradients(ys, xs, grad_ys=None, name="gradients", gate_gradients=False,
     consts = builder.consts
     watched = {k for k, t in builder.alive.items()
                if t._value.dtype.kind in "fc" and builder.slots[k] not in consts}
+    # what a nondifferentiable op made (a count, a shape, a comparison) wants no cotangent
+    watched -= {id(o) for prim, _, _, out in builder.entries if prim.nondiff
+                and prim.gradient_override is None
+                for o in (out if prim.multiple_results else (out,))}
     blocked = {id(convert_to_tensor(s)) for s in nest.flatten(stop_gradients or [])}
     keep = {k for ks in keys for k in ks}
     watched |= keep
