@@ -279,3 +279,25 @@ def test_concrete_function_from_a_signature_serves_every_size():
     for n in (1, 3, 6):
         np.testing.assert_array_equal(conc(fg.ones((n, 2))).numpy(), np.full(n, 2.))
     assert f.experimental_get_tracing_count() == 1
+
+
+def test_reduce_retracing_opens_the_sizes_that_changed():
+    traces = []
+
+    @fg.function(reduce_retracing=True)
+    def f(x, k):
+        traces.append((x.shape, k))
+        return fg.reduce_sum(x * x, axis=-1) * k
+
+    for n in (2, 3, 4, 7):
+        np.testing.assert_array_equal(f(fg.ones((n, 3)), 2).numpy(), np.full(n, 6.))
+    np.testing.assert_array_equal(f(fg.ones((2, 3)), 3).numpy(), [9., 9.])  # new Python value
+    assert traces == [(fg.TensorShape([2, 3]), 2), (fg.TensorShape([None, 3]), 2),
+                      (fg.TensorShape([2, 3]), 3)]
+
+    @fg.function
+    def g(x):
+        return fg.reduce_sum(x)
+    for n in (2, 3, 4):
+        g(fg.ones(n))
+    assert g.experimental_get_tracing_count() == 3    # without it: one graph per shape

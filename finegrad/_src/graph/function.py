@@ -269,15 +269,21 @@ def function(func=None, input_signature=None, reduce_retracing=False, jit_compil
     """
     if func is None:
         return functools.partial(function, input_signature=input_signature,
-                                 reduce_retracing=reduce_retracing, jit_compile=jit_compile)
-    return Function(func, input_signature, name=name)
+                                 reduce_retracing=reduce_retracing, jit_compile=jit_compile,
+                                 experimental_relax_shapes=experimental_relax_shapes,
+                                 name=name)
+    return Function(func, input_signature, name=name,
+                    reduce_retracing=bool(reduce_retracing or experimental_relax_shapes))
 
 
 class Function:
     """A Python function traced into graphs, one `ConcreteFunction` per input signature."""
 
-    def __init__(self, func, input_signature=None, instance=None, name=None):
+    def __init__(self, func, input_signature=None, instance=None, name=None,
+                 reduce_retracing=False):
         self._func = func
+        self._reduce_retracing = reduce_retracing
+        self._relaxed = []   # (key with None for the sizes that varied, ConcreteFunction)
         self._signature = None if input_signature is None else list(input_signature)
         try:
             self._instance = None if instance is None else weakref.ref(instance)
@@ -298,7 +304,8 @@ class Function:
         key = id(instance)
         f = bound.get(key)
         if f is None or f._self() is not instance:
-            f = Function(self._func, self._signature, instance, self._name)
+            f = Function(self._func, self._signature, instance, self._name,
+                         self._reduce_retracing)
             f._count = self._count
             bound[key] = f
             try:   # the bound function must not keep the instance alive
@@ -364,6 +371,8 @@ class Function:
             return self._poly
         key = self._key(args, kwargs)
         conc = self._cache.get(key)
+        if conc is None and self._reduce_retracing:
+            conc = self._relaxed_function(key, args, kwargs)
         if conc is None:
             if self._poly_failed is not None and not self._warned_shapes:
                 self._warned_shapes = True
@@ -381,9 +390,33 @@ class Function:
             self._cache[key] = conc
             if len(self._cache) > MAX_CONCRETE_FUNCTIONS:  # retracing must not leak
                 self._cache.popitem(last=False)
-        else:
+        elif key in self._cache:
             self._cache.move_to_end(key)
         return conc
+
+    def _relaxed_function(self, key, args, kwargs):
+        """reduce_retracing: a graph whose open sizes cover this call, or, when an earlier
+        trace differs from it in sizes only, one traced with those sizes open (as
+        TensorFlow generalizes shapes). None when neither applies."""
+        for pattern, conc in self._relaxed:
+            if _covers(pattern, key):
+                return conc
+        for other in self._cache:
+            pattern = _relax(other, key)
+            if pattern is None:
+                continue
+            leaves = nest.flatten((args, kwargs))
+            dyn = [tuple(i for i, d in enumerate(p[1]) if d is None) if p[0] == "T" else ()
+                   for p in pattern[1]]
+            conc = self._trace(args, kwargs, dynamic=dyn if len(dyn) == len(leaves) else None)
+            if conc.polymorphic:
+                self._relaxed.append((pattern, conc))
+                if len(self._relaxed) > MAX_CONCRETE_FUNCTIONS:
+                    del self._relaxed[0]
+                return conc
+            self._cache[key] = conc
+            return conc
+        return None
 
     def _dynamic_axes(self, leaves):
         """Per leaf, the axes its input_signature (or the TensorSpec given for it) leaves
@@ -401,11 +434,12 @@ class Function:
         conc = self.get_concrete_function(*args, **kwargs)
         return conc(*args, **kwargs)
 
-    def _trace(self, args, kwargs):
+    def _trace(self, args, kwargs, dynamic=None):
         self._count[0] += 1
         builder = GraphBuilder(self._name)
         leaves = nest.flatten((args, kwargs))
-        dynamic = self._dynamic_axes(leaves)
+        if dynamic is None:
+            dynamic = self._dynamic_axes(leaves)
         builder.poly = any(dynamic)
         traced = []
         with core.tracing(builder):
@@ -432,6 +466,35 @@ class Function:
         conc.polymorphic = builder.poly and builder.poly_failed is None
         conc.poly_failed = builder.poly_failed
         return conc
+
+
+def _relax(a, b):
+    """The key that leaves open the sizes in which keys ``a`` and ``b`` differ, if they differ
+    in tensor sizes only (same structure, dtypes, ranks and Python values); else None."""
+    if a[0] != b[0] or len(a[1]) != len(b[1]) or a == b:
+        return None
+    out = []
+    for x, y in zip(a[1], b[1], strict=True):
+        if x[0] == "T" and y[0] == "T" and x[2] == y[2] and len(x[1]) == len(y[1]):
+            out.append(("T", tuple(d if d == e else None for d, e in zip(x[1], y[1])), x[2]))
+        elif x == y:
+            out.append(x)
+        else:
+            return None
+    return (a[0], tuple(out))
+
+
+def _covers(pattern, key):
+    if pattern[0] != key[0] or len(pattern[1]) != len(key[1]):
+        return False
+    for p, k in zip(pattern[1], key[1], strict=True):
+        if p[0] == "T" and k[0] == "T":
+            if p[2] != k[2] or len(p[1]) != len(k[1]) or any(
+                    d is not None and d != e for d, e in zip(p[1], k[1])):
+                return False
+        elif p != k:
+            return False
+    return True
 
 
 def _structure_key(x):
