@@ -301,3 +301,27 @@ def test_reduce_retracing_opens_the_sizes_that_changed():
     for n in (2, 3, 4):
         g(fg.ones(n))
     assert g.experimental_get_tracing_count() == 3    # without it: one graph per shape
+
+
+def test_jacobian_and_unconnected_zeros_inside_a_graph_with_an_open_axis():
+    @fg.function(input_signature=[fg.TensorSpec([None, 3], fg.float64)])
+    def f(x):
+        with fg.GradientTape() as tape:
+            tape.watch(x)
+            y = fg.reduce_sum(fg.tanh(x), axis=0)
+        unconnected = fg.gradients(fg.reduce_sum(y), [x, fg.zeros_like(x)],
+                                   unconnected_gradients="zero")[1]
+        return tape.jacobian(y, x), unconnected
+
+    for n in (2, 4):
+        x = fg.constant(np.linspace(-1., 1., 3 * n).reshape(n, 3))
+        if n == 2:
+            jac, zeros = f(x)
+        else:   # a Jacobian's shape is the open size: that graph is kept per size, and says so
+            with pytest.warns(UserWarning, match="Jacobian"):
+                jac, zeros = f(x)
+        expected = np.zeros((3, n, 3))
+        for j in range(3):
+            expected[j, :, j] = 1 - np.tanh(x.numpy()[:, j]) ** 2
+        np.testing.assert_allclose(jac.numpy(), expected, rtol=1e-12)
+        np.testing.assert_array_equal(zeros.numpy(), np.zeros((n, 3)))

@@ -319,6 +319,10 @@ class GradientTape(core.Recorder):
         flat_sources = nest.flatten(sources)
         tshape = target._value.shape
         n = int(np.prod(tshape, dtype=np.int64))
+        if any(core.dynamic_axes(t) for t in [target] + flat_sources
+               if isinstance(t, Tensor)):
+            core.not_polymorphic("a Jacobian of or with respect to a tensor with a dynamic "
+                                 "axis (its shape is the sizes of both)")
         if not _is_float(target):
             grads = [None] * len(flat_sources)
         else:
@@ -327,7 +331,7 @@ class GradientTape(core.Recorder):
         self._release()
         out = []
         for g, s in zip(grads, flat_sources, strict=True):
-            sshape = tuple(s.shape)
+            sshape = s._storage.shape if isinstance(s, Variable) else s._value.shape
             if g is None:
                 out.append(None if unconnected is UnconnectedGradients.NONE else
                            Tensor(np.zeros(tshape + sshape, _dtype_of(s))))
@@ -354,7 +358,9 @@ class GradientTape(core.Recorder):
         unconnected = _unconnected(unconnected_gradients)
         target = _single_target(self._read(target) if isinstance(target, Variable) else target,
                                 "batch_jacobian")
-        tshape, sshape = target._value.shape, tuple(source.shape)
+        tshape, sshape = target._value.shape, source._value.shape
+        if core.dynamic_axes(target) or core.dynamic_axes(source):
+            core.not_polymorphic("batch_jacobian of a tensor with a dynamic axis")
         if not tshape or not sshape or tshape[0] != sshape[0]:
             raise ValueError(f"finegrad.GradientTape.batch_jacobian: target and source need the "
                              f"same first (batch) dimension, got shapes {tshape} and {sshape}")

@@ -34,6 +34,7 @@ from finegrad._src.ad import custom
 from finegrad._src.ad.tape import (UnconnectedGradients, _unconnected, backward_pass,
                                    _ones_seed)
 from finegrad._src.graph import dynamic, ir
+from finegrad._src.ops.array import zeros_like
 from finegrad._src.graph.ir import Graph, Node, OutSlot, read_variable_p, assign_variable_p
 from finegrad._src.tensor import Tensor, TensorShape, convert_to_tensor
 from finegrad._src.variables import Variable
@@ -62,7 +63,7 @@ class TensorSpec:
         self.name = name
 
     def is_compatible_with(self, t):
-        shape = tuple(t.shape)
+        shape = tuple(t._value.shape) if isinstance(t, Tensor) else tuple(t.shape)
         return t.dtype == self.dtype and len(shape) == len(self.shape) and all(
             a is None or a == b for a, b in zip(self.shape, shape))
 
@@ -714,7 +715,8 @@ def gradients(ys, xs, grad_ys=None, name="gradients", gate_gradients=False,
         for other in gs[1:]:
             g = g + other
         if g is None and unconnected is UnconnectedGradients.ZERO:
-            g = Tensor(np.zeros(tuple(x.shape), x.dtype._np))
+            g = zeros_like(x) if isinstance(x, Tensor) else \
+                Tensor(np.zeros(x._storage.shape, x._storage.dtype))
         out.append(g)
     return out
 
