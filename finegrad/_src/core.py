@@ -366,7 +366,7 @@ def current_tracer():
     return _state.tracer
 
 
-_NO_AXES = frozenset()
+NO_AXES = frozenset()   # what dynamic_axes gives for a tensor with none
 
 
 def dynamic_axes(t):
@@ -379,7 +379,7 @@ def dynamic_axes(t):
     """
     tr = _state.tracer
     if tr is None or not tr.poly:
-        return _NO_AXES
+        return NO_AXES
     return tr.dyn_of(t)
 
 

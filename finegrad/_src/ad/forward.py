@@ -13,7 +13,8 @@ cotangent ``u``, so ``J v`` is the gradient of ``<vjp(u), v>`` with respect to `
 import numpy as np
 
 from finegrad._src import core, nest
-from finegrad._src.ad.tape import GradientTape, UnconnectedGradients, _unconnected
+from finegrad._src.ad.tape import (GradientTape, UnconnectedGradients, _unconnected,
+                                   _shape_of, _zeros_for)
 from finegrad._src.ops.array import reduce_sum, zeros_like
 from finegrad._src.tensor import Tensor, convert_to_tensor
 from finegrad._src.variables import Variable
@@ -55,7 +56,7 @@ class ForwardAccumulator(core.Recorder):
     @staticmethod
     def _tangent_for(p, t):
         t = convert_to_tensor(t, dtype_hint=p.dtype)
-        pshape = p._storage.shape if isinstance(p, Variable) else p._value.shape
+        pshape = _shape_of(p)
         if t._value.shape != pshape:
             raise ValueError(f"finegrad.autodiff.ForwardAccumulator: a tangent of shape "
                              f"{tuple(t._value.shape)} for a primal of shape {tuple(pshape)}")
@@ -129,9 +130,7 @@ class ForwardAccumulator(core.Recorder):
                 if t is not None:
                     return t
             if unconnected is UnconnectedGradients.ZERO:
-                if isinstance(p, Variable):
-                    return Tensor(np.zeros(p._storage.shape, p._storage.dtype))
-                return zeros_like(p)
+                return _zeros_for(p)
             return None
         return nest.map_structure(one, primals)
 

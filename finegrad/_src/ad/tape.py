@@ -331,7 +331,7 @@ class GradientTape(core.Recorder):
         self._release()
         out = []
         for g, s in zip(grads, flat_sources, strict=True):
-            sshape = s._storage.shape if isinstance(s, Variable) else s._value.shape
+            sshape = _shape_of(s)
             if g is None:
                 out.append(None if unconnected is UnconnectedGradients.NONE else
                            Tensor(np.zeros(tshape + sshape, _dtype_of(s))))
@@ -465,10 +465,8 @@ def _broadcast_ct(g, t):
         raise ValueError(f"finegrad.GradientTape.gradient: output_gradients of shape "
                          f"{tuple(g._value.shape)} do not match the target's shape "
                          f"{tuple(t._value.shape)}") from None
-    from finegrad._src.ops.array import broadcast_to, broadcast_like_p
-    if core.dynamic_axes(t) or core.dynamic_axes(g):
-        return core.bind(broadcast_like_p, g, t, nbatch=0)
-    return broadcast_to(g, t._value.shape)
+    from finegrad._src.ops.array import broadcast_as
+    return broadcast_as(g, t)
 
 
 def _finish(grads, sources, unconnected):
@@ -485,6 +483,11 @@ def _zeros_for(s):
     if isinstance(s, Variable):
         return Tensor(np.zeros(s._storage.shape, s._storage.dtype))
     return zeros_like(s)
+
+
+def _shape_of(s):
+    """The shape of source ``s`` (a tensor or a variable)."""
+    return s._storage.shape if isinstance(s, Variable) else s._value.shape
 
 
 def backward_pass(entries, watched, targets, target_cts, keep, consume=False, blocked=()):

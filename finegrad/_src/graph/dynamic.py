@@ -14,11 +14,11 @@ makes the trace *not polymorphic*: its graph is then kept for the traced shapes 
 `finegrad.function` says which op it was when another size comes (a UserWarning) and traces
 that size again. Nothing silently reuses a graph whose sizes are baked in.
 """
+import numpy as np
+
 from finegrad._src import core
 from finegrad._src.ad import custom
 from finegrad._src.ops import array
-
-_EMPTY = frozenset()
 
 #: primitive -> rule(dyn_ins, ins, params, outs) -> one frozenset of dynamic axes per output
 RULES = {}
@@ -125,8 +125,8 @@ def _fill_like(dins, ins, params, outs):
 
 
 RULES[array.fill_like_p] = _fill_like
-RULES[array.count_p] = lambda dins, ins, params, outs: [_EMPTY]
-RULES[array.shape_p] = lambda dins, ins, params, outs: [_EMPTY]   # its values vary, not its shape
+RULES[array.count_p] = lambda dins, ins, params, outs: [core.NO_AXES]
+RULES[array.shape_p] = lambda dins, ins, params, outs: [core.NO_AXES]   # its values vary, not its shape
 
 
 def _concat(dins, ins, params, outs):
@@ -142,7 +142,6 @@ def _strided_slice(dins, ins, params, outs):
     dynamic: NumPy resolves its bounds when the graph runs), None adds a fixed axis. Index
     arrays (constants) give fixed axes, placed as NumPy places them: where the arrays stand
     when they are adjacent, in front otherwise."""
-    import numpy as np
     idx = list(params["index"].idx)
     n = _ndim(ins[0])
 

@@ -32,16 +32,13 @@ import numpy as np
 from finegrad._src import core, dtypes, nest
 from finegrad._src.ad import custom
 from finegrad._src.ad.tape import (UnconnectedGradients, _unconnected, backward_pass,
-                                   _ones_seed)
+                                   _ones_seed, _zeros_for)
 from finegrad._src.graph import dynamic, ir
-from finegrad._src.ops.array import zeros_like
 from finegrad._src.graph.ir import Graph, Node, OutSlot, read_variable_p, assign_variable_p
 from finegrad._src.tensor import Tensor, TensorShape, convert_to_tensor
 from finegrad._src.variables import Variable
 from finegrad._src import tensor as tensor_module
 
-
-_NO_AXES = frozenset()
 
 #: how many traced graphs one Function keeps (least recently used ones are dropped)
 MAX_CONCRETE_FUNCTIONS = 256
@@ -107,8 +104,8 @@ class GraphBuilder(core.Recorder):
     def dyn_of(self, t):
         s = self.slots.get(id(t))
         if s is None:
-            return self.parent.dyn_of(t) if self.parent is not None else _NO_AXES
-        return self.dyn.get(s, _NO_AXES)
+            return self.parent.dyn_of(t) if self.parent is not None else core.NO_AXES
+        return self.dyn.get(s, core.NO_AXES)
 
     def fail_poly(self, reason):
         if self.poly_failed is None:
@@ -129,7 +126,7 @@ class GraphBuilder(core.Recorder):
         if s is not None:
             return s
         if self.parent is not None and self.parent.knows(t):
-            d = self.parent.dyn_of(t) if self.poly else _NO_AXES
+            d = self.parent.dyn_of(t) if self.poly else core.NO_AXES
             s = self._new_slot(t)
             self.outer.append(s)
             if d:
@@ -167,7 +164,7 @@ class GraphBuilder(core.Recorder):
         outs = out if prim.multiple_results else (out,)
         out_slots = tuple(self._new_slot(o) for o in outs)
         if self.poly and self.dyn:
-            dins = [self.dyn.get(s, _NO_AXES) for s in in_slots]
+            dins = [self.dyn.get(s, core.NO_AXES) for s in in_slots]
             if any(dins):
                 try:
                     douts = dynamic.output_axes(prim, dins, ins, params, outs)
@@ -232,12 +229,9 @@ tensor_module._CONCRETE_CHECK[0] = _check_concrete
 
 def _traced_shape(t):
     """Tensor.shape inside a shape-polymorphic trace: its dynamic axes are None."""
-    tracer = core.current_tracer()
-    if tracer is not None and tracer.poly:
-        d = tracer.dyn_of(t)
-        if d:
-            return TensorShape(tuple(None if i in d else s
-                                     for i, s in enumerate(t._value.shape)))
+    d = core.dynamic_axes(t)
+    if d:
+        return TensorShape(tuple(None if i in d else s for i, s in enumerate(t._value.shape)))
     return TensorShape(t._value.shape)
 
 
@@ -406,10 +400,10 @@ class Function:
             pattern = _relax(other, key)
             if pattern is None:
                 continue
-            leaves = nest.flatten((args, kwargs))
+            # one key entry per argument leaf (see _key): its open sizes are the dynamic axes
             dyn = [tuple(i for i, d in enumerate(p[1]) if d is None) if p[0] == "T" else ()
                    for p in pattern[1]]
-            conc = self._trace(args, kwargs, dynamic=dyn if len(dyn) == len(leaves) else None)
+            conc = self._trace(args, kwargs, dynamic=dyn)
             if conc.polymorphic:
                 self._relaxed.append((pattern, conc))
                 if len(self._relaxed) > MAX_CONCRETE_FUNCTIONS:
@@ -715,8 +709,7 @@ def gradients(ys, xs, grad_ys=None, name="gradients", gate_gradients=False,
         for other in gs[1:]:
             g = g + other
         if g is None and unconnected is UnconnectedGradients.ZERO:
-            g = zeros_like(x) if isinstance(x, Tensor) else \
-                Tensor(np.zeros(x._storage.shape, x._storage.dtype))
+            g = _zeros_for(x)
         out.append(g)
     return out
 

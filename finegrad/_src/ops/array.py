@@ -61,11 +61,12 @@ def zeros_cotangent(x):
     return Tensor(np.zeros(core.batch_shape() + x._value.shape, x._value.dtype))
 
 
-def dynamic_target(x, lead=()):
-    """``lead + x.shape`` as a reshape target: inside a shape-polymorphic trace, the one
-    dynamic axis of ``x`` is written -1 (so the graph serves every size of it)."""
-    shape = x._value.shape
-    dyn = core.dynamic_axes(x)
+def dynamic_target(x, lead=(), ones=()):
+    """``lead + x.shape``, with the axes in ``ones`` as 1 (a reduction's kept shape), as a
+    reshape target: inside a shape-polymorphic trace, the one dynamic axis of ``x`` it keeps
+    is written -1 (so the graph serves every size of it)."""
+    shape = tuple(1 if i in ones else s for i, s in enumerate(x._value.shape))
+    dyn = core.dynamic_axes(x) - set(ones)
     if not dyn:
         return lead + shape
     if len(dyn) > 1:
@@ -391,15 +392,30 @@ def unbroadcast(g, like):
     target = bs + tuple(shape)
     if gshape == target:
         return g
-    lead = len(gshape) - len(target)
-    if lead < 0 or gshape[:len(bs)] != bs:
+    if len(gshape) < len(target) or gshape[:len(bs)] != bs:
         return broadcast_to(g, target)
-    b = len(bs)
-    axes = tuple(range(b, b + lead)) + tuple(
-        b + lead + i for i, s in enumerate(shape) if s == 1 and gshape[b + lead + i] != 1)
+    axes = _broadcast_axes(gshape, shape, len(bs))
     if axes:
         g = reduce_sum(g, axis=axes)
     return reshape(g, target) if g._value.shape != target else g
+
+
+def _broadcast_axes(gshape, shape, nbatch):
+    """The axes of ``gshape`` (``nbatch`` batch axes first) that NumPy broadcasting added to
+    ``shape``: the extra leading ones, and those where ``shape`` has 1."""
+    lead = len(gshape) - nbatch - len(shape)
+    return tuple(range(nbatch, nbatch + lead)) + tuple(
+        nbatch + lead + i for i, s in enumerate(shape)
+        if s == 1 and gshape[nbatch + lead + i] != 1)
+
+
+def broadcast_as(g, like, nbatch=0):
+    """Broadcast ``g`` to its ``nbatch`` leading axes plus the shape of tensor ``like`` (the
+    inverse of `unbroadcast`; a ``broadcast_like`` op when an axis is dynamic)."""
+    if core.dynamic_axes(like) or core.dynamic_axes(g):
+        return bind(broadcast_like_p, g, like, nbatch=nbatch)
+    target = g._value.shape[:nbatch] + like._value.shape
+    return g if g._value.shape == target else broadcast_to(g, target)
 
 
 reduce_sum_p = Primitive("reduce_sum", batch_rule=True)
@@ -434,32 +450,13 @@ def _reduce_sum_vjp(ct, x, *, out, axis, keepdims):
     return (expand_reduced(ct, x, axis, keepdims),)
 
 
-def kept_target(x, axis):
-    """The shape of ``x`` with the reduced ``axis`` as 1s, as a reshape target (its dynamic
-    axis, if it keeps one, written -1)."""
-    shape = x._value.shape
-    dyn = core.dynamic_axes(x)
-    kept = tuple(1 if i in axis else -1 if i in dyn else s for i, s in enumerate(shape))
-    if kept.count(-1) > 1:
-        core.not_polymorphic("a reduction keeping two dynamic axes")
-        kept = tuple(1 if i in axis else s for i, s in enumerate(shape))
-    return kept
-
-
 def expand_reduced(ct, x, axis, keepdims):
     """Broadcast a reduction's cotangent (batch axes first) back to the shape of input
     ``x`` (a dynamic axis of ``x`` makes it a ``broadcast_like`` op)."""
     bs = core.batch_shape()
-    shape = x._value.shape
-    dyn = core.dynamic_axes(x)
-    if dyn:
-        if not keepdims:
-            ct = reshape(ct, bs + kept_target(x, axis))
-        return bind(broadcast_like_p, ct, x, nbatch=len(bs))
     if not keepdims:
-        kept = tuple(1 if i in axis else s for i, s in enumerate(shape))
-        ct = reshape(ct, bs + kept)
-    return broadcast_to(ct, bs + tuple(shape))
+        ct = reshape(ct, dynamic_target(x, bs, ones=axis))
+    return broadcast_as(ct, x, len(bs))
 
 
 # --- ops that take a shape from a tensor when the graph runs ----------------------------------
@@ -483,10 +480,7 @@ def _sum_like_impl(g, ref, *, nbatch):
     target = _target(g, ref, nbatch)
     if g.shape == target:
         return g
-    lead = g.ndim - len(target)
-    axes = tuple(range(nbatch, nbatch + lead)) + tuple(
-        nbatch + lead + i for i, s in enumerate(np.shape(ref))
-        if s == 1 and g.shape[nbatch + lead + i] != 1)
+    axes = _broadcast_axes(g.shape, np.shape(ref), nbatch)
     out = np.sum(g, axis=axes) if axes else g
     out = out.reshape(target)
     return out if out.dtype == g.dtype else out.astype(g.dtype)
@@ -545,8 +539,7 @@ def count(x, axis, dtype):
     a graph op when an axis is dynamic, else a constant."""
     if any(a in core.dynamic_axes(x) for a in axis):
         return bind(count_p, x, axis=tuple(axis), dtype=np.dtype(dtype))
-    return Tensor(np.dtype(dtype).type(int(np.prod([x._value.shape[a] for a in axis],
-                                                   dtype=np.int64))))
+    return Tensor(_count_impl(x._value, axis=axis, dtype=np.dtype(dtype)))
 
 
 transpose_p = Primitive("transpose", batch_rule=True)
@@ -1072,7 +1065,7 @@ def shape(x, out_type=dtypes.int32, name=None):
     dt = dtypes.as_dtype(out_type)._np
     if core.dynamic_axes(x):    # sizes known when the graph runs: an op, not a constant
         return bind(shape_p, x, dtype=dt)
-    return Tensor(np.asarray(x._value.shape, dt))
+    return Tensor(_shape_impl(x._value, dtype=dt))
 
 
 shape_p = def_nondiff(Primitive("shape", unify=False))
@@ -1091,10 +1084,7 @@ def size(x, out_type=dtypes.int32, name=None):
     np.int32(6)
     """
     x = _t(x)
-    dt = dtypes.as_dtype(out_type)._np
-    if core.dynamic_axes(x):
-        return count(x, tuple(range(x._value.ndim)), dt)
-    return Tensor(dt.type(x._value.size))
+    return count(x, tuple(range(x._value.ndim)), dtypes.as_dtype(out_type)._np)
 
 
 def rank(x, name=None):

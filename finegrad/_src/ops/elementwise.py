@@ -7,7 +7,6 @@ kinks are chosen as TensorFlow chooses them and documented beside each rule.
 """
 import numpy as np
 
-from finegrad._src import core
 from finegrad._src.core import Primitive, bind, def_nondiff
 from finegrad._src.ops.array import unbroadcast, zeros_cotangent, cast
 from finegrad._src.tensor import Tensor, convert_to_tensor
@@ -343,12 +342,8 @@ def _sum_tangents(terms, out):
         return total
     if total is None:
         return 0 * out
-    if total._value.shape != out._value.shape or core.dynamic_axes(out):
-        from finegrad._src.ops.array import broadcast_to, broadcast_like_p
-        if core.dynamic_axes(out):
-            return bind(broadcast_like_p, total, out, nbatch=0)
-        total = broadcast_to(total, out._value.shape)
-    return total
+    from finegrad._src.ops.array import broadcast_as
+    return broadcast_as(total, out)
 
 
 add_p = Primitive("add", batch_rule=True, vjp_needs=True, jvp_zeros=False)

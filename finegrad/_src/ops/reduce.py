@@ -3,7 +3,7 @@ import numpy as np
 
 from finegrad._src import core
 from finegrad._src.core import Primitive, bind
-from finegrad._src.ops.array import (_t, normalize_axes, expand_reduced, kept_target, count,
+from finegrad._src.ops.array import (_t, normalize_axes, expand_reduced, dynamic_target, count,
                                      reduce_sum, reshape, cast, transpose)
 from finegrad._src.ops import elementwise as ew
 
@@ -38,7 +38,7 @@ def _extremum(name, impl, doc):
 
     def _mask(x, out, axis, keepdims):
         # ties share the gradient equally, as in TensorFlow's reduce_max gradient
-        o = out if keepdims else reshape(out, kept_target(x, axis))
+        o = out if keepdims else reshape(out, dynamic_target(x, ones=axis))
         eq = cast(ew.equal(x, o), x.dtype)
         return eq / reduce_sum(eq, axis, keepdims=True)
 
@@ -241,6 +241,6 @@ def reduce_logsumexp(x, axis=None, keepdims=False, name=None):
     m = ew.where(ew.is_finite(m), m, zeros_like(m))
     out = ew.log(reduce_sum(ew.exp(x - m), axes, keepdims=True)) + m
     if not keepdims:
-        out = reshape(out, tuple(s for i, s in enumerate(kept_target(x, axes))
+        out = reshape(out, tuple(s for i, s in enumerate(dynamic_target(x, ones=axes))
                                  if i not in axes))
     return out
