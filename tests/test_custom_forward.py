@@ -10,6 +10,8 @@ import pytest
 import finegrad as tf
 from finegrad.testing import check_gradients, numerical_jvp
 
+from seed_examples import log1pexp
+
 
 def _np(t):
     return np.asarray(t.numpy(), np.float64)
@@ -17,16 +19,6 @@ def _np(t):
 
 def _sigmoid(x):
     return 1.0 / (1.0 + np.exp(-x))
-
-
-@tf.custom_gradient
-def log1pexp(x):
-    """The seed example of TensorFlow's documentation."""
-    e = tf.exp(x)
-
-    def grad(dy):
-        return dy * (1 - 1 / (1 + e))
-    return tf.math.log(1 + e), grad
 
 
 @tf.custom_gradient

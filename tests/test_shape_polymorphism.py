@@ -17,6 +17,7 @@ import finegrad as fg
 from finegrad._src import nest
 
 from op_specs import SPECS
+from seed_examples import log1pexp
 
 #: rows whose graph keeps the traced sizes, and the reason the warning gives
 RETRACES = {
@@ -164,17 +165,6 @@ def test_training_step_traces_once_for_every_batch_size():
             np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-5, atol=1e-7)
     assert step.experimental_get_tracing_count() == 1
     assert python_runs == [fg.TensorShape([None, 4])]   # side effects once, as in TF
-
-
-def log1pexp(x):
-    @fg.custom_gradient
-    def f(x):
-        e = fg.exp(x)
-
-        def grad(dy):
-            return dy * (1 - 1 / (1 + e))
-        return fg.math.log(1 + e), grad
-    return f(x)
 
 
 def test_custom_gradient_in_a_graph_for_every_size():
