@@ -641,9 +641,8 @@ def test_variables_read_inside_gradient_from_outside():
     assert t.watched_variables() and {id(v) for v in t.watched_variables()} == {id(w), id(b)}
 
 
-def test_custom_gradient_with_variables_inside_trace():
-    v = tf.Variable(2.)
-
+def _scaled_by(v):
+    """x * v with a custom gradient that also covers the variable it reads: (10 dy, 100 dy)."""
     @tf.custom_gradient
     def scaled(x):
         y = x * v
@@ -651,6 +650,12 @@ def test_custom_gradient_with_variables_inside_trace():
         def grad(dy, variables=None):
             return dy * 10., [dy * 100.]
         return y, grad
+    return scaled
+
+
+def test_custom_gradient_with_variables_inside_trace():
+    v = tf.Variable(2.)
+    scaled = _scaled_by(v)
 
     @tf.function
     def f(x):
@@ -675,14 +680,7 @@ def test_custom_gradient_with_variables_inside_trace():
 
 def test_gradients_custom_gradient_variable_inside_trace():
     v = tf.Variable(2.)
-
-    @tf.custom_gradient
-    def scaled(x):
-        y = x * v
-
-        def grad(dy, variables=None):
-            return dy * 10., [dy * 100.]
-        return y, grad
+    scaled = _scaled_by(v)
 
     @tf.function
     def f(x):
