@@ -117,8 +117,7 @@ class _Watcher(_VariableReads):
     stay unambiguous); `captured` analyses them only when a recorder needs it."""
 
     def __init__(self):
-        super().__init__()
-        self.ops = []
+        self.variables, self.reads, self.ops = {}, set(), []
 
     def record(self, prim, ins, params, out):
         self.ops.append((ins, out))
@@ -554,21 +553,15 @@ def _warn_captured(name, watcher, inputs):
     captured from outside. A recorder that watches none of the inputs differentiates ``f``'s
     own ops instead of the rule (see `_custom_vjp`), so the captured tensor does get its
     gradient there: no warning."""
-    recs = [rec for rec in core.active_recorders() if _watches_any(rec, inputs)]
-    if not recs:
-        return
-    captured = watcher.captured({id(t) for t in inputs})
-    for rec in recs:
+    captured = None
+    for rec in core.active_recorders():
+        if not any(map(rec.watches, inputs)):
+            continue
+        if captured is None:
+            captured = watcher.captured({id(t) for t in inputs})
         for t in captured:
             if rec.watches(t):
                 _warn_once(name, t, rec.watch_site(t))
-
-
-def _watches_any(rec, tensors):
-    for t in tensors:
-        if rec.watches(t):
-            return True
-    return False
 
 
 def _warn_once(name, t, site):

@@ -124,44 +124,90 @@ def _describe(x):
     return "tensor" if x is not None else "None"
 
 
+# --- the variables' gradients: grad_fn(*dys, variables=...) returns a pair -----------------
+
+def _listed(var_grads):
+    return list(var_grads) if isinstance(var_grads, (list, tuple)) else [var_grads]
+
+
+def _not_a_pair(result, name, variables):
+    raise ValueError(f"finegrad.custom_gradient: {name} read variables "
+                     f"{[v.name for v in variables]}, so its gradient function must "
+                     f"return (grad_inputs, grad_variables), got {type(result).__name__}")
+
+
+def _wrong_var_count(result, name, variables):
+    raise ValueError(f"finegrad.custom_gradient: the gradient function of {name} returned "
+                     f"{len(_listed(result[1]))} variable gradients for {len(variables)} "
+                     f"variables {[v.name for v in variables]}")
+
+
+_VAR_GRAD_CASES = (
+    (lambda result, n: not isinstance(result, (tuple, list)) or len(result) != 2, _not_a_pair),
+    (lambda result, n: len(_listed(result[1])) != n, _wrong_var_count),
+    # (grad_inputs, grad_variables): one variable's gradient may come bare
+    (lambda result, n: True, lambda result, *_: (result[0], _listed(result[1]))),
+)
+
+
 def _split_var_grads(result, name, variables):
-    nvars = len(variables)
-    if not isinstance(result, (tuple, list)) or len(result) != 2:
-        raise ValueError(f"finegrad.custom_gradient: {name} read variables "
-                         f"{[v.name for v in variables]}, so its gradient function must "
-                         f"return (grad_inputs, grad_variables), got {type(result).__name__}")
-    grads, var_grads = result
-    var_grads = list(var_grads) if isinstance(var_grads, (list, tuple)) else [var_grads]
-    if len(var_grads) != nvars:
-        raise ValueError(f"finegrad.custom_gradient: the gradient function of {name} returned "
-                         f"{len(var_grads)} variable gradients for {nvars} variables "
-                         f"{[v.name for v in variables]}")
-    return grads, var_grads
+    """``(grad_inputs, [grad per variable])`` from what grad_fn returned when ``f`` read
+    ``variables``: the first case of `_VAR_GRAD_CASES` that applies decides."""
+    for applies, read in _VAR_GRAD_CASES:
+        if applies(result, len(variables)):
+            return read(result, name, variables)
+    raise AssertionError("the last case of _VAR_GRAD_CASES applies to everything")
+
+
+# --- one leaf's gradient, held to its input's shape and dtype ----------------------------------
+
+_GRADIENT_TYPES = (Tensor, Variable, np.ndarray, np.generic, numbers.Number)
+
+
+def _not_a_tensor(g, t, param, name):
+    raise TypeError(f"finegrad.custom_gradient: the gradient function of {name} returned "
+                    f"a {type(g).__name__} for {param}; return a tensor or None")
+
+
+def _wrong_shape(g, t, param, name):
+    raise ValueError(f"finegrad.custom_gradient: the gradient function of {name} returned "
+                     f"a gradient of shape {tuple(g._value.shape)} for {param}, which has "
+                     f"shape {tuple(t._value.shape)}; return one of the input's shape "
+                     f"(e.g. finegrad.broadcast_to or reduce_sum the gradient)")
+
+
+def _wrong_dtype(g, t, param, name):
+    raise TypeError(f"finegrad.custom_gradient: the gradient function of {name} returned "
+                    f"a {g.dtype.name} gradient for {param}, which is {t.dtype.name}; "
+                    f"cast it with finegrad.cast")
+
+
+_GRADIENT_CASES = (
+    (lambda g, t: g is None, lambda *_: None),
+    (lambda g, t: not isinstance(g, _GRADIENT_TYPES), _not_a_tensor),
+    # arrays, numbers and variables: converted (to the input's dtype if they have none),
+    # then checked as tensors
+    (lambda g, t: type(g) is not Tensor,
+     lambda g, t, param, name: _check(convert_to_tensor(g, dtype_hint=t.dtype), t, param, name)),
+    # integer and bool inputs get no gradient
+    (lambda g, t: not t.dtype.is_differentiable, lambda *_: None),
+    (lambda g, t: tuple(g._value.shape) != tuple(t._value.shape), _wrong_shape),
+    (lambda g, t: g._value.dtype != t._value.dtype, _wrong_dtype),
+    (lambda g, t: True, lambda g, *_: g),
+)
 
 
 def _check(g, t, param, name):
-    if type(g) is Tensor:   # the common case, a tensor of the input's dtype and shape
+    """``g`` checked as the gradient of input ``t`` (``param`` names it in errors): the
+    first case of `_GRADIENT_CASES` that applies decides."""
+    if type(g) is Tensor:   # the common case first: a tensor of the input's dtype and shape
         gv, tv = g._value, t._value
         if gv.dtype == tv.dtype and gv.shape == tv.shape and gv.dtype.kind in "fc":
             return g
-    elif g is None:
-        return None
-    if not isinstance(g, (Tensor, Variable, np.ndarray, np.generic, numbers.Number)):
-        raise TypeError(f"finegrad.custom_gradient: the gradient function of {name} returned "
-                        f"a {type(g).__name__} for {param}; return a tensor or None")
-    g = g if type(g) is Tensor else convert_to_tensor(g, dtype_hint=t.dtype)
-    if not t.dtype.is_differentiable:
-        return None  # integer and bool inputs get no gradient
-    if tuple(g._value.shape) != tuple(t._value.shape):
-        raise ValueError(f"finegrad.custom_gradient: the gradient function of {name} returned "
-                         f"a gradient of shape {tuple(g._value.shape)} for {param}, which has "
-                         f"shape {tuple(t._value.shape)}; return one of the input's shape "
-                         f"(e.g. finegrad.broadcast_to or reduce_sum the gradient)")
-    if g._value.dtype != t._value.dtype:
-        raise TypeError(f"finegrad.custom_gradient: the gradient function of {name} returned "
-                        f"a {g.dtype.name} gradient for {param}, which is {t.dtype.name}; "
-                        f"cast it with finegrad.cast")
-    return g
+    for applies, result in _GRADIENT_CASES:
+        if applies(g, t):
+            return result(g, t, param, name)
+    raise AssertionError("the last case of _GRADIENT_CASES applies to everything")
 
 
 def _unused(g, t, param, name):
