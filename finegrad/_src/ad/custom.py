@@ -390,8 +390,7 @@ def _record(cg, args, kwargs, y, grad_fn, watcher):
     params = _Params(cg, args, kwargs)
     variables = [v for k, v in watcher.variables.items() if k not in params.variables_in_args]
     _check_variables_param(name, grad_fn, variables)
-    y = _as_outputs(y, name)
-    flat_y = [y] if type(y) is Tensor else nest.flatten(y)
+    y, flat_y = _outputs(y, name)
     inputs = params.tensors
     reads = [v.read_value() for v in variables]
     _warn_captured(name, watcher, inputs + reads if reads else inputs)
@@ -399,7 +398,27 @@ def _record(cg, args, kwargs, y, grad_fn, watcher):
     rule = _Rule(name, grad_fn, params, variables, reads, y, cg._jvp,
                  _layout(len(inputs), len(reads), len(flat_y)))
     core.record(custom_p, (*inputs, *reads, *flat_y), {"rule": rule}, outs)
+    return _structured_like(y, flat_y, outs)
+
+
+def _structured_like(y, flat_y, outs):
+    """``outs`` (one per leaf ``flat_y`` of ``y``) structured like ``y``."""
+    if (type(y) is tuple or type(y) is list) and len(y) == len(flat_y) and \
+            all(type(o) is Tensor for o in y):   # a flat tuple or list: nothing to walk
+        return type(y)(outs)
     return nest.pack_sequence_as(y, list(outs)) if nest.is_nested(y) else outs[0]
+
+
+def _outputs(y, name):
+    """``f``'s outputs as tensors (`_as_outputs`) and their leaves."""
+    if type(y) is Tensor:
+        return y, [y]
+    flat = nest.flatten(y)
+    for o in flat:
+        if type(o) is not Tensor:
+            y = _as_outputs(y, name)
+            return y, ([y] if type(y) is Tensor else nest.flatten(y))
+    return y, flat   # tensors only: nothing to convert
 
 
 def _record_simple(cg, args, y, grad_fn, watcher):
