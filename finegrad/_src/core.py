@@ -439,13 +439,18 @@ def push_recorder(rec):
 
 def pop_recorder(rec):
     recs = _state.recorders
-    if rec in recs:
+    if recs and recs[-1] is rec:   # the common case: the innermost one
+        _state.recorders = recs[:-1]
+    elif rec in recs:
         _state.recorders = tuple(r for r in recs if r is not rec)
 
 
 def without(rec):
     """Context manager: the active stack with ``rec`` paused (e.g. a tape taking its gradient)."""
-    return inner_stack(tuple(r for r in _state.recorders if r is not rec))
+    recs = _state.recorders
+    if len(recs) == 1 and recs[0] is rec:   # the common case: rec alone
+        return inner_stack(())
+    return inner_stack(tuple(r for r in recs if r is not rec))
 
 
 def active_recorders():

@@ -8,7 +8,7 @@ gradient through unchanged.
 import functools
 
 from finegrad._src import core, nest
-from finegrad._src.ad.custom import _is_input, _Watcher, custom_gradient
+from finegrad._src.ad.custom import _is_input, _VariableReads, custom_gradient
 from finegrad._src.ad.rediff import vjp_of
 from finegrad._src.ops.array import convert_to_tensor
 from finegrad._src.tensor import Tensor
@@ -36,7 +36,7 @@ def recompute_grad(f):
     def wrapped(*args, **kwargs):
         if not core.active_recorders():
             return f(*args, **kwargs)
-        watcher = _Watcher()
+        watcher = _VariableReads()
         # the forward runs with only a variable watcher: no tape keeps its intermediates
         with core.hidden(), core.inner_stack((watcher,)):
             y = f(*args, **kwargs)

@@ -12,11 +12,15 @@ import dataclasses
 import functools
 import inspect
 import numbers
+import types
 import warnings
+import weakref
 
 import numpy as np
 
 from finegrad._src import core, nest
+from finegrad._src.ad.custom_returns import (_LEAF_CASES, _RETURN_CASES, _WARNED, _check,
+                                             _split_var_grads, _unused)
 from finegrad._src.ad.rediff import jvp_by_transposing
 from finegrad._src.core import Primitive
 from finegrad._src.ops.array import convert_to_tensor
@@ -107,43 +111,72 @@ class _VariableReads(core.Recorder):
 
 class _Watcher(_VariableReads):
     """The innermost recorder while ``f`` runs: the trainable variables it reads, and the
-    tensors its ops consume and produce (to find watched tensors it captured). Being
-    innermost, it sees ``f``'s own ops only, not the rules that outer recorders run."""
+    ops it runs (their inputs and outputs, to find watched tensors it captured). Being
+    innermost, it sees ``f``'s own ops only, not the rules that outer recorders run.
+    Recording an op is one append (and keeps its tensors alive while ``f`` runs, so ids
+    stay unambiguous); `captured` analyses them only when a recorder needs it."""
 
     def __init__(self):
-        super().__init__()
-        self.consumed = {}
-        self.produced = set()
+        self.variables, self.reads, self.ops = {}, set(), []
 
     def record(self, prim, ins, params, out):
-        consumed, produced = self.consumed, self.produced
-        for t in ins:
-            consumed[id(t)] = t
-        if prim.multiple_results:
-            produced.update(id(o) for o in out)
-        else:
-            produced.add(id(out))
+        self.ops.append((ins, out))
+
+    def captured(self, known):
+        """The tensors ``f``'s ops consumed that none of them produced and whose ids are
+        not in ``known`` (nor variable reads), in first-use order."""
+        skip = set()   # what the ops produced, then the captured tensors already listed
+        for _, out in self.ops:
+            if type(out) is tuple:
+                skip.update(map(id, out))
+            else:
+                skip.add(id(out))
+        reads, captured = self.reads, []
+        for ins, _ in self.ops:
+            for t in ins:
+                k = id(t)
+                if k not in skip and k not in known and k not in reads:
+                    captured.append(t)
+                    skip.add(k)
+        return captured
 
 
 def _accepts_variables(fn):
-    try:
-        sig = inspect.signature(fn)
-    except (TypeError, ValueError):
-        return True
-    return any(p.name == "variables" or p.kind is p.VAR_KEYWORD for p in sig.parameters.values())
+    return _signature_facts(fn)[0]
 
 
 def _positional_count(fn):
     """How many positional arguments ``fn`` takes exactly, or None when it takes any number
     (``*args``) or its signature is unknown."""
+    return _signature_facts(fn)[1]
+
+
+def _signature_facts(fn):
+    """(whether ``fn`` takes ``variables``, `_positional_count`) from its signature; cached
+    per code object for plain functions: a grad_fn is a fresh closure on every call, but
+    its parameters' names and kinds are its code's."""
+    if type(fn) is types.FunctionType and "__wrapped__" not in fn.__dict__ and \
+            "__signature__" not in fn.__dict__:
+        facts = _FACTS.get(fn.__code__)
+        if facts is None:
+            facts = _FACTS[fn.__code__] = _inspect_facts(fn)
+        return facts
+    return _inspect_facts(fn)
+
+
+def _inspect_facts(fn):
     try:
         params = inspect.signature(fn).parameters.values()
     except (TypeError, ValueError):
-        return None
+        return True, None
+    accepts = any(p.name == "variables" or p.kind is p.VAR_KEYWORD for p in params)
     if any(p.kind is p.VAR_POSITIONAL for p in params):
-        return None
-    return sum(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.name != "variables"
-               for p in params)
+        return accepts, None
+    return accepts, sum(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+                        and p.name != "variables" for p in params)
+
+
+_FACTS = weakref.WeakKeyDictionary()   # code object -> _signature_facts of its functions
 
 
 def _param_names(f, n):
@@ -254,6 +287,8 @@ class _CustomGradient:
             y, grad_fn = _split(f(*args, **kwargs), self._f)
         finally:
             core.pop_recorder(watcher)
+        if _is_simple(args, kwargs, y, watcher):
+            return _record_simple(self, args, y, grad_fn, watcher)
         return _record(self, args, kwargs, y, grad_fn, watcher)
 
     def _call_unrecorded(self, f, args, kwargs):
@@ -278,6 +313,8 @@ class _CustomGradient:
 
 
 def _split(result, f):
+    if type(result) is tuple and len(result) == 2 and callable(result[1]):
+        return result   # the common, well-formed return
     if isinstance(result, (tuple, list)) and len(result) == 2 and not callable(result[1]):
         raise TypeError(f"finegrad.custom_gradient: {f.__qualname__} must return "
                         f"(outputs, grad_fn); the second element is not callable but "
@@ -291,8 +328,22 @@ def _split(result, f):
     return result[0], result[1]
 
 
+_NONE = frozenset()
+
+
 class _Params:
     """The inputs of one call: each parameter's structure and its tensor leaves."""
+
+    __slots__ = ("names", "values", "leaves", "tensors", "variables_in_args", "constants")
+
+    @classmethod
+    def of_tensors(cls, cg, args):
+        """The common call, tensors only: one leaf per parameter, nothing to convert."""
+        p = cls.__new__(cls)
+        p.names = cg.param_names(len(args))   # shared with later calls: read only
+        p.values, p.leaves, p.tensors = args, [[a] for a in args], list(args)
+        p.variables_in_args = p.constants = _NONE
+        return p
 
     def __init__(self, cg, args, kwargs):
         self.names = list(cg.param_names(len(args)))
@@ -320,27 +371,71 @@ class _Params:
                     self.constants.add(id(t))
                 row.append(t)
             self.leaves.append(row)
+        self.tensors = [t for row in self.leaves for t in row if t is not None]
 
-    def tensors(self):
-        return [t for row in self.leaves for t in row if t is not None]
+
+def _is_simple(args, kwargs, y, watcher):
+    """Whether a call is the common one (`_record_simple`): tensor arguments, one output
+    tensor, no variables read."""
+    if kwargs or watcher.variables or type(y) is not Tensor:
+        return False
+    for a in args:
+        if type(a) is not Tensor:
+            return False
+    return True
 
 
 def _record(cg, args, kwargs, y, grad_fn, watcher):
-    f = cg._f
-    name = f.__qualname__
+    name = cg._f.__qualname__
     params = _Params(cg, args, kwargs)
     variables = [v for k, v in watcher.variables.items() if k not in params.variables_in_args]
     _check_variables_param(name, grad_fn, variables)
-    y = _as_outputs(y, name)
-    flat_y = nest.flatten(y)
-    inputs = params.tensors()
+    y, flat_y = _outputs(y, name)
+    inputs = params.tensors
     reads = [v.read_value() for v in variables]
-    _warn_captured(name, watcher, inputs + reads)
-    outs = tuple(Tensor(o._value) for o in flat_y)
-    rule = _Rule(name, grad_fn, params, variables, reads, y, cg._jvp)
-    rule.layout = CustomLayout(len(inputs), len(reads), len(flat_y))
-    core.record(custom_p, tuple(inputs) + tuple(reads) + tuple(flat_y), {"rule": rule}, outs)
+    _warn_captured(name, watcher, inputs + reads if reads else inputs)
+    outs = tuple([Tensor(o._value) for o in flat_y])
+    rule = _Rule(name, grad_fn, params, variables, reads, y, cg._jvp,
+                 _layout(len(inputs), len(reads), len(flat_y)))
+    core.record(custom_p, (*inputs, *reads, *flat_y), {"rule": rule}, outs)
+    return _structured_like(y, flat_y, outs)
+
+
+def _structured_like(y, flat_y, outs):
+    """``outs`` (one per leaf ``flat_y`` of ``y``) structured like ``y``."""
+    if (type(y) is tuple or type(y) is list) and len(y) == len(flat_y) and \
+            all(type(o) is Tensor for o in y):   # a flat tuple or list: nothing to walk
+        return type(y)(outs)
     return nest.pack_sequence_as(y, list(outs)) if nest.is_nested(y) else outs[0]
+
+
+def _outputs(y, name):
+    """``f``'s outputs as tensors (`_as_outputs`) and their leaves."""
+    if type(y) is Tensor:
+        return y, [y]
+    flat = nest.flatten(y)
+    for o in flat:
+        if type(o) is not Tensor:
+            y = _as_outputs(y, name)
+            return y, ([y] if type(y) is Tensor else nest.flatten(y))
+    return y, flat   # tensors only: nothing to convert
+
+
+def _record_simple(cg, args, y, grad_fn, watcher):
+    """`_record` for the common call: tensor arguments, one output tensor, no variables."""
+    name = cg._f.__qualname__
+    params = _Params.of_tensors(cg, args)
+    _warn_captured(name, watcher, args)
+    out = Tensor(y._value)
+    rule = _Rule(name, grad_fn, params, (), (), y, cg._jvp, _layout(len(args), 0, 1))
+    core.record(custom_p, (*args, y), {"rule": rule}, (out,))
+    return out
+
+
+@functools.lru_cache(maxsize=256)
+def _layout(n_args, n_vars, n_outs):
+    """The (immutable) CustomLayout of these counts, made once."""
+    return CustomLayout(n_args, n_vars, n_outs)
 
 
 def _check_variables_param(name, grad_fn, variables):
@@ -380,9 +475,16 @@ _MISSING = object()
 class _Rule:
     """Calls ``grad_fn`` with upstream gradients shaped like the outputs; checks its return."""
 
-    def __init__(self, name, grad_fn, params, variables, reads, y, jvp):
+    __slots__ = ("name", "grad_fn", "params", "variables", "reads", "y", "jvp", "layout",
+                 "simple")
+
+    def __init__(self, name, grad_fn, params, variables, reads, y, jvp, layout):
         self.name, self.grad_fn, self.params = name, grad_fn, params
         self.variables, self.reads, self.y, self.jvp = variables, reads, y, jvp
+        self.layout = layout
+        # the common shape, one tensor in and one out: no structures to match
+        self.simple = not variables and type(y) is Tensor and len(params.values) == 1 and \
+            type(params.values[0]) is Tensor
 
     def __repr__(self):
         return f"<custom gradient of {self.name}>"
@@ -400,10 +502,8 @@ class _Rule:
         return list(cts)
 
     def __call__(self, cts):
-        p = self.params
-        if not self.variables and type(self.y) is Tensor and len(p.values) == 1 and \
-                type(p.values[0]) is Tensor:
-            # the common shape, one tensor in and one out: no structures to match
+        if self.simple:
+            p = self.params
             result = self.grad_fn(cts[0])
             g = result[0] if type(result) in (list, tuple) and len(result) == 1 else result
             if type(g) is Tensor or g is None:
@@ -465,169 +565,6 @@ class _Rule:
         return tuple(None if t is None else convert_to_tensor(t) for t in flat)
 
 
-# --- what grad_fn may return ------------------------------------------------------------------
-#
-# Each table is a list of (applies, read) cases, tried in order; ``read`` returns the leaf
-# gradients or raises the error that names the near miss.
-
-def _one_nested(p):
-    return len(p.values) == 1 and nest.is_nested(p.values[0])
-
-
-def _is_by_name(p, grads):
-    """A dict keyed by parameter names (a one-parameter dict with other keys is the
-    parameter's own gradient)."""
-    return isinstance(grads, dict) and not (len(p.values) == 1 and not set(grads) <= set(p.names))
-
-
-def _is_sequence(p, grads):
-    """A list or tuple of gradients (not the one nested parameter's own gradient)."""
-    return isinstance(grads, (list, tuple)) and not (_one_nested(p) and len(grads) != 1)
-
-
-def _n_leaves(p):
-    return sum(len(row) for row in p.leaves)
-
-
-def _read_by_name(rule, grads):
-    p = rule.params
-    unknown = set(grads) - set(p.names)
-    if unknown:
-        raise ValueError(f"finegrad.custom_gradient: the gradient function of "
-                         f"{rule.name} returned gradients for {sorted(unknown)}, which "
-                         f"are not parameters; expected keys among {p.names}")
-    return rule._rows([grads.get(nm) for nm in p.names])
-
-
-def _read_by_leaf(rule, grads):
-    it = iter(grads)
-    return [[next(it) for _ in row] for row in rule.params.leaves]
-
-
-def _wrong_count(rule, grads):
-    p, n = rule.params, len(rule.params.values)
-    raise ValueError(f"finegrad.custom_gradient: the gradient function of "
-                     f"{rule.name} returned {len(grads)} gradients for {n} inputs "
-                     f"({', '.join(p.names)}); return exactly one per input (None "
-                     f"where there is none)" + ("" if len(grads) < n else
-                                                "; extra gradients are not dropped"))
-
-
-def _bare(rule, grads):
-    p, n = rule.params, len(rule.params.values)
-    raise ValueError(f"finegrad.custom_gradient: the gradient function of "
-                     f"{rule.name} returned a bare {type(grads).__name__} for {n} "
-                     f"inputs ({', '.join(p.names)}): return a tuple of {n} "
-                     f"gradients (None for inputs without one)")
-
-
-_RETURN_CASES = (
-    # the one nested parameter's gradient, shaped like it
-    (lambda p, g: _one_nested(p) and nest.is_nested(g) and nest.same_structure(g, p.values[0]),
-     lambda rule, g: rule._rows([g])),
-    # {parameter name: gradient}
-    (_is_by_name, _read_by_name),
-    # one gradient per parameter
-    (lambda p, g: _is_sequence(p, g) and len(g) == len(p.values),
-     lambda rule, g: rule._rows(list(g))),
-    # one gradient per tensor leaf, flat
-    (lambda p, g: _is_sequence(p, g) and len(g) == _n_leaves(p) != len(p.values),
-     _read_by_leaf),
-    (_is_sequence, _wrong_count),
-    (lambda p, g: len(p.values) != 1, _bare),
-    # the one parameter's gradient
-    (lambda p, g: True, lambda rule, g: rule._rows([g])),
-)
-
-
-def _not_single(name, g, value, row, pname):
-    raise ValueError(f"finegrad.custom_gradient: the gradient function of "
-                     f"{name} returned a {type(g).__name__} for {pname}, "
-                     f"which is a single tensor; return one tensor")
-
-
-def _wrong_structure(name, g, value, row, pname):
-    raise ValueError(f"finegrad.custom_gradient: the gradient function of {name} "
-                     f"returned a gradient for {pname} structured as {_describe(g)}, but "
-                     f"{pname} is {_describe(value)}; return the same structure")
-
-
-_LEAF_CASES = (
-    (lambda g, value, row: g is None, lambda name, g, value, row, pname: [None] * len(row)),
-    (lambda g, value, row: not nest.is_nested(value) and nest.is_nested(g), _not_single),
-    (lambda g, value, row: not nest.is_nested(value), lambda name, g, *_: [g]),
-    (lambda g, value, row: nest.same_structure(g, value), lambda name, g, *_: nest.flatten(g)),
-    # a flat list or tuple with one gradient per leaf of a (non-dict) structure
-    (lambda g, value, row: isinstance(g, (list, tuple)) and not isinstance(value, dict)
-     and len(nest.flatten(g)) == len(row), lambda name, g, *_: nest.flatten(g)),
-    (lambda g, value, row: True, _wrong_structure),
-)
-
-
-def _describe(x):
-    if isinstance(x, dict):
-        return "{" + ", ".join(f"{k!r}: {_describe(v)}" for k, v in x.items()) + "}"
-    if isinstance(x, (list, tuple)):
-        inner = ", ".join(_describe(v) for v in x)
-        return f"[{inner}]" if isinstance(x, list) else f"({inner})"
-    return "tensor" if x is not None else "None"
-
-
-def _split_var_grads(result, name, variables):
-    nvars = len(variables)
-    if not isinstance(result, (tuple, list)) or len(result) != 2:
-        raise ValueError(f"finegrad.custom_gradient: {name} read variables "
-                         f"{[v.name for v in variables]}, so its gradient function must "
-                         f"return (grad_inputs, grad_variables), got {type(result).__name__}")
-    grads, var_grads = result
-    var_grads = list(var_grads) if isinstance(var_grads, (list, tuple)) else [var_grads]
-    if len(var_grads) != nvars:
-        raise ValueError(f"finegrad.custom_gradient: the gradient function of {name} returned "
-                         f"{len(var_grads)} variable gradients for {nvars} variables "
-                         f"{[v.name for v in variables]}")
-    return grads, var_grads
-
-
-def _check(g, t, param, name):
-    if g is None:
-        return None
-    if not isinstance(g, (Tensor, Variable, np.ndarray, np.generic, numbers.Number)):
-        raise TypeError(f"finegrad.custom_gradient: the gradient function of {name} returned "
-                        f"a {type(g).__name__} for {param}; return a tensor or None")
-    g = g if type(g) is Tensor else convert_to_tensor(g, dtype_hint=t.dtype)
-    if not t.dtype.is_differentiable:
-        return None  # integer and bool inputs get no gradient
-    if tuple(g._value.shape) != tuple(t._value.shape):
-        raise ValueError(f"finegrad.custom_gradient: the gradient function of {name} returned "
-                         f"a gradient of shape {tuple(g._value.shape)} for {param}, which has "
-                         f"shape {tuple(t._value.shape)}; return one of the input's shape "
-                         f"(e.g. finegrad.broadcast_to or reduce_sum the gradient)")
-    if g._value.dtype != t._value.dtype:
-        raise TypeError(f"finegrad.custom_gradient: the gradient function of {name} returned "
-                        f"a {g.dtype.name} gradient for {param}, which is {t.dtype.name}; "
-                        f"cast it with finegrad.cast")
-    return g
-
-
-def _unused(g, t, param, name):
-    """The check for a gradient of an input nobody can differentiate (a number or an array
-    passed as an argument): none, as in TensorFlow, which drops such gradients; a gradient
-    that `_check` would refuse warns once per function and parameter."""
-    if g is not None:
-        try:
-            _check(g, t, param, name)
-        except (TypeError, ValueError) as e:
-            key = (name, param)
-            if key not in _WARNED:
-                _WARNED.add(key)
-                warnings.warn(f"{e} (ignored: {param} is a constant, so its gradient is "
-                              f"never used)", UserWarning, stacklevel=2)
-    return None
-
-
-_WARNED = set()
-
-
 def _warn_captured(name, watcher, inputs):
     """Warn once when ``f`` used a tensor a tape watches without taking it as an input: an
     input of ``f``'s ops (as the watcher saw them) that an active recorder watches, that
@@ -635,12 +572,12 @@ def _warn_captured(name, watcher, inputs):
     captured from outside. A recorder that watches none of the inputs differentiates ``f``'s
     own ops instead of the rule (see `_custom_vjp`), so the captured tensor does get its
     gradient there: no warning."""
-    known = {id(t) for t in inputs} | watcher.reads
-    produced = watcher.produced
-    captured = [t for k, t in watcher.consumed.items() if k not in known and k not in produced]
+    captured = None
     for rec in core.active_recorders():
-        if not any(rec.watches(t) for t in inputs):
+        if not any(map(rec.watches, inputs)):
             continue
+        if captured is None:
+            captured = watcher.captured({id(t) for t in inputs})
         for t in captured:
             if rec.watches(t):
                 _warn_once(name, t, rec.watch_site(t))

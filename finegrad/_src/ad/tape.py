@@ -13,6 +13,7 @@ drops them after a non-persistent gradient, so a loop of tapes keeps memory flat
 """
 import contextlib
 import enum
+import itertools
 import sys
 
 import numpy as np
@@ -569,7 +570,15 @@ def _cotangents(entries, watched, targets, target_cts, keep, consume=False, bloc
         k = id(t)
         ct[k] = c if k not in ct else ct[k] + c
     for prim, ins, params, out in _walk(entries, consume):
-        if prim.multiple_results:
+        if prim.multiple_results and len(out) == 1:   # e.g. a custom_gradient of one output
+            k = id(out[0])
+            c = ct.get(k)
+            if c is None:
+                continue
+            c = (c,)
+            if k not in keep:
+                del ct[k]
+        elif prim.multiple_results:
             cs = [ct.get(id(o)) for o in out]
             if all(c is None for c in cs):
                 continue
@@ -605,8 +614,8 @@ _ONE_NEEDED = (True,)
 
 
 def _walk(entries, consume):
+    """The entries, last first; with ``consume``, each is popped off the list as it is
+    reached (a C-level iterator: no generator step per entry)."""
     if not consume:
-        yield from reversed(entries)
-        return
-    while entries:
-        yield entries.pop()
+        return reversed(entries)
+    return map(entries.pop, itertools.repeat(-1, len(entries)))
