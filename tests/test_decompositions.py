@@ -133,6 +133,34 @@ def test_complex_solves_and_cholesky():
                     order=1)
 
 
+@pytest.mark.parametrize("m,n", [(3, 3), (4, 3), (3, 4)])
+def test_complex_decompositions_against_differences(m, n):
+    """Complex eigh, svd, qr and lstsq at orders 1 and 2, both modes, in TensorFlow's
+    convention (check_gradients' complex mode), through phase-free quantities."""
+    x = _rand(2, m, n) + 1j * _rand(2, m, n)
+    k = min(m, n)
+    spread = np.zeros((m, n))
+    spread[range(k), range(k)] = np.arange(2.0, 2.0 + 3 * k, 3.0)
+    w = np.arange(1.0, 1.0 + k)
+
+    def svd(x):
+        s, u, v = fg.linalg.svd(0.1 * x + spread)
+        return s, fg.matmul(u * w, v, adjoint_b=True), fg.matmul(u * w, u, adjoint_b=True)
+
+    def qr(x):
+        q, r = fg.linalg.qr(x + 3 * np.eye(m, n))
+        return fg.matmul(q, r * np.arange(1.0, 1.0 + k * n).reshape(k, n)), r * fg.math.conj(r)
+    check_gradients(svd, [x])
+    check_gradients(qr, [x])
+    check_gradients(lambda a, b: fg.linalg.lstsq(a + 3 * np.eye(m, n), b), [x, x[..., :2]],
+                    order=1)
+    if m == n:
+        def eigh(x):
+            e, v = fg.linalg.eigh(0.2 * x + spread)
+            return e, fg.matmul(v * w, v, adjoint_b=True)
+        check_gradients(eigh, [x])
+
+
 # ---- bad input -------------------------------------------------------------------------------
 
 _BAD = [
@@ -152,9 +180,8 @@ _BAD = [
     (lambda: fg.linalg.triangular_solve(fg.eye(3, batch_shape=[2]), fg.ones((3, 3, 1))),
      ValueError, "triangular_solve: the batch shapes"),
     (lambda: fg.linalg.svd(fg.ones((3,))), ValueError, "svd: tensor must have rank"),
-    (lambda: fg.linalg.svd(fg.ones((2, 2), fg.complex64)), TypeError, "svd: complex"),
-    (lambda: fg.linalg.qr(fg.ones((2, 2), fg.complex64)), TypeError, "qr: complex"),
-    (lambda: fg.linalg.eigh(fg.ones((2, 2), fg.complex64)), TypeError, "eigh: complex"),
+    (lambda: fg.linalg.svd(fg.ones((2, 2), fg.float16)), TypeError, "svd: tensor must be float32"),
+    (lambda: fg.linalg.qr(fg.ones((2, 2), fg.int32)), TypeError, "qr: input must be float32"),
     (lambda: fg.linalg.lstsq(fg.ones((3, 2)), fg.ones((2, 1))), ValueError,
      "lstsq: rhs must have 3 rows"),
     (lambda: fg.linalg.lstsq(fg.ones((3, 2)), fg.ones((3, 1)), fast=False), NotImplementedError,

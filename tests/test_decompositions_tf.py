@@ -118,6 +118,12 @@ def _inputs(case, dtype):
     return a.astype(dtype), RNG.standard_normal(sb).astype(dtype)
 
 
+def _sq(g):
+    """The sum of ``|g|^2`` (real for complex ``g``), in TensorFlow or finegrad."""
+    lib = fg if isinstance(g, fg.Tensor) else tf
+    return lib.reduce_sum(lib.math.real(g * lib.math.conj(g)))
+
+
 def _tf_grads(loss, a, b, order):
     a, b = tf.constant(a), tf.constant(b)
     with tf.GradientTape(persistent=True) as outer:
@@ -126,7 +132,7 @@ def _tf_grads(loss, a, b, order):
             tape.watch([a, b])
             y = loss(tf, a, b)
         ga, gb = tape.gradient(y, [a, b])
-        z = tf.reduce_sum(ga * ga) + (0 if gb is None else tf.reduce_sum(gb * gb))
+        z = _sq(ga) + (0 if gb is None else _sq(gb))
     second = outer.gradient(z, a) if order == 2 else None
     return [None if t is None else t.numpy() for t in (y, ga, gb, second)]
 
@@ -139,7 +145,7 @@ def _fg_grads(loss, a, b, order):
             tape.watch([a, b])
             y = loss(fg, a, b)
         ga, gb = tape.gradient(y, [a, b])
-        z = fg.reduce_sum(ga * ga) + (0 if gb is None else fg.reduce_sum(gb * gb))
+        z = _sq(ga) + (0 if gb is None else _sq(gb))
     second = outer.gradient(z, a) if order == 2 else None
     return [None if t is None else t.numpy() for t in (y, ga, gb, second)]
 
@@ -185,9 +191,67 @@ def test_complex_solve_and_cholesky_gradients_match_tensorflow():
     def loss(lib, a, b):
         x = lib.linalg.solve(a, b, adjoint=True) + lib.linalg.triangular_solve(a, b)
         chol = lib.linalg.cholesky(lib.matmul(a, a, adjoint_b=True))
-        return lib.reduce_sum(lib.math.real(x * np.conj(x))) + \
-            lib.reduce_sum(lib.math.real(chol * np.conj(chol)))
+        return lib.reduce_sum(lib.math.real(x * lib.math.conj(x))) + \
+            lib.reduce_sum(lib.math.real(chol * lib.math.conj(chol)))
     want = _tf_grads(loss, a, b, order=1)
     got = _fg_grads(loss, a, b, order=1)
     for g, w in zip(got[:3], want[:3], strict=True):
         np.testing.assert_allclose(g, w, rtol=1e-9, atol=1e-9)
+
+
+def _complex_case(name, m, n):
+    d = np.zeros((m, n))
+    k = min(m, n)
+    d[range(k), range(k)] = np.arange(2.0, 2.0 + 3 * k, 3.0)
+    w = np.arange(1.0, 1.0 + k)
+
+    def loss(lib, x, b):
+        x = 0.1 * x + d
+        if name == "svd":
+            s, u, v = lib.linalg.svd(x)
+            y = lib.matmul(u * w, v, adjoint_b=True)
+            extra = lib.reduce_sum(s * w)
+        elif name == "qr":
+            q, r = lib.linalg.qr(x)
+            y = lib.matmul(q, r * np.arange(1.0, 1.0 + k * n).reshape(k, n))
+            extra = 0.
+        elif name == "eigh":
+            e, v = lib.linalg.eigh(x)
+            y = lib.matmul(v * w, v, adjoint_b=True)
+            extra = lib.reduce_sum(lib.math.real(e) * w)
+        else:
+            y = lib.linalg.lstsq(x, b)
+            extra = 0.
+        return lib.reduce_sum(lib.math.real(y * lib.math.conj(y)) * _w(*y.shape)) + extra
+    return loss
+
+
+_COMPLEX = [("svd", 3, 3), ("svd", 4, 3), ("svd", 3, 4), ("qr", 3, 3), ("qr", 4, 3),
+            ("qr", 3, 4), ("eigh", 3, 3), ("lstsq", 4, 3), ("lstsq", 3, 4)]
+
+
+@pytest.mark.parametrize("name,m,n", _COMPLEX, ids=[f"{a}{m}x{n}" for a, m, n in _COMPLEX])
+def test_complex_gradients_match_tensorflow(name, m, n):
+    """TensorFlow's convention for complex inputs: the gradient is dL/dRe + i dL/dIm.
+
+    For the complex SVD, TensorFlow's second derivative disagrees with central differences
+    of its own first derivative (by ~1e-2 relative on these inputs); ours agrees, so that
+    one is checked against the differences only."""
+    rng = np.random.default_rng(m * 10 + n)
+    x = rng.standard_normal((2, m, n)) + 1j * rng.standard_normal((2, m, n))
+    b = rng.standard_normal((2, m, 2)) + 1j * rng.standard_normal((2, m, 2))
+    loss = _complex_case(name, m, n)
+    want = _tf_grads(loss, x, b, order=2)
+    got = _fg_grads(loss, x, b, order=2)
+    for g, w, what in zip(got, want, ("value", "d/dx", "d/db", "second order"), strict=True):
+        if name == "svd" and what == "second order":
+            continue   # TensorFlow's own is off here: checked against differences below
+        _close(g, w, 1e-8, f"{name}: {what}")
+    # the second order: central differences of sum |d/dx|^2 + |d/db|^2 along a direction
+    d = rng.standard_normal(x.shape) + 1j * rng.standard_normal(x.shape)
+
+    def z(xv):
+        return sum(np.sum(np.abs(g) ** 2) for g in _fg_grads(loss, xv, b, order=1)[1:3]
+                   if g is not None)
+    fd = (z(x + 1e-6 * d) - z(x - 1e-6 * d)) / 2e-6
+    np.testing.assert_allclose(np.sum(np.real(np.conj(got[3]) * d)), fd, rtol=1e-6, atol=1e-9)

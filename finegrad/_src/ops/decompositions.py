@@ -13,10 +13,11 @@ import numpy as np
 
 from finegrad._src import core
 from finegrad._src.core import Primitive, bind
-from finegrad._src.ops.array import expand_dims, stop_gradient
+from finegrad._src.ops.array import cast, expand_dims, stop_gradient
+from finegrad._src.ops.complex_numbers import _as_complex, _is_complex as is_complex, real
 from finegrad._src.ops.linalg import matmul
 from finegrad._src.ops.linalg_extra import diag, diag_part, band_part, _mask
-from finegrad._src.ops.solvers import (matrix_arg, real_only, _adj, triangular_solve_p,
+from finegrad._src.ops.solvers import (matrix_arg, _adj, triangular_solve_p,
                                        cholesky_solve)
 from finegrad._src.tensor import Tensor
 
@@ -116,12 +117,14 @@ eigh_p = Primitive("eigh", multiple_results=True, batch_rule=True, fresh=True,
 
 
 def eigh(tensor, name=None):
-    """Eigenvalues (ascending) and eigenvectors of each real symmetric matrix:
-    ``(e, v)`` with ``tensor @ v == v * e``; only the lower triangle is read.
+    """Eigenvalues (ascending) and eigenvectors of each real symmetric (complex Hermitian)
+    matrix: ``(e, v)`` with ``tensor @ v == v * e``; only the lower triangle is read (and the
+    real part of the diagonal). ``e`` has the input's dtype, as in TensorFlow (complex with a
+    zero imaginary part for complex input).
 
-    Eigenvectors are unique up to sign (NumPy's and TensorFlow's may differ); losses that do
-    not depend on the sign have the same gradients. Gradient: TensorFlow's,
-    ``V (diag(ct_e) + F * (V^T ct_v)) V^T`` with ``F[i, j] = 1 / (e[j] - e[i])`` broadened as
+    Eigenvectors are unique up to sign (phase) (NumPy's and TensorFlow's may differ); losses
+    that do not depend on it have the same gradients. Gradient: TensorFlow's,
+    ``V (diag(ct_e) + F * (V^H ct_v)) V^H`` with ``F[i, j] = 1 / (e[j] - e[i])`` broadened as
     ``x / (x^2 + 1e-20)``, then symmetrized to the lower triangle. Degenerate eigenvalues make
     the eigenvector part of it meaningless: ``F`` is 0 for exactly equal ones (as in
     TensorFlow), huge for close ones.
@@ -131,21 +134,18 @@ def eigh(tensor, name=None):
     >>> e.numpy()
     array([1., 3.], dtype=float32)
     """
-    x = real_only(matrix_arg(tensor, "linalg.eigh", "tensor", square=True), "linalg.eigh")
-    return bind(eigh_p, x)
+    return bind(eigh_p, matrix_arg(tensor, "linalg.eigh", "tensor", square=True))
 
 
 def eigvalsh(tensor, name=None):
-    """The eigenvalues (ascending) of each real symmetric matrix; gradient
-    ``V diag(ct) V^T`` on the lower triangle, as TensorFlow's.
+    """The eigenvalues (ascending) of each real symmetric (complex Hermitian) matrix;
+    gradient ``V diag(ct) V^H`` on the lower triangle, as TensorFlow's.
 
     >>> import finegrad as fg
     >>> fg.linalg.eigvalsh(fg.constant([[2., 0.], [0., 1.]])).numpy()
     array([1., 2.], dtype=float32)
     """
-    x = real_only(matrix_arg(tensor, "linalg.eigvalsh", "tensor", square=True),
-                  "linalg.eigvalsh")
-    return bind(eigh_p, x)[0]
+    return bind(eigh_p, matrix_arg(tensor, "linalg.eigvalsh", "tensor", square=True))[0]
 
 
 @eigh_p.def_impl
@@ -161,13 +161,19 @@ def _gap_matrix(e):
 
 @eigh_p.def_jvp
 def _eigh_jvp(primals, tangents, *, out):
-    # the symmetric matrix eigh reads: the lower triangle of dA, mirrored
+    # the Hermitian matrix eigh reads: the strict lower triangle of dA, mirrored, and the
+    # real part of its diagonal
     (a_dot,) = tangents
     e, v = out
-    low = band_part(a_dot, -1, 0)
-    s = low + _adj(off_diag(low))
-    m = matmul(matmul(_adj(v), s), v)
-    return diag_part(m), matmul(v, _gap_matrix(e) * m)
+    low = off_diag(band_part(a_dot, -1, 0))
+    d = diag_part(a_dot)
+    if is_complex(d):
+        d = _as_complex(real(d), d)
+    m = matmul(matmul(_adj(v), low + _adj(low) + diag(d)), v)
+    de = diag_part(m)
+    if is_complex(de):   # exactly real: the diagonal of a Hermitian matrix
+        de = _as_complex(real(de), de)
+    return de, matmul(v, _gap_matrix(e) * m)
 
 
 @eigh_p.def_vjp
@@ -201,11 +207,11 @@ def lstsq(matrix, rhs, l2_regularizer=0.0, fast=True, name=None):
     if not fast:
         raise NotImplementedError("finegrad.linalg.lstsq: fast=False (TensorFlow's complete "
                                   "orthogonal decomposition) is not supported; use fast=True")
-    a = real_only(matrix_arg(matrix, "linalg.lstsq", "matrix"), "linalg.lstsq")
+    a = matrix_arg(matrix, "linalg.lstsq", "matrix")
     b = matrix_arg(rhs, "linalg.lstsq", "rhs")
     _check_rhs_rows(a, b)
     m, n = a._value.shape[-2:]
-    lam = stop_gradient(l2_regularizer) if isinstance(l2_regularizer, Tensor) \
+    lam = cast(stop_gradient(l2_regularizer), a.dtype) if isinstance(l2_regularizer, Tensor) \
         else float(l2_regularizer)
     if m >= n:
         gram = matmul(_adj(a), a)

@@ -34,19 +34,12 @@ def matrix_arg(x, fn, arg, square=False):
     if x._value.ndim < 2:
         raise ValueError(f"finegrad.{fn}: {arg} must have rank >= 2 (matrices), got shape "
                          f"{shape}")
-    if not np.issubdtype(x._value.dtype, np.inexact):
-        raise TypeError(f"finegrad.{fn}: {arg} must be float32, float64 or complex, got "
-                        f"{x._value.dtype.name}")
+    if x._value.dtype.kind not in "fc" or x._value.dtype == np.float16:
+        raise TypeError(f"finegrad.{fn}: {arg} must be float32, float64, complex64 or "
+                        f"complex128, got {x._value.dtype.name}")
     if square and shape[-1] != shape[-2]:
         raise ValueError(f"finegrad.{fn}: {arg} must be square matrices, got shape {shape}")
     return _matrix(x, fn)
-
-
-def real_only(x, fn):
-    if x._value.dtype.kind == "c":
-        raise TypeError(f"finegrad.{fn}: complex matrices are not supported (got "
-                        f"{x._value.dtype.name}); only float32 and float64")
-    return x
 
 
 def _solve_out_axes(dins, ins, params, outs):

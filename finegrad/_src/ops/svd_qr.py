@@ -1,5 +1,5 @@
 """``tf.linalg.svd`` and ``tf.linalg.qr``: primitives ``svd`` and ``qr`` with TensorFlow's
-gradients (real matrices), written with finegrad ops so that they differentiate again.
+gradients (real and complex matrices), written with finegrad ops so that they differentiate again.
 
 Singular vectors and ``Q`` are unique only up to sign: NumPy's (used here) and TensorFlow's
 may differ column by column, and so does everything computed from one of them alone;
@@ -12,10 +12,11 @@ import numpy as np
 
 from finegrad._src.core import Primitive, bind
 from finegrad._src.ops.array import concat, expand_dims
+from finegrad._src.ops.complex_numbers import _as_complex, _is_complex, real, conj_if_complex
 from finegrad._src.ops.indexing import getitem
 from finegrad._src.ops.linalg import matmul
 from finegrad._src.ops.linalg_extra import diag, diag_part, _mask
-from finegrad._src.ops.solvers import matrix_arg, real_only, _adj, triangular_solve_p
+from finegrad._src.ops.solvers import matrix_arg, _adj, triangular_solve_p
 from finegrad._src.ops.decompositions import batch_out_axes, off_diag, safe_reciprocal
 
 
@@ -34,7 +35,7 @@ def svd(tensor, full_matrices=False, compute_uv=True, name=None):
     ``x / (x^2 + 1e-20)``: meaningless for the singular vectors of repeated singular values;
     ``1 / s`` likewise for non-square matrices). ``full_matrices=True`` with a non-square
     matrix has no gradient (NotImplementedError; TensorFlow too, for all but a difference of
-    one). Real matrices only (complex: TypeError).
+    one). ``s`` is real for complex matrices, as in TensorFlow.
 
     >>> import finegrad as fg
     >>> s, u, v = fg.linalg.svd(fg.constant([[3., 0.], [0., -2.]]))
@@ -44,7 +45,7 @@ def svd(tensor, full_matrices=False, compute_uv=True, name=None):
     array([[ 3.,  0.],
            [ 0., -2.]], dtype=float32)
     """
-    x = real_only(matrix_arg(tensor, "linalg.svd", "tensor"), "linalg.svd")
+    x = matrix_arg(tensor, "linalg.svd", "tensor")
     if not compute_uv:
         return bind(svd_p, x, full_matrices=False)[0]
     return bind(svd_p, x, full_matrices=bool(full_matrices))
@@ -53,7 +54,8 @@ def svd(tensor, full_matrices=False, compute_uv=True, name=None):
 @svd_p.def_impl
 def _svd_impl(a, *, full_matrices):
     u, s, vh = np.linalg.svd(a, full_matrices=full_matrices)
-    return s.astype(a.dtype, copy=False), u, np.ascontiguousarray(np.swapaxes(vh, -1, -2))
+    v = np.conj(np.swapaxes(vh, -1, -2)) if np.iscomplexobj(vh) else np.swapaxes(vh, -1, -2)
+    return s.astype(a.real.dtype, copy=False), u, np.ascontiguousarray(v)
 
 
 def _no_full_gradient(a, full_matrices, mode):
@@ -78,10 +80,14 @@ def _svd_jvp(primals, tangents, *, out, full_matrices):
     s, u, v = out
     m, n = a._value.shape[-2:]
     ds_mat = matmul(matmul(_adj(u), a_dot), v)
+    s = _as_complex(s, u)   # (a no-op for real matrices)
     f = _sq_gaps(s)
     row, col = expand_dims(s, -2), expand_dims(s, -1)   # scale columns / rows by s
     dss, sds = ds_mat * row, col * ds_mat
-    du = matmul(u, f * (dss + _adj(dss)))
+    inner_u = f * (dss + _adj(dss))
+    if _is_complex(u):   # the phase term: i Im(dS_ii) / s_i on the diagonal
+        inner_u = inner_u + diag(diag_part(ds_mat - _adj(ds_mat)) * safe_reciprocal(s) * 0.5)
+    du = matmul(u, inner_u)
     dv = matmul(v, f * (sds + _adj(sds)))
     s_inv = expand_dims(safe_reciprocal(s), -2)
     if m > n:
@@ -90,7 +96,8 @@ def _svd_jvp(primals, tangents, *, out, full_matrices):
     elif n > m:
         dahu = matmul(_adj(a_dot), u)
         dv = dv + (dahu - matmul(v, matmul(_adj(v), dahu))) * s_inv
-    return diag_part(ds_mat), du, dv
+    ds = diag_part(ds_mat)
+    return (real(ds) if _is_complex(ds) else ds), du, dv
 
 
 @svd_p.def_vjp
@@ -99,13 +106,18 @@ def _svd_vjp(ct, a, *, out, needs, batch, full_matrices):
     gs, gu, gv = ct
     s, u, v = out
     m, n = a._value.shape[-2:]
-    if m > n:   # the gradient for A^T = V S U^T, transposed at the end
+    if m > n:   # the gradient for A^H = V S U^H, conjugate-transposed at the end
         u, v, gu, gv = v, u, gv, gu
+    s, gs = _as_complex(s, u), _as_complex(gs, u)
     f = _sq_gaps(s)
+    v_gv = matmul(_adj(v), gv)
     fu = f * matmul(_adj(u), gu)
-    fv = f * matmul(_adj(v), gv)
+    fv = f * v_gv
     row, col = expand_dims(s, -2), expand_dims(s, -1)
     inner = diag(gs) + (fu + _adj(fu)) * row + col * (fv + _adj(fv))
+    if _is_complex(u):   # the phase term of complex matrices: S^-1 (l^H - l) / 2
+        d = diag_part(v_gv)
+        inner = inner + diag(safe_reciprocal(s) * (conj_if_complex(d) - d) * 0.5)
     g = matmul(matmul(u, inner), _adj(v))
     if m != n:
         gvt = _adj(gv)
@@ -127,8 +139,8 @@ def qr(input, full_matrices=False, name=None):  # noqa: A002 (TensorFlow's keywo
 
     Gradient: TensorFlow's (for ``M >= N`` and for wide matrices by splitting off the first
     ``M`` columns); a tall matrix with ``full_matrices=True`` has none (NotImplementedError,
-    as in TensorFlow). Real matrices only (complex: TypeError). The signs of ``q``'s columns
-    (and ``r``'s rows) may differ from TensorFlow's.
+    as in TensorFlow). The signs (phases) of ``q``'s columns (and ``r``'s rows) may differ
+    from TensorFlow's.
 
     >>> import finegrad as fg
     >>> q, r = fg.linalg.qr(fg.constant([[3., 1.], [4., 2.]]))
@@ -136,7 +148,7 @@ def qr(input, full_matrices=False, name=None):  # noqa: A002 (TensorFlow's keywo
     array([[3., 1.],
            [4., 2.]], dtype=float32)
     """
-    x = real_only(matrix_arg(input, "linalg.qr", "input"), "linalg.qr")
+    x = matrix_arg(input, "linalg.qr", "input")
     return bind(qr_p, x, full_matrices=bool(full_matrices))
 
 
@@ -175,6 +187,9 @@ def _qr_jvp_tall(q, r, a_dot):
     c = matmul(_adj(q), x)
     low = _strict_lower(c)
     omega = low - _adj(low)
+    if _is_complex(c):   # Omega's diagonal: i Im(C_ii)
+        d = diag_part(c)
+        omega = omega + diag(d - _as_complex(real(d), d))
     return matmul(q, omega - c) + x, matmul(c - omega, r)
 
 
@@ -197,8 +212,11 @@ def _qr_vjp_tall(q, r, dq, dr):
     qdq = matmul(_adj(q), dq)
     rdr = matmul(r, _adj(dr))
     low = _strict_lower(qdq - _adj(qdq) + rdr - _adj(rdr))
-    return matmul(q, dr + _times_r_inv_h(low, r)) + \
-        _times_r_inv_h(dq - matmul(q, qdq), r)
+    g = matmul(q, dr + _times_r_inv_h(low, r)) + _times_r_inv_h(dq - matmul(q, qdq), r)
+    if _is_complex(q):   # the correction of complex matrices: i Im(diag(rdr - qdq^H))
+        d = diag_part(rdr - _adj(qdq))
+        g = g + _times_r_inv_h(matmul(q, _adj(diag(d - _as_complex(real(d), d)))), r)
+    return g
 
 
 @qr_p.def_vjp
