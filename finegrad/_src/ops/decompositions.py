@@ -1,0 +1,233 @@
+"""Decompositions of ``tf.linalg``: cholesky, eigh (eigvalsh), and lstsq on top of them.
+
+``cholesky`` and ``eigh`` are primitives (``cholesky``, ``eigh``) with TensorFlow's
+gradients, written with finegrad ops so that they differentiate again. Both read only the
+lower triangle of their input, as TensorFlow's kernels do; their gradients are the ones
+TensorFlow gives (for cholesky the symmetrized one, for eigh the lower triangle of the
+symmetrized one). ``lstsq`` is a composite of cholesky and triangular solves (the normal
+equations, which is what TensorFlow's ``fast=True`` path and its gradient are).
+"""
+import warnings
+
+import numpy as np
+
+from finegrad._src import core
+from finegrad._src.core import Primitive, bind
+from finegrad._src.ops.array import cast, expand_dims, stop_gradient
+from finegrad._src.ops.complex_numbers import _as_complex, _is_complex as is_complex, real
+from finegrad._src.ops.linalg import matmul
+from finegrad._src.ops.linalg_extra import diag, diag_part, band_part, _mask
+from finegrad._src.ops.solvers import (matrix_arg, _adj, triangular_solve_p,
+                                       cholesky_solve)
+from finegrad._src.tensor import Tensor
+
+
+def batch_out_axes(dins, ins, params, outs):
+    """Out-axes of a decomposition: the batch axes stay open in every output; an open
+    matrix axis cannot be followed (the graph then keeps its traced sizes)."""
+    n = ins[0]._value.ndim
+    if {n - 2, n - 1} & set(dins[0]):
+        raise core.NotPolymorphic("a dynamic matrix axis")
+    return [frozenset(dins[0])] * len(outs)
+
+
+def half_diag(x):
+    """``x`` with its diagonal halved (the lower-triangle bookkeeping of symmetric rules)."""
+    return x * _mask(x, lambda i, j: np.where(i == j, 0.5, 1.0))
+
+
+def off_diag(x):
+    return x * _mask(x, lambda i, j: i != j)
+
+
+def safe_reciprocal(x):
+    """``x / (x^2 + 1e-20)``: TensorFlow's broadened ``1 / x`` in eigh's and svd's gradients
+    (0 where two eigenvalues or singular values are exactly equal, huge where close)."""
+    return x / (x * x + 1e-20)
+
+
+def eye_like(x):
+    n = x._value.shape[-1]
+    return Tensor(np.eye(n, dtype=x._value.dtype))
+
+
+# ---- cholesky --------------------------------------------------------------------------------
+
+cholesky_p = Primitive("cholesky", batch_rule=True, fresh=True, out_axes=batch_out_axes)
+
+
+def cholesky(input, name=None):  # noqa: A002 (TensorFlow's keyword)
+    """The lower-triangular Cholesky factor ``L`` of each Hermitian positive definite matrix
+    (``input = L @ adjoint(L)``); only the lower triangle of ``input`` is read.
+
+    A matrix that is not positive definite gives a factor filled with NaN in its lower
+    triangle and a UserWarning, as TensorFlow does (it logs and fills with NaNs; it does
+    not raise). Gradient: TensorFlow's (Murray's formula), symmetric:
+    ``sym(L^-H Phi(L^H ct) L^-1)`` with ``Phi`` the lower triangle, diagonal halved.
+
+    >>> import finegrad as fg
+    >>> fg.linalg.cholesky(fg.constant([[4., 2.], [2., 2.]])).numpy()
+    array([[2., 0.],
+           [1., 1.]], dtype=float32)
+    """
+    return bind(cholesky_p, matrix_arg(input, "linalg.cholesky", "input", square=True))
+
+
+@cholesky_p.def_impl
+def _cholesky_impl(a):
+    try:
+        return np.linalg.cholesky(a)
+    except np.linalg.LinAlgError:
+        pass
+    out = np.zeros_like(a)
+    nan_lower = np.tril(np.full(a.shape[-2:], np.nan, a.dtype))
+    for idx in np.ndindex(a.shape[:-2]):
+        try:
+            out[idx] = np.linalg.cholesky(a[idx])
+        except np.linalg.LinAlgError:
+            out[idx] = nan_lower
+    warnings.warn("finegrad.linalg.cholesky: Cholesky decomposition was not successful (the "
+                  "input is not positive definite); its lower triangle is filled with NaNs, "
+                  "as TensorFlow does", UserWarning, stacklevel=2)
+    return out
+
+
+@cholesky_p.def_jvp
+def _cholesky_jvp(primals, tangents, *, out):
+    # dL = L Phi(L^-1 sym(dA) L^-H), Phi: the lower triangle with the diagonal halved
+    (a_dot,) = tangents
+    eye = eye_like(out)
+    l_inv = bind(triangular_solve_p, out, eye, lower=True, adjoint=False)
+    sym = (a_dot + _adj(a_dot)) * 0.5
+    return matmul(out, half_diag(band_part(matmul(matmul(l_inv, sym), _adj(l_inv)), -1, 0)))
+
+
+@cholesky_p.def_vjp
+def _cholesky_vjp(ct, a, *, out, needs, batch):
+    l_inv = bind(triangular_solve_p, out, eye_like(out), lower=True, adjoint=False)
+    middle = half_diag(band_part(matmul(_adj(out), ct), -1, 0))
+    g = matmul(matmul(_adj(l_inv), middle), l_inv)
+    return ((g + _adj(g)) * 0.5,)
+
+
+# ---- eigh ------------------------------------------------------------------------------------
+
+eigh_p = Primitive("eigh", multiple_results=True, batch_rule=True, fresh=True,
+                   out_axes=batch_out_axes)
+
+
+def eigh(tensor, name=None):
+    """Eigenvalues (ascending) and eigenvectors of each real symmetric (complex Hermitian)
+    matrix: ``(e, v)`` with ``tensor @ v == v * e``; only the lower triangle is read (and the
+    real part of the diagonal). ``e`` has the input's dtype, as in TensorFlow (complex with a
+    zero imaginary part for complex input).
+
+    Eigenvectors are unique up to sign (phase) (NumPy's and TensorFlow's may differ); losses
+    that do not depend on it have the same gradients. Gradient: TensorFlow's,
+    ``V (diag(ct_e) + F * (V^H ct_v)) V^H`` with ``F[i, j] = 1 / (e[j] - e[i])`` broadened as
+    ``x / (x^2 + 1e-20)``, then symmetrized to the lower triangle. Degenerate eigenvalues make
+    the eigenvector part of it meaningless: ``F`` is 0 for exactly equal ones (as in
+    TensorFlow), huge for close ones.
+
+    >>> import finegrad as fg
+    >>> e, v = fg.linalg.eigh(fg.constant([[2., 1.], [1., 2.]]))
+    >>> e.numpy()
+    array([1., 3.], dtype=float32)
+    """
+    return bind(eigh_p, matrix_arg(tensor, "linalg.eigh", "tensor", square=True))
+
+
+def eigvalsh(tensor, name=None):
+    """The eigenvalues (ascending) of each real symmetric (complex Hermitian) matrix;
+    gradient ``V diag(ct) V^H`` on the lower triangle, as TensorFlow's.
+
+    >>> import finegrad as fg
+    >>> fg.linalg.eigvalsh(fg.constant([[2., 0.], [0., 1.]])).numpy()
+    array([1., 2.], dtype=float32)
+    """
+    return bind(eigh_p, matrix_arg(tensor, "linalg.eigvalsh", "tensor", square=True))[0]
+
+
+@eigh_p.def_impl
+def _eigh_impl(a):
+    e, v = np.linalg.eigh(a)
+    return e.astype(a.dtype, copy=False), v
+
+
+def _gap_matrix(e):
+    """``F[i, j] = 1 / (e[j] - e[i])`` (broadened), 0 on the diagonal."""
+    return off_diag(safe_reciprocal(expand_dims(e, -2) - expand_dims(e, -1)))
+
+
+@eigh_p.def_jvp
+def _eigh_jvp(primals, tangents, *, out):
+    # the Hermitian matrix eigh reads: the strict lower triangle of dA, mirrored, and the
+    # real part of its diagonal
+    (a_dot,) = tangents
+    e, v = out
+    low = off_diag(band_part(a_dot, -1, 0))
+    d = diag_part(a_dot)
+    if is_complex(d):
+        d = _as_complex(real(d), d)
+    m = matmul(matmul(_adj(v), low + _adj(low) + diag(d)), v)
+    de = diag_part(m)
+    if is_complex(de):   # exactly real: the diagonal of a Hermitian matrix
+        de = _as_complex(real(de), de)
+    return de, matmul(v, _gap_matrix(e) * m)
+
+
+@eigh_p.def_vjp
+def _eigh_vjp(ct, a, *, out, needs, batch):
+    ge, gv = ct
+    e, v = out
+    inner = diag(ge) + _gap_matrix(e) * matmul(_adj(v), gv)
+    g = matmul(matmul(v, inner), _adj(v))
+    return (half_diag(band_part(g + _adj(g), -1, 0)),)
+
+
+# ---- lstsq -----------------------------------------------------------------------------------
+
+def lstsq(matrix, rhs, l2_regularizer=0.0, fast=True, name=None):
+    """Least-squares solutions ``X`` of ``matrix @ X = rhs`` (``[..., M, N]`` and
+    ``[..., M, K]``), with ``l2_regularizer`` ``lambda >= 0``: ``(A^T A + lambda I)^-1 A^T B``
+    when ``M >= N``, ``A^T (A A^T + lambda I)^-1 B`` otherwise (the minimum-norm solution).
+
+    Computed as TensorFlow's ``fast=True`` path (the normal equations by Cholesky), so it
+    needs ``A`` of full rank (or ``lambda > 0``); its gradients are those of that
+    computation, which are TensorFlow's. ``fast=False`` (TensorFlow's orthogonal
+    decomposition, without a gradient) is not supported: NotImplementedError.
+    ``l2_regularizer`` gets no gradient, as in TensorFlow.
+
+    >>> import finegrad as fg
+    >>> a = fg.constant([[1., 0.], [0., 1.], [1., 1.]])
+    >>> fg.linalg.lstsq(a, fg.constant([[1.], [1.], [2.]])).numpy().round(4)
+    array([[1.],
+           [1.]], dtype=float32)
+    """
+    if not fast:
+        raise NotImplementedError("finegrad.linalg.lstsq: fast=False (TensorFlow's complete "
+                                  "orthogonal decomposition) is not supported; use fast=True")
+    a = matrix_arg(matrix, "linalg.lstsq", "matrix")
+    b = matrix_arg(rhs, "linalg.lstsq", "rhs")
+    _check_rhs_rows(a, b)
+    m, n = a._value.shape[-2:]
+    lam = cast(stop_gradient(l2_regularizer), a.dtype) if isinstance(l2_regularizer, Tensor) \
+        else float(l2_regularizer)
+    if m >= n:
+        gram = matmul(_adj(a), a)
+        chol = cholesky(gram + lam * eye_like(gram))
+        return cholesky_solve(chol, matmul(_adj(a), b))
+    gram = matmul(a, _adj(a))
+    chol = cholesky(gram + lam * eye_like(gram))
+    return matmul(_adj(a), cholesky_solve(chol, b))
+
+
+def _check_rhs_rows(a, b):
+    sa, sb = tuple(a._value.shape), tuple(b._value.shape)
+    if sa[-2] != sb[-2]:
+        raise ValueError(f"finegrad.linalg.lstsq: rhs must have {sa[-2]} rows to match matrix "
+                         f"of shape {sa}, got shape {sb}")
+    if a._value.dtype != b._value.dtype:
+        raise TypeError(f"finegrad.linalg.lstsq: matrix and rhs must have the same dtype, got "
+                        f"{a._value.dtype.name} and {b._value.dtype.name}")
+
