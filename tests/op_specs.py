@@ -617,3 +617,6 @@ _add(*(OpSpec(_named(f"linalg.{n}", lambda x, f=f: f(x + 3 * np.eye(3))), shapes
        for n, f, p in (("inv", fg.linalg.inv, ("inv",)), ("det", fg.linalg.det, ("det",)),
                        ("slogdet", lambda x: fg.linalg.slogdet(x)[1], ("log_abs_det",)))))
 NONDIFF += ("det_sign",)  # h13: the sign of slogdet, which carries no gradient
+
+import op_specs_conv  # noqa: E402  (random, dropout, convolutions and pooling)
+NONDIFF += op_specs_conv.NONDIFF

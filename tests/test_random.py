@@ -1,0 +1,188 @@
+"""finegrad.random: TensorFlow's seed semantics, new values per call of a traced function,
+stateless ops as pure functions of (shape, seed), distributions, gradients and errors."""
+import numpy as np
+import pytest
+
+import finegrad as fg
+
+
+def _eq(a, b):
+    return np.array_equal(np.asarray(a), np.asarray(b))
+
+
+def test_set_seed_makes_a_program_reproducible():
+    def program():
+        return [fg.random.normal([3]), fg.random.uniform([2]), fg.random.normal([3], seed=7),
+                fg.random.normal([3], seed=7), fg.random.truncated_normal([4])]
+    fg.random.set_seed(5)
+    a = program()
+    fg.random.set_seed(5)
+    b = program()
+    assert all(_eq(x, y) for x, y in zip(a, b, strict=True))
+    assert not _eq(a[0], program()[0])
+    # the same op seed continues one stream eagerly (TensorFlow's kernel cache)
+    assert not _eq(a[2], a[3])
+    fg.random.set_seed(6)
+    assert not _eq(a[0], fg.random.normal([3]))
+
+
+def test_op_seed_without_global_seed_is_deterministic():
+    fg.random.set_seed(None)
+    a = fg.random.uniform([3], seed=11)
+    fg.random.set_seed(None)
+    assert _eq(a, fg.random.uniform([3], seed=11))
+
+
+def test_traced_random_ops_draw_new_values_on_every_call():
+    @fg.function
+    def f():
+        return fg.random.normal([3]), fg.random.normal([3])
+    fg.random.set_seed(3)
+    a1, b1 = f()
+    a2, b2 = f()
+    assert not _eq(a1, a2) and not _eq(a1, b1)   # new values per call, two distinct nodes
+    fg.random.set_seed(3)
+    c1, _ = f()
+    assert _eq(a1, c1)       # set_seed restarts the graph's streams
+    fg.random.set_seed(3)
+    assert _eq(a1, fg.random.normal([3]))   # the first call draws what eager code draws
+
+
+def test_traced_without_any_seed_is_fresh_per_call():
+    fg.random.set_seed(None)
+    f = fg.function(lambda x: x + fg.random.uniform([4]))
+    assert not _eq(f(fg.zeros([4])), f(fg.zeros([4])))
+
+
+def test_generator_state_advances_eagerly_and_traced():
+    g = fg.random.Generator.from_seed(2)
+    a, b = g.normal([3]), g.normal([3])
+    assert not _eq(a, b)
+    h = fg.random.Generator.from_seed(2)
+    f = fg.function(lambda: h.normal([3]))
+    assert _eq(f(), a) and _eq(f(), b)
+    seeds = g.make_seeds(2)
+    assert seeds.shape == (2, 2) and seeds.dtype == fg.int64
+    x, y = g.split(2)
+    assert not _eq(x.uniform([3]), y.uniform([3]))
+    fg.random.set_global_generator(fg.random.Generator.from_seed(9))
+    assert _eq(fg.random.get_global_generator().normal([2]),
+               fg.random.Generator.from_seed(9).normal([2]))
+    with pytest.raises(TypeError, match="set_global_generator"):
+        fg.random.set_global_generator(3)
+
+
+@pytest.mark.parametrize("op", ["stateless_normal", "stateless_uniform",
+                                "stateless_truncated_normal"])
+def test_stateless_ops_are_pure_functions_of_the_seed(op):
+    fn = getattr(fg.random, op)
+    a = fn([2, 3], seed=[1, 2])
+    assert _eq(a, fn([2, 3], seed=[1, 2]))
+    assert not _eq(a, fn([2, 3], seed=[1, 3]))
+    traced = fg.function(lambda s: fn([2, 3], seed=s))
+    assert _eq(traced(fg.constant([1, 2])), a)
+    assert _eq(traced(fg.constant([1, 3])), fn([2, 3], seed=[1, 3]))
+    assert fn([2], seed=[0, 0], dtype=fg.float64).dtype == fg.float64
+
+
+def test_distributions():
+    fg.random.set_seed(0)
+    x = fg.random.normal([20000], mean=2., stddev=3.).numpy()
+    assert abs(x.mean() - 2) < 0.1 and abs(x.std() - 3) < 0.1
+    u = fg.random.uniform([20000], minval=-1., maxval=3.).numpy()
+    assert u.min() >= -1 and u.max() < 3 and abs(u.mean() - 1) < 0.05
+    t = fg.random.truncated_normal([20000]).numpy()
+    assert np.abs(t).max() <= 2 and abs(t.std() - 0.88) < 0.02   # TF's truncated std
+    i = fg.random.uniform([1000], minval=-2, maxval=3, dtype=fg.int64).numpy()
+    assert i.dtype == np.int64 and set(i.tolist()) == {-2, -1, 0, 1, 2}
+    c = fg.random.categorical(np.log([[0.2, 0.8]]), 20000).numpy()
+    assert c.dtype == np.int64 and c.shape == (1, 20000) and abs(c.mean() - 0.8) < 0.02
+    s = fg.random.stateless_categorical(np.log([[0.5, 0.5]]), 4000, seed=[1, 1], dtype=fg.int32)
+    assert s.dtype == fg.int32 and abs(s.numpy().mean() - 0.5) < 0.05
+    v = fg.random.shuffle(fg.range(10)).numpy()
+    assert sorted(v.tolist()) == list(range(10))
+
+
+def test_shapes_in_every_accepted_form():
+    for shape in ([2, 3], (2, 3), fg.TensorShape([2, 3]), fg.constant([2, 3]),
+                  np.array([2, 3])):
+        assert fg.random.normal(shape).shape == (2, 3)
+    assert fg.random.uniform([]).shape == ()
+
+
+def test_mean_stddev_and_bounds_are_differentiable():
+    m, s = fg.constant(1.), fg.constant(2.)
+    with fg.GradientTape() as tape:
+        tape.watch([m, s])
+        y = fg.random.normal([5], mean=m, stddev=s, seed=1)
+    gm, gs = tape.gradient(y, [m, s])
+    noise = (y.numpy() - 1) / 2
+    assert gm.numpy() == 5 and np.isclose(gs.numpy(), noise.sum(), rtol=1e-5)
+    lo, hi = fg.constant(1.), fg.constant(3.)
+    with fg.GradientTape() as tape:
+        tape.watch([lo, hi])
+        u = fg.random.uniform([4], minval=lo, maxval=hi, seed=2)
+    glo, ghi = tape.gradient(u, [lo, hi])
+    r = (u.numpy() - 1) / 2
+    assert np.isclose(ghi.numpy(), r.sum()) and np.isclose(glo.numpy(), (1 - r).sum())
+    x = fg.constant([1., 2., 3.])
+    with fg.GradientTape() as tape:
+        tape.watch(x)
+        y = fg.random.shuffle(x)
+    assert tape.gradient(y, x) is None   # TensorFlow's RandomShuffle has no gradient
+
+
+def test_bad_arguments_name_the_function_and_argument():
+    with pytest.raises(ValueError, match=r"finegrad.random.uniform: .*needs maxval"):
+        fg.random.uniform([2], dtype=fg.int32)
+    with pytest.raises(TypeError, match=r"finegrad.random.normal: dtype"):
+        fg.random.normal([2], dtype=fg.int32)
+    with pytest.raises(TypeError, match=r"finegrad.random.normal: shape"):
+        fg.random.normal([2.5])
+    with pytest.raises(ValueError, match=r"finegrad.random.normal: shape must not be negative"):
+        fg.random.normal([-1])
+    with pytest.raises(ValueError, match=r"stateless_normal: seed must be"):
+        fg.random.stateless_normal([2], seed=[1, 2, 3])
+    with pytest.raises(ValueError, match=r"finegrad.random.categorical: logits must be 2-D"):
+        fg.random.categorical([0., 1.], 2)
+    with pytest.raises(ValueError, match=r"minval < maxval"):
+        fg.random.uniform([2], 3, 3, dtype=fg.int32)
+
+
+# ---- nn.dropout ------------------------------------------------------------------------------
+
+def test_dropout_scales_kept_values_and_its_gradient_is_the_scaled_mask():
+    x = fg.constant(np.arange(1., 2001.).reshape(40, 50))
+    with fg.GradientTape() as tape:
+        tape.watch(x)
+        y = fg.nn.dropout(x, 0.25, seed=3)
+    kept = y.numpy() != 0
+    assert np.allclose(y.numpy()[kept], x.numpy()[kept] / 0.75)
+    assert abs(kept.mean() - 0.75) < 0.03
+    assert np.allclose(tape.gradient(y, x).numpy(), kept / 0.75)
+    r = fg.constant(0.5)
+    assert set(np.unique(fg.nn.dropout(fg.ones([100]), r).numpy())) <= {0., 2.}
+
+
+def test_dropout_noise_shape_broadcasts_one_draw():
+    y = fg.nn.dropout(fg.ones([30, 4]), 0.5, noise_shape=[30, 1]).numpy()
+    assert (y == y[:, :1]).all()
+    y = fg.nn.dropout(fg.ones([3, 40]), 0.5, noise_shape=[1, None]).numpy()
+    assert (y == y[:1]).all()
+    with pytest.raises(ValueError, match="finegrad.nn.dropout: noise_shape"):
+        fg.nn.dropout(fg.ones([3, 4]), 0.5, noise_shape=[2, 4])
+
+
+def test_dropout_traced_draws_a_new_mask_per_call():
+    f = fg.function(lambda x: fg.nn.dropout(x, 0.5))
+    x = fg.ones([64])
+    assert not _eq(f(x), f(x))
+
+
+def test_dropout_refuses_bad_rates():
+    for rate in (1.0, -0.1, 1.5):
+        with pytest.raises(ValueError, match=r"finegrad.nn.dropout: rate"):
+            fg.nn.dropout(fg.ones([2]), rate)
+    with pytest.raises(TypeError, match="finegrad.nn.dropout: x must be floating"):
+        fg.nn.dropout(fg.constant([1, 2]), 0.5)
+    assert _eq(fg.nn.dropout(fg.ones([3]), 0.0), fg.ones([3]))
