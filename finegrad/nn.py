@@ -7,3 +7,5 @@ from finegrad._src.activations import (leaky_relu, elu, selu, gelu, silu, swish,
                                       relu6)
 from finegrad._src.statistics import l2_normalize, moments, compute_average_loss  # noqa: F401
 from finegrad._src.ops.dropout import dropout  # noqa: F401
+from finegrad._src.ops.conv import (conv1d, conv2d, conv2d_transpose,  # noqa: F401
+                                    depthwise_conv2d, convolution)
