@@ -9,3 +9,5 @@ from finegrad._src.statistics import l2_normalize, moments, compute_average_loss
 from finegrad._src.ops.dropout import dropout  # noqa: F401
 from finegrad._src.ops.conv import (conv1d, conv2d, conv2d_transpose,  # noqa: F401
                                     depthwise_conv2d, convolution)
+from finegrad._src.ops.pool import (max_pool2d, avg_pool2d, max_pool1d, avg_pool1d,  # noqa: F401
+                                    max_pool, avg_pool)

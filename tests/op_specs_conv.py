@@ -5,7 +5,7 @@ The convolution rows use small odd shapes; each primitive is reached directly (t
 gradient through its primitive), so all its rules meet the finite differences."""
 import finegrad as fg
 from finegrad._src.core import bind
-from finegrad._src.ops import conv
+from finegrad._src.ops import conv, pool
 
 from op_table import OpSpec, _add, _named
 
@@ -28,3 +28,24 @@ _add(OpSpec(fg.nn.conv2d, nargs=2, shapes=((_X, _W),), kwargs=dict(strides=1, pa
             kwargs=dict(stride=2, padding="SAME", dilations=1)),
      OpSpec(fg.nn.depthwise_conv2d, nargs=2, shapes=((_X, (2, 2, 2, 2)),), prims=("conv2d",),
             kwargs=dict(strides=[1, 1, 1, 1], padding="SAME")))
+
+# pooling: random inputs have no ties, so the max's positions are stable under the steps
+_P = dict(ksize=(2, 2), strides=(2, 1), pads=((0, 1), (1, 0)))
+_add(OpSpec(fg.nn.max_pool2d, shapes=(_X,), kwargs=dict(ksize=2, strides=2, padding="SAME"),
+            prims=("max_pool",)),
+     OpSpec(fg.nn.max_pool2d, shapes=(_X,), kwargs=dict(ksize=[3, 2], strides=1,
+                                                        padding="VALID"), prims=("max_pool",)),
+     OpSpec(fg.nn.max_pool1d, shapes=((2, 7, 3),), kwargs=dict(ksize=3, strides=2,
+                                                              padding="SAME"),
+            prims=("max_pool",)),
+     OpSpec(_named("max_pool_scatter", lambda x, ct: bind(pool.max_pool_scatter_p, x, ct, **_P)),
+            nargs=2, shapes=((_X, (2, 3, 4, 2)),)),
+     OpSpec(_named("max_pool_gather", lambda x, g: bind(pool.max_pool_gather_p, x, g, **_P)),
+            nargs=2, shapes=((_X, _X),)),
+     OpSpec(fg.nn.avg_pool2d, shapes=(_X,), kwargs=dict(ksize=3, strides=2, padding="SAME"),
+            prims=("avg_pool", "avg_pool_grad")),
+     OpSpec(fg.nn.avg_pool1d, shapes=((2, 7, 3),), kwargs=dict(ksize=2, strides=1,
+                                                              padding="VALID"),
+            prims=("avg_pool",)),
+     OpSpec(_named("avg_pool_grad", lambda ct: bind(pool.avg_pool_grad_p, ct, in_hw=(5, 4),
+                                                    **_P)), shapes=((2, 3, 4, 2),)))
