@@ -186,3 +186,35 @@ def test_dropout_refuses_bad_rates():
     with pytest.raises(TypeError, match="finegrad.nn.dropout: x must be floating"):
         fg.nn.dropout(fg.constant([1, 2]), 0.5)
     assert _eq(fg.nn.dropout(fg.ones([3]), 0.0), fg.ones([3]))
+
+
+def test_float16_draws():
+    assert fg.random.uniform([1000], dtype=fg.float16).numpy().max() < 1
+    assert np.abs(fg.random.normal([1000], dtype=fg.float16).numpy()).max() > 1
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+@pytest.mark.parametrize("seed", [[1, 2], [-1, 2 ** 40], [0, 0]])
+def test_stateless_uniform_is_tensorflows_bit_for_bit(dtype, seed):
+    tf = pytest.importorskip("tensorflow")
+    for shape in ([7], [2, 3], []):
+        ours = fg.random.stateless_uniform(shape, seed, dtype=getattr(fg, dtype)).numpy()
+        theirs = tf.random.stateless_uniform(shape, seed, dtype=getattr(tf, dtype)).numpy()
+        assert np.array_equal(ours, theirs)
+
+
+@pytest.mark.parametrize("dtype", ["int32", "int64"])
+def test_stateless_uniform_integers_are_tensorflows(dtype):
+    tf = pytest.importorskip("tensorflow")
+    ours = fg.random.stateless_uniform([9], [5, 6], -3, 10, getattr(fg, dtype)).numpy()
+    theirs = tf.random.stateless_uniform([9], [5, 6], -3, 10, getattr(tf, dtype)).numpy()
+    assert np.array_equal(ours, theirs)
+
+
+@pytest.mark.parametrize("dtype, tol", [("float32", 1e-5), ("float64", 1e-12)])
+def test_stateless_normal_is_tensorflows(dtype, tol):
+    """Box-Muller's log/sin/cos are NumPy's, not Eigen's: float32 may differ in the last bits."""
+    tf = pytest.importorskip("tensorflow")
+    ours = fg.random.stateless_normal([3, 5], [7, 8], dtype=getattr(fg, dtype)).numpy()
+    theirs = tf.random.stateless_normal([3, 5], [7, 8], dtype=getattr(tf, dtype)).numpy()
+    np.testing.assert_allclose(ours, theirs, rtol=tol, atol=tol)

@@ -172,7 +172,8 @@ def _seed(seed, fn):
 def stateless_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None,
                      alg="auto_select"):
     """Normal values that depend only on ``shape`` and ``seed`` (a pair of ints), eagerly
-    and traced alike. The values are not TensorFlow's (its Philox stream differs).
+    and traced alike: TensorFlow's values (its Philox4x32 stream and Box-Muller; float32 may
+    differ from TensorFlow's in the last bits).
 
     >>> import finegrad as fg
     >>> a = fg.random.stateless_normal([3], seed=[1, 2])
@@ -188,7 +189,8 @@ def stateless_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.float32, na
 
 def stateless_truncated_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.float32,
                                name=None, alg="auto_select"):
-    """Truncated normal values that depend only on ``shape`` and ``seed``.
+    """Truncated normal values that depend only on ``shape`` and ``seed`` (not
+    TensorFlow's values: same distribution, another stream).
 
     >>> import finegrad as fg
     >>> fg.random.stateless_truncated_normal([2], seed=[0, 7]).shape
@@ -203,7 +205,8 @@ def stateless_truncated_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.f
 
 def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=dtypes.float32, name=None,
                       alg="auto_select"):
-    """Uniform values in [minval, maxval) that depend only on ``shape`` and ``seed``.
+    """Uniform values in [minval, maxval) that depend only on ``shape`` and ``seed``:
+    TensorFlow's values, bit for bit (its Philox4x32 stream).
 
     >>> import finegrad as fg
     >>> x = fg.random.stateless_uniform([4], seed=[3, 4], maxval=10, dtype=fg.int64)

@@ -17,8 +17,8 @@ Which stream an op draws from follows TensorFlow's global-seed rules (`tf.random
   values. Eager ops with the same explicit op seed continue one stream, as TensorFlow's kernel
   cache does; a traced op owns its stream; `set_seed` restarts every seeded stream.
 
-Values follow TensorFlow's distributions and determinism, not its bit streams (TensorFlow's
-stateful kernels draw from its own Philox4x32 counters, which finegrad does not reproduce).
+Stateful values follow TensorFlow's distributions and determinism, not its bit streams.
+The stateless uniform and normal ops do give TensorFlow's values (`philox`).
 """
 import threading
 import weakref
@@ -27,6 +27,7 @@ import numpy as np
 
 from finegrad._src import core
 from finegrad._src.core import Primitive, def_nondiff
+from finegrad._src.ops import philox
 
 DEFAULT_GRAPH_SEED = 87654321   # TensorFlow's global seed when only an op seed is given
 _MASK64 = (1 << 64) - 1
@@ -145,7 +146,8 @@ def draw(rng, dist, shape, dtype, low=None, high=None):
     if dist == "uniform":
         if dt.kind in "iu":
             return rng.integers(low, high, shape, dtype=dt)
-        return _real(rng.random(shape, np.float64 if dt.itemsize > 4 else np.float32), dt)
+        return _real(rng.random(shape, np.float64 if dt.itemsize > 4 else np.float32), dt,
+                     unit=True)
     if dist == "truncated_normal":
         # TensorFlow's truncation: a standard normal redrawn where |x| > 2
         x = rng.standard_normal(shape)
@@ -157,10 +159,11 @@ def draw(rng, dist, shape, dtype, low=None, high=None):
     raise ValueError(f"finegrad.random: unknown distribution {dist!r}")
 
 
-def _real(x, dt):
+def _real(x, dt, unit=False):
+    """``x`` as dtype ``dt`` (a NumPy scalar for shape ()); with ``unit``, kept below 1."""
     x = np.asarray(x).astype(dt, copy=False)
-    if dt == np.float16 and x.size:
-        # rounding up to float16 may reach 1.0; a uniform draw stays in [0, 1)
+    if unit and dt == np.float16 and x.size:
+        # rounding to float16 may reach 1.0; a uniform draw stays in [0, 1)
         x = np.minimum(x, np.float16(np.nextafter(np.float16(1), np.float16(0))))
     return x if x.ndim else x[()]
 
@@ -220,6 +223,12 @@ stateless_random_p = def_nondiff(Primitive("stateless_random", unify=False, fres
 
 @stateless_random_p.def_impl
 def _stateless_random_impl(seed, *, dist, shape, dtype, low=None, high=None):
+    """Uniform and normal values are TensorFlow's own (its Philox4x32 stream, `philox`);
+    truncated normals are drawn from a NumPy Philox keyed by the seed."""
+    if dist == "uniform":
+        return _real(philox.uniform(seed, shape, dtype, low, high), np.dtype(dtype))
+    if dist == "normal":
+        return _real(philox.normal(seed, shape, dtype), np.dtype(dtype))
     return draw(stateless_generator(seed), dist, shape, dtype, low, high)
 
 
