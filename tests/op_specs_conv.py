@@ -9,7 +9,7 @@ from finegrad._src.ops import conv, pool
 
 from op_table import OpSpec, _add, _named
 
-NONDIFF = ("random", "random_shuffle", "random_categorical", "stateless_random",
+NONDIFF = ("random", "random_like", "random_shuffle", "random_categorical", "stateless_random",
            "stateless_categorical")
 
 _X, _W = (2, 5, 4, 2), (3, 2, 2, 3)

@@ -218,3 +218,15 @@ def test_stateless_normal_is_tensorflows(dtype, tol):
     ours = fg.random.stateless_normal([3, 5], [7, 8], dtype=getattr(fg, dtype)).numpy()
     theirs = tf.random.stateless_normal([3, 5], [7, 8], dtype=getattr(tf, dtype)).numpy()
     np.testing.assert_allclose(ours, theirs, rtol=tol, atol=tol)
+
+
+def test_dropout_in_a_function_serves_every_batch_size():
+    f = fg.function(lambda x: fg.nn.dropout(x, 0.5), input_signature=[fg.TensorSpec([None, 3])])
+    assert f(fg.ones([2, 3])).shape == (2, 3)
+    y = f(fg.ones([50, 3])).numpy()
+    assert y.shape == (50, 3) and set(np.unique(y)) <= {0., 2.}
+    assert f.experimental_get_tracing_count() == 1
+    g = fg.function(lambda x: fg.nn.dropout(x, 0.5, noise_shape=[None, 1]),
+                    input_signature=[fg.TensorSpec([None, 3])])
+    with pytest.warns(UserWarning, match="dropout with a noise_shape"):
+        assert g(fg.ones([2, 3])).shape == (2, 3) and g(fg.ones([5, 3])).shape == (5, 3)

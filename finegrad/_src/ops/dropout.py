@@ -4,7 +4,10 @@ function draws a new mask on every call; the gradient is mask / (1 - rate), by t
 multiplications."""
 import numbers
 
+from finegrad._src import core
+from finegrad._src.core import bind
 from finegrad._src.ops import elementwise as ew
+from finegrad._src.ops import random_streams as rs
 from finegrad._src.ops import random_ops as ro
 from finegrad._src.ops.array import _t, cast, convert_to_tensor
 from finegrad._src.ops.base import _static
@@ -57,6 +60,13 @@ def dropout(x, rate, noise_shape=None, seed=None, name=None):
         if rate._value.ndim:
             raise ValueError(f"{fn}: rate must be a scalar, got shape {rate.shape}")
         keep = 1.0 / (1.0 - rate)
-    u = ro.uniform(_noise_shape(noise_shape, x, fn), dtype=x.dtype, seed=seed)
+    if noise_shape is None:
+        # drawn shaped like x when the graph runs: a traced function serves any batch size
+        u = bind(rs.random_like_p, x, stream=rs.op_stream(seed, fn), dist="uniform",
+                 dtype=x._value.dtype)
+    else:
+        if core.dynamic_axes(x):
+            core.not_polymorphic("dropout with a noise_shape")
+        u = ro.uniform(_noise_shape(noise_shape, x, fn), dtype=x.dtype, seed=seed)
     mask = cast(ew.greater_equal(u, rate), x.dtype)
     return x * keep * mask

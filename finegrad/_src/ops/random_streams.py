@@ -178,6 +178,17 @@ def _random_impl(*, stream, dist, shape, dtype, low=None, high=None):
     return draw(stream.generator(), dist, shape, dtype, low, high)
 
 
+random_like_p = def_nondiff(Primitive(
+    "random_like", unify=False, fresh=True, stateful=True,
+    out_axes=lambda dins, ins, params, outs: [frozenset(dins[0])]))
+
+
+@random_like_p.def_impl
+def _random_like_impl(like, *, stream, dist, dtype, low=None, high=None):
+    """`random` shaped like ``like`` when the graph runs (its open sizes included)."""
+    return draw(stream.generator(), dist, np.shape(like), dtype, low, high)
+
+
 random_shuffle_p = def_nondiff(Primitive("random_shuffle", unify=False, fresh=True,
                                          stateful=True))
 
