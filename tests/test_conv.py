@@ -163,3 +163,27 @@ def test_conv_errors_name_the_function_and_argument():
         fg.nn.conv2d_transpose(fg.zeros([1, 3, 3, 1]), w, [1, 4, 4, 2], 1, "SAME")
     with pytest.raises(NotImplementedError, match=r"finegrad.nn.conv1d: data_format"):
         fg.nn.conv1d(fg.zeros([1, 4, 2]), fg.zeros([3, 2, 1]), 1, "SAME", data_format="NCW")
+
+
+def test_small_cnn_trains_the_same_traced_and_eager():
+    """conv2d -> relu -> max_pool2d -> conv2d -> avg_pool2d -> dense: one traced training
+    step gives the eager step's loss and gradients."""
+    rng = np.random.default_rng(0)
+    params = [fg.Variable(rng.standard_normal(s).astype(np.float32) * 0.3)
+              for s in ((3, 3, 2, 4), (3, 3, 4, 4), (4, 3))]
+    x = fg.constant(rng.standard_normal((2, 8, 7, 2)).astype(np.float32))
+    labels = fg.constant([0, 2])
+
+    def step(x):
+        with fg.GradientTape() as tape:
+            h = fg.nn.max_pool2d(fg.nn.relu(fg.nn.conv2d(x, params[0], 1, "SAME")), 2, 2, "SAME")
+            h = fg.nn.avg_pool2d(fg.nn.conv2d(h, params[1], 1, "VALID"), 2, 2, "VALID")
+            logits = fg.reshape(h, [2, 4]) @ params[2]
+            loss = fg.reduce_mean(fg.nn.sparse_softmax_cross_entropy_with_logits(labels, logits))
+        return loss, tape.gradient(loss, params)
+
+    eager = step(x)
+    traced = fg.function(step)(x)
+    _close(traced[0], eager[0])
+    for a, b in zip(traced[1], eager[1], strict=True):
+        _close(a, b)

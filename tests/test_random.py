@@ -230,3 +230,20 @@ def test_dropout_in_a_function_serves_every_batch_size():
                     input_signature=[fg.TensorSpec([None, 3])])
     with pytest.warns(UserWarning, match="dropout with a noise_shape"):
         assert g(fg.ones([2, 3])).shape == (2, 3) and g(fg.ones([5, 3])).shape == (5, 3)
+
+
+def test_poisson():
+    fg.random.set_seed(4)
+    x = fg.random.poisson([5000], [0.5, 4.])
+    assert x.shape == (5000, 2) and x.dtype == fg.float32
+    assert np.allclose(x.numpy().mean(0), [0.5, 4.], atol=0.15)
+    assert fg.random.poisson([3], 2., dtype=fg.int64).dtype == fg.int64
+    lam = fg.constant(2.)
+    with fg.GradientTape() as tape:
+        tape.watch(lam)
+        y = fg.random.poisson([3], lam)
+    assert tape.gradient(y, lam) is None
+    f = fg.function(lambda: fg.random.poisson([20], 3.))
+    assert not _eq(f(), f())
+    with pytest.raises(TypeError, match="finegrad.random.poisson: lam"):
+        fg.random.poisson([2], fg.constant([1, 2]))

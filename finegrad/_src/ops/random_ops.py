@@ -135,6 +135,23 @@ def shuffle(value, seed=None, name=None):
                 stream=rs.op_stream(seed, "finegrad.random.shuffle"))
 
 
+def poisson(shape, lam, dtype=dtypes.float32, seed=None, name=None):
+    """Poisson samples with rates ``lam``; the result has shape ``shape + lam.shape``. No
+    gradient flows to ``lam`` (TensorFlow registers none).
+
+    >>> import finegrad as fg
+    >>> fg.random.poisson([4], [1., 5.], seed=2).shape
+    TensorShape([4, 2])
+    """
+    fn = "finegrad.random.poisson"
+    dt = _dtype(dtype, fn, _FLOATS + ("int32", "int64"))
+    rates = _t(lam)
+    if not rates.dtype.is_floating:
+        raise TypeError(f"finegrad.random.poisson: lam must be floating, got {rates.dtype.name}")
+    return bind(rs.random_poisson_p, rates, stream=rs.op_stream(seed, fn),
+                shape=_shape(shape, fn), dtype=dt._np)
+
+
 def _logits(logits, fn):
     x = _t(logits)
     if x._value.ndim != 2:

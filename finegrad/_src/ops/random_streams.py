@@ -189,6 +189,18 @@ def _random_like_impl(like, *, stream, dist, dtype, low=None, high=None):
     return draw(stream.generator(), dist, np.shape(like), dtype, low, high)
 
 
+random_poisson_p = def_nondiff(Primitive("random_poisson", unify=False, fresh=True,
+                                         stateful=True))
+
+
+@random_poisson_p.def_impl
+def _random_poisson_impl(lam, *, stream, shape, dtype):
+    """Poisson counts of rates ``lam``: shape ``shape + lam.shape`` (TensorFlow's layout)."""
+    lam = np.asarray(lam, np.float64)
+    out = stream.generator().poisson(lam, tuple(shape) + lam.shape)
+    return _real(out, np.dtype(dtype))
+
+
 random_shuffle_p = def_nondiff(Primitive("random_shuffle", unify=False, fresh=True,
                                          stateful=True))
 
