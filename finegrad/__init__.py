@@ -52,7 +52,7 @@ from finegrad._src.statistics import add_n, reduce_any, reduce_all
 from finegrad._src.ops.reduce import cumsum
 from finegrad._src.ops.manipulation import reverse, roll, pad, repeat, one_hot, meshgrid
 from finegrad import (math, nn, linalg, autodiff, testing, stable, nest, errors,  # noqa: E402
-                      debugging, compat)
+                      debugging, compat, random)
 
 newaxis = None
 

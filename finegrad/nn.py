@@ -6,3 +6,8 @@ from finegrad._src.ops.nn import (softmax, log_softmax, softmax_cross_entropy_wi
 from finegrad._src.activations import (leaky_relu, elu, selu, gelu, silu, swish,  # noqa: F401
                                       relu6)
 from finegrad._src.statistics import l2_normalize, moments, compute_average_loss  # noqa: F401
+from finegrad._src.ops.dropout import dropout  # noqa: F401
+from finegrad._src.ops.conv import (conv1d, conv2d, conv2d_transpose,  # noqa: F401
+                                    depthwise_conv2d, convolution)
+from finegrad._src.ops.pool import (max_pool2d, avg_pool2d, max_pool1d, avg_pool1d,  # noqa: F401
+                                    max_pool, avg_pool)

@@ -616,6 +616,8 @@ _SQ = ((1, 3, 3), (2, 3, 3))   # A + 3 I: well conditioned, det > 0
 _add(*(OpSpec(_named(f"linalg.{n}", lambda x, f=f: f(x + 3 * np.eye(3))), shapes=_SQ, prims=p)
        for n, f, p in (("inv", fg.linalg.inv, ("inv",)), ("det", fg.linalg.det, ("det",)),
                        ("slogdet", lambda x: fg.linalg.slogdet(x)[1], ("log_abs_det",)))))
-NONDIFF += ("det_sign",)  # h13: the sign of slogdet, which carries no gradient
+NONDIFF += ("det_sign",)  # the sign of slogdet, which carries no gradient
 
-import op_specs_decompositions  # noqa: E402,F401 - h2: solves and decompositions, rows of their own
+import op_specs_decompositions  # noqa: E402,F401 (solves and decompositions)
+import op_specs_conv  # noqa: E402  (random, dropout, convolutions and pooling)
+NONDIFF += op_specs_conv.NONDIFF

@@ -34,6 +34,11 @@ RETRACES = {
     "meshgrid": "meshgrid",
     "unstack": "unstack along a dynamic axis",
     "sparse_softmax_cross_entropy_with_logits": "dynamic number of classes",
+    # the table opens the filters' leading axis too (kh); the batch axis alone stays open
+    # (tests/test_conv.py)
+    **{k: "a convolution's spatial or channel axes" for k in (
+        "conv1d", "conv2d", "max_pool", "avg_pool")},
+    "depthwise_conv2d": "reshape of a tensor with a dynamic axis",
 }
 
 

@@ -60,6 +60,8 @@ class Primitive:
     - ``fresh=True``: what the executor runs for it (its kernel, else ``impl``) always returns
       new arrays (never an input or a view of one), so the executor may recycle a value once
       every consumer of it is fresh.
+    - ``stateful=True``: each run may give new values for the same inputs (random ops draw
+      from a stream): compiled graphs never fold it into a constant nor merge two of its nodes.
     - ``out_axes``: ``rule(dyn_ins, ins, params, outs)`` giving one frozenset of dynamic
       (open) axes per output, given each input's (`finegrad.function` with a ``None``
       dimension); raise `NotPolymorphic` when an axis cannot be followed. Also set with the
@@ -68,7 +70,7 @@ class Primitive:
     """
 
     def __init__(self, name, *, multiple_results=False, unify=True, batch_rule=False,
-                 kernel=None, elementwise=False, fresh=False, out_axes=None):
+                 kernel=None, elementwise=False, fresh=False, out_axes=None, stateful=False):
         if name in _PRIMITIVES:
             raise ValueError(f"finegrad: a primitive named {name!r} already exists")
         self.name = name
@@ -81,6 +83,7 @@ class Primitive:
         self.kernel = kernel
         self.elementwise = elementwise or kernel is not None
         self.fresh = fresh or kernel is not None
+        self.stateful = stateful
         if out_axes is None and self.elementwise:
             out_axes = broadcast_out_axes
         self.out_axes = out_axes

@@ -218,7 +218,7 @@ def simplify(g):
         ins = tuple(alias.get(s, s) for s in n.ins)
         prim = n.prim
         pure = prim not in EFFECTS and prim.impl is not None and not n.params.get("rule") \
-            and not has_effects(n)
+            and not prim.stateful and not has_effects(n)
         if pure and ins and all(s in consts for s in ins) and not prim.multiple_results:
             try:
                 consts[n.outs[0]] = prim.impl(*[consts[s] for s in ins], **n.params)

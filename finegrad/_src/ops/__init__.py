@@ -4,7 +4,8 @@ import warnings
 from finegrad._src.ops import (base, indexing, array, constants, gather, queries,  # noqa: F401
                                complex_numbers, elementwise, arithmetic, reduce, linalg, nn,
                                operators, special, manipulation, linalg_extra,
-                               solvers, decompositions, svd_qr)
+                               solvers, decompositions, svd_qr,
+                               random_streams, random_ops, random_generator, conv, pool)
 
 operators.install(linalg.matmul)
 
