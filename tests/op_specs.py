@@ -585,7 +585,7 @@ _add(
            shapes=(((), ()), ((3,), (3,)), ((2, 3), (2, 3))), prims=("add",)),
     OpSpec(fg.nn.compute_average_loss, shapes=((3,), (2, 3)), prims=("reduce_sum", "divide")),
 )
-# group h12 (ops/special.py): inverse hyperbolic functions and log_sigmoid
+# ops/special.py: inverse hyperbolic functions and log_sigmoid
 _add(
     OpSpec(fg.math.acosh, domain=Domain(1.5, 3.0)),
     OpSpec(fg.math.atanh, domain=UNIT),
@@ -593,7 +593,7 @@ _add(
     OpSpec(fg.math.squared_difference, nargs=2, prims=("subtract", "multiply")),
 )
 
-# h14 (shapes and indexing): composites of strided_slice, concat and gather
+# shapes and indexing: composites of strided_slice, concat and gather
 _add(OpSpec(fg.reverse, shapes=((3,), (2, 3)), kwargs=dict(axis=[0]), prims=("strided_slice",)),
      OpSpec(fg.roll, shapes=((2, 3),), kwargs=dict(shift=1, axis=0), prims=("concat",)),
      OpSpec(fg.pad, shapes=((3,),), kwargs=dict(paddings=[[1, 2]]), prims=("concat",)),
@@ -605,7 +605,7 @@ _add(OpSpec(fg.reverse, shapes=((3,), (2, 3)), kwargs=dict(axis=[0]), prims=("st
      OpSpec(_named("meshgrid", lambda x, y: fg.math.multiply(*fg.meshgrid(x, y))), nargs=2,
             shapes=(((3,), (2,)),), prims=("broadcast_to",)))
 
-# ---- group h13: tf.linalg band_part/diag/diag_part/trace (masks); batch axis 0 stays open
+# ---- tf.linalg band_part/diag/diag_part/trace (masks); batch axis 0 stays open
 _M, _MUL, _SUM = ((1, 3, 3), (2, 2, 3), (2, 3, 2), (2, 3, 3)), ("multiply",), ("reduce_sum",)
 _add(OpSpec(fg.linalg.band_part, kwargs=dict(num_lower=1, num_upper=0), shapes=_M, prims=_MUL),
      OpSpec(fg.linalg.band_part, kwargs=dict(num_lower=-1, num_upper=1), shapes=_M, prims=_MUL),
