@@ -51,6 +51,10 @@ from finegrad._src.shapes import TensorShape
 from finegrad._src.statistics import add_n, reduce_any, reduce_all
 from finegrad._src.ops.reduce import cumsum
 from finegrad._src.ops.manipulation import reverse, roll, pad, repeat, one_hot, meshgrid
+from finegrad._src.ops.scatter_nd import (gather_nd, scatter_nd, tensor_scatter_nd_add,
+                                         tensor_scatter_nd_sub, tensor_scatter_nd_update,
+                                         tensor_scatter_nd_max, tensor_scatter_nd_min)
+from finegrad._src.ops.masking import boolean_mask
 from finegrad import (math, nn, linalg, autodiff, testing, stable, nest, errors,  # noqa: E402
                       debugging, compat)
 

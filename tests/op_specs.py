@@ -617,3 +617,7 @@ _add(*(OpSpec(_named(f"linalg.{n}", lambda x, f=f: f(x + 3 * np.eye(3))), shapes
        for n, f, p in (("inv", fg.linalg.inv, ("inv",)), ("det", fg.linalg.det, ("det",)),
                        ("slogdet", lambda x: fg.linalg.slogdet(x)[1], ("log_abs_det",)))))
 NONDIFF += ("det_sign",)  # h13: the sign of slogdet, which carries no gradient
+
+# h5: gather_nd, scatter_nd, tensor_scatter_nd_*, boolean_mask (rows in op_specs_nd.py)
+import op_specs_nd  # noqa: E402
+NONDIFF += op_specs_nd.NONDIFF
