@@ -55,6 +55,7 @@ from finegrad._src.ops.scatter_nd import (gather_nd, scatter_nd, tensor_scatter_
                                          tensor_scatter_nd_sub, tensor_scatter_nd_update,
                                          tensor_scatter_nd_max, tensor_scatter_nd_min)
 from finegrad._src.ops.masking import boolean_mask
+from finegrad._src.ops.mapping import map_fn, vectorized_map
 from finegrad import (math, nn, linalg, autodiff, testing, stable, nest, errors,  # noqa: E402
                       debugging, compat)
 
