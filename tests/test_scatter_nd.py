@@ -124,6 +124,27 @@ def test_traced_boolean_mask_with_masks_of_different_counts():
         np.testing.assert_array_equal(y2.numpy(), x.numpy()[m])
 
 
+def test_concrete_function_refuses_another_count():
+    f = fg.function(lambda x, m: fg.boolean_mask(x, m))
+    conc = f.get_concrete_function(fg.constant([1., 2.]), fg.constant([True, False]))
+    np.testing.assert_array_equal(conc(fg.constant([3., 4.]), fg.constant([False, True])), [4.])
+    with pytest.raises(RuntimeError, match="boolean_mask: the graph was traced with a mask of "
+                                           "1 true entries, this call's has 2"):
+        conc(fg.constant([1., 2.]), fg.constant([True, True]))
+
+
+def test_traced_boolean_mask_with_variable_assignment_refuses_another_count():
+    v = fg.Variable(0.)
+
+    @fg.function
+    def f(x, m):
+        v.assign_add(1.)
+        return fg.boolean_mask(x, m)
+    f(fg.constant([1., 2.]), fg.constant([True, False]))
+    with pytest.raises(ValueError, match="assigns variables"):
+        f(fg.constant([1., 2.]), fg.constant([True, True]))
+
+
 def test_errors_name_function_and_argument():
     p = fg.constant([[1., 2.], [3., 4.]])
     with pytest.raises(fg.errors.InvalidArgumentError, match=r"gather_nd: indices\[1\] = "

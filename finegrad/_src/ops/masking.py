@@ -18,9 +18,10 @@ from finegrad._src.ops.base import _normalize_axis
 from finegrad._src.ops.gather import gather
 
 
-class DataDependentSize(Exception):
+class DataDependentSize(RuntimeError):
     """A traced graph's run selected a number of entries other than the traced one (caught
-    by `finegrad.function`, which then runs the call eagerly)."""
+    by `finegrad.function`, which then runs the call eagerly; a `ConcreteFunction` called
+    directly has no Python to run and raises it)."""
 
 
 mask_indices_p = def_nondiff(Primitive("mask_indices", unify=False, fresh=True))
@@ -32,7 +33,8 @@ def _mask_indices_impl(mask, *, traced_count):
     idx = np.flatnonzero(mask).astype(np.int64)
     if traced_count is not None and idx.size != traced_count:
         raise DataDependentSize(f"finegrad.boolean_mask: the graph was traced with a mask of "
-                                f"{traced_count} true entries, this call's has {idx.size}")
+                                f"{traced_count} true entries, this call's has {idx.size} (the "
+                                f"graph may have the traced count written into it)")
     return idx
 
 
