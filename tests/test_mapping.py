@@ -95,3 +95,19 @@ def test_errors_name_the_function():
         fg.map_fn(lambda e: e[0], (fg.zeros([2]), fg.zeros([3])))
     with pytest.raises(ValueError, match="finegrad.vectorized_map: elems must have rank >= 1"):
         fg.vectorized_map(lambda e: e, fg.constant(1.))
+
+
+def test_vectorized_jacobian_through_map_fn():
+    """unstack_rows' batch rule: one vectorized reverse pass gives the whole Jacobian."""
+    xv = np.array([[1., 2.], [3., -1.]])
+    x = fg.constant(xv)
+    with fg.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        y = fg.map_fn(lambda r: r * fg.reduce_sum(r), x)
+    # d y_ij / d x_kl = [i == k] ([j == l] s_i + x_ij)
+    s = xv.sum(1)
+    want = np.zeros((2, 2, 2, 2))
+    for i in range(2):
+        want[i, :, i, :] = np.eye(2) * s[i] + xv[i][:, None]
+    np.testing.assert_allclose(tape.jacobian(y, x).numpy(), want)
+    np.testing.assert_allclose(tape.jacobian(y, x, experimental_use_pfor=False).numpy(), want)

@@ -3,15 +3,49 @@
 finegrad has no vectorizing transform of the forward computation (primitives' batch rules
 serve only the reverse pass of `GradientTape.jacobian`), so both run ``fn`` once per slice
 and stack the results: every op ``fn`` runs is an ordinary recorded op, so tapes,
-accumulators and `finegrad.function` traces see them and gradients flow as usual (the
-slices come from one `unstack`, so the reverse pass is one `stack`, not one scatter per
-slice). Inside a trace the loop is unrolled into the graph, which then serves only the
-traced number of slices. It imports the core modules and `ops.array` and `ops.constants`.
+accumulators and `finegrad.function` traces see them and gradients flow as usual. The
+slices come from one primitive, ``unstack_rows`` (one output per slice), whose VJP stacks
+all the slices' cotangents at once: the reverse pass costs one stack, not one full-size
+scatter per slice. Inside a trace the loop is unrolled into the graph, which then serves
+only the traced number of slices. It imports the core modules, `ops.base`, `ops.array` and
+`ops.constants`.
 """
+import numpy as np
+
 from finegrad._src import core, dtypes, nest
-from finegrad._src.ops.array import _t, stack, stop_gradient, unstack
+from finegrad._src.core import Primitive, bind
+from finegrad._src.ops.array import _t, stack, stop_gradient
+from finegrad._src.ops.base import instantiate_zeros
 from finegrad._src.ops.constants import zeros
 from finegrad._src.tensor import Tensor
+
+
+unstack_rows_p = Primitive("unstack_rows", multiple_results=True, unify=False, batch_rule=True)
+
+
+@unstack_rows_p.def_impl
+def _unstack_rows_impl(x):
+    """The slices ``x[0], x[1], ...`` (views; a string scalar stays a 0-d array)."""
+    return tuple(np.array(r, object) if type(r) is bytes else r for r in x)
+
+
+@unstack_rows_p.def_out_axes
+def _unstack_rows_out_axes(dins, ins, params, outs):
+    """Each slice has the input's axes but the first."""
+    if 0 in dins[0]:
+        raise core.NotPolymorphic("unstack_rows along a dynamic axis")
+    return [frozenset(a - 1 for a in dins[0])] * len(outs)
+
+
+@unstack_rows_p.def_jvp
+def _unstack_rows_jvp(primals, tangents, *, out):
+    return bind(unstack_rows_p, tangents[0])
+
+
+@unstack_rows_p.def_vjp
+def _unstack_rows_vjp(ct, x, *, out, needs, batch):
+    """VJP of unstacking: the slices' cotangents stacked (after the batch axes)."""
+    return (stack(instantiate_zeros(out, list(ct)), axis=len(batch)),)
 
 
 def _is_spec(x):
@@ -70,7 +104,7 @@ def _map(fn, elems, signature, where):
     n = _leading_size(flat, where)
     if n == 0:
         return _empty_result(signature, flat, elems, where)
-    columns = [unstack(t, num=n) for t in flat]
+    columns = [bind(unstack_rows_p, t) for t in flat]
     results = []
     for i in range(n):
         out = fn(nest.pack_sequence_as(elems, [c[i] for c in columns]))
