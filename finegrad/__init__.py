@@ -11,8 +11,8 @@ np.float32(4.0)
 """
 from finegrad._src import ops as _ops  # registers every primitive  # noqa: F401
 from finegrad._src.dtypes import (DType, as_dtype, float16, float32, float64, int8, int16,
-                                  int32, int64, uint8, bool_ as bool, complex64, complex128,
-                                  half, double)
+                                  int32, int64, uint8, uint16, uint32, uint64, bool_ as bool,
+                                  complex64, complex128, half, double, string)
 from finegrad._src.ops.array import convert_to_tensor
 from finegrad._src.tensor import Tensor
 from finegrad._src.variables import Variable
@@ -51,6 +51,11 @@ from finegrad._src.shapes import TensorShape
 from finegrad._src.statistics import add_n, reduce_any, reduce_all
 from finegrad._src.ops.reduce import cumsum
 from finegrad._src.ops.manipulation import reverse, roll, pad, repeat, one_hot, meshgrid
+from finegrad._src.ops.scatter_nd import (gather_nd, scatter_nd, tensor_scatter_nd_add,
+                                         tensor_scatter_nd_sub, tensor_scatter_nd_update,
+                                         tensor_scatter_nd_max, tensor_scatter_nd_min)
+from finegrad._src.ops.masking import boolean_mask
+from finegrad._src.ops.mapping import map_fn, vectorized_map
 from finegrad import (math, nn, linalg, autodiff, testing, stable, nest, errors,  # noqa: E402
                       debugging, compat, random)
 
@@ -74,7 +79,8 @@ def constant(value, dtype=None, shape=None, name="Const"):  # noqa: F811 (TF's k
     array([0., 0.], dtype=float32)
 
     Raises:
-        TypeError: for strings and other non-numeric values (naming their type).
+        TypeError: for values that are neither numbers nor strings (naming their type).
+            Strings (str or bytes) make a ``finegrad.string`` tensor holding bytes.
         ValueError: when the value cannot take ``shape``.
     """
     import numpy as _np

@@ -621,3 +621,5 @@ NONDIFF += ("det_sign",)  # the sign of slogdet, which carries no gradient
 import op_specs_decompositions  # noqa: E402,F401 (solves and decompositions)
 import op_specs_conv  # noqa: E402  (random, dropout, convolutions and pooling)
 NONDIFF += op_specs_conv.NONDIFF
+import op_specs_nd  # noqa: E402  (gather_nd, scatter_nd, tensor_scatter_nd_*, boolean_mask)
+NONDIFF += op_specs_nd.NONDIFF

@@ -45,7 +45,7 @@ def test_convert_to_tensor_keeps_tensors_and_checks_dtype():
     assert tf.convert_to_tensor(3, dtype=tf.float32).dtype == tf.float32
 
 
-@pytest.mark.parametrize("bad, typename", [("abc", "str"), (object(), "object"),
+@pytest.mark.parametrize("bad, typename", [(object(), "object"),
                                            (None, "NoneType"), ({"a": 1}, "dict")])
 def test_constant_of_non_numeric_is_type_error_naming_type(bad, typename):
     with pytest.raises(TypeError, match=rf"finegrad\.constant.*\b{typename}\b"):
@@ -54,9 +54,9 @@ def test_constant_of_non_numeric_is_type_error_naming_type(bad, typename):
         tf.convert_to_tensor(bad)
 
 
-def test_constant_of_string_list_is_type_error():
+def test_constant_of_mixed_strings_and_numbers_is_type_error():
     with pytest.raises(TypeError, match=r"finegrad\.constant"):
-        tf.constant(["a", "b"])
+        tf.constant(["a", 1])
 
 
 def test_python_float_to_int_dtype_refuses_to_truncate():

@@ -256,7 +256,8 @@ def _dtype_error(prim, vals, e):
     tensor) restated with the op's name; finegrad's own TypeErrors pass unchanged."""
     if str(e).startswith("finegrad"):
         return e
-    dts = " and ".join(str(np.asarray(v).dtype) for v in vals)
+    dts = " and ".join("string" if np.asarray(v).dtype.kind == "O" else str(np.asarray(v).dtype)
+                       for v in vals)
     return TypeError(f"finegrad.{prim.name}: not defined for inputs of dtype {dts} ({e})")
 
 

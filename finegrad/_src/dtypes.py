@@ -22,7 +22,8 @@ class DType:
 
     def __init__(self, np_dtype):
         self._np = np.dtype(np_dtype)
-        self.name = "bool" if self._np == np.bool_ else self._np.name
+        # strings are NumPy object arrays of bytes (TensorFlow's tf.string holds bytes)
+        self.name = {"b": "bool", "O": "string"}.get(self._np.kind, self._np.name)
 
     @property
     def as_numpy_dtype(self):
@@ -41,6 +42,10 @@ class DType:
         return self._np.kind in "iu"
 
     @property
+    def is_unsigned(self):
+        return self._np.kind in "ub"
+
+    @property
     def is_bool(self):
         return self._np.kind == "b"
 
@@ -55,11 +60,20 @@ class DType:
 
     @property
     def min(self):
-        return np.finfo(self._np).min if self.is_floating else np.iinfo(self._np).min
+        return self._limits().min
 
     @property
     def max(self):
-        return np.finfo(self._np).max if self.is_floating else np.iinfo(self._np).max
+        return self._limits().max
+
+    def _limits(self):
+        if self.is_floating:
+            return np.finfo(self._np)
+        if self.is_integer:
+            return np.iinfo(self._np)
+        if self.is_bool:   # TensorFlow: tf.bool.min is False, max True
+            return _BoolLimits
+        raise TypeError(f"finegrad.DType: {self.name} has no min or max")
 
     def __eq__(self, other):
         if isinstance(other, DType):
@@ -76,6 +90,10 @@ class DType:
         return f"finegrad.{self.name}"
 
 
+class _BoolLimits:
+    min, max = False, True
+
+
 float16 = DType(np.float16)
 float32 = DType(np.float32)
 float64 = DType(np.float64)
@@ -84,12 +102,17 @@ int16 = DType(np.int16)
 int32 = DType(np.int32)
 int64 = DType(np.int64)
 uint8 = DType(np.uint8)
+uint16 = DType(np.uint16)
+uint32 = DType(np.uint32)
+uint64 = DType(np.uint64)
 bool_ = DType(np.bool_)
+string = DType(np.object_)
 complex64 = DType(np.complex64)
 complex128 = DType(np.complex128)
 half, double = float16, float64
 
-_ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, bool_, complex64, complex128)
+_ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
+        bool_, complex64, complex128, string)
 _BY_NUMPY = {d._np: d for d in _ALL}
 _BY_NAME = {d.name: d for d in _ALL}
 _BY_NAME.update(half=float16, double=float64, float=float32, int=int32)
@@ -129,6 +152,8 @@ def as_dtype(type_value):
             getattr(value, "__name__", None) == "bfloat16" or \
             str(getattr(value, "name", "")) == "bfloat16":
         raise unsupported_bfloat16("finegrad.as_dtype")
+    if value in (bytes, str, np.bytes_, np.str_):
+        return string
     try:
         return from_numpy(np.dtype(value))
     except TypeError:

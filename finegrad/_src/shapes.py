@@ -45,10 +45,35 @@ class Dimension:
     __index__ = __int__
 
     def __eq__(self, other):
-        other = _value_of(other)
+        try:
+            other = _value_of(other)
+        except (TypeError, ValueError):   # not a size at all (TensorFlow: False)
+            return False
         if self._value is None or other is None:
             return None
         return self._value == other
+
+    def __reduce__(self):
+        return Dimension, (self._value,)
+
+    def _compare(self, other, op):
+        """An order between sizes; None (unknown) when either is."""
+        other = _value_of(other)
+        if self._value is None or other is None:
+            return None
+        return op(self._value, other)
+
+    def __lt__(self, other):
+        return self._compare(other, lambda a, b: a < b)
+
+    def __le__(self, other):
+        return self._compare(other, lambda a, b: a <= b)
+
+    def __gt__(self, other):
+        return self._compare(other, lambda a, b: a > b)
+
+    def __ge__(self, other):
+        return self._compare(other, lambda a, b: a >= b)
 
     def __ne__(self, other):
         eq = self.__eq__(other)
@@ -82,8 +107,23 @@ class Dimension:
     def __floordiv__(self, other):
         return self._combine(other, lambda a, b: a // b)
 
+    def __rfloordiv__(self, other):
+        return Dimension(other)._combine(self, lambda a, b: a // b)
+
     def __mod__(self, other):
         return self._combine(other, lambda a, b: a % b)
+
+    def __rmod__(self, other):
+        return Dimension(other)._combine(self, lambda a, b: a % b)
+
+    def __truediv__(self, other):
+        raise TypeError(f"unsupported operand type(s) for /: 'Dimension' and "
+                        f"'{type(other).__name__}', please use // instead")
+
+    def assert_is_compatible_with(self, other):
+        """ValueError unless the sizes agree where both are known."""
+        if not self.is_compatible_with(other):
+            raise ValueError(f"Dimensions {self} and {Dimension(other)} are not compatible")
 
     def is_compatible_with(self, other):
         """Whether the sizes agree where both are known."""
@@ -105,6 +145,20 @@ class Dimension:
 
 def _value_of(d):
     return d.value if isinstance(d, Dimension) else (None if d is None else int(d))
+
+
+def dimension_at_index(shape, index):
+    """Axis ``index`` of ``shape`` as a `Dimension` (``tf.compat.dimension_at_index``);
+    ``Dimension(None)`` for a shape of unknown rank.
+
+    >>> import finegrad as fg
+    >>> fg.compat.dimension_at_index(fg.TensorShape([2, None]), 1)
+    Dimension(None)
+    """
+    shape = as_shape(shape)
+    if shape.rank is None:
+        return Dimension(None)
+    return Dimension(shape[index])
 
 
 def dimension_value(dimension):

@@ -322,9 +322,48 @@ def _unwrap(v):
     return v
 
 
+def _string_leaves(value):
+    """Whether ``value`` is a str/bytes or a (nested) list/tuple whose leaves all are."""
+    if isinstance(value, (list, tuple)):
+        return bool(value) and all(_string_leaves(v) for v in value)
+    return isinstance(value, (str, bytes, np.str_, np.bytes_))
+
+
+def _as_bytes(v):
+    return v.encode() if isinstance(v, str) else bytes(v)
+
+
+def string_value(value, fn):
+    """``value`` (str, bytes, a nested list of them, a NumPy str/bytes/object array or a
+    string tensor) as a string tensor's value: a NumPy object array of bytes (0-d for a
+    scalar), as TensorFlow's tf.string holds bytes. TypeError for anything else."""
+    if isinstance(value, Tensor):
+        value = value._value
+    if isinstance(value, (np.ndarray, np.generic)) and value.dtype.kind in "USO":
+        arr = np.asarray(value)
+        if arr.dtype.kind == "O" and not all(isinstance(v, (str, bytes)) for v in arr.flat):
+            raise _bad_type(value, fn)
+    elif _string_leaves(value):
+        arr = np.asarray(value, dtype=object)
+        if arr.dtype.kind != "O" or any(isinstance(v, list) for v in arr.flat):
+            raise ValueError(f"{fn}: cannot convert the nested sequence to a tensor: its "
+                             f"rows have different lengths")
+    else:
+        raise TypeError(f"{fn}: expected a string (str or bytes) for a tensor of dtype "
+                        f"string, got {type(value).__name__} {value!r:.60}")
+    out = np.empty(arr.shape, object)
+    out.reshape(-1)[:] = [_as_bytes(v) for v in arr.reshape(-1)]
+    return out
+
+
 def to_numpy_value(value, dtype=None, fn="finegrad.convert_to_tensor"):
-    """The NumPy value for ``value`` (no Tensor wrapper), following TF's conversion rules."""
+    """The NumPy value for ``value`` (no Tensor wrapper), following TF's conversion rules.
+    Strings (str, bytes, lists of them) become a string tensor's value (`string_value`)."""
     np_dtype = None if dtype is None else dtypes.as_dtype(dtype)._np
+    if np_dtype is not None and np_dtype.kind == "O" or np_dtype is None and (
+            _string_leaves(value) or isinstance(value, (np.ndarray, np.generic)) and
+            value.dtype.kind in "USO"):
+        return string_value(value, fn)
     if isinstance(value, np.ndarray):
         arr = _owned_value(value, np_dtype)
     elif isinstance(value, np.generic):
@@ -459,7 +498,7 @@ def convert_like(value, np_dtype, fn):
     TensorFlow, but never silently loses a fraction or an imaginary part (TypeError naming
     ``fn``). The one place this rule is written: `bind` unifying an op's operands, a Variable
     assigned a Python value, and `convert_to_tensor`'s ``dtype_hint`` all use it."""
-    if isinstance(value, (list, tuple)):
+    if isinstance(value, (list, tuple)) or np_dtype.kind == "O":
         return to_numpy_value(value, np_dtype, fn)
     if isinstance(value, np.ndarray):
         return _array_as(value, np_dtype, fn)

@@ -58,6 +58,9 @@ class Variable:
         else:
             value = to_numpy_value(initial_value, dtype, "finegrad.Variable")
         self._storage = np.array(value)  # writable, owned
+        if self._storage.dtype.kind == "O":
+            raise TypeError("finegrad.Variable: variables of dtype string are not supported; "
+                            "keep strings in tensors (finegrad.constant)")
         self._storage.setflags(write=False)
         self.trainable = bool(trainable)
         self._unique_id = next(_ids)

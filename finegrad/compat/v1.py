@@ -17,7 +17,8 @@ from finegrad._src.graph.function import gradients, function  # noqa: F401
 from finegrad._src.graph.override import get_default_graph  # noqa: F401
 from finegrad._src.scopes import (control_dependencies, no_op, executing_eagerly,  # noqa: F401
                                   executing_eagerly_outside_functions)
-from finegrad._src.shapes import Dimension, TensorShape, dimension_value  # noqa: F401
+from finegrad._src.shapes import (Dimension, TensorShape, dimension_at_index,  # noqa: F401
+                                  dimension_value)
 from finegrad._src.scopes import name_scope as _name_scope
 from finegrad._src.ops.array import cast as _cast
 from finegrad._src import dtypes as _dtypes

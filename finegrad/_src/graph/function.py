@@ -28,7 +28,9 @@ from finegrad._src import core, nest
 from finegrad._src.graph.builder import GraphBuilder, TensorSpec, is_traced  # noqa: F401
 from finegrad._src.graph.concrete import ConcreteFunction, replay  # noqa: F401
 from finegrad._src.graph.gradients import gradients  # noqa: F401
+from finegrad._src.graph.ir import assign_variable_p
 from finegrad._src.ops.array import convert_to_tensor
+from finegrad._src.ops.masking import DataDependentSize
 from finegrad._src.tensor import Tensor
 from finegrad._src.variables import Variable
 
@@ -244,7 +246,18 @@ class Function:
 
     def __call__(self, *args, **kwargs):
         conc = self.get_concrete_function(*args, **kwargs)
-        return conc(*args, **kwargs)
+        try:
+            return conc(*args, **kwargs)
+        except DataDependentSize as e:
+            # a size that depends on values (boolean_mask) differs from the traced one, and
+            # later ops may have written the traced size into the graph: run this call's
+            # Python eagerly instead (unless the graph has already assigned variables)
+            if any(n.prim is assign_variable_p for n in conc.graph.nodes):
+                raise ValueError(f"finegrad.function: {self._name} assigns variables and {e}; "
+                                 f"it cannot be run again eagerly for this call") from None
+            f = self._func if self._instance is None else \
+                functools.partial(self._func, self._self())
+            return f(*args, **kwargs)
 
     def _trace(self, args, kwargs, dynamic=None):
         self._count[0] += 1

@@ -5,7 +5,8 @@ from finegrad._src.ops import (base, indexing, array, constants, gather, queries
                                complex_numbers, elementwise, arithmetic, reduce, linalg, nn,
                                operators, special, manipulation, linalg_extra,
                                solvers, decompositions, svd_qr,
-                               random_streams, random_ops, random_generator, conv, pool)
+                               random_streams, random_ops, random_generator, conv, pool,
+                               scatter_nd, masking, mapping)
 
 operators.install(linalg.matmul)
 

@@ -15,7 +15,7 @@ import numpy as np
 from finegrad._src import core, dtypes
 from finegrad._src.core import Primitive, bind, def_nondiff
 from finegrad._src import tensor as _tensor
-from finegrad._src.ops.base import (_static, _normalize_axis, _shape_arg, _target,
+from finegrad._src.ops.base import (no_strings, _static, _normalize_axis, _shape_arg, _target,
                                     _lead_and_reference_out_axes, dynamic_target,
                                     fill_like_p, instantiate_zeros, normalize_axes, zeros_of)
 from finegrad._src.ops.indexing import getitem
@@ -143,6 +143,9 @@ def cast(x, dtype, name=None):
     dt = dtypes.as_dtype(dtype)
     if x._value.dtype == dt._np:
         return identity(x)
+    if "O" in (x._value.dtype.kind, dt._np.kind):   # TensorFlow: use tf.strings functions
+        raise TypeError(f"finegrad.cast: cannot cast {x.dtype.name} to {dt.name}: casts to or "
+                        f"from string are not supported")
     return bind(cast_p, x, dtype=dt._np)
 
 
@@ -327,6 +330,7 @@ def reduce_sum(input_tensor, axis=None, keepdims=False, name=None):
 
 @reduce_sum_p.def_impl
 def _reduce_sum_impl(x, *, axis, keepdims):
+    no_strings("reduce_sum", x)
     out = np.sum(x, axis=axis, keepdims=keepdims)
     return out if out.dtype == x.dtype else out.astype(x.dtype)
 

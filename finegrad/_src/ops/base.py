@@ -28,6 +28,13 @@ def _static(t, what):
     return t._value
 
 
+def no_strings(name, x):
+    """TypeError naming ``finegrad.<name>`` for a string tensor's NumPy value ``x`` (NumPy
+    would add bytes, or order them; TensorFlow has no such kernel)."""
+    if x.dtype.kind == "O":
+        raise TypeError(f"finegrad.{name}: not defined for string tensors")
+
+
 def normalize_axes(axis, ndim, fn):
     """``axis`` (None, int, sequence, or integer tensor) as a sorted tuple of non-negative ints."""
     if axis is None:

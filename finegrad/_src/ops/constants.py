@@ -24,7 +24,10 @@ def zeros(shape, dtype=dtypes.float32, name=None, layout=None):
     >>> fg.zeros((2,)).numpy()
     array([0., 0.], dtype=float32)
     """
-    return Tensor(np.zeros(_shape_arg(shape, "finegrad.zeros"), dtypes.as_dtype(dtype)._np))
+    dt = dtypes.as_dtype(dtype)._np
+    if dt.kind == "O":   # TensorFlow's zeros of dtype string are empty strings
+        return Tensor(np.full(_shape_arg(shape, "finegrad.zeros"), b"", object))
+    return Tensor(np.zeros(_shape_arg(shape, "finegrad.zeros"), dt))
 
 
 def ones(shape, dtype=dtypes.float32, name=None, layout=None):
@@ -34,7 +37,10 @@ def ones(shape, dtype=dtypes.float32, name=None, layout=None):
     >>> fg.ones((2,), dtype=fg.int32).numpy()
     array([1, 1], dtype=int32)
     """
-    return Tensor(np.ones(_shape_arg(shape, "finegrad.ones"), dtypes.as_dtype(dtype)._np))
+    dt = dtypes.as_dtype(dtype)._np
+    if dt.kind == "O":
+        raise TypeError("finegrad.ones: there is no string one (TensorFlow refuses it too)")
+    return Tensor(np.ones(_shape_arg(shape, "finegrad.ones"), dt))
 
 
 def fill(dims, value, name=None, layout=None):

@@ -23,9 +23,9 @@ def _float_only(name, x, real=False):
     if real and x.dtype.kind == "c":
         no_order(name, x)
     if x.dtype.kind not in "fc":
-        raise TypeError(f"finegrad.{name}: expected a floating tensor, got "
-                        f"{np.dtype(x.dtype).name}; cast it first, e.g. finegrad.cast(x, "
-                        f"finegrad.float32)")
+        got = "string" if x.dtype.kind == "O" else np.dtype(x.dtype).name
+        raise TypeError(f"finegrad.{name}: expected a floating tensor, got {got}; cast it "
+                        f"first, e.g. finegrad.cast(x, finegrad.float32)")
 
 
 def _unary(name, impl, deriv, doc, scale=None, features=False, real=False):

@@ -48,7 +48,8 @@ def _gather_impl(p, ind, *, axis, batch_dims):
                              f"a tensor of shape {tuple(p.shape)}, got values in "
                              f"[{ind.min()}, {ind.max()}]")
     if batch_dims == 0:
-        return np.take(p, ind, axis=axis)
+        out = np.take(p, ind, axis=axis)
+        return np.array(out, object) if type(out) is bytes else out   # a string scalar
     return _gather_batched(p, ind, axis, batch_dims)
 
 

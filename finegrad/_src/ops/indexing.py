@@ -97,6 +97,8 @@ def getitem(x, idx):
 @getitem_p.def_impl
 def _getitem_impl(x, *, index):
     out = x[index.idx]
+    if type(out) is bytes:    # one entry of a string tensor: kept a (0-d) NumPy array
+        return np.array(out, object)
     # a strided view makes every later op on it slower (2x for step 2); a large one is copied
     # once, contiguous. Small ones stay views (values are never written in place).
     if index.basic and isinstance(out, np.ndarray) and out.size > 4096 and \

@@ -6,7 +6,7 @@ from finegrad._src.core import Primitive, bind
 from finegrad._src.ops.array import (_t, expand_reduced, reduce_sum, reshape, cast, transpose,
                                      concat, ones_like, stop_gradient, zeros_like)
 from finegrad._src.ops.indexing import getitem
-from finegrad._src.ops.base import normalize_axes, dynamic_target, count
+from finegrad._src.ops.base import normalize_axes, dynamic_target, count, no_strings
 from finegrad._src.ops import elementwise as ew
 from finegrad._src.ops import arithmetic as ar
 from finegrad._src.ops.complex_numbers import conj_if_complex, no_order
@@ -49,6 +49,7 @@ def _extremum(name, impl, doc):
     def _impl(x, *, axis, keepdims):
         if x.dtype.kind == "c":
             no_order(name, x)
+        no_strings(name, x)
         if x.size == 0:   # TensorFlow's identities: -inf for a max, inf for a min (ints: limits)
             return impl(x, axis=axis, keepdims=keepdims, initial=_identity(name, x.dtype))
         return impl(x, axis=axis, keepdims=keepdims)
