@@ -17,6 +17,7 @@ is how nesting gives derivatives of any order and how forward-over-reverse works
 """
 import numpy as np
 
+from finegrad._src import dims
 from finegrad._src.state import state as _state
 from finegrad._src.errors import OpError
 from finegrad._src.tensor import Tensor, convert_to_tensor, convert_like, to_numpy_value
@@ -65,10 +66,14 @@ class Primitive:
       dimension); raise `NotPolymorphic` when an axis cannot be followed. Also set with the
       ``def_out_axes`` decorator. ``None`` (and not elementwise): a dynamic input makes the
       trace not polymorphic.
+    - ``shape_rule``: ``rule(*shapes, **params)`` giving the output's shape (a list of them
+      with ``multiple_results``) from the inputs' shapes, whose sizes may be symbolic
+      (`dims.Dim`) inside a shape-polymorphic trace; asked only then. Also set with the
+      ``def_shape`` decorator. Elementwise primitives get NumPy's broadcasting.
     """
 
     def __init__(self, name, *, multiple_results=False, unify=True, batch_rule=False,
-                 kernel=None, elementwise=False, fresh=False, out_axes=None):
+                 kernel=None, elementwise=False, fresh=False, out_axes=None, shape_rule=None):
         if name in _PRIMITIVES:
             raise ValueError(f"finegrad: a primitive named {name!r} already exists")
         self.name = name
@@ -84,6 +89,11 @@ class Primitive:
         if out_axes is None and self.elementwise:
             out_axes = broadcast_out_axes
         self.out_axes = out_axes
+        if shape_rule is None and (self.elementwise or out_axes is broadcast_out_axes):
+            shape_rule = broadcast_shape_rule
+        elif shape_rule is None and out_axes is reduction_out_axes:
+            shape_rule = reduction_shape_rule
+        self.shape_rule = shape_rule
         self.nondiff = False
         self.gradient_override = None  # set by RegisterGradient / no_gradient
         _PRIMITIVES[name] = self
@@ -103,6 +113,11 @@ class Primitive:
     def def_out_axes(self, fn):
         """Declare how the outputs' dynamic axes follow from the inputs' (see ``out_axes``)."""
         self.out_axes = fn
+        return fn
+
+    def def_shape(self, fn):
+        """Declare the shape rule (see ``shape_rule``)."""
+        self.shape_rule = fn
         return fn
 
     def bind(self, *args, **params):
@@ -157,6 +172,16 @@ def broadcast_out_axes(dins, ins, params, outs):
     return [frozenset(d)] * len(outs)
 
 
+def broadcast_shape_rule(*shapes, **params):
+    """Shape rule of NumPy broadcasting (elementwise primitives)."""
+    return dims.broadcast_shape(*shapes)
+
+
+def reduction_shape_rule(shape, *, axis, keepdims, **params):
+    """Shape rule of a reduction over ``axis`` (with ``keepdims``)."""
+    return dims.reduced_shape(shape, axis, keepdims)
+
+
 def reduction_out_axes(dins, ins, params, outs):
     """Out-axes of a reduction over ``params["axis"]`` (with ``params["keepdims"]``)."""
     axis, keep = params["axis"], params["keepdims"]
@@ -187,7 +212,13 @@ def get_primitive(name, fn="finegrad"):
 # --- dispatch --------------------------------------------------------------------------------
 
 def bind(prim, *args, **params):
-    """Run ``prim`` on ``args`` and let the active recorders see it. Returns Tensor(s)."""
+    """Run ``prim`` on ``args`` and let the active recorders see it. Returns Tensor(s).
+
+    Inside a shape-polymorphic trace, ``params`` may hold `Dim` sizes: the implementation
+    gets their values in this trace, the recorders the symbolic params."""
+    recs = _state.recorders
+    iparams = params if not recs or _state.tracer is None or not params else \
+        _impl_params(params)
     # the common shapes of a call (one or two tensors, a tensor and a Python scalar) are
     # handled without building lists or raising: this is most of a program's ops
     n = len(args)
@@ -202,7 +233,7 @@ def bind(prim, *args, **params):
         if prim.unify is True and va.dtype != vb.dtype:
             raise _mixed_dtypes(prim, (va, vb))
         try:
-            out = prim.impl(va, vb, **params)
+            out = prim.impl(va, vb, **iparams)
         except ValueError as e:
             raise _shape_error(prim, (va, vb), e) from None
         except TypeError as e:
@@ -211,7 +242,7 @@ def bind(prim, *args, **params):
         ins = args
         vals = (args[0]._value,)
         try:
-            out = prim.impl(vals[0], **params)
+            out = prim.impl(vals[0], **iparams)
         except ValueError as e:
             raise _shape_error(prim, vals, e) from None
         except TypeError as e:
@@ -224,13 +255,12 @@ def bind(prim, *args, **params):
         elif prim.unify:
             _check_same_dtype(prim, [vals[i] for i in prim.unify if i < len(vals)])
         try:
-            out = prim.impl(*vals, **params)
+            out = prim.impl(*vals, **iparams)
         except ValueError as e:
             raise _shape_error(prim, vals, e) from None
         except TypeError as e:
             raise _dtype_error(prim, vals, e) from None
     out = tuple(map(Tensor, out)) if prim.multiple_results else Tensor(out)
-    recs = _state.recorders
     if recs:
         if _state.gradient_overrides:
             prim = _state.gradient_overrides.get(prim, prim)
@@ -239,6 +269,27 @@ def bind(prim, *args, **params):
         else:
             record(prim, ins, params, out)
     return out
+
+
+def _impl_params(params):
+    """``params`` with every `Dim` replaced by its value in the current trace."""
+    return dims.concrete(params) if _state.tracer.poly else params
+
+
+def shape_of(t):
+    """The shape of tensor ``t`` for internal code: ``t``'s NumPy shape, but inside a
+    shape-polymorphic trace a tuple whose open sizes are `Dim` objects (symbolic sizes a
+    rule computes with and passes to `bind` as params). ``Tensor.shape`` (public) shows
+    those sizes as None instead, as TensorFlow does."""
+    tr = _state.tracer
+    if tr is None or not tr.poly:
+        return t._value.shape
+    return tr.shape_of(t)
+
+
+def size_of(t, axis):
+    """``shape_of(t)[axis]``."""
+    return shape_of(t)[axis]
 
 
 def _shape_error(prim, vals, e):

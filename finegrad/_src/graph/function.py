@@ -9,10 +9,10 @@ A Python ``if`` on a traced tensor is a TypeError that names `finegrad.cond`. In
 `gradients` (graph/gradients.py) gives symbolic gradients; tapes and accumulators also work
 inside traces (they record on top of the builder).
 
-Under an input_signature with ``None`` dimensions, the builder follows which axes of every
-value are open (graph/dynamic.py) and rules read such sizes when the graph runs, so one graph
-serves every size. With ``reduce_retracing``, a retrace that differs from an earlier one in
-sizes only opens those sizes, as TensorFlow generalizes shapes.
+Under an input_signature with ``None`` dimensions, every value's shape holds symbolic sizes
+(graph/symbolic.py) that the graph resolves at each call, so one graph serves every size
+(within the guards the trace decided). With ``reduce_retracing``, a retrace that differs from
+an earlier one in sizes only opens those sizes, as TensorFlow generalizes shapes.
 
 The names defined in builder.py, concrete.py and gradients.py stay importable from here.
 """
@@ -28,6 +28,7 @@ from finegrad._src import core, nest
 from finegrad._src.graph.builder import GraphBuilder, TensorSpec, is_traced  # noqa: F401
 from finegrad._src.graph.concrete import ConcreteFunction, replay  # noqa: F401
 from finegrad._src.graph.gradients import gradients  # noqa: F401
+from finegrad._src.graph.symbolic import GuardFailed
 from finegrad._src.ops.array import convert_to_tensor
 from finegrad._src.tensor import Tensor
 from finegrad._src.variables import Variable
@@ -57,7 +58,7 @@ def function(func=None, input_signature=None, autograph=True, jit_compile=None,
     against it, and a ``None`` dimension gives one graph for every size of it (traced once;
     ``x.shape`` has None there while tracing, ``finegrad.shape(x)`` is the size). A graph
     whose code fixes such a size is kept for the traced size, and a new size traces again
-    with a warning naming the op (see graph/dynamic.py).
+    with a warning naming the op (see graph/symbolic.py).
 
     As in TensorFlow: a `Variable` created by ``func`` is created once, by the first trace,
     and the graph keeps using it (so it keeps its state from call to call, unlike the same
@@ -99,7 +100,8 @@ class Function:
             self._instance = instance
         self._name = name or getattr(func, "__name__", "function")
         self._cache = collections.OrderedDict()   # signature -> ConcreteFunction, LRU
-        self._poly = None     # the one graph serving every size of the signature's None dims
+        self._polys = []      # the graphs serving every size of the signature's None dims
+        #                       (more than one when a call broke the guards of the others)
         self._poly_failed = None  # why the last trace under the signature could not
         self._warned_shapes = False
         self._count = [0]
@@ -179,23 +181,30 @@ class Function:
         if not args and not kwargs and self._signature is not None:
             args = tuple(self._signature)
         self._check_signature(args)
-        if self._poly is not None:
-            return self._poly
+        broken = None
+        if self._polys:
+            conc, broken = self._polymorphic_function(args, kwargs)
+            if conc is not None:
+                return conc
         key = self._key(args, kwargs)
         conc = self._cache.get(key)
         if conc is None and self._reduce_retracing:
             conc = self._relaxed_function(key, args, kwargs)
         if conc is None:
-            if self._poly_failed is not None and not self._warned_shapes:
+            why = broken or self._poly_failed
+            if why is not None and not self._warned_shapes:
                 self._warned_shapes = True
                 warnings.warn(f"finegrad.function: {self._name} is traced again for new "
                               f"argument shapes under its input_signature: its graph cannot "
-                              f"serve other sizes of the None dimensions because of "
-                              f"{self._poly_failed}, so each new size is one more trace (and "
-                              f"its Python side effects run again)", UserWarning, stacklevel=3)
+                              f"serve {'these' if broken else 'other'} sizes of the None "
+                              f"dimensions because of {why}, so each new size is one more "
+                              f"trace (and its Python side effects run again)", UserWarning,
+                              stacklevel=4)
             conc = self._trace(args, kwargs)
             if conc.polymorphic and self._signature is not None:
-                self._poly = conc    # every call under the signature runs this one graph
+                self._polys.append(conc)  # calls under the signature run these graphs
+                if len(self._polys) > MAX_CONCRETE_FUNCTIONS:
+                    del self._polys[0]
                 return conc
             if conc.poly_failed is not None:
                 self._poly_failed = conc.poly_failed
@@ -205,6 +214,21 @@ class Function:
         elif key in self._cache:
             self._cache.move_to_end(key)
         return conc
+
+    def _polymorphic_function(self, args, kwargs):
+        """(The first polymorphic graph whose guards these arguments' sizes keep, or None;
+        the guard the last one broke)."""
+        if any(isinstance(x, TensorSpec) for x in nest.flatten((args, kwargs))):
+            return self._polys[0], None
+        broken = None
+        for conc in self._polys:
+            try:
+                conc.check(args, kwargs)
+            except GuardFailed as e:
+                broken = str(e)
+                continue
+            return conc, None
+        return None, broken
 
     def _relaxed_function(self, key, args, kwargs):
         """reduce_retracing: a graph whose open sizes cover this call, or, when an earlier
@@ -243,8 +267,12 @@ class Function:
         return out
 
     def __call__(self, *args, **kwargs):
-        conc = self.get_concrete_function(*args, **kwargs)
-        return conc(*args, **kwargs)
+        while True:
+            conc = self.get_concrete_function(*args, **kwargs)
+            try:
+                return conc(*args, **kwargs)
+            except GuardFailed:   # a guard only the run could check: the next graph, or a
+                continue          # new trace (get_concrete_function knows it is broken now)
 
     def _trace(self, args, kwargs, dynamic=None):
         self._count[0] += 1
