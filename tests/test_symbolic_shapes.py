@@ -166,3 +166,14 @@ def test_comparisons_that_depend_on_the_size_are_guards():
     with pytest.warns(UserWarning, match="multiply"):
         np.testing.assert_array_equal(f(fg.ones(1), fg.ones(3)).numpy(), np.ones(3))
     assert f.experimental_get_tracing_count() == 2
+
+
+def test_an_unknown_rank_spec_traces_once_per_rank():
+    @fg.function(input_signature=[fg.TensorSpec(None, fg.float64)])
+    def f(x):
+        return fg.reduce_sum(fg.tanh(x) * x)
+
+    for shape in [(2, 3), (4, 5), (3,), (7,), (), (1, 2, 3)]:
+        x = _rand(*shape)
+        np.testing.assert_allclose(f(x).numpy(), np.sum(np.tanh(x.numpy()) * x.numpy()))
+    assert f.experimental_get_tracing_count() == 4    # ranks 2, 1, 0 and 3

@@ -56,24 +56,20 @@ class Primitive:
       the primitive elementwise on parameter-free calls, as ``impl`` does; the executor calls
       it directly, writes it into recycled buffers and fuses chains of kernels. Implies
       ``elementwise`` and ``fresh``.
-    - ``elementwise=True``: the output's shape is the NumPy broadcast of the inputs' shapes;
-      its default out-axes rule is `broadcast_out_axes`.
+    - ``elementwise=True``: the output's shape is the NumPy broadcast of the inputs' shapes
+      (its default shape rule).
     - ``fresh=True``: what the executor runs for it (its kernel, else ``impl``) always returns
       new arrays (never an input or a view of one), so the executor may recycle a value once
       every consumer of it is fresh.
-    - ``out_axes``: ``rule(dyn_ins, ins, params, outs)`` giving one frozenset of dynamic
-      (open) axes per output, given each input's (`finegrad.function` with a ``None``
-      dimension); raise `NotPolymorphic` when an axis cannot be followed. Also set with the
-      ``def_out_axes`` decorator. ``None`` (and not elementwise): a dynamic input makes the
-      trace not polymorphic.
     - ``shape_rule``: ``rule(*shapes, **params)`` giving the output's shape (a list of them
       with ``multiple_results``) from the inputs' shapes, whose sizes may be symbolic
       (`dims.Dim`) inside a shape-polymorphic trace; asked only then. Also set with the
-      ``def_shape`` decorator. Elementwise primitives get NumPy's broadcasting.
+      ``def_shape`` decorator. Elementwise primitives get NumPy's broadcasting. ``None``
+      (and not elementwise): a symbolic input size is kept at its traced value (a guard).
     """
 
     def __init__(self, name, *, multiple_results=False, unify=True, batch_rule=False,
-                 kernel=None, elementwise=False, fresh=False, out_axes=None, shape_rule=None):
+                 kernel=None, elementwise=False, fresh=False, shape_rule=None):
         if name in _PRIMITIVES:
             raise ValueError(f"finegrad: a primitive named {name!r} already exists")
         self.name = name
@@ -86,13 +82,8 @@ class Primitive:
         self.kernel = kernel
         self.elementwise = elementwise or kernel is not None
         self.fresh = fresh or kernel is not None
-        if out_axes is None and self.elementwise:
-            out_axes = broadcast_out_axes
-        self.out_axes = out_axes
-        if shape_rule is None and (self.elementwise or out_axes is broadcast_out_axes):
+        if shape_rule is None and self.elementwise:
             shape_rule = broadcast_shape_rule
-        elif shape_rule is None and out_axes is reduction_out_axes:
-            shape_rule = reduction_shape_rule
         self.shape_rule = shape_rule
         self.nondiff = False
         self.gradient_override = None  # set by RegisterGradient / no_gradient
@@ -108,11 +99,6 @@ class Primitive:
 
     def def_jvp(self, fn):
         self.jvp = fn
-        return fn
-
-    def def_out_axes(self, fn):
-        """Declare how the outputs' dynamic axes follow from the inputs' (see ``out_axes``)."""
-        self.out_axes = fn
         return fn
 
     def def_shape(self, fn):
@@ -157,21 +143,6 @@ def def_nondiff(prim):
     return prim
 
 
-class NotPolymorphic(Exception):
-    """Raised by an out-axes rule when the result's size cannot follow a dynamic input axis."""
-
-
-def broadcast_out_axes(dins, ins, params, outs):
-    """Out-axes of NumPy broadcasting: an output axis is dynamic if any input's aligned axis
-    is (every output has the broadcast shape)."""
-    r = outs[0]._value.ndim
-    d = set()
-    for dd, t in zip(dins, ins, strict=True):
-        off = r - t._value.ndim
-        d.update(a + off for a in dd)
-    return [frozenset(d)] * len(outs)
-
-
 def broadcast_shape_rule(*shapes, **params):
     """Shape rule of NumPy broadcasting (elementwise primitives)."""
     return dims.broadcast_shape(*shapes)
@@ -182,13 +153,9 @@ def reduction_shape_rule(shape, *, axis, keepdims, **params):
     return dims.reduced_shape(shape, axis, keepdims)
 
 
-def reduction_out_axes(dins, ins, params, outs):
-    """Out-axes of a reduction over ``params["axis"]`` (with ``params["keepdims"]``)."""
-    axis, keep = params["axis"], params["keepdims"]
-    if keep:
-        return [frozenset(a for a in dins[0] if a not in axis)]
-    kept = [i for i in range(ins[0]._value.ndim) if i not in axis]
-    return [frozenset(kept.index(a) for a in dins[0] if a not in axis)]
+def same_shape_rule(x, **params):
+    """Shape rule of an op whose output has its input's shape (softmax, cumsum)."""
+    return tuple(x)
 
 
 def primitives():
@@ -506,31 +473,6 @@ def active_recorders():
 def current_tracer():
     """The graph builder tracing on this thread (`finegrad.function`), or None."""
     return _state.tracer
-
-
-NO_AXES = frozenset()   # what dynamic_axes gives for a tensor with none
-
-
-def dynamic_axes(t):
-    """The axes of ``t`` whose size is not fixed in the graph being traced (``None``
-    dimensions of an input_signature, and what they flow into); empty outside such a trace.
-
-    Rules that turn a shape into a parameter (a reshape target, a broadcast shape, a count)
-    ask this first: a dynamic axis must not be written into the graph as the size it has
-    while tracing.
-    """
-    tr = _state.tracer
-    if tr is None or not tr.poly:
-        return NO_AXES
-    return tr.dyn_of(t)
-
-
-def not_polymorphic(reason):
-    """Tell the current trace that its graph cannot serve other sizes of its dynamic axes
-    (it is then kept for the traced shapes only, and ``reason`` is reported)."""
-    tr = _state.tracer
-    if tr is not None and tr.poly:
-        tr.fail_poly(reason)
 
 
 class tracing:

@@ -458,3 +458,17 @@ def clamp(i, n):
 def same_shape(a, b):
     """Whether two shapes are the same expressions (no guard)."""
     return len(a) == len(b) and all(same_size(x, y) for x, y in zip(a, b, strict=True))
+
+
+def dims_in(x):
+    """The Dims in ``x`` (params: sizes, tuples, lists, dicts and slices of them)."""
+    t = type(x)
+    if t is Dim:
+        return [x]
+    if t is tuple or t is list:
+        return [d for v in x for d in dims_in(v)]
+    if t is dict:
+        return [d for v in x.values() for d in dims_in(v)]
+    if t is slice:
+        return dims_in((x.start, x.stop, x.step))
+    return []

@@ -83,12 +83,11 @@ class GraphBuilder(core.Recorder):
         self.examples = parent.examples if parent is not None else False
         self._next = 0
         # shape polymorphism (graph/symbolic.py): slot -> its shape with `Dim` sizes (slots
-        # with an open size only), the guards the trace decided (kept by the outermost
-        # builder), and why the graph cannot serve other sizes (None while it can)
+        # with an open size only), and the guards the trace decided (kept by the outermost
+        # builder)
         self.poly = parent.poly if parent is not None else False
         self.sym = {}
         self.guards = []
-        self.poly_failed = None
         self._nsym = 0
         self._rule = None      # the primitive whose shape rule runs (named by its guards)
 
@@ -106,12 +105,6 @@ class GraphBuilder(core.Recorder):
             return self.parent.shape_of(t) if self.parent is not None else t._value.shape
         return self.sym.get(s) or t._value.shape
 
-    def dyn_of(self, t):
-        """The open (symbolic) axes of ``t``."""
-        if not self.poly:
-            return frozenset()
-        return frozenset(i for i, d in enumerate(self.shape_of(t)) if type(d) is Dim)
-
     def new_symbol(self, value):
         root = self.root
         root._nsym += 1
@@ -124,12 +117,6 @@ class GraphBuilder(core.Recorder):
         key = (guard.lhs, guard.op, guard.rhs)
         if all((g.lhs, g.op, g.rhs) != key for g in root.guards):
             root.guards.append(guard)
-
-    def fail_poly(self, reason):
-        if self.poly_failed is None:
-            self.poly_failed = reason
-        if self.parent is not None:
-            self.parent.fail_poly(reason)
 
     def _new_slot(self, t):
         s = self._next
@@ -263,14 +250,11 @@ class GraphBuilder(core.Recorder):
             return o
         with core.tracing(self):
             out = nest.map_structure(leaf, outputs)
-        nodes = list(self.nodes)
-        if self.poly and self.poly_failed is not None and self.parent is None:
-            nodes = symbolic.concrete_nodes(nodes)   # kept for the traced sizes only
-        g = Graph(self.name, list(self.args), arg_names, dict(self.consts), nodes,
+        g = Graph(self.name, list(self.args), arg_names, dict(self.consts), list(self.nodes),
                   out, dict(self.meta), list(self.outer))
-        if self.poly and self.poly_failed is None:
+        if self.poly:
             g.sym = dict(self.sym)
-            g.guards = list(self.guards)
+            g.guards = self.guards   # shared: a custom_gradient rule traced later adds its own
             g.dyn = {s: frozenset(i for i, d in enumerate(sh) if type(d) is Dim)
                      for s, sh in self.sym.items()}
         return g

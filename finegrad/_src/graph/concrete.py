@@ -28,8 +28,7 @@ class ConcreteFunction:
         self._builder = builder      # keeps trace-time tensors alive for custom rules
         self._is_tensor = is_tensor
         self._compiled = None
-        self.polymorphic = False   # one graph for every size of its dynamic axes
-        self.poly_failed = None    # why not, when the signature asked for it
+        self.polymorphic = False   # one graph for every size of its symbolic axes (guarded)
         self._sized = collections.OrderedDict()  # argument shapes -> compiled graph (LRU)
         self._broken = {}   # argument shapes -> the guard they break
 
@@ -61,6 +60,12 @@ class ConcreteFunction:
         it = iter(values)
         return nest.map_structure(lambda o: next(it) if isinstance(o, OutSlot) else
                                   (next(it), o)[1], self.graph.outputs)
+
+    def ranks_match(self, args, kwargs):
+        """Whether the tensor arguments have the ranks this graph was traced for."""
+        g = self.graph
+        return all(np.ndim(t._value) == len(g.meta[s][0])
+                   for s, t in zip(g.args, self._tensors(args, kwargs), strict=True))
 
     def check(self, args, kwargs):
         """Raise `GuardFailed` when this polymorphic graph cannot serve these arguments'
@@ -154,22 +159,29 @@ class _ReplayRule:
     def __call__(self, cts):
         if self.node.vjp_graph is None:
             self.node.vjp_graph = _trace_rule(self.rule, self.node, self.builder)
-        g, sub, outer = self.node.vjp_graph
-        if sub.poly_failed is not None and any(
-                c._value.shape != m[0] for c, m in zip(cts, self.node.meta, strict=True)):
-            raise ValueError(f"finegrad.function: the gradient of custom_gradient function "
-                             f"{self.name} was traced for the sizes of the first call and "
-                             f"cannot serve other sizes of the input_signature's None "
-                             f"dimensions ({sub.poly_failed}); write its grad_fn with ops "
-                             f"that keep those sizes open (e.g. -1 in reshape), or leave the "
-                             f"dimension fixed in the input_signature")
+        g, sub, outer, guards = self.node.vjp_graph
+        if guards:   # sizes the rule's trace decided (it ran once, at the first call)
+            binding = {}
+            for s, c in zip(g.args, cts, strict=True):
+                if s in g.sym:
+                    symbolic.bind_shape(binding, g.sym[s], core.shape_of(c))
+            broken = next((x for x in guards if not x.holds(binding)), None)
+            if broken is not None:
+                raise ValueError(f"finegrad.function: the gradient of custom_gradient function "
+                                 f"{self.name} was traced for the sizes of the first call and "
+                                 f"cannot serve other sizes of the input_signature's None "
+                                 f"dimensions ({broken.describe()}); write its grad_fn with "
+                                 f"ops that keep those sizes open (e.g. -1 in reshape), or "
+                                 f"leave the dimension fixed in the input_signature")
         return replay(g, list(cts), sub, outer={s: self.env[p] for s, p in outer.items()})
 
 
 def _trace_rule(rule, node, builder):
     """Trace a custom_gradient rule into a graph of the cotangents and the values it captured
-    from the enclosing graph. Returns (graph, its builder, {sub-graph slot: enclosing slot})."""
+    from the enclosing graph. Returns (graph, its builder, {sub-graph slot: enclosing slot},
+    the guards its trace added)."""
     sub = GraphBuilder(f"grad_of_{rule.name}", parent=builder)
+    known = len(builder.root.guards)
     cts = [Tensor(np.zeros(shape, dtype) if shape else np.dtype(dtype).type(0))
            for shape, dtype in node.meta]
     with core.tracing(sub):
@@ -179,4 +191,4 @@ def _trace_rule(rule, node, builder):
     g = sub.finish(list(res), [f"ct{i}" for i in range(len(cts))])
     outer = {sub.slots[k]: builder.slots[k] for k, t in sub.alive.items()
              if sub.slots[k] in sub.outer}
-    return g, sub, outer
+    return g, sub, outer, builder.root.guards[known:]

@@ -102,7 +102,6 @@ class Function:
         self._cache = collections.OrderedDict()   # signature -> ConcreteFunction, LRU
         self._polys = []      # the graphs serving every size of the signature's None dims
         #                       (more than one when a call broke the guards of the others)
-        self._poly_failed = None  # why the last trace under the signature could not
         self._warned_shapes = False
         self._count = [0]
         self._traced = False  # whether this (bound) function has traced once: only its first
@@ -191,12 +190,12 @@ class Function:
         if conc is None and self._reduce_retracing:
             conc = self._relaxed_function(key, args, kwargs)
         if conc is None:
-            why = broken or self._poly_failed
+            why = broken
             if why is not None and not self._warned_shapes:
                 self._warned_shapes = True
                 warnings.warn(f"finegrad.function: {self._name} is traced again for new "
                               f"argument shapes under its input_signature: its graph cannot "
-                              f"serve {'these' if broken else 'other'} sizes of the None "
+                              f"serve these sizes of the None "
                               f"dimensions because of {why}, so each new size is one more "
                               f"trace (and its Python side effects run again)", UserWarning,
                               stacklevel=4)
@@ -206,8 +205,6 @@ class Function:
                 if len(self._polys) > MAX_CONCRETE_FUNCTIONS:
                     del self._polys[0]
                 return conc
-            if conc.poly_failed is not None:
-                self._poly_failed = conc.poly_failed
             self._cache[key] = conc
             if len(self._cache) > MAX_CONCRETE_FUNCTIONS:  # retracing must not leak
                 self._cache.popitem(last=False)
@@ -218,10 +215,13 @@ class Function:
     def _polymorphic_function(self, args, kwargs):
         """(The first polymorphic graph whose guards these arguments' sizes keep, or None;
         the guard the last one broke)."""
-        if any(isinstance(x, TensorSpec) for x in nest.flatten((args, kwargs))):
-            return self._polys[0], None
+        specs = [x for x in nest.flatten((args, kwargs)) if isinstance(x, TensorSpec)]
+        if specs:   # (one of unknown rank: refused by _key, with the reason)
+            return (self._polys[0] if all(x._rank_known for x in specs) else None), None
         broken = None
         for conc in self._polys:
+            if not conc.ranks_match(args, kwargs):   # TensorSpec(None): one graph per rank
+                continue
             try:
                 conc.check(args, kwargs)
             except GuardFailed as e:
@@ -236,6 +236,10 @@ class Function:
         TensorFlow generalizes shapes). None when neither applies."""
         for pattern, conc in self._relaxed:
             if _covers(pattern, key):
+                try:
+                    conc.check(args, kwargs)
+                except GuardFailed:    # its trace decided something these sizes break
+                    continue
                 return conc
         for other in self._cache:
             pattern = _relax(other, key)
@@ -256,14 +260,17 @@ class Function:
 
     def _dynamic_axes(self, leaves):
         """Per leaf, the axes its input_signature (or the TensorSpec given for it) leaves
-        open (None)."""
+        open (None); all of them for a spec of unknown rank (one graph per rank)."""
         specs = self._signature if self._signature is not None and \
             len(leaves) == len(self._signature) else [None] * len(leaves)
         out = []
         for x, spec in zip(leaves, specs, strict=True):
             spec = x if isinstance(x, TensorSpec) else spec
-            out.append(() if spec is None or not spec._rank_known else
-                       tuple(a for a, s in enumerate(spec.shape) if s is None))
+            if spec is not None and not spec._rank_known and not isinstance(x, TensorSpec):
+                out.append(tuple(range(np.ndim(x._value if isinstance(x, Tensor) else x))))
+            else:    # (a TensorSpec(None) leaf itself cannot be traced: _spec_example says so)
+                out.append(() if spec is None or not spec._rank_known else
+                           tuple(a for a, s in enumerate(spec.shape) if s is None))
         return out
 
     def __call__(self, *args, **kwargs):
@@ -305,8 +312,7 @@ class Function:
         builder.release(graph)
         conc = ConcreteFunction(graph, builder, [isinstance(x, (Tensor, TensorSpec, np.ndarray,
                                                                 np.generic)) for x in leaves])
-        conc.polymorphic = builder.poly and builder.poly_failed is None
-        conc.poly_failed = builder.poly_failed
+        conc.polymorphic = builder.poly
         return conc
 
 

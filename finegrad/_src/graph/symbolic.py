@@ -9,15 +9,14 @@ Rules read those shapes with `core.shape_of` and pass them as params (a reshape 
 broadcast shape, a mean's divisor); the graph's nodes keep them symbolic, and each call
 resolves them from its argument sizes (`bindings`, `resolve_params`).
 
-A primitive with only an out-axes rule (which axes of its result are open) gives its open
-output sizes fresh symbols, bound from the value's shape when the graph runs. One with
-neither, given a symbolic input, makes the trace *not polymorphic*: its graph is kept for the
-traced shapes, and a call with other sizes traces again with a warning naming the op. Sizes
-decided in Python (a Dim used as an int, or compared) are guards (`dims.Guard`): a call whose
-sizes break one traces again, with a warning naming why. Nothing silently reuses a graph
-whose sizes are baked in.
+A primitive without a shape rule (`cond`, `while_loop`), given a symbolic input, keeps those
+sizes at their traced values, and so do sizes decided in Python (a Dim used as an int, or
+compared): each is a guard (`dims.Guard`), and a call whose sizes break one traces again,
+with a warning naming why. Nothing silently reuses a graph whose sizes are baked in. Fresh
+symbols (bound from a value's shape when the graph runs, `bind_shape` on the nodes' outputs)
+are supported by the resolution for shapes no rule can compute.
 """
-from finegrad._src import core
+from finegrad._src import dims
 from finegrad._src.dims import Dim, concrete, has_dims, is_symbolic, resolve
 
 
@@ -31,25 +30,19 @@ def record_shapes(builder, prim, ins, in_slots, params, outs, out_slots):
     symbolic_params = has_dims(params)
     if not symbolic_params and not any(is_symbolic(sh) for sh in shapes):
         return
-    rule, out_shapes = prim.shape_rule, None
-    if rule is not None:
-        root = builder.root
-        saved, root._rule = root._rule, root._rule or prim.name
-        try:
-            out_shapes = rule(*shapes, **params)
-        finally:
-            root._rule = saved
-        if out_shapes is not None and not prim.multiple_results:
-            out_shapes = [out_shapes]
-    if out_shapes is not None:
-        pass
-    elif prim.out_axes is not None and not symbolic_params:
-        out_shapes = _fresh_shapes(builder, prim, ins, shapes, params, outs)
-        if out_shapes is None:
-            return
-    else:
-        builder.fail_poly(f"{prim.name} has no rule for dynamic axes")
+    rule = prim.shape_rule
+    if rule is None:   # sizes it cannot follow: kept at their traced values
+        dims.pin([d for sh in shapes for d in sh] + dims.dims_in(params),
+                 f"{prim.name} has no rule for dynamic axes")
         return
+    root = builder.root
+    saved, root._rule = root._rule, root._rule or prim.name
+    try:
+        out_shapes = rule(*shapes, **params)
+    finally:
+        root._rule = saved
+    if not prim.multiple_results:
+        out_shapes = [out_shapes]
     for s, o, sh in zip(out_slots, outs, out_shapes, strict=True):
         sh = tuple(sh)
         if concrete(sh) != o._value.shape:
@@ -59,29 +52,20 @@ def record_shapes(builder, prim, ins, in_slots, params, outs, out_slots):
             builder.sym[s] = sh
 
 
-def _fresh_shapes(builder, prim, ins, shapes, params, outs):
-    """Output shapes from an out-axes rule: each open axis a new symbol, bound at run time."""
-    dins = [frozenset(i for i, d in enumerate(sh) if type(d) is Dim) for sh in shapes]
-    try:
-        douts = prim.out_axes(dins, ins, params, outs)
-    except core.NotPolymorphic as e:
-        builder.fail_poly(str(e))
-        return None
-    return [tuple(builder.new_symbol(n) if i in d else n for i, n in enumerate(o._value.shape))
-            for d, o in zip(douts, outs, strict=True)]
-
-
-def concrete_nodes(nodes):
-    """Nodes with every symbolic param at its trace value (a graph kept for those sizes)."""
-    from finegrad._src.graph.ir import Node
-    out = []
-    for n in nodes:
+def at_traced_sizes(g):
+    """Graph ``g`` with every symbolic param at its traced value (a sub-graph whose sizes the
+    op running it pinned)."""
+    from finegrad._src.graph.ir import Graph, Node
+    if not any(has_dims(n.params) for n in g.nodes):
+        return g
+    nodes = []
+    for n in g.nodes:
         if has_dims(n.params):
             n2 = Node(n.prim, n.ins, concrete(n.params), n.outs, n.meta)
             n2.vjp_graph = n.vjp_graph
             n = n2
-        out.append(n)
-    return out
+        nodes.append(n)
+    return Graph(g.name, g.args, g.arg_names, g.consts, nodes, g.outputs, g.meta, g.outer)
 
 
 def bind_shape(env, sym_shape, shape):

@@ -223,18 +223,6 @@ def _reshape_shape(x, *, shape):
     return tuple(shape)
 
 
-@reshape_p.def_out_axes
-def _reshape_out_axes(dins, ins, params, outs):
-    """The dynamic axis is the target's -1 (one dynamic axis at most)."""
-    shape = params["shape"]
-    if list(shape).count(-1) != 1:
-        raise core.NotPolymorphic(f"reshape of a tensor with a dynamic axis to the fixed "
-                                  f"shape {tuple(shape)} (write the dynamic axis as -1)")
-    if len(dins[0]) > 1:
-        raise core.NotPolymorphic("reshape of a tensor with two dynamic axes")
-    return [frozenset((list(shape).index(-1),))]
-
-
 @reshape_p.def_jvp
 def _reshape_jvp(primals, tangents, *, out, shape):
     return reshape(tangents[0], shape)
@@ -332,7 +320,7 @@ def broadcast_as(g, like, nbatch=0):
 
 
 reduce_sum_p = Primitive("reduce_sum", batch_rule=True, fresh=True,
-                         out_axes=core.reduction_out_axes)
+                         shape_rule=core.reduction_shape_rule)
 
 
 def reduce_sum(input_tensor, axis=None, keepdims=False, name=None):
@@ -406,13 +394,6 @@ def _transpose_impl(x, *, perm, conjugate=False):
 
 
 transpose_p.def_shape(lambda x, *, perm, conjugate=False: tuple(x[p] for p in perm))
-
-
-@transpose_p.def_out_axes
-def _transpose_out_axes(dins, ins, params, outs):
-    """Output axis i is input axis perm[i]."""
-    perm = params["perm"]
-    return [frozenset(i for i, p in enumerate(perm) if p in dins[0])]
 
 
 @transpose_p.def_jvp
@@ -505,12 +486,6 @@ def _concat_shape(*shapes, axis):
         out.append(sum(sizes[1:], sizes[0]) if i == axis else
                    next((d for d in sizes if type(d) is dims.Dim), sizes[0]))
     return tuple(out)
-
-
-@concat_p.def_out_axes
-def _concat_out_axes(dins, ins, params, outs):
-    """Dynamic where any part is (the concatenated axis included)."""
-    return [frozenset().union(*dins)]
 
 
 @concat_p.def_jvp
@@ -622,7 +597,6 @@ def _tile_impl(x, *, multiples):
     return np.tile(x, multiples)
 
 
-tile_p.def_out_axes(lambda dins, ins, params, outs: [dins[0]])
 tile_p.def_shape(lambda x, *, multiples: tuple(d * m for d, m in zip(x, multiples, strict=True)))
 
 

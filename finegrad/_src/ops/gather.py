@@ -65,16 +65,6 @@ gather_p.def_shape(lambda p, ind, *, axis, batch_dims:
                    tuple(p[:axis]) + tuple(ind[batch_dims:]) + tuple(p[axis + 1:]))
 
 
-@gather_p.def_out_axes
-def _gather_out_axes(dins, ins, params, outs):
-    """``params[:axis] + indices[batch_dims:] + params[axis + 1:]``."""
-    axis, bd = params["axis"], params["batch_dims"]
-    k = ins[1]._value.ndim - bd
-    d = {a for a in dins[0] if a < axis} | {a + k - 1 for a in dins[0] if a > axis}
-    d |= {axis + a - bd for a in dins[1] if a >= bd}
-    return [frozenset(d)]
-
-
 @gather_p.def_jvp
 def _gather_jvp(primals, tangents, *, out, axis, batch_dims):
     tangents = instantiate_zeros(primals, tangents)
@@ -119,17 +109,6 @@ def _gather_vjp_impl(ct, ind, *like, shape, axis, batch_dims, nbatch):
 
 gather_vjp_p.def_shape(lambda ct, ind, *like, shape, axis, batch_dims, nbatch:
                        tuple(ct[:nbatch]) + tuple(shape))
-
-
-@gather_vjp_p.def_out_axes
-def _gather_vjp_out_axes(dins, ins, params, outs):
-    """Zeros of ``lead + shape`` with the cotangent added in: the lead axes come from the
-    cotangent, the rest from the gathered tensor (an input when it has a dynamic axis)."""
-    n = params["nbatch"]
-    d = {a for a in dins[0] if a < n}
-    if len(ins) > 2:
-        d |= {n + a for a in dins[2]}
-    return [frozenset(d)]
 
 
 @gather_vjp_p.def_jvp

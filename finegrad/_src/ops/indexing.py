@@ -167,47 +167,6 @@ def _bound(i, n, default, low, high):
     return low if i < low else high if i > high else i
 
 
-@getitem_p.def_out_axes
-def _getitem_out_axes(dins, ins, params, outs):
-    """NumPy indexing. Basic: ints drop an axis, slices keep it (a slice of a dynamic axis is
-    dynamic: NumPy resolves its bounds when the graph runs), None adds a fixed axis. Index
-    arrays (constants) give fixed axes, placed as NumPy places them: where the arrays stand
-    when they are adjacent, in front otherwise."""
-    idx = _full_index(list(params["index"].idx), ins[0]._value.ndim)
-    arrays = any(isinstance(i, np.ndarray) for i in idx)
-    # per index entry: the output axes it makes (True: dynamic)
-    entries, axis = [], 0
-    for i in idx:
-        if i is None:
-            entries.append([False])
-        elif isinstance(i, slice):
-            # x[a:b] with 0 <= a, b: a fixed size (the first b elements always exist where the
-            # traced size had them; fewer make NumPy's shapes disagree loudly later)
-            fixed = i.stop is not None and i.stop >= 0 and (i.start or 0) >= 0
-            entries.append([axis in dins[0] and not fixed])
-        else:   # ints (and, beside arrays, index arrays): no axis of their own here
-            entries.append([])
-        axis += _consumed(i)
-    if not arrays:
-        flags = [f for made in entries for f in made]
-    else:
-        adv = [k for k, i in enumerate(idx) if isinstance(i, (int, np.ndarray))]
-        shape = np.broadcast_shapes(*[np.nonzero(i)[0].shape if isinstance(i, np.ndarray)
-                                      and i.dtype == np.bool_ else np.shape(i)
-                                      for i in (idx[k] for k in adv)])
-        fixed = [False] * len(shape)
-        before = [f for made in entries[:adv[0]] for f in made]
-        after = [f for made in entries[adv[0]:] for f in made]
-        if adv == list(range(adv[0], adv[-1] + 1)):
-            flags = before + fixed + after
-        else:
-            flags = fixed + before + after
-    if len(flags) != outs[0]._value.ndim:
-        raise core.NotPolymorphic(f"indexing with {params['index']!r} (its result's axes "
-                                  f"could not be followed)")
-    return [frozenset(a for a, f in enumerate(flags) if f)]
-
-
 def _consumed(i):
     """How many axes of the indexed tensor one index entry consumes."""
     if i is None or i is Ellipsis:

@@ -67,22 +67,6 @@ def _matmul_shape(a, b):
     return dims.broadcast_shape(a[:-2], b[:-2]) + (a[-2], b[-1])
 
 
-@matmul_p.def_out_axes
-def _matmul_out_axes(dins, ins, params, outs):
-    """Broadcast batch axes, then the rows of ``a`` and the columns of ``b``."""
-    a, b = ins
-    r = outs[0]._value.ndim
-    d = set()
-    for dd, t in zip(dins, ins, strict=True):   # broadcast batch axes
-        off = r - t._value.ndim
-        d.update(x + off for x in dd if x < t._value.ndim - 2)
-    if a._value.ndim - 2 in dins[0]:
-        d.add(r - 2)
-    if b._value.ndim - 1 in dins[1]:
-        d.add(r - 1)
-    return [frozenset(d)]
-
-
 @matmul_p.def_jvp
 def _matmul_jvp(primals, tangents, *, out):
     (a, b), (a_dot, b_dot) = primals, tangents
@@ -215,13 +199,6 @@ def _einsum_shape(*shapes, ins, spec):
             if c not in size or type(d) is dims.Dim and type(size[c]) is not dims.Dim:
                 size[c] = d
     return tuple(size[c] for c in spec)
-
-
-@einsum_p.def_out_axes
-def _einsum_out_axes(dins, ins, params, outs):
-    """An output subscript is dynamic when it is dynamic in an operand."""
-    letters = {sub[a] for sub, d in zip(params["ins"], dins, strict=True) for a in d}
-    return [frozenset(i for i, c in enumerate(params["spec"]) if c in letters)]
 
 
 @einsum_p.def_jvp

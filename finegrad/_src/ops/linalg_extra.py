@@ -114,21 +114,12 @@ def _square(x, fn):
     return x
 
 
-def _batch_out_axes(dins, ins, params, outs):
-    """Out-axes rule of an op over the last two axes (keeping or dropping them): the batch
-    axes stay open; an open matrix axis cannot be followed."""
-    n = ins[0]._value.ndim
-    if {n - 2, n - 1} & set(dins[0]):
-        raise core.NotPolymorphic("a dynamic matrix axis")
-    return [frozenset(dins[0])]
-
-
 def _batch_shape(x):
     """Shape rule of an op over the last two axes that drops them (det): the batch axes."""
     return tuple(x[:-2])
 
 
-inv_p = Primitive("inv", batch_rule=True, fresh=True, out_axes=_batch_out_axes,
+inv_p = Primitive("inv", batch_rule=True, fresh=True,
                   shape_rule=lambda x: tuple(x))
 
 
@@ -162,7 +153,7 @@ def _inv_vjp(ct, a, *, out, needs, batch):
     return (-matmul(matmul(oh, ct), oh),)
 
 
-det_p = Primitive("det", batch_rule=True, fresh=True, out_axes=_batch_out_axes,
+det_p = Primitive("det", batch_rule=True, fresh=True,
                   shape_rule=_batch_shape)
 
 
@@ -196,9 +187,9 @@ def _det_vjp(ct, a, *, out, needs, batch):
     return (scale * _swap(conj_if_complex(inv(a))),)
 
 
-log_abs_det_p = Primitive("log_abs_det", batch_rule=True, fresh=True, out_axes=_batch_out_axes,
+log_abs_det_p = Primitive("log_abs_det", batch_rule=True, fresh=True,
                           shape_rule=_batch_shape)
-det_sign_p = core.def_nondiff(Primitive("det_sign", fresh=True, out_axes=_batch_out_axes,
+det_sign_p = core.def_nondiff(Primitive("det_sign", fresh=True,
                                         shape_rule=_batch_shape))
 
 

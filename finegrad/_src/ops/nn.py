@@ -9,7 +9,7 @@ from finegrad._src.tensor import Tensor
 from finegrad._src.ops import elementwise as ew
 from finegrad._src.ops import arithmetic as ar
 
-softmax_p = Primitive("softmax", batch_rule=True, fresh=True, out_axes=core.broadcast_out_axes)
+softmax_p = Primitive("softmax", batch_rule=True, fresh=True, shape_rule=core.same_shape_rule)
 
 
 def softmax(logits, axis=-1, name=None):
@@ -46,7 +46,7 @@ def _softmax_vjp(ct, x, *, out, needs, batch, axis):
 
 
 log_softmax_p = Primitive("log_softmax", batch_rule=True, fresh=True,
-                          out_axes=core.broadcast_out_axes)
+                          shape_rule=core.same_shape_rule)
 
 
 def log_softmax(logits, axis=-1, name=None):

@@ -43,7 +43,7 @@ def _identity(name, dtype):
 
 
 def _extremum(name, impl, doc):
-    prim = Primitive(name, batch_rule=True, fresh=True, out_axes=core.reduction_out_axes)
+    prim = Primitive(name, batch_rule=True, fresh=True, shape_rule=core.reduction_shape_rule)
 
     @prim.def_impl
     def _impl(x, *, axis, keepdims):
@@ -91,7 +91,7 @@ reduce_min_p, reduce_min = _extremum("reduce_min", np.min, """Minimum over ``axi
 
 
 reduce_prod_p = Primitive("reduce_prod", batch_rule=True, fresh=True,
-                          out_axes=core.reduction_out_axes)
+                          shape_rule=core.reduction_shape_rule)
 
 
 def reduce_prod(input_tensor, axis=None, keepdims=False, name=None):
@@ -152,7 +152,7 @@ def _flip(x, axis):
     return getitem_axis(x, axis, slice(None, None, -1))
 
 
-cumsum_p = Primitive("cumsum", batch_rule=True, fresh=True, out_axes=core.broadcast_out_axes)
+cumsum_p = Primitive("cumsum", batch_rule=True, fresh=True, shape_rule=core.same_shape_rule)
 
 
 def cumsum(x, axis=0, exclusive=False, reverse=False, name=None):
@@ -190,7 +190,7 @@ def _reverse_cumsum(ct, axis, batch):
     return _flip(bind(cumsum_p, _flip(ct, a), axis=a), a)
 
 
-cumprod_p = Primitive("cumprod", batch_rule=True, fresh=True, out_axes=core.broadcast_out_axes)
+cumprod_p = Primitive("cumprod", batch_rule=True, fresh=True, shape_rule=core.same_shape_rule)
 
 
 def cumprod(x, axis=0, exclusive=False, reverse=False, name=None):
