@@ -254,6 +254,15 @@ def shape_of(t):
     return tr.shape_of(t)
 
 
+def same_shape(a, b):
+    """Whether shapes ``a`` and ``b`` (from `shape_of`) are the same: ``a == b`` eagerly; the
+    same expressions inside a shape-polymorphic trace (no guard)."""
+    tr = _state.tracer
+    if tr is None or not tr.poly:
+        return a == b
+    return dims.same_shape(a, b)
+
+
 def size_of(t, axis):
     """``shape_of(t)[axis]``."""
     return shape_of(t)[axis]

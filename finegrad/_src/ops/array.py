@@ -289,17 +289,17 @@ def unbroadcast(g, like, batch=()):
     broadcasting; the leading ``batch`` axes (a VJP rule's ``batch`` argument) are kept.
     Shapes are `core.shape_of`'s: symbolic inside a shape-polymorphic trace."""
     bs = tuple(batch)
-    shape = tuple(core.shape_of(like) if isinstance(like, Tensor) else like)
-    gshape = tuple(core.shape_of(g))
-    target = bs + shape
-    if dims.same_shape(gshape, target):
+    shape = core.shape_of(like) if isinstance(like, Tensor) else tuple(like)
+    gshape = core.shape_of(g)
+    target = bs + shape if bs else shape
+    if core.same_shape(gshape, target):
         return g
     if len(gshape) < len(target) or gshape[:len(bs)] != bs:
         return broadcast_to(g, target)
     axes = _broadcast_axes(gshape, shape, len(bs))
     if axes:
         g = reduce_sum(g, axis=axes)
-    return g if dims.same_shape(core.shape_of(g), target) else reshape(g, target)
+    return g if core.same_shape(core.shape_of(g), target) else reshape(g, target)
 
 
 def _broadcast_axes(gshape, shape, nbatch):
@@ -314,9 +314,9 @@ def _broadcast_axes(gshape, shape, nbatch):
 def broadcast_as(g, like, nbatch=0):
     """Broadcast ``g`` to its ``nbatch`` leading axes plus the shape of tensor ``like`` (the
     inverse of `unbroadcast`)."""
-    gshape = tuple(core.shape_of(g))
-    target = gshape[:nbatch] + tuple(core.shape_of(like))
-    return g if dims.same_shape(gshape, target) else broadcast_to(g, target)
+    gshape = core.shape_of(g)
+    target = gshape[:nbatch] + core.shape_of(like) if nbatch else core.shape_of(like)
+    return g if core.same_shape(gshape, target) else broadcast_to(g, target)
 
 
 reduce_sum_p = Primitive("reduce_sum", batch_rule=True, fresh=True,
