@@ -258,7 +258,7 @@ class Function:
             return conc
         return None
 
-    def _dynamic_axes(self, leaves):
+    def _open_axes(self, leaves):
         """Per leaf, the axes its input_signature (or the TensorSpec given for it) leaves
         open (None); all of them for a spec of unknown rank (one graph per rank)."""
         specs = self._signature if self._signature is not None and \
@@ -286,7 +286,7 @@ class Function:
         builder = GraphBuilder(self._name)
         leaves = nest.flatten((args, kwargs))
         if dynamic is None:
-            dynamic = self._dynamic_axes(leaves)
+            dynamic = self._open_axes(leaves)
         builder.poly = any(dynamic)
         builder.examples = any(isinstance(x, TensorSpec) for x in leaves)
         traced = []
