@@ -362,40 +362,6 @@ _add(
 )
 
 
-# ops that take their shape from a reference tensor when a graph runs (what rules emit inside
-# a trace whose input_signature has None dimensions); the reference is a fixed constant here
-from finegrad._src.core import bind as _bind  # noqa: E402
-from finegrad._src.ops import array as _array  # noqa: E402
-from finegrad._src.ops import indexing as _indexing  # noqa: E402
-
-
-def _like(prim, ref_shape, **params):
-    return lambda g: _bind(prim, g, fg.zeros(ref_shape, fg.float64), **params)
-
-
-_add(
-    OpSpec(_named("sum_like(ref (1, 3))", _like(_array.sum_like_p, (1, 3), nbatch=0)),
-           shapes=((2, 3), (4, 2, 3)), prims=("sum_like",)),
-    OpSpec(_named("sum_like(ref (3,), nbatch=1)", _like(_array.sum_like_p, (3,), nbatch=1)),
-           shapes=((2, 4, 3), (2, 3)), prims=("sum_like",)),
-    OpSpec(_named("broadcast_like(ref (4, 3))", _like(_array.broadcast_like_p, (4, 3),
-                                                      nbatch=0)),
-           shapes=((1, 3), (3,), ()), prims=("broadcast_like",)),
-    OpSpec(_named("broadcast_like(ref (4, 3), nbatch=1)",
-                  _like(_array.broadcast_like_p, (4, 3), nbatch=1)),
-           shapes=((2, 1, 3),), prims=("broadcast_like",)),
-    OpSpec(_named("scatter_add_like(x[0::2])",
-                  _like(_indexing.scatter_add_like_p, (5,), nbatch=0,
-                        index=_indexing._normalize_index(slice(0, None, 2), (5,)))),
-           shapes=((3,),), prims=("scatter_add_like",)),
-    OpSpec(_named("scatter_add_like(x[1:, -1], nbatch=1)",
-                  _like(_indexing.scatter_add_like_p, (3, 4), nbatch=1,
-                        index=_indexing._normalize_index((slice(None), slice(1, None), -1),
-                                                      (2, 3, 4)))),
-           shapes=((2, 2),), prims=("scatter_add_like",)),
-)
-
-
 def _vjp_of(name, fn):
     """``x, u -> vjp(fn, x)(u)``, with the cotangent ``u`` an input too.
 
@@ -532,8 +498,8 @@ NONDIFF = (
     "stop_gradient",
     # a traced function's variable read and update: effects, run in program order
     "read_variable", "assign_variable",
-    # shape-polymorphic graphs: zeros/ones shaped like a tensor, and a reduction's count
-    "fill_like", "count", "shape",
+    # constants of a symbolic shape (shape-polymorphic graphs), and a shape's value
+    "full", "shape",
 )
 
 #: primitives covered by tests outside the table, or reached only inside other ops' rules.

@@ -1,7 +1,7 @@
 """Guard tests: every primitive declares, on itself, what the engine needs to know about it.
 
 A primitive's kernel (for compiled graphs), whether it is elementwise, whether its outputs
-are always new arrays, and how its outputs' dynamic axes follow from its inputs' are
+are always new arrays, and how its outputs' (possibly symbolic) shapes follow from its inputs' are
 arguments or decorators of `Primitive`, beside its impl and rules. These tests find a
 primitive that lacks a declaration it needs, and a module that keeps primitive names in a
 list of its own instead.
@@ -15,7 +15,7 @@ import pytest
 
 import finegrad  # registers every primitive
 from finegrad._src import core
-from finegrad._src.graph import dynamic
+from finegrad._src.dims import Dim
 
 PRIMS = sorted(core.primitives().items())
 KERNELS = [(n, p) for n, p in PRIMS if p.kernel is not None]
@@ -56,11 +56,11 @@ def test_plain_ufunc_impl_declares_its_kernel(name, prim):
 
 @pytest.mark.parametrize("name, prim", KERNELS, ids=[n for n, _ in KERNELS])
 def test_kernel_declarations_agree(name, prim):
-    """A kernel implies elementwise, fresh and the broadcasting out-axes rule."""
+    """A kernel implies elementwise, fresh and the broadcasting shape rule."""
     assert prim.elementwise, f"primitive {name!r} has a kernel but is not elementwise"
     assert prim.fresh, f"primitive {name!r} has a kernel but is not fresh"
-    assert prim.out_axes is core.broadcast_out_axes, \
-        f"primitive {name!r} has a kernel but not the broadcasting out-axes rule"
+    assert prim.shape_rule is core.broadcast_shape_rule, \
+        f"primitive {name!r} has a kernel but not the broadcasting shape rule"
     assert not prim.multiple_results, f"primitive {name!r}: a kernel has one output"
 
 
@@ -81,19 +81,18 @@ def test_kernel_computes_the_impl(name, prim):
 
 @pytest.mark.parametrize("name, prim", PRIMS, ids=[n for n, _ in PRIMS])
 def test_elementwise_follows_broadcasting(name, prim):
-    """An elementwise primitive has an out-axes rule, and it follows NumPy broadcasting."""
+    """An elementwise primitive has a shape rule, and it follows NumPy broadcasting of
+    symbolic shapes."""
     if not prim.elementwise:
         return
-    assert prim.out_axes is not None, f"elementwise primitive {name!r} has no out-axes rule"
+    assert prim.shape_rule is not None, f"elementwise primitive {name!r} has no shape rule"
     if prim.kernel is None:
         return
-    x, y = finegrad.constant(np.ones((2, 3))), finegrad.constant(np.ones((3,)))
-    ins = [x, y][:_nin(prim.kernel)]
-    out = finegrad.constant(np.ones((2, 3)))
-    dins = [frozenset({0}), frozenset()][:len(ins)]
-    assert prim.out_axes(dins, ins, {}, [out]) == [frozenset({0})]
-    if len(ins) == 2:   # y's axis 0 is the output's axis 1
-        assert prim.out_axes([frozenset(), frozenset({0})], ins, {}, [out]) == [frozenset({1})]
+    n, m = Dim.symbol("n", 2), Dim.symbol("m", 3)
+    shapes = [(n, 3), (3,)][:_nin(prim.kernel)]
+    assert prim.shape_rule(*shapes) == (n, 3)
+    if len(shapes) == 2:   # y's axis 0 is the output's axis 1
+        assert prim.shape_rule((2, 1), (m,)) == (2, m)
 
 
 def _positional_only(fn):
@@ -143,19 +142,26 @@ def test_compiled_steps_have_named_kinds():
         np.testing.assert_allclose(f(x, w).numpy(), want, rtol=1e-5)
 
 
-def test_undeclared_out_axes_is_not_polymorphic():
-    """A dynamic input of a primitive with no out-axes rule makes the trace not polymorphic,
-    and the message names the primitive."""
-    prim = core.get_primitive("broadcast_to")
-    assert prim.out_axes is None
-    with pytest.raises(dynamic.NotPolymorphic, match="broadcast_to has no rule for dynamic axes"):
-        dynamic.output_axes(prim, [frozenset({0})], [], {}, [])
+def test_undeclared_shape_rule_keeps_the_traced_sizes():
+    """A symbolic input of a primitive with no shape rule pins its sizes (a guard): a call
+    with another size traces again, and the warning names the primitive."""
+    prim = core.get_primitive("cond")
+    assert prim.shape_rule is None
+
+    @finegrad.function(input_signature=[finegrad.TensorSpec([None], finegrad.float32)])
+    def f(x):
+        return finegrad.cond(finegrad.reduce_sum(x) > 0, lambda: x * 2., lambda: x)
+
+    np.testing.assert_array_equal(f(finegrad.ones(2)).numpy(), [2., 2.])
+    with pytest.warns(UserWarning, match="cond has no rule for dynamic axes"):
+        np.testing.assert_array_equal(f(finegrad.ones(3)).numpy(), [2., 2., 2.])
+    assert f.experimental_get_tracing_count() == 2
 
 
 def test_declarations_count():
     """Sanity: the declarations are there (a guard that finds nothing guards nothing)."""
     assert len(KERNELS) >= 18
-    assert sum(p.out_axes is not None for _, p in PRIMS) >= 59
+    assert sum(p.shape_rule is not None for _, p in PRIMS) >= 85
     assert sum(p.fresh for _, p in PRIMS) >= 33
 
 

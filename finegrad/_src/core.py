@@ -17,6 +17,7 @@ is how nesting gives derivatives of any order and how forward-over-reverse works
 """
 import numpy as np
 
+from finegrad._src import dims
 from finegrad._src.state import state as _state
 from finegrad._src.errors import OpError
 from finegrad._src.tensor import Tensor, convert_to_tensor, convert_like, to_numpy_value
@@ -55,22 +56,23 @@ class Primitive:
       the primitive elementwise on parameter-free calls, as ``impl`` does; the executor calls
       it directly, writes it into recycled buffers and fuses chains of kernels. Implies
       ``elementwise`` and ``fresh``.
-    - ``elementwise=True``: the output's shape is the NumPy broadcast of the inputs' shapes;
-      its default out-axes rule is `broadcast_out_axes`.
+    - ``elementwise=True``: the output's shape is the NumPy broadcast of the inputs' shapes
+      (its default shape rule).
     - ``fresh=True``: what the executor runs for it (its kernel, else ``impl``) always returns
       new arrays (never an input or a view of one), so the executor may recycle a value once
       every consumer of it is fresh.
     - ``stateful=True``: each run may give new values for the same inputs (random ops draw
       from a stream): compiled graphs never fold it into a constant nor merge two of its nodes.
-    - ``out_axes``: ``rule(dyn_ins, ins, params, outs)`` giving one frozenset of dynamic
-      (open) axes per output, given each input's (`finegrad.function` with a ``None``
-      dimension); raise `NotPolymorphic` when an axis cannot be followed. Also set with the
-      ``def_out_axes`` decorator. ``None`` (and not elementwise): a dynamic input makes the
-      trace not polymorphic.
+    - ``shape_rule``: ``rule(*shapes, **params)`` giving the output's shape (a list of them
+      with ``multiple_results``) from the inputs' shapes, whose sizes may be symbolic
+      (`dims.Dim`) inside a shape-polymorphic trace; asked only then. Also set with the
+      ``def_shape`` decorator. Elementwise primitives get NumPy's broadcasting. ``None``
+      (and not elementwise): a symbolic input size is kept at its traced value (a guard).
     """
 
     def __init__(self, name, *, multiple_results=False, unify=True, batch_rule=False,
-                 kernel=None, elementwise=False, fresh=False, out_axes=None, stateful=False):
+                 kernel=None, elementwise=False, fresh=False, shape_rule=None,
+                 stateful=False):
         if name in _PRIMITIVES:
             raise ValueError(f"finegrad: a primitive named {name!r} already exists")
         self.name = name
@@ -84,9 +86,9 @@ class Primitive:
         self.elementwise = elementwise or kernel is not None
         self.fresh = fresh or kernel is not None
         self.stateful = stateful
-        if out_axes is None and self.elementwise:
-            out_axes = broadcast_out_axes
-        self.out_axes = out_axes
+        if shape_rule is None and self.elementwise:
+            shape_rule = broadcast_shape_rule
+        self.shape_rule = shape_rule
         self.nondiff = False
         self.gradient_override = None  # set by RegisterGradient / no_gradient
         _PRIMITIVES[name] = self
@@ -103,9 +105,9 @@ class Primitive:
         self.jvp = fn
         return fn
 
-    def def_out_axes(self, fn):
-        """Declare how the outputs' dynamic axes follow from the inputs' (see ``out_axes``)."""
-        self.out_axes = fn
+    def def_shape(self, fn):
+        """Declare the shape rule (see ``shape_rule``)."""
+        self.shape_rule = fn
         return fn
 
     def bind(self, *args, **params):
@@ -145,28 +147,19 @@ def def_nondiff(prim):
     return prim
 
 
-class NotPolymorphic(Exception):
-    """Raised by an out-axes rule when the result's size cannot follow a dynamic input axis."""
+def broadcast_shape_rule(*shapes, **params):
+    """Shape rule of NumPy broadcasting (elementwise primitives)."""
+    return dims.broadcast_shape(*shapes)
 
 
-def broadcast_out_axes(dins, ins, params, outs):
-    """Out-axes of NumPy broadcasting: an output axis is dynamic if any input's aligned axis
-    is (every output has the broadcast shape)."""
-    r = outs[0]._value.ndim
-    d = set()
-    for dd, t in zip(dins, ins, strict=True):
-        off = r - t._value.ndim
-        d.update(a + off for a in dd)
-    return [frozenset(d)] * len(outs)
+def reduction_shape_rule(shape, *, axis, keepdims, **params):
+    """Shape rule of a reduction over ``axis`` (with ``keepdims``)."""
+    return dims.reduced_shape(shape, axis, keepdims)
 
 
-def reduction_out_axes(dins, ins, params, outs):
-    """Out-axes of a reduction over ``params["axis"]`` (with ``params["keepdims"]``)."""
-    axis, keep = params["axis"], params["keepdims"]
-    if keep:
-        return [frozenset(a for a in dins[0] if a not in axis)]
-    kept = [i for i in range(ins[0]._value.ndim) if i not in axis]
-    return [frozenset(kept.index(a) for a in dins[0] if a not in axis)]
+def same_shape_rule(x, **params):
+    """Shape rule of an op whose output has its input's shape (softmax, cumsum)."""
+    return tuple(x)
 
 
 def primitives():
@@ -190,7 +183,13 @@ def get_primitive(name, fn="finegrad"):
 # --- dispatch --------------------------------------------------------------------------------
 
 def bind(prim, *args, **params):
-    """Run ``prim`` on ``args`` and let the active recorders see it. Returns Tensor(s)."""
+    """Run ``prim`` on ``args`` and let the active recorders see it. Returns Tensor(s).
+
+    Inside a shape-polymorphic trace, ``params`` may hold `Dim` sizes: the implementation
+    gets their values in this trace, the recorders the symbolic params."""
+    recs = _state.recorders
+    iparams = params if not recs or _state.tracer is None or not params else \
+        _impl_params(params)
     # the common shapes of a call (one or two tensors, a tensor and a Python scalar) are
     # handled without building lists or raising: this is most of a program's ops
     n = len(args)
@@ -205,7 +204,7 @@ def bind(prim, *args, **params):
         if prim.unify is True and va.dtype != vb.dtype:
             raise _mixed_dtypes(prim, (va, vb))
         try:
-            out = prim.impl(va, vb, **params)
+            out = prim.impl(va, vb, **iparams)
         except ValueError as e:
             raise _shape_error(prim, (va, vb), e) from None
         except TypeError as e:
@@ -214,7 +213,7 @@ def bind(prim, *args, **params):
         ins = args
         vals = (args[0]._value,)
         try:
-            out = prim.impl(vals[0], **params)
+            out = prim.impl(vals[0], **iparams)
         except ValueError as e:
             raise _shape_error(prim, vals, e) from None
         except TypeError as e:
@@ -227,13 +226,12 @@ def bind(prim, *args, **params):
         elif prim.unify:
             _check_same_dtype(prim, [vals[i] for i in prim.unify if i < len(vals)])
         try:
-            out = prim.impl(*vals, **params)
+            out = prim.impl(*vals, **iparams)
         except ValueError as e:
             raise _shape_error(prim, vals, e) from None
         except TypeError as e:
             raise _dtype_error(prim, vals, e) from None
     out = tuple(map(Tensor, out)) if prim.multiple_results else Tensor(out)
-    recs = _state.recorders
     if recs:
         if _state.gradient_overrides:
             prim = _state.gradient_overrides.get(prim, prim)
@@ -242,6 +240,36 @@ def bind(prim, *args, **params):
         else:
             record(prim, ins, params, out)
     return out
+
+
+def _impl_params(params):
+    """``params`` with every `Dim` replaced by its value in the current trace."""
+    return dims.concrete(params) if _state.tracer.poly else params
+
+
+def shape_of(t):
+    """The shape of tensor ``t`` for internal code: ``t``'s NumPy shape, but inside a
+    shape-polymorphic trace a tuple whose open sizes are `Dim` objects (symbolic sizes a
+    rule computes with and passes to `bind` as params). ``Tensor.shape`` (public) shows
+    those sizes as None instead, as TensorFlow does."""
+    tr = _state.tracer
+    if tr is None or not tr.poly:
+        return t._value.shape
+    return tr.shape_of(t)
+
+
+def same_shape(a, b):
+    """Whether shapes ``a`` and ``b`` (from `shape_of`) are the same: ``a == b`` eagerly; the
+    same expressions inside a shape-polymorphic trace (no guard)."""
+    tr = _state.tracer
+    if tr is None or not tr.poly:
+        return a == b
+    return dims.same_shape(a, b)
+
+
+def size_of(t, axis):
+    """``shape_of(t)[axis]``."""
+    return shape_of(t)[axis]
 
 
 def _shape_error(prim, vals, e):
@@ -464,31 +492,6 @@ def active_recorders():
 def current_tracer():
     """The graph builder tracing on this thread (`finegrad.function`), or None."""
     return _state.tracer
-
-
-NO_AXES = frozenset()   # what dynamic_axes gives for a tensor with none
-
-
-def dynamic_axes(t):
-    """The axes of ``t`` whose size is not fixed in the graph being traced (``None``
-    dimensions of an input_signature, and what they flow into); empty outside such a trace.
-
-    Rules that turn a shape into a parameter (a reshape target, a broadcast shape, a count)
-    ask this first: a dynamic axis must not be written into the graph as the size it has
-    while tracing.
-    """
-    tr = _state.tracer
-    if tr is None or not tr.poly:
-        return NO_AXES
-    return tr.dyn_of(t)
-
-
-def not_polymorphic(reason):
-    """Tell the current trace that its graph cannot serve other sizes of its dynamic axes
-    (it is then kept for the traced shapes only, and ``reason`` is reported)."""
-    tr = _state.tracer
-    if tr is not None and tr.poly:
-        tr.fail_poly(reason)
 
 
 class tracing:

@@ -403,3 +403,4 @@ def as_ints(value, fn, arg):
     if not isinstance(value, Iterable) or getattr(value, "ndim", 1) == 0:
         return (as_int(value, fn, arg),)
     return tuple(as_int(v, fn, arg, value) for v in value)
+

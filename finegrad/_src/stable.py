@@ -2,6 +2,7 @@
 composite's gradient overflows or divides by zero. Each is checked by
 `finegrad.testing.check_custom_gradient` over extreme inputs in the test suite.
 """
+from finegrad._src import core
 from finegrad._src.ad.custom import custom_gradient
 from finegrad._src.ops import elementwise as ew
 from finegrad._src.ops import arithmetic as ar
@@ -68,10 +69,10 @@ def logsumexp(x, axis=None, keepdims=False):
             # rounding error of out, which at |x| = 1e4 in float32 is 1e-3 relative
             e = ew.exp(x - stop_gradient(reduce_max(x, axes, keepdims=True)))
             p = e / reduce_sum(e, axes, keepdims=True)
-            dyk = dy if keepdims else reshape(dy, out._value.shape)
+            dyk = dy if keepdims else reshape(dy, core.shape_of(out))
             return dyk * p
         result = out if keepdims else reshape(out, tuple(
-            s for i, s in enumerate(x._value.shape) if i not in axes))
+            s for i, s in enumerate(core.shape_of(x)) if i not in axes))
         return result, grad
     return logsumexp(x)
 
@@ -134,10 +135,10 @@ def safe_norm(x, axis=None, keepdims=False):
         n = where(pos, ew.sqrt(where(pos, sq, 1)), sq * 0)
 
         def grad(dy):
-            dyk = dy if keepdims else reshape(dy, n._value.shape)
+            dyk = dy if keepdims else reshape(dy, core.shape_of(n))
             return where(pos, dyk * x / where(pos, n, 1), x * 0)
         result = n if keepdims else reshape(n, tuple(
-            s for i, s in enumerate(x._value.shape) if i not in axes))
+            s for i, s in enumerate(core.shape_of(x)) if i not in axes))
         return result, grad
     return safe_norm(x)
 

@@ -78,10 +78,7 @@ def _custom_impl(*vals, rule):
     return rule.layout.outputs(vals)
 
 
-@custom_p.def_out_axes
-def _custom_out_axes(dins, ins, params, outs):
-    """custom_gradient passes f's outputs through: they are its last inputs."""
-    return list(dins[len(ins) - len(outs):])
+custom_p.def_shape(lambda *shapes, rule: list(rule.layout.outputs(shapes)))
 
 
 @custom_p.def_jvp

@@ -18,7 +18,7 @@ import sys
 
 import numpy as np
 
-from finegrad._src import core, nest
+from finegrad._src import core, dims, nest
 from finegrad._src.ops.array import reshape, zeros_like, transpose
 from finegrad._src.ops.array import convert_to_tensor
 from finegrad._src.tensor import Tensor
@@ -339,10 +339,10 @@ class GradientTape(core.Recorder):
         flat_sources = nest.flatten(sources)
         tshape = target._value.shape
         n = int(np.prod(tshape, dtype=np.int64))
-        if any(core.dynamic_axes(t) for t in [target] + flat_sources
-               if isinstance(t, Tensor)):
-            core.not_polymorphic("a Jacobian of or with respect to a tensor with a dynamic "
-                                 "axis (its shape is the sizes of both)")
+        for t in [target] + flat_sources:   # its shape holds the sizes of both
+            if isinstance(t, Tensor):
+                dims.pin(core.shape_of(t), "a Jacobian of or with respect to a tensor with a "
+                                           "dynamic axis (its shape is the sizes of both)")
         if not _is_float(target):
             grads = [None] * len(flat_sources)
         else:
@@ -379,8 +379,8 @@ class GradientTape(core.Recorder):
         target = _single_target(self._read(target) if isinstance(target, Variable) else target,
                                 "batch_jacobian")
         tshape, sshape = target._value.shape, source._value.shape
-        if core.dynamic_axes(target) or core.dynamic_axes(source):
-            core.not_polymorphic("batch_jacobian of a tensor with a dynamic axis")
+        for t in (target, source):
+            dims.pin(core.shape_of(t), "batch_jacobian of a tensor with a dynamic axis")
         if not tshape or not sshape or tshape[0] != sshape[0]:
             raise ValueError(f"finegrad.GradientTape.batch_jacobian: target and source need the "
                              f"same first (batch) dimension, got shapes {tshape} and {sshape}")
@@ -488,7 +488,7 @@ def _ones_seed(t):
     v = t._value
     if not isinstance(v, np.ndarray) or v.ndim == 0:
         return Tensor(v.dtype.type(1))
-    if core.dynamic_axes(t):   # inside a shape-polymorphic trace: sized when the graph runs
+    if dims.is_symbolic(core.shape_of(t)):   # a shape-polymorphic trace: sized at each call
         from finegrad._src.ops.array import ones_like
         return ones_like(t)
     return Tensor(np.broadcast_to(np.ones((), v.dtype), v.shape))

@@ -6,15 +6,16 @@ constants, and variables become read/assign nodes (captured by reference). The t
 isolated: assignments inside it update a shadow value, not the variable. As the current
 tracer it also answers what a `Tensor` asks during a trace: whether its value may be handed
 to Python (`check_concrete`) and which of its sizes are open (`static_shape`). Under an
-input_signature with ``None`` dimensions it follows which axes of every value are open
-(graph/dynamic.py).
+input_signature with ``None`` dimensions it keeps every value's shape with its symbolic
+sizes (`dims.Dim`, graph/symbolic.py) and the guards the trace decided.
 """
 import numpy as np
 
 from finegrad._src import core, dtypes, nest
 from finegrad._src.ad import custom
-from finegrad._src.graph import dynamic, ir
+from finegrad._src.graph import ir, symbolic
 from finegrad._src.graph.ir import Graph, Node, OutSlot, read_variable_p, assign_variable_p
+from finegrad._src.dims import Dim, has_dims, is_symbolic
 from finegrad._src.tensor import OutOfScope, Tensor, TensorShape
 from finegrad._src.variables import Variable
 
@@ -81,23 +82,41 @@ class GraphBuilder(core.Recorder):
         # values (gather's index range) then gives way, as only shapes are traced
         self.examples = parent.examples if parent is not None else False
         self._next = 0
-        # shape polymorphism (graph/dynamic.py): slot -> its dynamic axes, and why the graph
-        # cannot serve other sizes (None while it can)
+        # shape polymorphism (graph/symbolic.py): slot -> its shape with `Dim` sizes (slots
+        # with an open size only), and the guards the trace decided (kept by the outermost
+        # builder)
         self.poly = parent.poly if parent is not None else False
-        self.dyn = {}
-        self.poly_failed = None
+        self.sym = {}
+        self.guards = []
+        self._nsym = 0
+        self._rule = None      # the primitive whose shape rule runs (named by its guards)
 
-    def dyn_of(self, t):
+    @property
+    def root(self):
+        b = self
+        while b.parent is not None:
+            b = b.parent
+        return b
+
+    def shape_of(self, t):
+        """`core.shape_of` inside this trace: ``t``'s shape with its open sizes as Dims."""
         s = self.slots.get(id(t))
         if s is None:
-            return self.parent.dyn_of(t) if self.parent is not None else core.NO_AXES
-        return self.dyn.get(s, core.NO_AXES)
+            return self.parent.shape_of(t) if self.parent is not None else t._value.shape
+        return self.sym.get(s) or t._value.shape
 
-    def fail_poly(self, reason):
-        if self.poly_failed is None:
-            self.poly_failed = reason
-        if self.parent is not None:
-            self.parent.fail_poly(reason)
+    def new_symbol(self, value):
+        root = self.root
+        root._nsym += 1
+        return Dim.symbol(f"n{root._nsym - 1}", value)
+
+    def add_guard(self, guard):
+        root = self.root
+        if root._rule is not None and guard.reason is None:
+            guard.reason = f"{root._rule} ({guard.describe()})"
+        key = (guard.lhs, guard.op, guard.rhs)
+        if all((g.lhs, g.op, g.rhs) != key for g in root.guards):
+            root.guards.append(guard)
 
     def _new_slot(self, t):
         s = self._next
@@ -112,11 +131,11 @@ class GraphBuilder(core.Recorder):
         if s is not None:
             return s
         if self.parent is not None and self.parent.knows(t):
-            d = self.parent.dyn_of(t) if self.poly else core.NO_AXES
+            shape = self.parent.shape_of(t) if self.poly else ()
             s = self._new_slot(t)
             self.outer.append(s)
-            if d:
-                self.dyn[s] = d
+            if is_symbolic(shape):
+                self.sym[s] = shape
             return s
         s = self._new_slot(t)     # a tensor from outside the trace: captured by value
         self.consts[s] = t._value
@@ -150,28 +169,24 @@ class GraphBuilder(core.Recorder):
     def knows(self, t):
         return id(t) in self.slots or (self.parent is not None and self.parent.knows(t))
 
-    def add_arg(self, t, dynamic=()):
+    def add_arg(self, t, dynamic=(), shape=None):
+        """A new argument; a symbol for each axis in ``dynamic``, or the symbolic ``shape``
+        (a rule's cotangent shaped like a value of the enclosing trace)."""
         s = self._new_slot(t)
         self.args.append(s)
         if dynamic:
-            self.dyn[s] = frozenset(dynamic)
+            shape = tuple(self.new_symbol(n) if i in dynamic else n
+                          for i, n in enumerate(t._value.shape))
+        if shape is not None and is_symbolic(shape):
+            self.sym[s] = tuple(shape)
         return s
 
     def record(self, prim, ins, params, out):
         in_slots = tuple(self.slot_of(t) for t in ins)
         outs = out if prim.multiple_results else (out,)
         out_slots = tuple(self._new_slot(o) for o in outs)
-        if self.poly and self.dyn:
-            dins = [self.dyn.get(s, core.NO_AXES) for s in in_slots]
-            if any(dins):
-                try:
-                    douts = dynamic.output_axes(prim, dins, ins, params, outs)
-                except dynamic.NotPolymorphic as e:
-                    self.fail_poly(str(e))
-                else:
-                    for s, d in zip(out_slots, douts, strict=True):
-                        if d:
-                            self.dyn[s] = d
+        if self.poly and (self.sym or has_dims(params)):
+            symbolic.record_shapes(self, prim, ins, in_slots, params, outs, out_slots)
         self.nodes.append(Node(prim, in_slots, params, out_slots,
                                [self.meta[s] for s in out_slots]))
         self.entries.append((prim, ins, params, out))
@@ -213,10 +228,9 @@ class GraphBuilder(core.Recorder):
                             f"instead of NumPy or Python on tensors")
 
     def static_shape(self, t):
-        """``Tensor.shape`` inside this trace: the axes left open (dynamic) are None."""
-        d = self.dyn_of(t) if self.poly else core.NO_AXES
-        if d:
-            return TensorShape(tuple(None if i in d else n for i, n in enumerate(t._value.shape)))
+        """``Tensor.shape`` inside this trace: the axes left open (symbolic) are None."""
+        if self.poly:
+            return TensorShape(tuple(None if type(n) is Dim else n for n in self.shape_of(t)))
         return TensorShape(t._value.shape)
 
     def assign_variable(self, var, value, mode):
@@ -238,8 +252,11 @@ class GraphBuilder(core.Recorder):
             out = nest.map_structure(leaf, outputs)
         g = Graph(self.name, list(self.args), arg_names, dict(self.consts), list(self.nodes),
                   out, dict(self.meta), list(self.outer))
-        if self.poly and self.poly_failed is None:
-            g.dyn = dict(self.dyn)
+        if self.poly:
+            g.sym = dict(self.sym)
+            g.guards = self.guards   # shared: a custom_gradient rule traced later adds its own
+            g.dyn = {s: frozenset(i for i, d in enumerate(sh) if type(d) is Dim)
+                     for s, sh in self.sym.items()}
         return g
 
 

@@ -13,7 +13,7 @@ import numpy as np
 
 from finegrad._src import core, nest
 from finegrad._src.ad import custom
-from finegrad._src.graph import ir
+from finegrad._src.graph import ir, symbolic
 from finegrad._src.graph.builder import GraphBuilder
 from finegrad._src.graph.ir import OutSlot, read_variable_p, assign_variable_p
 from finegrad._src.ops.array import convert_to_tensor
@@ -28,62 +28,101 @@ class ConcreteFunction:
         self._builder = builder      # keeps trace-time tensors alive for custom rules
         self._is_tensor = is_tensor
         self._compiled = None
-        self.polymorphic = False   # one graph for every size of its dynamic axes
-        self.poly_failed = None    # why not, when the signature asked for it
+        self.polymorphic = False   # one graph for every size of its symbolic axes (guarded)
         self._sized = collections.OrderedDict()  # argument shapes -> compiled graph (LRU)
+        self._broken = {}   # argument shapes -> the guard they break
 
     @property
     def structured_outputs(self):
         return self.graph.outputs
 
-    def __call__(self, *args, **kwargs):
+    def _tensors(self, args, kwargs):
         leaves = [x for x, is_t in zip(nest.flatten((args, kwargs)), self._is_tensor,
                                        strict=True) if is_t]
-        tensors = [x if isinstance(x, Tensor) else convert_to_tensor(x) for x in leaves]
+        return [x if isinstance(x, Tensor) else convert_to_tensor(x) for x in leaves]
+
+    def __call__(self, *args, **kwargs):
+        tensors = self._tensors(args, kwargs)
+        first = None
+        if self.polymorphic:   # resolves the graph for these sizes (GuardFailed if it can't)
+            compiled, first = self._sized_for([t._value for t in tensors])
+        else:
+            compiled = self._compiled
         if core.active_recorders() or core.current_tracer() is not None:
             values = replay(self.graph, tensors, self._builder)
+        elif first is not None:   # the sizes' first call: already run, op by op
+            values = [None if v is None else Tensor(v) for v in first]
         else:
-            vals = [t._value for t in tensors]
-            compiled = self._compiled_for(vals)
-            if compiled is None:    # a new size of a dynamic axis: run it once, op by op
-                values = self._specialize(vals)
-            else:
-                values = [None if v is None else Tensor(v) for v in compiled.run(vals)]
+            if compiled is None:
+                compiled = self._compiled = self.graph.compiled()
+            values = [None if v is None else Tensor(v)
+                      for v in compiled.run([t._value for t in tensors])]
         it = iter(values)
         return nest.map_structure(lambda o: next(it) if isinstance(o, OutSlot) else
                                   (next(it), o)[1], self.graph.outputs)
 
+    def ranks_match(self, args, kwargs):
+        """Whether the tensor arguments have the ranks this graph was traced for."""
+        g = self.graph
+        return all(np.ndim(t._value) == len(g.meta[s][0])
+                   for s, t in zip(g.args, self._tensors(args, kwargs), strict=True))
+
+    def check(self, args, kwargs):
+        """Raise `GuardFailed` when this polymorphic graph cannot serve these arguments'
+        sizes, as far as their sizes tell without running it (guards on sizes that only a
+        run gives, of ops with an out-axes rule and no shape rule, are checked by the run)."""
+        if self.polymorphic:
+            vals = [t._value for t in self._tensors(args, kwargs)]
+            key = tuple(np.shape(v) for v in vals)
+            if key not in self._sized:
+                self._check_guards(key, symbolic.bindings(self.graph, vals))
+
+    def _check_guards(self, key, binding):
+        why = self._broken.get(key)
+        if why is None:
+            guard = symbolic.broken_guard(self.graph, binding)
+            if guard is None:
+                return
+            why = self._broken[key] = guard.describe()
+            if len(self._broken) > self.MAX_SIZES:
+                self._broken.pop(next(iter(self._broken)))
+        raise symbolic.GuardFailed(why)
+
     #: how many sizes of a polymorphic graph keep a compiled form
     MAX_SIZES = 16
 
-    def _compiled_for(self, vals):
-        g = self.graph
-        if not self.polymorphic or all(np.shape(v) == g.meta[s][0]
-                                       for s, v in zip(g.args, vals, strict=True)):
-            if self._compiled is None:
-                self._compiled = g.compiled()
-            return self._compiled
+    def _sized_for(self, vals):
+        """(The compiled form for the sizes of ``vals``, and the outputs when this call made
+        it, else None). A new size checks the trace's guards, runs the graph once op by op
+        with its symbolic params resolved, and keeps a compiled form (the compiler plans
+        buffers and fusion per shape)."""
         key = tuple(np.shape(v) for v in vals)
         compiled = self._sized.get(key)
         if compiled is not None:
             self._sized.move_to_end(key)
-        return compiled
-
-    def _specialize(self, vals):
-        """Run the graph on arguments of new sizes once, op by op, and keep a compiled form
-        of it for those sizes (the compiler plans buffers and fusion per shape)."""
-        outs, sized = ir.specialize(self.graph, vals)
-        self._sized[tuple(np.shape(v) for v in vals)] = sized.compiled()
+            return compiled, None
+        self._check_guards(key, symbolic.bindings(self.graph, vals))
+        outs, sized, binding = ir.specialize(self.graph, vals)
+        self._check_guards(key, binding)   # those on sizes the run gave
+        self._sized[key] = sized.compiled()
         if len(self._sized) > self.MAX_SIZES:
             self._sized.popitem(last=False)
-        return [None if v is None else Tensor(v) for v in outs]
+        return self._sized[key], outs
 
 
 def replay(graph, tensors, builder, outer=None):
-    """Run ``graph``'s nodes through `bind`, so active recorders see them (differentiable)."""
+    """Run ``graph``'s nodes through `bind`, so active recorders see them (differentiable).
+    Symbolic params are resolved from the arguments' shapes (`core.shape_of`: inside an
+    enclosing polymorphic trace, its own symbolic sizes)."""
     env = dict(zip(graph.args, tensors, strict=True))
     if outer:
         env.update(outer)
+    sym = graph.sym
+    binding = {}
+    if sym:
+        for s, t in env.items():
+            if s in sym:
+                symbolic.bind_shape(binding, sym[s], core.shape_of(t))
     for s, v in graph.consts.items():
         # the captured tensor itself, so an outer tape or trace sees the connection
         env[s] = builder.captured(s) if builder is not None else Tensor(v)
@@ -96,13 +135,15 @@ def replay(graph, tensors, builder, outer=None):
             getattr(p["var"], p["mode"])(env[n.ins[0]])
             continue
         ins = [env[s] for s in n.ins]
-        params = n.params
+        params = symbolic.resolve_params(n.params, binding) if sym else n.params
         if n.prim is custom.custom_p:
             params = {"rule": _ReplayRule(n, builder, env, params["rule"])}
         out = core.bind(n.prim, *ins, **params)
         outs = out if n.prim.multiple_results else (out,)
         for s, o in zip(n.outs, outs, strict=True):
             env[s] = o
+            if s in sym:
+                symbolic.bind_shape(binding, sym[s], core.shape_of(o))
     # one value per output leaf (None where the function returned something else), as the
     # compiled form gives them
     return [env[o.slot] if isinstance(o, OutSlot) else None for o in nest.flatten(graph.outputs)]
@@ -118,29 +159,36 @@ class _ReplayRule:
     def __call__(self, cts):
         if self.node.vjp_graph is None:
             self.node.vjp_graph = _trace_rule(self.rule, self.node, self.builder)
-        g, sub, outer = self.node.vjp_graph
-        if sub.poly_failed is not None and any(
-                c._value.shape != m[0] for c, m in zip(cts, self.node.meta, strict=True)):
-            raise ValueError(f"finegrad.function: the gradient of custom_gradient function "
-                             f"{self.name} was traced for the sizes of the first call and "
-                             f"cannot serve other sizes of the input_signature's None "
-                             f"dimensions ({sub.poly_failed}); write its grad_fn with ops "
-                             f"that keep those sizes open (e.g. -1 in reshape), or leave the "
-                             f"dimension fixed in the input_signature")
+        g, sub, outer, guards = self.node.vjp_graph
+        if guards:   # sizes the rule's trace decided (it ran once, at the first call)
+            binding = {}
+            for s, c in zip(g.args, cts, strict=True):
+                if s in g.sym:
+                    symbolic.bind_shape(binding, g.sym[s], core.shape_of(c))
+            broken = next((x for x in guards if not x.holds(binding)), None)
+            if broken is not None:
+                raise ValueError(f"finegrad.function: the gradient of custom_gradient function "
+                                 f"{self.name} was traced for the sizes of the first call and "
+                                 f"cannot serve other sizes of the input_signature's None "
+                                 f"dimensions ({broken.describe()}); write its grad_fn with "
+                                 f"ops that keep those sizes open (e.g. -1 in reshape), or "
+                                 f"leave the dimension fixed in the input_signature")
         return replay(g, list(cts), sub, outer={s: self.env[p] for s, p in outer.items()})
 
 
 def _trace_rule(rule, node, builder):
     """Trace a custom_gradient rule into a graph of the cotangents and the values it captured
-    from the enclosing graph. Returns (graph, its builder, {sub-graph slot: enclosing slot})."""
+    from the enclosing graph. Returns (graph, its builder, {sub-graph slot: enclosing slot},
+    the guards its trace added)."""
     sub = GraphBuilder(f"grad_of_{rule.name}", parent=builder)
+    known = len(builder.root.guards)
     cts = [Tensor(np.zeros(shape, dtype) if shape else np.dtype(dtype).type(0))
            for shape, dtype in node.meta]
     with core.tracing(sub):
         for c, s in zip(cts, node.outs, strict=True):
-            sub.add_arg(c, builder.dyn.get(s, ()))
+            sub.add_arg(c, shape=builder.sym.get(s))
         res = rule(cts)
     g = sub.finish(list(res), [f"ct{i}" for i in range(len(cts))])
     outer = {sub.slots[k]: builder.slots[k] for k, t in sub.alive.items()
              if sub.slots[k] in sub.outer}
-    return g, sub, outer
+    return g, sub, outer, builder.root.guards[known:]

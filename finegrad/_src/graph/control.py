@@ -16,6 +16,7 @@ from finegrad._src import core, nest
 from finegrad._src.ad.rediff import jvp_by_transposing, vjp_of
 from finegrad._src.core import Primitive, bind
 from finegrad._src.ops.base import instantiate_zeros
+from finegrad._src.graph import symbolic
 from finegrad._src.graph.builder import GraphBuilder, is_traced
 from finegrad._src.graph.concrete import replay
 from finegrad._src.graph import ir
@@ -33,7 +34,9 @@ class _Branch:
 
     def run_values(self, args, captured_values):
         if self._compiled is None:
-            self._compiled = self.graph.compiled()
+            # symbolic params at their traced values: the cond or while op pinned the sizes
+            # flowing into it (graph/symbolic.py)
+            self._compiled = symbolic.at_traced_sizes(self.graph).compiled()
         outer = {s: captured_values[i] for s, i in self.outer_index.items()}
         return self._compiled.run(list(args), outer)
 

@@ -9,10 +9,10 @@ A Python ``if`` on a traced tensor is a TypeError that names `finegrad.cond`. In
 `gradients` (graph/gradients.py) gives symbolic gradients; tapes and accumulators also work
 inside traces (they record on top of the builder).
 
-Under an input_signature with ``None`` dimensions, the builder follows which axes of every
-value are open (graph/dynamic.py) and rules read such sizes when the graph runs, so one graph
-serves every size. With ``reduce_retracing``, a retrace that differs from an earlier one in
-sizes only opens those sizes, as TensorFlow generalizes shapes.
+Under an input_signature with ``None`` dimensions, every value's shape holds symbolic sizes
+(graph/symbolic.py) that the graph resolves at each call, so one graph serves every size
+(within the guards the trace decided). With ``reduce_retracing``, a retrace that differs from
+an earlier one in sizes only opens those sizes, as TensorFlow generalizes shapes.
 
 The names defined in builder.py, concrete.py and gradients.py stay importable from here.
 """
@@ -29,6 +29,7 @@ from finegrad._src.graph.builder import GraphBuilder, TensorSpec, is_traced  # n
 from finegrad._src.graph.concrete import ConcreteFunction, replay  # noqa: F401
 from finegrad._src.graph.gradients import gradients  # noqa: F401
 from finegrad._src.graph.ir import assign_variable_p
+from finegrad._src.graph.symbolic import GuardFailed
 from finegrad._src.ops.array import convert_to_tensor
 from finegrad._src.ops.masking import DataDependentSize
 from finegrad._src.tensor import Tensor
@@ -59,7 +60,7 @@ def function(func=None, input_signature=None, autograph=True, jit_compile=None,
     against it, and a ``None`` dimension gives one graph for every size of it (traced once;
     ``x.shape`` has None there while tracing, ``finegrad.shape(x)`` is the size). A graph
     whose code fixes such a size is kept for the traced size, and a new size traces again
-    with a warning naming the op (see graph/dynamic.py).
+    with a warning naming the op (see graph/symbolic.py).
 
     As in TensorFlow: a `Variable` created by ``func`` is created once, by the first trace,
     and the graph keeps using it (so it keeps its state from call to call, unlike the same
@@ -101,8 +102,8 @@ class Function:
             self._instance = instance
         self._name = name or getattr(func, "__name__", "function")
         self._cache = collections.OrderedDict()   # signature -> ConcreteFunction, LRU
-        self._poly = None     # the one graph serving every size of the signature's None dims
-        self._poly_failed = None  # why the last trace under the signature could not
+        self._polys = []      # the graphs serving every size of the signature's None dims
+        #                       (more than one when a call broke the guards of the others)
         self._warned_shapes = False
         self._count = [0]
         self._traced = False  # whether this (bound) function has traced once: only its first
@@ -181,26 +182,31 @@ class Function:
         if not args and not kwargs and self._signature is not None:
             args = tuple(self._signature)
         self._check_signature(args)
-        if self._poly is not None:
-            return self._poly
+        broken = None
+        if self._polys:
+            conc, broken = self._polymorphic_function(args, kwargs)
+            if conc is not None:
+                return conc
         key = self._key(args, kwargs)
         conc = self._cache.get(key)
         if conc is None and self._reduce_retracing:
             conc = self._relaxed_function(key, args, kwargs)
         if conc is None:
-            if self._poly_failed is not None and not self._warned_shapes:
+            why = broken
+            if why is not None and not self._warned_shapes:
                 self._warned_shapes = True
                 warnings.warn(f"finegrad.function: {self._name} is traced again for new "
                               f"argument shapes under its input_signature: its graph cannot "
-                              f"serve other sizes of the None dimensions because of "
-                              f"{self._poly_failed}, so each new size is one more trace (and "
-                              f"its Python side effects run again)", UserWarning, stacklevel=3)
+                              f"serve these sizes of the None "
+                              f"dimensions because of {why}, so each new size is one more "
+                              f"trace (and its Python side effects run again)", UserWarning,
+                              stacklevel=4)
             conc = self._trace(args, kwargs)
             if conc.polymorphic and self._signature is not None:
-                self._poly = conc    # every call under the signature runs this one graph
+                self._polys.append(conc)  # calls under the signature run these graphs
+                if len(self._polys) > MAX_CONCRETE_FUNCTIONS:
+                    del self._polys[0]
                 return conc
-            if conc.poly_failed is not None:
-                self._poly_failed = conc.poly_failed
             self._cache[key] = conc
             if len(self._cache) > MAX_CONCRETE_FUNCTIONS:  # retracing must not leak
                 self._cache.popitem(last=False)
@@ -208,12 +214,34 @@ class Function:
             self._cache.move_to_end(key)
         return conc
 
+    def _polymorphic_function(self, args, kwargs):
+        """(The first polymorphic graph whose guards these arguments' sizes keep, or None;
+        the guard the last one broke)."""
+        specs = [x for x in nest.flatten((args, kwargs)) if isinstance(x, TensorSpec)]
+        if specs:   # (one of unknown rank: refused by _key, with the reason)
+            return (self._polys[0] if all(x._rank_known for x in specs) else None), None
+        broken = None
+        for conc in self._polys:
+            if not conc.ranks_match(args, kwargs):   # TensorSpec(None): one graph per rank
+                continue
+            try:
+                conc.check(args, kwargs)
+            except GuardFailed as e:
+                broken = str(e)
+                continue
+            return conc, None
+        return None, broken
+
     def _relaxed_function(self, key, args, kwargs):
         """reduce_retracing: a graph whose open sizes cover this call, or, when an earlier
         trace differs from it in sizes only, one traced with those sizes open (as
         TensorFlow generalizes shapes). None when neither applies."""
         for pattern, conc in self._relaxed:
             if _covers(pattern, key):
+                try:
+                    conc.check(args, kwargs)
+                except GuardFailed:    # its trace decided something these sizes break
+                    continue
                 return conc
         for other in self._cache:
             pattern = _relax(other, key)
@@ -232,39 +260,47 @@ class Function:
             return conc
         return None
 
-    def _dynamic_axes(self, leaves):
+    def _open_axes(self, leaves):
         """Per leaf, the axes its input_signature (or the TensorSpec given for it) leaves
-        open (None)."""
+        open (None); all of them for a spec of unknown rank (one graph per rank)."""
         specs = self._signature if self._signature is not None and \
             len(leaves) == len(self._signature) else [None] * len(leaves)
         out = []
         for x, spec in zip(leaves, specs, strict=True):
             spec = x if isinstance(x, TensorSpec) else spec
-            out.append(() if spec is None or not spec._rank_known else
-                       tuple(a for a, s in enumerate(spec.shape) if s is None))
+            if spec is not None and not spec._rank_known and not isinstance(x, TensorSpec):
+                out.append(tuple(range(np.ndim(x._value if isinstance(x, Tensor) else x))))
+            else:    # (a TensorSpec(None) leaf itself cannot be traced: _spec_example says so)
+                out.append(() if spec is None or not spec._rank_known else
+                           tuple(a for a, s in enumerate(spec.shape) if s is None))
         return out
 
     def __call__(self, *args, **kwargs):
-        conc = self.get_concrete_function(*args, **kwargs)
-        try:
-            return conc(*args, **kwargs)
-        except DataDependentSize as e:
-            # a size that depends on values (boolean_mask) differs from the traced one, and
-            # later ops may have written the traced size into the graph: run this call's
-            # Python eagerly instead (unless the graph has already assigned variables)
-            if any(n.prim is assign_variable_p for n in conc.graph.nodes):
-                raise ValueError(f"finegrad.function: {self._name} assigns variables and {e}; "
-                                 f"it cannot be run again eagerly for this call") from None
-            f = self._func if self._instance is None else \
-                functools.partial(self._func, self._self())
-            return f(*args, **kwargs)
+        while True:
+            conc = self.get_concrete_function(*args, **kwargs)
+            try:
+                return conc(*args, **kwargs)
+            except GuardFailed:   # a guard only the run could check: the next graph, or a
+                continue          # new trace (get_concrete_function knows it is broken now)
+            except DataDependentSize as e:
+                return self._run_eagerly(conc, e, args, kwargs)
+
+    def _run_eagerly(self, conc, e, args, kwargs):
+        """A size that depends on values (boolean_mask) differs from the traced one, and later
+        ops may have written the traced size into the graph: run this call's Python eagerly
+        instead (unless the graph has already assigned variables)."""
+        if any(n.prim is assign_variable_p for n in conc.graph.nodes):
+            raise ValueError(f"finegrad.function: {self._name} assigns variables and {e}; "
+                             f"it cannot be run again eagerly for this call") from None
+        f = self._func if self._instance is None else functools.partial(self._func, self._self())
+        return f(*args, **kwargs)
 
     def _trace(self, args, kwargs, dynamic=None):
         self._count[0] += 1
         builder = GraphBuilder(self._name)
         leaves = nest.flatten((args, kwargs))
         if dynamic is None:
-            dynamic = self._dynamic_axes(leaves)
+            dynamic = self._open_axes(leaves)
         builder.poly = any(dynamic)
         builder.examples = any(isinstance(x, TensorSpec) for x in leaves)
         traced = []
@@ -290,8 +326,7 @@ class Function:
         builder.release(graph)
         conc = ConcreteFunction(graph, builder, [isinstance(x, (Tensor, TensorSpec, np.ndarray,
                                                                 np.generic)) for x in leaves])
-        conc.polymorphic = builder.poly and builder.poly_failed is None
-        conc.poly_failed = builder.poly_failed
+        conc.polymorphic = builder.poly
         return conc
 
 

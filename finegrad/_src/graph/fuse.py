@@ -26,7 +26,7 @@ class Fused:
     fresh = True        # its outputs are new arrays (or recycled buffers handed to it)
     kernel = None
     name = "fused_elementwise"
-    vjp = jvp = out_axes = None
+    vjp = jvp = shape_rule = None
     nondiff = False
 
     def __init__(self, nodes, ext, escaping, shape, meta):

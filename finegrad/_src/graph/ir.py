@@ -105,7 +105,9 @@ class Graph:
         self.name, self.args, self.arg_names = name, args, arg_names
         self.consts, self.nodes, self.outputs, self.meta = consts, nodes, outputs, meta
         self.outer = outer  # slots whose values come from an enclosing graph (sub-graphs)
-        self.dyn = {}       # slot -> its dynamic axes, in a graph that serves any size of them
+        self.dyn = {}       # slot -> its open axes, in a graph that serves any size of them
+        self.sym = {}       # slot -> its shape with symbolic sizes (graph/symbolic.py)
+        self.guards = []    # the size comparisons the trace decided (dims.Guard)
         self._compiled = None
 
     def __str__(self):
@@ -513,20 +515,25 @@ def compile_graph(g):
 
 
 def specialize(g, values):
-    """Run graph ``g`` once, op by op, on argument ``values`` whose dynamic axes have new
-    sizes. Returns (the output values, a copy of ``g`` with this run's shapes in its meta,
-    ready to compile for those sizes)."""
+    """Run graph ``g`` once, op by op, on argument ``values`` whose open (symbolic) sizes
+    have new values. Returns (the output values, a copy of ``g`` with this run's shapes in
+    its meta and its symbolic params resolved, ready to compile for those sizes, and the
+    symbol bindings: from the arguments' sizes, and fresh symbols from the values')."""
     from finegrad._src import core, nest
+    from finegrad._src.graph import symbolic
     env = dict(zip(g.args, values, strict=True))
     env.update(g.consts)
+    sym = g.sym
+    binding = symbolic.bindings(g, values)
     meta = dict(g.meta)
     for s in g.args:
         meta[s] = (tuple(np.shape(env[s])), np.asarray(env[s]).dtype)
     nodes = []
     for n in g.nodes:
         vals = [env[s] for s in n.ins]
+        params = symbolic.resolve_params(n.params, binding)
         try:
-            out = n.prim.impl(*vals, **n.params)
+            out = n.prim.impl(*vals, **params)
         except ValueError as e:
             raise core._shape_error(n.prim, vals, e) from None
         outs = out if n.prim.multiple_results or not n.outs else (out,)
@@ -535,9 +542,12 @@ def specialize(g, values):
             env[s] = o
             meta[s] = (tuple(np.shape(o)), np.asarray(o).dtype)
             m.append(meta[s])
-        nodes.append(Node(n.prim, n.ins, n.params, n.outs, m))
+            if s in sym:
+                symbolic.bind_shape(binding, sym[s], meta[s][0])
+        nodes.append(Node(n.prim, n.ins, params, n.outs, m))
     outs = [env[o.slot] if isinstance(o, OutSlot) else None for o in nest.flatten(g.outputs)]
-    return outs, Graph(g.name, g.args, g.arg_names, g.consts, nodes, g.outputs, meta, g.outer)
+    return outs, Graph(g.name, g.args, g.arg_names, g.consts, nodes, g.outputs, meta,
+                       g.outer), binding
 
 
 def tensor_meta(t):

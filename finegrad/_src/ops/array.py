@@ -12,12 +12,11 @@ import numbers
 
 import numpy as np
 
-from finegrad._src import core, dtypes
+from finegrad._src import core, dims, dtypes
 from finegrad._src.core import Primitive, bind, def_nondiff
 from finegrad._src import tensor as _tensor
-from finegrad._src.ops.base import (no_strings, _static, _normalize_axis, _shape_arg, _target,
-                                    _lead_and_reference_out_axes, dynamic_target,
-                                    fill_like_p, instantiate_zeros, normalize_axes, zeros_of)
+from finegrad._src.ops.base import (no_strings, _static, _normalize_axis, _shape_arg, filled,
+                                    instantiate_zeros, normalize_axes, shape_with, zeros_of)
 from finegrad._src.ops.indexing import getitem
 from finegrad._src.shapes import as_ints
 from finegrad._src.tensor import Tensor
@@ -82,9 +81,7 @@ def ones_like(input, dtype=None, name=None, layout=None):  # noqa: A002 (TensorF
     x = input
     x = _t(x)
     dt = x._value.dtype if dtype is None else dtypes.as_dtype(dtype)._np
-    if core.dynamic_axes(x):
-        return bind(fill_like_p, x, value=1, dtype=dt, lead=())
-    return Tensor(np.ones(x._value.shape, dt) if x._value.ndim else dt.type(1))
+    return filled(core.shape_of(x), 1, dt)
 
 
 # --- identity, stop_gradient, cast ---------------------------------------------------------
@@ -181,6 +178,8 @@ def reshape(tensor, shape, name=None):
     """
     x = tensor
     x = _t(x)
+    if dims.has_dims(shape):    # a rule's symbolic target (inside a shape-polymorphic trace)
+        return _reshape_symbolic(x, tuple(shape))
     if isinstance(shape, Tensor):
         shape = _static(shape, "a shape").tolist()
     shape = as_ints(shape, "finegrad.reshape", "shape")
@@ -194,9 +193,18 @@ def reshape(tensor, shape, name=None):
     if new is None or int(np.prod(new)) != x._value.size:
         raise ValueError(f"finegrad.reshape: cannot reshape a tensor of shape "
                          f"{tuple(x._value.shape)} ({x._value.size} elements) to {shape}")
-    if -1 in shape and core.dynamic_axes(x):
+    if -1 in shape and dims.is_symbolic(core.shape_of(x)):
         return bind(reshape_p, x, shape=shape)   # the graph resolves -1 at each call
     return bind(reshape_p, x, shape=tuple(new))
+
+
+def _reshape_symbolic(x, shape):
+    if dims.same_shape(core.shape_of(x), shape):
+        return identity(x)
+    if -1 not in shape and dims.size_product(dims.concrete(shape)) != x._value.size:
+        raise ValueError(f"finegrad.reshape: cannot reshape a tensor of shape "
+                         f"{tuple(x._value.shape)} to {shape}")
+    return bind(reshape_p, x, shape=shape)
 
 
 @reshape_p.def_impl
@@ -204,16 +212,18 @@ def _reshape_impl(x, *, shape):
     return np.reshape(x, shape)
 
 
-@reshape_p.def_out_axes
-def _reshape_out_axes(dins, ins, params, outs):
-    """The dynamic axis is the target's -1 (one dynamic axis at most)."""
-    shape = params["shape"]
-    if list(shape).count(-1) != 1:
-        raise core.NotPolymorphic(f"reshape of a tensor with a dynamic axis to the fixed "
-                                  f"shape {tuple(shape)} (write the dynamic axis as -1)")
-    if len(dins[0]) > 1:
-        raise core.NotPolymorphic("reshape of a tensor with two dynamic axes")
-    return [frozenset((list(shape).index(-1),))]
+@reshape_p.def_shape
+def _reshape_shape(x, *, shape):
+    """The target, its -1 the size left of the total (``//`` of the symbolic sizes)."""
+    total = dims.size_product(x)
+    if -1 in shape:
+        rest = dims.size_product(d for d in shape if not (type(d) is int and d == -1))
+        return tuple(total // rest if type(d) is int and d == -1 else d for d in shape)
+    if dims.is_symbolic(x) and not dims.is_symbolic(shape):
+        with dims.reason(f"reshape of a tensor with a dynamic axis to the fixed shape "
+                         f"{tuple(shape)} (write the dynamic axis as -1)"):
+            _ = total == dims.size_product(shape)
+    return tuple(shape)
 
 
 @reshape_p.def_jvp
@@ -224,7 +234,7 @@ def _reshape_jvp(primals, tangents, *, out, shape):
 @reshape_p.def_vjp
 def _reshape_vjp(ct, x, *, out, needs, batch, shape):
     """VJP of reshape: the cotangent reshaped back."""
-    return (reshape(ct, dynamic_target(x, batch)),)
+    return (reshape(ct, shape_with(x, batch)),)
 
 
 broadcast_to_p = Primitive("broadcast_to", batch_rule=True)
@@ -240,6 +250,11 @@ def broadcast_to(input, shape, name=None):  # noqa: A002 (TensorFlow's keyword)
     """
     x = input
     x = _t(x)
+    if dims.has_dims(shape):    # a rule's symbolic shape (inside a shape-polymorphic trace)
+        if dims.same_shape(core.shape_of(x), shape):
+            return identity(x)
+        np.broadcast_shapes(x._value.shape, dims.concrete(shape))
+        return bind(broadcast_to_p, x, shape=tuple(shape))
     shape = _shape_arg(shape, "finegrad.broadcast_to")
     if shape == x._value.shape:
         return identity(x)
@@ -251,6 +266,9 @@ def broadcast_to(input, shape, name=None):  # noqa: A002 (TensorFlow's keyword)
         raise ValueError(f"finegrad.broadcast_to: cannot broadcast shape "
                          f"{tuple(x._value.shape)} to {shape}") from None
     return bind(broadcast_to_p, x, shape=shape)
+
+
+broadcast_to_p.def_shape(lambda x, *, shape: tuple(shape))
 
 
 @broadcast_to_p.def_impl
@@ -272,25 +290,19 @@ def _broadcast_to_vjp(ct, x, *, out, needs, batch, shape):
 def unbroadcast(g, like, batch=()):
     """Sum ``g`` down to the shape of tensor ``like`` (or to a shape), undoing NumPy
     broadcasting; the leading ``batch`` axes (a VJP rule's ``batch`` argument) are kept.
-    Inside a shape-polymorphic trace, a dynamic axis makes it one ``sum_like`` op that finds
-    the broadcast axes when the graph runs."""
+    Shapes are `core.shape_of`'s: symbolic inside a shape-polymorphic trace."""
     bs = tuple(batch)
-    if isinstance(like, Tensor):
-        if core.dynamic_axes(like) or core.dynamic_axes(g):
-            return bind(sum_like_p, g, like, nbatch=len(bs))
-        shape = like._value.shape
-    else:
-        shape = like
-    gshape = g._value.shape
-    target = bs + tuple(shape)
-    if gshape == target:
+    shape = core.shape_of(like) if isinstance(like, Tensor) else tuple(like)
+    gshape = core.shape_of(g)
+    target = bs + shape if bs else shape
+    if core.same_shape(gshape, target):
         return g
     if len(gshape) < len(target) or gshape[:len(bs)] != bs:
         return broadcast_to(g, target)
     axes = _broadcast_axes(gshape, shape, len(bs))
     if axes:
         g = reduce_sum(g, axis=axes)
-    return reshape(g, target) if g._value.shape != target else g
+    return g if core.same_shape(core.shape_of(g), target) else reshape(g, target)
 
 
 def _broadcast_axes(gshape, shape, nbatch):
@@ -299,20 +311,19 @@ def _broadcast_axes(gshape, shape, nbatch):
     lead = len(gshape) - nbatch - len(shape)
     return tuple(range(nbatch, nbatch + lead)) + tuple(
         nbatch + lead + i for i, s in enumerate(shape)
-        if s == 1 and gshape[nbatch + lead + i] != 1)
+        if not s == gshape[nbatch + lead + i] and s == 1)
 
 
 def broadcast_as(g, like, nbatch=0):
     """Broadcast ``g`` to its ``nbatch`` leading axes plus the shape of tensor ``like`` (the
-    inverse of `unbroadcast`; a ``broadcast_like`` op when an axis is dynamic)."""
-    if core.dynamic_axes(like) or core.dynamic_axes(g):
-        return bind(broadcast_like_p, g, like, nbatch=nbatch)
-    target = g._value.shape[:nbatch] + like._value.shape
-    return g if g._value.shape == target else broadcast_to(g, target)
+    inverse of `unbroadcast`)."""
+    gshape = core.shape_of(g)
+    target = gshape[:nbatch] + core.shape_of(like) if nbatch else core.shape_of(like)
+    return g if core.same_shape(gshape, target) else broadcast_to(g, target)
 
 
 reduce_sum_p = Primitive("reduce_sum", batch_rule=True, fresh=True,
-                         out_axes=core.reduction_out_axes)
+                         shape_rule=core.reduction_shape_rule)
 
 
 def reduce_sum(input_tensor, axis=None, keepdims=False, name=None):
@@ -348,74 +359,11 @@ def _reduce_sum_vjp(ct, x, *, out, needs, batch, axis, keepdims):
 
 def expand_reduced(ct, x, axis, keepdims, batch=()):
     """Broadcast a reduction's cotangent (leading ``batch`` axes first) back to the shape of
-    input ``x`` (a dynamic axis of ``x`` makes it a ``broadcast_like`` op)."""
+    input ``x``."""
     bs = tuple(batch)
     if not keepdims:
-        ct = reshape(ct, dynamic_target(x, bs, ones=axis))
+        ct = reshape(ct, shape_with(x, bs, ones=axis))
     return broadcast_as(ct, x, len(bs))
-
-
-# --- ops that take a shape from a tensor when the graph runs (fill_like and count are in
-# `ops.base`)
-# Inside a shape-polymorphic trace (an input_signature with None dimensions), a rule must not
-# write a dynamic size into the graph. These take the shape from a reference input instead;
-# eager code and fixed-shape graphs never use them.
-
-sum_like_p = Primitive("sum_like", unify=False, batch_rule=True)
-broadcast_like_p = Primitive("broadcast_like", unify=False, batch_rule=True)
-
-
-sum_like_p.def_out_axes(_lead_and_reference_out_axes)
-broadcast_like_p.def_out_axes(_lead_and_reference_out_axes)
-
-
-@sum_like_p.def_impl
-def _sum_like_impl(g, ref, *, nbatch):
-    """``g`` summed down to its ``nbatch`` leading axes plus the shape of ``ref``."""
-    target = _target(g, ref, nbatch)
-    if g.shape == target:
-        return g
-    axes = _broadcast_axes(g.shape, np.shape(ref), nbatch)
-    out = np.sum(g, axis=axes) if axes else g
-    out = out.reshape(target)
-    return out if out.dtype == g.dtype else out.astype(g.dtype)
-
-
-@sum_like_p.def_jvp
-def _sum_like_jvp(primals, tangents, *, out, nbatch):
-    tangents = instantiate_zeros(primals, tangents)
-    return bind(sum_like_p, tangents[0], primals[1], nbatch=nbatch)
-
-
-@sum_like_p.def_vjp
-def _sum_like_vjp(ct, g, ref, *, out, needs, batch, nbatch):
-    """VJP of sum_like: the cotangent broadcast back to ``g``'s shape (the axes the sum
-    removed come back as new axes after the batch axes, then broadcast)."""
-    b = len(batch)
-    extra = g._value.ndim - nbatch - ref._value.ndim
-    if extra:
-        ct = getitem(ct, (slice(None),) * (b + nbatch) + (None,) * extra)
-    return (bind(broadcast_like_p, ct, g, nbatch=b), None)
-
-
-@broadcast_like_p.def_impl
-def _broadcast_like_impl(g, ref, *, nbatch):
-    """``g`` broadcast to its ``nbatch`` leading axes plus the shape of ``ref`` (NumPy's
-    rules: the axes of ``g`` after ``nbatch`` align with the last axes of ``ref``; with
-    ``nbatch`` > 0 they are as many as ``ref``'s)."""
-    return np.broadcast_to(g, _target(g, ref, nbatch))
-
-
-@broadcast_like_p.def_jvp
-def _broadcast_like_jvp(primals, tangents, *, out, nbatch):
-    tangents = instantiate_zeros(primals, tangents)
-    return bind(broadcast_like_p, tangents[0], primals[1], nbatch=nbatch)
-
-
-@broadcast_like_p.def_vjp
-def _broadcast_like_vjp(ct, g, ref, *, out, needs, batch, nbatch):
-    """VJP of broadcast_like: sum back to ``g``'s shape."""
-    return (bind(sum_like_p, ct, g, nbatch=len(batch)), None)
 
 
 transpose_p = Primitive("transpose", batch_rule=True)
@@ -449,11 +397,7 @@ def _transpose_impl(x, *, perm, conjugate=False):
     return np.conjugate(np.transpose(x, perm)) if conjugate else np.transpose(x, perm)
 
 
-@transpose_p.def_out_axes
-def _transpose_out_axes(dins, ins, params, outs):
-    """Output axis i is input axis perm[i]."""
-    perm = params["perm"]
-    return [frozenset(i for i, p in enumerate(perm) if p in dins[0])]
+transpose_p.def_shape(lambda x, *, perm, conjugate=False: tuple(x[p] for p in perm))
 
 
 @transpose_p.def_jvp
@@ -479,7 +423,7 @@ def expand_dims(input, axis, name=None):  # noqa: A002 (TensorFlow's keyword)
     """
     x = input
     x = _t(x)
-    shape = list(dynamic_target(x))
+    shape = list(shape_with(x))
     a = _normalize_axis(axis, len(shape) + 1, "finegrad.expand_dims")
     shape.insert(a, 1)
     return reshape(x, shape)
@@ -495,14 +439,13 @@ def squeeze(input, axis=None, name=None):  # noqa: A002 (TensorFlow's keyword)
     x = input
     x = _t(x)
     shape = x._value.shape
-    dyn = core.dynamic_axes(x)   # a dynamic axis is never squeezed implicitly (as in TF)
-    axes = [i for i, s in enumerate(shape) if s == 1 and i not in dyn] if axis is None else \
-        normalize_axes(axis, len(shape), "finegrad.squeeze")
+    target = shape_with(x)   # a symbolic size is never squeezed implicitly (as in TF)
+    axes = [i for i, s in enumerate(target) if type(s) is int and s == 1] if axis is None \
+        else normalize_axes(axis, len(shape), "finegrad.squeeze")
     for a in axes:
         if shape[a] != 1:
             raise ValueError(f"finegrad.squeeze: cannot squeeze axis {a} of size {shape[a]} "
                              f"in a tensor of shape {tuple(shape)}")
-    target = dynamic_target(x)
     return reshape(x, [s for i, s in enumerate(target) if i not in axes])
 
 
@@ -538,10 +481,15 @@ def _concat_impl(*xs, axis):
     return np.concatenate(xs, axis=axis)
 
 
-@concat_p.def_out_axes
-def _concat_out_axes(dins, ins, params, outs):
-    """Dynamic where any part is (the concatenated axis included)."""
-    return [frozenset().union(*dins)]
+@concat_p.def_shape
+def _concat_shape(*shapes, axis):
+    """The pieces' sizes added along ``axis`` (n + m); elsewhere the first symbolic size."""
+    out = []
+    for i in range(len(shapes[0])):
+        sizes = [s[i] for s in shapes]
+        out.append(sum(sizes[1:], sizes[0]) if i == axis else
+                   next((d for d in sizes if type(d) is dims.Dim), sizes[0]))
+    return tuple(out)
 
 
 @concat_p.def_jvp
@@ -554,32 +502,12 @@ def _concat_jvp(primals, tangents, *, out, axis):
 def _concat_vjp(ct, *xs, out, needs, batch, axis):
     """VJP of concat: the cotangent sliced back into the pieces."""
     b = len(batch)
-    dyn = [i for i, x in enumerate(xs) if axis in core.dynamic_axes(x)]
-    if len(dyn) == 1:
-        # one piece of open size: the pieces before it are cut from the front, the pieces
-        # after it from the back, so the slices hold at every size
-        j, sizes = dyn[0], [x._value.shape[axis] for x in xs]
-        before, after = sum(sizes[:j]), sum(sizes[j + 1:])
-        bounds = []
-        for i, n in enumerate(sizes):
-            if i < j:
-                lo = sum(sizes[:i])
-                bounds.append((lo, lo + n))
-            elif i == j:
-                bounds.append((before, -after if after else None))
-            else:
-                rest = sum(sizes[i:])
-                bounds.append((-rest, -rest + n if rest > n else None))
-        return tuple(getitem(ct, (slice(None),) * (b + axis) + (slice(lo, hi),))
-                     for lo, hi in bounds)
-    if dyn:
-        core.not_polymorphic("the gradient of a concat of two pieces along a dynamic axis")
     pieces, start = [], 0
-    for x in xs:
-        n = x._value.shape[axis]
+    for x in xs:   # symbolic sizes (n, m) give bounds resolved at each call
+        n = core.shape_of(x)[axis]
         idx = (slice(None),) * (b + axis) + (slice(start, start + n),)
         pieces.append(getitem(ct, idx))
-        start += n
+        start = start + n
     return tuple(pieces)
 
 
@@ -610,8 +538,8 @@ def unstack(value, num=None, axis=0, name=None):
     """
     x = _t(value)
     a = _normalize_axis(axis, x._value.ndim, "finegrad.unstack")
-    if a in core.dynamic_axes(x):
-        core.not_polymorphic("unstack along a dynamic axis (its size is the number of results)")
+    dims.pin(core.shape_of(x)[a:a + 1],
+             "unstack along a dynamic axis (its size is the number of results)")
     return [getitem(x, (slice(None),) * a + (i,)) for i in range(x._value.shape[a])]
 
 
@@ -625,8 +553,8 @@ def split(value, num_or_size_splits, axis=0, num=None, name=None):
     x = _t(value)
     a = _normalize_axis(axis, x._value.ndim, "finegrad.split")
     n = x._value.shape[a]
-    if a in core.dynamic_axes(x):
-        core.not_polymorphic("split along a dynamic axis (the sizes of the parts are fixed)")
+    dims.pin(core.shape_of(x)[a:a + 1],
+             "split along a dynamic axis (the sizes of the parts are fixed)")
     if isinstance(num_or_size_splits, numbers.Integral):
         k = int(num_or_size_splits)
         if k <= 0 or n % k:
@@ -673,7 +601,7 @@ def _tile_impl(x, *, multiples):
     return np.tile(x, multiples)
 
 
-tile_p.def_out_axes(lambda dins, ins, params, outs: [dins[0]])
+tile_p.def_shape(lambda x, *, multiples: tuple(d * m for d, m in zip(x, multiples, strict=True)))
 
 
 @tile_p.def_jvp
@@ -685,10 +613,8 @@ def _tile_jvp(primals, tangents, *, out, multiples):
 def _tile_vjp(ct, x, *, out, needs, batch, multiples):
     """VJP of tile: view the cotangent as (m0, s0, m1, s1, ...) and sum over the m axes."""
     bs = tuple(batch)
-    if core.dynamic_axes(x):
-        core.not_polymorphic("the gradient of tile on a tensor with a dynamic axis")
-    split_shape = bs + tuple(d for m, s in zip(multiples, x._value.shape, strict=True)
-                             for d in (m, s))
+    shape = core.shape_of(x)
+    split_shape = bs + tuple(d for m, s in zip(multiples, shape, strict=True) for d in (m, s))
     b = len(bs)
     g = reduce_sum(reshape(ct, split_shape), axis=tuple(b + 2 * i for i in range(len(multiples))))
-    return (reshape(g, bs + x._value.shape),)
+    return (reshape(g, bs + tuple(shape)),)

@@ -1,14 +1,14 @@
 """The lowest ops module: what every other ops module (indexing included) builds on.
 
 Static arguments (`_static`, axes, shapes), symbolic zeros (`instantiate_zeros`,
-`zeros_cotangent`), reshape targets that keep a dynamic axis open, and the nondifferentiable
-primitives ``fill_like`` and ``count`` that take a shape from a tensor when the graph runs.
+`zeros_cotangent`), reshape targets (`shape_with`), and constants whose shape may be symbolic
+(`filled`: the nondifferentiable primitive ``full`` when it is).
 It imports only the core modules; every other ops module may import it.
 """
 
 import numpy as np
 
-from finegrad._src import core
+from finegrad._src import core, dims
 from finegrad._src import tensor as tensor_module
 from finegrad._src.core import Primitive, bind, def_nondiff
 from finegrad._src.shapes import as_int, as_ints
@@ -65,24 +65,13 @@ def _normalize_axis(axis, ndim, fn):
 def zeros_cotangent(x, batch=()):
     """A zero cotangent for input ``x``, with leading ``batch`` axes (a VJP rule's ``batch``
     argument) when a Jacobian is computed."""
-    if core.dynamic_axes(x):
-        return bind(fill_like_p, x, value=0, dtype=x._value.dtype, lead=tuple(batch))
-    return Tensor(np.zeros(tuple(batch) + x._value.shape, x._value.dtype))
+    return filled(tuple(batch) + tuple(core.shape_of(x)), 0, x._value.dtype)
 
 
-def dynamic_target(x, lead=(), ones=()):
-    """``lead + x.shape``, with the axes in ``ones`` as 1 (a reduction's kept shape), as a
-    reshape target: inside a shape-polymorphic trace, the one dynamic axis of ``x`` it keeps
-    is written -1 (so the graph serves every size of it)."""
-    shape = tuple(1 if i in ones else s for i, s in enumerate(x._value.shape))
-    dyn = core.dynamic_axes(x) - set(ones)
-    if not dyn:
-        return lead + shape
-    if len(dyn) > 1:
-        core.not_polymorphic(f"a reshape to the shape of a tensor with {len(dyn)} dynamic "
-                             f"axes")
-        return lead + shape
-    return lead + tuple(-1 if i in dyn else s for i, s in enumerate(shape))
+def shape_with(x, lead=(), ones=()):
+    """``lead + shape_of(x)``, with the axes in ``ones`` as 1 (a reduction's kept shape): a
+    reshape target, whose sizes are symbolic inside a shape-polymorphic trace."""
+    return tuple(lead) + tuple(1 if i in ones else s for i, s in enumerate(core.shape_of(x)))
 
 
 def _shape_arg(shape, fn, arg="shape"):
@@ -102,60 +91,37 @@ def instantiate_zeros(primals, tangents):
 
 
 def zeros_of(x, dt=None):
-    """Zeros with the shape of the Tensor ``x`` and dtype ``dt`` (by default its own): a
-    ``fill_like`` op when an axis of ``x`` is dynamic, else a constant."""
-    dt = x._value.dtype if dt is None else dt
-    if core.dynamic_axes(x):
-        return bind(fill_like_p, x, value=0, dtype=dt, lead=())
-    return Tensor(np.zeros(x._value.shape, dt) if x._value.ndim else dt.type(0))
+    """Zeros with the shape of the Tensor ``x`` and dtype ``dt`` (by default its own)."""
+    return filled(core.shape_of(x), 0, x._value.dtype if dt is None else dt)
 
 
-# --- ops that take a shape from a tensor when the graph runs ----------------------------------
-# Inside a shape-polymorphic trace (an input_signature with None dimensions), a rule must not
-# write a dynamic size into the graph. These take the shape from a reference input instead;
-# eager code and fixed-shape graphs never use them.
+# --- constants of a symbolic shape --------------------------------------------------------------
+# A constant whose shape holds a symbolic size (inside a shape-polymorphic trace) is an op with
+# the shape as its param, resolved at each call; a fixed shape stays a constant.
 
-fill_like_p = def_nondiff(Primitive("fill_like", unify=False))
-count_p = def_nondiff(Primitive("count", unify=False))
+full_p = def_nondiff(Primitive("full", unify=False))
 
 
-def _target(g, ref, nbatch):
-    return g.shape[:nbatch] + np.shape(ref)
-
-
-def _lead_and_reference_out_axes(dins, ins, params, outs):
-    """Ops shaped ``lead + ref.shape`` (``nbatch`` lead axes from input 0, the rest from the
-    reference, input 1)."""
-    n = params["nbatch"]
-    return [frozenset({a for a in dins[0] if a < n} | {n + a for a in dins[1]})]
-
-
-@fill_like_p.def_out_axes
-def _fill_like_out_axes(dins, ins, params, outs):
-    """``lead + ref.shape``: the reference's axes, after the fixed lead."""
-    n = len(params["lead"])
-    return [frozenset(n + a for a in dins[0])]
-
-
-@fill_like_p.def_impl
-def _fill_like_impl(ref, *, value, dtype, lead):
-    """``value`` in the shape ``lead + ref.shape``."""
-    shape = lead + np.shape(ref)
+@full_p.def_impl
+def _full_impl(*, shape, value, dtype):
+    """``value`` in ``shape``."""
     return np.full(shape, value, dtype) if shape else dtype.type(value)
 
 
-count_p.def_out_axes(lambda dins, ins, params, outs: [core.NO_AXES])   # a scalar
+full_p.def_shape(lambda *, shape, value, dtype: tuple(shape))
 
 
-@count_p.def_impl
-def _count_impl(x, *, axis, dtype):
-    """The number of elements of ``x`` over ``axis`` (a reduction's divisor), as ``dtype``."""
-    return dtype.type(int(np.prod([np.shape(x)[a] for a in axis], dtype=np.int64)))
+def filled(shape, value, dt):
+    """``value`` (an int or a symbolic size) in ``shape`` as dtype ``dt``: a constant, or a
+    ``full`` op when ``shape`` or ``value`` is symbolic."""
+    dt = np.dtype(dt)
+    if dims.has_dims(shape) or type(value) is dims.Dim:
+        return bind(full_p, shape=tuple(shape), value=value, dtype=dt)
+    return Tensor(np.full(shape, value, dt) if shape else dt.type(value))
 
 
 def count(x, axis, dtype):
-    """How many elements a reduction of ``x`` over ``axis`` combines, as a ``dtype`` scalar;
-    a graph op when an axis is dynamic, else a constant."""
-    if any(a in core.dynamic_axes(x) for a in axis):
-        return bind(count_p, x, axis=tuple(axis), dtype=np.dtype(dtype))
-    return Tensor(_count_impl(x._value, axis=axis, dtype=np.dtype(dtype)))
+    """How many elements a reduction of ``x`` over ``axis`` combines, as a ``dtype`` scalar
+    (an op when a size is symbolic, else a constant)."""
+    shape = core.shape_of(x)
+    return filled((), dims.size_product(shape[a] for a in axis), dtype)

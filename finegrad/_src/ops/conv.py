@@ -16,7 +16,7 @@ block-diagonal filter (a composite, differentiable like any other).
 """
 import numpy as np
 
-from finegrad._src import core
+from finegrad._src import dims
 from finegrad._src.core import Primitive, bind
 from finegrad._src.ops import conv_geometry as cg
 from finegrad._src.ops.array import _t, expand_dims, reshape, squeeze
@@ -24,18 +24,31 @@ from finegrad._src.shapes import as_int
 from finegrad._src.tensor import Tensor
 
 
-def _batch_out_axes(dins, ins, params, outs):
-    """Only the batch axis (0) of the data input may stay open; it is the output's."""
-    if any(d - {0} for d in dins) or dins[1]:
-        raise core.NotPolymorphic("a convolution's spatial or channel axes must be fixed")
-    return [frozenset(dins[0])]
+def _fixed_tail(*shapes):
+    """The sizes after the batch axis (0) of each shape, kept at their traced values: only the
+    batch axis of a convolution may stay open in a shape-polymorphic trace."""
+    return [dims.pin(s[1:], "a convolution's spatial or channel axes") for s in shapes]
 
 
-def _summed_out_axes(dins, ins, params, outs):
-    """The filter gradient sums over the batch axis: nothing of it stays open."""
-    if any(d - {0} for d in dins):
-        raise core.NotPolymorphic("a convolution's spatial or channel axes must be fixed")
-    return [frozenset()]
+def _out_size(n, k, stride, dilation, pad):
+    return (n + pad[0] + pad[1] - (k - 1) * dilation - 1) // stride + 1
+
+
+def _conv2d_shape(x, w, *, strides, dilations, pads):
+    (h, wd, _), _ = _fixed_tail(x, w)
+    kh, kw, _, o = dims.pin(w, "a convolution's spatial or channel axes")
+    return (x[0], _out_size(h, kh, strides[0], dilations[0], pads[0]),
+            _out_size(wd, kw, strides[1], dilations[1], pads[1]), o)
+
+
+def _input_grad_shape(ct, w, *, in_hw, **params):
+    _fixed_tail(ct, w)
+    return (ct[0],) + tuple(in_hw) + (dims.pin(w, "a convolution's spatial or channel axes")[2],)
+
+
+def _filter_grad_shape(x, ct, *, k_hw, **params):
+    (*_, c), (*_, o) = _fixed_tail(x, ct)
+    return tuple(k_hw) + (c, o)
 
 
 def _flat(a):
@@ -48,7 +61,7 @@ def _geom(params):
 
 # --- conv2d -----------------------------------------------------------------------------------
 
-conv2d_p = Primitive("conv2d", fresh=True, out_axes=_batch_out_axes)
+conv2d_p = Primitive("conv2d", fresh=True, shape_rule=_conv2d_shape)
 
 
 @conv2d_p.def_impl
@@ -86,7 +99,8 @@ def _conv2d_vjp(ct, x, w, *, out, needs, batch, **params):
 
 # --- conv2d_input_grad: the transpose in x (conv2d_transpose) ----------------------------------
 
-conv2d_input_grad_p = Primitive("conv2d_input_grad", fresh=True, out_axes=_batch_out_axes)
+conv2d_input_grad_p = Primitive("conv2d_input_grad", fresh=True,
+                                shape_rule=_input_grad_shape)
 
 
 @conv2d_input_grad_p.def_impl
@@ -127,7 +141,8 @@ def _conv2d_input_grad_vjp(g, ct, w, *, out, needs, batch, in_hw, **params):
 
 # --- conv2d_filter_grad: the transpose in w ----------------------------------------------------
 
-conv2d_filter_grad_p = Primitive("conv2d_filter_grad", fresh=True, out_axes=_summed_out_axes)
+conv2d_filter_grad_p = Primitive("conv2d_filter_grad", fresh=True,
+                                 shape_rule=_filter_grad_shape)
 
 
 @conv2d_filter_grad_p.def_impl

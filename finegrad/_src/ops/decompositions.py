@@ -22,13 +22,14 @@ from finegrad._src.ops.solvers import (matrix_arg, _adj, triangular_solve_p,
 from finegrad._src.tensor import Tensor
 
 
-def batch_out_axes(dins, ins, params, outs):
-    """Out-axes of a decomposition: the batch axes stay open in every output; an open
-    matrix axis cannot be followed (the graph then keeps its traced sizes)."""
-    n = ins[0]._value.ndim
-    if {n - 2, n - 1} & set(dins[0]):
-        raise core.NotPolymorphic("a dynamic matrix axis")
-    return [frozenset(dins[0])] * len(outs)
+def matrix_shapes(*mats):
+    """Shape rule of a decomposition: its batch axes (``x``'s leading ones, symbolic or not)
+    followed by each output's matrix axes ``mats(m, n)``; the matrix axes are static
+    (`matrix_arg` keeps them at their traced sizes)."""
+    def rule(x, **params):
+        batch, (m, n) = tuple(x[:-2]), x[-2:]
+        return [batch + tuple(f(m, n, **params)) for f in mats]
+    return rule
 
 
 def half_diag(x):
@@ -53,7 +54,7 @@ def eye_like(x):
 
 # ---- cholesky --------------------------------------------------------------------------------
 
-cholesky_p = Primitive("cholesky", batch_rule=True, fresh=True, out_axes=batch_out_axes)
+cholesky_p = Primitive("cholesky", batch_rule=True, fresh=True, shape_rule=core.same_shape_rule)
 
 
 def cholesky(input, name=None):  # noqa: A002 (TensorFlow's keyword)
@@ -113,7 +114,7 @@ def _cholesky_vjp(ct, a, *, out, needs, batch):
 # ---- eigh ------------------------------------------------------------------------------------
 
 eigh_p = Primitive("eigh", multiple_results=True, batch_rule=True, fresh=True,
-                   out_axes=batch_out_axes)
+                   shape_rule=matrix_shapes(lambda m, n: (n,), lambda m, n: (m, n)))
 
 
 def eigh(tensor, name=None):

@@ -4,7 +4,7 @@ function draws a new mask on every call; the gradient is mask / (1 - rate), by t
 multiplications."""
 import numbers
 
-from finegrad._src import core
+from finegrad._src import core, dims
 from finegrad._src.core import bind
 from finegrad._src.ops import elementwise as ew
 from finegrad._src.ops import random_streams as rs
@@ -65,8 +65,7 @@ def dropout(x, rate, noise_shape=None, seed=None, name=None):
         u = bind(rs.random_like_p, x, stream=rs.op_stream(seed, fn), dist="uniform",
                  dtype=x._value.dtype)
     else:
-        if core.dynamic_axes(x):
-            core.not_polymorphic("dropout with a noise_shape")
+        dims.pin(core.shape_of(x), "dropout with a noise_shape")
         u = ro.uniform(_noise_shape(noise_shape, x, fn), dtype=x.dtype, seed=seed)
     mask = cast(ew.greater_equal(u, rate), x.dtype)
     return x * keep * mask

@@ -62,14 +62,8 @@ def _gather_batched(p, ind, axis, bd):
     return out.reshape(bshape + out.shape[1:])
 
 
-@gather_p.def_out_axes
-def _gather_out_axes(dins, ins, params, outs):
-    """``params[:axis] + indices[batch_dims:] + params[axis + 1:]``."""
-    axis, bd = params["axis"], params["batch_dims"]
-    k = ins[1]._value.ndim - bd
-    d = {a for a in dins[0] if a < axis} | {a + k - 1 for a in dins[0] if a > axis}
-    d |= {axis + a - bd for a in dins[1] if a >= bd}
-    return [frozenset(d)]
+gather_p.def_shape(lambda p, ind, *, axis, batch_dims:
+                   tuple(p[:axis]) + tuple(ind[batch_dims:]) + tuple(p[axis + 1:]))
 
 
 @gather_p.def_jvp
@@ -81,9 +75,8 @@ def _gather_jvp(primals, tangents, *, out, axis, batch_dims):
 @gather_p.def_vjp
 def _gather_vjp(ct, p, ind, *, out, needs, batch, axis, batch_dims):
     """VJP of gather: scatter-add the cotangent rows back to the gathered positions (into
-    zeros shaped like ``p``: a dynamic axis of ``p`` makes ``p`` an input, for its shape)."""
-    like = (p,) if core.dynamic_axes(p) else ()
-    return (bind(gather_vjp_p, ct, ind, *like, shape=p._value.shape, axis=axis,
+    zeros shaped like ``p``, whose sizes may be symbolic)."""
+    return (bind(gather_vjp_p, ct, ind, shape=tuple(core.shape_of(p)), axis=axis,
                  batch_dims=batch_dims, nbatch=len(batch)), None)
 
 
@@ -115,15 +108,8 @@ def _gather_vjp_impl(ct, ind, *like, shape, axis, batch_dims, nbatch):
     return z
 
 
-@gather_vjp_p.def_out_axes
-def _gather_vjp_out_axes(dins, ins, params, outs):
-    """Zeros of ``lead + shape`` with the cotangent added in: the lead axes come from the
-    cotangent, the rest from the gathered tensor (an input when it has a dynamic axis)."""
-    n = params["nbatch"]
-    d = {a for a in dins[0] if a < n}
-    if len(ins) > 2:
-        d |= {n + a for a in dins[2]}
-    return [frozenset(d)]
+gather_vjp_p.def_shape(lambda ct, ind, *like, shape, axis, batch_dims, nbatch:
+                       tuple(ct[:nbatch]) + tuple(shape))
 
 
 @gather_vjp_p.def_jvp
@@ -140,8 +126,6 @@ def _gather_vjp_vjp(ct, g, ind, *like, out, needs, batch, shape, axis, batch_dim
     if b == 0:
         return (bind(gather_p, ct, ind, axis=axis, batch_dims=batch_dims), None) + \
             (None,) * len(like)
-    if like:
-        core.not_polymorphic("a batched gradient of gather from a tensor with a dynamic axis")
     lead = ct._value.shape[:b]
     flat = reshape(ct, (-1,) + tuple(shape))
     parts = [bind(gather_p, flat[i], ind, axis=axis, batch_dims=batch_dims)

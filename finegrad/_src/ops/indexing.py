@@ -1,7 +1,7 @@
 """Indexing: ``x[idx]`` (primitive ``strided_slice``) and its transposes, the scatters
-``scatter_add_into_zeros`` and ``scatter_add_like``.
+``scatter_add_into_zeros``.
 
-The VJPs of `concat`, `sum_like`, `unstack` and `split` (in `array`) slice with `getitem`, so
+The VJPs of `concat`, `unstack` and `split` (in `array`) slice with `getitem`, so
 this module sits below `array`: it imports only the core modules and `ops.base` (its input
 conversion does not pack lists of tensors, which would need `stack`).
 """
@@ -9,10 +9,9 @@ import numbers
 
 import numpy as np
 
-from finegrad._src import core
+from finegrad._src import core, dims
 from finegrad._src.core import Primitive, bind
-from finegrad._src.ops.base import (as_tensor, _static, _target, _lead_and_reference_out_axes,
-                                    instantiate_zeros)
+from finegrad._src.ops.base import as_tensor, _static
 from finegrad._src.tensor import Tensor
 
 
@@ -30,6 +29,13 @@ class _Index:
 
     def batched(self, b):
         return (slice(None),) * b + self.idx if b else self.idx
+
+    def _has_dims(self):
+        """Whether a slice bound is a symbolic size (a rule's slice of a traced shape)."""
+        return any(dims.has_dims(i) for i in self.idx if isinstance(i, slice))
+
+    def _resolve_dims(self, resolve):
+        return _Index(tuple(resolve(i) if isinstance(i, slice) else i for i in self.idx))
 
     def __repr__(self):
         return "[" + ", ".join(_fmt_index(i) for i in self.idx) + "]"
@@ -64,7 +70,8 @@ def _normalize_index(idx, shape):
             i = int(i)
         elif isinstance(i, slice):
             i = slice(*(None if v is None else int(_static(v, "a slice bound"))
-                        if isinstance(v, Tensor) else int(v) for v in (i.start, i.stop, i.step)))
+                        if isinstance(v, Tensor) else v if type(v) is dims.Dim else int(v)
+                        for v in (i.start, i.stop, i.step)))
         elif i is not None and i is not Ellipsis:
             raise TypeError(f"finegrad.Tensor.__getitem__: unsupported index {i!r} of type "
                             f"{type(i).__name__}; use ints, slices, None, ... or int arrays")
@@ -87,7 +94,7 @@ def getitem(x, idx):
     x = as_tensor(x)
     index = idx if isinstance(idx, _Index) else _normalize_index(idx, x._value.shape)
     try:
-        x._value[index.idx]
+        x._value[dims.concrete(index.idx)]
     except IndexError as e:
         raise IndexError(f"finegrad.strided_slice: index {index!r} is out of range for a "
                          f"tensor of shape {tuple(x._value.shape)}: {e}") from None
@@ -107,45 +114,59 @@ def _getitem_impl(x, *, index):
     return out
 
 
-@getitem_p.def_out_axes
-def _getitem_out_axes(dins, ins, params, outs):
-    """NumPy indexing. Basic: ints drop an axis, slices keep it (a slice of a dynamic axis is
-    dynamic: NumPy resolves its bounds when the graph runs), None adds a fixed axis. Index
-    arrays (constants) give fixed axes, placed as NumPy places them: where the arrays stand
-    when they are adjacent, in front otherwise."""
-    idx = _full_index(list(params["index"].idx), ins[0]._value.ndim)
-    arrays = any(isinstance(i, np.ndarray) for i in idx)
-    # per index entry: the output axes it makes (True: dynamic)
+@getitem_p.def_shape
+def _getitem_shape(x, *, index):
+    """NumPy indexing of a shape with symbolic sizes: ints drop an axis, None adds one, a
+    slice keeps its length (clamped at the trace's sizes, strides by ``//``), and index
+    arrays (constants) give their broadcast shape, placed as NumPy places it: where the
+    arrays stand when they are adjacent, in front otherwise. A boolean mask over an open
+    axis keeps that axis at its traced size."""
+    idx = _full_index(list(index.idx), len(x))
     entries, axis = [], 0
     for i in idx:
         if i is None:
-            entries.append([False])
+            entries.append([1])
         elif isinstance(i, slice):
-            # x[a:b] with 0 <= a, b: a fixed size (the first b elements always exist where the
-            # traced size had them; fewer make NumPy's shapes disagree loudly later)
-            fixed = i.stop is not None and i.stop >= 0 and (i.start or 0) >= 0
-            entries.append([axis in dins[0] and not fixed])
-        else:   # ints (and, beside arrays, index arrays): no axis of their own here
+            entries.append([_slice_length(i, x[axis])])
+        else:
+            if isinstance(i, np.ndarray) and i.dtype == np.bool_:
+                dims.pin(x[axis:axis + _consumed(i)], "a boolean mask over a dynamic axis")
             entries.append([])
         axis += _consumed(i)
-    if not arrays:
-        flags = [f for made in entries for f in made]
-    else:
-        adv = [k for k, i in enumerate(idx) if isinstance(i, (int, np.ndarray))]
-        shape = np.broadcast_shapes(*[np.nonzero(i)[0].shape if isinstance(i, np.ndarray)
-                                      and i.dtype == np.bool_ else np.shape(i)
-                                      for i in (idx[k] for k in adv)])
-        fixed = [False] * len(shape)
-        before = [f for made in entries[:adv[0]] for f in made]
-        after = [f for made in entries[adv[0]:] for f in made]
-        if adv == list(range(adv[0], adv[-1] + 1)):
-            flags = before + fixed + after
-        else:
-            flags = fixed + before + after
-    if len(flags) != outs[0]._value.ndim:
-        raise core.NotPolymorphic(f"indexing with {params['index']!r} (its result's axes "
-                                  f"could not be followed)")
-    return [frozenset(a for a, f in enumerate(flags) if f)]
+    if index.basic:
+        return tuple(d for made in entries for d in made)
+    adv = [k for k, i in enumerate(idx) if isinstance(i, (int, np.ndarray))]
+    shape = np.broadcast_shapes(*[np.nonzero(i)[0].shape if isinstance(i, np.ndarray)
+                                  and i.dtype == np.bool_ else np.shape(i)
+                                  for i in (idx[k] for k in adv)])
+    before = [d for made in entries[:adv[0]] for d in made]
+    after = [d for made in entries[adv[0]:] for d in made]
+    if adv == list(range(adv[0], adv[-1] + 1)):
+        return tuple(before) + shape + tuple(after)
+    return shape + tuple(before) + tuple(after)
+
+
+def _slice_length(s, n):
+    """The length of slice ``s`` of an axis of size ``n`` (either may be symbolic)."""
+    if type(n) is not dims.Dim and not dims.has_dims(s):
+        return len(range(*s.indices(n)))
+    step = 1 if s.step is None else s.step
+    if step > 0:
+        lo = _bound(s.start, n, 0, 0, n)
+        hi = _bound(s.stop, n, n, 0, n)
+        return (hi - lo + step - 1) // step if hi > lo else 0
+    lo = _bound(s.start, n, n - 1, -1, n - 1)
+    hi = _bound(s.stop, n, -1, -1, n - 1)
+    return (lo - hi - step - 1) // -step if lo > hi else 0
+
+
+def _bound(i, n, default, low, high):
+    """Slice bound ``i`` on an axis of size ``n`` as an index clamped to ``[low, high]``."""
+    if i is None:
+        return default
+    if type(i) is int and i < 0:
+        i = n + i
+    return low if i < low else high if i > high else i
 
 
 def _consumed(i):
@@ -177,14 +198,14 @@ def _getitem_jvp(primals, tangents, *, out, index):
 def _getitem_vjp(ct, x, *, out, needs, batch, index):
     """VJP of slicing: the cotangent scattered (added) into zeros of the input's shape."""
     bs = tuple(batch)
-    if core.dynamic_axes(x):
-        return (bind(scatter_add_like_p, ct, x, index=_Index(index.batched(len(bs))),
-                     nbatch=len(bs)),)
-    return (bind(scatter_add_p, ct, shape=bs + x._value.shape,
+    return (bind(scatter_add_p, ct, shape=bs + tuple(core.shape_of(x)),
                  index=_Index(index.batched(len(bs)))),)
 
 
 scatter_add_p = Primitive("scatter_add_into_zeros", unify=False, batch_rule=True, fresh=True)
+
+
+scatter_add_p.def_shape(lambda ct, *, shape, index: tuple(shape))
 
 
 @scatter_add_p.def_impl
@@ -207,27 +228,3 @@ def _scatter_add_vjp(ct, g, *, out, needs, batch, shape, index):
     """VJP of the scatter: slicing, its transpose."""
     b = len(batch)
     return (getitem(ct, _Index(index.batched(b))),)
-
-
-scatter_add_like_p = Primitive("scatter_add_like", unify=False, batch_rule=True)
-
-
-scatter_add_like_p.def_out_axes(_lead_and_reference_out_axes)
-
-
-@scatter_add_like_p.def_impl
-def _scatter_add_like_impl(ct, ref, *, index, nbatch):
-    return _scatter_add_impl(ct, shape=_target(ct, ref, nbatch), index=index)
-
-
-@scatter_add_like_p.def_jvp
-def _scatter_add_like_jvp(primals, tangents, *, out, index, nbatch):
-    tangents = instantiate_zeros(primals, tangents)
-    return bind(scatter_add_like_p, tangents[0], primals[1], index=index, nbatch=nbatch)
-
-
-@scatter_add_like_p.def_vjp
-def _scatter_add_like_vjp(ct, g, ref, *, out, needs, batch, index, nbatch):
-    """VJP of the scatter: slicing, its transpose."""
-    b = len(batch)
-    return (getitem(ct, _Index(index.batched(b))), None)

@@ -3,10 +3,10 @@ import string
 
 import numpy as np
 
-from finegrad._src import core
+from finegrad._src import core, dims
 from finegrad._src.core import Primitive, bind
 from finegrad._src.ops.array import _t, cast, reduce_sum, reshape, transpose, unbroadcast, ones_like
-from finegrad._src.ops.base import dynamic_target, normalize_axes
+from finegrad._src.ops.base import shape_with, normalize_axes
 from finegrad._src.ops import elementwise as ew
 from finegrad._src.ops import arithmetic as ar
 from finegrad._src.ops.complex_numbers import conj_if_complex
@@ -45,15 +45,15 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
         b = _swap(conj_if_complex(b) if adjoint_b else b)
     va, vb = a._value.ndim == 1, b._value.ndim == 1
     if va:
-        a = reshape(a, (1,) + dynamic_target(a))
+        a = reshape(a, (1,) + shape_with(a))
     if vb:
-        b = reshape(b, dynamic_target(b) + (1,))
+        b = reshape(b, shape_with(b) + (1,))
     if a._value.shape[-1] != b._value.shape[-2]:
         raise ValueError(f"finegrad.matmul: inner dimensions differ: shapes "
                          f"{tuple(a._value.shape)} and {tuple(b._value.shape)}")
     out = bind(matmul_p, a, b)
     if va or vb:
-        s = dynamic_target(out)
+        s = shape_with(out)
         out = reshape(out, s[:-2] + (() if va else s[-2:-1]) + (() if vb else s[-1:]))
     return out if output_type is None else cast(out, output_type)
 
@@ -61,20 +61,10 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
 matmul_p.def_impl(np.matmul)
 
 
-@matmul_p.def_out_axes
-def _matmul_out_axes(dins, ins, params, outs):
+@matmul_p.def_shape
+def _matmul_shape(a, b):
     """Broadcast batch axes, then the rows of ``a`` and the columns of ``b``."""
-    a, b = ins
-    r = outs[0]._value.ndim
-    d = set()
-    for dd, t in zip(dins, ins, strict=True):   # broadcast batch axes
-        off = r - t._value.ndim
-        d.update(x + off for x in dd if x < t._value.ndim - 2)
-    if a._value.ndim - 2 in dins[0]:
-        d.add(r - 2)
-    if b._value.ndim - 1 in dins[1]:
-        d.add(r - 1)
-    return [frozenset(d)]
+    return dims.broadcast_shape(a[:-2], b[:-2]) + (a[-2], b[-1])
 
 
 @matmul_p.def_jvp
@@ -106,9 +96,9 @@ def matvec(a, b, transpose_a=False, adjoint_a=False, a_is_sparse=False, b_is_spa
     array([2., 6.], dtype=float32)
     """
     b = _t(b)
-    out = matmul(a, reshape(b, dynamic_target(b) + (1,)), transpose_a=transpose_a,
+    out = matmul(a, reshape(b, shape_with(b) + (1,)), transpose_a=transpose_a,
                  adjoint_a=adjoint_a)
-    return reshape(out, dynamic_target(out)[:-1])
+    return reshape(out, shape_with(out)[:-1])
 
 
 def tensordot(a, b, axes, name=None):
@@ -134,19 +124,12 @@ def tensordot(a, b, axes, name=None):
                              f"and axis {j} of shape {tuple(b._value.shape)} differ")
     free_a = [i for i in range(na) if i not in ax_a]
     free_b = [i for i in range(nb) if i not in ax_b]
-    if any(i in core.dynamic_axes(a) for i in ax_a) or \
-            any(j in core.dynamic_axes(b) for j in ax_b):
-        core.not_polymorphic("tensordot over a dynamic axis")
-    k = int(np.prod([a._value.shape[i] for i in ax_a], dtype=np.int64))
-    a2 = reshape(transpose(a, free_a + ax_a), (-1, k))
-    b2 = reshape(transpose(b, ax_b + free_b), (k, -1))
+    sa, sb = core.shape_of(a), core.shape_of(b)
+    k = dims.size_product(sa[i] for i in ax_a)
+    a2 = reshape(transpose(a, free_a + ax_a), (dims.size_product(sa[i] for i in free_a), k))
+    b2 = reshape(transpose(b, ax_b + free_b), (k, dims.size_product(sb[i] for i in free_b)))
     out = matmul(a2, b2)
-    ta, tb = dynamic_target(a), dynamic_target(b)
-    target = [ta[i] for i in free_a] + [tb[i] for i in free_b]
-    if target.count(-1) > 1:
-        core.not_polymorphic("tensordot with dynamic axes in both operands")
-        target = [a._value.shape[i] for i in free_a] + [b._value.shape[i] for i in free_b]
-    return reshape(out, target)
+    return reshape(out, [sa[i] for i in free_a] + [sb[i] for i in free_b])
 
 
 einsum_p = Primitive("einsum", batch_rule=True)
@@ -207,11 +190,15 @@ def _einsum_impl(*xs, ins, spec):
     return np.einsum(",".join(ins) + "->" + spec, *xs, optimize=len(xs) > 2)
 
 
-@einsum_p.def_out_axes
-def _einsum_out_axes(dins, ins, params, outs):
-    """An output subscript is dynamic when it is dynamic in an operand."""
-    letters = {sub[a] for sub, d in zip(params["ins"], dins, strict=True) for a in d}
-    return [frozenset(i for i, c in enumerate(params["spec"]) if c in letters)]
+@einsum_p.def_shape
+def _einsum_shape(*shapes, ins, spec):
+    """Each output subscript's size, from an operand that has it (a symbolic one first)."""
+    size = {}
+    for sub, shape in zip(ins, shapes, strict=True):
+        for c, d in zip(sub, shape, strict=True):
+            if c not in size or type(d) is dims.Dim and type(size[c]) is not dims.Dim:
+                size[c] = d
+    return tuple(size[c] for c in spec)
 
 
 @einsum_p.def_jvp

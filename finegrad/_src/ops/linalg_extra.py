@@ -2,7 +2,7 @@
 (a constant mask times the matrix), as TensorFlow's gradients of them are those masks."""
 import numpy as np
 
-from finegrad._src import core
+from finegrad._src import core, dims
 from finegrad._src.ops.array import _t, reduce_sum, expand_dims
 from finegrad._src.tensor import Tensor
 from finegrad._src.ops import arithmetic as ar
@@ -17,9 +17,7 @@ def _matrix(x, fn):
     if x._value.ndim < 2:
         raise ValueError(f"finegrad.{fn}: input must have rank >= 2, got shape "
                          f"{tuple(x._value.shape)}")
-    n = x._value.ndim
-    if {n - 2, n - 1} & set(core.dynamic_axes(x)):
-        core.not_polymorphic(f"{fn} over a dynamic matrix axis")
+    dims.pin(core.shape_of(x)[-2:], f"{fn} over a dynamic matrix axis")
     return x
 
 
@@ -87,8 +85,7 @@ def diag(diagonal, name=None, k=0, num_rows=-1, num_cols=-1, padding_value=0,
     if v._value.ndim < 1:
         raise ValueError(f"finegrad.linalg.diag: diagonal must have rank >= 1, got shape "
                          f"{tuple(v._value.shape)}")
-    if v._value.ndim - 1 in core.dynamic_axes(v):
-        core.not_polymorphic("linalg.diag over a dynamic axis")
+    dims.pin(core.shape_of(v)[-1:], "linalg.diag over a dynamic axis")
     n = v._value.shape[-1]
     eye = Tensor(np.eye(n, dtype=v._value.dtype))
     return ar.multiply(expand_dims(v, -1), eye)
@@ -117,16 +114,13 @@ def _square(x, fn):
     return x
 
 
-def _batch_out_axes(dins, ins, params, outs):
-    """Out-axes rule of an op over the last two axes (keeping or dropping them): the batch
-    axes stay open; an open matrix axis cannot be followed."""
-    n = ins[0]._value.ndim
-    if {n - 2, n - 1} & set(dins[0]):
-        raise core.NotPolymorphic("a dynamic matrix axis")
-    return [frozenset(dins[0])]
+def _batch_shape(x):
+    """Shape rule of an op over the last two axes that drops them (det): the batch axes."""
+    return tuple(x[:-2])
 
 
-inv_p = Primitive("inv", batch_rule=True, fresh=True, out_axes=_batch_out_axes)
+inv_p = Primitive("inv", batch_rule=True, fresh=True,
+                  shape_rule=lambda x: tuple(x))
 
 
 def inv(input, adjoint=False, name=None):  # noqa: A002 (TensorFlow's keyword)
@@ -159,7 +153,8 @@ def _inv_vjp(ct, a, *, out, needs, batch):
     return (-matmul(matmul(oh, ct), oh),)
 
 
-det_p = Primitive("det", batch_rule=True, fresh=True, out_axes=_batch_out_axes)
+det_p = Primitive("det", batch_rule=True, fresh=True,
+                  shape_rule=_batch_shape)
 
 
 def det(input, name=None):  # noqa: A002 (TensorFlow's keyword)
@@ -192,8 +187,10 @@ def _det_vjp(ct, a, *, out, needs, batch):
     return (scale * _swap(conj_if_complex(inv(a))),)
 
 
-log_abs_det_p = Primitive("log_abs_det", batch_rule=True, fresh=True, out_axes=_batch_out_axes)
-det_sign_p = core.def_nondiff(Primitive("det_sign", fresh=True, out_axes=_batch_out_axes))
+log_abs_det_p = Primitive("log_abs_det", batch_rule=True, fresh=True,
+                          shape_rule=_batch_shape)
+det_sign_p = core.def_nondiff(Primitive("det_sign", fresh=True,
+                                        shape_rule=_batch_shape))
 
 
 def slogdet(input, name=None):  # noqa: A002 (TensorFlow's keyword)

@@ -7,7 +7,7 @@ inside `finegrad.function`) are theirs. It imports `ops.indexing`, `ops.array`,
 """
 import numpy as np
 
-from finegrad._src import core, dtypes
+from finegrad._src import core, dims, dtypes
 from finegrad._src.ops.array import (_t, broadcast_to, concat, convert_to_tensor, reshape,
                                      transpose)
 from finegrad._src.ops.base import _normalize_axis, _static
@@ -31,8 +31,8 @@ def _int_list(values, fn, what):
 def _sizes_fixed(x, axes, fn):
     """Mark the current trace as serving only its traced sizes when one of ``axes`` of ``x``
     is dynamic: these composites write that axis's size into the graph."""
-    if set(core.dynamic_axes(x)) & set(axes):
-        core.not_polymorphic(fn)
+    shape = core.shape_of(x)
+    dims.pin([shape[a] for a in axes], fn)
 
 
 def _axis_slice(ndim, axis, sl):

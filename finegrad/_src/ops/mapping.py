@@ -12,7 +12,7 @@ only the traced number of slices. It imports the core modules, `ops.base`, `ops.
 """
 import numpy as np
 
-from finegrad._src import core, dtypes, nest
+from finegrad._src import core, dims, dtypes, nest
 from finegrad._src.core import Primitive, bind
 from finegrad._src.ops.array import _t, stack, stop_gradient
 from finegrad._src.ops.base import instantiate_zeros
@@ -29,12 +29,12 @@ def _unstack_rows_impl(x):
     return tuple(np.array(r, object) if type(r) is bytes else r for r in x)
 
 
-@unstack_rows_p.def_out_axes
-def _unstack_rows_out_axes(dins, ins, params, outs):
-    """Each slice has the input's axes but the first."""
-    if 0 in dins[0]:
-        raise core.NotPolymorphic("unstack_rows along a dynamic axis")
-    return [frozenset(a - 1 for a in dins[0])] * len(outs)
+@unstack_rows_p.def_shape
+def _unstack_rows_shape(x):
+    """Each slice has the input's axes but the first (whose size, the number of slices, is
+    kept at its traced value)."""
+    n = dims.pin(x[:1], "unstack_rows along a dynamic axis")[0]
+    return [tuple(x[1:])] * n
 
 
 @unstack_rows_p.def_jvp
@@ -60,8 +60,7 @@ def _leading_size(flat, fn):
         if t._value.ndim == 0:
             raise ValueError(f"{fn}: elems must have rank >= 1 (their axis 0 is mapped), got "
                              f"a scalar")
-        if 0 in core.dynamic_axes(t):
-            core.not_polymorphic(f"{fn} over a dynamic axis (its loop is unrolled)")
+        dims.pin(core.shape_of(t)[:1], f"{fn} over a dynamic axis (its loop is unrolled)")
         sizes.add(t._value.shape[0])
     if len(sizes) != 1:
         raise ValueError(f"{fn}: the tensors of elems must have the same size along axis 0, "

@@ -77,8 +77,7 @@ def boolean_mask(tensor, mask, axis=None, name=None):
     if tuple(shape[a:a + k]) != m._value.shape:
         raise ValueError(f"{fn}: mask of shape {list(m._value.shape)} does not match axes "
                          f"{a}..{a + k - 1} of tensor of shape {list(shape)}")
-    if k != 1 and (core.dynamic_axes(t) or core.dynamic_axes(m)):
-        core.not_polymorphic(fn)   # the flattening below writes the sizes into the graph
-    flat = reshape(t, shape[:a] + (-1,) + shape[a + k:]) if k != 1 else t
+    sym = core.shape_of(t)
+    flat = reshape(t, tuple(sym[:a]) + (-1,) + tuple(sym[a + k:])) if k != 1 else t
     m1 = reshape(m, (-1,)) if k != 1 else m
     return gather(flat, mask_indices(m1), axis=a)

@@ -1,7 +1,7 @@
 """Neural-network ops: softmax, log_softmax, cross-entropies, clip_by_norm."""
 import numpy as np
 
-from finegrad._src import core
+from finegrad._src import core, dims
 from finegrad._src.core import Primitive, bind
 from finegrad._src.ops.array import _t, reduce_sum, cast, identity, ones_like, expand_dims
 from finegrad._src.ops.base import _normalize_axis
@@ -9,7 +9,7 @@ from finegrad._src.tensor import Tensor
 from finegrad._src.ops import elementwise as ew
 from finegrad._src.ops import arithmetic as ar
 
-softmax_p = Primitive("softmax", batch_rule=True, fresh=True, out_axes=core.broadcast_out_axes)
+softmax_p = Primitive("softmax", batch_rule=True, fresh=True, shape_rule=core.same_shape_rule)
 
 
 def softmax(logits, axis=-1, name=None):
@@ -46,7 +46,7 @@ def _softmax_vjp(ct, x, *, out, needs, batch, axis):
 
 
 log_softmax_p = Primitive("log_softmax", batch_rule=True, fresh=True,
-                          out_axes=core.broadcast_out_axes)
+                          shape_rule=core.same_shape_rule)
 
 
 def log_softmax(logits, axis=-1, name=None):
@@ -123,9 +123,8 @@ def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None):
                          f"shape {tuple(labels._value.shape)} need logits of shape "
                          f"labels.shape + (classes,), got {tuple(logits._value.shape)}")
     n = logits._value.shape[-1]
-    if logits._value.ndim - 1 in core.dynamic_axes(logits):
-        core.not_polymorphic("sparse_softmax_cross_entropy_with_logits with a dynamic number "
-                             "of classes")
+    dims.pin(core.shape_of(logits)[-1:], "sparse_softmax_cross_entropy_with_logits with a "
+                                         "dynamic number of classes")
     lv = np.asarray(labels._value)
     if lv.size and (lv.min() < 0 or lv.max() >= n):
         raise ValueError(f"finegrad.nn.sparse_softmax_cross_entropy_with_logits: labels must "

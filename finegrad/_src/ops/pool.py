@@ -11,7 +11,7 @@ Average pooling (TensorFlow's: padding does not count in a window's mean) is the
 """
 import numpy as np
 
-from finegrad._src import core
+from finegrad._src import dims
 from finegrad._src.core import Primitive, bind
 from finegrad._src.ops import conv_geometry as cg
 from finegrad._src.ops.array import _t, expand_dims, squeeze
@@ -21,11 +21,24 @@ from finegrad._src.ops.conv import _float_input
 _ONE = (1, 1)
 
 
-def _pool_out_axes(dins, ins, params, outs):
-    """Only the batch axis (0) may stay open; it is the output's."""
-    if any(d - {0} for d in dins):
-        raise core.NotPolymorphic("a convolution's spatial or channel axes must be fixed")
-    return [frozenset().union(*dins)]
+def _pooled_shape(x, *shapes, ksize, strides, pads):
+    """Shape rule of a pooling: only the batch axis (0) may stay open in a shape-polymorphic
+    trace; the window positions follow from the padded spatial sizes."""
+    for s in (x,) + shapes:
+        dims.pin(s[1:], "a pooling's spatial or channel axes")
+    h, w, c = dims.pin(x[1:], "a pooling's spatial or channel axes")
+    out = _out_hw((h + sum(pads[0]), w + sum(pads[1])), ksize, strides)
+    return (x[0],) + out + (c,)
+
+
+def _scatter_shape(x, ct, **params):
+    dims.pin(ct[1:], "a pooling's spatial or channel axes")
+    return tuple(x)
+
+
+def _grad_shape(ct, *, in_hw, **params):
+    c = dims.pin(ct[1:], "a pooling's spatial or channel axes")[-1]
+    return (ct[0],) + tuple(in_hw) + (c,)
 
 
 def _out_hw(padded_hw, ksize, strides):
@@ -60,7 +73,7 @@ def argmax_positions(x, ksize, strides, pads):
 
 # --- max pooling -------------------------------------------------------------------------------
 
-max_pool_p = Primitive("max_pool", fresh=True, out_axes=_pool_out_axes)
+max_pool_p = Primitive("max_pool", fresh=True, shape_rule=_pooled_shape)
 
 
 @max_pool_p.def_impl
@@ -86,7 +99,7 @@ def _max_pool_vjp(ct, x, *, out, needs, batch, **params):
     return (bind(max_pool_scatter_p, x, ct, **params),)
 
 
-max_pool_scatter_p = Primitive("max_pool_scatter", fresh=True, out_axes=_pool_out_axes)
+max_pool_scatter_p = Primitive("max_pool_scatter", fresh=True, shape_rule=_scatter_shape)
 
 
 @max_pool_scatter_p.def_impl
@@ -110,7 +123,7 @@ def _max_pool_scatter_vjp(g, x, ct, *, out, needs, batch, **params):
     return None, bind(max_pool_gather_p, x, g, **params)
 
 
-max_pool_gather_p = Primitive("max_pool_gather", fresh=True, out_axes=_pool_out_axes)
+max_pool_gather_p = Primitive("max_pool_gather", fresh=True, shape_rule=_pooled_shape)
 
 
 @max_pool_gather_p.def_impl
@@ -145,7 +158,7 @@ def _counts(in_hw, ksize, strides, pads, dt):
     return total
 
 
-avg_pool_p = Primitive("avg_pool", fresh=True, out_axes=_pool_out_axes)
+avg_pool_p = Primitive("avg_pool", fresh=True, shape_rule=_pooled_shape)
 
 
 @avg_pool_p.def_impl
@@ -170,7 +183,7 @@ def _avg_pool_vjp(ct, x, *, out, needs, batch, **params):
     return (bind(avg_pool_grad_p, ct, in_hw=tuple(x._value.shape[1:3]), **params),)
 
 
-avg_pool_grad_p = Primitive("avg_pool_grad", fresh=True, out_axes=_pool_out_axes)
+avg_pool_grad_p = Primitive("avg_pool_grad", fresh=True, shape_rule=_grad_shape)
 
 
 @avg_pool_grad_p.def_impl

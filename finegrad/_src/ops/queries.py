@@ -6,7 +6,7 @@ module imports it.
 """
 import numpy as np
 
-from finegrad._src import core, dtypes
+from finegrad._src import core, dims, dtypes
 from finegrad._src.core import Primitive, bind, def_nondiff
 from finegrad._src.ops.array import _t
 from finegrad._src.ops.base import count
@@ -23,7 +23,7 @@ def shape(input, out_type=dtypes.int32, name=None):  # noqa: A002 (TensorFlow's 
     x = input
     x = _t(x)
     dt = dtypes.as_dtype(out_type)._np
-    if core.dynamic_axes(x):    # sizes known when the graph runs: an op, not a constant
+    if dims.is_symbolic(core.shape_of(x)):   # sizes known at each call: an op, not a constant
         return bind(shape_p, x, dtype=dt)
     return Tensor(_shape_impl(x._value, dtype=dt))
 
@@ -31,7 +31,7 @@ def shape(input, out_type=dtypes.int32, name=None):  # noqa: A002 (TensorFlow's 
 shape_p = def_nondiff(Primitive("shape", unify=False))
 
 
-shape_p.def_out_axes(lambda dins, ins, params, outs: [core.NO_AXES])  # values vary, not shape
+shape_p.def_shape(lambda x, **params: (len(x),))
 
 
 @shape_p.def_impl

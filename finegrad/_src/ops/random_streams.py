@@ -180,7 +180,7 @@ def _random_impl(*, stream, dist, shape, dtype, low=None, high=None):
 
 random_like_p = def_nondiff(Primitive(
     "random_like", unify=False, fresh=True, stateful=True,
-    out_axes=lambda dins, ins, params, outs: [frozenset(dins[0])]))
+    shape_rule=lambda like, **params: tuple(like)))
 
 
 @random_like_p.def_impl

@@ -1,12 +1,12 @@
 """Reductions over axes: mean, max, min, prod, logsumexp (reduce_sum lives in array.py)."""
 import numpy as np
 
-from finegrad._src import core
+from finegrad._src import core, dims
 from finegrad._src.core import Primitive, bind
 from finegrad._src.ops.array import (_t, expand_reduced, reduce_sum, reshape, cast, transpose,
                                      concat, ones_like, stop_gradient, zeros_like)
 from finegrad._src.ops.indexing import getitem
-from finegrad._src.ops.base import normalize_axes, dynamic_target, count, no_strings
+from finegrad._src.ops.base import normalize_axes, shape_with, count, no_strings
 from finegrad._src.ops import elementwise as ew
 from finegrad._src.ops import arithmetic as ar
 from finegrad._src.ops.complex_numbers import conj_if_complex, no_order
@@ -22,10 +22,10 @@ def reduce_mean(input_tensor, axis=None, keepdims=False, name=None):
     x = _t(input_tensor)
     axes = normalize_axes(axis, x._value.ndim, "finegrad.reduce_mean")
     s = reduce_sum(x, axes, keepdims)
-    if any(a in core.dynamic_axes(x) for a in axes):   # the count is known when the graph runs
+    n = dims.size_product(core.shape_of(x)[a] for a in axes)
+    if type(n) is dims.Dim:   # a symbolic count: resolved at each call
         n = count(x, axes, x._value.dtype)
         return s // ar.maximum(n, 1) if x.dtype.is_integer else s / n
-    n = int(np.prod([x._value.shape[a] for a in axes], dtype=np.int64))
     if x.dtype.is_integer:
         return s // max(n, 1)
     return s / n if n else s * np.nan
@@ -43,7 +43,7 @@ def _identity(name, dtype):
 
 
 def _extremum(name, impl, doc):
-    prim = Primitive(name, batch_rule=True, fresh=True, out_axes=core.reduction_out_axes)
+    prim = Primitive(name, batch_rule=True, fresh=True, shape_rule=core.reduction_shape_rule)
 
     @prim.def_impl
     def _impl(x, *, axis, keepdims):
@@ -56,7 +56,7 @@ def _extremum(name, impl, doc):
 
     def _mask(x, out, axis, keepdims):
         # ties share the gradient equally, as in TensorFlow's reduce_max gradient
-        o = out if keepdims else reshape(out, dynamic_target(x, ones=axis))
+        o = out if keepdims else reshape(out, shape_with(x, ones=axis))
         eq = cast(ew.equal(x, o), x.dtype)
         return eq / reduce_sum(eq, axis, keepdims=True)
 
@@ -92,7 +92,7 @@ reduce_min_p, reduce_min = _extremum("reduce_min", np.min, """Minimum over ``axi
 
 
 reduce_prod_p = Primitive("reduce_prod", batch_rule=True, fresh=True,
-                          out_axes=core.reduction_out_axes)
+                          shape_rule=core.reduction_shape_rule)
 
 
 def reduce_prod(input_tensor, axis=None, keepdims=False, name=None):
@@ -116,8 +116,7 @@ def _prod_others(x, axis):
     """prod of all other elements along ``axis`` for each element (exact with zeros)."""
     # move reduced axes to the end, flatten them, use exclusive cumulative products
     nd = x._value.ndim
-    if core.dynamic_axes(x):
-        core.not_polymorphic("the derivative of reduce_prod over a tensor with a dynamic axis")
+    dims.pin(core.shape_of(x), "the derivative of reduce_prod over a tensor with a dynamic axis")
     keep = [i for i in range(nd) if i not in axis]
     perm = keep + list(axis)
     xt = _transpose(x, perm)
@@ -154,7 +153,7 @@ def _flip(x, axis):
     return getitem_axis(x, axis, slice(None, None, -1))
 
 
-cumsum_p = Primitive("cumsum", batch_rule=True, fresh=True, out_axes=core.broadcast_out_axes)
+cumsum_p = Primitive("cumsum", batch_rule=True, fresh=True, shape_rule=core.same_shape_rule)
 
 
 def cumsum(x, axis=0, exclusive=False, reverse=False, name=None):
@@ -192,7 +191,7 @@ def _reverse_cumsum(ct, axis, batch):
     return _flip(bind(cumsum_p, _flip(ct, a), axis=a), a)
 
 
-cumprod_p = Primitive("cumprod", batch_rule=True, fresh=True, out_axes=core.broadcast_out_axes)
+cumprod_p = Primitive("cumprod", batch_rule=True, fresh=True, shape_rule=core.same_shape_rule)
 
 
 def cumprod(x, axis=0, exclusive=False, reverse=False, name=None):
@@ -222,8 +221,7 @@ def _product_scan(x, axis):
     level k+1 multiplies each element of level k by the one 2**k before it; the last level is
     cumprod(x). Only multiplications, never a division: the derivatives of cumprod written
     over these levels are exact where x holds zeros, to any order (as JAX's associative scan)."""
-    if axis in core.dynamic_axes(x):
-        core.not_polymorphic("the derivative of cumprod along a dynamic axis")
+    dims.pin(core.shape_of(x)[axis:axis + 1], "the derivative of cumprod along a dynamic axis")
     n = x._value.shape[axis]
     levels, d = [x], 1
     while d < n:
@@ -302,6 +300,6 @@ def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
     m = ew.where(ew.is_finite(m), m, zeros_like(m))
     out = ew.log(reduce_sum(ew.exp(x - m), axes, keepdims=True)) + m
     if not keepdims:
-        out = reshape(out, tuple(s for i, s in enumerate(dynamic_target(x, ones=axes))
+        out = reshape(out, tuple(s for i, s in enumerate(shape_with(x, ones=axes))
                                  if i not in axes))
     return out

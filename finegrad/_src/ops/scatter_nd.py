@@ -9,7 +9,7 @@ the index does not touch: that is how each one's VJP handles a batch of cotangen
 """
 import numpy as np
 
-from finegrad._src import core
+from finegrad._src import core, dims
 from finegrad._src.core import Primitive, bind
 from finegrad._src.errors import InvalidArgumentError
 from finegrad._src.ops.arithmetic import add, divide, multiply, subtract
@@ -121,17 +121,11 @@ def _gather_nd_impl(p, ind, *, batch_dims, nlead):
     return p[_nd_index(ind, batch_dims, nlead)]
 
 
-@gather_nd_p.def_out_axes
-def _gather_nd_out_axes(dins, ins, params, outs):
-    """``lead + batch + indices.shape[batch_dims:-1] + params.shape[lead + batch + K:]``."""
-    n, bd = params["nlead"], params["batch_dims"]
-    r = ins[1]._value.ndim
-    if r - 1 in dins[1]:
-        raise core.NotPolymorphic("gather_nd with a dynamic number of coordinates")
-    start = n + bd + ins[1]._value.shape[-1]
-    d = {a for a in dins[0] if a < n + bd} | {n + a for a in dins[1]}
-    d |= {a - start + n + r - 1 for a in dins[0] if a >= start}
-    return [frozenset(d)]
+@gather_nd_p.def_shape
+def _gather_nd_shape(p, ind, *, batch_dims, nlead):
+    """``lead + indices.shape[:-1] + params.shape[lead + batch + K:]``."""
+    k = dims.pin(ind[-1:], "gather_nd's number of coordinates")[0]
+    return tuple(p[:nlead]) + tuple(ind[:-1]) + tuple(p[nlead + batch_dims + k:])
 
 
 @gather_nd_p.def_jvp
@@ -146,10 +140,9 @@ def _gather_nd_vjp(ct, p, ind, *, out, needs, batch, batch_dims, nlead):
 
 
 def _scatter_like(ct, ind, ref, bd, nlead, nbatch, mode="add"):
-    """``ct`` scattered into zeros of ``batch + ref.shape`` (``ref`` an input of the op when
-    one of its axes is dynamic, so the graph reads its size when it runs)."""
-    like = (ref,) if core.dynamic_axes(ref) else ()
-    return bind(scatter_nd_p, ct, ind, *like, shape=ref._value.shape[nlead:], batch_dims=bd,
+    """``ct`` scattered into zeros of ``batch + ref.shape`` (symbolic sizes in a
+    shape-polymorphic trace)."""
+    return bind(scatter_nd_p, ct, ind, shape=tuple(core.shape_of(ref)[nlead:]), batch_dims=bd,
                 nlead=nlead + nbatch, mode=mode)
 
 
@@ -186,25 +179,16 @@ def _check_updates(fn, ind, u, shape):
 
 
 @scatter_nd_p.def_impl
-def _scatter_nd_impl(u, ind, *like, shape, batch_dims, nlead, mode):
-    if like:   # the reference's size in this call (a dynamic axis)
-        shape = np.shape(like[0])[np.ndim(like[0]) - len(shape):]
+def _scatter_nd_impl(u, ind, *, shape, batch_dims, nlead, mode):
     ind = _check_indices("finegrad.scatter_nd", ind, shape[batch_dims:], "the output")
     z = np.zeros(u.shape[:nlead] + tuple(shape), u.dtype)
     return _run(z, ind, batch_dims, nlead, u, _MODES[mode])
 
 
-@scatter_nd_p.def_out_axes
-def _scatter_nd_out_axes(dins, ins, params, outs):
-    """``updates.shape[:nlead] + shape`` (the shape from the reference input when given)."""
-    n, r = params["nlead"], ins[1]._value.ndim - 1
-    if any(a >= n + r for a in dins[0]) and len(ins) < 3:
-        raise core.NotPolymorphic("scatter_nd into a fixed shape from a dynamic axis")
-    d = {a for a in dins[0] if a < n}
-    if len(ins) > 2:
-        off = ins[2]._value.ndim - len(params["shape"])
-        d |= {n + a - off for a in dins[2] if a >= off}
-    return [frozenset(d)]
+@scatter_nd_p.def_shape
+def _scatter_nd_shape(u, ind, *, shape, nlead, **params):
+    """``updates.shape[:nlead] + shape``."""
+    return tuple(u[:nlead]) + tuple(shape)
 
 
 @scatter_nd_p.def_jvp
@@ -214,11 +198,11 @@ def _scatter_nd_jvp(primals, tangents, *, out, shape, batch_dims, nlead, mode):
 
 
 @scatter_nd_p.def_vjp
-def _scatter_nd_vjp(ct, u, ind, *like, out, needs, batch, shape, batch_dims, nlead, mode):
+def _scatter_nd_vjp(ct, u, ind, *, out, needs, batch, shape, batch_dims, nlead, mode):
     """VJP of scatter_nd: gather the cotangent at the indices (for ``assign`` with duplicate
     indices, every duplicate gets the cotangent, as TensorFlow's rule gives)."""
     g = bind(gather_nd_p, ct, ind, batch_dims=batch_dims, nlead=nlead + len(batch))
-    return (g, None) + (None,) * len(like)
+    return (g, None)
 
 
 # ---- tensor_scatter_nd_* ------------------------------------------------------------------
@@ -291,7 +275,7 @@ def _scatter_extremum(name, ufunc, doc):
         ind = _check_indices(fn, ind, t.shape, "tensor")
         return _run(np.array(t, copy=True), ind, 0, 0, u, ufunc)
 
-    prim.def_out_axes(lambda dins, ins, params, outs: [dins[0]])
+    prim.def_shape(lambda t, ind, u: tuple(t))
 
     def shares(t, ind, u, out):
         """The indicators of the tensor's and the updates' entries that reach the output,

@@ -8,7 +8,7 @@ used triangle for a triangular ``A``). ``cholesky_solve`` is two triangular solv
 """
 import numpy as np
 
-from finegrad._src import core
+from finegrad._src import dims
 from finegrad._src.core import Primitive, bind
 from finegrad._src.errors import InvalidArgumentError
 from finegrad._src.ops.array import _t, unbroadcast
@@ -42,17 +42,10 @@ def matrix_arg(x, fn, arg, square=False):
     return _matrix(x, fn)
 
 
-def _solve_out_axes(dins, ins, params, outs):
-    """Batch axes (right-aligned, broadcast) stay open; an open matrix axis cannot be
-    followed (the graph then keeps its traced sizes)."""
-    r = outs[0]._value.ndim
-    d = set()
-    for dd, t in zip(dins, ins, strict=True):
-        n = t._value.ndim
-        if {n - 2, n - 1} & set(dd):
-            raise core.NotPolymorphic("a dynamic matrix axis")
-        d.update(a + r - n for a in dd)
-    return [frozenset(d)]
+def _solve_shape(a, b, **params):
+    """Shape rule of a solve: the broadcast batch axes, then the rhs's matrix axes (the
+    matrix axes are static: `matrix_arg` keeps them at their traced sizes)."""
+    return tuple(dims.broadcast_shape(a[:-2], b[:-2])) + tuple(b[-2:])
 
 
 def _check_rhs(a, b, fn, broadcast):
@@ -76,7 +69,7 @@ def _check_rhs(a, b, fn, broadcast):
 
 # ---- solve -----------------------------------------------------------------------------------
 
-solve_p = Primitive("matrix_solve", batch_rule=True, fresh=True, out_axes=_solve_out_axes)
+solve_p = Primitive("matrix_solve", batch_rule=True, fresh=True, shape_rule=_solve_shape)
 
 
 def solve(matrix, rhs, adjoint=False, name=None):
@@ -134,7 +127,7 @@ def _solve_vjp(ct, a, b, *, out, needs, batch, adjoint):
 # ---- triangular_solve ------------------------------------------------------------------------
 
 triangular_solve_p = Primitive("triangular_solve", batch_rule=True, fresh=True,
-                               out_axes=_solve_out_axes)
+                               shape_rule=_solve_shape)
 
 
 def triangular_solve(matrix, rhs, lower=True, adjoint=False, name=None):

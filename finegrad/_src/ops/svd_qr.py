@@ -17,13 +17,16 @@ from finegrad._src.ops.indexing import getitem
 from finegrad._src.ops.linalg import matmul
 from finegrad._src.ops.linalg_extra import diag, diag_part, _mask
 from finegrad._src.ops.solvers import matrix_arg, _adj, triangular_solve_p
-from finegrad._src.ops.decompositions import batch_out_axes, off_diag, safe_reciprocal
+from finegrad._src.ops.decompositions import matrix_shapes, off_diag, safe_reciprocal
 
 
 # ---- svd -------------------------------------------------------------------------------------
 
 svd_p = Primitive("svd", multiple_results=True, batch_rule=True, fresh=True,
-                  out_axes=batch_out_axes)
+                  shape_rule=matrix_shapes(
+                      lambda m, n, full_matrices: (min(m, n),),
+                      lambda m, n, full_matrices: (m, m if full_matrices else min(m, n)),
+                      lambda m, n, full_matrices: (n, n if full_matrices else min(m, n))))
 
 
 def svd(tensor, full_matrices=False, compute_uv=True, name=None):
@@ -129,7 +132,9 @@ def _svd_vjp(ct, a, *, out, needs, batch, full_matrices):
 # ---- qr --------------------------------------------------------------------------------------
 
 qr_p = Primitive("qr", multiple_results=True, batch_rule=True, fresh=True,
-                 out_axes=batch_out_axes)
+                 shape_rule=matrix_shapes(
+                     lambda m, n, full_matrices: (m, m if full_matrices else min(m, n)),
+                     lambda m, n, full_matrices: (m if full_matrices else min(m, n), n)))
 
 
 def qr(input, full_matrices=False, name=None):  # noqa: A002 (TensorFlow's keyword)
