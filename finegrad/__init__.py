@@ -51,6 +51,9 @@ from finegrad._src.shapes import TensorShape
 from finegrad._src.statistics import add_n, reduce_any, reduce_all
 from finegrad._src.ops.reduce import cumsum
 from finegrad._src.ops.manipulation import reverse, roll, pad, repeat, one_hot, meshgrid
+from finegrad._src.ops.elementwise import sinh, cosh, asinh
+from finegrad._src.ops.special import acosh, atanh
+from finegrad._src.ops.special_functions import truncatediv
 from finegrad import (math, nn, linalg, autodiff, testing, stable, nest, errors,  # noqa: E402
                       debugging, compat)
 

@@ -16,6 +16,8 @@ from finegrad._src.statistics import (reduce_variance, reduce_std,  # noqa: F401
                                      add_n, divide_no_nan)
 from finegrad._src.ops.special import (acosh, atanh, rint, log_sigmoid,  # noqa: F401
                                       squared_difference)
+from finegrad._src.ops.special_functions import (erf, erfc, erfinv, lgamma,  # noqa: F401
+                                                digamma, polygamma, xlogy, xlog1py)
 
 truediv = divide
 floormod = mod

@@ -617,3 +617,7 @@ _add(*(OpSpec(_named(f"linalg.{n}", lambda x, f=f: f(x + 3 * np.eye(3))), shapes
        for n, f, p in (("inv", fg.linalg.inv, ("inv",)), ("det", fg.linalg.det, ("det",)),
                        ("slogdet", lambda x: fg.linalg.slogdet(x)[1], ("log_abs_det",)))))
 NONDIFF += ("det_sign",)  # h13: the sign of slogdet, which carries no gradient
+
+# group h4: tf.math special functions, sorting and segments (rows in op_specs_math_extra.py)
+from op_specs_math_extra import NONDIFF_MATH_EXTRA  # noqa: E402
+NONDIFF += NONDIFF_MATH_EXTRA

@@ -3,7 +3,8 @@ import warnings
 
 from finegrad._src.ops import (base, indexing, array, constants, gather, queries,  # noqa: F401
                                complex_numbers, elementwise, arithmetic, reduce, linalg, nn,
-                               operators, special, manipulation, linalg_extra)
+                               operators, special, manipulation, linalg_extra,
+                               special_functions)
 
 operators.install(linalg.matmul)
 
