@@ -54,6 +54,8 @@ from finegrad._src.ops.manipulation import reverse, roll, pad, repeat, one_hot, 
 from finegrad._src.ops.elementwise import sinh, cosh, asinh
 from finegrad._src.ops.special import acosh, atanh
 from finegrad._src.ops.special_functions import truncatediv
+from finegrad._src.ops.sorting import argmax, argmin, sort, argsort
+from finegrad._src.ops.counting import unique
 from finegrad import (math, nn, linalg, autodiff, testing, stable, nest, errors,  # noqa: E402
                       debugging, compat)
 

@@ -6,3 +6,4 @@ from finegrad._src.ops.nn import (softmax, log_softmax, softmax_cross_entropy_wi
 from finegrad._src.activations import (leaky_relu, elu, selu, gelu, silu, swish,  # noqa: F401
                                       relu6)
 from finegrad._src.statistics import l2_normalize, moments, compute_average_loss  # noqa: F401
+from finegrad._src.ops.sorting import top_k  # noqa: F401

@@ -4,7 +4,7 @@ import warnings
 from finegrad._src.ops import (base, indexing, array, constants, gather, queries,  # noqa: F401
                                complex_numbers, elementwise, arithmetic, reduce, linalg, nn,
                                operators, special, manipulation, linalg_extra,
-                               special_functions)
+                               special_functions, sorting, segments, counting)
 
 operators.install(linalg.matmul)
 

@@ -14,8 +14,10 @@ import numpy as np
 from finegrad._src.core import Primitive, bind, def_nondiff
 from finegrad._src.errors import InvalidArgumentError
 from finegrad._src.ops import special_kernels as kernels
-from finegrad._src.ops.arithmetic import _sum_tangents
-from finegrad._src.ops.array import cast, ones_like, unbroadcast, zeros_like
+from finegrad._src.ops.arithmetic import _sum_tangents, add, multiply
+from finegrad._src.ops.array import (cast, convert_to_tensor, ones_like, unbroadcast,
+                                     zeros_like)
+from finegrad._src.tensor import Tensor
 from finegrad._src.ops.elementwise import (_float_only, _unary, equal, exp, log, log1p,
                                            not_equal, where)
 
@@ -214,3 +216,31 @@ def _truncatediv_impl(x, y):
             return np.trunc(np.true_divide(x, y))
     raise TypeError(f"finegrad.truncatediv: expected integer or real float tensors, got "
                     f"{np.result_type(x, y).name}")
+
+
+# ---- polyval ----------------------------------------------------------------------------------
+
+def polyval(coeffs, x, name=None):
+    """The polynomial ``coeffs[0] * x**(n-1) + ... + coeffs[n-1]`` at ``x`` by Horner's rule
+    (differentiable in the coefficients and in ``x``); an empty ``coeffs`` gives zeros like
+    ``x``, as TensorFlow.
+
+    Args:
+        coeffs: a list of tensors (or numbers), highest degree first.
+        x: the points.
+
+    >>> import finegrad as fg
+    >>> fg.math.polyval([1., 2., 3.], fg.constant(2.)).numpy()   # x^2 + 2x + 3
+    np.float32(11.0)
+    """
+    if not isinstance(coeffs, (list, tuple)):
+        raise TypeError(f"finegrad.polyval: coeffs must be a list of tensors, got "
+                        f"{type(coeffs).__name__}")
+    x = convert_to_tensor(x)
+    if not coeffs:
+        return zeros_like(x)
+    p = convert_to_tensor(coeffs[0], dtype=x.dtype) if not isinstance(coeffs[0], Tensor) \
+        else coeffs[0]
+    for c in coeffs[1:]:
+        p = add(c, multiply(p, x))
+    return p
