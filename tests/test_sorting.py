@@ -108,3 +108,19 @@ def test_against_tensorflow():
     got, want = fg.math.top_k(fg.constant(x), 4), tf.math.top_k(x, 4)
     np.testing.assert_array_equal(got.values.numpy(), want.values.numpy())
     np.testing.assert_array_equal(got.indices.numpy(), want.indices.numpy())
+
+
+def test_batched_gather_along_the_axis_after_the_batch_axes():
+    """sort and top_k gather with every leading axis a batch axis (one fancy index, no loop
+    over the rows): values against NumPy, and a Jacobian (cotangents with batch axes)."""
+    x = fg.constant(RNG.uniform(-1, 1, (2, 3, 4)))
+    np.testing.assert_array_equal(fg.sort(x).numpy(), np.sort(x.numpy(), -1))
+    with fg.GradientTape() as tape:
+        tape.watch(x)
+        y = fg.math.top_k(x, 2).values
+    jac = tape.jacobian(y, x).numpy()          # shape (2, 3, 2) + (2, 3, 4)
+    idx = np.argsort(-x.numpy(), -1, kind="stable")[..., :2]
+    want = np.zeros((2, 3, 2, 2, 3, 4))
+    for i, j, k in np.ndindex(2, 3, 2):
+        want[i, j, k, i, j, idx[i, j, k]] = 1
+    np.testing.assert_array_equal(jac, want)
