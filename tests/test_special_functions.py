@@ -112,6 +112,9 @@ def test_polygamma_orders_and_poles_as_tensorflow():
                             fg.constant([2.0, 2.0, 2.0, 0.0, -1.0], fg.float64)).numpy()
     np.testing.assert_allclose(got[0], sp.psi(2.0), rtol=1e-15)
     np.testing.assert_array_equal(got[1:], [np.nan, np.nan, np.inf, np.nan])
+    # an order whose n! overflows: no reflection polynomial of degree 10^6 is built
+    huge = fg.math.polygamma(fg.constant(1e6, fg.float64), fg.constant(-0.5, fg.float64))
+    assert np.isnan(huge.numpy())
 
 
 @pytest.mark.parametrize("dtype", [fg.float16, fg.float32])

@@ -283,6 +283,9 @@ def _cot_derivative(n):
     return p
 
 
+_MAX_ORDER = 170     # 171! overflows float64
+
+
 def _polygamma_positive(n, x):
     """psi^(n)(x) for integer n >= 1 and x > 0."""
     sign = np.where(n % 2 == 1, 1.0, -1.0)
@@ -302,8 +305,11 @@ def polygamma(n, x):
         c = 1 / np.tan(np.pi * (x - np.round(x)))
         refl = np.zeros_like(x)
         for k in np.unique(nn[neg]):
-            poly = _cot_derivative(int(k))
             here = neg & (nn == k)
+            if k > _MAX_ORDER:      # n! overflows: no finite value to reflect
+                refl = np.where(here, np.nan, refl)
+                continue
+            poly = _cot_derivative(int(k))
             refl = np.where(here, (-1) ** int(k) * out - np.pi ** (k + 1) * poly(c), refl)
         out = np.where(neg, refl, out)
         pole = neg & (x == np.floor(x))
