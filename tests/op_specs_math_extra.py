@@ -23,7 +23,7 @@ _add(
            domain=Domain(-0.9, -0.1), prims=("polygamma",)),
     OpSpec(fg.math.xlogy, nargs=2, domains=(ANY, POSITIVE)),
     OpSpec(fg.math.xlog1py, nargs=2, domains=(ANY, (-0.5, 2.0))),
-    OpSpec(fg.nn.gelu, name="gelu(exact)", prims=("erf",)),
+    OpSpec(fg.nn.gelu, name="gelu(exact)", prims=("erfc",)),
 )
 
 # ---- sorting: sort and top_k gather the values at the sorting indices (random inputs: no ties)
