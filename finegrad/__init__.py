@@ -56,6 +56,11 @@ from finegrad._src.ops.scatter_nd import (gather_nd, scatter_nd, tensor_scatter_
                                          tensor_scatter_nd_max, tensor_scatter_nd_min)
 from finegrad._src.ops.masking import boolean_mask
 from finegrad._src.ops.mapping import map_fn, vectorized_map
+from finegrad._src.ops.elementwise import sinh, cosh, asinh
+from finegrad._src.ops.special import acosh, atanh
+from finegrad._src.ops.special_functions import truncatediv
+from finegrad._src.ops.sorting import argmax, argmin, sort, argsort
+from finegrad._src.ops.counting import unique
 from finegrad import (math, nn, linalg, autodiff, testing, stable, nest, errors,  # noqa: E402
                       debugging, compat, random)
 

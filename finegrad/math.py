@@ -16,6 +16,15 @@ from finegrad._src.statistics import (reduce_variance, reduce_std,  # noqa: F401
                                      add_n, divide_no_nan)
 from finegrad._src.ops.special import (acosh, atanh, rint, log_sigmoid,  # noqa: F401
                                       squared_difference)
+from finegrad._src.ops.special_functions import (erf, erfc, erfinv, lgamma,  # noqa: F401
+                                                digamma, polygamma, xlogy, xlog1py,
+                                                polyval)
+from finegrad._src.ops.counting import bincount, confusion_matrix  # noqa: F401
+from finegrad._src.ops.sorting import argmax, argmin, top_k  # noqa: F401
+from finegrad._src.ops.segments import (segment_sum, segment_mean, segment_max,  # noqa: F401
+                                        segment_min, segment_prod, unsorted_segment_sum,
+                                        unsorted_segment_mean, unsorted_segment_max,
+                                        unsorted_segment_min, unsorted_segment_prod)
 
 truediv = divide
 floormod = mod

@@ -11,3 +11,4 @@ from finegrad._src.ops.conv import (conv1d, conv2d, conv2d_transpose,  # noqa: F
                                     depthwise_conv2d, convolution)
 from finegrad._src.ops.pool import (max_pool2d, avg_pool2d, max_pool1d, avg_pool1d,  # noqa: F401
                                     max_pool, avg_pool)
+from finegrad._src.ops.sorting import top_k  # noqa: F401

@@ -8,6 +8,7 @@ import math
 
 from finegrad._src.ops import elementwise as ew
 from finegrad._src.ops import arithmetic as ar
+from finegrad._src.ops.special_functions import erfc
 from finegrad._src.tensor import convert_to_tensor
 
 _SELU_ALPHA = 1.6732632423543772848170429916717
@@ -54,24 +55,21 @@ def gelu(features, approximate=False, name=None):
 
     With ``approximate=True``, TensorFlow's tanh approximation
     ``0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))``; otherwise the exact form
-    ``0.5 x (1 + erf(x / sqrt(2)))``, which needs an ``erf`` op.
+    ``0.5 x (1 + erf(x / sqrt(2)))`` (TensorFlow's default), computed as
+    ``0.5 x erfc(-x / sqrt(2))``, accurate also for large negative x.
 
     >>> import finegrad as fg
     >>> round(float(fg.nn.gelu(fg.constant(1.), approximate=True)), 5)
     0.84119
-
-    Raises:
-        NotImplementedError: for ``approximate=False`` while finegrad has no ``erf`` op.
+    >>> round(float(fg.nn.gelu(fg.constant(1.))), 5)
+    0.84134
     """
     x = convert_to_tensor(features)
     if approximate:
         inner = math.sqrt(2 / math.pi) * (x + 0.044715 * x * x * x)
         return 0.5 * x * (1 + ew.tanh(inner))
-    erf = getattr(ew, "erf", None)
-    if erf is None:
-        raise NotImplementedError("finegrad.nn.gelu: the exact gelu needs an erf op, which "
-                                  "finegrad does not have yet; pass approximate=True")
-    return 0.5 * x * (1 + erf(x * (1 / math.sqrt(2))))
+    # 1 + erf(t) written erfc(-t): no cancellation for large negative x
+    return 0.5 * x * erfc(x * (-1 / math.sqrt(2)))
 
 
 def silu(features, beta=1.0, name=None):

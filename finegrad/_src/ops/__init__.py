@@ -6,7 +6,8 @@ from finegrad._src.ops import (base, indexing, array, constants, gather, queries
                                operators, special, manipulation, linalg_extra,
                                solvers, decompositions, svd_qr,
                                random_streams, random_ops, random_generator, conv, pool,
-                               scatter_nd, masking, mapping)
+                               scatter_nd, masking, mapping,
+                               special_functions, sorting, segments, counting)
 
 operators.install(linalg.matmul)
 

@@ -56,6 +56,13 @@ def _gather_impl(p, ind, *, axis, batch_dims):
 def _gather_batched(p, ind, axis, bd):
     """gather with batch_dims: each batch entry gathers from its own slice of ``p``."""
     bshape = p.shape[:bd]
+    if axis == bd:
+        # the gathered axis follows the batch axes (sort, top_k): one fancy index, no loop
+        n = int(np.prod(bshape, dtype=np.int64))
+        ib = ind.reshape((n,) + ind.shape[bd:])
+        rows = np.arange(n).reshape((n,) + (1,) * (ib.ndim - 1))
+        out = p.reshape((n,) + p.shape[bd:])[rows, ib]
+        return out.reshape(bshape + out.shape[1:])
     pb = p.reshape((-1,) + p.shape[bd:])
     ib = ind.reshape((-1,) + ind.shape[bd:])
     out = np.stack([np.take(pb[i], ib[i], axis=axis - bd) for i in range(pb.shape[0])])
@@ -99,6 +106,10 @@ def _gather_vjp_impl(ct, ind, *like, shape, axis, batch_dims, nbatch):
     zb = z.reshape(lead + (-1,) + tuple(shape[batch_dims:]))
     cb = ct.reshape(lead + (-1,) + ct.shape[nbatch + batch_dims:])
     ib = ind.reshape((-1,) + ind.shape[batch_dims:])
+    if axis == batch_dims:      # one scatter-add with a fancy index, no loop
+        rows = np.arange(ib.shape[0]).reshape((-1,) + (1,) * (ib.ndim - 1))
+        np.add.at(zb, (slice(None),) * nbatch + (rows, ib), cb)
+        return z
     ax = nbatch + 1 + axis - batch_dims
     for i in range(ib.shape[0]):
         zi = np.moveaxis(zb[(slice(None),) * nbatch + (i,)], ax - 1, 0)

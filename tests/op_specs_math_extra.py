@@ -1,0 +1,67 @@
+"""Op-table rows of the tf.math families in ops/special_functions.py, ops/sorting.py and
+ops/segments.py (kept out of op_specs.py, which imports this module, to keep it short).
+
+`NONDIFF_MATH_EXTRA` names their primitives that carry no gradient.
+"""
+import finegrad as fg
+
+from op_table import ANY, AWAY_FROM_ZERO, POSITIVE, UNIT, Domain, OpSpec, _add, _named
+
+# ---- special functions: erf, erfc, erfinv, lgamma, digamma, polygamma, xlogy, xlog1py ----
+_add(
+    OpSpec(fg.math.erf),
+    OpSpec(fg.math.erfc),
+    OpSpec(fg.math.erfinv, domain=UNIT),
+    OpSpec(fg.math.lgamma, domain=POSITIVE),
+    # between the poles -1 and 0 (the reflection formula)
+    OpSpec(fg.math.lgamma, domain=Domain(-0.9, -0.1), name="lgamma(negative)"),
+    OpSpec(fg.math.digamma, domain=POSITIVE),
+    OpSpec(fg.math.digamma, domain=Domain(-0.9, -0.1), name="digamma(negative)"),
+    OpSpec(_named("polygamma(1, x)", lambda x: fg.math.polygamma(1., x)), domain=POSITIVE,
+           prims=("polygamma",)),
+    OpSpec(_named("polygamma(2, x)", lambda x: fg.math.polygamma(2., x)),
+           domain=Domain(-0.9, -0.1), prims=("polygamma",)),
+    OpSpec(fg.math.xlogy, nargs=2, domains=(ANY, POSITIVE)),
+    OpSpec(fg.math.xlog1py, nargs=2, domains=(ANY, (-0.5, 2.0))),
+    OpSpec(fg.nn.gelu, name="gelu(exact)", prims=("erfc",)),
+)
+
+# ---- sorting: sort and top_k gather the values at the sorting indices (random inputs: no ties)
+_add(
+    OpSpec(fg.sort, shapes=((3,), (2, 3)), prims=("gather", "argsort")),
+    OpSpec(fg.sort, shapes=((2, 3),), kwargs=dict(axis=0, direction="DESCENDING"),
+           prims=("gather", "transpose")),
+    OpSpec(_named("top_k", lambda x: fg.math.top_k(x, k=2).values), shapes=((3,), (2, 3)),
+           prims=("gather", "argsort")),
+)
+
+# ---- segments: the first axis (4 rows) goes to segments [0, 0, 1, 3] (segment 2 empty), or in
+# any order with a dropped row (-1) for the unsorted ops, or by a 2-D id array
+_IDS, _UIDS, _ROWS = [0, 0, 1, 3], [2, 0, -1, 2], ((4,), (4, 2))
+_KINDS = (("sum", ANY, ("gather_transpose",)), ("mean", ANY, ("divide",)),
+          ("max", ANY, ("segment_max",)), ("min", ANY, ("segment_min",)),
+          ("prod", AWAY_FROM_ZERO, ("segment_prod",)))
+
+
+def _segment_row(kind, dom, prims, unsorted):
+    name = f"unsorted_segment_{kind}" if unsorted else f"segment_{kind}"
+    f = getattr(fg.math, name)
+    fn = (lambda x: f(x, _UIDS, 3)) if unsorted else (lambda x: f(x, _IDS))
+    return OpSpec(_named(name, fn), shapes=_ROWS, domain=dom, prims=prims)
+
+
+_add(*(_segment_row(*row, unsorted) for unsorted in (False, True) for row in _KINDS))
+_add(OpSpec(_named("unsorted_segment_max(2-D ids)",
+                   lambda x: fg.math.unsorted_segment_max(x, [[0, 1], [1, 2]], 3)),
+            shapes=((2, 2), (2, 2, 3)), prims=("segment_max",)))
+
+# ---- polyval (Horner) and confusion_matrix's weights (a scatter-add into the cells)
+_add(
+    OpSpec(_named("polyval", lambda c, x: fg.math.polyval([c, 1.5, c], x)), nargs=2,
+           prims=("multiply", "add")),
+    OpSpec(_named("confusion_matrix(weights)", lambda w: fg.math.confusion_matrix(
+        [0, 1, 1], [1, 1, 0], weights=w, dtype=w.dtype)), shapes=((3,),),
+        prims=("gather_transpose",)),
+)
+
+NONDIFF_MATH_EXTRA = ("truncatediv", "argmax", "argmin", "argsort")
