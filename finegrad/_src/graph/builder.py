@@ -9,6 +9,8 @@ to Python (`check_concrete`) and which of its sizes are open (`static_shape`). U
 input_signature with ``None`` dimensions it follows which axes of every value are open
 (graph/dynamic.py).
 """
+import contextlib
+
 import numpy as np
 
 from finegrad._src import core, dtypes, nest
@@ -86,6 +88,11 @@ class GraphBuilder(core.Recorder):
         self.poly = parent.poly if parent is not None else False
         self.dyn = {}
         self.poly_failed = None
+        # the traces made inside this one (cond branches, loop bodies): out of scope with it
+        self.subs = []
+        if parent is not None:
+            parent.subs.append(self)
+        self._retired, self._gone, self._revived = [], None, 0   # see retire and revived
 
     def dyn_of(self, t):
         s = self.slots.get(id(t))
@@ -128,24 +135,65 @@ class GraphBuilder(core.Recorder):
         t = self.const_tensors.get(s)
         return t if t is not None else Tensor(self.consts[s])
 
-    def release(self, graph):
-        """Drop the trace-time tensors once the graph is built, unless a custom_gradient rule
-        (traced lazily, by tensor identity) may still need them."""
-        if any(n.prim is custom.custom_p for n in graph.nodes):
-            return
-        self.retire()
-        self.slots, self.alive, self.entries, self.shadow, self.var_reads = {}, {}, [], {}, {}
+    def release(self, graph=None):
+        """Put this trace's tensors (and its sub-traces': cond branches, loop bodies) out of
+        scope once the graph is built, and drop what only the trace needed. A trace with a
+        custom_gradient op anywhere in it keeps the values privately: its rule is traced
+        lazily, by tensor identity, with those tensors revived for the while (`revived`)."""
+        keep = self._has_custom()
+        for b in self._tree():
+            b.retire(keep)
+            if not keep:
+                b.slots, b.alive, b.entries, b.shadow, b.var_reads = {}, {}, [], {}, {}
 
-    def retire(self):
+    def _tree(self):
+        yield self
+        for sub in self.subs:
+            yield from sub._tree()
+
+    def _has_custom(self):
+        return any(n.prim is custom.custom_p for b in self._tree() for n in b.nodes)
+
+    def retire(self, keep_values=False):
         """Put the tensors this trace made (arguments, op outputs, variable reads) out of
-        scope: one kept past the trace refuses to be used (`tensor.OutOfScope`), instead of
-        computing with the trace's example values. Captured tensors and the parent trace's
-        are not this trace's and stay as they are."""
-        gone = OutOfScope(self.name)
+        scope: one kept past the trace refuses to be used (`tensor.OutOfScope`, naming the
+        traced function), instead of computing with the trace's example values. Captured
+        tensors and the parent trace's are not this trace's and stay as they are. With
+        ``keep_values`` the values stay here, for `revived`."""
+        root = self
+        while root.parent is not None:
+            root = root.parent
+        self._gone = OutOfScope(root.name)
         keep = set(self.consts) | set(self.outer)
-        for k, t in self.alive.items():
-            if self.slots[k] not in keep:
-                t._value = gone
+        mine = [t for k, t in self.alive.items()
+                if self.slots[k] not in keep and type(t._value) is not OutOfScope]
+        if keep_values:
+            self._retired += [(t, t._value) for t in mine]
+        for t in mine:
+            t._value = self._gone
+
+    @contextlib.contextmanager
+    def revived(self):
+        """Give the retired tensors of this trace and of the traces around it their values
+        back while a custom_gradient rule that closes over them is traced; the user's
+        references to them are out of scope again afterwards."""
+        chain = []
+        b = self
+        while b is not None:
+            chain.append(b)
+            b = b.parent
+        for b in chain:
+            b._revived += 1
+            for t, v in b._retired:
+                t._value = v
+        try:
+            yield
+        finally:
+            for b in chain:
+                b._revived -= 1
+                if not b._revived and b._gone is not None:
+                    for t, _ in b._retired:
+                        t._value = b._gone
 
     def knows(self, t):
         return id(t) in self.slots or (self.parent is not None and self.parent.knows(t))

@@ -117,7 +117,11 @@ class _ReplayRule:
 
     def __call__(self, cts):
         if self.node.vjp_graph is None:
-            self.node.vjp_graph = _trace_rule(self.rule, self.node, self.builder)
+            # the rule closes over tensors of the trace, out of scope since it ended: they
+            # hold their trace-time values again while it is traced
+            with self.builder.revived():
+                self.node.vjp_graph = _trace_rule(self.rule, self.node, self.builder)
+            self.node.vjp_graph[1].release()
         g, sub, outer = self.node.vjp_graph
         if sub.poly_failed is not None and any(
                 c._value.shape != m[0] for c, m in zip(cts, self.node.meta, strict=True)):
