@@ -16,8 +16,10 @@ import numpy as np
 from finegrad._src import core, dtypes, nest
 from finegrad._src.ad import custom
 from finegrad._src.graph import dynamic, ir
+from finegrad._src.ops import indexing
 from finegrad._src.graph.ir import Graph, Node, OutSlot, read_variable_p, assign_variable_p
 from finegrad._src.tensor import OutOfScope, Tensor, TensorShape
+from finegrad._src import variables
 from finegrad._src.variables import Variable
 
 
@@ -267,12 +269,21 @@ class GraphBuilder(core.Recorder):
             return TensorShape(tuple(None if i in d else n for i, n in enumerate(t._value.shape)))
         return TensorShape(t._value.shape)
 
-    def assign_variable(self, var, value, mode):
+    def assign_variable(self, var, value, mode, key=None):
+        """An assign node (``key``: TensorFlow's sliced assignment ``v[key].assign(value)``,
+        which writes that slice when the graph runs); the trace's shadow value follows."""
+        params = {"var": var, "mode": mode}
+        if key is not None:
+            params["index"], value = _slice_assignment(var, key, value)
         s = self.slot_of(value)
-        self.nodes.append(Node(assign_variable_p, (s,), {"var": var, "mode": mode}, (), []))
+        self.nodes.append(Node(assign_variable_p, (s,), params, (), []))
         cur = self.shadow.get(id(var), var._storage)
         v = np.asarray(value._value)
-        new = v if mode == "assign" else cur + v if mode == "assign_add" else cur - v
+        if key is not None:
+            new = np.array(cur)
+            new[params["index"].idx] = v
+        else:
+            new = v if mode == "assign" else cur + v if mode == "assign_add" else cur - v
         self.shadow[id(var)] = np.asarray(new, var._storage.dtype)
 
     def finish(self, outputs, arg_names):
@@ -289,6 +300,16 @@ class GraphBuilder(core.Recorder):
         if self.poly and self.poly_failed is None:
             g.dyn = dict(self.dyn)
         return g
+
+
+def _slice_assignment(var, key, value):
+    """The index of ``v[key].assign(value)`` and the value as a tensor, checked as eagerly
+    (dtype; a shape that broadcasts to the slice's): the node broadcasts it when it runs."""
+    index = indexing._normalize_index(key, var._storage.shape)
+    if isinstance(value, Variable):
+        value = value.read_value()
+    v = variables._slice_value(var, value, np.empty(var._storage.shape, np.bool_)[index.idx])
+    return index, value if isinstance(value, Tensor) else Tensor(np.array(v))
 
 
 def is_traced(t):

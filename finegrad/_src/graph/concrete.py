@@ -93,7 +93,10 @@ def replay(graph, tensors, builder, outer=None):
             continue
         if n.prim is assign_variable_p:
             p = n.params
-            getattr(p["var"], p["mode"])(env[n.ins[0]])
+            if "index" in p:    # v[index].assign(value)
+                p["var"]._assign_slice(p["index"].idx, env[n.ins[0]])
+            else:
+                getattr(p["var"], p["mode"])(env[n.ins[0]])
             continue
         ins = [env[s] for s in n.ins]
         params = n.params
