@@ -105,6 +105,19 @@ def test_tensorflow_inside_tf_function():
     assert np.isclose(float(gg), _sigmoid(1.5) * (1 - _sigmoid(1.5)))
 
 
+def test_tensorflow_function_given_the_rule_as_an_argument():
+    tf = pytest.importorskip("tensorflow")
+    with ops.backend_scope("tensorflow"):
+        @tf.function
+        def value_and_grad(x, f):
+            with tf.GradientTape() as tape:
+                tape.watch(x)
+                y = f(x)
+            return y, tape.gradient(y, x)
+        y, g = value_and_grad(tf.constant(3.), log1pexp_rule())
+    assert np.isclose(float(y), np.log1p(np.exp(3.))) and np.isclose(float(g), _sigmoid(3.))
+
+
 def test_torch_gradient_taken_after_the_scope_closed():
     torch = pytest.importorskip("torch")
     x = torch.tensor(100., requires_grad=True)
