@@ -4,6 +4,7 @@ import math
 import numpy as np
 
 from harness import PROFILE, close, fg, measure, peak_memory, row, run_peers
+from log1pexp_rules import jax_log1pexp, tf_log1pexp, torch_log1pexp
 
 # --- (a) 1,000 chained scalar ops ---------------------------------------------------------------
 
@@ -526,19 +527,8 @@ def bench_e():
 N_F = 10 ** 6
 
 
-def make_log1pexp(tf):
-    @tf.custom_gradient
-    def log1pexp(x):
-        e = tf.exp(x)
-
-        def grad(dy):
-            return dy * (1 - 1 / (1 + e))
-        return tf.math.log(1 + e), grad
-    return log1pexp
-
-
 def build_custom_tf(tf, x, custom=True):
-    fn = make_log1pexp(tf) if custom else (lambda z: tf.math.log(1 + tf.exp(z)))
+    fn = tf_log1pexp(tf) if custom else (lambda z: tf.math.log(1 + tf.exp(z)))
     xt = tf.constant(x)
 
     def run():
@@ -557,22 +547,12 @@ def log1pexp_numpy(x):
 # the peers' forms of the custom log1pexp: builder(module, x) -> (run, label)
 
 def _log1pexp_torch(torch, x):
-    class Log1pexp(torch.autograd.Function):
-        @staticmethod
-        def forward(ctx, z):
-            e = torch.exp(z)
-            ctx.save_for_backward(e)
-            return torch.log(1 + e)
-
-        @staticmethod
-        def backward(ctx, dy):
-            (e,) = ctx.saved_tensors
-            return dy * (1 - 1 / (1 + e))
+    apply = torch_log1pexp(torch)
     xt = torch.tensor(x)
 
     def run():
         z = xt.detach().requires_grad_(True)
-        y = Log1pexp.apply(z)
+        y = apply(z)
         (g,) = torch.autograd.grad(y, z, torch.ones_like(y))
         return g.numpy()
     return run, "torch autograd.Function"
@@ -580,18 +560,7 @@ def _log1pexp_torch(torch, x):
 
 def _log1pexp_jax(jax, x):
     jnp = jax.numpy
-
-    @jax.custom_vjp
-    def f(z):
-        return jnp.log(1 + jnp.exp(z))
-
-    def fwd(z):
-        e = jnp.exp(z)
-        return jnp.log(1 + e), e
-
-    def bwd(e, dy):
-        return (dy * (1 - 1 / (1 + e)),)
-    f.defvjp(fwd, bwd)
+    f = jax_log1pexp(jax)
     xj = jnp.asarray(x)
 
     def fg_(z):

@@ -129,6 +129,9 @@ def custom_gradient(f=None, *, forward="none", jvp=None):
             on_backend = per_backend[backend.name] = backend.custom_gradient(f, forward,
                                                                                jvp)
         return on_backend(*args, **kwargs)
+    # no __wrapped__: tf.function, given the decorated function as an argument, calls what
+    # __wrapped__ names instead (the undecorated f, which returns (y, grad))
+    del decorated.__wrapped__
     return decorated
 
 

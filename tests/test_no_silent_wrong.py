@@ -217,6 +217,70 @@ def test_tensor_escaping_a_trace_into_an_attribute_is_refused():
             fg.reduce_sum(m.hidden)
 
 
+@fg.custom_gradient
+def _log1pexp_times3(x):
+    """log(1 + e^x) with a deliberately different gradient: 3 * sigmoid(x)."""
+    e = fg.exp(x)
+
+    def grad(dy):
+        return dy * 3. * (1. - 1. / (1. + e))
+    return fg.math.log(1. + e), grad
+
+
+def _escape_in_custom(kept):
+    @fg.function
+    def leaky(x):
+        y = _log1pexp_times3(x) * 2.
+        kept.append(y)
+        return y
+    return leaky
+
+
+def _escape_in_cond(kept):
+    @fg.function
+    def leaky(x):
+        def true_fn():
+            y = _log1pexp_times3(x) * 2.
+            kept.append(y)
+            return y
+        return fg.cond(x > -10., true_fn, lambda: x * 0.)
+    return leaky
+
+
+def _escape_in_while(kept):
+    @fg.function
+    def leaky(x):
+        def body(v, i):
+            kept.append(v * 1.)
+            return v + _log1pexp_times3(x) * 2. / 3., i + 1
+        return fg.while_loop(lambda v, i: i < 3, body, [x * 0., 0])[0]
+    return leaky
+
+
+@pytest.mark.parametrize("make", [_escape_in_custom, _escape_in_cond, _escape_in_while],
+                         ids=["custom_gradient", "cond", "while_loop"])
+def test_tensor_escaping_a_trace_with_custom_gradient_or_control_flow_is_refused(make):
+    kept = []
+    leaky = make(kept)
+    for v in (1., -0.5, 2.):     # the trace's value, then the graph's with other values
+        x = fg.constant(v)
+        with fg.GradientTape() as tape:
+            tape.watch(x)
+            y = leaky(x)
+        sig = 1. / (1. + np.exp(-v))
+        np.testing.assert_allclose(y.numpy(), 2. * np.log1p(np.exp(v)), rtol=1e-6)
+        np.testing.assert_allclose(tape.gradient(y, x).numpy(), 6. * sig, rtol=1e-6)
+        with fg.autodiff.ForwardAccumulator(x, fg.constant(1.)) as acc:
+            y = leaky(x)
+        np.testing.assert_allclose(acc.jvp(y).numpy(), 6. * sig, rtol=1e-6)
+        assert kept
+        for k in kept:
+            with pytest.raises(TypeError, match="'leaky'.*out of scope"):
+                k + 1.
+            with pytest.raises(TypeError, match="'leaky'.*out of scope"):
+                k.numpy()
+
+
 def test_tensors_from_outside_a_trace_stay_usable():
     c = fg.constant(3.)
     v = fg.Variable(2.)
@@ -577,8 +641,7 @@ def test_sliced_variable_assignment():
         v[0].assign(1.)
         return v.read_value()
 
-    with pytest.raises(NotImplementedError, match="inside finegrad.function"):
-        f()
+    np.testing.assert_array_equal(f().numpy(), [1., 7., 8.])   # traced: tests/test_variables.py
 
 
 def test_graph_gradients_check_ys_and_grad_ys():

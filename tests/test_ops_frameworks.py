@@ -5,17 +5,7 @@ import numpy as np
 import pytest
 
 from finegrad import ops
-
-
-def log1pexp_rule():
-    @ops.custom_gradient
-    def log1pexp(x):
-        e = ops.exp(x)
-
-        def grad(upstream):
-            return ops.multiply(upstream, 1.0 - 1.0 / ops.add(1, e))
-        return ops.log(1 + e), grad
-    return log1pexp
+from test_ops_backends import keras_jax_tf_form as log1pexp_rule
 
 
 def _sigmoid(x):
@@ -115,6 +105,19 @@ def test_tensorflow_inside_tf_function():
     assert np.isclose(float(gg), _sigmoid(1.5) * (1 - _sigmoid(1.5)))
 
 
+def test_tensorflow_function_given_the_rule_as_an_argument():
+    tf = pytest.importorskip("tensorflow")
+    with ops.backend_scope("tensorflow"):
+        @tf.function
+        def value_and_grad(x, f):
+            with tf.GradientTape() as tape:
+                tape.watch(x)
+                y = f(x)
+            return y, tape.gradient(y, x)
+        y, g = value_and_grad(tf.constant(3.), log1pexp_rule())
+    assert np.isclose(float(y), np.log1p(np.exp(3.))) and np.isclose(float(g), _sigmoid(3.))
+
+
 def test_torch_gradient_taken_after_the_scope_closed():
     torch = pytest.importorskip("torch")
     x = torch.tensor(100., requires_grad=True)
@@ -180,3 +183,72 @@ def test_an_explicit_forward_rule_where_the_backend_cannot_pair_it_is_an_error(n
     with ops.backend_scope(name):
         with pytest.raises(ValueError, match=f"{name} backend.*explicit jvp=.*finegrad or torch"):
             _with_forward_rule()(ops.convert_to_tensor(1.0))
+
+
+@pytest.mark.parametrize("rule, why", [
+    (lambda x: lambda dy: ops.add(ops.multiply(dy, ops.cos(x)), 1.0), "adds a term"),
+    (lambda x: lambda dy: ops.cos(x), "does not depend on the upstream"),
+    (lambda x: lambda dy: ops.multiply(dy, dy), "could not transpose")],
+    ids=["affine", "ignores-upstream", "quadratic"])
+def test_jax_opt_in_forward_mode_is_never_a_silent_wrong_tangent(jax, rule, why):
+    @ops.custom_gradient(forward="transpose")
+    def f(x):
+        return ops.sin(x), rule(x)
+    message = f"jax backend.*of .*f to be linear.*{why}.*forward='none'.*jvp="
+    for run in (lambda: jax.jvp(f, (1.0,), (1.0,)), lambda: jax.grad(f)(1.0),
+                lambda: jax.jit(lambda x: jax.jvp(f, (x,), (1.0,)))(1.0)):
+        with pytest.raises(TypeError, match=message):
+            run()
+
+
+def test_jax_opt_in_forward_mode_accepts_zero_and_masked_terms(jax):
+    @ops.custom_gradient(forward="transpose")
+    def relu_and_const(x, c):
+        def grad(dy):   # where() with a zero branch, and a zero gradient for c: linear
+            return ops.where(ops.greater(x, 0.0), dy, 0.0), ops.multiply(dy, 0.0)
+        return ops.relu(x) + c, grad
+    _, tangent = jax.jvp(relu_and_const, (2.0, 1.0), (3.0, 5.0))
+    assert float(tangent) == 3.0
+
+
+@pytest.mark.parametrize("name", ["jax", "torch"])
+def test_a_rule_with_variables_where_the_backend_has_none_is_a_clear_error(name):
+    pytest.importorskip(name)
+
+    @ops.custom_gradient
+    def scale(x):
+        return ops.multiply(x, 2.0), lambda dy, variables=None: (ops.multiply(dy, 2.0), [])
+    with ops.backend_scope(name):
+        with pytest.raises(TypeError, match=f"{name} backend.*scale has a `variables` "
+                                            f"parameter.*argument of .*scale"):
+            scale(ops.convert_to_tensor(3.0))
+
+
+def test_tensorflow_rule_gives_gradients_to_the_variables_it_read():
+    tf = pytest.importorskip("tensorflow")
+    w = tf.Variable(2.0)
+
+    @ops.custom_gradient
+    def scale(x):
+        def grad(dy, variables=None):   # deliberately 10x and 100x the true gradients
+            return ops.multiply(dy, w * 10.0), [ops.multiply(dy, x * 100.0)]
+        return ops.multiply(x, w), grad
+
+    @ops.custom_gradient
+    def no_variables_param(x):
+        return ops.multiply(x, w), lambda dy: ops.multiply(dy, w)
+
+    def step(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = scale(x)
+        return tape.gradient(y, [x, w])
+    with ops.backend_scope("tensorflow"):
+        x = tf.constant(3.0)
+        for run in (step, tf.function(step)):
+            assert [float(g) for g in run(x)] == [20.0, 300.0]
+        with pytest.raises(TypeError, match="tensorflow backend.*no_variables_param reads the "
+                                            "variables.*no `variables` parameter"):
+            with tf.GradientTape() as tape:
+                y = no_variables_param(x)
+            tape.gradient(y, w)

@@ -199,3 +199,86 @@ def test_training_step_updates_value():
     for _ in range(3):
         want = want - 0.02 * np.array([2., 3.]) * (want * [2., 3.] - 1.)
     np.testing.assert_allclose(w.numpy(), want, rtol=1e-6)
+
+
+# --- sliced assignment, v[key].assign(value): eagerly and inside finegrad.function -------------
+
+def _slice_program(v, x):
+    v[0].assign(x)
+    v[1, 1:3].assign([7., 8.])
+    v[:, 0].assign(v[:, 0] * 2.)        # reads the value as it stands after the writes above
+    v[..., 2].assign(tf.constant(-1.))  # broadcast to the slice
+    v[np.array([1, 1])].assign(x * 3.)  # an index array (repeated: the last write wins)
+    return v.read_value() * 1.
+
+
+def test_sliced_assignment_traced_matches_eager():
+    start = np.array([[1., 2., 3.], [4., 5., 6.]], np.float32)
+    for x in ([9., 9., 9.], [1., 2., 3.]):
+        expected = start.copy()
+        expected[0] = x
+        expected[1, 1:3] = [7., 8.]
+        expected[:, 0] *= 2.
+        expected[..., 2] = -1.
+        expected[[1, 1]] = np.multiply(x, 3.)
+        for run in (_slice_program, tf.function(_slice_program)):
+            v = tf.Variable(start)
+            x_t = tf.constant(x)
+            with tf.GradientTape() as tape:     # replayed under a tape: the same writes
+                tape.watch(x_t)
+                out = run(v, x_t)
+            np.testing.assert_array_equal(out.numpy(), expected)
+            np.testing.assert_array_equal(v.numpy(), expected)
+            v.assign(start)
+            np.testing.assert_array_equal(run(v, x_t).numpy(), expected)   # compiled graph
+            np.testing.assert_array_equal(v.numpy(), expected)
+
+
+def test_sliced_assignment_in_traced_control_flow():
+    v = tf.Variable([0., 0., 0.])
+
+    @tf.function
+    def f(x):
+        tf.cond(x > 0., lambda: v[0].assign(x), lambda: v[2].assign(x))
+
+        def body(i):
+            v[1].assign(v[1] + x)
+            return (i + 1,)
+        tf.while_loop(lambda i: i < 3, body, (tf.constant(0),))
+        return v.read_value() * 1.
+
+    np.testing.assert_array_equal(f(tf.constant(2.)).numpy(), [2., 6., 0.])
+    np.testing.assert_array_equal(f(tf.constant(-1.)).numpy(), [2., 3., -1.])
+    np.testing.assert_array_equal(v.numpy(), [2., 3., -1.])
+
+
+def test_variable_assigned_in_a_traced_loop_is_read_each_iteration():
+    v = tf.Variable(1.)
+
+    def run(x):   # the loop's condition and body read the value the last iteration wrote
+        return tf.while_loop(lambda i: v < 20., lambda i: (v.assign(v * x), i + 1)[1:],
+                             (tf.constant(0),), maximum_iterations=50)[0]
+
+    for x, n, final in ((2., 5, 32.), (3., 3, 27.)):
+        for f in (run, tf.function(run)):
+            v.assign(1.)
+            assert int(f(tf.constant(x))) == n
+            assert float(v.numpy()) == final
+
+
+def test_sliced_assignment_traced_checks_like_eager():
+    v = tf.Variable([1., 2., 3.])
+
+    @tf.function
+    def wrong_shape(x):
+        v[0:2].assign(x)
+
+    @tf.function
+    def wrong_dtype(x):
+        v[0].assign(x)
+
+    with pytest.raises(ValueError, match="slice has shape"):
+        wrong_shape(tf.constant([1., 2., 3.]))
+    with pytest.raises(TypeError, match="float64"):
+        wrong_dtype(tf.constant(1., tf.float64))
+    np.testing.assert_array_equal(v.numpy(), [1., 2., 3.])

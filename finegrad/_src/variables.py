@@ -200,10 +200,10 @@ class Variable:
     def _assign_slice(self, key, value, read_value=True):
         """TensorFlow's ``v[key].assign(value)``: the slice takes ``value`` (broadcast to it,
         in the variable's dtype by the rules of `assign`)."""
-        if core.current_tracer() is not None:
-            raise NotImplementedError(f"finegrad.Variable: v[...].assign(...) inside "
-                                      f"finegrad.function (variable {self.name!r}); assign the "
-                                      f"whole value there, e.g. with finegrad.where")
+        tracer = core.current_tracer()
+        if tracer is not None:  # inside finegrad.function: a node that writes the slice
+            tracer.assign_variable(self, value, "assign", key)
+            return self if read_value else None
         v = _slice_value(self, value, np.asarray(self._storage[key]))
         new = np.array(self._storage)
         new[key] = v

@@ -10,6 +10,7 @@ through the user's rule when it is differentiable.
 import functools
 
 import jax
+import jax.extend
 import jax.numpy as jnp
 import numpy as np
 
@@ -127,21 +128,62 @@ class _Call:
         def jvp(leaves, tangents):
             y, grad = self.run(leaves)
             flat_y = tuple(jax.tree_util.tree_leaves(y))
+            vjp = self.grads_of(grad, leaves, y)
             try:
-                transpose = jax.linear_transpose(self.grads_of(grad, leaves, y), *flat_y)
+                why = _not_linear(vjp, flat_y)
+                transpose = jax.linear_transpose(vjp, *flat_y)
                 out = transpose(tuple(tangents))
             except (TypeError, NotImplementedError, ValueError, AssertionError) as e:
                 # (JAX reports some non-linear rules with a bare AssertionError)
                 if "gradient function of" in str(e):
                     raise
+                why = f"JAX could not transpose it ({e})"
+            if why is not None:
                 raise TypeError(
                     f"finegrad.ops.custom_gradient (jax backend): forward='transpose' needs "
                     f"the gradient function of {self.f.__qualname__} to be linear in the "
-                    f"upstream gradient, and JAX could not transpose it ({e}); use the "
-                    f"default (reverse mode only) or the finegrad or torch backend, whose "
-                    f"forward mode transposes the rule") from e
+                    f"upstream gradient, and {why}; use the default forward='none' (reverse "
+                    f"mode only), or give an explicit forward rule, jvp=, on the finegrad or "
+                    f"torch backend")
             return flat_y, tuple(out)
         return flat_call
+
+
+# primitives linear in each operand together: an operand that does not depend on the
+# upstream gradient adds a constant term, which jax.linear_transpose silently drops
+_ADDITIVE = frozenset(("add", "sub", "add_any", "concatenate", "pad", "select_n",
+                       "dynamic_update_slice"))
+# primitives that keep a zero constant zero
+_KEEPS_ZERO = frozenset(("broadcast_in_dim", "convert_element_type", "reshape", "squeeze",
+                         "expand_dims", "transpose", "mul", "neg"))
+
+
+def _not_linear(vjp, cts):
+    """Why ``vjp`` (the rule as a function of the upstream gradients) is not linear in them,
+    or None. `jax.linear_transpose` trusts its function to be linear: a rule that adds a term
+    not depending on the upstream, or returns a gradient that ignores it, would be transposed
+    to a silently wrong (often zero) tangent, so its jaxpr is read first."""
+    jaxpr = jax.make_jaxpr(vjp)(*cts).jaxpr
+    linear, zero = set(jaxpr.invars), set()
+
+    def is_zero(v):
+        return not np.any(v.val) if isinstance(v, jax.extend.core.Literal) else v in zero
+
+    def is_linear(v):
+        return not isinstance(v, jax.extend.core.Literal) and v in linear
+    for eqn in jaxpr.eqns:
+        name = eqn.primitive.name
+        ins = eqn.invars[1:] if name == "select_n" else eqn.invars   # (the predicate)
+        if any(is_linear(v) for v in eqn.invars):
+            if name in _ADDITIVE and not all(is_linear(v) or is_zero(v) for v in ins):
+                return f"it adds a term that does not depend on the upstream gradient ({name})"
+            linear.update(eqn.outvars)
+        elif name in _KEEPS_ZERO and any(is_zero(v) for v in eqn.invars) and (
+                name == "mul" or all(is_zero(v) for v in eqn.invars)):
+            zero.update(eqn.outvars)
+    if not all(is_linear(v) or is_zero(v) for v in jaxpr.outvars):
+        return "it returns a gradient that does not depend on the upstream gradient"
+    return None
 
 
 def _zero_for_int(g, t):

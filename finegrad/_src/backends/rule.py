@@ -69,7 +69,27 @@ def run(f, args, kwargs, backend):
     """``(y, grad)`` from ``f(*args, **kwargs)`` run on ``backend`` (a torch backward pass
     may rerun ``f`` outside the caller's scope)."""
     with _backends.scope(backend.name):
-        return split(f(*args, **kwargs), f, backend.name)
+        y, grad = split(f(*args, **kwargs), f, backend.name)
+    if not getattr(backend, "supports_variables", False) and takes_variables(grad):
+        raise TypeError(f"finegrad.ops.custom_gradient ({backend.name} backend): the gradient "
+                        f"function of {f.__qualname__} has a `variables` parameter "
+                        f"(TensorFlow's contract for variables read inside the function), "
+                        f"which the {backend.name} backend cannot honour: it has no variables "
+                        f"to give gradients to. Pass the value as an argument of "
+                        f"{f.__qualname__} (its gradient is then one of grad's results), or "
+                        f"use the finegrad or tensorflow backend")
+    return y, grad
+
+
+def takes_variables(grad):
+    """Whether ``grad`` names a ``variables`` parameter (TensorFlow's contract)."""
+    code = getattr(grad, "__code__", None)
+    if code is not None and not hasattr(grad, "__wrapped__"):
+        return "variables" in code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
+    try:
+        return "variables" in inspect.signature(grad).parameters
+    except (TypeError, ValueError):
+        return False
 
 
 def split(result, f, backend_name):
@@ -102,20 +122,49 @@ def upstreams(y, cts):
     return list(up) if isinstance(y, (list, tuple)) else [up]
 
 
-def call_grad(grad, inputs, leaves, y, cts, name, backend):
+def call_grad(grad, inputs, leaves, y, cts, name, backend, variables=None):
     """Call the user's ``grad`` with the upstream gradients ``cts`` (one per leaf of ``y``)
     and return its checked gradients, one per input tensor (None where it gave none).
     ``leaves`` are the input tensors the forward pass ran on (``grad(*args, upstream)``
-    receives the arguments rebuilt from them)."""
+    receives the arguments rebuilt from them). With ``variables`` (those ``f`` read, on a
+    backend that tracks them), ``grad`` gets them too and the result is ``(per input,
+    per variable)``, as in TensorFlow."""
     ups = upstreams(y, cts)
+    extra = {} if not variables else {"variables": variables}
+    if extra and not takes_variables(grad):
+        raise TypeError(f"finegrad.ops.custom_gradient ({backend.name} backend): {name} reads "
+                        f"the variables {[v.name for v in variables]} but its gradient "
+                        f"function has no `variables` parameter; define grad(*upstreams, "
+                        f"variables=None) returning (input gradients, variable gradients), "
+                        f"or pass the variables as arguments")
     # the gradient is often taken after the caller's backend_scope has closed (or on the
     # framework's own thread): the rule's ops run on the backend it was defined for
     with _backends.scope(backend.name):
         if takes_upstream_keyword(grad):
             args, _ = inputs.rebuild(leaves)
-            grads = grad(*args, upstream=ups[0] if len(ups) == 1 else tuple(ups))
+            grads = grad(*args, upstream=ups[0] if len(ups) == 1 else tuple(ups), **extra)
         else:
-            grads = grad(*ups)
+            grads = grad(*ups, **extra)
+    if extra:
+        grads, var_grads = _split_variable_grads(grads, variables, name, backend)
+        return _per_input(grads, inputs, name, backend), var_grads
+    return _per_input(grads, inputs, name, backend)
+
+
+def _split_variable_grads(result, variables, name, backend):
+    """``(input gradients, checked variable gradients)`` from what ``grad`` returned."""
+    where = f"finegrad.ops.custom_gradient ({backend.name} backend): the gradient function " \
+            f"of {name}"
+    if not isinstance(result, (tuple, list)) or len(result) != 2 or \
+            not isinstance(result[1], (tuple, list)) or len(result[1]) != len(variables):
+        raise ValueError(f"{where} was given variables= and must return (input gradients, "
+                         f"[one gradient per variable]) for the {len(variables)} variables "
+                         f"it read")
+    return result[0], [check(g, v, f"variable {v.name}", name, backend)
+                       for g, v in zip(result[1], variables, strict=True)]
+
+
+def _per_input(grads, inputs, name, backend):
     rows = _Matcher(name, inputs)._per_param(grads)
     out = []
     for row, g_row, pname in zip(inputs.leaves, rows, inputs.names, strict=True):

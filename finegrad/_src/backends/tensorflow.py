@@ -13,6 +13,7 @@ from finegrad._src.backends import rule as _rule
 
 name = "tensorflow"
 framework = "tensorflow"
+supports_variables = True   # tf.custom_gradient's variables= contract
 
 
 def is_tensor(x):
@@ -62,9 +63,12 @@ def custom_gradient(f, forward="none", jvp=None):
             y, grad = _rule.run(f, a, kw, _this)
             structure["y"] = y
 
-            def tf_grad(*cts):
-                grads = _rule.call_grad(grad, inputs, leaves, y, cts, f.__qualname__, _this)
-                return list(grads)
+            def tf_grad(*cts, variables=None):
+                # variables: those f read, which tf.custom_gradient tracks (TensorFlow's
+                # contract: grad then returns their gradients too)
+                grads = _rule.call_grad(grad, inputs, leaves, y, cts, f.__qualname__, _this,
+                                        variables)
+                return (list(grads[0]), list(grads[1])) if variables else list(grads)
             return list(tf.nest.flatten(y)), tf_grad
 
         outs = flat_call(*inputs.tensors)

@@ -107,6 +107,25 @@ class _CustomFunction(torch.autograd.Function):
         return transpose(tuple(tangents))
 
 
+try:   # what Function.apply runs, for _apply (private: the standard apply if they move)
+    from torch._functorch.utils import unwrap_dead_wrappers as _unwrap_dead_wrappers
+    _transforms_active = torch._C._are_functorch_transforms_active
+except (ImportError, AttributeError):
+    _transforms_active = None
+
+
+def _apply(call, leaves):
+    """``_CustomFunction.apply(call, *leaves)``. ``Function.apply`` of a Function with
+    ``setup_context`` binds its arguments to ``forward``'s signature with
+    ``inspect.signature`` on every call (a third of a scalar call's dispatch); ``forward(call,
+    *leaves)`` has no defaults, so that binding changes nothing and is skipped here. Under
+    ``torch.func`` transforms the standard path runs."""
+    if _transforms_active is None or _transforms_active():
+        return _CustomFunction.apply(call, *leaves)
+    return super(torch.autograd.Function, _CustomFunction).apply(
+        *_unwrap_dead_wrappers((call, *leaves)))
+
+
 def custom_gradient(f, forward="none", jvp=None):
     """``f`` as a ``torch.autograd.Function`` whose backward is the user's checked ``grad``."""
     names_by_count = {}
@@ -114,7 +133,7 @@ def custom_gradient(f, forward="none", jvp=None):
     @functools.wraps(f)
     def decorated(*args, **kwargs):
         call = _Call(f, _rule.Inputs(f, args, kwargs, _this, names_by_count), jvp)
-        outs = _CustomFunction.apply(call, *call.inputs.tensors)
+        outs = _apply(call, call.inputs.tensors)
         spec = torch.utils._pytree.tree_structure(call.y)
         return torch.utils._pytree.tree_unflatten(list(outs), spec)
     return decorated

@@ -9,14 +9,18 @@ to Python (`check_concrete`) and which of its sizes are open (`static_shape`). U
 input_signature with ``None`` dimensions it keeps every value's shape with its symbolic
 sizes (`dims.Dim`, graph/symbolic.py) and the guards the trace decided.
 """
+import contextlib
+
 import numpy as np
 
 from finegrad._src import core, dtypes, nest
 from finegrad._src.ad import custom
 from finegrad._src.graph import ir, symbolic
+from finegrad._src.ops import indexing
 from finegrad._src.graph.ir import Graph, Node, OutSlot, read_variable_p, assign_variable_p
 from finegrad._src.dims import Dim, has_dims, is_symbolic
 from finegrad._src.tensor import OutOfScope, Tensor, TensorShape
+from finegrad._src import variables
 from finegrad._src.variables import Variable
 
 
@@ -90,6 +94,11 @@ class GraphBuilder(core.Recorder):
         self.guards = []
         self._nsym = 0
         self._rule = None      # the primitive whose shape rule runs (named by its guards)
+        # the traces made inside this one (cond branches, loop bodies): out of scope with it
+        self.subs = []
+        if parent is not None:
+            parent.subs.append(self)
+        self._retired, self._gone, self._revived = [], None, 0   # see retire and revived
 
     @property
     def root(self):
@@ -147,24 +156,65 @@ class GraphBuilder(core.Recorder):
         t = self.const_tensors.get(s)
         return t if t is not None else Tensor(self.consts[s])
 
-    def release(self, graph):
-        """Drop the trace-time tensors once the graph is built, unless a custom_gradient rule
-        (traced lazily, by tensor identity) may still need them."""
-        if any(n.prim is custom.custom_p for n in graph.nodes):
-            return
-        self.retire()
-        self.slots, self.alive, self.entries, self.shadow, self.var_reads = {}, {}, [], {}, {}
+    def release(self, graph=None):
+        """Put this trace's tensors (and its sub-traces': cond branches, loop bodies) out of
+        scope once the graph is built, and drop what only the trace needed. A trace with a
+        custom_gradient op anywhere in it keeps the values privately: its rule is traced
+        lazily, by tensor identity, with those tensors revived for the while (`revived`)."""
+        keep = self._has_custom()
+        for b in self._tree():
+            b.retire(keep)
+            if not keep:
+                b.slots, b.alive, b.entries, b.shadow, b.var_reads = {}, {}, [], {}, {}
 
-    def retire(self):
+    def _tree(self):
+        yield self
+        for sub in self.subs:
+            yield from sub._tree()
+
+    def _has_custom(self):
+        return any(n.prim is custom.custom_p for b in self._tree() for n in b.nodes)
+
+    def retire(self, keep_values=False):
         """Put the tensors this trace made (arguments, op outputs, variable reads) out of
-        scope: one kept past the trace refuses to be used (`tensor.OutOfScope`), instead of
-        computing with the trace's example values. Captured tensors and the parent trace's
-        are not this trace's and stay as they are."""
-        gone = OutOfScope(self.name)
+        scope: one kept past the trace refuses to be used (`tensor.OutOfScope`, naming the
+        traced function), instead of computing with the trace's example values. Captured
+        tensors and the parent trace's are not this trace's and stay as they are. With
+        ``keep_values`` the values stay here, for `revived`."""
+        root = self
+        while root.parent is not None:
+            root = root.parent
+        self._gone = OutOfScope(root.name)
         keep = set(self.consts) | set(self.outer)
-        for k, t in self.alive.items():
-            if self.slots[k] not in keep:
-                t._value = gone
+        mine = [t for k, t in self.alive.items()
+                if self.slots[k] not in keep and type(t._value) is not OutOfScope]
+        if keep_values:
+            self._retired += [(t, t._value) for t in mine]
+        for t in mine:
+            t._value = self._gone
+
+    @contextlib.contextmanager
+    def revived(self):
+        """Give the retired tensors of this trace and of the traces around it their values
+        back while a custom_gradient rule that closes over them is traced; the user's
+        references to them are out of scope again afterwards."""
+        chain = []
+        b = self
+        while b is not None:
+            chain.append(b)
+            b = b.parent
+        for b in chain:
+            b._revived += 1
+            for t, v in b._retired:
+                t._value = v
+        try:
+            yield
+        finally:
+            for b in chain:
+                b._revived -= 1
+                if not b._revived and b._gone is not None:
+                    for t, _ in b._retired:
+                        t._value = b._gone
 
     def knows(self, t):
         return id(t) in self.slots or (self.parent is not None and self.parent.knows(t))
@@ -233,12 +283,21 @@ class GraphBuilder(core.Recorder):
             return TensorShape(tuple(None if type(n) is Dim else n for n in self.shape_of(t)))
         return TensorShape(t._value.shape)
 
-    def assign_variable(self, var, value, mode):
+    def assign_variable(self, var, value, mode, key=None):
+        """An assign node (``key``: TensorFlow's sliced assignment ``v[key].assign(value)``,
+        which writes that slice when the graph runs); the trace's shadow value follows."""
+        params = {"var": var, "mode": mode}
+        if key is not None:
+            params["index"], value = _slice_assignment(var, key, value)
         s = self.slot_of(value)
-        self.nodes.append(Node(assign_variable_p, (s,), {"var": var, "mode": mode}, (), []))
+        self.nodes.append(Node(assign_variable_p, (s,), params, (), []))
         cur = self.shadow.get(id(var), var._storage)
         v = np.asarray(value._value)
-        new = v if mode == "assign" else cur + v if mode == "assign_add" else cur - v
+        if key is not None:
+            new = np.array(cur)
+            new[params["index"].idx] = v
+        else:
+            new = v if mode == "assign" else cur + v if mode == "assign_add" else cur - v
         self.shadow[id(var)] = np.asarray(new, var._storage.dtype)
 
     def finish(self, outputs, arg_names):
@@ -258,6 +317,16 @@ class GraphBuilder(core.Recorder):
             g.dyn = {s: frozenset(i for i, d in enumerate(sh) if type(d) is Dim)
                      for s, sh in self.sym.items()}
         return g
+
+
+def _slice_assignment(var, key, value):
+    """The index of ``v[key].assign(value)`` and the value as a tensor, checked as eagerly
+    (dtype; a shape that broadcasts to the slice's): the node broadcasts it when it runs."""
+    index = indexing._normalize_index(key, var._storage.shape)
+    if isinstance(value, Variable):
+        value = value.read_value()
+    v = variables._slice_value(var, value, np.empty(var._storage.shape, np.bool_)[index.idx])
+    return index, value if isinstance(value, Tensor) else Tensor(np.array(v))
 
 
 def is_traced(t):

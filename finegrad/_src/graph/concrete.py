@@ -132,7 +132,10 @@ def replay(graph, tensors, builder, outer=None):
             continue
         if n.prim is assign_variable_p:
             p = n.params
-            getattr(p["var"], p["mode"])(env[n.ins[0]])
+            if "index" in p:    # v[index].assign(value)
+                p["var"]._assign_slice(p["index"].idx, env[n.ins[0]])
+            else:
+                getattr(p["var"], p["mode"])(env[n.ins[0]])
             continue
         ins = [env[s] for s in n.ins]
         params = symbolic.resolve_params(n.params, binding) if sym else n.params
@@ -158,7 +161,11 @@ class _ReplayRule:
 
     def __call__(self, cts):
         if self.node.vjp_graph is None:
-            self.node.vjp_graph = _trace_rule(self.rule, self.node, self.builder)
+            # the rule closes over tensors of the trace, out of scope since it ended: they
+            # hold their trace-time values again while it is traced
+            with self.builder.revived():
+                self.node.vjp_graph = _trace_rule(self.rule, self.node, self.builder)
+            self.node.vjp_graph[1].release()
         g, sub, outer, guards = self.node.vjp_graph
         if guards:   # sizes the rule's trace decided (it ran once, at the first call)
             binding = {}

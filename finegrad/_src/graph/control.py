@@ -48,8 +48,8 @@ class _Branch:
         return f"<{self.graph.name}: {len(self.graph.nodes)} nodes>"
 
 
-def _trace_sub(fn, name, parent, args):
-    sub = _SubBuilder(name, parent, core.active_recorders())
+def _trace_sub(fn, name, parent, args, inside=()):
+    sub = _SubBuilder(name, parent, core.active_recorders(), inside)
     with core.tracing(sub):
         targs = []
         for a in args:
@@ -65,22 +65,25 @@ class _SubBuilder(GraphBuilder):
     the cond or while node) and are captured, so gradients reach the variables, unless the
     sub-graph itself assigned the variable first."""
 
-    def __init__(self, name, parent, parent_recorders):
+    def __init__(self, name, parent, parent_recorders, inside=()):
         super().__init__(name, parent=parent)
         self._parent_recorders = parent_recorders
-        self._assigned = set()
+        self._assigned = set(inside)   # ids of the variables read inside the sub-graph
+        self.outer_reads = set()       # ids of those read in the enclosing graph
 
     def read_variable(self, var):
         if id(var) in self._assigned:
+            self.shadow.setdefault(id(var), self.parent.shadow.get(id(var), var._storage))
             return super().read_variable(var)
+        self.outer_reads.add(id(var))
         with core.tracing(self.parent), core.inner_stack(self._parent_recorders):
             return self.parent.read_variable(var)
 
-    def assign_variable(self, var, value, mode):
+    def assign_variable(self, var, value, mode, key=None):
         self._assigned.add(id(var))
         # later reads in the enclosing trace see the value as it stands at trace time
         self.shadow.setdefault(id(var), self.parent.shadow.get(id(var), var._storage))
-        super().assign_variable(var, value, mode)
+        super().assign_variable(var, value, mode, key)
 
 
 def _captured(parent, subs):
@@ -247,8 +250,7 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
             c = cond(*vars_)
             i += 1
         return _packed(structure, vars_, single)
-    g_c, sub_c = _trace_sub(cond, "while_cond", tracer, vars_)
-    g_b, sub_b = _trace_sub(body, "while_body", tracer, vars_)
+    (g_c, sub_c), (g_b, sub_b) = _trace_loop(cond, body, tracer, vars_)
     for i, (o, v) in enumerate(zip(nest.flatten(g_b.outputs), vars_, strict=True)):
         if not isinstance(o, OutSlot) or g_b.meta[o.slot] != (tuple(v._value.shape),
                                                               v._value.dtype):
@@ -265,6 +267,20 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
     parts = (_Branch(g_c, sub_c, m_c), _Branch(g_b, sub_b, m_b))
     outs = bind(while_p, *vars_, *captured, parts=parts, n=len(vars_), max_iter=max_iter)
     return _packed(structure, list(outs), single)
+
+
+def _trace_loop(cond, body, tracer, vars_):
+    """The loop's condition and body traced: ((graph, builder), (graph, builder))."""
+    c = _trace_sub(cond, "while_cond", tracer, vars_)
+    b = _trace_sub(body, "while_body", tracer, vars_)
+    assigned = c[1]._assigned | b[1]._assigned
+    if assigned & (c[1].outer_reads | b[1].outer_reads):
+        # a variable the loop assigns must be read inside it, where each iteration sees the
+        # value of the one before (a read captured before the loop would see its first
+        # value only): trace again with those reads inside
+        c = _trace_sub(cond, "while_cond", tracer, vars_, assigned)
+        b = _trace_sub(body, "while_body", tracer, vars_, assigned)
+    return c, b
 
 
 def _over_flat(cond, body, structure):

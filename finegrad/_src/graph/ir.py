@@ -56,10 +56,14 @@ def _read_variable_impl(*, var):
 
 
 @assign_variable_p.def_impl
-def _assign_variable_impl(value, *, var, mode):
+def _assign_variable_impl(value, *, var, mode, index=None):
     shadow = getattr(_DRY, "shadow", None)
     cur = var._storage if shadow is None else shadow.get(id(var), var._storage)
-    if mode == "assign_add":
+    if index is not None:   # v[index].assign(value): the slice takes value, broadcast
+        cur = np.array(cur)
+        cur[index.idx] = value
+        value = cur
+    elif mode == "assign_add":
         value = cur + value
     elif mode == "assign_sub":
         value = cur - value
