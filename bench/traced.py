@@ -11,7 +11,7 @@ from harness import PEERS, PROFILE, close, fg, held_memory, measure, peak_memory
 
 def compiled_graphs(fn):
     """The compiled graphs (``ir.Compiled``) that one call of ``fn`` executes (found by
-    watching ``Compiled.run`` during the call; nothing in finegrad is changed)."""
+    watching ``Compiled.run`` during the call)."""
     from finegrad._src.graph import ir
     seen, orig = [], ir.Compiled.run
 
@@ -26,23 +26,20 @@ def compiled_graphs(fn):
     return list(dict.fromkeys(seen))
 
 
-def _step_kind(f, kwargs):
-    if "out" in kwargs:
-        return "out=pooled"
-    q = getattr(f, "__qualname__", "") or ""
-    if "_inplace" in q:
-        return "in place"
-    if isinstance(f, np.ufunc):
-        return "fresh"
-    return "impl"
+def _step_kind(step, kwargs):
+    if step.kind == "call_into_pool":
+        return "out=pooled" if "out" in kwargs else "fresh"
+    return {"inplace": "in place", "fused": "fused", "scalar": "scalar"}.get(step.kind, "impl")
 
 
 def graph_breakdown(key, fn, calls=5, top=16):
     """Split a traced function's time into its compiled graph's steps (by primitive, input
     shapes and how the step writes its result: ``in place`` into a dying input,
-    ``out=pooled`` into a recycled buffer, ``fresh`` new array from a ufunc, ``impl`` the
-    primitive's implementation) and the rest: the ``Compiled.run`` loop, the call's
-    signature lookup and argument/output wrapping (Python overhead)."""
+    ``out=pooled`` into a recycled buffer, ``fresh`` new array from a ufunc, ``scalar``
+    NumPy-scalar arithmetic, ``impl`` the primitive's implementation) and the rest: the
+    generated function's own code, the call's signature lookup and argument/output wrapping
+    (Python overhead). The steps are timed by regenerating each graph's function with every
+    callable wrapped (``Compiled.rebuild(wrap)``), then restoring it."""
     comps = compiled_graphs(fn)
     if not comps:
         print(f"\n--- ({key}): no compiled graph ran ---")
@@ -57,41 +54,51 @@ def graph_breakdown(key, fn, calls=5, top=16):
     for _ in range(1000):
         time.perf_counter()
     tick = (time.perf_counter() - t) / 1000
-    stats, saved = {}, [(c, c.steps) for c in comps]
-    for c, steps in saved:
-        nodes = c.graph.nodes if len(c.graph.nodes) == len(steps) else [None] * len(steps)
-        new = []
-        for n, st in zip(nodes, steps, strict=True):
-            name = "?" if n is None else n.prim.name
-            shapes = () if n is None else tuple(tuple(c.graph.meta.get(s, ("?",))[0])
-                                                for s in n.ins)
+    stats = {}
+    for c in comps:
+        meta = c.graph.meta
+        slot_of = {i: s for s, i in _slot_index(c).items()}
 
-            def timed(*a, _f=st[0], _label=(name, shapes), **k):
+        def wrap(f, step, meta=meta, slot_of=slot_of):
+            label = (step.name, tuple(tuple(meta.get(slot_of.get(i), ("?",))[0])
+                                      for i in step.ins))
+
+            def timed(*a, **k):
                 t = time.perf_counter()
-                r = _f(*a, **k)
+                r = f(*a, **k)
                 dt = time.perf_counter() - t - tick
-                s = stats.setdefault(_label + (_step_kind(_f, k),), [0, 0.0])
+                s = stats.setdefault(label + (_step_kind(step, k),), [0, 0.0])
                 s[0] += 1
                 s[1] += dt
                 return r
-            new.append((timed,) + tuple(st[1:]))
-        c.steps = new
+            return timed
+        c.rebuild(wrap)
     try:
         fn()
         stats.clear()
         for _ in range(calls):
             fn()
     finally:
-        for c, steps in saved:
-            c.steps = steps
+        for c in comps:
+            c.rebuild()
     work = sum(v[1] for v in stats.values()) / calls
-    n_steps = sum(len(s) for _, s in saved)
+    n_steps = sum(len(c.steps) for c in comps)
     print(f"\n--- ({key}) traced, per call: {total * 1e3:.3f} ms, of which the {n_steps} "
-          f"compiled steps' own work {work * 1e3:.3f} ms and the rest (run loop, call "
+          f"compiled steps' own work {work * 1e3:.3f} ms and the rest (generated code, call "
           f"overhead) {(total - work) * 1e3:.3f} ms = {(total - work) / n_steps * 1e6:.2f} "
           f"us per step ---")
     for (name, shapes, kind), (n, dt) in sorted(stats.items(), key=lambda kv: -kv[1][1])[:top]:
         print(f"  {dt / calls * 1e3:9.3f} ms  x{n // calls:<5d} {name} {shapes} [{kind}]")
+
+
+def _slot_index(c):
+    """slot -> index in compiled graph ``c`` (as `ir.Compiled` numbers them)."""
+    g = c.graph
+    slots = set(g.args) | set(g.consts) | set(g.outer)
+    for n in g.nodes:
+        slots.update(n.ins)
+        slots.update(n.outs)
+    return {s: i for i, s in enumerate(sorted(slots))}
 
 
 def _check_same(got, want, rtol=1e-5):
