@@ -28,17 +28,18 @@ import harness
 from backends import bench_h
 from eager import bench_a, bench_b, bench_c, bench_d, bench_e, bench_f
 from harness import PEER_NAMES, PEERS, PROFILE, fg, impl_breakdown, load_peers, print_table, profile
-from traced import bench_g1, bench_g2, bench_g3, graph_breakdown
+from traced import bench_g1, bench_g2, bench_g3, bench_g4, bench_g5, graph_breakdown
 
 BENCHES = {"a": bench_a, "b": bench_b, "c": bench_c, "d": bench_d, "e": bench_e, "f": bench_f,
-           "g1": bench_g1, "g2": bench_g2, "g3": bench_g3, "h": bench_h}
-GROUPS = {"g": ("g1", "g2", "g3")}   # --only g: every traced benchmark
+           "g1": bench_g1, "g2": bench_g2, "g3": bench_g3, "g4": bench_g4, "g5": bench_g5,
+           "h": bench_h}
+GROUPS = {"g": ("g1", "g2", "g3", "g4", "g5")}   # --only g: every traced benchmark
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--only", default="", help="comma-separated subset of " + ",".join(BENCHES)
-                    + " (g: g1,g2,g3)")
+                    + " (g: g1-g5)")
     ap.add_argument("--json", default=None, help="write the results to this JSON file")
     ap.add_argument("--quick", action="store_true", help="fewer repeats (noisier)")
     ap.add_argument("--no-peers", action="store_true", help="do not import or time peers")

@@ -54,12 +54,23 @@ class _Names:
         self._by_id = {}
         self.value = {}          # slot index -> the name (or literal) holding its value
         self.locals = set()      # the names of values held in locals (deleted when dead)
+        self.spare = []          # names of deleted locals, free for later values
 
-    def local(self, i, hint):
-        """Name the local that holds the value of slot index ``i``."""
-        self.value[i] = name = self.fresh(hint)
+    def local(self, i, hint=None):
+        """Name the local that holds the value of slot index ``i``: the name of a value
+        deleted earlier when there is one (few locals keep the frame small: CPython puts a
+        frame that does not fit its 16 KiB stack chunk in a fresh mmap'ed chunk per call)."""
+        if hint is None and self.spare:
+            name = self.spare.pop()
+        else:
+            name = self.fresh(hint or f"v{len(self.locals)}")
+        self.value[i] = name
         self.locals.add(name)
         return name
+
+    def drop(self, name):
+        """``name``'s value was deleted: the name may hold a later value."""
+        self.spare.append(name)
 
     def fresh(self, hint):
         base = _identifier(hint)
@@ -113,7 +124,7 @@ class _Emitter:
         return f"{self.fn(step)}({', '.join(parts)})"
 
     def define(self, step):
-        return [self.names.local(i, f"v{i}") for i in step.outs]
+        return [self.names.local(i) for i in step.outs]
 
     def step(self, step):
         emit = getattr(self, "_" + step.kind)
@@ -163,9 +174,11 @@ class _Emitter:
         for i in step.recycle:
             self.lines.append(f"if type({v[i]}) is ndarray: {self.pool(self.pool_keys[i])}"
                               f".append({v[i]})")
-        dead = [v[i] for i in step.free if v[i] in self.names.locals]
+        dead = list(dict.fromkeys(v[i] for i in step.free if v[i] in self.names.locals))
         if dead:
             self.lines.append(f"del {', '.join(dead)}")
+            for name in dead:
+                self.names.drop(name)
 
 
 def _header(c, names, em):

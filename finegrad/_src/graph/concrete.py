@@ -42,7 +42,8 @@ class ConcreteFunction:
 
         A compiled graph is one generated function: straight-line code over locals, each
         step a NumPy call (``out=`` a dying input's buffer or one recycled from this thread's
-        pool of buffers), NumPy-scalar arithmetic on scalars, and ``del`` where a value dies.
+        pool of buffers), NumPy-scalar arithmetic on scalars, and ``del`` where a value dies
+        (its name may then hold a later value).
         Kernels and constants (``c2`` is the ``2.``) are bound as default arguments.
 
         >>> import finegrad as tf
@@ -55,12 +56,12 @@ class ConcreteFunction:
             x, = args
             pool0 = pool[key]
             v1 = exp(x, out=pool0.pop()) if pool0 else exp(x)
-            v3 = multiply(v1, c2, out=v1)
+            v2 = multiply(v1, c2, out=v1)
             del v1
-            v4 = reduce_sum(v3, axis=(0,), keepdims=False)
-            if type(v3) is ndarray: pool0.append(v3)
-            del v3
-            return [v4]
+            v1 = reduce_sum(v2, axis=(0,), keepdims=False)
+            if type(v2) is ndarray: pool0.append(v2)
+            del v2
+            return [v1]
         <BLANKLINE>
         """
         if self._compiled is None:
