@@ -1,4 +1,5 @@
-"""Traced benchmarks g1-g5: the eager benchmarks' code under `finegrad.function`."""
+"""Traced benchmarks g1-g6: the eager benchmarks' code under `finegrad.function` (g6: an
+arithmetic chain, the case of the [fast] extra)."""
 import time
 
 import numpy as np
@@ -190,7 +191,11 @@ def bench_g2():
     ok = _check_same((y, g), eager()) and close(y.numpy(), ny, rtol=1e-4) and \
         close(g.numpy(), ng, rtol=1e-5)
     del y, g
-    t = measure({"fg": traced, "np": nprun, "eager": eager}, repeats=5, round_s=0.05)
+    fns = {"fg": traced, "np": nprun, "eager": eager}
+    off = _fast_off(lambda: build_log1pexp_sum_tf(fg, x, traced=True))
+    if off is not None:
+        fns["nofast"] = off
+    t = measure(fns, repeats=5, round_s=0.05)
     ratio = lambda s: s / t["np"]["min"]  # noqa: E731
 
     def tf_b(tf):
@@ -216,7 +221,7 @@ def bench_g2():
             baseline="eager"),
         row("g2", "  (info) same, eager (as in c)", {"fg": t["eager"], "np": t["np"]},
             ratio(t["eager"]["min"]), "x NumPy", None, ok, {}),
-    ]
+    ] + _fast_rows("g2", "log1pexp", t, ok)
 
 
 def bench_g3():
@@ -330,3 +335,59 @@ def bench_g5():
         row("g5", "  (info) same: traced vs eager", {"fg": t["fg"], "np": t["eager"]},
             t["fg"]["min"] / t["eager"]["min"], "x eager", None, ok, {}, baseline="eager"),
     ]
+
+
+def _fast_off(build):
+    """``build()``'s callable, its graphs compiled without the [fast] extra (numexpr), or None
+    when numexpr is not installed or switched off (the rows would be the same)."""
+    from finegrad._src.graph import fast
+    if fast.numexpr() is None:
+        return None
+    fn = build()
+    with fast.disabled():
+        fn()     # the trace and the compiled form happen here, without numexpr
+    return fn
+
+
+def _fast_rows(key, desc, t, ok):
+    if "nofast" not in t:
+        return []
+    return [row(key, f"  (info) same, [fast] extra off (numexpr not used): {desc}",
+                {"fg": t["nofast"], "np": t["np"]}, t["nofast"]["min"] / t["np"]["min"],
+                "x NumPy", None, ok, {})]
+
+
+def build_arith_tf(tf, x, y, traced=False):
+    xt, yt = tf.constant(x), tf.constant(y)
+
+    def step(x, y):
+        with tf.GradientTape() as tape:
+            tape.watch([x, y])
+            loss = tf.reduce_sum(y * (1. - x * x) + x / y)
+        return [loss] + tape.gradient(loss, [x, y])
+    if traced:
+        step = tf.function(step)
+    return lambda: step(xt, yt)
+
+
+def bench_g6():
+    rng = np.random.default_rng(6)
+    x = rng.standard_normal(N_C, dtype=np.float32)
+    y = rng.uniform(1, 2, N_C).astype(np.float32)
+    traced = build_arith_tf(fg, x, y, traced=True)
+
+    def nprun():
+        loss = np.sum(y * (1 - x * x) + x / y)
+        return loss, -2 * x * y + 1 / y, (1 - x * x) - x / (y * y)
+    PROFILE["g6"] = traced
+    want = nprun()
+    ok = all(close(g.numpy(), w, rtol=1e-4) for g, w in zip(traced(), want, strict=True))
+    fns = {"fg": traced, "np": nprun}
+    off = _fast_off(lambda: build_arith_tf(fg, x, y, traced=True))
+    if off is not None:
+        fns["nofast"] = off
+        ok = ok and _check_same(off(), traced(), rtol=1e-5)
+    t = measure(fns, repeats=5, round_s=0.1)
+    return [row("g6", "grad of sum(y(1-x^2) + x/y), 10^7 f32, traced", t,
+                t["fg"]["min"] / t["np"]["min"], "x NumPy", None, ok, {})] \
+        + _fast_rows("g6", "arithmetic chain", t, ok)

@@ -77,6 +77,14 @@ def test_kernel_computes_the_impl(name, prim):
     got = prim.kernel(*ins, out=buf)
     assert got is buf, f"kernel of {name!r} did not write into out="
     np.testing.assert_array_equal(buf, want, err_msg=f"kernel of {name!r} with out=")
+    # a fused chain passes broadcast scalars beside block arrays: each input a scalar in turn
+    for k in range(len(ins)):
+        mixed = [x[0, 0] if i == k else x for i, x in enumerate(ins)]
+        want = np.asarray(prim.impl(*mixed))
+        buf = np.empty(want.shape, want.dtype)
+        got = prim.kernel(*mixed, out=buf)
+        assert got is buf, f"kernel of {name!r} with a scalar input {k} ignored out="
+        np.testing.assert_array_equal(buf, want, err_msg=f"kernel of {name!r}, scalar {k}")
 
 
 @pytest.mark.parametrize("name, prim", PRIMS, ids=[n for n, _ in PRIMS])

@@ -273,6 +273,48 @@ def _refs_when_dropped():
 _DROPPED_REFS = _refs_when_dropped()
 
 
+def _uniform_scalar(v):
+    """The one value of a constant array whose elements are all equal (not nan), as a NumPy
+    scalar of its dtype; else None."""
+    if not isinstance(v, np.ndarray) or v.size < 2 or v.dtype.kind not in "biufc":
+        return None
+    first = v.flat[0]
+    return first if first == first and bool(np.all(v == first)) else None
+
+
+def scalarize_constants(g):
+    """A kernel's constant input that is a whole array of one value (a broadcast seed or a
+    folded ``ones_like``) becomes that value as a scalar, where the others inputs give the
+    output its shape: each element goes through the same ufunc with the same operands, so
+    the results are identical, without reading the array."""
+    consts, meta, nodes = dict(g.consts), dict(g.meta), []
+    top = max([*consts, *meta, *g.args, *g.outer, -1]) + 1
+    scalars = {}
+    for n in g.nodes:
+        ins = list(n.ins)
+        for k, s in enumerate(n.ins):
+            if _kernel(n) is None or s not in consts or not n.outs:
+                continue
+            others = [np.shape(consts[x]) if x in consts else tuple(meta[x][0])
+                      for x in ins if x != s]
+            if not others or np.broadcast_shapes(*others) != tuple(n.meta[0][0]):
+                continue
+            value = _uniform_scalar(consts[s])
+            if value is None:
+                continue
+            if s not in scalars:
+                scalars[s] = top
+                consts[top], meta[top] = value, ((), np.asarray(value).dtype)
+                top += 1
+            ins[k] = scalars[s]
+        m = Node(n.prim, tuple(ins), n.params, n.outs, n.meta) if ins != list(n.ins) else n
+        nodes.append(m)
+    if not scalars:
+        return g
+    return simplify(Graph(g.name, g.args, g.arg_names, consts, nodes, g.outputs, meta,
+                          g.outer))
+
+
 def fuse_elementwise(g):
     """Replace runs of two or more consecutive large elementwise kernel nodes of one shape by
     one fused node (see `fuse.Fused`)."""
@@ -470,8 +512,9 @@ def _trim(pool, keep=4):
 
 
 def compile_graph(g):
-    """The graph's executable form, after the passes: simplify, fuse, plan buffers, emit."""
-    return Compiled(fuse_elementwise(simplify(g)))
+    """The graph's executable form, after the passes: simplify, scalarize constants, fuse,
+    plan buffers, emit."""
+    return Compiled(fuse_elementwise(scalarize_constants(simplify(g))))
 
 
 def specialize(g, values):
