@@ -352,3 +352,23 @@ def test_compiled_source_is_one_function_with_dels():
     assert "del " in src and "exp(" in src and "tanh(" in src
     x = np.array([0.5, 1.5], np.float32)
     np.testing.assert_array_equal(f(tf.constant(x)).numpy(), np.exp(x) * np.tanh(x) + 1)
+
+
+def test_scalar_steps_are_numpy_scalar_arithmetic_with_eager_values():
+    """On scalars, kernels whose spelling is plain arithmetic (tanh's gradient among them)
+    run as Python arithmetic on NumPy scalars: the same values as eager, to the bit."""
+    def chain(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = x
+            for _ in range(5):
+                y = tf.tanh(y * 1.5 + 0.25) - y / 3.
+        return y, tape.gradient(y, x)
+
+    x = tf.constant(0.3)
+    f = tf.function(chain)
+    src = f.get_concrete_function(x).compiled_source
+    assert "tanh_grad(" not in src and " * (1 - " in src, src
+    for got, want in zip(f(x), chain(x), strict=True):
+        assert got.numpy().dtype == want.numpy().dtype == np.float32
+        assert got.numpy() == want.numpy()

@@ -6,7 +6,9 @@ variables, one statement per step, as torch.fx does. Kernels, constants and para
 are not plain literals are bound as keyword-only default arguments, so every lookup is a
 local one (``LOAD_FAST``); scalar steps are NumPy-scalar arithmetic (``a * b``: the same ufunc
 loop as ``np.multiply`` without its call overhead); a value's buffer goes back to its pool and
-its local is deleted (``del``) right after its last use. The function's signature is
+its local is deleted (``del``) right after its last use, and its name then holds a later value
+(few locals: CPython gives a frame too big for its 16 KiB stack chunk a fresh mmap'ed chunk on
+every call, which costs more than the steps of a scalar graph). The function's signature is
 ``(args, outer, pool, escaped)``: the argument values, the enclosing graph's values of a
 sub-graph (a dict by slot), this thread's buffer pools (a dict by buffer key, one list each)
 and a list that receives ``(array, key)`` for each output array the caller may give back.
@@ -137,6 +139,13 @@ class _Emitter:
 
     def _scalar(self, step):
         ins = [self.names.value[i] for i in step.ins]
+        if step.expr is not None and self.wrap is None and \
+                all(name in self.names.locals or name in self.names.bound for name in ins):
+            # the kernel's arithmetic spelled out on NumPy scalars (not on Python literals,
+            # whose arithmetic among themselves would not be NumPy's)
+            (out,) = self.define(step)
+            self.lines.append(f"{out} = {step.expr.format(*ins)}")
+            return
         op = _INFIX.get(step.fn)
         if op is None or self.wrap is not None or len(ins) != 2:
             return self._call(step)

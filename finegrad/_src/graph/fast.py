@@ -11,7 +11,9 @@ checks the tolerance.
 
 When it pays (measured on a shared 2-core x86-64 machine, numexpr 2.14 from PyPI, NumPy 2.4):
 numexpr's arithmetic beats NumPy's separate passes only on very large arrays (y * (1 - x x)
-+ x: 0.75x at 10^7 float32, but 2-4x slower at 2^16-2^20 elements), and without Intel's VML
++ x: 0.75x at 10^7 float32 on a quiet moment, but 2-4x slower at 2^16-2^20 elements, and
+slower at any size while other processes keep the cores busy: its threads wait for each
+other), and without Intel's VML
 its transcendental functions (exp, log, tanh) are 2-60x slower than NumPy's SIMD loops, so a
 chain that calls one is left to NumPy unless numexpr was built with VML. Which chains go to
 numexpr is decided here, in one place, when a graph is compiled.
@@ -31,6 +33,7 @@ MAX_EXPRESSION = 2000
 
 _OFF = threading.local()
 _FUNCTION = re.compile(r"[A-Za-z_]\w*\s*\(")
+_ARITHMETIC = re.compile(r"(\{\d\}|[\d\s()+\-*/])+")
 
 
 def numexpr():
@@ -53,6 +56,17 @@ def disabled():
         yield
     finally:
         _OFF.off = saved
+
+
+def arithmetic(prim):
+    """``prim``'s numexpr spelling when it is plain arithmetic (operators, parentheses and
+    integer literals over ``{0}``, ``{1}``, ...), else None. On NumPy scalars the same text is
+    Python arithmetic that runs the same ufunc loops in the same order as the kernel: the
+    generated code of a compiled graph spells scalar steps so (`graph/codegen.py`)."""
+    spelling = getattr(prim, "numexpr", None)
+    if spelling is None or not _ARITHMETIC.fullmatch(spelling):
+        return None
+    return spelling
 
 
 def _pays(ne, spelling):
@@ -86,8 +100,10 @@ class NumexprChain:
 
 def compile_chain(fused):
     """A `NumexprChain` for `fuse.Fused` chain ``fused``, or None when it stays on NumPy."""
-    ne = numexpr()
-    if ne is None or int(np.prod(fused.shape)) < NUMEXPR_MIN:
+    if int(np.prod(fused.shape)) < NUMEXPR_MIN:
+        return None
+    ne = numexpr()      # imported only for chains this large
+    if ne is None:
         return None
     dtypes = {np.dtype(fused.meta[s][1]) for n in fused.nodes for s in (*n.ins, *n.outs)}
     if len(dtypes) != 1 or next(iter(dtypes)) not in (np.float32, np.float64):

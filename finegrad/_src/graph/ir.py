@@ -23,7 +23,7 @@ import numpy as np
 
 from finegrad._src import dtypes
 from finegrad._src.core import Primitive, def_nondiff
-from finegrad._src.graph import codegen, fuse
+from finegrad._src.graph import codegen, fast, fuse
 
 # effects: gradients reach variables through the tensors reads produce (see replay)
 read_variable_p = def_nondiff(Primitive("read_variable", unify=False))
@@ -386,6 +386,8 @@ class Step(NamedTuple):
     "multi" (``fn`` returns one value per slot of ``outs``, maybe none), or "fused" (a
     fused chain; ``key`` is the buffer key of each output). ``free``: values dropped after
     the step; ``recycle``: those whose buffers go to the pool. ``name``: the primitive's.
+    ``expr``: for a scalar step, the kernel as Python arithmetic over ``{0}``, ``{1}``, ...
+    (the primitive's ``numexpr`` spelling when it is plain arithmetic), else None.
     """
 
     fn: object
@@ -397,6 +399,7 @@ class Step(NamedTuple):
     recycle: tuple
     params: dict
     name: str
+    expr: str = None
 
 
 def _kernel_step(n, plan, g, dying, index):
@@ -432,8 +435,10 @@ def emit_steps(g, index, plan):
         else:
             fn, kind, key = n.prim.impl, "call", None
         recycle = tuple(index[s] for s in dying if s in plan.recyclable)
+        real = n.outs and np.dtype(n.meta[0][1]).kind in "fiu"
+        expr = fast.arithmetic(n.prim) if kind == "scalar" and real else None
         steps.append(Step(fn, tuple(index[s] for s in n.ins), tuple(index[s] for s in n.outs),
-                          kind, key, free, recycle, params, n.prim.name))
+                          kind, key, free, recycle, params, n.prim.name, expr))
     return steps
 
 
