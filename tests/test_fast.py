@@ -27,6 +27,7 @@ def small_arrays_fuse(monkeypatch):
     pytest.importorskip("numexpr")
     if os.environ.get("FINEGRAD_FAST") == "0":
         pytest.skip("the fast path is switched off (FINEGRAD_FAST=0)")
+    monkeypatch.setenv("FINEGRAD_FAST", "1")      # on, whatever the number of cores
     monkeypatch.setattr(fuse, "FUSE_MIN", 2)
     monkeypatch.setattr(fast, "NUMEXPR_MIN", 2)
 

@@ -5,18 +5,19 @@ With numexpr installed (``pip install finegrad[fast]``), a fused chain of a comp
 expressions (one per value the chain hands on: blocked, one pass, multi-threaded) instead of
 NumPy ufuncs over cache-sized blocks, when its arrays are large (`NUMEXPR_MIN`). Without
 numexpr, or with the environment variable ``FINEGRAD_FAST=0``, or inside `disabled()`,
-everything runs as before. Results agree with the NumPy path within float rounding (numexpr
+everything runs as before; with fewer than `MIN_CORES` cores it is off unless
+``FINEGRAD_FAST=1``. Results agree with the NumPy path within float rounding (numexpr
 may evaluate ``a * b + c`` in another order of roundings); tests/test_fast.py states and
 checks the tolerance.
 
 When it pays (measured on a shared 2-core x86-64 machine, numexpr 2.14 from PyPI, NumPy 2.4):
-numexpr's arithmetic beats NumPy's separate passes only on very large arrays (y * (1 - x x)
-+ x: 0.75x at 10^7 float32 on a quiet moment, but 2-4x slower at 2^16-2^20 elements, and
-slower at any size while other processes keep the cores busy: its threads wait for each
-other), and without Intel's VML
-its transcendental functions (exp, log, tanh) are 2-60x slower than NumPy's SIMD loops, so a
-chain that calls one is left to NumPy unless numexpr was built with VML. Which chains go to
-numexpr is decided here, in one place, when a graph is compiled.
+on plain NumPy, numexpr's ``y * (1 - x x) + x`` is 0.75x NumPy's separate passes at 10^7
+float32 but 2-4x slower at 2^16-2^20 elements; against finegrad's own blocked fusion of the
+same chain (`graph/fuse.py`) it lost at every size (1.2-1.8x slower at 10^7, quiet or loaded:
+its two threads wait for each other), hence `MIN_CORES`. Without Intel's VML its
+transcendental functions (exp, log, tanh) are 2-60x slower than NumPy's SIMD loops, so a chain
+that calls one stays on NumPy unless numexpr was built with VML. Which chains go to numexpr
+is decided here, in one place, when a graph is compiled.
 """
 import contextlib
 import os
@@ -28,6 +29,11 @@ import numpy as np
 #: arrays smaller than this keep the blocked NumPy path (numexpr's thread start-up and its
 #: unvectorized float32 loops lose below it; measured, see the module docstring)
 NUMEXPR_MIN = 1 << 22
+#: numexpr's gain is its threads: on fewer cores it lost every measurement here (a 2-core
+#: machine: 1.2-1.8x slower than the blocked NumPy path at 10^7 float32, quiet or loaded), so
+#: it is used by default only from this many cores on (not measured: no such machine was at
+#: hand); ``FINEGRAD_FAST=1`` forces it
+MIN_CORES = 4
 #: a chain's expression longer than this (internal values inlined) stays on the NumPy path
 MAX_EXPRESSION = 2000
 
@@ -37,12 +43,16 @@ _ARITHMETIC = re.compile(r"(\{\d\}|[\d\s()+\-*/])+")
 
 
 def numexpr():
-    """The numexpr module when the fast path is on (installed, not switched off), else None."""
-    if os.environ.get("FINEGRAD_FAST", "1") == "0" or getattr(_OFF, "off", False):
+    """The numexpr module when the fast path is on, else None: ``FINEGRAD_FAST=1`` turns it
+    on, ``FINEGRAD_FAST=0`` off; unset, it is on where numexpr sees `MIN_CORES` cores."""
+    switch = os.environ.get("FINEGRAD_FAST", "")
+    if switch == "0" or getattr(_OFF, "off", False):
         return None
     try:
         import numexpr as ne
     except ImportError:
+        return None
+    if switch != "1" and ne.detect_number_of_cores() < MIN_CORES:
         return None
     return ne
 
