@@ -386,17 +386,20 @@ def rosen_tf(tf, x):
     return tf.reduce_sum(100. * tf.square(xe - tf.square(xo)) + tf.square(1. - xo))
 
 
-def build_hvp_tf(tf, x, v):
+def build_hvp_tf(tf, x, v, traced=False):
+    """Forward over reverse; ``traced``: the same inside ``tf.function`` (benchmark g4)."""
     xt, vt = tf.constant(x), tf.constant(v)
 
-    def run():
+    def hvp(xt, vt):
         with tf.autodiff.ForwardAccumulator(xt, vt) as acc:
             with tf.GradientTape() as tape:
                 tape.watch(xt)
                 y = rosen_tf(tf, xt)
             g = tape.gradient(y, xt)
         return acc.jvp(g)
-    return run
+    if traced:
+        hvp = tf.function(hvp)
+    return lambda: hvp(xt, vt)
 
 
 def hvp_numpy(x, v):
@@ -468,15 +471,18 @@ def bench_d():
 N_E = 200
 
 
-def build_jac_tf(tf, W, x):
+def build_jac_tf(tf, W, x, traced=False):
+    """``traced``: the same inside ``tf.function`` (benchmark g5)."""
     Wt, xt = tf.constant(W), tf.constant(x)
 
-    def run():
+    def jac(Wt, xt):
         with tf.GradientTape() as tape:
             tape.watch(xt)
             y = tf.tanh(tf.linalg.matvec(Wt, xt))
         return tape.jacobian(y, xt)
-    return run
+    if traced:
+        jac = tf.function(jac)
+    return lambda: jac(Wt, xt)
 
 
 def bench_e():

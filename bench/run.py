@@ -28,26 +28,33 @@ import harness
 from backends import bench_h
 from eager import bench_a, bench_b, bench_c, bench_d, bench_e, bench_f
 from harness import PEER_NAMES, PEERS, PROFILE, fg, impl_breakdown, load_peers, print_table, profile
-from traced import bench_g1, bench_g2, bench_g3, graph_breakdown
+from traced import bench_g1, bench_g2, bench_g3, bench_g4, bench_g5, bench_g6, graph_breakdown
 
 BENCHES = {"a": bench_a, "b": bench_b, "c": bench_c, "d": bench_d, "e": bench_e, "f": bench_f,
-           "g1": bench_g1, "g2": bench_g2, "g3": bench_g3, "h": bench_h}
-GROUPS = {"g": ("g1", "g2", "g3")}   # --only g: every traced benchmark
+           "g1": bench_g1, "g2": bench_g2, "g3": bench_g3, "g4": bench_g4, "g5": bench_g5,
+           "g6": bench_g6, "h": bench_h}
+GROUPS = {"g": ("g1", "g2", "g3", "g4", "g5", "g6")}   # --only g: every traced benchmark
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--only", default="", help="comma-separated subset of " + ",".join(BENCHES)
-                    + " (g: g1,g2,g3)")
+                    + " (g: g1-g6)")
     ap.add_argument("--json", default=None, help="write the results to this JSON file")
     ap.add_argument("--quick", action="store_true", help="fewer repeats (noisier)")
     ap.add_argument("--no-peers", action="store_true", help="do not import or time peers")
     ap.add_argument("--rounds-scale", type=float, default=1.0,
                     help="multiply the number of timed rounds (more: steadier minimum)")
+    ap.add_argument("--no-fast", action="store_true",
+                    help="switch the [fast] extra (numexpr) off: FINEGRAD_FAST=0")
+    ap.add_argument("--fast", action="store_true",
+                    help="force the [fast] extra on, whatever the cores: FINEGRAD_FAST=1")
     ap.add_argument("--profile", action="store_true",
                     help="after the table, cProfile finegrad's side of each selected benchmark")
     args = ap.parse_args(argv)
     harness.Settings.quick, harness.Settings.scale = args.quick, args.rounds_scale
+    if args.no_fast or args.fast:
+        os.environ["FINEGRAD_FAST"] = "0" if args.no_fast else "1"
     keys = [k.strip() for k in args.only.split(",") if k.strip()] or list(BENCHES)
     keys = list(dict.fromkeys(g for k in keys for g in GROUPS.get(k, (k,))))
     bad = [k for k in keys if k not in BENCHES]

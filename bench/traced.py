@@ -1,17 +1,19 @@
-"""Traced benchmarks g1-g3: the eager benchmarks' code under `finegrad.function`."""
+"""Traced benchmarks g1-g6: the eager benchmarks' code under `finegrad.function` (g6: an
+arithmetic chain, the case of the [fast] extra)."""
 import time
 
 import numpy as np
 
-from eager import (N_C, N_CHAIN, X0, build_chain_tf, build_mlp_args, build_mlp_tf, chain_numpy,
-                   chain_tf, mlp_data, mlp_numpy)
+from eager import (N_C, N_CHAIN, N_D, N_E, X0, build_chain_tf, build_hvp_tf, build_jac_tf,
+                   build_mlp_args, build_mlp_tf, chain_numpy, chain_tf, hvp_numpy, mlp_data,
+                   mlp_numpy)
 from harness import PEERS, PROFILE, close, fg, held_memory, measure, peak_memory, row, run_peers
 
 # --- (g) traced variants: finegrad.function -------------------------------------------------------
 
 def compiled_graphs(fn):
     """The compiled graphs (``ir.Compiled``) that one call of ``fn`` executes (found by
-    watching ``Compiled.run`` during the call; nothing in finegrad is changed)."""
+    watching ``Compiled.run`` during the call)."""
     from finegrad._src.graph import ir
     seen, orig = [], ir.Compiled.run
 
@@ -26,23 +28,20 @@ def compiled_graphs(fn):
     return list(dict.fromkeys(seen))
 
 
-def _step_kind(f, kwargs):
-    if "out" in kwargs:
-        return "out=pooled"
-    q = getattr(f, "__qualname__", "") or ""
-    if "_inplace" in q:
-        return "in place"
-    if isinstance(f, np.ufunc):
-        return "fresh"
-    return "impl"
+def _step_kind(step, kwargs):
+    if step.kind == "call_into_pool":
+        return "out=pooled" if "out" in kwargs else "fresh"
+    return {"inplace": "in place", "fused": "fused", "scalar": "scalar"}.get(step.kind, "impl")
 
 
 def graph_breakdown(key, fn, calls=5, top=16):
     """Split a traced function's time into its compiled graph's steps (by primitive, input
     shapes and how the step writes its result: ``in place`` into a dying input,
-    ``out=pooled`` into a recycled buffer, ``fresh`` new array from a ufunc, ``impl`` the
-    primitive's implementation) and the rest: the ``Compiled.run`` loop, the call's
-    signature lookup and argument/output wrapping (Python overhead)."""
+    ``out=pooled`` into a recycled buffer, ``fresh`` new array from a ufunc, ``scalar``
+    NumPy-scalar arithmetic, ``impl`` the primitive's implementation) and the rest: the
+    generated function's own code, the call's signature lookup and argument/output wrapping
+    (Python overhead). The steps are timed by regenerating each graph's function with every
+    callable wrapped (``Compiled.rebuild(wrap)``), then restoring it."""
     comps = compiled_graphs(fn)
     if not comps:
         print(f"\n--- ({key}): no compiled graph ran ---")
@@ -57,41 +56,51 @@ def graph_breakdown(key, fn, calls=5, top=16):
     for _ in range(1000):
         time.perf_counter()
     tick = (time.perf_counter() - t) / 1000
-    stats, saved = {}, [(c, c.steps) for c in comps]
-    for c, steps in saved:
-        nodes = c.graph.nodes if len(c.graph.nodes) == len(steps) else [None] * len(steps)
-        new = []
-        for n, st in zip(nodes, steps, strict=True):
-            name = "?" if n is None else n.prim.name
-            shapes = () if n is None else tuple(tuple(c.graph.meta.get(s, ("?",))[0])
-                                                for s in n.ins)
+    stats = {}
+    for c in comps:
+        meta = c.graph.meta
+        slot_of = {i: s for s, i in _slot_index(c).items()}
 
-            def timed(*a, _f=st[0], _label=(name, shapes), **k):
+        def wrap(f, step, meta=meta, slot_of=slot_of):
+            label = (step.name, tuple(tuple(meta.get(slot_of.get(i), ("?",))[0])
+                                      for i in step.ins))
+
+            def timed(*a, **k):
                 t = time.perf_counter()
-                r = _f(*a, **k)
+                r = f(*a, **k)
                 dt = time.perf_counter() - t - tick
-                s = stats.setdefault(_label + (_step_kind(_f, k),), [0, 0.0])
+                s = stats.setdefault(label + (_step_kind(step, k),), [0, 0.0])
                 s[0] += 1
                 s[1] += dt
                 return r
-            new.append((timed,) + tuple(st[1:]))
-        c.steps = new
+            return timed
+        c.rebuild(wrap)
     try:
         fn()
         stats.clear()
         for _ in range(calls):
             fn()
     finally:
-        for c, steps in saved:
-            c.steps = steps
+        for c in comps:
+            c.rebuild()
     work = sum(v[1] for v in stats.values()) / calls
-    n_steps = sum(len(s) for _, s in saved)
+    n_steps = sum(len(c.steps) for c in comps)
     print(f"\n--- ({key}) traced, per call: {total * 1e3:.3f} ms, of which the {n_steps} "
-          f"compiled steps' own work {work * 1e3:.3f} ms and the rest (run loop, call "
+          f"compiled steps' own work {work * 1e3:.3f} ms and the rest (generated code, call "
           f"overhead) {(total - work) * 1e3:.3f} ms = {(total - work) / n_steps * 1e6:.2f} "
           f"us per step ---")
     for (name, shapes, kind), (n, dt) in sorted(stats.items(), key=lambda kv: -kv[1][1])[:top]:
         print(f"  {dt / calls * 1e3:9.3f} ms  x{n // calls:<5d} {name} {shapes} [{kind}]")
+
+
+def _slot_index(c):
+    """slot -> index in compiled graph ``c`` (as `ir.Compiled` numbers them)."""
+    g = c.graph
+    slots = set(g.args) | set(g.consts) | set(g.outer)
+    for n in g.nodes:
+        slots.update(n.ins)
+        slots.update(n.outs)
+    return {s: i for i, s in enumerate(sorted(slots))}
 
 
 def _check_same(got, want, rtol=1e-5):
@@ -144,6 +153,8 @@ def bench_g1():
     return [
         row("g1", "1,000 chained scalar ops traced (tape in fg.function), fwd+grad", t,
             us(t["fg"]["min"]), "us/op", 1.5, ok, peers, np_figure=us(t["np"]["min"])),
+        row("g1", "  same: traced vs NumPy by hand", t, t["fg"]["min"] / t["np"]["min"],
+            "x NumPy", 1.5, ok, {}),
         row("g1", "  same: traced vs eager (>= 3x faster)", {"fg": t["fg"], "np": t["eager"]},
             t["fg"]["min"] / t["eager"]["min"], "x eager", 1 / 3, ok, {}, baseline="eager"),
         row("g1", "  (info) fg.gradients in fg.function instead of a tape",
@@ -180,7 +191,11 @@ def bench_g2():
     ok = _check_same((y, g), eager()) and close(y.numpy(), ny, rtol=1e-4) and \
         close(g.numpy(), ng, rtol=1e-5)
     del y, g
-    t = measure({"fg": traced, "np": nprun, "eager": eager}, repeats=5, round_s=0.05)
+    fns = {"fg": traced, "np": nprun, "eager": eager}
+    off = _fast_off(lambda: build_log1pexp_sum_tf(fg, x, traced=True))
+    if off is not None:
+        fns["nofast"] = off
+    t = measure(fns, repeats=5, round_s=0.05)
     ratio = lambda s: s / t["np"]["min"]  # noqa: E731
 
     def tf_b(tf):
@@ -206,7 +221,7 @@ def bench_g2():
             baseline="eager"),
         row("g2", "  (info) same, eager (as in c)", {"fg": t["eager"], "np": t["np"]},
             ratio(t["eager"]["min"]), "x NumPy", None, ok, {}),
-    ]
+    ] + _fast_rows("g2", "log1pexp", t, ok)
 
 
 def bench_g3():
@@ -256,8 +271,8 @@ def bench_g3():
             {"fg": {"bytes": held["traced"]}, "np": {"bytes": held["eager"]}},
             (held["traced"] - held["eager"]) / 2 ** 20, "MiB more", None, ok, {},
             baseline="eager"),
-        row("g3", "  (info) traced time vs NumPy by hand", t, t["fg"]["min"] / t["np"]["min"],
-            "x NumPy", None, ok, {}),
+        row("g3", "  traced time vs NumPy by hand", t, t["fg"]["min"] / t["np"]["min"],
+            "x NumPy", 0.65, ok, {}),
         row("g3", "  (info) traced peak memory vs NumPy by hand",
             {"fg": {"bytes": mem_tr}, "np": {"bytes": mem_np}}, mem_tr / mem_np, "x NumPy",
             None, ok, {}),
@@ -267,3 +282,112 @@ def bench_g3():
     ]
 
 
+
+
+def bench_g4():
+    rng = np.random.default_rng(2)
+    x, v = rng.standard_normal(N_D), rng.standard_normal(N_D)
+    eager = build_hvp_tf(fg, x, v)
+    traced = build_hvp_tf(fg, x, v, traced=True)
+    nprun = lambda: hvp_numpy(x, v)  # noqa: E731
+    PROFILE["g4"] = traced
+    want = nprun()
+    ok = close(traced().numpy(), want, rtol=1e-10, atol_scale=1e-12) and \
+        _check_same([traced()], [eager()], rtol=1e-12)
+    t = measure({"fg": traced, "np": nprun, "eager": eager}, repeats=7, round_s=0.08)
+
+    def hvp_builder(tf, traced):
+        run = build_hvp_tf(tf, x, v, traced=traced)
+        return lambda: run().numpy()
+    peers = _peer_tf_function(hvp_builder, lambda r: close(r, want, rtol=1e-8),
+                              lambda s: s / t["np"]["min"])
+    return [
+        row("g4", "Rosenbrock HVP n=10^5 f64 (as in d) traced", t, t["fg"]["min"] / t["np"]["min"],
+            "x NumPy", 0.5, ok, peers),
+        row("g4", "  (info) same: traced vs eager", {"fg": t["fg"], "np": t["eager"]},
+            t["fg"]["min"] / t["eager"]["min"], "x eager", None, ok, {}, baseline="eager"),
+    ]
+
+
+def bench_g5():
+    rng = np.random.default_rng(3)
+    W = (rng.standard_normal((N_E, N_E), dtype=np.float32) / np.float32(np.sqrt(N_E)))
+    x = rng.standard_normal(N_E, dtype=np.float32)
+    eager, traced = build_jac_tf(fg, W, x), build_jac_tf(fg, W, x, traced=True)
+
+    def nprun():
+        y = np.tanh(W @ x)
+        return (1 - y * y)[:, None] * W
+
+    PROFILE["g5"] = traced
+    want = nprun()
+    ok = close(traced().numpy(), want, rtol=1e-4) and _check_same([traced()], [eager()])
+    t = measure({"fg": traced, "np": nprun, "eager": eager}, repeats=7, round_s=0.05)
+
+    def jac_builder(tf, traced):
+        run = build_jac_tf(tf, W, x, traced=traced)
+        return lambda: run().numpy()
+    peers = _peer_tf_function(jac_builder, lambda r: close(r, want, rtol=1e-4),
+                              lambda s: s / t["np"]["min"])
+    return [
+        row("g5", "200x200 Jacobian of tanh(W x) (as in e) traced", t,
+            t["fg"]["min"] / t["np"]["min"], "x NumPy", 10.0, ok, peers),
+        row("g5", "  (info) same: traced vs eager", {"fg": t["fg"], "np": t["eager"]},
+            t["fg"]["min"] / t["eager"]["min"], "x eager", None, ok, {}, baseline="eager"),
+    ]
+
+
+def _fast_off(build):
+    """``build()``'s callable, its graphs compiled without the [fast] extra (numexpr), or None
+    when numexpr is not installed or switched off (the rows would be the same)."""
+    from finegrad._src.graph import fast
+    if fast.numexpr() is None:
+        return None
+    fn = build()
+    with fast.disabled():
+        fn()     # the trace and the compiled form happen here, without numexpr
+    return fn
+
+
+def _fast_rows(key, desc, t, ok):
+    if "nofast" not in t:
+        return []
+    return [row(key, f"  (info) same, [fast] extra off (numexpr not used): {desc}",
+                {"fg": t["nofast"], "np": t["np"]}, t["nofast"]["min"] / t["np"]["min"],
+                "x NumPy", None, ok, {})]
+
+
+def build_arith_tf(tf, x, y, traced=False):
+    xt, yt = tf.constant(x), tf.constant(y)
+
+    def step(x, y):
+        with tf.GradientTape() as tape:
+            tape.watch([x, y])
+            loss = tf.reduce_sum(y * (1. - x * x) + x / y)
+        return [loss] + tape.gradient(loss, [x, y])
+    if traced:
+        step = tf.function(step)
+    return lambda: step(xt, yt)
+
+
+def bench_g6():
+    rng = np.random.default_rng(6)
+    x = rng.standard_normal(N_C, dtype=np.float32)
+    y = rng.uniform(1, 2, N_C).astype(np.float32)
+    traced = build_arith_tf(fg, x, y, traced=True)
+
+    def nprun():
+        loss = np.sum(y * (1 - x * x) + x / y)
+        return loss, -2 * x * y + 1 / y, (1 - x * x) - x / (y * y)
+    PROFILE["g6"] = traced
+    want = nprun()
+    ok = all(close(g.numpy(), w, rtol=1e-4) for g, w in zip(traced(), want, strict=True))
+    fns = {"fg": traced, "np": nprun}
+    off = _fast_off(lambda: build_arith_tf(fg, x, y, traced=True))
+    if off is not None:
+        fns["nofast"] = off
+        ok = ok and _check_same(off(), traced(), rtol=1e-5)
+    t = measure(fns, repeats=5, round_s=0.1)
+    return [row("g6", "grad of sum(y(1-x^2) + x/y), 10^7 f32, traced", t,
+                t["fg"]["min"] / t["np"]["min"], "x NumPy", None, ok, {})] \
+        + _fast_rows("g6", "arithmetic chain", t, ok)

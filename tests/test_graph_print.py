@@ -319,3 +319,56 @@ def test_returned_buffers_are_recycled_only_once_dropped():
     assert not np.shares_memory(c._value, view)
     np.testing.assert_array_equal(view, kept)
     np.testing.assert_array_equal(c.numpy(), kept)
+
+
+def test_uniform_constant_arrays_become_scalars():
+    """A gradient seed broadcast to a whole array (a folded constant of ones) is read as one
+    scalar by the kernels it feeds: same values to the bit, no array constant kept."""
+    x = tf.constant(np.linspace(-1., 1., 300, dtype=np.float32))
+
+    @tf.function
+    def f(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = tf.reduce_sum(x * x * 3.)
+        return tape.gradient(y, x)
+
+    compiled = f.get_concrete_function(x).graph.compiled()
+    assert all(np.ndim(v) == 0 for v in compiled.graph.consts.values())
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = tf.reduce_sum(x * x * 3.)
+    np.testing.assert_array_equal(f(x).numpy(), tape.gradient(y, x).numpy())
+
+
+def test_compiled_source_is_one_function_with_dels():
+    @tf.function
+    def f(x):
+        return tf.exp(x) * tf.tanh(x) + 1.
+
+    concrete = f.get_concrete_function(tf.constant([0.5, 1.5]))
+    src = concrete.compiled_source
+    assert src.startswith("def f(args, outer, pool, escaped, *")
+    assert "del " in src and "exp(" in src and "tanh(" in src
+    x = np.array([0.5, 1.5], np.float32)
+    np.testing.assert_array_equal(f(tf.constant(x)).numpy(), np.exp(x) * np.tanh(x) + 1)
+
+
+def test_scalar_steps_are_numpy_scalar_arithmetic_with_eager_values():
+    """On scalars, kernels whose spelling is plain arithmetic (tanh's gradient among them)
+    run as Python arithmetic on NumPy scalars: the same values as eager, to the bit."""
+    def chain(x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = x
+            for _ in range(5):
+                y = tf.tanh(y * 1.5 + 0.25) - y / 3.
+        return y, tape.gradient(y, x)
+
+    x = tf.constant(0.3)
+    f = tf.function(chain)
+    src = f.get_concrete_function(x).compiled_source
+    assert "tanh_grad(" not in src and " * (1 - " in src, src
+    for got, want in zip(f(x), chain(x), strict=True):
+        assert got.numpy().dtype == want.numpy().dtype == np.float32
+        assert got.numpy() == want.numpy()

@@ -77,6 +77,14 @@ def test_kernel_computes_the_impl(name, prim):
     got = prim.kernel(*ins, out=buf)
     assert got is buf, f"kernel of {name!r} did not write into out="
     np.testing.assert_array_equal(buf, want, err_msg=f"kernel of {name!r} with out=")
+    # a fused chain passes broadcast scalars beside block arrays: each input a scalar in turn
+    for k in range(len(ins)):
+        mixed = [x[0, 0] if i == k else x for i, x in enumerate(ins)]
+        want = np.asarray(prim.impl(*mixed))
+        buf = np.empty(want.shape, want.dtype)
+        got = prim.kernel(*mixed, out=buf)
+        assert got is buf, f"kernel of {name!r} with a scalar input {k} ignored out="
+        np.testing.assert_array_equal(buf, want, err_msg=f"kernel of {name!r}, scalar {k}")
 
 
 @pytest.mark.parametrize("name, prim", PRIMS, ids=[n for n, _ in PRIMS])
@@ -135,8 +143,8 @@ def test_compiled_steps_have_named_kinds():
     w = finegrad.constant(np.ones((4,), np.float32))
     compiled = f.get_concrete_function(x, w).graph.compiled()
     kinds = {step.kind for step in compiled.step_records()}
-    assert {"fused", "call", "call_into_pool"} <= kinds, kinds
-    assert kinds <= {"call", "call_into_pool", "multi", "fused"}, kinds
+    assert {"fused", "call", "call_into_pool", "inplace", "scalar"} <= kinds, kinds
+    assert kinds <= {"call", "scalar", "inplace", "call_into_pool", "multi", "fused"}, kinds
     want = np.log1p(np.exp(np.float32(0))) * fuse.FUSE_MIN + (np.tanh(1.) * 2 + 1) * 4
     for _ in range(3):   # later runs use recycled buffers
         np.testing.assert_allclose(f(x, w).numpy(), want, rtol=1e-5)

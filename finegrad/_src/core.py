@@ -56,6 +56,9 @@ class Primitive:
       the primitive elementwise on parameter-free calls, as ``impl`` does; the executor calls
       it directly, writes it into recycled buffers and fuses chains of kernels. Implies
       ``elementwise`` and ``fresh``.
+    - ``numexpr``: the kernel as a numexpr expression over ``{0}``, ``{1}``, ... (the inputs),
+      e.g. ``"{0} * {1}"``: with the ``finegrad[fast]`` extra, a fused chain of such kernels
+      may run as one numexpr kernel (`graph/fast.py` decides when it pays).
     - ``elementwise=True``: the output's shape is the NumPy broadcast of the inputs' shapes
       (its default shape rule).
     - ``fresh=True``: what the executor runs for it (its kernel, else ``impl``) always returns
@@ -72,7 +75,7 @@ class Primitive:
 
     def __init__(self, name, *, multiple_results=False, unify=True, batch_rule=False,
                  kernel=None, elementwise=False, fresh=False, shape_rule=None,
-                 stateful=False):
+                 stateful=False, numexpr=None):
         if name in _PRIMITIVES:
             raise ValueError(f"finegrad: a primitive named {name!r} already exists")
         self.name = name
@@ -83,6 +86,7 @@ class Primitive:
         self.vjp = None
         self.jvp = None
         self.kernel = kernel
+        self.numexpr = numexpr
         self.elementwise = elementwise or kernel is not None
         self.fresh = fresh or kernel is not None
         self.stateful = stateful

@@ -5,9 +5,13 @@ exp(x))`` over 10^7 floats) is bound by memory traffic, not arithmetic. `fuse_ru
 of two or more consecutive nodes whose primitives declare a ``kernel`` (a NumPy ufunc) over
 one large float shape, and replaces each run by one `Fused` pseudo-primitive that applies the
 same ufuncs to cache-sized blocks. Each element goes through the same ufuncs as unfused, so
-results are bitwise identical. The pass works on node lists; `ir.fuse_elementwise` wraps it.
+results are bitwise identical. With the ``finegrad[fast]`` extra, a chain may instead run as
+numexpr expressions (`graph/fast.py`; results within float rounding). The pass works on node
+lists; `ir.fuse_elementwise` wraps it.
 """
 import numpy as np
+
+from finegrad._src.graph import fast
 
 #: elements per block when a chain of elementwise ops runs block by block
 CHUNK = 1 << 15
@@ -42,9 +46,17 @@ class Fused:
         self.plan = [(n.prim.kernel, tuple(pos[x] for x in n.ins), pos[n.outs[0]])
                      for n in nodes]
         self.label = "[" + ", ".join(n.prim.name for n in nodes) + "]"
+        # with the finegrad[fast] extra: the chain as numexpr expressions, when that pays
+        self.fast = fast.compile_chain(self)
+        if self.fast is not None:
+            self.label += " numexpr"
 
     def impl(self, *vals, outs=None):
         """Run the chain; ``outs`` (one buffer or None per escaping value) receive them."""
+        if self.fast is not None:
+            res = self.fast.run(vals, outs, self.shape)
+            if res is not None:
+                return res
         size = int(np.prod(self.shape))
         flat_ext = []
         for v in vals:

@@ -6,12 +6,13 @@ node outputs), in program order. Nodes are ordinary primitives, plus `read_varia
 reference). The same rules serve eager and graph mode: a graph's gradient nodes are the VJP
 rules' ops, recorded while tracing.
 
-`compile_graph` turns a graph into a tight list of steps, in named passes: `simplify` (dead
-code removed, common subexpressions merged, constants folded), `fuse_elementwise` (chains of
-large elementwise kernels run block by block, see graph/fuse.py), `plan_buffers` (each value
-freed after its last use; which buffers may be recycled) and `emit_steps` (one `Step` per node,
-e.g. a primitive's ``kernel`` writing into a dying input's buffer, ``out=``, where that buffer
-is ours alone). `Compiled.run` executes the steps.
+`compile_graph` turns a graph into one generated Python function, in named passes: `simplify`
+(dead code removed, common subexpressions merged, constants folded), `fuse_elementwise`
+(chains of large elementwise kernels run block by block, see graph/fuse.py), `plan_buffers`
+(each value freed after its last use; which buffers may be recycled), `emit_steps` (one `Step`
+per node, e.g. a primitive's ``kernel`` writing into a dying input's buffer, ``out=``, where
+that buffer is ours alone) and `codegen.generate` (one statement per step, compiled once).
+`Compiled.run` calls the generated function.
 """
 import operator
 import sys
@@ -22,7 +23,7 @@ import numpy as np
 
 from finegrad._src import dtypes
 from finegrad._src.core import Primitive, def_nondiff
-from finegrad._src.graph import fuse
+from finegrad._src.graph import codegen, fast, fuse
 
 # effects: gradients reach variables through the tensors reads produce (see replay)
 read_variable_p = def_nondiff(Primitive("read_variable", unify=False))
@@ -258,17 +259,7 @@ def simplify(g):
     return Graph(g.name, g.args, g.arg_names, used_consts, kept, outputs, g.meta, g.outer)
 
 
-def _bound(prim, params):
-    impl = prim.impl
-    if not params:
-        return impl
-
-    def call(*vals):
-        return impl(*vals, **params)
-    return call
-
-
-_SCALAR_OPS = {np.add: operator.add, np.subtract: operator.sub, np.multiply: operator.mul,
+SCALAR_OPS = {np.add: operator.add, np.subtract: operator.sub, np.multiply: operator.mul,
                np.true_divide: operator.truediv}
 
 
@@ -279,13 +270,55 @@ def _kernel(n):
 
 def _refs_when_dropped():
     """sys.getrefcount of an array held only by an (array, key) pair in a list, seen from
-    the loop in `Compiled.run` (measured, not assumed: it differs between Pythons)."""
+    the loop in `Compiled._pool` (measured, not assumed: it differs between Pythons)."""
     held = [(np.empty(2), None)]
     for buf, _ in held:
         return sys.getrefcount(buf)
 
 
 _DROPPED_REFS = _refs_when_dropped()
+
+
+def _uniform_scalar(v):
+    """The one value of a constant array whose elements are all equal (not nan), as a NumPy
+    scalar of its dtype; else None."""
+    if not isinstance(v, np.ndarray) or v.size < 2 or v.dtype.kind not in "biufc":
+        return None
+    first = v.flat[0]
+    return first if first == first and bool(np.all(v == first)) else None
+
+
+def scalarize_constants(g):
+    """A kernel's constant input that is a whole array of one value (a broadcast seed or a
+    folded ``ones_like``) becomes that value as a scalar, where the others inputs give the
+    output its shape: each element goes through the same ufunc with the same operands, so
+    the results are identical, without reading the array."""
+    consts, meta, nodes = dict(g.consts), dict(g.meta), []
+    top = max([*consts, *meta, *g.args, *g.outer, -1]) + 1
+    scalars = {}
+    for n in g.nodes:
+        ins = list(n.ins)
+        for k, s in enumerate(n.ins):
+            if _kernel(n) is None or s not in consts or not n.outs:
+                continue
+            others = [np.shape(consts[x]) if x in consts else tuple(meta[x][0])
+                      for x in ins if x != s]
+            if not others or np.broadcast_shapes(*others) != tuple(n.meta[0][0]):
+                continue
+            value = _uniform_scalar(consts[s])
+            if value is None:
+                continue
+            if s not in scalars:
+                scalars[s] = top
+                consts[top], meta[top] = value, ((), np.asarray(value).dtype)
+                top += 1
+            ins[k] = scalars[s]
+        m = Node(n.prim, tuple(ins), n.params, n.outs, n.meta) if ins != list(n.ins) else n
+        nodes.append(m)
+    if not scalars:
+        return g
+    return simplify(Graph(g.name, g.args, g.arg_names, consts, nodes, g.outputs, meta,
+                          g.outer))
 
 
 def fuse_elementwise(g):
@@ -350,14 +383,17 @@ def plan_buffers(g):
 
 
 class Step(NamedTuple):
-    """One node as `Compiled.run` executes it (a tuple: the hot loop unpacks it).
+    """One node as the generated code runs it (`graph/codegen.py` emits one statement each).
 
-    ``kind``: "call" (``fn(*ins)`` gives the one output; an in-place kernel is a call too),
+    ``kind``: "call" (``fn(*ins, **params)`` gives the one output), "scalar" (a kernel on
+    0-d values: NumPy-scalar arithmetic where ``fn`` is an `operator` function),
+    "inplace" (a kernel writing into its input ``key``, a slot index, that dies here),
     "call_into_pool" (a kernel: ``out=`` a recycled buffer of ``key`` when one is free),
     "multi" (``fn`` returns one value per slot of ``outs``, maybe none), or "fused" (a
     fused chain; ``key`` is the buffer key of each output). ``free``: values dropped after
-    the step; ``recycle``: those whose buffers go to the pool. ``arity``, ``a`` and ``b``:
-    the number of inputs and the first two, precomputed for speed.
+    the step; ``recycle``: those whose buffers go to the pool. ``name``: the primitive's.
+    ``expr``: for a scalar step, the kernel as Python arithmetic over ``{0}``, ``{1}``, ...
+    (the primitive's ``numexpr`` spelling when it is plain arithmetic), else None.
     """
 
     fn: object
@@ -367,23 +403,23 @@ class Step(NamedTuple):
     key: object
     free: tuple
     recycle: tuple
-    arity: int
-    a: object
-    b: object
+    params: dict
+    name: str
+    expr: str = None
 
 
-def _kernel_step(n, i, plan, g, dying):
+def _kernel_step(n, plan, g, dying, index):
     """(fn, kind, key, the dying inputs left to recycle) for a node run by its kernel."""
     ufunc = _kernel(n)
     shape, dtype = n.meta[0]
     if not shape:
         # NumPy scalars' own arithmetic: 10x a ufunc call
-        return _SCALAR_OPS.get(ufunc, ufunc), "call", None, dying
+        return SCALAR_OPS.get(ufunc, ufunc), "scalar", None, dying
     for s in n.ins:
         # write into a recyclable input that dies here (not into one read twice by the op)
         if s in dying and s in plan.recyclable and g.meta.get(s) == (shape, dtype) \
                 and n.ins.count(s) == 1:
-            return _inplace(ufunc, n.ins.index(s)), "call", None, [d for d in dying if d != s]
+            return ufunc, "inplace", index[s], [d for d in dying if d != s]
     return ufunc, "call_into_pool", _buffer_key(n.meta[0]), dying
 
 
@@ -393,26 +429,29 @@ def emit_steps(g, index, plan):
     for i, n in enumerate(g.nodes):
         dying = plan.dying(n, i)
         free = tuple(index[s] for s in dying)
+        params = n.params
         if isinstance(n.prim, fuse.Fused):
             fn, kind, key = n.prim.impl, "fused", tuple(_buffer_key(m) for m in n.meta)
         elif n.prim.multiple_results or not n.outs:
-            fn, kind, key = _bound(n.prim, n.params), "multi", None
+            fn, kind, key = n.prim.impl, "multi", None
         elif _kernel(n) is not None:
             # a kernel always returns a fresh array (some impls return an input, e.g.
             # multiplying by a broadcast one), so its output can be recycled later
-            fn, kind, key, dying = _kernel_step(n, i, plan, g, dying)
+            fn, kind, key, dying = _kernel_step(n, plan, g, dying, index)
         else:
-            fn, kind, key = _bound(n.prim, n.params), "call", None
+            fn, kind, key = n.prim.impl, "call", None
         recycle = tuple(index[s] for s in dying if s in plan.recyclable)
-        ins = tuple(index[s] for s in n.ins)
-        steps.append(Step(fn, ins, tuple(index[s] for s in n.outs), kind, key, free, recycle,
-                          len(ins), ins[0] if ins else None, ins[1] if len(ins) > 1 else None))
+        real = n.outs and np.dtype(n.meta[0][1]).kind in "fiu"
+        expr = fast.arithmetic(n.prim) if kind == "scalar" and real else None
+        steps.append(Step(fn, tuple(index[s] for s in n.ins), tuple(index[s] for s in n.outs),
+                          kind, key, free, recycle, params, n.prim.name, expr))
     return steps
 
 
 class Compiled:
     """The executable form: ``run(args)`` returns the values of the output slots.
 
+    It is one generated Python function (``source`` prints it; see `graph/codegen.py`).
     Memory: each value is dropped after its last use. A value produced as a new array, whose
     consumers all produce new arrays too (so no view of it can outlive it), is *recyclable*:
     an elementwise ufunc writes its result into a recyclable input that dies at that step,
@@ -432,8 +471,7 @@ class Compiled:
         self.outer_idx = {s: index[s] for s in g.outer}
         self.const_items = [(index[s], v) for s, v in g.consts.items()]
         plan = plan_buffers(g)
-        # plain tuples: CPython unpacks an exact tuple faster than a NamedTuple in `run`
-        self.steps = [tuple(step) for step in emit_steps(g, index, plan)]
+        self.steps = emit_steps(g, index, plan)
         self._local = threading.local()
         self.pool_keys = {index[s]: _buffer_key(g.meta[s]) for s in plan.recyclable}
         # outputs that are new arrays of ours: once the caller drops them, they are recycled
@@ -441,62 +479,39 @@ class Compiled:
         from finegrad._src import nest
         self.out_leaves = [index[o.slot] if isinstance(o, OutSlot) else None
                            for o in nest.flatten(g.outputs)]
+        self.rebuild()
+
+    def rebuild(self, wrap=None):
+        """(Re)generate the function; ``wrap(fn, step)`` replaces each step's callable (for
+        profiling: ``bench/traced.py`` times each step so)."""
+        self.source, self._fn, keys = codegen.generate(self, self.steps, wrap)
+        self._keys = keys + [key for _, key in self.escape_keys]
 
     def step_records(self):
-        """The steps as named `Step` records (for reading; `run` uses the plain tuples)."""
-        return [Step(*step) for step in self.steps]
+        """The steps as named `Step` records (the generated code has one statement each)."""
+        return list(self.steps)
 
     def _pool(self):
         """This thread's buffer pool, with the outputs its callers let go added back."""
         # buffers recycled by earlier runs on this thread: after the first call a graph
         # allocates little but what it returns (an allocator cache, as frameworks keep)
-        pool = self._local.__dict__.setdefault("pool", {})
-        escaped = self._local.__dict__.setdefault("escaped", [])
+        local = self._local.__dict__
+        pool = local.get("pool")
+        if pool is None:
+            pool = local["pool"] = {key: [] for key in self._keys}
+            local["escaped"] = []
+        escaped = local["escaped"]
         for buf, key in escaped:
             # referenced only by this list entry and the loop: the caller let it go
             if sys.getrefcount(buf) <= _DROPPED_REFS:
-                pool.setdefault(key, []).append(buf)
+                pool[key].append(buf)
         escaped.clear()
         return pool, escaped
 
     def run(self, arg_values, outer_values=None):
-        """Execute the steps on ``arg_values``; the output leaves' values, in order."""
-        vals = [None] * self.size
-        for i, v in zip(self.arg_idx, arg_values, strict=True):
-            vals[i] = v
-        for i, v in self.const_items:
-            vals[i] = v
-        if outer_values:
-            for s, v in outer_values.items():
-                vals[self.outer_idx[s]] = v
+        """Run the generated function on ``arg_values``; the output leaves' values, in order."""
         pool, escaped = self._pool()
-        pool_keys = self.pool_keys
-        for fn, ins, outs, kind, key, free, recycle, arity, a, b in self.steps:
-            if kind == "call_into_pool" and pool.get(key):
-                r = fn(*[vals[i] for i in ins], out=pool[key].pop())
-            elif kind == "fused":   # a fused chain writes its outputs into recycled buffers
-                r = fn(*[vals[i] for i in ins],
-                       outs=[pool[k].pop() if pool.get(k) else None for k in key])
-            elif arity == 2:
-                r = fn(vals[a], vals[b])
-            elif arity == 1:
-                r = fn(vals[a])
-            else:
-                r = fn(*[vals[i] for i in ins])
-            if kind == "multi" or kind == "fused":
-                for o, v in zip(outs, r, strict=True):
-                    vals[o] = v
-            else:
-                vals[outs[0]] = r
-            for i in recycle:
-                buf = vals[i]
-                if type(buf) is np.ndarray:
-                    pool.setdefault(pool_keys[i], []).append(buf)
-            for i in free:
-                vals[i] = None
-        result = [None if i is None else vals[i] for i in self.out_leaves]
-        escaped.extend((vals[i], key) for i, key in self.escape_keys
-                       if type(vals[i]) is np.ndarray)
+        result = self._fn(arg_values, outer_values, pool, escaped)
         _trim(pool)
         return result
 
@@ -507,15 +522,10 @@ def _trim(pool, keep=4):
         del bufs[keep:]
 
 
-def _inplace(ufunc, k):
-    def call(*vals):
-        return ufunc(*vals, out=vals[k])
-    return call
-
-
 def compile_graph(g):
-    """The graph's executable form, after the passes: simplify, fuse, plan buffers, emit."""
-    return Compiled(fuse_elementwise(simplify(g)))
+    """The graph's executable form, after the passes: simplify, scalarize constants, fuse,
+    plan buffers, emit."""
+    return Compiled(fuse_elementwise(scalarize_constants(simplify(g))))
 
 
 def specialize(g, values):

@@ -31,7 +31,8 @@ def _sum_tangents(terms, out):
     return broadcast_as(total, out)
 
 
-add_p = Primitive("add", batch_rule=True, kernel=np.add)
+add_p = Primitive("add", batch_rule=True, kernel=np.add,
+                  numexpr="{0} + {1}")
 
 
 def add(x, y, name=None):
@@ -55,7 +56,8 @@ def _add_vjp(ct, x, y, *, out, needs, batch):
             unbroadcast(ct, y, batch) if needs[1] else None)
 
 
-subtract_p = Primitive("subtract", batch_rule=True, kernel=np.subtract)
+subtract_p = Primitive("subtract", batch_rule=True, kernel=np.subtract,
+                       numexpr="{0} - {1}")
 
 
 def subtract(x, y, name=None):
@@ -84,7 +86,8 @@ def _subtract_vjp(ct, x, y, *, out, needs, batch):
             unbroadcast(-ct, y, batch) if needs[1] else None)
 
 
-multiply_p = Primitive("multiply", batch_rule=True, kernel=np.multiply)
+multiply_p = Primitive("multiply", batch_rule=True, kernel=np.multiply,
+                       numexpr="{0} * {1}")
 
 
 def multiply(x, y, name=None):
@@ -133,7 +136,8 @@ def _multiply_vjp(ct, x, y, *, out, needs, batch):
             unbroadcast(ct * conj_if_complex(x), y, batch) if needs[1] else None)
 
 
-divide_p = Primitive("divide", batch_rule=True, kernel=np.true_divide)
+divide_p = Primitive("divide", batch_rule=True, kernel=np.true_divide,
+                     numexpr="{0} / {1}")
 
 
 def divide(x, y, name=None):
@@ -387,7 +391,8 @@ def _minimum_vjp(ct, x, y, *, out, needs, batch):
     return _route(ct, x <= y, x, y, needs, batch)
 
 
-negative_p = Primitive("negative", batch_rule=True, kernel=np.negative)
+negative_p = Primitive("negative", batch_rule=True, kernel=np.negative,
+                       numexpr="-{0}")
 
 
 def negative(x, name=None):

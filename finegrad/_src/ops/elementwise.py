@@ -28,18 +28,19 @@ def _float_only(name, x, real=False):
                         f"first, e.g. finegrad.cast(x, finegrad.float32)")
 
 
-def _unary(name, impl, deriv, doc, scale=None, features=False, real=False):
+def _unary(name, impl, deriv, doc, scale=None, features=False, real=False, numexpr=None):
     """Declare a float-only unary primitive whose derivative is ``deriv(x, out)``.
 
     ``scale(g, x, out)``, when given, computes ``g * deriv`` in fewer passes (e.g. ``g / x``
     for log, one pass instead of two over large arrays). ``features``: the public function's
     argument is named ``features``, as TensorFlow names it for activations (else ``x``).
-    ``real``: complex inputs refused.
+    ``real``: complex inputs refused. ``numexpr``: the kernel's numexpr spelling (see
+    `core.Primitive`).
     """
     kinds = "f" if real else "fc"
     # a plain ufunc is also the kernel of compiled graphs; every impl here returns new arrays
     prim = Primitive(name, batch_rule=True, kernel=impl if isinstance(impl, np.ufunc) else None,
-                     elementwise=True, fresh=True)
+                     elementwise=True, fresh=True, numexpr=numexpr)
     if scale is None:
         def scale(g, x, out):
             return g * deriv(x, out)
@@ -77,27 +78,27 @@ exp_p, exp = _unary("exp", np.exp, lambda x, out: out, """Elementwise e**x.
 
     >>> import finegrad as fg
     >>> fg.exp(fg.constant(0.)).numpy()
-    np.float32(1.0)""")
+    np.float32(1.0)""", numexpr="exp({0})")
 
 expm1_p, expm1 = _unary("expm1", np.expm1, lambda x, out: out + 1, """Elementwise e**x - 1,
     accurate near 0.
 
     >>> import finegrad as fg
     >>> float(fg.math.expm1(fg.constant(1e-10, fg.float64)))
-    1.00000000005e-10""")
+    1.00000000005e-10""", numexpr="expm1({0})")
 
 log_p, log = _unary("log", np.log, lambda x, out: 1 / x, """Elementwise natural logarithm.
 
     >>> import finegrad as fg
     >>> fg.math.log(fg.constant(1.)).numpy()
-    np.float32(0.0)""", scale=lambda g, x, out: g / x)
+    np.float32(0.0)""", numexpr="log({0})", scale=lambda g, x, out: g / x)
 
 log1p_p, log1p = _unary("log1p", np.log1p, lambda x, out: 1 / (1 + x), """Elementwise
     log(1 + x), accurate near 0.
 
     >>> import finegrad as fg
     >>> float(fg.math.log1p(fg.constant(1e-10, fg.float64)))
-    9.99999999950...e-11""")
+    9.99999999950...e-11""", numexpr="log1p({0})")
 
 def _unless_zero(deriv):
     """``g * deriv(x, out)``, but exactly 0 where ``g`` is 0 even if the derivative is inf or
@@ -118,7 +119,7 @@ sqrt_p, sqrt = _unary("sqrt", np.sqrt, lambda x, out: 0.5 / out, """Elementwise 
 
     >>> import finegrad as fg
     >>> fg.sqrt(fg.constant(4.)).numpy()
-    np.float32(2.0)""", scale=_unless_zero(lambda x, out: 0.5 / out))
+    np.float32(2.0)""", numexpr="sqrt({0})", scale=_unless_zero(lambda x, out: 0.5 / out))
 
 rsqrt_p, rsqrt = _unary("rsqrt", lambda x: 1 / np.sqrt(x), lambda x, out: -0.5 * out * out * out,
                         """Elementwise 1 / sqrt(x) (gradient 0 where the upstream gradient is
@@ -140,13 +141,13 @@ sin_p, sin = _unary("sin", np.sin, lambda x, out: cos(x), """Elementwise sine.
 
     >>> import finegrad as fg
     >>> fg.sin(fg.constant(0.)).numpy()
-    np.float32(0.0)""")
+    np.float32(0.0)""", numexpr="sin({0})")
 
 cos_p, cos = _unary("cos", np.cos, lambda x, out: -sin(x), """Elementwise cosine.
 
     >>> import finegrad as fg
     >>> fg.cos(fg.constant(0.)).numpy()
-    np.float32(1.0)""")
+    np.float32(1.0)""", numexpr="cos({0})")
 
 tan_p, tan = _unary("tan", np.tan, lambda x, out: 1 + out * out, """Elementwise tangent.
 
@@ -159,7 +160,7 @@ tanh_p, tanh = _unary("tanh", np.tanh, lambda x, out: 1 - out * out, """Elementw
 
     >>> import finegrad as fg
     >>> fg.tanh(fg.constant(0.)).numpy()
-    np.float32(0.0)""", scale=lambda g, x, out: tanh_grad(out, g))
+    np.float32(0.0)""", numexpr="tanh({0})", scale=lambda g, x, out: tanh_grad(out, g))
 
 sinh_p, sinh = _unary("sinh", np.sinh, lambda x, out: cosh(x), """Elementwise hyperbolic sine.
 
@@ -227,7 +228,7 @@ square_p, square = _unary("square", np.square, lambda x, out: 2 * x, """Elementw
 
     >>> import finegrad as fg
     >>> fg.square(fg.constant(3.)).numpy()
-    np.float32(9.0)""", scale=lambda g, x, out: (g * 2) * x)
+    np.float32(9.0)""", numexpr="{0} * {0}", scale=lambda g, x, out: (g * 2) * x)
 # (g * 2) * x rather than g * (2 * x): the same two passes in general, one when g is a
 # broadcast scalar (a scaled seed), since g * 2 then stays a broadcast scalar
 
@@ -249,13 +250,14 @@ relu_p, relu = _unary("relu", _relu_impl, lambda x, out: cast(x > 0, x.dtype),
 def _tanh_grad_kernel(y, g, out=None):
     """g * (1 - y * y) with one temporary, written into ``out`` when given."""
     t = np.multiply(y, y)
-    if type(t) is not np.ndarray:   # scalars: no buffers to reuse
-        return g * (1 - t)
+    if type(t) is not np.ndarray:   # a scalar y: no buffer of ours to reuse
+        return g * (1 - t) if out is None else np.multiply(g, 1 - t, out=out)
     np.subtract(1, t, out=t)
     return np.multiply(g, t, out=t if out is None and t.shape == np.shape(g) else out)
 
 
-tanh_grad_p = Primitive("tanh_grad", batch_rule=True, kernel=_tanh_grad_kernel)
+tanh_grad_p = Primitive("tanh_grad", batch_rule=True, kernel=_tanh_grad_kernel,
+                        numexpr="{1} * (1 - {0} * {0})")
 
 
 def tanh_grad(y, g):
@@ -288,13 +290,14 @@ def _tanh_grad_vjp(ct, y, g, *, out, needs, batch):
 def _sigmoid_grad_kernel(y, g, out=None):
     """g * (y * (1 - y)) with one temporary, written into ``out`` when given."""
     t = np.subtract(1, y)
-    if type(t) is not np.ndarray:
-        return g * (y * t)
+    if type(t) is not np.ndarray:   # a scalar y: no buffer of ours to reuse
+        return g * (y * t) if out is None else np.multiply(g, y * t, out=out)
     np.multiply(y, t, out=t)
     return np.multiply(g, t, out=t if out is None and t.shape == np.shape(g) else out)
 
 
-sigmoid_grad_p = Primitive("sigmoid_grad", batch_rule=True, kernel=_sigmoid_grad_kernel)
+sigmoid_grad_p = Primitive("sigmoid_grad", batch_rule=True, kernel=_sigmoid_grad_kernel,
+                           numexpr="{1} * ({0} * (1 - {0}))")
 
 
 def sigmoid_grad(y, g):
