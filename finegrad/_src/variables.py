@@ -73,7 +73,7 @@ class Variable:
             return tracer.read_variable(self)
         v = self._storage
         t = Tensor(v if v.ndim else v[()])
-        if core.active_recorders():
+        if core.reads_observed():
             core.notify_variable_read(self, t)
         return t
 

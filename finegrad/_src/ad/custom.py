@@ -95,47 +95,84 @@ def _custom_jvp(primals, tangents, *, out, rule):
     return tuple(jvp_by_transposing(rule, ins, tans, out, rule.name))
 
 
-class _VariableReads(core.Recorder):
-    """A recorder that sees only which trainable variables ``f`` reads (first-read order),
-    for the check on ``grad_fn``'s ``variables`` parameter when no tape is active."""
+class _VariableReads:
+    """A read listener (`core.push_listener`) that sees which trainable variables ``f`` reads
+    (first-read order) and the tensors the reads made; it passes every read on to the listener
+    it replaced (an enclosing custom_gradient's, whose function this read is part of)."""
+
+    __slots__ = ("variables", "reads", "outer")
 
     def __init__(self):
-        self.variables = {}
-        self.reads = set()
+        self.variables, self.reads, self.outer = {}, set(), None
 
     def variable_read(self, variable, tensor):
         if variable.trainable:
             self.variables.setdefault(id(variable), variable)
         self.reads.add(id(tensor))
+        if self.outer is not None:
+            self.outer.variable_read(variable, tensor)
 
 
 class _Watcher(_VariableReads):
-    """The innermost recorder while ``f`` runs: the trainable variables it reads, and the
-    ops it runs (their inputs and outputs, to find watched tensors it captured). Being
-    innermost, it sees ``f``'s own ops only, not the rules that outer recorders run.
-    Recording an op is one append (and keeps its tensors alive while ``f`` runs, so ids
-    stay unambiguous); `captured` analyses them only when a recorder needs it."""
+    """What a recorded call watches while ``f`` runs: its variable reads (a read listener,
+    not a recorder, so ``f``'s ops keep `bind`'s one-recorder path), and where each active
+    recorder stood before (`Recorder.mark`), to find afterwards, among the ops a tape recorded
+    meanwhile, the watched tensors ``f`` captured (`captured`). With a recorder that runs rules
+    active (an accumulator), a tape also records the rules' ops, which consume tangents that
+    ``f`` never saw; ``f``'s own ops are then logged by an innermost recorder, `_OpLog`."""
+
+    __slots__ = ("marks", "log", "_logged")
+
+    def __init__(self, recs):
+        self.variables, self.reads, self.outer = {}, set(), None
+        self.marks = self.log = self._logged = None
+        if len(recs) == 1 and not recs[0].runs_rules:   # the common case: one tape
+            self.marks = ((recs[0], recs[0].mark()),)
+            return
+        for r in recs:
+            if r.runs_rules:
+                self.log = _OpLog()
+                return
+        self.marks = [(r, r.mark()) for r in recs]
+
+    def captured(self, rec, known):
+        """The tensors ``rec`` watches that ``f``'s ops consumed and none of them produced,
+        whose ids are not in ``known`` (nor variable reads), in first-use order."""
+        if self.log is not None:
+            if self._logged is None:
+                self._logged = self.log.captured(known | self.reads)
+            return [t for t in self._logged if rec.watches(t)]
+        for r, m in self.marks:
+            if r is rec:
+                return [] if m is None else r.captured_since(m, known)
+        return []   # a recorder that f started and left active: no mark to start from
+
+
+class _OpLog(core.Recorder):
+    """The innermost recorder while ``f`` runs, when a recorder that runs rules is active:
+    ``f``'s ops (not the rules outer recorders run), each by one append (which keeps their
+    tensors alive while ``f`` runs, so ids stay unambiguous)."""
 
     def __init__(self):
-        self.variables, self.reads, self.ops = {}, set(), []
+        self.ops = []
 
     def record(self, prim, ins, params, out):
         self.ops.append((ins, out))
 
     def captured(self, known):
         """The tensors ``f``'s ops consumed that none of them produced and whose ids are
-        not in ``known`` (nor variable reads), in first-use order."""
+        not in ``known``, in first-use order."""
         skip = set()   # what the ops produced, then the captured tensors already listed
         for _, out in self.ops:
             if type(out) is tuple:
                 skip.update(map(id, out))
             else:
                 skip.add(id(out))
-        reads, captured = self.reads, []
+        captured = []
         for ins, _ in self.ops:
             for t in ins:
                 k = id(t)
-                if k not in skip and k not in known and k not in reads:
+                if k not in skip and k not in known:
                     captured.append(t)
                     skip.add(k)
         return captured
@@ -263,6 +300,7 @@ class _CustomGradient:
         self._instance = instance
         self._jvp = jvp
         self._names = {}  # number of positional arguments -> their parameter names
+        self._layouts = {}  # number of tensor arguments -> CustomLayout of a simple call
         functools.update_wrapper(self, f)
 
     def param_names(self, n):
@@ -279,14 +317,19 @@ class _CustomGradient:
 
     def __call__(self, *args, **kwargs):
         f = self._f if self._instance is None else functools.partial(self._f, self._instance)
-        if not core.active_recorders():
+        recs = core.active_recorders()
+        if not recs:
             return self._call_unrecorded(f, args, kwargs)
-        watcher = _Watcher()
-        core.push_recorder(watcher)
+        watcher = _Watcher(recs)
+        core.push_listener(watcher)
+        if watcher.log is not None:
+            core.push_recorder(watcher.log)
         try:
             y, grad_fn = _split(f(*args, **kwargs), self._f)
         finally:
-            core.pop_recorder(watcher)
+            core.pop_listener(watcher)
+            if watcher.log is not None:
+                core.pop_recorder(watcher.log)
         if _is_simple(args, kwargs, y, watcher):
             return _record_simple(self, args, y, grad_fn, watcher)
         return _record(self, args, kwargs, y, grad_fn, watcher)
@@ -295,11 +338,11 @@ class _CustomGradient:
         """``f``'s outputs when nothing records; still a TypeError, as in TensorFlow, when
         ``f`` reads trainable variables and ``grad_fn`` cannot receive them."""
         reads = _VariableReads()
-        core.push_recorder(reads)
+        core.push_listener(reads)
         try:
             y, grad_fn = _split(f(*args, **kwargs), self._f)
         finally:
-            core.pop_recorder(reads)
+            core.pop_listener(reads)
         if reads.variables:
             in_args = {id(x) for x in nest.flatten((args, kwargs)) if isinstance(x, Variable)}
             _check_variables_param(self._f.__qualname__, grad_fn,
@@ -427,8 +470,15 @@ def _record_simple(cg, args, y, grad_fn, watcher):
     params = _Params.of_tensors(cg, args)
     _warn_captured(name, watcher, args)
     out = Tensor(y._value)
-    rule = _Rule(name, grad_fn, params, (), (), y, cg._jvp, _layout(len(args), 0, 1))
-    core.record(custom_p, (*args, y), {"rule": rule}, (out,))
+    layout = cg._layouts.get(len(args))
+    if layout is None:
+        layout = cg._layouts[len(args)] = CustomLayout(len(args), 0, 1)
+    rule = _Rule(name, grad_fn, params, (), (), y, cg._jvp, layout, len(args) == 1)
+    recs = core.active_recorders()
+    if len(recs) == 1 and not recs[0].runs_rules:   # one tape: what `core.record` does
+        recs[0].record(custom_p, (*args, y), {"rule": rule}, (out,))
+    else:
+        core.record(custom_p, (*args, y), {"rule": rule}, (out,))
     return out
 
 
@@ -478,13 +528,14 @@ class _Rule:
     __slots__ = ("name", "grad_fn", "params", "variables", "reads", "y", "jvp", "layout",
                  "simple")
 
-    def __init__(self, name, grad_fn, params, variables, reads, y, jvp, layout):
+    def __init__(self, name, grad_fn, params, variables, reads, y, jvp, layout, simple=None):
         self.name, self.grad_fn, self.params = name, grad_fn, params
         self.variables, self.reads, self.y, self.jvp = variables, reads, y, jvp
         self.layout = layout
-        # the common shape, one tensor in and one out: no structures to match
-        self.simple = not variables and type(y) is Tensor and len(params.values) == 1 and \
-            type(params.values[0]) is Tensor
+        # the common shape, one tensor in and one out: no structures to match (``simple``:
+        # the caller knows already)
+        self.simple = simple if simple is not None else not variables and \
+            type(y) is Tensor and len(params.values) == 1 and type(params.values[0]) is Tensor
 
     def __repr__(self):
         return f"<custom gradient of {self.name}>"
@@ -567,20 +618,21 @@ class _Rule:
 
 def _warn_captured(name, watcher, inputs):
     """Warn once when ``f`` used a tensor a tape watches without taking it as an input: an
-    input of ``f``'s ops (as the watcher saw them) that an active recorder watches, that
-    none of those ops produced, and that is neither an argument nor a variable read, was
-    captured from outside. A recorder that watches none of the inputs differentiates ``f``'s
-    own ops instead of the rule (see `_custom_vjp`), so the captured tensor does get its
-    gradient there: no warning."""
-    captured = None
+    input of ``f``'s ops that the tape watched before the call, that is neither an argument
+    nor a variable read, was captured from outside (`_Watcher.captured`). A recorder that
+    watches none of the inputs differentiates ``f``'s own ops instead of the rule (see
+    `_custom_vjp`), so the captured tensor does get its gradient there: no warning."""
+    known = None
     for rec in core.active_recorders():
-        if not any(map(rec.watches, inputs)):
-            continue
-        if captured is None:
-            captured = watcher.captured({id(t) for t in inputs})
-        for t in captured:
+        for t in inputs:
             if rec.watches(t):
-                _warn_once(name, t, rec.watch_site(t))
+                break
+        else:
+            continue
+        if known is None:
+            known = {id(t) for t in inputs}
+        for t in watcher.captured(rec, known):
+            _warn_once(name, t, rec.watch_site(t))
 
 
 def _warn_once(name, t, site):
