@@ -136,13 +136,12 @@ class GradientTape(core.Recorder):
         entries, start, watched, n0 = mark
         if entries is not self._entries or watched is not self._watched:
             return []
-        ins = [t for e in entries[start:] for t in e[1]]
-        used = set(map(id, ins))
-        used -= known
-        used.difference_update(itertools.islice(reversed(watched), len(watched) - n0))
+        used = {id(t) for e in entries[start:] for t in e[1]}
+        used.difference_update(known, itertools.islice(reversed(watched), len(watched) - n0))
         if used.isdisjoint(watched):   # the common case: nothing captured
             return []
-        out = {id(t): t for t in ins if id(t) in used and id(t) in watched}
+        out = {id(t): t for e in entries[start:] for t in e[1]
+               if id(t) in used and id(t) in watched}
         return list(out.values())
 
     # --- public API ---------------------------------------------------------------------------
