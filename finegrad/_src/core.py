@@ -448,11 +448,6 @@ class recorded_as:
         _state.gradient_overrides = self._saved
 
 
-def reads_observed():
-    """Whether a variable read now has an observer (a recorder or the read listener)."""
-    return bool(_state.recorders) or _state.read_listener is not None
-
-
 def push_listener(listener):
     """Make ``listener`` the read listener: ``listener.variable_read(variable, tensor)`` hears
     every variable read (`notify_variable_read`) until `pop_listener`, without being a
