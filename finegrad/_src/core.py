@@ -8,12 +8,13 @@ and, when any recorder is active, lets each one record the op.
 
 A *recorder* is anything that observes ops: a `GradientTape` (keeps the ops whose inputs it
 watches, like PyTorch's autograd graph but per tape as in TensorFlow), a `ForwardAccumulator`
-(computes a tangent beside each primal, like JAX's `JVPTrace`), a `GraphBuilder` (the tracer
-of `finegrad.function`), or the watcher with which `custom_gradient` sees the variables its
-function reads. Recorders form a stack, outermost first. When the recorder at position `i`
-runs a rule (a JVP while an op executes, a VJP while a tape takes a gradient), only the
-recorders outside it stay active, so the rule's own ops are recorded by the outer ones: that
-is how nesting gives derivatives of any order and how forward-over-reverse works.
+(computes a tangent beside each primal, like JAX's `JVPTrace`), or a `GraphBuilder` (the
+tracer of `finegrad.function`); variable reads also go to a *read listener*
+(`push_listener`), with which `custom_gradient` sees the variables its function reads.
+Recorders form a stack, outermost first. When the recorder at position `i` runs a rule (a
+JVP while an op executes, a VJP while a tape takes a gradient), only the recorders outside
+it stay active, so the rule's own ops are recorded by the outer ones: that is how nesting
+gives derivatives of any order and how forward-over-reverse works.
 """
 import numpy as np
 
@@ -412,6 +413,16 @@ class Recorder:
         """Where ``tensor`` was explicitly watched, as (file, line), or None."""
         return None
 
+    def mark(self):
+        """A position in what this recorder has recorded, for `captured_since`; None when
+        it keeps no record of the ops it saw."""
+        return None
+
+    def captured_since(self, mark, known):
+        """The tensors, watched before ``mark``, that ops recorded since consumed, less those
+        whose ids are in ``known``, in first-use order (`custom_gradient`'s capture check)."""
+        return []
+
 
 def record(prim, ins, params, out):
     """Let every active recorder observe an op that has already been computed.
@@ -429,6 +440,10 @@ def record(prim, ins, params, out):
 
 
 def notify_variable_read(variable, tensor):
+    """Tell the read listener (`push_listener`), then every active recorder, of a variable read."""
+    listener = _state.read_listener
+    if listener is not None:
+        listener.variable_read(variable, tensor)
     recs = _state.recorders
     for i, r in enumerate(recs):
         with inner_stack(recs[:i]):
@@ -467,6 +482,20 @@ class recorded_as:
 
     def __exit__(self, *exc):
         _state.gradient_overrides = self._saved
+
+
+def push_listener(listener):
+    """Make ``listener`` the read listener: ``listener.variable_read(variable, tensor)`` hears
+    every variable read (`notify_variable_read`) until `pop_listener`, without being a
+    recorder, so ops keep their cost. It gets the listener it replaces as ``listener.outer``
+    (to pass reads on to it)."""
+    listener.outer = _state.read_listener
+    _state.read_listener = listener
+
+
+def pop_listener(listener):
+    """Give the read listener back to the one ``listener`` replaced."""
+    _state.read_listener = listener.outer
 
 
 def push_recorder(rec):
@@ -515,14 +544,14 @@ class tracing:
 
 
 class hidden:
-    """Context manager: no recorder sees what runs inside (a computation whose gradient is
-    defined elsewhere, e.g. `grad_pass_through`)."""
+    """Context manager: no recorder, nor the read listener, sees what runs inside (a
+    computation whose gradient is defined elsewhere, e.g. `grad_pass_through`)."""
 
     __slots__ = ("_saved",)
 
     def __enter__(self):
-        self._saved = _state.recorders
-        _state.recorders = ()
+        self._saved = (_state.recorders, _state.read_listener)
+        _state.recorders, _state.read_listener = (), None
 
     def __exit__(self, *exc):
-        _state.recorders = self._saved
+        _state.recorders, _state.read_listener = self._saved

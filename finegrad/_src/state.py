@@ -6,7 +6,10 @@ for Python to branch on, and its open sizes show as None in ``Tensor.shape``). T
 live here, below `tensor` and `core`, so a Tensor can ask the tracer itself instead of
 calling hooks that higher modules install. `core` manages the state (push, pop, nest). The
 third entry, the gradient overrides of the innermost ``gradient_override_map`` scope, tells
-`bind` which primitive to record in place of another (graph/override.py builds them).
+`bind` which primitive to record in place of another (graph/override.py builds them). The
+fourth, the read listener, is told of every variable read without being a recorder (so the
+ops run meanwhile keep `bind`'s one-recorder path): `custom_gradient` learns that way which
+variables its function reads.
 """
 import threading
 
@@ -16,6 +19,7 @@ class _State(threading.local):
         self.recorders = ()   # active recorders, outermost first (a tuple: cheap to snapshot)
         self.tracer = None     # the graph builder of the innermost finegrad.function trace
         self.gradient_overrides = {}  # Primitive -> the Primitive recorded in its place
+        self.read_listener = None  # told of variable reads: `listener.variable_read(v, t)`
 
 
 state = _State()

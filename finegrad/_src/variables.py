@@ -13,6 +13,7 @@ import numbers
 import numpy as np
 
 from finegrad._src import core, dtypes
+from finegrad._src.state import state as _state
 from finegrad._src.tensor import (Tensor, _has_numpy, convert_like, convert_to_tensor,
                                   numpy_text, to_numpy_value)
 
@@ -76,7 +77,7 @@ class Variable:
             return tracer.read_variable(self)
         v = self._storage
         t = Tensor(v if v.ndim else v[()])
-        if core.active_recorders():
+        if _state.recorders or _state.read_listener is not None:   # someone observes reads
             core.notify_variable_read(self, t)
         return t
 

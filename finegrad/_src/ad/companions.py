@@ -37,9 +37,14 @@ def recompute_grad(f):
         if not core.active_recorders():
             return f(*args, **kwargs)
         watcher = _VariableReads()
-        # the forward runs with only a variable watcher: no tape keeps its intermediates
-        with core.hidden(), core.inner_stack((watcher,)):
-            y = f(*args, **kwargs)
+        # the forward runs with only a variable-read listener: no tape keeps its
+        # intermediates
+        with core.hidden():
+            core.push_listener(watcher)
+            try:
+                y = f(*args, **kwargs)
+            finally:
+                core.pop_listener(watcher)
         used = list(watcher.variables.values())
 
         @custom_gradient

@@ -92,47 +92,84 @@ def _custom_jvp(primals, tangents, *, out, rule):
     return tuple(jvp_by_transposing(rule, ins, tans, out, rule.name))
 
 
-class _VariableReads(core.Recorder):
-    """A recorder that sees only which trainable variables ``f`` reads (first-read order),
-    for the check on ``grad_fn``'s ``variables`` parameter when no tape is active."""
+class _VariableReads:
+    """A read listener (`core.push_listener`) that sees which trainable variables ``f`` reads
+    (first-read order) and the tensors the reads made; it passes every read on to the listener
+    it replaced (an enclosing custom_gradient's, whose function this read is part of)."""
+
+    __slots__ = ("variables", "reads", "outer")
 
     def __init__(self):
-        self.variables = {}
-        self.reads = set()
+        self.variables, self.reads, self.outer = {}, set(), None
 
     def variable_read(self, variable, tensor):
         if variable.trainable:
             self.variables.setdefault(id(variable), variable)
         self.reads.add(id(tensor))
+        if self.outer is not None:
+            self.outer.variable_read(variable, tensor)
 
 
 class _Watcher(_VariableReads):
-    """The innermost recorder while ``f`` runs: the trainable variables it reads, and the
-    ops it runs (their inputs and outputs, to find watched tensors it captured). Being
-    innermost, it sees ``f``'s own ops only, not the rules that outer recorders run.
-    Recording an op is one append (and keeps its tensors alive while ``f`` runs, so ids
-    stay unambiguous); `captured` analyses them only when a recorder needs it."""
+    """What a recorded call watches while ``f`` runs: its variable reads (a read listener,
+    not a recorder, so ``f``'s ops keep `bind`'s one-recorder path), and where each active
+    recorder stood before (`Recorder.mark`), to find afterwards, among the ops a tape recorded
+    meanwhile, the watched tensors ``f`` captured (`captured`). With a recorder that runs rules
+    active (an accumulator), a tape also records the rules' ops, which consume tangents that
+    ``f`` never saw; ``f``'s own ops are then logged by an innermost recorder, `_OpLog`."""
+
+    __slots__ = ("marks", "log", "_logged")
+
+    def __init__(self, recs):
+        self.variables, self.reads, self.outer = {}, set(), None
+        self.marks = self.log = self._logged = None
+        if len(recs) == 1 and not recs[0].runs_rules:   # the common case: one tape
+            self.marks = ((recs[0], recs[0].mark()),)
+            return
+        for r in recs:
+            if r.runs_rules:
+                self.log = _OpLog()
+                return
+        self.marks = [(r, r.mark()) for r in recs]
+
+    def captured(self, rec, inputs):
+        """The tensors ``rec`` watches that ``f``'s ops consumed and none of them produced,
+        other than ``inputs`` and variable reads, in first-use order."""
+        if self.log is not None:
+            if self._logged is None:
+                self._logged = self.log.captured(self.reads.union(map(id, inputs)))
+            return [t for t in self._logged if rec.watches(t)]
+        for r, m in self.marks:
+            if r is rec:
+                return [] if m is None else r.captured_since(m, set(map(id, inputs)))
+        return []   # a recorder that f started and left active: no mark to start from
+
+
+class _OpLog(core.Recorder):
+    """The innermost recorder while ``f`` runs, when a recorder that runs rules is active:
+    ``f``'s ops (not the rules outer recorders run), each by one append (which keeps their
+    tensors alive while ``f`` runs, so ids stay unambiguous)."""
 
     def __init__(self):
-        self.variables, self.reads, self.ops = {}, set(), []
+        self.ops = []
 
     def record(self, prim, ins, params, out):
         self.ops.append((ins, out))
 
     def captured(self, known):
         """The tensors ``f``'s ops consumed that none of them produced and whose ids are
-        not in ``known`` (nor variable reads), in first-use order."""
+        not in ``known``, in first-use order."""
         skip = set()   # what the ops produced, then the captured tensors already listed
         for _, out in self.ops:
             if type(out) is tuple:
                 skip.update(map(id, out))
             else:
                 skip.add(id(out))
-        reads, captured = self.reads, []
+        captured = []
         for ins, _ in self.ops:
             for t in ins:
                 k = id(t)
-                if k not in skip and k not in known and k not in reads:
+                if k not in skip and k not in known:
                     captured.append(t)
                     skip.add(k)
         return captured
@@ -260,6 +297,7 @@ class _CustomGradient:
         self._instance = instance
         self._jvp = jvp
         self._names = {}  # number of positional arguments -> their parameter names
+        self._layouts = {}  # (arguments, outputs) -> CustomLayout of a simple call
         functools.update_wrapper(self, f)
 
     def param_names(self, n):
@@ -276,14 +314,19 @@ class _CustomGradient:
 
     def __call__(self, *args, **kwargs):
         f = self._f if self._instance is None else functools.partial(self._f, self._instance)
-        if not core.active_recorders():
+        recs = core.active_recorders()
+        if not recs:
             return self._call_unrecorded(f, args, kwargs)
-        watcher = _Watcher()
-        core.push_recorder(watcher)
+        watcher = _Watcher(recs)
+        core.push_listener(watcher)
+        if watcher.log is not None:
+            core.push_recorder(watcher.log)
         try:
             y, grad_fn = _split(f(*args, **kwargs), self._f)
         finally:
-            core.pop_recorder(watcher)
+            core.pop_listener(watcher)
+            if watcher.log is not None:
+                core.pop_recorder(watcher.log)
         if _is_simple(args, kwargs, y, watcher):
             return _record_simple(self, args, y, grad_fn, watcher)
         return _record(self, args, kwargs, y, grad_fn, watcher)
@@ -292,11 +335,11 @@ class _CustomGradient:
         """``f``'s outputs when nothing records; still a TypeError, as in TensorFlow, when
         ``f`` reads trainable variables and ``grad_fn`` cannot receive them."""
         reads = _VariableReads()
-        core.push_recorder(reads)
+        core.push_listener(reads)
         try:
             y, grad_fn = _split(f(*args, **kwargs), self._f)
         finally:
-            core.pop_recorder(reads)
+            core.pop_listener(reads)
         if reads.variables:
             in_args = {id(x) for x in nest.flatten((args, kwargs)) if isinstance(x, Variable)}
             _check_variables_param(self._f.__qualname__, grad_fn,
@@ -331,7 +374,8 @@ _NONE = frozenset()
 class _Params:
     """The inputs of one call: each parameter's structure and its tensor leaves."""
 
-    __slots__ = ("names", "values", "leaves", "tensors", "variables_in_args", "constants")
+    __slots__ = ("names", "values", "leaves", "tensors", "variables_in_args", "constants",
+                 "tensors_only")
 
     @classmethod
     def of_tensors(cls, cg, args):
@@ -340,6 +384,7 @@ class _Params:
         p.names = cg.param_names(len(args))   # shared with later calls: read only
         p.values, p.leaves, p.tensors = args, [[a] for a in args], list(args)
         p.variables_in_args = p.constants = _NONE
+        p.tensors_only = True   # every parameter is one tensor
         return p
 
     def __init__(self, cg, args, kwargs):
@@ -369,13 +414,20 @@ class _Params:
                 row.append(t)
             self.leaves.append(row)
         self.tensors = [t for row in self.leaves for t in row if t is not None]
+        self.tensors_only = all(type(v) is Tensor for v in self.values)
 
 
 def _is_simple(args, kwargs, y, watcher):
     """Whether a call is the common one (`_record_simple`): tensor arguments, one output
-    tensor, no variables read."""
-    if kwargs or watcher.variables or type(y) is not Tensor:
+    tensor or a flat tuple or list of them, no variables read."""
+    if kwargs or watcher.variables:
         return False
+    if type(y) is not Tensor:
+        if type(y) is not tuple and type(y) is not list or not y:
+            return False
+        for o in y:
+            if type(o) is not Tensor:
+                return False
     for a in args:
         if type(a) is not Tensor:
             return False
@@ -419,14 +471,26 @@ def _outputs(y, name):
 
 
 def _record_simple(cg, args, y, grad_fn, watcher):
-    """`_record` for the common call: tensor arguments, one output tensor, no variables."""
+    """`_record` for the common call: tensor arguments, one output tensor (or a flat tuple or
+    list of them), no variables. Its layout is made once per function and counts; its
+    `_Params` only if a gradient asks for them."""
     name = cg._f.__qualname__
-    params = _Params.of_tensors(cg, args)
     _warn_captured(name, watcher, args)
-    out = Tensor(y._value)
-    rule = _Rule(name, grad_fn, params, (), (), y, cg._jvp, _layout(len(args), 0, 1))
-    core.record(custom_p, (*args, y), {"rule": rule}, (out,))
-    return out
+    one = type(y) is Tensor
+    flat_y = (y,) if one else y
+    outs = (Tensor(y._value),) if one else tuple([Tensor(o._value) for o in y])
+    key = (len(args), len(outs))
+    layout = cg._layouts.get(key)
+    if layout is None:
+        layout = cg._layouts[key] = CustomLayout(len(args), 0, len(outs))
+    rule = _Rule(name, grad_fn, None, (), (), y, cg._jvp, layout, one and len(args) == 1)
+    rule._args = (cg, args)   # its `params`, made when a gradient needs them
+    recs = core.active_recorders()
+    if len(recs) == 1 and not recs[0].runs_rules:   # one tape: what `core.record` does
+        recs[0].record(custom_p, (*args, *flat_y), {"rule": rule}, outs)
+    else:
+        core.record(custom_p, (*args, *flat_y), {"rule": rule}, outs)
+    return outs[0] if one else type(y)(outs)
 
 
 @functools.lru_cache(maxsize=256)
@@ -472,16 +536,26 @@ _MISSING = object()
 class _Rule:
     """Calls ``grad_fn`` with upstream gradients shaped like the outputs; checks its return."""
 
-    __slots__ = ("name", "grad_fn", "params", "variables", "reads", "y", "jvp", "layout",
-                 "simple")
+    __slots__ = ("name", "grad_fn", "_params", "_args", "variables", "reads", "y", "jvp",
+                 "layout", "simple")
 
-    def __init__(self, name, grad_fn, params, variables, reads, y, jvp, layout):
-        self.name, self.grad_fn, self.params = name, grad_fn, params
+    def __init__(self, name, grad_fn, params, variables, reads, y, jvp, layout, simple=None):
+        self.name, self.grad_fn, self._params = name, grad_fn, params
         self.variables, self.reads, self.y, self.jvp = variables, reads, y, jvp
-        self.layout = layout
-        # the common shape, one tensor in and one out: no structures to match
-        self.simple = not variables and type(y) is Tensor and len(params.values) == 1 and \
-            type(params.values[0]) is Tensor
+        self.layout, self._args = layout, None
+        # the common shape, one tensor in and one out: no structures to match (``simple``:
+        # the caller knows already)
+        self.simple = simple if simple is not None else not variables and \
+            type(y) is Tensor and len(params.values) == 1 and type(params.values[0]) is Tensor
+
+    @property
+    def params(self):
+        """The call's `_Params`; for a call of tensors only (`_record_simple`, which sets
+        ``_args`` to the function and the arguments), made on first use."""
+        p = self._params
+        if p is None:
+            p = self._params = _Params.of_tensors(*self._args)
+        return p
 
     def __repr__(self):
         return f"<custom gradient of {self.name}>"
@@ -500,10 +574,13 @@ class _Rule:
 
     def __call__(self, cts):
         if self.simple:
-            p = self.params
             result = self.grad_fn(cts[0])
             g = result[0] if type(result) in (list, tuple) and len(result) == 1 else result
             if type(g) is Tensor or g is None:
+                if self._args is not None:   # (cg, args) of a call of tensors only
+                    cg, (x,) = self._args
+                    return (_check(g, x, cg.param_names(1)[0], self.name),)
+                p = self.params
                 return (_check(g, p.values[0], p.names[0], self.name),)
             return self._general(cts, result)
         return self._general(cts)
@@ -519,7 +596,7 @@ class _Rule:
             grads, var_grads = self.grad_fn(*dys), []
         out = []
         constants = self.params.constants
-        for row, g_row, pname in zip(self.params.leaves, self._per_param(grads),
+        for row, g_row, pname in zip(self.params.leaves, self._tensor_rows(grads),
                                      self.params.names, strict=True):
             for i, (g, t) in enumerate(zip(g_row, row, strict=True)):
                 if t is None:
@@ -530,6 +607,24 @@ class _Rule:
         out += [_check(g, r, f"variable {v.name!r}", self.name)
                 for g, r, v in zip(var_grads, self.reads, self.variables, strict=True)]
         return tuple(out)
+
+    def _tensor_rows(self, grads):
+        """`_per_param`, read directly in the common case of parameters that are each one
+        tensor and gradients that are each a tensor or None (one bare one for a single
+        parameter, else a list or tuple of one per parameter): what `_RETURN_CASES` and
+        `_LEAF_CASES` would read."""
+        p = self.params
+        if p.tensors_only:
+            n = len(p.values)
+            if n == 1 and (grads is None or type(grads) is Tensor):
+                return [[grads]]
+            if (type(grads) is tuple or type(grads) is list) and len(grads) == n:
+                for g in grads:
+                    if g is not None and type(g) is not Tensor:
+                        break
+                else:
+                    return [[g] for g in grads]
+        return self._per_param(grads)
 
     def _per_param(self, grads):
         """The gradients as one list of leaf gradients per parameter: the first case of
@@ -564,20 +659,18 @@ class _Rule:
 
 def _warn_captured(name, watcher, inputs):
     """Warn once when ``f`` used a tensor a tape watches without taking it as an input: an
-    input of ``f``'s ops (as the watcher saw them) that an active recorder watches, that
-    none of those ops produced, and that is neither an argument nor a variable read, was
-    captured from outside. A recorder that watches none of the inputs differentiates ``f``'s
-    own ops instead of the rule (see `_custom_vjp`), so the captured tensor does get its
-    gradient there: no warning."""
-    captured = None
+    input of ``f``'s ops that the tape watched before the call, that is neither an argument
+    nor a variable read, was captured from outside (`_Watcher.captured`). A recorder that
+    watches none of the inputs differentiates ``f``'s own ops instead of the rule (see
+    `_custom_vjp`), so the captured tensor does get its gradient there: no warning."""
     for rec in core.active_recorders():
-        if not any(map(rec.watches, inputs)):
-            continue
-        if captured is None:
-            captured = watcher.captured({id(t) for t in inputs})
-        for t in captured:
+        for t in inputs:
             if rec.watches(t):
-                _warn_once(name, t, rec.watch_site(t))
+                break
+        else:
+            continue
+        for t in watcher.captured(rec, inputs):
+            _warn_once(name, t, rec.watch_site(t))
 
 
 def _warn_once(name, t, site):

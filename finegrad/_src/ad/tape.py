@@ -124,6 +124,26 @@ class GradientTape(core.Recorder):
     def watch_site(self, tensor):
         return self._sites.get(id(tensor))
 
+    def mark(self):
+        return self._entries, len(self._entries), self._watched, len(self._watched)
+
+    def captured_since(self, mark, known):
+        # a tensor watched before the mark is one of the first n0 keys of `_watched` (it only
+        # grows, in insertion order, and holds its tensors, so their ids stay theirs); the
+        # ones watched since are counted from the end. An op that consumed a watched tensor
+        # was recorded (nondifferentiable ones aside), so the entries since the mark hold all
+        # such uses. A reset or released tape (new containers) reports nothing.
+        entries, start, watched, n0 = mark
+        if entries is not self._entries or watched is not self._watched:
+            return []
+        used = {id(t) for e in entries[start:] for t in e[1]}
+        used.difference_update(known, itertools.islice(reversed(watched), len(watched) - n0))
+        if used.isdisjoint(watched):   # the common case: nothing captured
+            return []
+        out = {id(t): t for e in entries[start:] for t in e[1]
+               if id(t) in used and id(t) in watched}
+        return list(out.values())
+
     # --- public API ---------------------------------------------------------------------------
 
     def watch(self, tensor):
