@@ -523,9 +523,10 @@ def _trim(pool, keep=4):
 
 
 def compile_graph(g):
-    """The graph's executable form, after the passes: simplify, scalarize constants, fuse,
-    plan buffers, emit."""
-    return Compiled(fuse_elementwise(scalarize_constants(simplify(g))))
+    """The graph's executable form, after the passes: simplify, scalarize constants, merge
+    scatters (graph/rewrite.py), fuse, plan buffers, emit."""
+    from finegrad._src.graph import rewrite
+    return Compiled(fuse_elementwise(rewrite.merge_scatters(scalarize_constants(simplify(g)))))
 
 
 def specialize(g, values):
