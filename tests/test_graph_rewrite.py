@@ -66,3 +66,51 @@ def test_merge_scatters_with_gathered_indices():
     src = f.get_concrete_function(tf.constant(x)).compiled_source
     assert src.count("scatter_sum_into_zeros(") == 1 and "scatter_add_into_zeros" not in src
     _bitwise(f(tf.constant(x)).numpy(), grad(tf.constant(x)).numpy())
+
+
+def test_fold_negations_into_scalar_multipliers():
+    """-(c * -x) is c * x and -(c * x) * d is x * (-c) * d: no negative left, same bits."""
+    def f(x):
+        return -(3. * -x) + (-(x * 0.7)) * 1.3 + 2. * -tf.exp(x)
+
+    x = tf.constant(np.random.default_rng(3).standard_normal(9))
+    g = tf.function(f)
+    src = g.get_concrete_function(x).compiled_source
+    assert "negative(" not in src, src
+    _bitwise(g(x).numpy(), f(x).numpy())
+
+
+def test_fold_negations_keeps_a_negative_read_twice():
+    """A negation whose value is used again (or returned) stays; values unchanged."""
+    def f(x):
+        n = -x
+        return n * 2., n + 1., -(x * 4.)
+
+    x = tf.constant(np.array([1.5, -0.0, np.inf, np.nan], np.float32))
+    g = tf.function(f)
+    src = g.get_concrete_function(x).compiled_source
+    assert src.count(" = negative(") == 1, src
+    for got, want in zip(g(x), f(x), strict=True):
+        np.testing.assert_array_equal(got.numpy(), want.numpy())
+        assert got.numpy().dtype == want.numpy().dtype
+
+
+def test_traced_hessian_vector_product_after_the_rewrites():
+    """Forward over reverse through strided slices (the Rosenbrock HVP of bench g4): both
+    passes apply, and the traced result is the eager one to the bit."""
+    def hvp(x, v):
+        with tf.autodiff.ForwardAccumulator(x, v) as acc:
+            with tf.GradientTape() as tape:
+                tape.watch(x)
+                a, b = x[0::2], x[1::2]
+                y = tf.reduce_sum(100. * tf.square(b - tf.square(a)) + tf.square(1. - a))
+            g = tape.gradient(y, x)
+        return acc.jvp(g)
+
+    rng = np.random.default_rng(4)
+    x, v = (tf.constant(rng.standard_normal(10)) for _ in range(2))
+    f = tf.function(hvp)
+    src = f.get_concrete_function(x, v).compiled_source
+    assert "scatter_sum_into_zeros(" in src and "scatter_add_into_zeros" not in src
+    assert "negative(" not in src, src
+    _bitwise(f(x, v).numpy(), hvp(x, v).numpy())

@@ -523,10 +523,11 @@ def _trim(pool, keep=4):
 
 
 def compile_graph(g):
-    """The graph's executable form, after the passes: simplify, scalarize constants, merge
-    scatters (graph/rewrite.py), fuse, plan buffers, emit."""
+    """The graph's executable form, after the passes: simplify, scalarize constants, fold
+    negations and merge scatters (graph/rewrite.py), fuse, plan buffers, emit."""
     from finegrad._src.graph import rewrite
-    return Compiled(fuse_elementwise(rewrite.merge_scatters(scalarize_constants(simplify(g)))))
+    g = rewrite.fold_negations(scalarize_constants(simplify(g)))
+    return Compiled(fuse_elementwise(rewrite.merge_scatters(g)))
 
 
 def specialize(g, values):

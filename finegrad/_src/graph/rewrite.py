@@ -7,6 +7,12 @@ pass turns ``add(scatter(a, i), scatter(b, j))`` into one `scatter_sum_p` node t
 and ``b`` into one array of zeros, when ``i`` and ``j`` address disjoint elements: each
 element then gets ``0 + a`` (or ``0 + b``, or stays 0), the same value as before (``a + 0``),
 so results are identical.
+
+`fold_negations`: forward-over-reverse gradients negate and scale the same values again and
+again (``-(c * -x)``). A ``negative`` feeding only a multiplication by a scalar constant, or
+a multiplication by a scalar constant feeding only a ``negative``, becomes one multiplication
+by ``-c``: IEEE rounding is symmetric, ``-(c * x) == (-c) * x == c * -x`` exactly (only a
+nan's sign bit may differ), so values are identical and two passes over memory become one.
 """
 import numpy as np
 
@@ -99,3 +105,83 @@ def _merged(n, producer, meta):
     from finegrad._src.graph import ir
     return ir.Node(scatter_sum_p, tuple(cts), {"shape": shape, "indices": indices}, n.outs,
                    n.meta)
+
+
+
+def fold_negations(g):
+    """``negative`` and multiplications by a scalar constant folded into one multiplication
+    by the negated constant (see the module docstring). Returns ``g`` when nothing folds."""
+    st = _Negations(g)
+    nodes = [st.visit(n) for n in g.nodes]
+    if not st.dropped:
+        return g
+    nodes = [n for n in nodes if id(n) not in st.dropped]
+    # simplify drops the constants no longer read
+    return st.ir.simplify(st.ir.Graph(g.name, g.args, g.arg_names, st.consts, nodes, g.outputs,
+                                      st.meta, g.outer))
+
+
+class _Negations:
+    """The state of `fold_negations`: the new constants and the candidates seen so far."""
+
+    def __init__(self, g):
+        from finegrad._src.graph import ir
+        self.ir = ir
+        self.consts, self.meta = dict(g.consts), dict(g.meta)
+        self.top = max([*self.consts, *self.meta, *g.args, *g.outer, -1]) + 1
+        self.negated = {}        # constant slot <-> the slot of its negation (both ways)
+        outs = ir._out_slots(g)
+        self.uses = {}
+        for n in g.nodes:
+            for s in n.ins:
+                self.uses[s] = self.uses.get(s, 0) + 1
+        self.outs = outs
+        self.neg_of = {}         # slot -> the negative node making it (its only use ahead)
+        self.scaled = {}         # slot -> (multiply node, constant, other operand)
+        self.dropped = set()
+
+    def single(self, s):
+        return self.uses.get(s) == 1 and s not in self.outs
+
+    def scalar(self, s):
+        """Whether slot ``s`` is a real or complex scalar constant (a multiplier to negate)."""
+        v = self.consts.get(s)
+        return type(v) is float or (isinstance(v, np.generic) and v.dtype.kind in "fc")
+
+    def minus(self, c):
+        """The slot of constant ``-c``."""
+        if c not in self.negated:
+            v = self.consts[c]
+            self.consts[self.top], self.meta[self.top] = -v, self.meta.get(c, ((), None))
+            self.negated[c], self.negated[self.top] = self.top, c
+            self.top += 1
+        return self.negated[c]
+
+    def times(self, m, c, x, out_node):
+        """Multiply node ``m`` made to compute ``c * x`` into the outputs of ``out_node``
+        (IEEE multiplication commutes exactly)."""
+        return self.ir.Node(m.prim, (c, x), m.params, out_node.outs, out_node.meta)
+
+    def visit(self, n):
+        kernel = None if n.params or len(n.outs) != 1 else n.prim.kernel
+        if kernel is np.multiply and len(n.ins) == 2 and n.ins[0] != n.ins[1]:
+            for c, x in (n.ins, n.ins[::-1]):
+                if self.scalar(c) and x in self.neg_of:   # c * -y: (-c) * y
+                    neg = self.neg_of.pop(x)
+                    self.dropped.add(id(neg))
+                    n = self.times(n, self.minus(c), neg.ins[0], n)
+                    break
+            for c, x in (n.ins, n.ins[::-1]):
+                if self.scalar(c) and self.single(n.outs[0]):
+                    self.scaled[n.outs[0]] = (n, c, x)
+                    break
+        elif kernel is np.negative and len(n.ins) == 1:
+            if n.ins[0] in self.scaled:                   # -(c * y): (-c) * y
+                m, c, x = self.scaled.pop(n.ins[0])
+                self.dropped.add(id(m))
+                n = self.times(m, self.minus(c), x, n)
+                if self.single(n.outs[0]):
+                    self.scaled[n.outs[0]] = (n, n.ins[0], x)
+            elif self.single(n.outs[0]):
+                self.neg_of[n.outs[0]] = n
+        return n
