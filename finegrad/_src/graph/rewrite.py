@@ -6,7 +6,12 @@
 pass turns ``add(scatter(a, i), scatter(b, j))`` into one `scatter_sum_p` node that adds ``a``
 and ``b`` into one array of zeros, when ``i`` and ``j`` address disjoint elements: each
 element then gets ``0 + a`` (or ``0 + b``, or stays 0), the same value as before (``a + 0``),
-so results are identical.
+so results are identical. Its array of zeros is a recycled buffer, zeroed, when the pool
+has one (a fresh large array costs page faults as much as a pass over memory).
+
+`copy_slices`: a large strided slice is copied to a new contiguous array by ``strided_slice``
+(ops on it are then faster); in a compiled graph it becomes `strided_slice_copy_p`, which
+copies into a recycled buffer: the same values, without a fresh allocation per call.
 
 `fold_negations`: forward-over-reverse gradients negate and scale the same values again and
 again (``-(c * -x)``). A ``negative`` feeding only a multiplication by a scalar constant, or
@@ -17,24 +22,76 @@ nan's sign bit may differ), so values are identical and two passes over memory b
 import numpy as np
 
 from finegrad._src.core import Primitive, def_nondiff
-from finegrad._src.ops.indexing import scatter_add_p
+from finegrad._src.ops.indexing import COPY_MIN, getitem_p, scatter_add_p
 
+# graph-only primitives whose impl takes ``out=`` (a recycled buffer: see `ir.emit_steps`)
 scatter_sum_p = def_nondiff(Primitive("scatter_sum_into_zeros", unify=False, fresh=True))
+scatter_sum_p.into_pool = True
+slice_copy_p = def_nondiff(Primitive("strided_slice_copy", unify=False, fresh=True))
+slice_copy_p.into_pool = True
 
 #: arrays larger than this are not checked for disjoint scatters (the check is one pass)
 MERGE_MAX = 1 << 24
 
 
 @scatter_sum_p.def_impl
-def _scatter_sum_impl(*cts, shape, indices):
-    """The sum of the scatters of each ``cts[k]`` at ``indices[k]`` into zeros of ``shape``."""
-    z = np.zeros(shape, cts[0].dtype)
+def _scatter_sum_impl(*cts, shape, indices, out=None):
+    """The sum of the scatters of each ``cts[k]`` at ``indices[k]`` into zeros of ``shape``
+    (``out``, zeroed, when given)."""
+    if out is None:
+        z = np.zeros(shape, cts[0].dtype)
+    else:
+        z = out
+        z.fill(0)
     for ct, index in zip(cts, indices, strict=True):
         if index.basic:
             z[index.idx] += ct
         else:
             np.add.at(z, index.idx, ct)
     return z
+
+
+@slice_copy_p.def_impl
+def _slice_copy_impl(x, *, index, out=None):
+    """``x[index]`` copied into a new contiguous array (``out`` when given)."""
+    if out is None:
+        return np.array(x[index.idx])
+    np.copyto(out, x[index.idx])
+    return out
+
+
+def _copied(x_meta, index, out_meta):
+    """Whether ``strided_slice`` copies: a large strided slice, told from the shapes alone
+    (a strided probe over a one-element buffer, never read)."""
+    shape, dtype = x_meta
+    dtype = np.dtype(dtype)
+    if not index.basic or dtype.kind not in "biufc" or \
+            not all(isinstance(d, (int, np.integer)) for d in shape):
+        return False
+    strides = tuple(int(np.prod(shape[k + 1:], dtype=np.int64)) * dtype.itemsize
+                    for k in range(len(shape)))
+    probe = np.lib.stride_tricks.as_strided(np.empty(1, dtype), tuple(shape), strides)
+    try:
+        view = probe[index.idx]
+    except (IndexError, TypeError, ValueError):
+        return False
+    return isinstance(view, np.ndarray) and view.size > COPY_MIN and \
+        not view.flags.c_contiguous and view.shape == tuple(out_meta[0])
+
+
+def copy_slices(g):
+    """Each ``strided_slice`` that copies: a `slice_copy_p` node (see the module docstring).
+    Returns ``g`` when there is none."""
+    from finegrad._src.graph import ir
+    nodes, changed = [], False
+    for n in g.nodes:
+        if n.prim is getitem_p and _copied(g.meta[n.ins[0]], n.params["index"], n.meta[0]):
+            n = ir.Node(slice_copy_p, n.ins, n.params, n.outs, n.meta)
+            changed = True
+        nodes.append(n)
+    if not changed:
+        return g
+    return ir.Graph(g.name, g.args, g.arg_names, g.consts, nodes, g.outputs, g.meta, g.outer)
 
 
 def _scatters(n):
