@@ -135,3 +135,18 @@ def test_copy_slices_into_recycled_buffers():
         _bitwise(x, saved)
     small = tf.function(f).get_concrete_function(tf.constant(xs[0][:100])).compiled_source
     assert "strided_slice_copy" not in small      # small slices stay views
+
+
+def test_merge_scatters_covering_every_element_and_with_integer_indices():
+    """Slices covering the whole array write each element once (no zeros first); an
+    integer index among them, or a gap, keeps the zeroed path; values identical."""
+    x = np.random.default_rng(6).standard_normal(9)
+    x[4] = -0.0
+    for slices in ((slice(0, 4), slice(4, 9)), (slice(0, 4), 4, slice(5, 9)),
+                   (slice(0, 3), slice(5, 9))):
+        f = tf.function(lambda x, slices=slices: _grad_of_slices(x, slices))
+        src = f.get_concrete_function(tf.constant(x)).compiled_source
+        assert "= scatter_sum_into_zeros(" in src, src
+        assert ("covers=True" in src) == (slices == (slice(0, 4), slice(4, 9))), src
+        for _ in range(2):    # the second call writes into a recycled buffer
+            _bitwise(f(tf.constant(x)).numpy(), _grad_of_slices(tf.constant(x), slices).numpy())

@@ -35,9 +35,16 @@ MERGE_MAX = 1 << 24
 
 
 @scatter_sum_p.def_impl
-def _scatter_sum_impl(*cts, shape, indices, out=None):
+def _scatter_sum_impl(*cts, shape, indices, covers=False, out=None):
     """The sum of the scatters of each ``cts[k]`` at ``indices[k]`` into zeros of ``shape``
-    (``out``, zeroed, when given)."""
+    (``out``, zeroed, when given). ``covers``: the (basic) indices address every element
+    once, so each one is written ``0 + ct`` directly, with no zeros written first."""
+    if covers:
+        z = np.empty(shape, cts[0].dtype) if out is None else out
+        zero = z.dtype.type(0)
+        for ct, index in zip(cts, indices, strict=True):
+            np.add(zero, ct, out=z[index.idx])
+        return z
     if out is None:
         z = np.zeros(shape, cts[0].dtype)
     else:
@@ -103,20 +110,25 @@ def _scatters(n):
     return None
 
 
-def _disjoint(shape, indices):
-    """Whether no element of an array of ``shape`` is addressed by two of ``indices``."""
+def _coverage(shape, indices):
+    """How ``indices`` address an array of ``shape``: None when an element is addressed by two
+    of them (or it cannot be told), else whether each element is addressed exactly once."""
     if not all(isinstance(d, (int, np.integer)) for d in shape) or \
             int(np.prod(shape, dtype=np.int64)) > MERGE_MAX:
-        return False
+        return None
     count = np.zeros(shape, np.int32)
     for index in indices:
         hit = np.zeros(shape, bool)
         try:
             hit[index.idx] = True
         except (IndexError, ValueError, TypeError):
-            return False
+            return None
         count += hit
-    return bool(count.max(initial=0) <= 1)
+    if count.max(initial=0) > 1:
+        return None
+    # (slices only: an integer may pick one element, not a view to write into)
+    return bool(count.min(initial=1) == 1) and all(
+        i.basic and not any(isinstance(k, (int, np.integer)) for k in i.idx) for i in indices)
 
 
 def merge_scatters(g):
@@ -157,10 +169,12 @@ def _merged(n, producer, meta):
     if any(meta[s][1] != n.meta[0][1] for s in cts):
         return None
     indices = tuple(i for p in parts for i in _scatters(p))
-    if not _disjoint(shape, indices):
+    covers = _coverage(shape, indices)
+    if covers is None:
         return None
     from finegrad._src.graph import ir
-    return ir.Node(scatter_sum_p, tuple(cts), {"shape": shape, "indices": indices}, n.outs,
+    params = {"shape": shape, "indices": indices, "covers": covers}
+    return ir.Node(scatter_sum_p, tuple(cts), params, n.outs,
                    n.meta)
 
 
