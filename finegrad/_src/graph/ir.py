@@ -438,6 +438,9 @@ def emit_steps(g, index, plan):
             # a kernel always returns a fresh array (some impls return an input, e.g.
             # multiplying by a broadcast one), so its output can be recycled later
             fn, kind, key, dying = _kernel_step(n, plan, g, dying, index)
+        elif getattr(n.prim, "into_pool", False) and n.meta[0][0]:
+            # an impl taking ``out=`` (graph/rewrite.py): a recycled buffer when there is one
+            fn, kind, key = n.prim.impl, "call_into_pool", _buffer_key(n.meta[0])
         else:
             fn, kind, key = n.prim.impl, "call", None
         recycle = tuple(index[s] for s in dying if s in plan.recyclable)
@@ -523,9 +526,12 @@ def _trim(pool, keep=4):
 
 
 def compile_graph(g):
-    """The graph's executable form, after the passes: simplify, scalarize constants, fuse,
-    plan buffers, emit."""
-    return Compiled(fuse_elementwise(scalarize_constants(simplify(g))))
+    """The graph's executable form, after the passes: simplify, scalarize constants, fold
+    negations, merge scatters and copy slices into recycled buffers (graph/rewrite.py),
+    fuse, plan buffers, emit."""
+    from finegrad._src.graph import rewrite
+    g = rewrite.fold_negations(scalarize_constants(simplify(g)))
+    return Compiled(fuse_elementwise(rewrite.copy_slices(rewrite.merge_scatters(g))))
 
 
 def specialize(g, values):

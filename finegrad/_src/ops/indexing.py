@@ -101,6 +101,10 @@ def getitem(x, idx):
     return bind(getitem_p, x, index=index)
 
 
+#: a strided slice with more elements than this is copied (contiguous) by `strided_slice`
+COPY_MIN = 4096
+
+
 @getitem_p.def_impl
 def _getitem_impl(x, *, index):
     out = x[index.idx]
@@ -108,7 +112,7 @@ def _getitem_impl(x, *, index):
         return np.array(out, object)
     # a strided view makes every later op on it slower (2x for step 2); a large one is copied
     # once, contiguous. Small ones stay views (values are never written in place).
-    if index.basic and isinstance(out, np.ndarray) and out.size > 4096 and \
+    if index.basic and isinstance(out, np.ndarray) and out.size > COPY_MIN and \
             not out.flags.c_contiguous:
         return np.ascontiguousarray(out)
     return out
