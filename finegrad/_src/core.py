@@ -65,6 +65,9 @@ class Primitive:
     - ``fresh=True``: what the executor runs for it (its kernel, else ``impl``) always returns
       new arrays (never an input or a view of one), so the executor may recycle a value once
       every consumer of it is fresh.
+    - ``into_pool=True``: its ``impl`` (not elementwise) accepts ``out=``, a buffer of the
+      output's shape and dtype, so the executor hands it a recycled one (graph-only
+      primitives of the rewrite passes, `graph/rewrite.py`).
     - ``stateful=True``: each run may give new values for the same inputs (random ops draw
       from a stream): compiled graphs never fold it into a constant nor merge two of its nodes.
     - ``shape_rule``: ``rule(*shapes, **params)`` giving the output's shape (a list of them
@@ -76,7 +79,7 @@ class Primitive:
 
     def __init__(self, name, *, multiple_results=False, unify=True, batch_rule=False,
                  kernel=None, elementwise=False, fresh=False, shape_rule=None,
-                 stateful=False, numexpr=None):
+                 stateful=False, numexpr=None, into_pool=False):
         if name in _PRIMITIVES:
             raise ValueError(f"finegrad: a primitive named {name!r} already exists")
         self.name = name
@@ -91,6 +94,7 @@ class Primitive:
         self.elementwise = elementwise or kernel is not None
         self.fresh = fresh or kernel is not None
         self.stateful = stateful
+        self.into_pool = into_pool
         if shape_rule is None and self.elementwise:
             shape_rule = broadcast_shape_rule
         self.shape_rule = shape_rule

@@ -32,6 +32,7 @@ class Fused:
     name = "fused_elementwise"
     vjp = jvp = shape_rule = None
     nondiff = False
+    into_pool = False
 
     def __init__(self, nodes, ext, escaping, shape, meta):
         self.nodes = nodes

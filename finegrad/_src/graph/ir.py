@@ -438,7 +438,7 @@ def emit_steps(g, index, plan):
             # a kernel always returns a fresh array (some impls return an input, e.g.
             # multiplying by a broadcast one), so its output can be recycled later
             fn, kind, key, dying = _kernel_step(n, plan, g, dying, index)
-        elif getattr(n.prim, "into_pool", False) and n.meta[0][0]:
+        elif n.prim.into_pool and n.meta[0][0]:
             # an impl taking ``out=`` (graph/rewrite.py): a recycled buffer when there is one
             fn, kind, key = n.prim.impl, "call_into_pool", _buffer_key(n.meta[0])
         else:

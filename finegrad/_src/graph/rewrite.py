@@ -25,10 +25,10 @@ from finegrad._src.core import Primitive, def_nondiff
 from finegrad._src.ops.indexing import COPY_MIN, getitem_p, scatter_add_p
 
 # graph-only primitives whose impl takes ``out=`` (a recycled buffer: see `ir.emit_steps`)
-scatter_sum_p = def_nondiff(Primitive("scatter_sum_into_zeros", unify=False, fresh=True))
-scatter_sum_p.into_pool = True
-slice_copy_p = def_nondiff(Primitive("strided_slice_copy", unify=False, fresh=True))
-slice_copy_p.into_pool = True
+scatter_sum_p = def_nondiff(Primitive("scatter_sum_into_zeros", unify=False, fresh=True,
+                                      into_pool=True))
+slice_copy_p = def_nondiff(Primitive("strided_slice_copy", unify=False, fresh=True,
+                                     into_pool=True))
 
 #: arrays larger than this are not checked for disjoint scatters (the check is one pass)
 MERGE_MAX = 1 << 24
