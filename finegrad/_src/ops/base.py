@@ -90,6 +90,22 @@ def instantiate_zeros(primals, tangents):
             for p, t in zip(primals, tangents, strict=True)]
 
 
+def multilinear_jvp(prim):
+    """The JVP rule of a primitive linear in each input separately (matmul, einsum, the
+    convolutions): the sum, over the inputs with a tangent, of ``prim`` with that input
+    replaced by its tangent. A symbolic zero (None) adds nothing; all None gives None."""
+    def jvp(primals, tangents, *, out, **params):
+        total = None
+        for k, t in enumerate(tangents):
+            if t is not None:
+                args = list(primals)
+                args[k] = t
+                term = bind(prim, *args, **params)
+                total = term if total is None else total + term
+        return total
+    return jvp
+
+
 def zeros_of(x, dt=None):
     """Zeros with the shape of the Tensor ``x`` and dtype ``dt`` (by default its own)."""
     return filled(core.shape_of(x), 0, x._value.dtype if dt is None else dt)

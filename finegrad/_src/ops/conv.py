@@ -19,6 +19,7 @@ import numpy as np
 from finegrad._src import dims
 from finegrad._src.core import Primitive, bind
 from finegrad._src.ops import conv_geometry as cg
+from finegrad._src.ops.base import multilinear_jvp
 from finegrad._src.ops.array import _t, expand_dims, reshape, squeeze
 from finegrad._src.shapes import as_int
 from finegrad._src.tensor import Tensor
@@ -77,14 +78,7 @@ def _conv2d_impl(x, w, *, strides, dilations, pads):
     return out.reshape((x.shape[0],) + out_hw + (o,))
 
 
-@conv2d_p.def_jvp
-def _conv2d_jvp(primals, tangents, *, out, **params):
-    (x, w), (x_dot, w_dot) = primals, tangents
-    t = None if x_dot is None else bind(conv2d_p, x_dot, w, **params)
-    if w_dot is not None:
-        u = bind(conv2d_p, x, w_dot, **params)
-        t = u if t is None else t + u
-    return t
+conv2d_p.def_jvp(multilinear_jvp(conv2d_p))   # bilinear in its two inputs
 
 
 @conv2d_p.def_vjp
@@ -120,14 +114,7 @@ def _conv2d_input_grad_impl(ct, w, *, in_hw, strides, dilations, pads):
     return np.ascontiguousarray(cg.crop(dxp, pads, in_hw))
 
 
-@conv2d_input_grad_p.def_jvp
-def _conv2d_input_grad_jvp(primals, tangents, *, out, **params):
-    (ct, w), (ct_dot, w_dot) = primals, tangents
-    t = None if ct_dot is None else bind(conv2d_input_grad_p, ct_dot, w, **params)
-    if w_dot is not None:
-        u = bind(conv2d_input_grad_p, ct, w_dot, **params)
-        t = u if t is None else t + u
-    return t
+conv2d_input_grad_p.def_jvp(multilinear_jvp(conv2d_input_grad_p))   # bilinear in its two inputs
 
 
 @conv2d_input_grad_p.def_vjp
@@ -157,14 +144,7 @@ def _conv2d_filter_grad_impl(x, ct, *, k_hw, strides, dilations, pads):
     return dw
 
 
-@conv2d_filter_grad_p.def_jvp
-def _conv2d_filter_grad_jvp(primals, tangents, *, out, **params):
-    (x, ct), (x_dot, ct_dot) = primals, tangents
-    t = None if x_dot is None else bind(conv2d_filter_grad_p, x_dot, ct, **params)
-    if ct_dot is not None:
-        u = bind(conv2d_filter_grad_p, x, ct_dot, **params)
-        t = u if t is None else t + u
-    return t
+conv2d_filter_grad_p.def_jvp(multilinear_jvp(conv2d_filter_grad_p))   # bilinear in its two inputs
 
 
 @conv2d_filter_grad_p.def_vjp

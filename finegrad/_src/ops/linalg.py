@@ -6,7 +6,7 @@ import numpy as np
 from finegrad._src import core, dims
 from finegrad._src.core import Primitive, bind
 from finegrad._src.ops.array import _t, cast, reduce_sum, reshape, transpose, unbroadcast, ones_like
-from finegrad._src.ops.base import shape_with, normalize_axes
+from finegrad._src.ops.base import multilinear_jvp, shape_with, normalize_axes
 from finegrad._src.ops import elementwise as ew
 from finegrad._src.ops import arithmetic as ar
 from finegrad._src.ops.complex_numbers import conj_if_complex
@@ -67,14 +67,7 @@ def _matmul_shape(a, b):
     return dims.broadcast_shape(a[:-2], b[:-2]) + (a[-2], b[-1])
 
 
-@matmul_p.def_jvp
-def _matmul_jvp(primals, tangents, *, out):
-    (a, b), (a_dot, b_dot) = primals, tangents
-    if b_dot is None:
-        return bind(matmul_p, a_dot, b)
-    if a_dot is None:
-        return bind(matmul_p, a, b_dot)
-    return bind(matmul_p, a_dot, b) + bind(matmul_p, a, b_dot)
+matmul_p.def_jvp(multilinear_jvp(matmul_p))
 
 
 @matmul_p.def_vjp
@@ -201,17 +194,7 @@ def _einsum_shape(*shapes, ins, spec):
     return tuple(size[c] for c in spec)
 
 
-@einsum_p.def_jvp
-def _einsum_jvp(primals, tangents, *, out, ins, spec):
-    total = None
-    for k, t in enumerate(tangents):
-        if t is None:   # a symbolic zero adds nothing
-            continue
-        ops = list(primals)
-        ops[k] = t
-        term = bind(einsum_p, *ops, ins=ins, spec=spec)
-        total = term if total is None else total + term
-    return total
+einsum_p.def_jvp(multilinear_jvp(einsum_p))
 
 
 @einsum_p.def_vjp
