@@ -25,26 +25,25 @@ from finegrad._src.shapes import as_int
 from finegrad._src.tensor import Tensor
 
 
+_FIXED = "a convolution's spatial or channel axes"
+
+
 def _fixed_tail(*shapes):
     """The sizes after the batch axis (0) of each shape, kept at their traced values: only the
     batch axis of a convolution may stay open in a shape-polymorphic trace."""
-    return [dims.pin(s[1:], "a convolution's spatial or channel axes") for s in shapes]
-
-
-def _out_size(n, k, stride, dilation, pad):
-    return (n + pad[0] + pad[1] - (k - 1) * dilation - 1) // stride + 1
+    return [dims.pin(s[1:], _FIXED) for s in shapes]
 
 
 def _conv2d_shape(x, w, *, strides, dilations, pads):
-    (h, wd, _), _ = _fixed_tail(x, w)
-    kh, kw, _, o = dims.pin(w, "a convolution's spatial or channel axes")
-    return (x[0], _out_size(h, kh, strides[0], dilations[0], pads[0]),
-            _out_size(wd, kw, strides[1], dilations[1], pads[1]), o)
+    (h, wd, _), = _fixed_tail(x)
+    kh, kw, _, o = dims.pin(w, _FIXED)
+    padded = (h + sum(pads[0]), wd + sum(pads[1]))
+    return (x[0],) + cg.out_sizes(padded, (kh, kw), strides, dilations) + (o,)
 
 
 def _input_grad_shape(ct, w, *, in_hw, **params):
-    _fixed_tail(ct, w)
-    return (ct[0],) + tuple(in_hw) + (dims.pin(w, "a convolution's spatial or channel axes")[2],)
+    _fixed_tail(ct)
+    return (ct[0],) + tuple(in_hw) + (dims.pin(w, _FIXED)[2],)
 
 
 def _filter_grad_shape(x, ct, *, k_hw, **params):
@@ -69,8 +68,7 @@ conv2d_p = Primitive("conv2d", fresh=True, shape_rule=_conv2d_shape)
 def _conv2d_impl(x, w, *, strides, dilations, pads):
     xp = cg.pad(x, pads)
     kh, kw, c, o = w.shape
-    out_hw = tuple((xp.shape[1 + a] - (w.shape[a] - 1) * dilations[a] - 1) // strides[a] + 1
-                   for a in (0, 1))
+    out_hw = cg.out_sizes(xp.shape[1:3], w.shape[:2], strides, dilations)
     out = np.zeros((x.shape[0] * out_hw[0] * out_hw[1], o), np.result_type(x, w))
     for i in range(kh):
         for j in range(kw):

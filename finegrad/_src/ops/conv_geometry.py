@@ -90,6 +90,13 @@ def geometry(in_hw, k, strides, dilations, padding, fn):
     return tuple(out), tuple(pads)
 
 
+def out_sizes(padded_hw, k, strides, dilations=(1, 1)):
+    """The number of window positions along each padded spatial size (a window spans
+    ``(k - 1) * dilation + 1`` values)."""
+    return tuple((p - (kk - 1) * d - 1) // s + 1
+                 for p, kk, s, d in zip(padded_hw, k, strides, dilations, strict=True))
+
+
 def pad(x, pads, value=0):
     """``x`` (N, H, W, C) padded spatially by ``pads``."""
     if not any(a or b for a, b in pads):

@@ -21,28 +21,27 @@ from finegrad._src.ops.conv import _float_input
 _ONE = (1, 1)
 
 
+_FIXED = "a pooling's spatial or channel axes"
+
+
 def _pooled_shape(x, *shapes, ksize, strides, pads):
     """Shape rule of a pooling: only the batch axis (0) may stay open in a shape-polymorphic
     trace; the window positions follow from the padded spatial sizes."""
-    for s in (x,) + shapes:
-        dims.pin(s[1:], "a pooling's spatial or channel axes")
-    h, w, c = dims.pin(x[1:], "a pooling's spatial or channel axes")
-    out = _out_hw((h + sum(pads[0]), w + sum(pads[1])), ksize, strides)
+    for s in shapes:
+        dims.pin(s[1:], _FIXED)
+    h, w, c = dims.pin(x[1:], _FIXED)
+    out = cg.out_sizes((h + sum(pads[0]), w + sum(pads[1])), ksize, strides)
     return (x[0],) + out + (c,)
 
 
 def _scatter_shape(x, ct, **params):
-    dims.pin(ct[1:], "a pooling's spatial or channel axes")
+    dims.pin(ct[1:], _FIXED)
     return tuple(x)
 
 
 def _grad_shape(ct, *, in_hw, **params):
-    c = dims.pin(ct[1:], "a pooling's spatial or channel axes")[-1]
+    c = dims.pin(ct[1:], _FIXED)[-1]
     return (ct[0],) + tuple(in_hw) + (c,)
-
-
-def _out_hw(padded_hw, ksize, strides):
-    return tuple((p - k) // s + 1 for p, k, s in zip(padded_hw, ksize, strides, strict=True))
 
 
 def _lowest(dt):
@@ -54,7 +53,7 @@ def argmax_positions(x, ksize, strides, pads):
     counts as the largest), or -1 for a window with nothing above -inf."""
     n, h, w, c = x.shape
     xp = cg.pad(x, pads, _lowest(x.dtype))
-    out_hw = _out_hw(xp.shape[1:3], ksize, strides)
+    out_hw = cg.out_sizes(xp.shape[1:3], ksize, strides)
     best = np.full((n,) + out_hw + (c,), _lowest(x.dtype), x.dtype)
     pos = np.full(best.shape, -1, np.int64)
     rows = np.arange(out_hw[0]) * strides[0] - pads[0][0]
@@ -79,7 +78,7 @@ max_pool_p = Primitive("max_pool", fresh=True, shape_rule=_pooled_shape)
 @max_pool_p.def_impl
 def _max_pool_impl(x, *, ksize, strides, pads):
     xp = cg.pad(x, pads, _lowest(x.dtype))
-    out_hw = _out_hw(xp.shape[1:3], ksize, strides)
+    out_hw = cg.out_sizes(xp.shape[1:3], ksize, strides)
     out = cg.tap(xp, 0, 0, strides, _ONE, out_hw).copy()
     for i in range(ksize[0]):
         for j in range(ksize[1]):
@@ -150,7 +149,7 @@ def _max_pool_gather_vjp(ct, x, g, *, out, needs, batch, **params):
 def _counts(in_hw, ksize, strides, pads, dt):
     """How many input values (padding excluded) each window holds: (1, Ho, Wo, 1)."""
     ones = cg.pad(np.ones((1,) + tuple(in_hw) + (1,), dt), pads)
-    out_hw = _out_hw(ones.shape[1:3], ksize, strides)
+    out_hw = cg.out_sizes(ones.shape[1:3], ksize, strides)
     total = np.zeros((1,) + out_hw + (1,), dt)
     for i in range(ksize[0]):
         for j in range(ksize[1]):
@@ -164,7 +163,7 @@ avg_pool_p = Primitive("avg_pool", fresh=True, shape_rule=_pooled_shape)
 @avg_pool_p.def_impl
 def _avg_pool_impl(x, *, ksize, strides, pads):
     xp = cg.pad(x, pads)
-    out_hw = _out_hw(xp.shape[1:3], ksize, strides)
+    out_hw = cg.out_sizes(xp.shape[1:3], ksize, strides)
     total = np.zeros((x.shape[0],) + out_hw + (x.shape[3],), x.dtype)
     for i in range(ksize[0]):
         for j in range(ksize[1]):
