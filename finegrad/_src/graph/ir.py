@@ -528,9 +528,11 @@ def _trim(pool, keep=4):
 def compile_graph(g):
     """The graph's executable form, after the passes: simplify, scalarize constants, fold
     negations, merge scatters and copy slices into recycled buffers (graph/rewrite.py),
-    fuse, plan buffers, emit."""
-    from finegrad._src.graph import rewrite
+    products with diagonal matrices as scalings (graph/structure.py), fuse, plan buffers,
+    emit."""
+    from finegrad._src.graph import rewrite, structure
     g = rewrite.fold_negations(scalarize_constants(simplify(g)))
+    g = structure.diagonal_matmuls(g)
     return Compiled(fuse_elementwise(rewrite.copy_slices(rewrite.merge_scatters(g))))
 
 
