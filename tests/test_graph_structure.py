@@ -86,3 +86,23 @@ def test_a_diagonal_read_elsewhere_is_left_dense():
     got, want = traced(w, x), f(w, x)
     for a, b in zip(got, want, strict=True):
         np.testing.assert_array_equal(a.numpy(), b.numpy())
+
+
+@pytest.mark.parametrize("form", ["left", "right", "cols", "rows"])
+def test_the_node_on_each_form_and_operand_kind(form):
+    """`diag_matmul_p` itself: chains with a scalar held as a (1, 1) array, a row and a
+    column vector give the dense product's values in every form."""
+    from finegrad._src.graph.structure import Chain, diag_matmul_p
+    rng = np.random.default_rng(9)
+    n = 5
+    eye = np.eye(n)
+    other = rng.standard_normal((3, n) if form in ("right", "cols") else (n, 4))
+    shape = {"left": (n, n), "right": (n, n), "cols": (n, n, 1), "rows": (n, 1, n)}[form]
+    for ext, kinds in (((np.full((1, 1), 3.), rng.standard_normal(n)), ("scalar", "row")),
+                       ((rng.standard_normal((n, 1)), np.float64(2.)), ("col", "scalar"))):
+        plan = Chain(((np.multiply, (None, 0)), (np.multiply, (1, None))), ["a", "b"])
+        got = diag_matmul_p.impl(eye, other, *ext, plan=plan, kinds=kinds, form=form,
+                                 shape=shape)
+        dense = np.reshape(ext[1] * (eye * ext[0]), shape)
+        want = dense @ other if form in ("left", "rows") else other @ dense
+        np.testing.assert_array_equal(got, want)

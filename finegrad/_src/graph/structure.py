@@ -39,7 +39,8 @@ def _diag_matmul_impl(eye, other, *ext, plan, kinds, form, shape):
     ``kinds``: how each ``ext`` broadcasts ("scalar", "row" or "col")."""
     n = shape[0]
     eye = np.reshape(eye, (n, n))   # a folded reshape may have made it (n, n, 1) or (n, 1, n)
-    vec = [v if k == "scalar" else np.reshape(v, (n,)) for v, k in zip(ext, kinds, strict=True)]
+    vec = [np.reshape(v, () if k == "scalar" else (n,)) if np.ndim(v) else v
+           for v, k in zip(ext, kinds, strict=True)]
     diag, off = np.diagonal(eye), np.zeros(n, eye.dtype)
     for kernel, args in plan:
         diag = kernel(*[diag if a is None else vec[a] for a in args])
