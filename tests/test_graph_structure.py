@@ -90,7 +90,7 @@ def test_a_diagonal_read_elsewhere_is_left_dense():
 
 @pytest.mark.parametrize("form", ["left", "right", "cols", "rows"])
 def test_the_node_on_each_form_and_operand_kind(form):
-    """`diag_matmul_p` itself: chains with a scalar held as a (1, 1) array, a row and a
+    """`diag_matmul_p` itself: chains with a scalar held as a (1, 1) array, a row or a
     column vector give the dense product's values in every form."""
     from finegrad._src.graph.structure import Chain, diag_matmul_p
     rng = np.random.default_rng(9)
@@ -98,11 +98,44 @@ def test_the_node_on_each_form_and_operand_kind(form):
     eye = np.eye(n)
     other = rng.standard_normal((3, n) if form in ("right", "cols") else (n, 4))
     shape = {"left": (n, n), "right": (n, n), "cols": (n, n, 1), "rows": (n, 1, n)}[form]
-    for ext, kinds in (((np.full((1, 1), 3.), rng.standard_normal(n)), ("scalar", "row")),
-                       ((rng.standard_normal((n, 1)), np.float64(2.)), ("col", "scalar"))):
+    for ext in ((np.full((1, 1), 3.), rng.standard_normal(n)),
+                (rng.standard_normal((n, 1)), np.float64(2.))):
         plan = Chain(((np.multiply, (None, 0)), (np.multiply, (1, None))), ["a", "b"])
-        got = diag_matmul_p.impl(eye, other, *ext, plan=plan, kinds=kinds, form=form,
-                                 shape=shape)
+        got = diag_matmul_p.impl(eye, other, *ext, plan=plan, form=form, shape=shape)
         dense = np.reshape(ext[1] * (eye * ext[0]), shape)
         want = dense @ other if form in ("left", "rows") else other @ dense
         np.testing.assert_array_equal(got, want)
+
+
+def _batch_jacobian_fn(f):
+    def jac(w, x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = f(w, x)
+        return tape.batch_jacobian(y, x)
+    return jac
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_batch_jacobians_of_a_layer_become_scalings(dtype):
+    """batch_jacobian(tanh(x W) * 2, x): its seed (n, b, n) is an identity along the first
+    and last axes; the product with W^T is a scaling, with the dense product's values (and
+    those of the closed form (1 - y^2)[:, :, None] * 2 W^T[None])."""
+    rng = np.random.default_rng(11)
+    f = lambda w, x: tf.tanh(tf.matmul(x, w)) * 2.  # noqa: E731
+    for b, n in ((1, 3), (4, 6), (16, 32)):
+        w = rng.standard_normal((n, n)).astype(dtype)
+        x = rng.standard_normal((b, n)).astype(dtype)
+        eager = _batch_jacobian_fn(f)
+        traced = tf.function(eager)
+        src = traced.get_concrete_function(tf.constant(w), tf.constant(x)).compiled_source
+        assert "diagonal_matmul(" in src, src
+        got = traced(tf.constant(w), tf.constant(x)).numpy()
+        np.testing.assert_array_equal(got, eager(tf.constant(w), tf.constant(x)).numpy())
+        y = np.tanh(x @ w)
+        want = (1 - y * y)[:, :, None] * 2 * w.T[None]
+        np.testing.assert_allclose(got, want, rtol=1e-5 if dtype == np.float32 else 1e-12,
+                                   atol=1e-6)
+        x[0, 1] = np.nan               # the dense product's nans, by the dense product
+        got = traced(tf.constant(w), tf.constant(x)).numpy()
+        np.testing.assert_array_equal(got, eager(tf.constant(w), tf.constant(x)).numpy())

@@ -5,13 +5,14 @@ seeds it with an identity matrix; elementwise VJPs then scale it by vectors
 (``tanh_grad(y, eye)`` is ``eye * (1 - y^2)``, a diagonal matrix ``D``) and a matrix
 product's VJP multiplies ``D`` with a matrix: ``n^3`` multiply-adds for what is a row or
 column scaling of ``n^2`` elements. The pass matches a chain of elementwise kernels that
-starts at a constant identity matrix (the *diagonal chain*), whose other operands are
-scalars or vectors broadcast along one axis (all along the same one), ending, maybe through
-a reshape into a batch of rows or columns, in one operand of a ``matmul``. The whole is one
-`diag_matmul_p` node that runs the chain on two vectors only: the diagonal's values and the
-value every off-diagonal element takes (the vectors broadcast along one axis, so the
-off-diagonal elements of a row, or of a column, are all alike). Then:
-
+starts at a constant diagonal matrix (an identity or a multiple of one: the *diagonal
+chain*; `GradientTape.batch_jacobian`'s seed, identities along the first and last axes of
+an ``(n, b, n)`` array, too), whose other
+operands broadcast against it, ending, maybe through a reshape into a batch of rows or
+columns, in one operand of a ``matmul``. The whole is one `diag_matmul_p` node that runs the
+chain twice on small arrays: on the diagonal's values (the other operands' diagonals), and
+on zero with the other operands as they are, which gives every value an off-diagonal element
+takes (and some more: a check that may only be too strict). Then:
 - when every off-diagonal value is zero (``0`` or ``-0``) and the other operand is finite,
   each element of the dense product is one product ``a * d_k`` plus terms ``a' * (+-0)``,
   which are zeros and add nothing (with or without fused multiply-adds): the product is the
@@ -31,21 +32,25 @@ diag_matmul_p = def_nondiff(Primitive("diagonal_matmul", unify=False, fresh=True
 
 
 @diag_matmul_p.def_impl
-def _diag_matmul_impl(eye, other, *ext, plan, kinds, form, shape):
+def _diag_matmul_impl(eye, other, *ext, plan, form, shape):
     """The product of ``other`` with the diagonal chain's result (reshaped to ``shape``) on
     the side ``form`` says: "left" (``D @ other``), "right" (``other @ D``), "cols" (``other
-    @ D.reshape(n, n, 1)``) or "rows" (``D.reshape(n, 1, n) @ other``). ``plan``: the
-    chain's kernels, each with its operands (None: the chain's value, k: ``ext[k]``);
-    ``kinds``: how each ``ext`` broadcasts ("scalar", "row" or "col")."""
+    @ D.reshape(n, n, 1)``), "rows" (``D.reshape(n, 1, n) @ other``), or "batch" (``D @
+    other``, ``D`` of shape ``(n, b, n)`` diagonal in its first and last axes, the seed of
+    `GradientTape.batch_jacobian`). ``plan``: the chain's kernels, each with its operands
+    (None: the chain's value, k: ``ext[k]``)."""
     n = shape[0]
-    eye = np.reshape(eye, (n, n))   # a folded reshape may have made it (n, n, 1) or (n, 1, n)
-    vec = [np.reshape(v, () if k == "scalar" else (n,)) if np.ndim(v) else v
-           for v, k in zip(ext, kinds, strict=True)]
-    diag, off = np.diagonal(eye), np.zeros(n, eye.dtype)
+    # a folded reshape may have made a 2-D identity (n, n, 1) or (n, 1, n)
+    eye = eye if form == "batch" else np.reshape(eye, (n, n))
+    axes = {"axis1": 0, "axis2": eye.ndim - 1}
+    vals = [np.diagonal(np.broadcast_to(v, eye.shape), **axes) if np.ndim(v) else v
+            for v in ext]
+    diag, off = np.diagonal(eye, **axes), np.zeros((), eye.dtype)
     for kernel, args in plan:
-        diag = kernel(*[diag if a is None else vec[a] for a in args])
-        off = kernel(*[off if a is None else vec[a] for a in args])
-    if off.any() or not np.isfinite(np.sum(other)):
+        diag = kernel(*[diag if a is None else vals[a] for a in args])
+        # the off-diagonal elements' values (checked wherever the operands vary)
+        off = kernel(*[off if a is None else ext[a] for a in args])
+    if np.any(off) or not np.isfinite(np.sum(other)):
         return _dense(eye, other, ext, plan, form, shape)
     if form == "left":
         return np.multiply(diag[:, None], other)
@@ -53,7 +58,9 @@ def _diag_matmul_impl(eye, other, *ext, plan, kinds, form, shape):
         return np.multiply(other, diag)
     if form == "cols":
         return np.multiply(other.T[:, :, None], diag[:, None, None])
-    return np.multiply(diag[:, None, None], other[:, None, :])
+    if form == "rows":
+        return np.multiply(diag[:, None, None], other[:, None, :])
+    return np.multiply(diag.T[:, :, None], other[:, None, :])   # diag: (b, n)
 
 
 def _dense(eye, other, ext, plan, form, shape):
@@ -62,26 +69,27 @@ def _dense(eye, other, ext, plan, form, shape):
     for kernel, args in plan:
         x = kernel(*[x if a is None else ext[a] for a in args])
     x = np.reshape(x, shape)
-    return np.matmul(x, other) if form in ("left", "rows") else np.matmul(other, x)
+    return np.matmul(x, other) if form in ("left", "rows", "batch") else np.matmul(other, x)
 
 
-def _is_eye(v):
-    """Whether constant ``v`` is a real floating identity matrix (n >= 2)."""
-    return isinstance(v, np.ndarray) and v.ndim == 2 and v.shape[0] == v.shape[1] >= 2 \
-        and v.dtype.kind == "f" and np.array_equal(v, np.eye(v.shape[0], dtype=v.dtype))
+def _is_diagonal(v, shape):
+    """Whether constant ``v`` of ``shape``, ``(n, n)`` or ``(n, b, n)`` with ``n >= 2``, is
+    real floating and ``+0`` off the diagonal of its first and last axes (an identity, or a
+    multiple of one: a seed scaled by a constant folds so)."""
+    if not isinstance(v, np.ndarray) or v.dtype.kind != "f" or v.shape != tuple(shape) or \
+            v.ndim not in (2, 3) or v.shape[0] != v.shape[-1] or v.shape[0] < 2:
+        return False
+    on = np.eye(v.shape[0], dtype=bool)
+    off = v[~np.broadcast_to(on[:, None, :] if v.ndim == 3 else on, v.shape)]
+    return not off.any() and not np.signbit(off).any()
 
 
-def _broadcast_kind(shape, n):
-    """How an operand of ``shape`` broadcasts against an ``(n, n)`` matrix: "scalar", "row"
-    (it varies along the last axis), "col", or None (a full matrix, or not one of those)."""
-    shape = tuple(shape)
-    if len(shape) > 2:
-        return None
-    if int(np.prod(shape, dtype=np.int64)) == 1:
-        return "scalar"
-    if shape in ((n,), (1, n)):
-        return "row"
-    return "col" if shape == (n, 1) else None
+def _broadcasts(shape, to):
+    """Whether an operand of ``shape`` broadcasts to ``to`` (leaving its shape alone)."""
+    try:
+        return np.broadcast_shapes(tuple(shape), to) == to
+    except ValueError:
+        return False
 
 
 class Chain(tuple):
@@ -112,42 +120,38 @@ class _Graph:
         """Whether value ``s`` is read once and not returned (its node may be absorbed)."""
         return self.uses.get(s) == 1 and s not in self.outs
 
-    def chain(self, s, n):
-        """(eye slot, the chain's nodes in order, ext slots, kinds, plan) of a diagonal chain
-        ending in slot ``s`` (an ``(n, n)`` value), or None."""
+    def chain(self, s, shape):
+        """(eye slot, the chain's nodes in order, ext slots, plan) of a diagonal chain ending
+        in slot ``s`` (a value of ``shape``), or None."""
         nodes = []
         while s not in self.g.consts:
             node = self.producer.get(s)
             if node is None or node.prim.kernel is None or node.params or \
                     len(node.outs) != 1 or not self.private(s) or \
-                    tuple(node.meta[0][0]) != (n, n):
+                    tuple(node.meta[0][0]) != shape:
                 return None
-            inner = [x for x in node.ins if tuple(self.g.meta[x][0]) == (n, n)]
+            inner = [x for x in node.ins if tuple(self.g.meta[x][0]) == shape]
             if len(inner) != 1 or node.ins.count(inner[0]) != 1:
                 return None
             nodes.append(node)
             s = inner[0]
-        if not _is_eye(self.g.consts[s]):
+        if not _is_diagonal(self.g.consts[s], shape):
             return None
         nodes.reverse()
-        ext, kinds, plan, chain_slots = [], [], [], {s} | {m.outs[0] for m in nodes}
+        ext, plan, chain_slots = [], [], {s} | {m.outs[0] for m in nodes}
         for node in nodes:
             args = []
             for x in node.ins:
                 if x in chain_slots:
                     args.append(None)
                     continue
-                kind = _broadcast_kind(self.g.meta[x][0], n)
-                if kind is None:
+                if not _broadcasts(self.g.meta[x][0], shape):
                     return None
                 if x not in ext:
                     ext.append(x)
-                    kinds.append(kind)
                 args.append(ext.index(x))
             plan.append((node.prim.kernel, tuple(args)))
-        if "row" in kinds and "col" in kinds:
-            return None
-        return s, nodes, ext, tuple(kinds), Chain(plan, [m.prim.name for m in nodes])
+        return s, nodes, ext, Chain(plan, [m.prim.name for m in nodes])
 
 
 def _forms(g, m):
@@ -163,6 +167,8 @@ def _forms(g, m):
         yield 1, "right", sb[0]
     if len(sb) == 3 and sb[2] == 1 and sb[0] == sb[1] and len(sa) == 2 and sa[1] == sb[0]:
         yield 1, "cols", sb[0]
+    if len(sa) == 3 and sa[0] == sa[2] and len(sb) == 2 and sb[0] == sa[0]:
+        yield 0, "batch", sa[0]
 
 
 def _rewritten(gr, m):
@@ -177,22 +183,23 @@ def _rewritten(gr, m):
         s, absorbed, found = m.ins[side], [], None
         shape = tuple(g.meta[s][0])
         if form in ("rows", "cols") and s in g.consts:     # a reshaped identity, folded
-            if not _is_eye(np.reshape(g.consts[s], (n, n))):
+            if not _is_diagonal(np.reshape(g.consts[s], (n, n)), (n, n)):
                 continue
-            found = s, [], [], (), Chain((), [])
+            found = s, [], [], Chain((), [])
         elif form in ("rows", "cols"):
             r = gr.producer.get(s)
             if r is None or r.prim is not reshape_p or not gr.private(s):
                 continue
             absorbed.append(r)
             s = r.ins[0]
-        if not found and (tuple(g.meta[s][0]) != (n, n) or m.ins[0] == m.ins[1]):
+        chain_shape = shape if form == "batch" else (n, n)
+        if not found and (tuple(g.meta[s][0]) != chain_shape or m.ins[0] == m.ins[1]):
             continue
-        found = found or gr.chain(s, n)
+        found = found or gr.chain(s, chain_shape)
         if found is None:
             continue
-        eye, nodes, ext, kinds, plan = found
-        params = {"plan": plan, "kinds": kinds, "form": form, "shape": shape}
+        eye, nodes, ext, plan = found
+        params = {"plan": plan, "form": form, "shape": shape}
         node = ir.Node(diag_matmul_p, (eye, m.ins[1 - side], *ext), params, m.outs, m.meta)
         return node, absorbed + nodes
     return None
