@@ -8,7 +8,7 @@ import numpy as np
 from finegrad._src import core
 from finegrad._src.core import Primitive, bind
 from finegrad._src.ops.base import _normalize_axis, instantiate_zeros
-from finegrad._src.ops.array import _t, reshape, stack
+from finegrad._src.ops.array import _t, reshape, stack, batch_all
 
 
 gather_p = Primitive("gather", unify=False, batch_rule=True, fresh=True)
@@ -51,6 +51,15 @@ def _gather_impl(p, ind, *, axis, batch_dims):
         out = np.take(p, ind, axis=axis)
         return np.array(out, object) if type(out) is bytes else out   # a string scalar
     return _gather_batched(p, ind, axis, batch_dims)
+
+
+@gather_p.def_vmap
+def _gather_vmap(args, batched, *, axis, batch_dims):
+    """Batched params alone: gather along the shifted axis; batched indices: the batch is
+    one more batch dimension of both."""
+    if batched[0] and not batched[1] and batch_dims == 0:
+        return bind(gather_p, *args, axis=axis + 1, batch_dims=0)
+    return bind(gather_p, *batch_all(args, batched), axis=axis + 1, batch_dims=batch_dims + 1)
 
 
 def _gather_batched(p, ind, axis, bd):

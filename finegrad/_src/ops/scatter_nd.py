@@ -13,7 +13,7 @@ from finegrad._src import core, dims
 from finegrad._src.core import Primitive, bind
 from finegrad._src.errors import InvalidArgumentError
 from finegrad._src.ops.arithmetic import add, divide, multiply, subtract
-from finegrad._src.ops.array import _t, cast, ones_like
+from finegrad._src.ops.array import _t, cast, ones_like, batch_all
 from finegrad._src.ops.base import _shape_arg, instantiate_zeros
 from finegrad._src.ops.elementwise import equal, not_equal, where
 
@@ -126,6 +126,17 @@ def _gather_nd_shape(p, ind, *, batch_dims, nlead):
     """``lead + indices.shape[:-1] + params.shape[lead + batch + K:]``."""
     k = dims.pin(ind[-1:], "gather_nd's number of coordinates")[0]
     return tuple(p[:nlead]) + tuple(ind[:-1]) + tuple(p[nlead + batch_dims + k:])
+
+
+@gather_nd_p.def_vmap
+def _gather_nd_vmap(args, batched, *, batch_dims, nlead):
+    """Batched params alone: one more leading full slice; batched indices: the batch is one
+    more batch dimension of both."""
+    if not batched[1]:
+        return bind(gather_nd_p, *args, batch_dims=batch_dims, nlead=nlead + 1)
+    if nlead:
+        return NotImplemented
+    return bind(gather_nd_p, *batch_all(args, batched), batch_dims=batch_dims + 1, nlead=0)
 
 
 @gather_nd_p.def_jvp

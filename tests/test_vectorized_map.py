@@ -1,0 +1,273 @@
+"""vectorized_map as a vectorizing transform: ``fn`` traced once on one slice, each op run
+once over the whole batch through its primitive's batching rule (`Primitive.def_vmap`).
+
+Values against the per-slice loop (`map_fn`) and TensorFlow's ``tf.vectorized_map`` for a
+table covering each family of rules; which primitives took the per-slice fallback; the
+traced graph's size (O(1) in the batch); gradients of both orders and modes against finite
+differences; variables, per-example gradients, Jacobians, custom gradients, cond; the
+fallback to a loop for an ``fn`` that cannot be traced; the errors.
+"""
+import warnings
+
+import numpy as np
+import pytest
+
+import finegrad as fg
+from finegrad._src.graph import vmap
+from finegrad.testing import check_gradients
+
+RNG = np.random.default_rng(0)
+X = RNG.normal(size=(4, 3, 3)).astype(np.float32)
+W = RNG.normal(size=(3, 5)).astype(np.float32)
+
+
+def _table(m, w):
+    """name -> fn(e) for one slice ``e`` of shape (3, 3), in module ``m`` (finegrad or TF)."""
+    return {
+        "elementwise": lambda e: m.tanh(e) * 2. + m.exp(-e * e) - e ** 2,
+        "broadcast_lower_rank": lambda e: e + m.reduce_sum(e, axis=0) * w[:, 0],
+        "reductions": lambda e: (m.reduce_sum(e), m.reduce_max(e, axis=1),
+                                 m.reduce_mean(e, axis=-1, keepdims=True),
+                                 m.reduce_prod(e, axis=[0, 1]), m.reduce_min(e, 0)),
+        "reshape_family": lambda e: (m.reshape(e, [-1]), m.transpose(e), m.expand_dims(e, 1),
+                                     m.squeeze(e[:1]), m.broadcast_to(e[0], (2, 3, 3))),
+        "slicing": lambda e: (e[1:, ::2], e[0], e[..., 1], e[:, None], e[::-1]),
+        "joining": lambda e: (m.concat([e, w[:, :3]], 0), m.stack([e, e], axis=1),
+                              m.unstack(e)[1], m.split(e, 3, axis=1)[2], m.tile(e, [2, 1]),
+                              m.pad(e, [[1, 0], [0, 2]])),
+        "where_cast": lambda e: m.where(e > 0, e, m.zeros_like(e)) +
+        m.cast(m.cast(e * 3., m.int32), m.float32),
+        "products": lambda e: (m.matmul(e, w), m.einsum("ij,jk->ik", e, w),
+                               m.tensordot(e, w, 1), m.linalg.matvec(e, w[:, 0]),
+                               m.matmul(w[:, :3], e), m.matmul(e, e, transpose_b=True)),
+        "gather": lambda e: (m.gather(e, [2, 0], axis=1), m.gather_nd(e, [[0, 1], [2, 2]]),
+                             m.gather(e, [1, 1])),
+        "softmax": lambda e: (m.nn.softmax(e), m.math.reduce_logsumexp(e, axis=0),
+                              m.nn.log_softmax(e, axis=0)),
+        "scans_and_sorting": lambda e: (m.math.cumsum(e, axis=1), m.math.cumprod(e),
+                                        m.sort(e), m.math.top_k(e, 2).values,
+                                        m.argmax(e, axis=1)),
+        "linalg": lambda e: (m.linalg.inv(e + 3. * m.eye(3)), m.linalg.det(e),
+                             m.linalg.solve(e + 3. * m.eye(3), w[:, :2]),
+                             m.linalg.cholesky(m.matmul(e, e, transpose_b=True) + m.eye(3)),
+                             m.linalg.triangular_solve(m.linalg.band_part(e, -1, 0) +
+                                                       3. * m.eye(3), w[:, :2])),
+    }
+
+
+NAMES = list(_table(fg, W))
+
+
+def _close(a, b, tol=1e-5):
+    fa, fb = fg.nest.flatten(a), fg.nest.flatten(b)
+    assert len(fa) == len(fb)
+    for x, y in zip(fa, fb, strict=True):
+        np.testing.assert_allclose(np.asarray(x), np.asarray(y), rtol=tol, atol=tol)
+
+
+@pytest.fixture
+def fallbacks(monkeypatch):
+    """The names of the primitives that ran slice by slice (no batching rule)."""
+    seen = []
+    original = vmap._fallback
+
+    def spy(node, *args):
+        seen.append(node.prim.name)
+        return original(node, *args)
+    monkeypatch.setattr(vmap, "_fallback", spy)
+    return seen
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_table_equals_the_loop_with_no_fallback(name, fallbacks):
+    fn = _table(fg, fg.constant(W))[name]
+    got = fg.vectorized_map(fn, fg.constant(X))
+    _close(got, fg.map_fn(fn, fg.constant(X),
+                          fn_output_signature=fg.nest.map_structure(lambda t: t.dtype,
+                                                                    fn(fg.constant(X[0])))))
+    assert fallbacks == []   # every primitive of the table has a batching rule
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_table_against_tensorflow(name):
+    tf = pytest.importorskip("tensorflow")
+    got = fg.vectorized_map(_table(fg, fg.constant(W))[name], fg.constant(X))
+    want = tf.vectorized_map(_table(tf, tf.constant(W))[name], tf.constant(X))
+    _close(got, tf.nest.map_structure(lambda t: t.numpy(), want), 1e-4)
+
+
+def test_batched_indices_and_both_operands_batched(fallbacks):
+    ind = fg.constant([[0, 1], [2, 0], [1, 1], [0, 0]])
+    ind_nd = fg.constant([[[0, 1]], [[2, 0]], [[1, 1]], [[0, 0]]])
+    w = fg.constant(W)
+
+    def fn(a):
+        x, i, j = a
+        return (fg.gather(x, i), fg.gather_nd(x, j), fg.gather(w, i, axis=1), fg.gather_nd(w, j),
+                fg.matmul(x, x), fg.einsum("ij,jk->ik", x, x), fg.linalg.solve(
+                    x + 3. * fg.eye(3), x), fg.concat([x, x], 1), fg.where(i > 0, i, 2 * i))
+    elems = (fg.constant(X), ind, ind_nd)
+    got = fg.vectorized_map(fn, elems)
+    _close(got, fg.map_fn(fn, elems, fn_output_signature=(fg.float32,) * 8 + (fg.int32,)))
+    assert fallbacks == []
+
+
+def test_fallback_primitives_still_exact(fallbacks):
+    """Primitives without a rule (here: segment_max, a non-adjacent advanced index, a
+    random draw) run once per slice and stack: the same values as the loop."""
+    idx = np.array([0, 2])
+
+    def fn(e):
+        return fg.math.segment_max(e, [0, 0, 1]), e[idx, :, ][:, idx]
+    got = fg.vectorized_map(fn, fg.constant(X))
+    _close(got, fg.map_fn(fn, fg.constant(X), fn_output_signature=(fg.float32, fg.float32)))
+    assert "segment_max" in fallbacks
+    noise = fg.vectorized_map(lambda e: e + fg.random.normal(()), fg.zeros(5))
+    assert len(set(noise.numpy().tolist())) == 5   # each slice draws its own number
+
+
+def test_graph_size_does_not_grow_with_the_batch():
+    def fn(e):
+        return fg.reduce_sum(fg.tanh(fg.matmul(e, fg.constant(W))) ** 2)
+    sizes = []
+    for n in (2, 40):
+        f = fg.function(lambda x: fg.vectorized_map(fn, x))
+        sizes.append(len(f.get_concrete_function(fg.zeros((n, 3, 3))).graph.nodes))
+    assert sizes[0] == sizes[1] < 10
+    loop = fg.function(lambda x: fg.map_fn(fn, x))
+    assert len(loop.get_concrete_function(fg.zeros((40, 3, 3))).graph.nodes) > 40
+
+
+def test_polymorphic_batch_keeps_one_graph():
+    f = fg.function(lambda x: fg.vectorized_map(lambda e: fg.reduce_sum(e * e) + e[0], x),
+                    input_signature=[fg.TensorSpec([None, 3], fg.float32)])
+    for n in (2, 5, 7):
+        x = RNG.normal(size=(n, 3)).astype(np.float32)
+        np.testing.assert_allclose(f(fg.constant(x)).numpy(),
+                                   (x * x).sum(1) + x[:, 0], rtol=1e-6)
+    assert f.experimental_get_tracing_count() == 1
+
+
+@pytest.mark.parametrize("fn", [
+    lambda e: fg.exp(e[0]) * e + fg.reduce_sum(e * e),
+    lambda e: fg.matmul(e[None], fg.constant(W[:2].astype(np.float64)))[0] * e[1],
+    lambda e: fg.nn.softmax(e) * fg.math.cumsum(e) + fg.concat([e[1:], e[:1]], 0),
+    lambda e: fg.linalg.det(fg.reshape(fg.tile(e, [2]), (2, 2)) + 3. * fg.eye(2, dtype=fg.float64)),
+], ids=["ew_reduce", "matmul", "softmax_cumsum_concat", "det"])
+def test_gradients_second_order_both_modes(fn):
+    x = RNG.normal(size=(3, 2))
+    check_gradients(lambda x: fg.vectorized_map(fn, x), [x], order=2, modes=("fwd", "rev"))
+
+
+def test_variable_gradient_sums_over_the_batch_and_per_example_gradients():
+    v = fg.Variable([1., 2., 3.])
+    x = fg.constant(X[:, 0])
+    with fg.GradientTape() as tape:
+        y = fg.reduce_sum(fg.vectorized_map(lambda e: fg.reduce_sum(e * v) ** 2, x))
+    xs = X[:, 0]
+    want = (2 * (xs @ np.array([1., 2., 3.]))[:, None] * xs).sum(0)
+    np.testing.assert_allclose(tape.gradient(y, v).numpy(), want, rtol=1e-5)
+
+    def per_example(e):   # DP-SGD: the gradient of one example's loss
+        with fg.GradientTape() as t:
+            loss = fg.reduce_sum(fg.tanh(e * v)) ** 2
+        return t.gradient(loss, v)
+    got = fg.vectorized_map(per_example, x)
+    _close(got, fg.map_fn(per_example, x))
+    tf = pytest.importorskip("tensorflow")
+    tv = tf.Variable([1., 2., 3.])
+
+    def tf_per_example(e):
+        with tf.GradientTape() as t:
+            loss = tf.reduce_sum(tf.tanh(e * tv)) ** 2
+        return t.gradient(loss, tv)
+    _close(got, tf.vectorized_map(tf_per_example, tf.constant(xs)).numpy())
+
+
+def test_jacobian_and_vectorized_jacobians():
+    xv = RNG.normal(size=(3, 2))
+    x = fg.constant(xv)
+    fn = lambda e: fg.sin(e) * fg.reduce_sum(e)   # noqa: E731
+    with fg.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        y = fg.vectorized_map(fn, x)
+        y_loop = fg.map_fn(fn, x)
+    _close(tape.jacobian(y, x), tape.jacobian(y_loop, x))
+
+    def jac(e):
+        with fg.GradientTape() as t:
+            t.watch(e)
+            out = fn(e)
+        return t.jacobian(out, e)
+    _close(fg.vectorized_map(jac, x), fg.map_fn(jac, x))
+    with fg.autodiff.ForwardAccumulator(x, fg.ones_like(x)) as acc:
+        y = fg.vectorized_map(fn, x)
+    with fg.autodiff.ForwardAccumulator(x, fg.ones_like(x)) as acc2:
+        y2 = fg.map_fn(fn, x)
+    _close(acc.jvp(y), acc2.jvp(y2))
+
+
+def test_custom_gradient_cond_and_nested_maps():
+    @fg.custom_gradient
+    def clip_grad(x):
+        return x * x, lambda dy: fg.clip_by_value(dy * 2. * x, -1., 1.)
+
+    def fn(e):
+        inner = fg.vectorized_map(lambda r: r * fg.reduce_sum(e), e)
+        return fg.cond(fg.reduce_sum(e) > 0, lambda: clip_grad(e), lambda: -e) + inner
+    x = fg.constant(RNG.normal(size=(4, 3)))
+    with fg.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        y = fg.reduce_sum(fg.vectorized_map(fn, x) ** 2)
+        y_loop = fg.reduce_sum(fg.map_fn(fn, x) ** 2)
+    _close(y, y_loop, 1e-10)
+    _close(tape.gradient(y, x), tape.gradient(y_loop, x), 1e-10)
+
+
+def test_outputs_that_do_not_depend_on_elems():
+    x = fg.constant(X[:, 0])
+    out = fg.vectorized_map(lambda e: (3.0, np.float64(2.), fg.constant([1, 2]), e), x)
+    assert out[0].dtype == fg.float32 and out[0].shape == (4,)
+    assert out[1].dtype == fg.float64
+    np.testing.assert_array_equal(out[2].numpy(), [[1, 2]] * 4)
+    assert fg.vectorized_map(lambda e: e * 2, fg.constant([[1, 2]])).dtype == fg.int32
+    empty = fg.vectorized_map(lambda e: fg.reduce_sum(fg.matmul(e, e)) * 2, fg.zeros((0, 2, 2)))
+    assert empty.shape == (0,)
+    nested = fg.vectorized_map(lambda e: {"a": e[0] + e[1], "b": (e[0],)}, (x, x))
+    _close(nested, {"a": X[:, 0] * 2, "b": (X[:, 0],)})
+
+
+def test_untraceable_fn_falls_back_to_the_loop_with_a_warning():
+    x = fg.constant([[1., 2.], [3., 4.]])
+
+    def reads_value(e):
+        return e * float(e.numpy()[0])
+
+    def python_if(e):
+        return e if fg.reduce_sum(e) > 4 else -e
+    for fn, want in ((reads_value, [[1., 2.], [9., 12.]]), (python_if, [[-1., -2.], [3., 4.]])):
+        with pytest.warns(UserWarning, match="finegrad.vectorized_map: fn asks for"):
+            np.testing.assert_array_equal(fg.vectorized_map(fn, x).numpy(), want)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            np.testing.assert_array_equal(fg.vectorized_map(fn, x, warn=False).numpy(), want)
+        with pytest.raises(TypeError, match="finegrad.vectorized_map: fn asks for .*"
+                                            "fallback_to_while_loop=False"):
+            fg.vectorized_map(fn, x, fallback_to_while_loop=False)
+    v = fg.Variable(0.)
+    with pytest.warns(UserWarning, match="assigns variable"):
+        fg.vectorized_map(lambda e: v.assign_add(fg.reduce_sum(e)) * 0. + e, x)
+    assert v.numpy() == 10.   # each slice assigned in turn, as a loop does
+    with pytest.raises(ValueError, match="finegrad.vectorized_map: fn assigns variable"):
+        fg.vectorized_map(lambda e: v.assign_add(fg.reduce_sum(e)) * 0. + e, x,
+                          fallback_to_while_loop=False)
+
+
+def test_errors_name_the_function():
+    with pytest.raises(ValueError, match="finegrad.vectorized_map: the tensors of elems must "
+                                         "have the same size along axis 0, got \\[2, 3\\]"):
+        fg.vectorized_map(lambda e: e[0], (fg.zeros([2]), fg.zeros([3])))
+    with pytest.raises(ValueError, match="finegrad.vectorized_map: elems must hold"):
+        fg.vectorized_map(lambda e: e, [])
+    with pytest.raises(ValueError, match="finegrad.matmul: inner dimensions differ"):
+        fg.vectorized_map(lambda e: fg.matmul(e, e), fg.zeros((2, 2, 3)))
