@@ -126,6 +126,28 @@ def test_fallback_primitives_still_exact(fallbacks):
     assert len(set(noise.numpy().tolist())) == 5   # each slice draws its own number
 
 
+def test_convolutions_and_pools_merge_the_batch(fallbacks):
+    """conv2d and the pools run once on the batch merged with the examples axis; a
+    per-example filter gradient (conv2d_filter_grad of two batched inputs) runs per slice."""
+    kernel = fg.Variable(RNG.normal(size=(3, 3, 2, 4)))
+    x = fg.constant(RNG.normal(size=(3, 6, 6, 2)))
+
+    def per_example(e):
+        with fg.GradientTape() as t:
+            t.watch(e)
+            h = fg.nn.max_pool2d(fg.nn.relu(fg.nn.conv2d(e[None], kernel, 1, "SAME")), 2, 2,
+                                 "VALID")
+            loss = fg.reduce_sum(fg.nn.avg_pool2d(h, 2, 1, "SAME") ** 2)
+        return (h[0],) + tuple(t.gradient(loss, [kernel, e]))
+    got = fg.vectorized_map(per_example, x)
+    assert sorted(set(fallbacks)) == ["conv2d_filter_grad"]
+    _close(got, fg.map_fn(per_example, x, fn_output_signature=(fg.float64,) * 3), 1e-10)
+    k = fg.constant(RNG.normal(size=(2, 2, 2, 3)))
+    check_gradients(lambda x: fg.vectorized_map(
+        lambda e: fg.nn.avg_pool2d(fg.nn.conv2d(e, k, 1, "VALID"), 2, 1, "VALID"), x),
+        [RNG.normal(size=(2, 1, 4, 4, 2))], order=2)
+
+
 def test_graph_size_does_not_grow_with_the_batch():
     def fn(e):
         return fg.reduce_sum(fg.tanh(fg.matmul(e, fg.constant(W))) ** 2)
@@ -146,6 +168,28 @@ def test_polymorphic_batch_keeps_one_graph():
         np.testing.assert_allclose(f(fg.constant(x)).numpy(),
                                    (x * x).sum(1) + x[:, 0], rtol=1e-6)
     assert f.experimental_get_tracing_count() == 1
+    v = fg.Variable(RNG.normal(size=(3, 4)).astype(np.float32))
+
+    def per_example(e):
+        with fg.GradientTape() as t:
+            h = fg.nn.softmax(fg.matmul(e[None], v))
+            loss = fg.reduce_sum(h * fg.math.cumsum(h, axis=1)) + fg.reduce_sum(e[::2] ** 2)
+        return t.gradient(loss, v), fg.concat([e, e[::-1]], 0), fg.broadcast_to(e[0], (2,))
+    g = fg.function(lambda x: fg.vectorized_map(per_example, x),
+                    input_signature=[fg.TensorSpec([None, 3], fg.float32)])
+    for n in (2, 5):
+        x = fg.constant(RNG.normal(size=(n, 3)).astype(np.float32))
+        _close(g(x), fg.map_fn(per_example, x, fn_output_signature=(fg.float32,) * 3))
+    assert g.experimental_get_tracing_count() == 1
+
+
+def test_polymorphic_batch_pinned_by_the_fallback_with_a_reason():
+    f = fg.function(lambda x: fg.vectorized_map(lambda e: fg.math.segment_max(e, [0, 0, 1]), x),
+                    input_signature=[fg.TensorSpec([None, 3], fg.float32)])
+    assert f(fg.zeros((2, 3))).shape == (2, 2)
+    with pytest.warns(UserWarning, match="finegrad.vectorized_map: the primitive segment_max "
+                                         "\\(no batching rule\\) runs once per slice"):
+        assert f(fg.zeros((5, 3))).shape == (5, 2)
 
 
 @pytest.mark.parametrize("fn", [
@@ -214,7 +258,8 @@ def test_custom_gradient_cond_and_nested_maps():
 
     def fn(e):
         inner = fg.vectorized_map(lambda r: r * fg.reduce_sum(e), e)
-        return fg.cond(fg.reduce_sum(e) > 0, lambda: clip_grad(e), lambda: -e) + inner
+        _, grown = fg.while_loop(lambda i, a: i < 3, lambda i, a: (i + 1, a * e), (0, e))
+        return fg.cond(fg.reduce_sum(e) > 0, lambda: clip_grad(e), lambda: -e) + inner + grown
     x = fg.constant(RNG.normal(size=(4, 3)))
     with fg.GradientTape(persistent=True) as tape:
         tape.watch(x)

@@ -27,7 +27,8 @@ from finegrad._src.graph.builder import GraphBuilder
 from finegrad._src.graph.concrete import _ReplayRule
 from finegrad._src.graph.ir import OutSlot, read_variable_p
 from finegrad._src.ops import mapping
-from finegrad._src.ops.array import _t, aligned_vmap, broadcast_to, convert_to_tensor, stack
+from finegrad._src.ops.array import _t, broadcast_to, convert_to_tensor, stack
+from finegrad._src.ops.batching import aligned_vmap
 from finegrad._src.ops.constants import zeros
 from finegrad._src.tensor import Tensor
 

@@ -253,25 +253,6 @@ def batch_all(args, batched):
             for a, b in zip(args, batched, strict=True)]
 
 
-def aligned_vmap(prim):
-    """The batching rule of a primitive that broadcasts its inputs' leading axes as NumPy
-    does (elementwise ones, matmul): each batched input of lower per-slice rank than the
-    others gets size-1 axes after its batch axis (`expand_after_batch`), then one bind."""
-    def rule(args, batched, **params):
-        rank = max(len(core.shape_of(a)) - b for a, b in zip(args, batched, strict=True))
-        return bind(prim, *[expand_after_batch(a, rank) if b else a
-                            for a, b in zip(args, batched, strict=True)], **params)
-    return rule
-
-
-def leading_vmap(prim):
-    """The batching rule of a primitive that maps over the leading axes of its inputs (the
-    linalg ones): every input batched, then one bind."""
-    def rule(args, batched, **params):
-        return bind(prim, *batch_all(args, batched), **params)
-    return rule
-
-
 @reshape_p.def_jvp
 def _reshape_jvp(primals, tangents, *, out, shape):
     return reshape(tangents[0], shape)

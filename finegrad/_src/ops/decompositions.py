@@ -13,7 +13,8 @@ import numpy as np
 
 from finegrad._src import core
 from finegrad._src.core import Primitive, bind
-from finegrad._src.ops.array import cast, expand_dims, stop_gradient, leading_vmap
+from finegrad._src.ops.array import cast, expand_dims, stop_gradient
+from finegrad._src.ops.batching import leading_vmap
 from finegrad._src.ops.complex_numbers import _as_complex, _is_complex as is_complex, real
 from finegrad._src.ops.linalg import matmul
 from finegrad._src.ops.linalg_extra import diag, diag_part, band_part, _mask

@@ -5,8 +5,8 @@ import numpy as np
 
 from finegrad._src import core, dims
 from finegrad._src.core import Primitive, bind
-from finegrad._src.ops.array import (_t, cast, reduce_sum, reshape, transpose, unbroadcast,
-                                     ones_like, aligned_vmap)
+from finegrad._src.ops.array import _t, cast, reduce_sum, reshape, transpose, unbroadcast, ones_like
+from finegrad._src.ops.batching import aligned_vmap
 from finegrad._src.ops.base import multilinear_jvp, shape_with, normalize_axes
 from finegrad._src.ops import elementwise as ew
 from finegrad._src.ops import arithmetic as ar

@@ -3,7 +3,8 @@
 import numpy as np
 
 from finegrad._src import core, dims
-from finegrad._src.ops.array import _t, reduce_sum, expand_dims, leading_vmap
+from finegrad._src.ops.array import _t, reduce_sum, expand_dims
+from finegrad._src.ops.batching import leading_vmap
 from finegrad._src.tensor import Tensor
 from finegrad._src.ops import arithmetic as ar
 from finegrad._src.core import Primitive, bind

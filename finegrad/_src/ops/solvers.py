@@ -11,7 +11,8 @@ import numpy as np
 from finegrad._src import dims
 from finegrad._src.core import Primitive, bind
 from finegrad._src.errors import InvalidArgumentError
-from finegrad._src.ops.array import _t, unbroadcast, leading_vmap
+from finegrad._src.ops.array import _t, unbroadcast
+from finegrad._src.ops.batching import leading_vmap
 from finegrad._src.ops.complex_numbers import conj_if_complex
 from finegrad._src.ops.linalg import matmul, _swap
 from finegrad._src.ops.linalg_extra import _matrix, band_part

@@ -11,7 +11,8 @@ NotImplementedError saying so.
 import numpy as np
 
 from finegrad._src.core import Primitive, bind
-from finegrad._src.ops.array import concat, expand_dims, leading_vmap
+from finegrad._src.ops.array import concat, expand_dims
+from finegrad._src.ops.batching import leading_vmap
 from finegrad._src.ops.complex_numbers import _as_complex, _is_complex, real, conj_if_complex
 from finegrad._src.ops.indexing import getitem
 from finegrad._src.ops.linalg import matmul
