@@ -280,6 +280,20 @@ def test_outputs_that_do_not_depend_on_elems():
     assert empty.shape == (0,)
     nested = fg.vectorized_map(lambda e: {"a": e[0] + e[1], "b": (e[0],)}, (x, x))
     _close(nested, {"a": X[:, 0] * 2, "b": (X[:, 0],)})
+    assert fg.vectorized_map(lambda e: (e, None), x)[1] is None   # as TensorFlow
+
+
+def test_captured_tensors_are_not_tiled_and_get_summed_gradients():
+    x = fg.constant(X[:, 0])
+    c = fg.constant([2., 3., -1.])
+    with fg.GradientTape() as tape:
+        tape.watch(c)
+        y = fg.reduce_sum(fg.vectorized_map(lambda e: e * c * c, x))
+    np.testing.assert_allclose(tape.gradient(y, c).numpy(), (2 * c.numpy() * X[:, 0]).sum(0),
+                               rtol=1e-5)
+    with fg.autodiff.ForwardAccumulator(c, fg.ones_like(c)) as acc:
+        y = fg.vectorized_map(lambda e: e * c, x)
+    np.testing.assert_allclose(acc.jvp(y).numpy(), X[:, 0])
 
 
 def test_untraceable_fn_falls_back_to_the_loop_with_a_warning():

@@ -65,8 +65,9 @@ def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
     by one vectorized run of ``fn``'s ops over the whole batch (TensorFlow's
     ``tf.vectorized_map``).
 
-    ``fn`` is traced once on one slice, then each of its ops runs once over all the slices
-    (through the primitive's batching rule, or slice by slice for primitives without one).
+    ``fn`` is traced once on one slice (its Python runs once, as in TensorFlow), then each
+    of its ops runs once over all the slices (through the primitive's batching rule, or
+    slice by slice for primitives without one).
     ``elems`` is a tensor or a nested structure of tensors sharing the size of axis 0;
     ``fn`` may return any structure; outputs that do not depend on ``elems`` (constants,
     Python numbers) are broadcast to the batch. Gradients (any order, both modes) flow as
@@ -125,6 +126,8 @@ def _trace(fn, elems, flat):
     parent = core.current_tracer()
     b = _VmapBuilder("vectorized_map_fn", parent=parent)
     examples = [_example(t) for t in flat]
+    if not flat[0]._value.shape[0]:   # zero slices: the traced values are made up
+        b.examples = True
     with core.tracing(b):
         for t, x in zip(flat, examples, strict=True):
             b.add_arg(x, shape=tuple(core.shape_of(t))[1:] if b.poly else None)
@@ -162,11 +165,14 @@ def _run(graph, builder, outer, flat, n):
 
 
 def _output(o, env, batched, n):
-    """One output leaf with the batch at axis 0 (an unbatched one broadcast to it)."""
+    """One output leaf with the batch at axis 0 (an unbatched one broadcast to it; None
+    stays None)."""
     if isinstance(o, OutSlot):
         t = env[o.slot]
         if o.slot in batched:
             return t
+    elif o is None:   # passed through, as TensorFlow does
+        return None
     else:
         t = convert_to_tensor(o)
     return broadcast_to(t, (n,) + tuple(core.shape_of(t)))
