@@ -14,7 +14,8 @@ primitives (random draws) and custom_gradient nodes always take the fallback, so
 slice draws its own numbers and each slice's gradient function sees its own values.
 
 An ``fn`` that cannot be traced (it asks a slice's value in Python: ``.numpy()``, an ``if``
-on a tensor; or it assigns a variable) runs slice by slice as `map_fn` does, with a warning
+on a tensor; or it assigns a variable), or whose sizes depend on each slice's values (a
+``boolean_mask``), runs slice by slice as `map_fn` does, with a warning
 (``fallback_to_while_loop=True``), or raises (``False``). It imports `core`, `ops`, `ad`
 and the graph builder.
 """
@@ -30,6 +31,7 @@ from finegrad._src.ops import mapping
 from finegrad._src.ops.array import _t, broadcast_to, convert_to_tensor, stack
 from finegrad._src.ops.batching import aligned_vmap
 from finegrad._src.ops.constants import zeros
+from finegrad._src.ops.masking import DataDependentSize
 from finegrad._src.tensor import Tensor
 
 _FN = "finegrad.vectorized_map"
@@ -85,17 +87,20 @@ def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
     n = _batch_size(flat)
     try:
         graph, builder, outer = _trace(fn, elems, flat)
+        try:
+            return _run(graph, builder, outer, flat, n)
+        except DataDependentSize as e:   # a boolean_mask: each slice selects its own count
+            raise _Untraceable(f"{_FN}: fn selects a number of entries that depends on "
+                               f"each slice's values ({e})", ValueError) from None
+        finally:
+            if builder.parent is None:
+                builder.release(graph)
     except _Untraceable as e:
         if not fallback_to_while_loop:
             raise e.kind(f"{e} (fallback_to_while_loop=False)") from None
         if warn:
             warnings.warn(f"{e}; running fn once per slice instead", stacklevel=2)
         return mapping._map(fn, elems, None, _FN)
-    try:
-        return _run(graph, builder, outer, flat, n)
-    finally:
-        if builder.parent is None:
-            builder.release(graph)
 
 
 def _batch_size(flat):

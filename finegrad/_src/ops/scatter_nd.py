@@ -202,6 +202,20 @@ def _scatter_nd_shape(u, ind, *, shape, nlead, **params):
     return tuple(u[:nlead]) + tuple(shape)
 
 
+@scatter_nd_p.def_vmap
+def _scatter_nd_vmap(args, batched, *, shape, batch_dims, nlead, mode):
+    """Batched updates alone: one more leading axis; batched indices (each slice scatters
+    into its own output): the batch is one more batch dimension."""
+    if not batched[1]:
+        return bind(scatter_nd_p, *args, shape=shape, batch_dims=batch_dims, nlead=nlead + 1,
+                    mode=mode)
+    if nlead:
+        return NotImplemented
+    u, ind = batch_all(args, batched)
+    return bind(scatter_nd_p, u, ind, shape=core.shape_of(u)[:1] + tuple(shape),
+                batch_dims=batch_dims + 1, nlead=0, mode=mode)
+
+
 @scatter_nd_p.def_jvp
 def _scatter_nd_jvp(primals, tangents, *, out, shape, batch_dims, nlead, mode):
     return bind(scatter_nd_p, tangents[0], *primals[1:], shape=shape, batch_dims=batch_dims,
