@@ -286,6 +286,33 @@ def test_custom_gradient_cond_and_nested_maps():
     _close(tape.gradient(y, x), tape.gradient(y_loop, x), 1e-10)
 
 
+def test_cond_partitions_the_slices(fallbacks):
+    """A cond whose predicate differs between slices runs each branch once over its own
+    slices (the other branch never sees them: no log of a negative number here); inside a
+    trace it runs slice by slice."""
+    w = fg.Variable([1., -2., 0.5])
+
+    def fn(e):
+        return fg.cond(fg.reduce_sum(e) > 0, lambda: fg.math.log(fg.reduce_sum(e)) * e * w,
+                       lambda: -e * 3. + 1.)
+    x = fg.constant(RNG.normal(size=(6, 3)).astype(np.float32))
+    with fg.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        got = fg.vectorized_map(fn, x)
+        want = fg.map_fn(fn, x)
+        s_got, s_want = fg.reduce_sum(got ** 2), fg.reduce_sum(want ** 2)
+    assert fallbacks == []
+    assert not np.isnan(got.numpy()).any()
+    _close(got, want)
+    _close(tape.gradient(s_got, [x, w]), tape.gradient(s_want, [x, w]), 1e-4)
+    check_gradients(lambda x: fg.vectorized_map(
+        lambda e: fg.cond(e[0] > 0, lambda: e * e[1], lambda: fg.sin(e)), x),
+        [RNG.normal(size=(5, 2))], order=2)
+    traced = fg.function(lambda x: fg.vectorized_map(fn, x))
+    _close(traced(x), want)
+    assert fallbacks == ["cond"]
+
+
 def test_outputs_that_do_not_depend_on_elems():
     x = fg.constant(X[:, 0])
     out = fg.vectorized_map(lambda e: (3.0, np.float64(2.), fg.constant([1, 2]), e), x)

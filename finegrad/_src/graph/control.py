@@ -19,7 +19,7 @@ from finegrad._src.ops.base import instantiate_zeros
 from finegrad._src.graph import symbolic
 from finegrad._src.graph.builder import GraphBuilder, is_traced
 from finegrad._src.graph.concrete import replay
-from finegrad._src.graph import ir
+from finegrad._src.graph import ir, vmap
 from finegrad._src.graph.ir import OutSlot
 from finegrad._src.ops.array import convert_to_tensor
 from finegrad._src.tensor import Tensor
@@ -165,6 +165,9 @@ def _dry(fn):
         return fn()
     with ir.dry_run(tracer.shadow):
         return fn()
+
+
+cond_p.def_vmap(vmap.cond_rule)   # the slices partitioned by the predicate
 
 
 @cond_p.def_impl

@@ -11,7 +11,9 @@ a batched input runs its primitive's batching rule (``Primitive.def_vmap``; elem
 primitives without one align ranks and bind once), or the per-slice fallback: the batched
 inputs unstacked, the primitive bound once per slice, the results stacked. Stateful
 primitives (random draws) and custom_gradient nodes always take the fallback, so that each
-slice draws its own numbers and each slice's gradient function sees its own values.
+slice draws its own numbers and each slice's gradient function sees its own values. A
+``cond`` whose predicate differs between slices runs each branch once over its own slices
+(outside a trace, where the predicate's values are known).
 
 An ``fn`` that cannot be traced (it asks a slice's value in Python: ``.numpy()``, an ``if``
 on a tensor; or it assigns a variable), or whose sizes depend on each slice's values (a
@@ -21,14 +23,17 @@ and the graph builder.
 """
 import warnings
 
+import numpy as np
+
 from finegrad._src import core, dims, nest
 from finegrad._src.ad import custom
 from finegrad._src.core import bind
 from finegrad._src.graph.builder import GraphBuilder
 from finegrad._src.graph.concrete import _ReplayRule
-from finegrad._src.graph.ir import OutSlot, read_variable_p
+from finegrad._src.graph.ir import OutSlot, assign_variable_p, read_variable_p
 from finegrad._src.ops import mapping
-from finegrad._src.ops.array import _t, broadcast_to, convert_to_tensor, stack
+from finegrad._src.ops.array import _t, broadcast_to, concat, convert_to_tensor, stack
+from finegrad._src.ops.gather import gather
 from finegrad._src.ops.batching import aligned_vmap
 from finegrad._src.ops.constants import zeros
 from finegrad._src.ops.masking import DataDependentSize
@@ -146,14 +151,24 @@ def _trace(fn, elems, flat):
 
 def _run(graph, builder, outer, flat, n):
     env = dict(zip(graph.args, flat, strict=True))
-    batched = set(graph.args)
     env.update(outer)
+    batched = _evaluate(graph, builder, env, set(graph.args), n)
+    return nest.map_structure(lambda o: _output(o, env, batched, n), graph.outputs)
+
+
+def _evaluate(graph, builder, env, batched, n):
+    """Run ``graph``'s nodes over the batch, filling ``env`` (slot -> tensor; the arguments
+    and outer slots given); returns the set of batched slots."""
     for s in graph.consts:
         env[s] = builder.captured(s)   # the captured tensor itself: tapes see the connection
     for node in graph.nodes:
         if node.prim is read_variable_p:
             env[node.outs[0]] = node.params["var"].read_value()
             continue
+        if node.prim is assign_variable_p:   # in a cond branch (fn's own are refused)
+            raise _Untraceable(f"{_FN}: fn assigns variable {node.params['var'].name!r}; "
+                               f"slices assign one after the other, which only a loop does",
+                               ValueError)
         flags = [s in batched for s in node.ins]
         if node.prim is custom.custom_p:
             outs = _per_slice(node, env, batched, n, builder)
@@ -166,7 +181,39 @@ def _run(graph, builder, outer, flat, n):
             continue
         env.update(zip(node.outs, outs, strict=True))
         batched.update(node.outs)
-    return nest.map_structure(lambda o: _output(o, env, batched, n), graph.outputs)
+    return batched
+
+
+def cond_rule(args, batched, *, branches):
+    """The batching rule of ``cond`` (declared in graph/control.py) for a predicate that
+    differs between slices, outside any trace (where its values are known): the slices
+    partitioned by the predicate, each branch run once over its slices (as TensorFlow's
+    vectorization of a cond does), the results put back in order by one gather. Inside a
+    trace the partition would have a data-dependent size: ``NotImplemented``."""
+    if not batched[0] or core.current_tracer() is not None:
+        return NotImplemented
+    pred = np.asarray(args[0]._value, bool)
+    parts, order = [], []
+    for branch, idx in zip(branches, (np.flatnonzero(pred), np.flatnonzero(~pred)),
+                           strict=True):
+        if idx.size:
+            captured = [gather(x, idx) if b else x
+                        for x, b in zip(args[1:], batched[1:], strict=True)]
+            parts.append(_run_branch(branch, captured, batched[1:], idx.size))
+            order.append(idx)
+    perm = np.argsort(np.concatenate(order), kind="stable")
+    return tuple(gather(concat(list(p), 0) if len(p) > 1 else p[0], perm)
+                 for p in zip(*parts, strict=True))
+
+
+def _run_branch(branch, captured, flags, n):
+    """A cond branch's outputs (OutSlot leaves) over ``n`` slices, batch at axis 0."""
+    g = branch.graph
+    env = {s: captured[i] for s, i in branch.outer_index.items()}
+    batched = _evaluate(g, branch.builder, env,
+                        {s for s, i in branch.outer_index.items() if flags[i]}, n)
+    return [_output(o, env, batched, n) for o in nest.flatten(g.outputs)
+            if isinstance(o, OutSlot)]
 
 
 def _output(o, env, batched, n):
