@@ -200,6 +200,18 @@ def test_polymorphic_batch_keeps_one_graph():
     assert g.experimental_get_tracing_count() == 1
 
 
+def test_polymorphic_slices_with_their_shape(fallbacks):
+    """Open sizes inside the slices too: ``shape`` and ``size`` of a slice are ops there."""
+    f = fg.function(lambda x: fg.vectorized_map(
+        lambda e: fg.reduce_sum(e) / fg.cast(fg.shape(e)[0], fg.float32) +
+        fg.cast(fg.size(e), fg.float32), x),
+        input_signature=[fg.TensorSpec([None, None], fg.float32)])
+    for n, m in ((2, 3), (4, 5)):
+        x = RNG.normal(size=(n, m)).astype(np.float32)
+        np.testing.assert_allclose(f(fg.constant(x)).numpy(), x.mean(1) + m, rtol=1e-5)
+    assert f.experimental_get_tracing_count() == 1 and fallbacks == []
+
+
 def test_polymorphic_batch_pinned_by_the_fallback_with_a_reason():
     f = fg.function(lambda x: fg.vectorized_map(lambda e: e + fg.random.normal((3,)), x),
                     input_signature=[fg.TensorSpec([None, 3], fg.float32)])
