@@ -325,6 +325,28 @@ def test_cond_partitions_the_slices(fallbacks):
     assert fallbacks == ["cond"]
 
 
+def test_while_loop_runs_each_slice_as_long_as_its_condition(fallbacks):
+    w = fg.Variable(1.5)
+
+    def fn(e):
+        return fg.while_loop(lambda i, a: a < 50., lambda i, a: (i + 1, a * e[0] * w + e[1]),
+                             (0, fg.reduce_sum(e)))[::-1]
+    x = fg.constant(np.arange(6.).reshape(3, 2).astype(np.float32) + 1)
+    with fg.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        got = fg.vectorized_map(fn, x)
+        want = fg.map_fn(fn, x, fn_output_signature=(fg.float32, fg.int32))
+    assert fallbacks == []
+    np.testing.assert_array_equal(got[1].numpy(), [6, 2, 1])   # iterations differ per slice
+    _close(got, want)
+    _close(tape.gradient(got[0], [x, w]), tape.gradient(want[0], [x, w]))
+    capped = lambda e: fg.while_loop(lambda v: fg.reduce_sum(v) < 10., lambda v: v * 1.5,  # noqa: E731
+                                     [e], maximum_iterations=4)[0]
+    xs = RNG.uniform(0.5, 3, size=(5, 2))
+    _close(fg.vectorized_map(capped, fg.constant(xs)), fg.map_fn(capped, fg.constant(xs)))
+    check_gradients(lambda x: fg.vectorized_map(capped, x), [xs], order=2)
+
+
 def test_outputs_that_do_not_depend_on_elems():
     x = fg.constant(X[:, 0])
     out = fg.vectorized_map(lambda e: (3.0, np.float64(2.), fg.constant([1, 2]), e), x)

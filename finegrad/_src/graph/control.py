@@ -217,6 +217,9 @@ def _cond_jvp(primals, tangents, *, out, branches):
 while_p = Primitive("while_loop", multiple_results=True, unify=False)
 
 
+while_p.def_vmap(vmap.while_rule)   # each slice loops as long as its own condition holds
+
+
 def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations=10,
                back_prop=True, swap_memory=False, maximum_iterations=None, name=None):
     """Repeat ``loop_vars = body(*loop_vars)`` while ``cond(*loop_vars)``; returns the vars.

@@ -32,8 +32,10 @@ from finegrad._src.graph.builder import GraphBuilder
 from finegrad._src.graph.concrete import _ReplayRule
 from finegrad._src.graph.ir import OutSlot, assign_variable_p, read_variable_p
 from finegrad._src.ops import mapping
-from finegrad._src.ops.array import _t, broadcast_to, concat, convert_to_tensor, stack
+from finegrad._src.ops.array import (_t, batch_all, batch_size, broadcast_to, concat,
+                                     convert_to_tensor, stack)
 from finegrad._src.ops.gather import gather
+from finegrad._src.ops.scatter_nd import tensor_scatter_nd_update
 from finegrad._src.ops.batching import aligned_vmap
 from finegrad._src.ops.constants import zeros
 from finegrad._src.ops.masking import DataDependentSize
@@ -206,14 +208,46 @@ def cond_rule(args, batched, *, branches):
                  for p in zip(*parts, strict=True))
 
 
-def _run_branch(branch, captured, flags, n):
-    """A cond branch's outputs (OutSlot leaves) over ``n`` slices, batch at axis 0."""
+def _run_branch(branch, captured, flags, n, args=()):
+    """A cond branch's (or a loop's condition's or body's) outputs (OutSlot leaves) over
+    ``n`` slices, batch at axis 0; ``args`` (batched) feed the graph's arguments."""
     g = branch.graph
-    env = {s: captured[i] for s, i in branch.outer_index.items()}
-    batched = _evaluate(g, branch.builder, env,
+    env = dict(zip(g.args, args, strict=True))
+    env.update({s: captured[i] for s, i in branch.outer_index.items()})
+    batched = _evaluate(g, branch.builder, env, set(g.args) |
                         {s for s, i in branch.outer_index.items() if flags[i]}, n)
     return [_output(o, env, batched, n) for o in nest.flatten(g.outputs)
             if isinstance(o, OutSlot)]
+
+
+def while_rule(args, batched, *, parts, n, max_iter):
+    """The batching rule of ``while_loop`` (declared in graph/control.py), outside any trace:
+    every slice keeps its own loop variables; each step runs the condition once over the
+    slices still looping and the body once over those whose condition holds (so a finished
+    slice never runs the body again, as in the loop), writing their new values back with
+    one scatter per variable. Inside a trace (or with a traced maximum_iterations):
+    ``NotImplemented``."""
+    if core.current_tracer() is not None or max_iter == "input":
+        return NotImplemented
+    size = _slices(batch_size(args, batched), "while_loop")
+    state = batch_all(args[:n], batched[:n]) if any(batched[:n]) else \
+        [broadcast_to(v, (size,) + tuple(core.shape_of(v))) for v in args[:n]]
+    captured, flags = list(args[n:]), list(batched[n:])
+    active, step = np.arange(size), 0
+    while active.size and (max_iter is None or step < max_iter):
+        cap = [gather(c, active) if f else c for c, f in zip(captured, flags, strict=True)]
+        pred = _run_branch(parts[0], cap, flags, active.size,
+                           [gather(v, active) for v in state])[0]
+        active = active[np.asarray(pred._value, bool)]
+        if active.size:
+            cap = [gather(c, active) if f else c for c, f in zip(captured, flags, strict=True)]
+            new = _run_branch(parts[1], cap, flags, active.size,
+                              [gather(v, active) for v in state])
+            rows = active[:, None]
+            state = [tensor_scatter_nd_update(v, rows, u) for v, u in zip(state, new,
+                                                                          strict=True)]
+        step += 1
+    return tuple(state)
 
 
 def _output(o, env, batched, n):
