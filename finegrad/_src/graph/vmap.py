@@ -12,8 +12,9 @@ primitives without one align ranks and bind once), or the per-slice fallback: th
 inputs unstacked, the primitive bound once per slice, the results stacked. Stateful
 primitives (random draws) and custom_gradient nodes always take the fallback, so that each
 slice draws its own numbers and each slice's gradient function sees its own values. A
-``cond`` whose predicate differs between slices runs each branch once over its own slices
-(outside a trace, where the predicate's values are known).
+``cond`` whose predicate differs between slices runs each branch once over its own slices,
+and a ``while_loop`` runs each step once over the slices still looping (outside a trace,
+where the predicate's values are known).
 
 An ``fn`` that cannot be traced (it asks a slice's value in Python: ``.numpy()``, an ``if``
 on a tensor; or it assigns a variable), or whose sizes depend on each slice's values (a
@@ -81,8 +82,11 @@ def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
     ``fn`` may return any structure; outputs that do not depend on ``elems`` (constants,
     Python numbers) are broadcast to the batch. Gradients (any order, both modes) flow as
     through the ops themselves. An ``fn`` that needs a slice's value in Python (``.numpy()``,
-    an ``if`` on a tensor) or assigns a variable runs as `map_fn` (once per slice), with a
+    an ``if`` on a tensor), assigns a variable, or selects a number of entries that depends
+    on each slice's values (``boolean_mask``) runs as `map_fn` (once per slice), with a
     warning when ``warn``; with ``fallback_to_while_loop=False`` it is an error instead.
+    (A primitive without a batching rule always runs slice by slice, within the vectorized
+    run: that is exact, only slower.)
 
     >>> import finegrad as fg
     >>> fg.vectorized_map(lambda x: fg.reduce_sum(x * x), fg.constant([[1., 2.], [3., 4.]])).numpy()
