@@ -51,6 +51,17 @@ class Primitive:
     ``batch_rule=True`` declares that the VJP handles a non-empty ``batch``
     (`finegrad.jacobian` then runs one vectorized reverse pass; otherwise it loops).
 
+    The forward batching rule of `finegrad.vectorized_map` (not the VJP's ``batch``), set with
+    the ``def_vmap`` decorator: ``vmap(args, batched, **params)`` gets the input tensors and
+    one bool per input (at least one True); a batched input carries the batch (the mapped
+    slices) as an extra axis 0 in front of its per-slice shape, an unbatched one is the same
+    for every slice and has its per-slice shape. It returns the output (a tuple with
+    ``multiple_results``) for the whole batch, batch at axis 0, computed with finegrad ops
+    or `bind` (so that it is differentiable), or ``NotImplemented`` for the per-slice
+    fallback (bind once per slice, then stack). Without a rule, an ``elementwise`` primitive
+    aligns the ranks and binds once; any other primitive (and every ``stateful`` one) takes
+    the fallback.
+
     What compiled graphs (`finegrad.function`) need to know, declared here too:
 
     - ``kernel``: a NumPy ufunc (or a function with a ufunc's ``out=`` keyword) that computes
@@ -98,6 +109,7 @@ class Primitive:
         if shape_rule is None and self.elementwise:
             shape_rule = broadcast_shape_rule
         self.shape_rule = shape_rule
+        self.vmap = None   # the forward batching rule of vectorized_map (def_vmap)
         self.nondiff = False
         self.gradient_override = None  # set by RegisterGradient / no_gradient
         _PRIMITIVES[name] = self
@@ -112,6 +124,11 @@ class Primitive:
 
     def def_jvp(self, fn):
         self.jvp = fn
+        return fn
+
+    def def_vmap(self, fn):
+        """Declare the forward batching rule (see ``vmap`` above)."""
+        self.vmap = fn
         return fn
 
     def def_shape(self, fn):
