@@ -336,7 +336,15 @@ def bench_c():
     y, g = fgrun()
     ny, ng = nprun()
     ok = close(y.numpy(), ny, rtol=1e-4) and close(g.numpy(), ng, rtol=1e-5)
-    t = measure({"fg": fgrun, "np": nprun}, repeats=5, round_s=0.05)
+    fns = {"fg": fgrun, "np": nprun}
+    from finegrad._src import threads
+    if threads.split_from != threads.NEVER:   # the fast path is on: time it off too
+
+        def fgrun_off():
+            with threads.switched(False):
+                return fgrun()
+        fns["nofast"] = fgrun_off
+    t = measure(fns, repeats=5, round_s=0.05)
     ratio = lambda s: s / t["np"]["min"]  # noqa: E731
 
     def torch_b(torch):
@@ -372,8 +380,13 @@ def bench_c():
     peers = run_peers("c", {"torch": torch_b, "jax": jax_b, "tensorflow": tf_b,
                             "autograd": ag_b}, None, lambda r: close(r, ng, rtol=1e-5),
                       baseline=nprun)
-    return [row("c", "grad of sum(log(1+exp(x))), 10^7 float32", t, ratio(t["fg"]["min"]),
+    rows = [row("c", "grad of sum(log(1+exp(x))), 10^7 float32", t, ratio(t["fg"]["min"]),
                 "x NumPy", 1.2, ok, peers)]
+    if "nofast" in t:
+        rows.append(row("c", "  (info) same, fast path off (one thread)",
+                        {"fg": t["nofast"], "np": t["np"]}, ratio(t["nofast"]["min"]),
+                        "x NumPy", None, ok, {}))
+    return rows
 
 
 # --- (d) Hessian-vector product of the extended Rosenbrock function -----------------------------

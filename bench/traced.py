@@ -338,21 +338,21 @@ def bench_g5():
 
 
 def _fast_off(build):
-    """``build()``'s callable, its graphs compiled without the [fast] extra (numexpr), or None
-    when numexpr is not installed or switched off (the rows would be the same)."""
+    """``build()``'s callable, its graphs compiled without the fast path (threads, absorbed
+    sums, numexpr), or None when the fast path is off anyway (the rows would be the same)."""
     from finegrad._src.graph import fast
-    if fast.numexpr() is None:
+    if not fast.threaded() and fast.numexpr() is None:
         return None
     fn = build()
     with fast.disabled():
-        fn()     # the trace and the compiled form happen here, without numexpr
+        fn()     # the trace and the compiled form happen here, without the fast path
     return fn
 
 
 def _fast_rows(key, desc, t, ok):
     if "nofast" not in t:
         return []
-    return [row(key, f"  (info) same, [fast] extra off (numexpr not used): {desc}",
+    return [row(key, f"  (info) same, fast path off (one thread, no numexpr): {desc}",
                 {"fg": t["nofast"], "np": t["np"]}, t["nofast"]["min"] / t["np"]["min"],
                 "x NumPy", None, ok, {})]
 

@@ -26,6 +26,8 @@ import threading
 
 import numpy as np
 
+from finegrad._src import threads
+
 #: arrays smaller than this keep the blocked NumPy path (numexpr's thread start-up and its
 #: unvectorized float32 loops lose below it; measured, see the module docstring)
 NUMEXPR_MIN = 1 << 22
@@ -57,9 +59,17 @@ def numexpr():
     return ne
 
 
+def threaded():
+    """Whether graphs compiled now split fused chains over threads and compute the sums of
+    their values block by block (`graph/fuse.py`, `threads`): the environment asks for the
+    fast path and `disabled` is not in force."""
+    return not getattr(_OFF, "off", False) and threads.wanted()
+
+
 @contextlib.contextmanager
 def disabled():
-    """Context manager: graphs compiled inside it do not use numexpr (on this thread)."""
+    """Context manager: graphs compiled inside it use neither numexpr nor threads (on this
+    thread)."""
     saved = getattr(_OFF, "off", False)
     _OFF.off = True
     try:
