@@ -46,7 +46,7 @@ def main(argv=None):
     ap.add_argument("--rounds-scale", type=float, default=1.0,
                     help="multiply the number of timed rounds (more: steadier minimum)")
     ap.add_argument("--no-fast", action="store_true",
-                    help="switch the fast path (threads, numexpr) off: FINEGRAD_FAST=0")
+                    help="switch the fast path (threads) off: FINEGRAD_FAST=0")
     ap.add_argument("--fast", action="store_true",
                     help="force the fast path on, whatever the cores: FINEGRAD_FAST=1")
     ap.add_argument("--profile", action="store_true",

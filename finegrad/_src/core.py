@@ -57,9 +57,9 @@ class Primitive:
       the primitive elementwise on parameter-free calls, as ``impl`` does; the executor calls
       it directly, writes it into recycled buffers and fuses chains of kernels. Implies
       ``elementwise`` and ``fresh``.
-    - ``numexpr``: the kernel as a numexpr expression over ``{0}``, ``{1}``, ... (the inputs),
-      e.g. ``"{0} * {1}"``: with the ``finegrad[fast]`` extra, a fused chain of such kernels
-      may run as one numexpr kernel (`graph/fast.py` decides when it pays).
+    - ``numexpr``: the kernel as an expression over ``{0}``, ``{1}``, ... (the inputs), in
+      numexpr's syntax, e.g. ``"{0} * {1}"``: when it is plain arithmetic, compiled graphs
+      spell the primitive's scalar steps with it (`graph/fast.py: arithmetic`).
     - ``elementwise=True``: the output's shape is the NumPy broadcast of the inputs' shapes
       (its default shape rule).
     - ``fresh=True``: what the executor runs for it (its kernel, else ``impl``) always returns

@@ -33,8 +33,12 @@ import numpy as np
 SPLIT_MIN = 1 << 17
 #: on by default from this many usable cores (measured gain on 2, see the module docstring)
 MIN_CORES = 2
-#: parts are multiples of this many elements (cache lines and SIMD widths stay aligned)
-ALIGN = 1 << 10
+#: pieces start at multiples of this many elements (cache lines and SIMD widths stay aligned)
+#: and are at least this long
+ALIGN = 1 << 15
+#: pieces per worker thread: the threads take them in turn, so a thread the system runs late
+#: costs at most its pieces' share
+PIECES = 2
 #: `split_from` when the path is off: no array is this large
 NEVER = 1 << 62
 
@@ -101,52 +105,82 @@ def _executor():
     return _pool
 
 
-def bounds(size, parts=None):
-    """``parts`` (default `workers`) contiguous ``(start, stop)`` ranges covering
-    ``range(size)``, their starts multiples of `ALIGN`; fewer when ``size`` is small."""
-    parts = workers() if parts is None else parts
-    parts = max(1, min(parts, size // ALIGN))
+def bounds(size):
+    """Contiguous ``(start, stop)`` pieces covering ``range(size)``: `PIECES` per worker, of
+    `ALIGN` elements or more, their starts multiples of `ALIGN`; one when ``size`` is small."""
+    parts = max(1, min(PIECES * workers(), size // ALIGN))
     step = math.ceil(size / parts / ALIGN) * ALIGN
     return [(lo, min(size, lo + step)) for lo in range(0, size, step)] or [(0, size)]
 
 
 def run_parts(fn, size):
-    """``[fn(start, stop) for each range of bounds(size)]``, the ranges run in parallel (the
-    first on the calling thread), under the caller's NumPy error state."""
+    """``[fn(start, stop) for each piece of bounds(size)]``, under the caller's NumPy error
+    state. The calling thread and the pool's threads take the pieces in turn, so when the
+    other cores are busy the caller ends up running them all itself instead of waiting for a
+    thread that is not scheduled (the pool's late threads find nothing left to take)."""
     ranges = bounds(size)
-    if len(ranges) == 1:
-        return [fn(*ranges[0])]
-    err = np.geterr()
+    if len(ranges) == 1 or workers() == 1:
+        return [fn(lo, hi) for lo, hi in ranges]
+    job = _Job(fn, ranges, np.geterr())
+    pool = _executor()
+    for _ in range(min(workers() - 1, len(ranges) - 1)):
+        pool.submit(job.work)
+    job.work()
+    job.finished.wait()
+    if job.errors:
+        raise job.errors[0]
+    return job.results
 
-    def task(lo, hi):
-        with np.errstate(**err):
-            return fn(lo, hi)
-    futures = [_executor().submit(task, lo, hi) for lo, hi in ranges[1:]]
-    try:
-        first = fn(*ranges[0])
-    finally:
-        rest = [f.result() for f in futures]   # the parts finish (or raise) before we return
-    return [first, *rest]
+
+class _Job:
+    """The pieces of one `run_parts` call, taken in order by whichever thread comes."""
+
+    def __init__(self, fn, ranges, err):
+        self.fn, self.ranges, self.err = fn, ranges, err
+        self.results = [None] * len(ranges)
+        self.errors = []
+        self._next = iter(range(len(ranges)))   # next() on it is atomic under the GIL
+        self._lock = threading.Lock()
+        self._left = len(ranges)
+        self.finished = threading.Event()
+
+    def work(self):
+        with np.errstate(**self.err):
+            for i in self._next:
+                try:
+                    self.results[i] = self.fn(*self.ranges[i])
+                except BaseException as e:     # re-raised on the calling thread
+                    self.errors.append(e)
+                with self._lock:
+                    self._left -= 1
+                    if not self._left:
+                        self.finished.set()
 
 
 def split(prim, vals, params):
     """The eager dispatch point of the fast path (`core.bind`, for inputs of `split_from`
     elements or more): ``prim``'s kernel over ``vals`` split across threads when it can run
     so, else ``prim.impl``. Splits a parameter-free call of a primitive that declares a
-    ``kernel``, on float arrays of one dtype, each either of the call's one shape
-    (C-contiguous) or a single element."""
+    ``kernel``, on float arrays of one dtype, each of the call's one shape (C-contiguous, or a
+    broadcast single value: all strides 0) or a single element."""
     kernel = prim.kernel
     shape = _split_shape(vals) if kernel is not None and not params else None
     if shape is None:
         return prim.impl(*vals, **params)
+    # the impl on one element of each input: it checks the inputs as on the whole call, and
+    # gives the output's dtype; when it returns an input, it does no work on these values
+    # (multiplying by a broadcast one), and the whole call is left to it
+    ones = [v if v.ndim == 0 else v[(0,) * (v.ndim - 1)][:1] for v in vals]
+    probe = prim.impl(*ones)
+    if any(probe is o for o in ones):
+        return prim.impl(*vals)
     size = math.prod(shape)
-    flat = [v.reshape(-1) if v.size == size else v for v in vals]
-    # the output's dtype from one element (a kernel may map float to bool, or keep it)
-    probe = kernel(*[f[:1] if f.size == size else f for f in flat])
+    flat = [(True, v.reshape(-1)) if v.ndim and any(v.strides) else
+            (False, v.flat[0] if v.ndim else v) for v in vals]
     out = np.empty(size, np.asarray(probe).dtype)
 
     def part(lo, hi):
-        kernel(*[f[lo:hi] if f.size == size else f for f in flat], out=out[lo:hi])
+        kernel(*[f[lo:hi] if is_array else f for is_array, f in flat], out=out[lo:hi])
     run_parts(part, size)
     return out.reshape(shape)
 
@@ -158,16 +192,16 @@ def _split_shape(vals):
     for v in vals:
         if v.dtype != dtype or v.dtype.kind != "f":
             return None
-        if v.size == 1 and v.ndim == 0:
+        if v.ndim == 0:
             continue
-        if type(v) is not np.ndarray or not v.flags.c_contiguous:
+        if type(v) is not np.ndarray or (shape is not None and v.shape != shape):
             return None
-        if shape is None:
-            shape = v.shape
-        elif v.shape != shape:
+        if any(v.strides) and not v.flags.c_contiguous:
             return None
-    if shape is None or math.prod(shape) < SPLIT_MIN:
-        return None
+        shape = v.shape
+    if shape is None or math.prod(shape) < SPLIT_MIN or \
+            all(v.ndim == 0 or not any(v.strides) for v in vals):
+        return None     # nothing to split, or only broadcast values (the impl keeps them so)
     return shape
 
 

@@ -5,8 +5,9 @@ exp(x))`` over 10^7 floats) is bound by memory traffic, not arithmetic. `fuse_ru
 of two or more consecutive nodes whose primitives declare a ``kernel`` (a NumPy ufunc) over
 one large float shape, and replaces each run by one `Fused` pseudo-primitive that applies the
 same ufuncs to cache-sized blocks. Each element goes through the same ufuncs as unfused, so
-results are bitwise identical. With the ``finegrad[fast]`` extra, a chain may instead run as
-numexpr expressions (`graph/fast.py`; results within float rounding). The pass works on node
+results are bitwise identical. With the fast path (`graph/fast.py`), the blocks are split over
+threads (still the same bits) and a sum over all axes of a chain's value joins the chain
+(added block by block: within float rounding). The pass works on node
 lists; `ir.fuse_elementwise` wraps it.
 """
 import numpy as np
@@ -14,7 +15,8 @@ import numpy as np
 from finegrad._src import threads
 from finegrad._src.graph import fast
 
-#: elements per block when a chain of elementwise ops runs block by block
+#: elements per block when a chain of 8-byte values runs block by block (256 KiB per value:
+#: a chain's scratch buffers stay in a core's L2 cache); 4-byte values take twice as many
 CHUNK = 1 << 15
 #: arrays smaller than this are not worth fusing (the blocks would be the whole array)
 FUSE_MIN = 1 << 17
@@ -58,19 +60,11 @@ class Fused:
                              m.params.get("keepdims", False)) for m in self.reductions]
         self.threaded = threaded
         self.label = "[" + ", ".join(n.prim.name for n in nodes + self.reductions) + "]"
-        # with the finegrad[fast] extra: the chain as numexpr expressions, when that pays
-        self.fast = None if self.reductions else fast.compile_chain(self)
-        if self.fast is not None:
-            self.label += " numexpr"
-        elif threaded:
+        if threaded:
             self.label += " threaded"
 
     def impl(self, *vals, outs=None):
         """Run the chain; ``outs`` (one buffer or None per escaping value) receive them."""
-        if self.fast is not None:
-            res = self.fast.run(vals, outs, self.shape)
-            if res is not None:
-                return res
         size = int(np.prod(self.shape))
         flat_ext = []
         for v in vals:
@@ -99,19 +93,26 @@ class Fused:
             results[s] = np.reshape(total, self.meta[s][0]) if keepdims else dtype.type(total)
         return tuple(results[s] for s in self.escaping)
 
+    @property
+    def chunk(self):
+        """Elements per block: `CHUNK` scaled to the chain's widest values."""
+        width = max(np.dtype(self.meta[s][1]).itemsize for s in (*self.ext, *self.escaping))
+        return max(1, CHUNK * 8 // width)
+
     def _run(self, lo, hi, sources):
         """The chain over elements ``lo:hi``, block by block; the partial results of each
         reduction, one per block."""
-        tmps = [np.empty(min(CHUNK, hi - lo), self.meta[s][1]) for s in self.internal]
+        chunk = self.chunk
+        tmps = [np.empty(min(chunk, hi - lo), self.meta[s][1]) for s in self.internal]
         partials = [[] for _ in self.reduce_plan]
         n_src = len(sources)
         cur = [v for _, v in sources] + tmps
-        for start in range(lo, hi, CHUNK):
-            stop = min(hi, start + CHUNK)
+        for start in range(lo, hi, chunk):
+            stop = min(hi, start + chunk)
             for i, (is_array, v) in enumerate(sources):
                 if is_array:
                     cur[i] = v[start:stop]
-            if stop - start < CHUNK:
+            if stop - start < chunk:
                 for i, t in enumerate(tmps):
                     cur[n_src + i] = t[:stop - start]
             for kernel, ins, out in self.plan:
