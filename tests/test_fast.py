@@ -183,6 +183,7 @@ def test_pieces_left_by_a_late_thread_run_on_the_caller(monkeypatch):
     """A pool thread that does not start (a busy machine) costs no wait: the caller takes
     every piece; results stay in order and errors reach the caller."""
     monkeypatch.setattr(threads, "ALIGN", 2)
+    monkeypatch.setattr(threads, "SPLIT_MIN", 2)
     monkeypatch.setattr(threads, "workers", lambda: 2)
 
     class Idle:

@@ -1,24 +1,27 @@
-"""The ``[fast]`` path: large elementwise work split over the cores with NumPy's own ufuncs.
+"""The fast path: large elementwise work split over the cores with NumPy's own ufuncs.
 
 NumPy releases the GIL inside a ufunc's inner loop, so ufunc calls on disjoint parts of an
 array run in parallel on a small thread pool, each part through NumPy's SIMD loops. Two
-users: eager ops (`split`, the one dispatch point `core.bind` calls for a primitive with a
-``kernel`` on large arrays) and the fused chains of compiled graphs (`graph/fuse.py` runs each
-thread's part block by block with `run_parts`). Each element goes through the same ufunc as
-unsplit, so elementwise results are bitwise identical; only a sum absorbed into a fused chain
-is added in another order (within float rounding: tests/test_fast.py states the tolerance).
+users: eager ops (`split`, the one dispatch point: `core.bind` calls it for inputs of
+`split_from` elements or more, and it splits calls of primitives that declare a ``kernel``)
+and the fused chains of compiled graphs (`graph/fuse.py` runs each piece block by block
+with `run_parts`). Each element goes through the same ufunc as unsplit, so elementwise
+results are bitwise identical; only a sum absorbed into a fused chain is added in another
+order (within float rounding: tests/test_fast.py states the tolerance). Why NumPy's ufuncs
+and not numexpr or numba: `graph/fast.py`.
 
 Switch: the environment variable ``FINEGRAD_FAST`` (``1`` on, ``0`` off; unset: on where the
 process may use `MIN_CORES` cores or more), read at import and by `refresh`; `switched` turns
 it on or off for a block of code. It needs no library beyond NumPy.
 
-Why this and not numexpr or numba (measured on this project's 2-core x86-64 machine, NumPy
-2.4, 10^7 float32, the chain of ``sum(log(1 + exp(x)))`` and its gradient): numexpr 2.14's
-PyPI wheels have no Intel VML, so exp/log are scalar libm loops, 2-60x slower than NumPy's
-SIMD ones (see `graph/fast.py`, which still runs arithmetic-only chains with it when it pays);
-numba would add a compiler (llvmlite) to import and compile per chain, and without Intel's
-SVML it calls the same scalar libm exp/log. NumPy's loops on two threads cut the fused chain
-from 21 ms to 17 ms on the loaded machine (the load of other processes shares the cores).
+Why it is off by default on 2 cores (measured on this project's 2-core x86-64 machine, NumPy
+2.4.6, shared with other busy processes): the compiled gradient of ``sum(log(1 + exp(x)))``
+over 10^7 float32 takes 17 ms of CPU on one thread, nearly all of it in the exp and log
+loops; in a quiet moment two threads cut its time from 21 ms to 17 ms (1.2x), but while the
+other core was busy they gained nothing at 10^7 elements and lost at 2^18-2^22 (traced 1.1-
+1.7x, eager 1.8-3x slower): a piece taken by a thread the system then runs late holds up the
+whole call. Where a spare core is likely (`MIN_CORES`) the gain should approach the number
+of cores, as the work per element is arithmetic, not memory traffic.
 """
 import contextlib
 import math
@@ -28,11 +31,11 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-#: elementwise calls (eager) on at least this many elements are split over the threads;
-#: measured: below it the hand-off to the pool costs more than half a part's work
-SPLIT_MIN = 1 << 17
-#: on by default from this many usable cores (measured gain on 2, see the module docstring)
-MIN_CORES = 2
+#: work on fewer elements is not split (eager calls and fused chains alike): measured on 2
+#: cores, smaller splits gained little when quiet and lost most when the machine was busy
+SPLIT_MIN = 1 << 20
+#: on by default from this many usable cores (not on 2: see the module docstring)
+MIN_CORES = 4
 #: pieces start at multiples of this many elements (cache lines and SIMD widths stay aligned)
 #: and are at least this long
 ALIGN = 1 << 15
@@ -119,7 +122,7 @@ def run_parts(fn, size):
     other cores are busy the caller ends up running them all itself instead of waiting for a
     thread that is not scheduled (the pool's late threads find nothing left to take)."""
     ranges = bounds(size)
-    if len(ranges) == 1 or workers() == 1:
+    if len(ranges) == 1 or workers() == 1 or size < SPLIT_MIN:
         return [fn(lo, hi) for lo, hi in ranges]
     job = _Job(fn, ranges, np.geterr())
     pool = _executor()
@@ -169,9 +172,11 @@ def split(prim, vals, params):
         return prim.impl(*vals, **params)
     # the impl on one element of each input: it checks the inputs as on the whole call, and
     # gives the output's dtype; when it returns an input, it does no work on these values
-    # (multiplying by a broadcast one), and the whole call is left to it
+    # (multiplying by a broadcast one), and the whole call is left to it. (Its floating
+    # point warnings would come twice: the whole call gives them.)
     ones = [v if v.ndim == 0 else v[(0,) * (v.ndim - 1)][:1] for v in vals]
-    probe = prim.impl(*ones)
+    with np.errstate(all="ignore"):
+        probe = prim.impl(*ones)
     if any(probe is o for o in ones):
         return prim.impl(*vals)
     size = math.prod(shape)

@@ -1,7 +1,7 @@
 """The compiler's side of the fast path: whether fused chains run on threads, and the
 arithmetic spelling of scalar steps.
 
-With the fast path on (`threads`: ``FINEGRAD_FAST``, on by default from 2 cores), a fused
+With the fast path on (`threads`: ``FINEGRAD_FAST``, on by default from 4 cores), a fused
 chain of a compiled graph (`graph/fuse.py`) splits its elements over a small thread pool,
 each thread running NumPy's ufuncs block by block over its part, and sums over all axes of
 the chain's values are computed per block inside the chain. Decided when a graph is
@@ -16,11 +16,13 @@ are noisy, the ranking was the same in every run):
   NumPy by hand 1.0x; numexpr 2.14 (two threads) 3.2x, and its float32 sum was off by 3e-4
   relative (one float32 accumulator); numba 0.68 (``parallel=True, fastmath=True``) 1.7x,
   after 0.5 s to import and 2.2 s to compile the loop; NumPy's ufuncs block by block on two
-  threads 0.8x on the loaded machine (0.5x when quieter). numexpr's PyPI wheels have no
+  threads 0.8x on the loaded machine (0.51x in a quiet moment, against 0.63x on one thread).
+  All give the gradient within float rounding of NumPy's. numexpr's PyPI wheels have no
   Intel VML, so its exp and log are scalar libm loops; numba without Intel's SVML calls the
   same scalar functions. NumPy's float32 exp and log are SIMD loops.
 - an arithmetic chain (``sum(y (1 - x^2) + x / y)`` and its two gradients, benchmark g6):
-  numexpr 0.88x NumPy by hand, the threaded blocked NumPy chain 0.43x.
+  numexpr (two threads) 0.88x NumPy by hand; the blocked NumPy chain 0.43x on two threads,
+  0.46x on one (the machine was loaded: threads gained little, numexpr lost anyway).
 
 So the fast path needs no library beyond NumPy; the ``finegrad[fast]`` extra is kept (empty)
 so that installs naming it keep working.
