@@ -377,7 +377,7 @@ def bench_c():
 def _with_fast_off(fns):
     """``fns`` and, when the fast path is on, ``nofast``: finegrad's side with it off."""
     from finegrad._src import threads
-    if threads.split_from == threads.NEVER:
+    if not threads.on():
         return fns
 
     def fgrun_off():

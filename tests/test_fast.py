@@ -29,6 +29,7 @@ def small_arrays_split(monkeypatch):
     runs in blocks of 4."""
     monkeypatch.setenv("FINEGRAD_FAST", "1")
     monkeypatch.setattr(threads, "SPLIT_MIN", 2)
+    monkeypatch.setattr(threads, "split_from", 2)
     monkeypatch.setattr(threads, "ALIGN", 2)
     monkeypatch.setattr(threads, "workers", lambda: 3)
     monkeypatch.setattr(fuse, "FUSE_MIN", 2)
@@ -173,7 +174,7 @@ def test_switched_off_by_environment(small_arrays_split, monkeypatch):
     assert all(not c.threaded and not c.reductions for c in _fused(f, (x,)))
     threads.refresh()
     try:
-        assert threads.split_from == threads.NEVER
+        assert not threads.on()
     finally:
         monkeypatch.undo()
         threads.refresh()
@@ -212,3 +213,32 @@ def test_eager_split_of_broadcast_values(small_arrays_split):
         product = fg.multiply(xt, ones)
     np.testing.assert_array_equal(quotient.numpy(), np.float32(1) / x)
     assert product._value is xt._value     # no pass over memory, as without threads
+
+
+def _address(a):
+    return a.__array_interface__["data"][0]
+
+
+def test_eager_outputs_reuse_buffers_nobody_holds(small_arrays_split, monkeypatch):
+    """Large eager outputs come from recycled buffers, with the fast path on or off: one
+    is reused once its Tensor (and every view of it) is gone, never before."""
+    x = fg.constant(np.linspace(0, 1, 50))
+    for on in (True, False):
+        monkeypatch.setattr(threads, "_cache", [])
+        with threads.switched(on):
+            y = fg.exp(x)
+            buf = y._value
+            address = _address(buf)
+            z = fg.exp(x)
+            assert not np.shares_memory(z._value, buf)        # y still holds it
+            view = y.numpy()[::2]
+            del y
+            w = fg.sin(x)
+            assert not np.shares_memory(w._value, buf)        # a view of it is alive
+            del view, buf
+            v = fg.cos(x)
+            assert _address(v._value) == address                 # now it is free
+            np.testing.assert_array_equal(v.numpy(), np.cos(x.numpy()))
+            np.testing.assert_array_equal(z.numpy(), np.exp(x.numpy()))
+            np.testing.assert_array_equal(w.numpy(), np.sin(x.numpy()))
+            del z, w, v
