@@ -251,6 +251,16 @@ def _unheld_refs():
 _UNHELD = _unheld_refs()
 
 
+def _after_fork():
+    """In a forked child: a lock another thread held, and no pool threads."""
+    global _lock, _pool
+    _lock, _pool = threading.Lock(), None
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork)
+
+
 def _split_shape(vals):
     """The call's shape when ``vals`` qualify for `split` (see there), else None."""
     shape = None
