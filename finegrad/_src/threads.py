@@ -23,10 +23,11 @@ it on or off for a block of code. It needs no library beyond NumPy.
 Why it is off by default on 2 cores (measured on this project's 2-core x86-64 machine, NumPy
 2.4.6, shared with other busy processes): the compiled gradient of ``sum(log(1 + exp(x)))``
 over 10^7 float32 takes 17 ms of CPU on one thread, nearly all of it in the exp and log
-loops; in a quiet moment two threads cut its time from 21 ms to 17 ms (1.2x), but while the
-other core was busy they gained nothing at 10^7 elements and lost at 2^18-2^22 (traced 1.1-
-1.7x, eager 1.8-3x slower): a piece taken by a thread the system then runs late holds up the
-whole call. Where a spare core is likely (`MIN_CORES`) the gain should approach the number
+loops; in a quiet moment two threads cut its time from 17.3 ms to 10.0-10.8 ms (0.52x to
+0.30-0.33x NumPy by hand) and eager's from 20-21 ms to 16-21 ms, but while the other core
+was busy they gained nothing at 10^7 elements and lost at 2^18-2^22 (traced 1.1-1.7x, eager
+1.8-3x slower): a piece taken by a thread the system then runs late holds up the whole
+call. Where a spare core is likely (`MIN_CORES`) the gain should approach the number
 of cores, as the work per element is arithmetic, not memory traffic.
 """
 import contextlib
