@@ -18,7 +18,7 @@ gives derivatives of any order and how forward-over-reverse works.
 """
 import numpy as np
 
-from finegrad._src import dims
+from finegrad._src import dims, threads
 from finegrad._src.state import state as _state
 from finegrad._src.errors import OpError
 from finegrad._src.tensor import Tensor, convert_to_tensor, convert_like, to_numpy_value
@@ -68,14 +68,18 @@ class Primitive:
       the primitive elementwise on parameter-free calls, as ``impl`` does; the executor calls
       it directly, writes it into recycled buffers and fuses chains of kernels. Implies
       ``elementwise`` and ``fresh``.
-    - ``numexpr``: the kernel as a numexpr expression over ``{0}``, ``{1}``, ... (the inputs),
-      e.g. ``"{0} * {1}"``: with the ``finegrad[fast]`` extra, a fused chain of such kernels
-      may run as one numexpr kernel (`graph/fast.py` decides when it pays).
+    - ``numexpr``: the kernel as an expression over ``{0}``, ``{1}``, ... (the inputs), in
+      numexpr's syntax, e.g. ``"{0} * {1}"``: when it is plain arithmetic, compiled graphs
+      spell the primitive's scalar steps with it (`graph/fast.py: arithmetic`).
     - ``elementwise=True``: the output's shape is the NumPy broadcast of the inputs' shapes
       (its default shape rule).
     - ``fresh=True``: what the executor runs for it (its kernel, else ``impl``) always returns
       new arrays (never an input or a view of one), so the executor may recycle a value once
       every consumer of it is fresh.
+    - ``reducer``: a ufunc whose ``reduce`` computes the primitive (a reduction with
+      parameters ``axis`` and ``keepdims``) as ``impl`` does, but for the order of its
+      operations: with the fast path (`threads`), a reduction over all axes of a fused
+      chain's value is computed block by block inside the chain (`graph/fuse.py`).
     - ``into_pool=True``: its ``impl`` (not elementwise) accepts ``out=``, a buffer of the
       output's shape and dtype, so the executor hands it a recycled one (graph-only
       primitives of the rewrite passes, `graph/rewrite.py`).
@@ -90,7 +94,7 @@ class Primitive:
 
     def __init__(self, name, *, multiple_results=False, unify=True, batch_rule=False,
                  kernel=None, elementwise=False, fresh=False, shape_rule=None,
-                 stateful=False, numexpr=None, into_pool=False):
+                 stateful=False, numexpr=None, into_pool=False, reducer=None):
         if name in _PRIMITIVES:
             raise ValueError(f"finegrad: a primitive named {name!r} already exists")
         self.name = name
@@ -106,6 +110,7 @@ class Primitive:
         self.fresh = fresh or kernel is not None
         self.stateful = stateful
         self.into_pool = into_pool
+        self.reducer = reducer
         if shape_rule is None and self.elementwise:
             shape_rule = broadcast_shape_rule
         self.shape_rule = shape_rule
@@ -230,7 +235,8 @@ def bind(prim, *args, **params):
         if prim.unify is True and va.dtype != vb.dtype:
             raise _mixed_dtypes(prim, (va, vb))
         try:
-            out = prim.impl(va, vb, **iparams)
+            out = prim.impl(va, vb, **iparams) if va.size + vb.size < threads.split_from \
+                else threads.split(prim, (va, vb), iparams)
         except ValueError as e:
             raise _shape_error(prim, (va, vb), e) from None
         except TypeError as e:
@@ -239,7 +245,8 @@ def bind(prim, *args, **params):
         ins = args
         vals = (args[0]._value,)
         try:
-            out = prim.impl(vals[0], **iparams)
+            out = prim.impl(vals[0], **iparams) if vals[0].size < threads.split_from else \
+                threads.split(prim, vals, iparams)
         except ValueError as e:
             raise _shape_error(prim, vals, e) from None
         except TypeError as e:

@@ -356,7 +356,7 @@ def broadcast_as(g, like, nbatch=0):
     return g if core.same_shape(gshape, target) else broadcast_to(g, target)
 
 
-reduce_sum_p = Primitive("reduce_sum", batch_rule=True, fresh=True,
+reduce_sum_p = Primitive("reduce_sum", batch_rule=True, fresh=True, reducer=np.add,
                          shape_rule=core.reduction_shape_rule)
 
 
