@@ -512,6 +512,10 @@ INTERNAL = {
                         "cotangent is an input there)",
     "cast": "float64 -> float32 loses the precision finite differences need; checked exactly "
             "in test_op_gradients.py::test_cast_gradient",
+    "random_gamma": "random draws (finite differences redraw); tests/test_random_gamma.py checks "
+                    "the implicit gradient, whose gamma_sample_grad row is here",
+    "stateless_gamma": "as random_gamma: its draws move with alpha by the sampler, not by "
+                       "the CDF inversion the gradient follows; tests/test_random_gamma.py",
     "while_grad": "the derivatives of a while_loop inside a trace (re-run the loop under "
                   "nested tapes); tests/test_control_flow.py checks them to third order",
 }

@@ -4,6 +4,7 @@ ops/segments.py (kept out of op_specs.py, which imports this module, to keep it 
 `NONDIFF_MATH_EXTRA` names their primitives that carry no gradient.
 """
 import finegrad as fg
+from finegrad._src.ops.igamma import gamma_sample_grad
 
 from op_table import ANY, AWAY_FROM_ZERO, POSITIVE, UNIT, Domain, OpSpec, _add, _named
 
@@ -24,6 +25,15 @@ _add(
     OpSpec(fg.math.xlogy, nargs=2, domains=(ANY, POSITIVE)),
     OpSpec(fg.math.xlog1py, nargs=2, domains=(ANY, (-0.5, 2.0))),
     OpSpec(fg.nn.gelu, name="gelu(exact)", prims=("erfc",)),
+)
+
+# ---- incomplete gamma: the series (x <= a) and continued-fraction (x > 1, x > a) regimes, and
+# the implicit-reparameterization derivative of gamma samples built on it
+_add(
+    OpSpec(fg.math.igamma, nargs=2, domains=(POSITIVE, POSITIVE)),
+    OpSpec(fg.math.igammac, nargs=2, domains=(POSITIVE, Domain(2.5, 4.0)), prims=("igamma",)),
+    OpSpec(_named("gamma_sample_grad", gamma_sample_grad), nargs=2,
+           domains=(POSITIVE, POSITIVE), prims=("igamma", "digamma")),
 )
 
 # ---- sorting: sort and top_k gather the values at the sorting indices (random inputs: no ties)
