@@ -141,6 +141,12 @@ def igamma(a, x, order=0, upper=False, scaled=False):
     out = np.full(a.shape, np.nan)
     valid = (a > 0) & (x >= 0)
     edge = valid & ((x == 0) | np.isinf(x) | np.isinf(a))
+    if not scaled:
+        # far in the upper tail Q and its derivatives are below the smallest double (and the
+        # continued fraction would overflow): P = 1 there, as TensorFlow gives
+        with np.errstate(all="ignore"):
+            far = valid & (x > a + 1) & (np.log(x) * a - x - kernels.lgamma(a) < -800.0)
+        edge = edge | far
     at_zero = (x == 0) | (np.isinf(a) & ~np.isinf(x))
     p_edge = np.where(at_zero, 0.0, 1.0)
     if order == 0 and not scaled:
