@@ -40,6 +40,7 @@ from finegrad._src.ad.companions import recompute_grad, grad_pass_through
 from finegrad._src.ad.functional import (vjp, jvp, grad, value_and_grad,
                                          hessian_vector_product, jacfwd, jacrev)
 from finegrad._src.graph.function import function, gradients, TensorSpec
+from finegrad._src.graph.builder import get_static_value  # noqa: E402
 from finegrad._src.graph import control as _control
 from finegrad._src.graph.control import cond, while_loop
 from finegrad._src.scopes import (name_scope, control_dependencies, no_op, executing_eagerly,
@@ -57,7 +58,7 @@ from finegrad._src.ops.scatter_nd import (gather_nd, scatter_nd, tensor_scatter_
 from finegrad._src.ops.masking import boolean_mask
 from finegrad._src.ops.mapping import map_fn, vectorized_map
 from finegrad._src.ops.elementwise import sinh, cosh, asinh
-from finegrad._src.ops.special import acosh, atanh
+from finegrad._src.ops.special import acosh, atanh, atan2
 from finegrad._src.ops.special_functions import truncatediv
 from finegrad._src.ops.sorting import argmax, argmin, sort, argsort
 from finegrad._src.ops.counting import unique

@@ -15,7 +15,7 @@ from finegrad._src.statistics import (reduce_variance, reduce_std,  # noqa: F401
                                      reduce_euclidean_norm, reduce_any, reduce_all, l2_normalize,
                                      add_n, divide_no_nan)
 from finegrad._src.ops.special import (acosh, atanh, rint, log_sigmoid,  # noqa: F401
-                                      squared_difference)
+                                      squared_difference, atan2)
 from finegrad._src.ops.special_functions import (erf, erfc, erfinv, lgamma,  # noqa: F401
                                                 digamma, polygamma, xlogy, xlog1py,
                                                 polyval)

@@ -24,6 +24,7 @@ _add(
            domain=Domain(-0.9, -0.1), prims=("polygamma",)),
     OpSpec(fg.math.xlogy, nargs=2, domains=(ANY, POSITIVE)),
     OpSpec(fg.math.xlog1py, nargs=2, domains=(ANY, (-0.5, 2.0))),
+    OpSpec(fg.math.atan2, nargs=2, domains=(ANY, AWAY_FROM_ZERO)),
     OpSpec(fg.nn.gelu, name="gelu(exact)", prims=("erfc",)),
 )
 
