@@ -9,3 +9,4 @@ from finegrad._src.ops.solvers import (solve, triangular_solve, cholesky_solve, 
 from finegrad._src.ops.decompositions import cholesky, eigh, eigvalsh  # noqa: F401
 from finegrad._src.ops.least_squares import lstsq, pinv  # noqa: F401
 from finegrad._src.ops.svd_qr import svd, qr  # noqa: F401
+from finegrad._src.ops.tf_extras import global_norm  # noqa: F401

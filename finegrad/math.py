@@ -19,7 +19,8 @@ from finegrad._src.ops.special import (acosh, atanh, rint, log_sigmoid,  # noqa:
 from finegrad._src.ops.special_functions import (erf, erfc, erfinv, lgamma,  # noqa: F401
                                                 digamma, polygamma, xlogy, xlog1py,
                                                 polyval)
-from finegrad._src.ops.igamma import igamma, igammac  # noqa: F401
+from finegrad._src.ops.igamma import igamma, igammac, lbeta  # noqa: F401
+from finegrad._src.ops.tf_extras import reciprocal_no_nan, multiply_no_nan, xdivy  # noqa: F401
 from finegrad._src.ops.counting import bincount, confusion_matrix  # noqa: F401
 from finegrad._src.ops.sorting import argmax, argmin, top_k  # noqa: F401
 from finegrad._src.ops.segments import (segment_sum, segment_mean, segment_max,  # noqa: F401
@@ -29,5 +30,3 @@ from finegrad._src.ops.segments import (segment_sum, segment_mean, segment_max, 
 
 truediv = divide
 floormod = mod
-multiply_no_nan = None
-del multiply_no_nan

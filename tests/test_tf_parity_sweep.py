@@ -1,6 +1,7 @@
 """Behaviours found missing or different in a sweep of TensorFlow's tape, forward-mode and
-custom-gradient behaviours: ``get_static_value`` and ``math.atan2`` (values and gradients
-against closed forms and, when installed, TensorFlow)."""
+custom-gradient behaviours: ``get_static_value``, ``math.atan2``, ``numpy_function`` and
+``py_function`` (values and gradients against closed forms and, when installed,
+TensorFlow)."""
 import numpy as np
 import pytest
 
@@ -71,3 +72,81 @@ def test_atan2_matches_tensorflow():
         results.append([out.numpy()] + [g.numpy() for g in tape.gradient(out, [a, b])])
     for got, want in zip(results[1], results[0], strict=True):
         np.testing.assert_allclose(got, want, rtol=1e-6, equal_nan=True)
+
+
+def _blackbox_loss():
+    """A NumPy simulator with a hand-written adjoint, wrapped by custom_gradient."""
+    def forward(theta):
+        return np.cumsum(np.sin(theta)).astype(theta.dtype)
+
+    def adjoint(theta, dy):
+        return (np.cos(theta) * np.cumsum(dy[::-1])[::-1]).astype(theta.dtype)
+
+    @fg.custom_gradient
+    def simulate(theta):
+        y = fg.numpy_function(forward, [theta], theta.dtype)
+
+        def grad(dy):
+            return fg.numpy_function(adjoint, [theta, dy], theta.dtype)
+        return y, grad
+
+    return lambda x: fg.reduce_sum(simulate(x) ** 2)
+
+
+def test_numpy_function_eager_and_traced_with_custom_gradient():
+    x = fg.constant([0.3, 1.0, 2.0], fg.float64)
+    loss = _blackbox_loss()
+
+    def value_and_grad(x):
+        with fg.GradientTape() as tape:
+            tape.watch(x)
+            y = loss(x)
+        return y, tape.gradient(y, x)
+
+    s = np.cumsum(np.sin(x.numpy()))
+    want = np.cos(x.numpy()) * np.cumsum((2 * s)[::-1])[::-1]
+    for fn in (value_and_grad, fg.function(value_and_grad)):
+        y, g = fn(x)
+        np.testing.assert_allclose(y.numpy(), np.sum(s ** 2))
+        np.testing.assert_allclose(g.numpy(), want)
+    # numpy_function itself has no gradient, as in TensorFlow
+    with fg.GradientTape() as tape:
+        tape.watch(x)
+        y = fg.numpy_function(lambda a: a * 2, [x], fg.float64)
+    assert tape.gradient(y, x) is None
+    a, b = fg.numpy_function(lambda a: (a, a.sum()), [x], [fg.float32, fg.int64])
+    assert a.dtype == fg.float32 and b.dtype == fg.int64 and int(b) == 3
+    with pytest.raises(ValueError, match=r"finegrad\.numpy_function: func returned 1 values"):
+        fg.numpy_function(lambda a: a, [x], [fg.float64, fg.float64])
+
+
+def test_py_function_gradients_eager_and_traced():
+    x = fg.constant([1.0, 2.0], fg.float64)
+
+    def value_and_grad(x):
+        with fg.GradientTape() as tape:
+            tape.watch(x)
+            y = fg.py_function(lambda a: a * a + fg.sin(a), [x], fg.float64)
+        return y, tape.gradient(y, x)
+
+    for fn in (value_and_grad, fg.function(value_and_grad)):
+        y, g = fn(x)
+        np.testing.assert_allclose(y.numpy(), x.numpy() ** 2 + np.sin(x.numpy()))
+        np.testing.assert_allclose(g.numpy(), 2 * x.numpy() + np.cos(x.numpy()))
+    r = fg.py_function(lambda a, b: (a + b, a * b), [x, x], [fg.float64, fg.float64])
+    np.testing.assert_allclose(r[1].numpy(), [1.0, 4.0])
+
+
+def test_py_function_second_order_inside_function_is_refused():
+    @fg.function
+    def hess(x):
+        with fg.GradientTape() as outer:
+            outer.watch(x)
+            with fg.GradientTape() as inner:
+                inner.watch(x)
+                y = fg.py_function(lambda a: a ** 3, [x], fg.float64)
+            g = inner.gradient(y, x)
+        return outer.gradient(g, x)
+
+    with pytest.raises(NotImplementedError, match=r"finegrad\.py_function: no second"):
+        hess(fg.constant(2.0, fg.float64))

@@ -18,7 +18,8 @@ import numpy as np
 from finegrad._src.core import Primitive, bind
 from finegrad._src.ops import igamma_kernels
 from finegrad._src.ops.arithmetic import _sum_tangents
-from finegrad._src.ops.array import ones_like, unbroadcast, zeros_like
+from finegrad._src.ops.array import (convert_to_tensor, ones_like, reduce_sum, unbroadcast,
+                                     zeros_like)
 from finegrad._src.ops.elementwise import _float_only, exp, log, where
 from finegrad._src.ops.special_functions import digamma, lgamma, polygamma, xlogy
 
@@ -120,3 +121,18 @@ def gamma_sample_grad(alpha, sample):
     safe = where(positive, sample, ones_like(sample))
     grad = -bind(igamma_p, alpha, safe, order=1, upper=False, scaled=True)
     return where(positive, grad, zeros_like(grad))
+
+
+def lbeta(x, name=None):
+    """``log(|Beta(x)|)`` over the last axis: ``sum(lgamma(x)) - lgamma(sum(x))``, TensorFlow's
+    formula (differentiable through lgamma, to any order).
+
+    >>> import finegrad as fg
+    >>> round(float(fg.math.lbeta(fg.constant([1., 2.], fg.float64))), 12)   # log(1/2)
+    -0.69314718056
+    """
+    x = convert_to_tensor(x)
+    if len(x.shape) == 0:
+        raise ValueError("finegrad.math.lbeta: x must have rank >= 1 (the last axis is "
+                         "reduced), got a scalar")
+    return reduce_sum(lgamma(x), -1) - lgamma(reduce_sum(x, -1))
