@@ -150,3 +150,22 @@ def test_py_function_second_order_inside_function_is_refused():
 
     with pytest.raises(NotImplementedError, match=r"finegrad\.py_function: no second"):
         hess(fg.constant(2.0, fg.float64))
+
+
+def test_forward_accumulator_refuses_a_primal_twice_and_reentry():
+    x = fg.constant(-2.0)
+    with pytest.raises(ValueError, match=r"ForwardAccumulator: a primal is watched multiple"):
+        fg.autodiff.ForwardAccumulator([x, x], [1.0, 2.0])
+    with fg.autodiff.ForwardAccumulator(x, 1.5) as acc:
+        y = 4.0 * x
+        with pytest.raises(ValueError, match=r"ForwardAccumulator: this accumulator is "
+                                             r"already recording"):
+            with acc:
+                pass
+        assert float(acc.jvp(y)) == 6.0     # still recording after the refused re-entry
+        yy = y * y
+    assert float(acc.jvp(yy)) == 6.0 * -8.0 * 2.0
+    assert acc.jvp(4.0 * x) is None          # ops after the block are not recorded
+    with acc:                                # a finished accumulator may record again
+        z = y * 3.0
+    assert float(acc.jvp(z)) == 18.0
