@@ -20,6 +20,7 @@ from finegrad._src.ops.special_functions import (erf, erfc, erfinv, lgamma,  # n
                                                 digamma, polygamma, xlogy, xlog1py,
                                                 polyval)
 from finegrad._src.ops.igamma import igamma, igammac, lbeta  # noqa: F401
+from finegrad._src.ops.cumlogsumexp import cumulative_logsumexp  # noqa: F401
 from finegrad._src.ops.tf_extras import reciprocal_no_nan, multiply_no_nan, xdivy  # noqa: F401
 from finegrad._src.ops.counting import bincount, confusion_matrix  # noqa: F401
 from finegrad._src.ops.sorting import argmax, argmin, top_k  # noqa: F401

@@ -25,6 +25,12 @@ _add(
     OpSpec(fg.math.xlogy, nargs=2, domains=(ANY, POSITIVE)),
     OpSpec(fg.math.xlog1py, nargs=2, domains=(ANY, (-0.5, 2.0))),
     OpSpec(fg.math.atan2, nargs=2, domains=(ANY, AWAY_FROM_ZERO)),
+    OpSpec(fg.math.cumulative_logsumexp, shapes=((3,), (2, 3))),
+    # exp() of it: the exclusive scan starts at -inf, which finite differences cannot take
+    OpSpec(_named("exp(cumulative_logsumexp(axis=1, exclusive, reverse))",
+                  lambda x: fg.exp(fg.math.cumulative_logsumexp(x, axis=1, exclusive=True,
+                                                                reverse=True))),
+           shapes=((2, 3),), prims=("cumulative_logsumexp",)),
     OpSpec(fg.nn.gelu, name="gelu(exact)", prims=("erfc",)),
 )
 

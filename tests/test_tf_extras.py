@@ -1,5 +1,6 @@
-"""The composites of ops/tf_extras.py, math.lbeta and finegrad.hessians: values and gradients
-against closed forms and, when installed, TensorFlow."""
+"""The composites of ops/tf_extras.py, math.lbeta, math.cumulative_logsumexp and
+finegrad.hessians: values and gradients against closed forms and, when installed,
+TensorFlow."""
 import math
 
 import numpy as np
@@ -34,6 +35,11 @@ CASES = {
                         [[1.5, 2.0, -3.0], [0.0, 3.0, 0.5]]),
     "xdivy": (lambda lib, x, y: lib.math.xdivy(x, y), [[0.0, 3.0, 0.0], [0.0, 2.0, 4.0]]),
     "lbeta": (lambda lib, x: lib.math.lbeta(x), [[[1.0, 2.0, 0.5], [3.0, 0.7, 1.2]]]),
+    "cumulative_logsumexp": (lambda lib, x: lib.math.cumulative_logsumexp(x),
+                             [[-1000.0, 0.0, 3.0, 1000.0, -2.0]]),
+    "cumulative_logsumexp(axis=1, exclusive, reverse)": (
+        lambda lib, x: lib.math.cumulative_logsumexp(x, axis=1, exclusive=True, reverse=True),
+        [[[0.5, -80.0, 2.0], [1.0, 90.0, -3.0]]]),
     "global_norm": (lambda lib, a, b: lib.linalg.global_norm([a, None, b]),
                     [[3.0, 0.5], [[4.0, 1.0]]]),
     "clip_by_global_norm": (lambda lib, a, b: lib.concat(
