@@ -33,6 +33,7 @@ from finegrad._src.ops.reduce import (reduce_mean, reduce_max, reduce_min, reduc
 from finegrad._src.ops.linalg import matmul, tensordot, einsum, norm
 from finegrad._src.ops.complex_numbers import complex  # noqa: A004 (TF's tf.complex)
 from finegrad._src.ops.nn import clip_by_norm
+from finegrad._src.ops.tf_extras import clip_by_global_norm
 from finegrad._src.ad.tape import GradientTape, UnconnectedGradients
 from finegrad._src.ad.custom import custom_gradient
 from finegrad._src.ad.register import RegisterGradient, no_gradient
@@ -40,6 +41,9 @@ from finegrad._src.ad.companions import recompute_grad, grad_pass_through
 from finegrad._src.ad.functional import (vjp, jvp, grad, value_and_grad,
                                          hessian_vector_product, jacfwd, jacrev)
 from finegrad._src.graph.function import function, gradients, TensorSpec
+from finegrad._src.graph.builder import get_static_value  # noqa: E402
+from finegrad._src.graph.gradients import hessians  # noqa: E402
+from finegrad._src.graph.pyfunc import numpy_function, py_function  # noqa: E402
 from finegrad._src.graph import control as _control
 from finegrad._src.graph.control import cond, while_loop
 from finegrad._src.scopes import (name_scope, control_dependencies, no_op, executing_eagerly,
@@ -58,7 +62,7 @@ from finegrad._src.ops.masking import boolean_mask
 from finegrad._src.ops.mapping import map_fn
 from finegrad._src.graph.vmap import vectorized_map
 from finegrad._src.ops.elementwise import sinh, cosh, asinh
-from finegrad._src.ops.special import acosh, atanh
+from finegrad._src.ops.special import acosh, atanh, atan2
 from finegrad._src.ops.special_functions import truncatediv
 from finegrad._src.ops.sorting import argmax, argmin, sort, argsort
 from finegrad._src.ops.counting import unique

@@ -6,5 +6,7 @@ from finegrad._src.statistics import l2_normalize  # noqa: F401
 from finegrad._src.ops.linalg_extra import band_part, diag, diag_part, trace, inv, det, slogdet  # noqa: F401
 from finegrad._src.ops.solvers import (solve, triangular_solve, cholesky_solve, adjoint,  # noqa: F401
                                        matrix_transpose)
-from finegrad._src.ops.decompositions import cholesky, eigh, eigvalsh, lstsq  # noqa: F401
+from finegrad._src.ops.decompositions import cholesky, eigh, eigvalsh  # noqa: F401
+from finegrad._src.ops.least_squares import lstsq, pinv  # noqa: F401
 from finegrad._src.ops.svd_qr import svd, qr  # noqa: F401
+from finegrad._src.ops.tf_extras import global_norm  # noqa: F401

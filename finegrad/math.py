@@ -15,10 +15,13 @@ from finegrad._src.statistics import (reduce_variance, reduce_std,  # noqa: F401
                                      reduce_euclidean_norm, reduce_any, reduce_all, l2_normalize,
                                      add_n, divide_no_nan)
 from finegrad._src.ops.special import (acosh, atanh, rint, log_sigmoid,  # noqa: F401
-                                      squared_difference)
+                                      squared_difference, atan2)
 from finegrad._src.ops.special_functions import (erf, erfc, erfinv, lgamma,  # noqa: F401
                                                 digamma, polygamma, xlogy, xlog1py,
                                                 polyval)
+from finegrad._src.ops.igamma import igamma, igammac, lbeta  # noqa: F401
+from finegrad._src.ops.cumlogsumexp import cumulative_logsumexp  # noqa: F401
+from finegrad._src.ops.tf_extras import reciprocal_no_nan, multiply_no_nan, xdivy  # noqa: F401
 from finegrad._src.ops.counting import bincount, confusion_matrix  # noqa: F401
 from finegrad._src.ops.sorting import argmax, argmin, top_k  # noqa: F401
 from finegrad._src.ops.segments import (segment_sum, segment_mean, segment_max,  # noqa: F401
@@ -28,5 +31,3 @@ from finegrad._src.ops.segments import (segment_sum, segment_mean, segment_max, 
 
 truediv = divide
 floormod = mod
-multiply_no_nan = None
-del multiply_no_nan

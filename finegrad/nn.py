@@ -12,3 +12,4 @@ from finegrad._src.ops.conv import (conv1d, conv2d, conv2d_transpose,  # noqa: F
 from finegrad._src.ops.pool import (max_pool2d, avg_pool2d, max_pool1d, avg_pool1d,  # noqa: F401
                                     max_pool, avg_pool)
 from finegrad._src.ops.sorting import top_k  # noqa: F401
+from finegrad._src.ops.tf_extras import bias_add, embedding_lookup, softsign  # noqa: F401

@@ -5,3 +5,5 @@ from finegrad._src.ops.random_ops import (set_seed, normal, truncated_normal,  #
                                           stateless_categorical)
 from finegrad._src.ops.random_generator import (Generator, get_global_generator,  # noqa: F401
                                                 set_global_generator)
+from finegrad._src.ops.random_gamma import (gamma, stateless_gamma,  # noqa: F401
+                                           stateless_poisson)

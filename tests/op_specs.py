@@ -512,6 +512,13 @@ INTERNAL = {
                         "cotangent is an input there)",
     "cast": "float64 -> float32 loses the precision finite differences need; checked exactly "
             "in test_op_gradients.py::test_cast_gradient",
+    "random_gamma": "random draws (finite differences redraw); tests/test_random_gamma.py checks "
+                    "the implicit gradient, whose gamma_sample_grad row is here",
+    "stateless_gamma": "as random_gamma: its draws move with alpha by the sampler, not by "
+                       "the CDF inversion the gradient follows; tests/test_random_gamma.py",
+    "py_function": "Python code run as an op inside a trace; tests/test_tf_parity_sweep.py "
+                   "checks its gradient (first order only, by design)",
+    "py_function_vjp": "the gradient of a traced py_function (its func re-run under a tape)",
     "while_grad": "the derivatives of a while_loop inside a trace (re-run the loop under "
                   "nested tapes); tests/test_control_flow.py checks them to third order",
 }

@@ -87,6 +87,10 @@ _add(
     OpSpec(_named("linalg.lstsq(l2_regularizer)", lambda a, b: _lstsq(a, b, l2_regularizer=0.5)),
            nargs=2, shapes=(((2, 4, 3), (2, 4, 2)), ((2, 3, 4), (2, 3, 1))),
            prims=("cholesky", "triangular_solve")),
+    OpSpec(_named("linalg.lstsq(fast=False)", lambda a, b: _lstsq(a, b, fast=False)), nargs=2,
+           shapes=(((2, 4, 3), (2, 4, 2)), ((2, 3, 4), (2, 3, 1))), prims=("pinv",)),
+    OpSpec(_named("linalg.pinv", lambda x: fg.linalg.pinv(_near(x))),
+           shapes=_A + ((2, 4, 3), (2, 3, 4)), prims=("pinv",)),
     OpSpec(fg.linalg.adjoint, shapes=((2, 3, 4),), prims=("transpose",)),
     OpSpec(fg.linalg.matrix_transpose, shapes=((2, 3, 4),), prims=("transpose",)),
 )

@@ -4,6 +4,7 @@ ops/segments.py (kept out of op_specs.py, which imports this module, to keep it 
 `NONDIFF_MATH_EXTRA` names their primitives that carry no gradient.
 """
 import finegrad as fg
+from finegrad._src.ops.igamma import gamma_sample_grad
 
 from op_table import ANY, AWAY_FROM_ZERO, POSITIVE, UNIT, Domain, OpSpec, _add, _named
 
@@ -23,7 +24,23 @@ _add(
            domain=Domain(-0.9, -0.1), prims=("polygamma",)),
     OpSpec(fg.math.xlogy, nargs=2, domains=(ANY, POSITIVE)),
     OpSpec(fg.math.xlog1py, nargs=2, domains=(ANY, (-0.5, 2.0))),
+    OpSpec(fg.math.atan2, nargs=2, domains=(ANY, AWAY_FROM_ZERO)),
+    OpSpec(fg.math.cumulative_logsumexp, shapes=((3,), (2, 3))),
+    # exp() of it: the exclusive scan starts at -inf, which finite differences cannot take
+    OpSpec(_named("exp(cumulative_logsumexp(axis=1, exclusive, reverse))",
+                  lambda x: fg.exp(fg.math.cumulative_logsumexp(x, axis=1, exclusive=True,
+                                                                reverse=True))),
+           shapes=((2, 3),), prims=("cumulative_logsumexp",)),
     OpSpec(fg.nn.gelu, name="gelu(exact)", prims=("erfc",)),
+)
+
+# ---- incomplete gamma: the series (x <= a) and continued-fraction (x > 1, x > a) regimes, and
+# the implicit-reparameterization derivative of gamma samples built on it
+_add(
+    OpSpec(fg.math.igamma, nargs=2, domains=(POSITIVE, POSITIVE)),
+    OpSpec(fg.math.igammac, nargs=2, domains=(POSITIVE, Domain(2.5, 4.0)), prims=("igamma",)),
+    OpSpec(_named("gamma_sample_grad", gamma_sample_grad), nargs=2,
+           domains=(POSITIVE, POSITIVE), prims=("igamma", "digamma")),
 )
 
 # ---- sorting: sort and top_k gather the values at the sorting indices (random inputs: no ties)

@@ -184,8 +184,9 @@ _BAD = [
     (lambda: fg.linalg.qr(fg.ones((2, 2), fg.int32)), TypeError, "qr: input must be float32"),
     (lambda: fg.linalg.lstsq(fg.ones((3, 2)), fg.ones((2, 1))), ValueError,
      "lstsq: rhs must have 3 rows"),
-    (lambda: fg.linalg.lstsq(fg.ones((3, 2)), fg.ones((3, 1)), fast=False), NotImplementedError,
-     "lstsq: fast=False"),
+    (lambda: fg.linalg.lstsq(fg.ones((3, 2)), fg.ones((3, 1), fg.float64), fast=False),
+     TypeError, "lstsq: matrix and rhs must have the same dtype"),
+    (lambda: fg.linalg.pinv(fg.ones((2, 2), fg.int32)), TypeError, "pinv: a must be float32"),
     (lambda: fg.linalg.adjoint(fg.ones((3,))), ValueError, "adjoint: input must have rank"),
 ]
 

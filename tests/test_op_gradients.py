@@ -148,8 +148,12 @@ def test_every_primitive_is_covered():
 
 
 def test_internal_primitives_are_reached_at_second_order():
-    # cast is checked exactly elsewhere; while_grad only inside traces (see INTERNAL)
-    reached = {name: False for name in INTERNAL if name not in ("cast", "while_grad")}
+    # cast is checked exactly elsewhere; while_grad only inside traces; the gamma samplers'
+    # draws are not differentiable by finite differences; py_function only first order (see
+    # INTERNAL)
+    exempt = ("cast", "while_grad", "random_gamma", "stateless_gamma", "py_function",
+              "py_function_vjp")
+    reached = {name: False for name in INTERNAL if name not in exempt}
     for spec in SPECS:
         names = set(spec.primitives) & set(reached)
         if names and spec.order == 2:

@@ -74,9 +74,53 @@ def test_prod_gradient_with_zeros():
     np.testing.assert_array_equal(g, [0, 6, 0, 0, 0, 0])
     f = lambda x: fg.math.segment_prod(x, [0, 0, 0, 1])  # noqa: E731
     fg.testing.check_gradients(f, [[2.0, 0.0, 3.0, 0.5]])
-    # beside two zeros TensorFlow's rule gives 0 for each entry: right at first order, not
-    # at second (d^2 / dx0 dx1 is 3 there), as in TensorFlow
-    fg.testing.check_gradients(f, [[0.0, 0.0, 3.0, 0.5]], order=1)
+    # beside two zeros each first derivative is 0 (TensorFlow's values), and the second
+    # derivatives keep the product that skips both zeros (d^2 / dx0 dx1 is 3 here;
+    # TensorFlow's rule gives 0)
+    fg.testing.check_gradients(f, [[0.0, 0.0, 3.0, 0.5]], order=2)
+
+
+def _hessian(f, d, traced=False):
+    def hess(x):
+        with fg.GradientTape() as outer:
+            outer.watch(x)
+            with fg.GradientTape() as inner:
+                inner.watch(x)
+                y = fg.reduce_sum(f(x))
+            g = inner.gradient(y, x)
+        return g, outer.jacobian(g, x)
+    g, h = (fg.function(hess) if traced else hess)(fg.constant(d, fg.float64))
+    return g.numpy(), h.numpy()
+
+
+@pytest.mark.parametrize("traced", [False, True])
+def test_prod_second_derivatives_beside_several_zeros(traced):
+    # segment 0 = [0, 2, 0, 3] (two zeros), segment 1 = [5], segment 2 = three zeros
+    d = [0.0, 2.0, 0.0, 3.0, 5.0, 0.0, 0.0, 0.0]
+    ids = [0, 0, 0, 0, 1, 2, 2, 2]
+    want_h = np.zeros((8, 8))
+    want_h[0, 2] = want_h[2, 0] = 6.0    # the product of the others: 2 * 3
+    g, h = _hessian(lambda x: fg.math.segment_prod(x, ids), d, traced)
+    np.testing.assert_array_equal(g, [0, 0, 0, 0, 1, 0, 0, 0])
+    np.testing.assert_array_equal(h, want_h)
+    # the same rows reversed, unsorted ids
+    g, h = _hessian(lambda x: fg.math.unsorted_segment_prod(x, ids[::-1], 3), d[::-1], traced)
+    np.testing.assert_array_equal(g, [0, 0, 0, 1, 0, 0, 0, 0])
+    np.testing.assert_array_equal(h, want_h[::-1, ::-1])
+    # third order beside three zeros: d^3 / dx5 dx6 dx7 of the product is 1
+    x = fg.constant([0.0, 0.0, 0.0], fg.float64)
+    with fg.GradientTape() as t3:
+        t3.watch(x)
+        with fg.GradientTape() as t2:
+            t2.watch(x)
+            with fg.GradientTape() as t1:
+                t1.watch(x)
+                y = fg.math.segment_prod(x, [0, 0, 0])
+            g1 = t1.gradient(y, x)
+        h = t2.jacobian(g1, x)
+    third = t3.jacobian(h, x).numpy()
+    np.testing.assert_array_equal(third[0, 1, 2], 1.0)
+    np.testing.assert_array_equal(third[0, 0, 0], 0.0)
 
 
 def test_gradients_of_sum_and_mean_gather_the_upstream():

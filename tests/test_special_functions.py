@@ -225,3 +225,22 @@ def test_exact_gelu_is_the_erf_form_and_matches_tensorflow():
     np.testing.assert_allclose(y.numpy(), ty.numpy(), rtol=1e-7, atol=1e-8)
     np.testing.assert_allclose(tape.gradient(y, xt).numpy(), ttape.gradient(ty, tx).numpy(),
                                rtol=1e-7, atol=1e-8)
+
+
+def test_subnormal_inputs_keep_their_values():
+    # TensorFlow's CPU kernels flush subnormal float32 inputs to zero (erf(1e-40) is 0 there,
+    # lgamma(1e-40) is 103.97 and its gradient nan); finegrad follows the math.
+    tiny = fg.constant([1e-40], fg.float32)
+    np.testing.assert_allclose(fg.math.erf(tiny).numpy(), [2 / math.sqrt(math.pi) * 1e-40],
+                               rtol=1e-3)
+    np.testing.assert_allclose(fg.math.lgamma(tiny).numpy(), [-math.log(1e-40)], rtol=1e-6)
+    with fg.GradientTape() as tape:
+        tape.watch(tiny)
+        y = fg.math.lgamma(tiny)
+    assert tape.gradient(y, tiny).numpy()[0] == -np.inf   # digamma(1e-40) = -1e40 overflows
+    # trigamma(1e30) = 1e-30 (TensorFlow's float32 gives 0)
+    big = fg.constant([1e30], fg.float32)
+    with fg.GradientTape() as tape:
+        tape.watch(big)
+        y = fg.math.digamma(big)
+    np.testing.assert_allclose(tape.gradient(y, big).numpy(), [1e-30], rtol=1e-5)

@@ -46,6 +46,10 @@ class ForwardAccumulator(core.Recorder):
         self._tangents = {}   # id(primal tensor) -> (primal, tangent)
         self._var_tangents = {}
         for p, t in zip(flat_p, flat_t, strict=True):
+            if id(p) in self._tangents or id(p) in self._var_tangents:
+                raise ValueError("finegrad.autodiff.ForwardAccumulator: a primal is watched "
+                                 "multiple times (TensorFlow refuses it too); pass each "
+                                 "tensor once, with the sum of its tangents")
             if isinstance(p, Variable):
                 self._var_tangents[id(p)] = (p, self._tangent_for(p, t))
             elif type(p) is Tensor:
@@ -67,6 +71,9 @@ class ForwardAccumulator(core.Recorder):
         return t
 
     def __enter__(self):
+        if any(r is self for r in core.active_recorders()):
+            raise ValueError("finegrad.autodiff.ForwardAccumulator: this accumulator is "
+                             "already recording (a `with` block re-entered it)")
         core.push_recorder(self)
         return self
 

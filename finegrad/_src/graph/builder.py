@@ -336,3 +336,32 @@ def is_traced(t):
         return False
     s = tracer.slots.get(id(t))
     return s is not None and s not in tracer.consts
+
+
+def get_static_value(tensor, partial=False):
+    """The value of ``tensor`` as a NumPy array when it is known without running a graph
+    (``tf.get_static_value``): eagerly, always; inside a `finegrad.function` trace, for
+    tensors that do not depend on the function's arguments or variables (constants made or
+    captured there), else None. A Variable gives None (its value may change); anything else
+    that is not a tensor is returned as it is, as TensorFlow does.
+
+    >>> import finegrad as fg
+    >>> fg.get_static_value(fg.constant([1, 2]))
+    array([1, 2], dtype=int32)
+    >>> @fg.function
+    ... def f(x):
+    ...     return fg.constant(fg.get_static_value(x) is None)
+    >>> bool(f(fg.constant(1.)))
+    True
+    """
+    if isinstance(tensor, variables.Variable):
+        return None
+    if not isinstance(tensor, Tensor):
+        return tensor
+    tracer = core.current_tracer()
+    while tracer is not None:
+        s = tracer.slots.get(id(tensor))
+        if s is not None:
+            return np.asarray(tensor._value) if s in tracer.consts else None
+        tracer = tracer.parent
+    return np.asarray(tensor._value)

@@ -4,10 +4,12 @@ Inside a trace, `gradients(ys, xs)` runs the same reverse pass as a tape
 (`tape.reverse_pass`) over the ops the graph builder recorded; the VJP rules' ops become
 graph nodes: symbolic gradients, one set of rules.
 """
+import numpy as np
+
 from finegrad._src import core, nest
 from finegrad._src.ad.tape import (UnconnectedGradients, _finish, _ones_seed, _unconnected,
                                    reverse_pass)
-from finegrad._src.ops.array import convert_to_tensor
+from finegrad._src.ops.array import convert_to_tensor, reshape, stack
 from finegrad._src.variables import Variable
 from finegrad._src.tensor import Tensor
 
@@ -78,3 +80,41 @@ def _seeds(ys, grad_ys):
                             f"but its ys has dtype {y.dtype.name}; cast it with "
                             f"finegrad.cast")
     return cts
+
+
+def hessians(ys, xs, name="hessians", colocate_gradients_with_ops=False,
+             gate_gradients=False, aggregation_method=None):
+    """Inside `finegrad.function`: for each x of ``xs``, the Hessian of sum(``ys``) with
+    respect to x, of shape ``x.shape + x.shape`` (one `gradients` pass per element of x, as
+    TensorFlow builds it). Returns a list, one entry per x (None where there is no gradient).
+
+    >>> import finegrad as fg
+    >>> @fg.function
+    ... def h(x):
+    ...     return fg.hessians(fg.reduce_sum(x ** 3), x)[0]
+    >>> h(fg.constant([1., 2.])).numpy()
+    array([[ 6.,  0.],
+           [ 0., 12.]], dtype=float32)
+
+    Raises:
+        RuntimeError: outside a traced function (use nested GradientTapes there).
+    """
+    if core.current_tracer() is None:
+        raise RuntimeError("finegrad.hessians works inside a finegrad.function only; in eager "
+                           "code use nested finegrad.GradientTape (tape.jacobian of a "
+                           "gradient)")
+    xs_list = [xs] if not isinstance(xs, (list, tuple)) else list(xs)
+    out = []
+    for x, g in zip(xs_list, gradients(ys, xs_list), strict=True):
+        if g is None:
+            out.append(None)
+            continue
+        n = int(np.prod(g._value.shape, dtype=np.int64))
+        flat = reshape(g, (n,))
+        rows = []
+        for i in range(n):
+            (row,) = gradients(flat[i], [x], unconnected_gradients=UnconnectedGradients.ZERO)
+            rows.append(reshape(row, (-1,)))
+        shape = tuple(g._value.shape)
+        out.append(reshape(stack(rows), shape + shape))
+    return out

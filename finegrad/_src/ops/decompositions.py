@@ -1,11 +1,10 @@
-"""Decompositions of ``tf.linalg``: cholesky, eigh (eigvalsh), and lstsq on top of them.
+"""Decompositions of ``tf.linalg``: cholesky and eigh (eigvalsh).
 
 ``cholesky`` and ``eigh`` are primitives (``cholesky``, ``eigh``) with TensorFlow's
 gradients, written with finegrad ops so that they differentiate again. Both read only the
 lower triangle of their input, as TensorFlow's kernels do; their gradients are the ones
 TensorFlow gives (for cholesky the symmetrized one, for eigh the lower triangle of the
-symmetrized one). ``lstsq`` is a composite of cholesky and triangular solves (the normal
-equations, which is what TensorFlow's ``fast=True`` path and its gradient are).
+symmetrized one). ``lstsq`` (``ops/least_squares.py``) is built on cholesky.
 """
 import warnings
 
@@ -13,13 +12,12 @@ import numpy as np
 
 from finegrad._src import core
 from finegrad._src.core import Primitive, bind
-from finegrad._src.ops.array import cast, expand_dims, stop_gradient
+from finegrad._src.ops.array import expand_dims
 from finegrad._src.ops.batching import leading_vmap
 from finegrad._src.ops.complex_numbers import _as_complex, _is_complex as is_complex, real
 from finegrad._src.ops.linalg import matmul
 from finegrad._src.ops.linalg_extra import diag, diag_part, band_part, _mask
-from finegrad._src.ops.solvers import (matrix_arg, _adj, triangular_solve_p,
-                                       cholesky_solve)
+from finegrad._src.ops.solvers import (matrix_arg, _adj, triangular_solve_p)
 from finegrad._src.tensor import Tensor
 
 
@@ -191,51 +189,3 @@ def _eigh_vjp(ct, a, *, out, needs, batch):
     inner = diag(ge) + _gap_matrix(e) * matmul(_adj(v), gv)
     g = matmul(matmul(v, inner), _adj(v))
     return (half_diag(band_part(g + _adj(g), -1, 0)),)
-
-
-# ---- lstsq -----------------------------------------------------------------------------------
-
-def lstsq(matrix, rhs, l2_regularizer=0.0, fast=True, name=None):
-    """Least-squares solutions ``X`` of ``matrix @ X = rhs`` (``[..., M, N]`` and
-    ``[..., M, K]``), with ``l2_regularizer`` ``lambda >= 0``: ``(A^T A + lambda I)^-1 A^T B``
-    when ``M >= N``, ``A^T (A A^T + lambda I)^-1 B`` otherwise (the minimum-norm solution).
-
-    Computed as TensorFlow's ``fast=True`` path (the normal equations by Cholesky), so it
-    needs ``A`` of full rank (or ``lambda > 0``); its gradients are those of that
-    computation, which are TensorFlow's. ``fast=False`` (TensorFlow's orthogonal
-    decomposition, without a gradient) is not supported: NotImplementedError.
-    ``l2_regularizer`` gets no gradient, as in TensorFlow.
-
-    >>> import finegrad as fg
-    >>> a = fg.constant([[1., 0.], [0., 1.], [1., 1.]])
-    >>> fg.linalg.lstsq(a, fg.constant([[1.], [1.], [2.]])).numpy().round(4)
-    array([[1.],
-           [1.]], dtype=float32)
-    """
-    if not fast:
-        raise NotImplementedError("finegrad.linalg.lstsq: fast=False (TensorFlow's complete "
-                                  "orthogonal decomposition) is not supported; use fast=True")
-    a = matrix_arg(matrix, "linalg.lstsq", "matrix")
-    b = matrix_arg(rhs, "linalg.lstsq", "rhs")
-    _check_rhs_rows(a, b)
-    m, n = a._value.shape[-2:]
-    lam = cast(stop_gradient(l2_regularizer), a.dtype) if isinstance(l2_regularizer, Tensor) \
-        else float(l2_regularizer)
-    if m >= n:
-        gram = matmul(_adj(a), a)
-        chol = cholesky(gram + lam * eye_like(gram))
-        return cholesky_solve(chol, matmul(_adj(a), b))
-    gram = matmul(a, _adj(a))
-    chol = cholesky(gram + lam * eye_like(gram))
-    return matmul(_adj(a), cholesky_solve(chol, b))
-
-
-def _check_rhs_rows(a, b):
-    sa, sb = tuple(a._value.shape), tuple(b._value.shape)
-    if sa[-2] != sb[-2]:
-        raise ValueError(f"finegrad.linalg.lstsq: rhs must have {sa[-2]} rows to match matrix "
-                         f"of shape {sa}, got shape {sb}")
-    if a._value.dtype != b._value.dtype:
-        raise TypeError(f"finegrad.linalg.lstsq: matrix and rhs must have the same dtype, got "
-                        f"{a._value.dtype.name} and {b._value.dtype.name}")
-

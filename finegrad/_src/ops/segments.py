@@ -15,14 +15,16 @@ TensorFlow's CPU kernels check them): inside a ``finegrad.function`` they must b
 """
 import numpy as np
 
+from finegrad._src import core
 from finegrad._src.core import Primitive, bind, shape_of
 from finegrad._src.errors import InvalidArgumentError
 from finegrad._src.ops.arithmetic import _sum_tangents, divide, maximum
-from finegrad._src.ops.array import (cast, convert_to_tensor, reshape, zeros_like, ones_like,
-                                     transpose)
+from finegrad._src.ops.array import (cast, concat, convert_to_tensor, reshape, zeros_like,
+                                     ones_like, transpose)
 from finegrad._src.ops.base import _static
 from finegrad._src.ops.elementwise import equal, where
 from finegrad._src.ops.gather import gather, gather_vjp_p
+from finegrad._src.ops.reduce import cumprod
 from finegrad._src.ops.special_functions import truncatediv
 from finegrad._src.shapes import as_int
 from finegrad._src.tensor import Tensor
@@ -113,15 +115,42 @@ def _segment_prod_impl(x, ids, *, num, zero_empty):
 def _prod_partials(x, ids, out):
     """d out[ids[i]] / d x[i]: the product of the segment's other entries (TensorFlow's rule:
     out / x where x != 0; at a zero, the product of the nonzero entries if it is the
-    segment's only zero, else 0)."""
+    segment's only zero, else 0). Where a segment holds two zeros or more, the products of
+    the other entries come from exclusive scans instead (`_others_by_scans`): their value is
+    TensorFlow's 0, and their derivatives are right (TensorFlow's constant 0 loses the
+    product that skips both zeros, so its second derivative is wrong there)."""
     num = out._value.shape[0]
     is_zero = equal(x, 0)
     zeros = _scatter_rows(cast(is_zero, x.dtype), ids, num)
     nonzero_x = where(is_zero, ones_like(x), x)
     nonzero_prod = bind(segment_prod_p, nonzero_x, ids, num=num, zero_empty=False)
-    one_zero = equal(gather(zeros, ids), 1)
-    at_zero = where(one_zero, gather(nonzero_prod, ids), zeros_like(x))
+    zeros_at = gather(zeros, ids)
+    one_zero = equal(zeros_at, 1)
+    many = core.current_tracer() is not None or bool(np.any(zeros_at._value > 1))
+    at_many = _others_by_scans(x, ids, num) if many else zeros_like(x)
+    at_zero = where(one_zero, gather(nonzero_prod, ids), at_many)
     return where(is_zero, at_zero, gather(out, ids) / nonzero_x)
+
+
+def _others_by_scans(x, ids, num):
+    """For each row, the product of the other rows of its segment, with multiplications only
+    (exact where rows are 0, to any order): the segments laid out as rows of a padded
+    [num, longest] array (padding 1), then the exclusive products from both ends."""
+    ids_np = np.asarray(ids._value)
+    n = ids_np.shape[0]
+    order = np.argsort(ids_np, kind="stable")
+    sizes = np.bincount(ids_np, minlength=num)
+    longest = max(int(sizes.max(initial=0)), 1)
+    pos = np.empty(n, np.int64)
+    pos[order] = np.arange(n) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+    layout = np.full((num, longest), n, np.int64)   # index n: the padding row of ones
+    layout[ids_np, pos] = np.arange(n)
+    padded = concat([x, ones_like(x[:1])], 0)
+    dense = gather(padded, Tensor(layout))
+    others = (cumprod(dense, axis=1, exclusive=True)
+              * cumprod(dense, axis=1, exclusive=True, reverse=True))
+    flat = reshape(others, (num * longest,) + tuple(shape_of(x)[1:]))
+    return gather(flat, Tensor(ids_np * longest + pos))
 
 
 @segment_prod_p.def_jvp

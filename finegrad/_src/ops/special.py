@@ -1,4 +1,5 @@
-"""More elementwise math: inverse hyperbolic functions, ``rint`` and ``log_sigmoid``.
+"""More elementwise math: inverse hyperbolic functions, ``rint``, ``log_sigmoid`` and
+``atan2``.
 
 The unary primitives are declared through `ops.elementwise._unary` (float inputs, derivative
 written with finegrad ops); ``rint`` is a rounding, not differentiable, as TensorFlow's;
@@ -7,8 +8,9 @@ composite ``(x - y) * (x - y)``, whose gradient ``2 (x - y) ct`` is TensorFlow's
 """
 import numpy as np
 
-from finegrad._src.ops.arithmetic import multiply, negative, subtract
-from finegrad._src.ops.array import convert_to_tensor
+from finegrad._src.core import Primitive, bind
+from finegrad._src.ops.arithmetic import _sum_tangents, multiply, negative, subtract
+from finegrad._src.ops.array import convert_to_tensor, unbroadcast
 from finegrad._src.ops.elementwise import _float_only, _rounding, _unary, rsqrt, softplus
 
 acosh_p, acosh = _unary("acosh", np.arccosh, lambda x, out: rsqrt(x * x - 1), """Elementwise
@@ -58,3 +60,50 @@ def squared_difference(x, y, name=None):
     """
     d = subtract(x, y)
     return multiply(d, d)
+
+
+# ---- atan2(y, x): the angle of the point (x, y) ----------------------------------------------
+
+atan2_p = Primitive("atan2", kernel=np.arctan2, batch_rule=True)
+
+
+def atan2(y, x, name=None):
+    """Elementwise angle of the point ``(x, y)`` in ``[-pi, pi]`` (note the order: ``y``
+    first, as TensorFlow and NumPy), with broadcasting; real floats of one dtype. Gradients
+    ``x / (x^2 + y^2)`` for ``y`` and ``-y / (x^2 + y^2)`` for ``x`` (nan at the origin, as
+    TensorFlow's). Primitive ``atan2``.
+
+    >>> import finegrad as fg
+    >>> fg.math.atan2(fg.constant([1., -1.]), fg.constant([0., 0.])).numpy()
+    array([ 1.5707964, -1.5707964], dtype=float32)
+    """
+    return bind(atan2_p, y, x)
+
+
+@atan2_p.def_impl
+def _atan2_impl(y, x):
+    for v in (y, x):
+        if np.dtype(v.dtype).kind != "f":
+            _float_only("atan2", v, real=True)
+    return np.arctan2(y, x)
+
+
+def _atan2_partials(y, x):
+    inv = 1 / (x * x + y * y)
+    return x * inv, -y * inv
+
+
+@atan2_p.def_jvp
+def _atan2_jvp(primals, tangents, *, out):
+    dy, dx = _atan2_partials(*primals)
+    y_dot, x_dot = tangents
+    return _sum_tangents((None if y_dot is None else y_dot * dy,
+                          None if x_dot is None else x_dot * dx), out)
+
+
+@atan2_p.def_vjp
+def _atan2_vjp(ct, y, x, *, out, needs, batch):
+    """VJP of atan2: ct x / (x^2 + y^2) for y, -ct y / (x^2 + y^2) for x."""
+    dy, dx = _atan2_partials(y, x)
+    return (unbroadcast(ct * dy, y, batch) if needs[0] else None,
+            unbroadcast(ct * dx, x, batch) if needs[1] else None)

@@ -1,0 +1,164 @@
+"""``tf.numpy_function`` and ``tf.py_function``: Python code as one op.
+
+``numpy_function(func, inp, Tout)`` calls ``func`` on NumPy arrays and makes tensors of
+``Tout`` from what it returns; it has no gradient (TensorFlow's neither). Inside a
+`finegrad.function` it is a graph node (primitive ``numpy_function``, stateful: never folded
+nor merged) that calls ``func`` each time the graph runs.
+
+``py_function(func, inp, Tout)`` calls ``func`` on tensors. Eagerly that is a plain call, so
+tapes record the ops ``func`` runs and gradients flow through them, as in TensorFlow. Inside a
+trace it is a graph node (primitive ``py_function``) that calls ``func`` eagerly when the
+graph runs; its gradient is another node (``py_function_vjp``) that runs ``func`` again
+under a tape (`rediff.vjp_of`). A second derivative through a traced ``py_function`` is not
+supported (NotImplementedError naming it).
+"""
+import numpy as np
+
+from finegrad._src import core, dtypes, nest
+from finegrad._src.ad.rediff import vjp_of
+from finegrad._src.core import Primitive, bind, def_nondiff
+from finegrad._src.ops.array import cast, convert_to_tensor
+from finegrad._src.tensor import Tensor
+
+
+class _eagerly:
+    """Context manager: no tracer, recorder nor read listener while Python code of the user
+    runs as an op (a trace is computing its example values, or a tape is replaying)."""
+
+    def __enter__(self):
+        st = core._state
+        self._saved = (st.tracer, st.recorders, st.read_listener)
+        st.tracer, st.recorders, st.read_listener = None, (), None
+
+    def __exit__(self, *exc):
+        st = core._state
+        st.tracer, st.recorders, st.read_listener = self._saved
+
+
+def _touts(tout, fn):
+    """``Tout`` as a tuple of dtypes and whether it was a single dtype."""
+    single = not isinstance(tout, (list, tuple))
+    try:
+        out = tuple(dtypes.as_dtype(t) for t in ([tout] if single else tout))
+    except TypeError:
+        raise TypeError(f"finegrad.{fn}: Tout must be a dtype or a list of dtypes, got "
+                        f"{tout!r}") from None
+    return out, single
+
+
+def _as_arrays(results, touts, fn):
+    """What ``func`` returned, as one array per entry of ``touts``."""
+    values = list(results) if isinstance(results, (list, tuple)) else [results]
+    if len(touts) == 1 and len(values) != 1:
+        values = [results]
+    if len(values) != len(touts):
+        raise ValueError(f"finegrad.{fn}: func returned {len(values)} values, Tout lists "
+                         f"{len(touts)}")
+    out = []
+    for v, t in zip(values, touts, strict=True):
+        v = v.numpy() if isinstance(v, Tensor) else v
+        out.append(np.asarray(v, dtype=t._np))
+    return tuple(out)
+
+
+numpy_function_p = def_nondiff(Primitive("numpy_function", multiple_results=True, fresh=True,
+                                         unify=False, stateful=True))
+
+
+@numpy_function_p.def_impl
+def _numpy_function_impl(*args, func, touts):
+    with _eagerly():
+        return _as_arrays(func(*(np.asarray(a) for a in args)), touts, "numpy_function")
+
+
+def numpy_function(func, inp, Tout, stateful=True, name=None):  # noqa: N803 (TF's names)
+    """``func`` called on the NumPy values of ``inp``; its results become tensors of the
+    dtypes ``Tout`` (a dtype: one tensor; a list: a list). No gradient flows through it, as
+    in TensorFlow. Inside `finegrad.function` it runs each time the graph runs.
+
+    >>> import numpy as np, finegrad as fg
+    >>> fg.numpy_function(np.sort, [fg.constant([3., 1., 2.])], fg.float32).numpy()
+    array([1., 2., 3.], dtype=float32)
+    """
+    touts, single = _touts(Tout, "numpy_function")
+    ins = [convert_to_tensor(x) for x in inp]
+    out = bind(numpy_function_p, *ins, func=func, touts=touts)
+    return out[0] if single else list(out)
+
+
+py_function_p = Primitive("py_function", multiple_results=True, fresh=True, unify=False,
+                          stateful=True)
+
+
+@py_function_p.def_impl
+def _py_function_impl(*args, func, touts):
+    with _eagerly():
+        return _as_arrays(func(*(Tensor(np.asarray(a)) for a in args)), touts, "py_function")
+
+
+py_function_vjp_p = Primitive("py_function_vjp", multiple_results=True, fresh=True,
+                              unify=False, stateful=True)
+
+
+@py_function_vjp_p.def_impl
+def _py_function_vjp_impl(*args, func, n_in):
+    ins = [Tensor(np.asarray(a)) for a in args[:n_in]]
+    cts = [Tensor(np.asarray(c)) for c in args[n_in:]]
+    with _eagerly():
+        grads = vjp_of(lambda *xs: func(*xs), ins, cts)
+    return tuple(np.zeros(np.shape(x._value), x._value.dtype) if g is None
+                 else np.asarray(g._value, x._value.dtype)
+                 for g, x in zip(grads, ins, strict=True))
+
+
+def _float(t):
+    return t.dtype.is_floating or t.dtype.is_complex
+
+
+@py_function_p.def_vjp
+def _py_function_vjp(ct, *ins, out, needs, batch, func, touts):
+    """VJP of a traced py_function: run ``func`` again under a tape when the graph runs."""
+    diff = [i for i, x in enumerate(ins) if _float(x)]
+    if not diff:
+        return (None,) * len(ins)
+    cts = [cast(c, o.dtype) if c is not None else o * 0 for c, o in zip(ct, out, strict=True)]
+    grads = bind(py_function_vjp_p, *ins, *cts, func=func, n_in=len(ins))
+    return tuple(g if _float(x) else None for g, x in zip(grads, ins, strict=True))
+
+
+def _no_second_order(*args, **params):
+    raise NotImplementedError("finegrad.py_function: no second derivative through a "
+                              "py_function inside finegrad.function (call it eagerly, where "
+                              "its ops are recorded, for higher orders)")
+
+
+py_function_p.def_jvp(_no_second_order)
+py_function_vjp_p.def_jvp(_no_second_order)
+py_function_vjp_p.def_vjp(_no_second_order)
+
+
+def py_function(func, inp, Tout, name=None):  # noqa: N803 (TF's names)
+    """``func`` called on the tensors ``inp``; its results become tensors of the dtypes
+    ``Tout`` (a dtype: one tensor; a list: a list). Eagerly ``func`` is simply called, so the
+    ops it runs are recorded and differentiated as usual (TensorFlow's behaviour). Inside
+    `finegrad.function` it runs eagerly each time the graph runs, and its gradient runs it
+    again under a tape (first order only there).
+
+    >>> import finegrad as fg
+    >>> x = fg.constant(3.)
+    >>> with fg.GradientTape() as tape:
+    ...     tape.watch(x)
+    ...     y = fg.py_function(lambda a: a * a, [x], fg.float32)
+    >>> tape.gradient(y, x).numpy()
+    np.float32(6.0)
+    """
+    touts, single = _touts(Tout, "py_function")
+    ins = [convert_to_tensor(x) for x in inp]
+    if core.current_tracer() is None:
+        results = func(*ins)
+        values = list(results) if isinstance(results, (list, tuple)) and not single \
+            else [results]
+        outs = [cast(convert_to_tensor(v), t) for v, t in zip(values, touts, strict=True)]
+    else:
+        outs = list(bind(py_function_p, *ins, func=func, touts=touts))
+    return outs[0] if single else nest.pack_sequence_as(list(touts), outs)
