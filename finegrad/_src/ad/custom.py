@@ -41,10 +41,11 @@ class CustomLayout:
     n_args: int
     n_vars: int
     n_outs: int
+    # n_args + n_vars: the inputs that get a gradient (a field, read by every reverse pass)
+    n_differentiable: int = dataclasses.field(init=False, repr=False, compare=False)
 
-    @property
-    def n_differentiable(self):
-        return self.n_args + self.n_vars
+    def __post_init__(self):
+        object.__setattr__(self, "n_differentiable", self.n_args + self.n_vars)
 
     def differentiable(self, ins):
         """The inputs that get a gradient: the arguments' leaves, then the variable reads."""
@@ -322,11 +323,15 @@ class _CustomGradient:
         if watcher.log is not None:
             core.push_recorder(watcher.log)
         try:
-            y, grad_fn = _split(f(*args, **kwargs), self._f)
+            result = f(*args, **kwargs)
         finally:
             core.pop_listener(watcher)
             if watcher.log is not None:
                 core.pop_recorder(watcher.log)
+        if type(result) is tuple and len(result) == 2 and callable(result[1]):
+            y, grad_fn = result   # the common, well-formed return (`_split` checks others)
+        else:
+            y, grad_fn = _split(result, self._f)
         if _is_simple(args, kwargs, y, watcher):
             return _record_simple(self, args, y, grad_fn, watcher)
         return _record(self, args, kwargs, y, grad_fn, watcher)
@@ -442,7 +447,8 @@ def _record(cg, args, kwargs, y, grad_fn, watcher):
     y, flat_y = _outputs(y, name)
     inputs = params.tensors
     reads = [v.read_value() for v in variables]
-    _warn_captured(name, watcher, inputs + reads if reads else inputs)
+    _warn_captured(name, watcher, inputs + reads if reads else inputs,
+                   core.active_recorders())
     outs = tuple([Tensor(o._value) for o in flat_y])
     rule = _Rule(name, grad_fn, params, variables, reads, y, cg._jvp,
                  _layout(len(inputs), len(reads), len(flat_y)))
@@ -475,7 +481,8 @@ def _record_simple(cg, args, y, grad_fn, watcher):
     list of them), no variables. Its layout is made once per function and counts; its
     `_Params` only if a gradient asks for them."""
     name = cg._f.__qualname__
-    _warn_captured(name, watcher, args)
+    recs = core.active_recorders()
+    _warn_captured(name, watcher, args, recs)
     one = type(y) is Tensor
     flat_y = (y,) if one else y
     outs = (Tensor(y._value),) if one else tuple([Tensor(o._value) for o in y])
@@ -485,7 +492,6 @@ def _record_simple(cg, args, y, grad_fn, watcher):
         layout = cg._layouts[key] = CustomLayout(len(args), 0, len(outs))
     rule = _Rule(name, grad_fn, None, (), (), y, cg._jvp, layout, one and len(args) == 1)
     rule._args = (cg, args)   # its `params`, made when a gradient needs them
-    recs = core.active_recorders()
     if len(recs) == 1 and not recs[0].runs_rules:   # one tape: what `core.record` does
         recs[0].record(custom_p, (*args, *flat_y), {"rule": rule}, outs)
     else:
@@ -579,6 +585,11 @@ class _Rule:
             if type(g) is Tensor or g is None:
                 if self._args is not None:   # (cg, args) of a call of tensors only
                     cg, (x,) = self._args
+                    if g is not None:   # `_check`'s common case, without naming x first
+                        gv, xv = g._value, x._value
+                        if gv.dtype == xv.dtype and gv.shape == xv.shape and \
+                                gv.dtype.kind in "fc":
+                            return (g,)
                     return (_check(g, x, cg.param_names(1)[0], self.name),)
                 p = self.params
                 return (_check(g, p.values[0], p.names[0], self.name),)
@@ -657,13 +668,14 @@ class _Rule:
         return tuple(None if t is None else convert_to_tensor(t) for t in flat)
 
 
-def _warn_captured(name, watcher, inputs):
+def _warn_captured(name, watcher, inputs, recs):
     """Warn once when ``f`` used a tensor a tape watches without taking it as an input: an
     input of ``f``'s ops that the tape watched before the call, that is neither an argument
     nor a variable read, was captured from outside (`_Watcher.captured`). A recorder that
     watches none of the inputs differentiates ``f``'s own ops instead of the rule (see
-    `_custom_vjp`), so the captured tensor does get its gradient there: no warning."""
-    for rec in core.active_recorders():
+    `_custom_vjp`), so the captured tensor does get its gradient there: no warning.
+    ``recs``: the active recorders."""
+    for rec in recs:
         for t in inputs:
             if rec.watches(t):
                 break

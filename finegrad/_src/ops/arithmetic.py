@@ -149,8 +149,7 @@ def divide(x, y, name=None):
     >>> fg.divide(fg.constant([1., 2.]), 4.).numpy()
     array([0.25, 0.5 ], dtype=float32)
     """
-    out = bind(divide_p, x, y)
-    return out
+    return bind(divide_p, x, y)
 
 
 @divide_p.def_impl
