@@ -68,8 +68,9 @@ def _custom_vjp(cts, *ins, out, needs, batch, rule):
     outputs, so that tape differentiates ``f``'s own ops, as TensorFlow's eager mode does
     (it records a custom gradient only for a tape that watches one of its inputs)."""
     layout = rule.layout
-    if not any(needs[:layout.n_differentiable]):
-        return (None,) * layout.n_differentiable + tuple(cts)
+    n = layout.n_differentiable
+    if not (needs[0] if n == 1 else any(needs[:n])):
+        return (None,) * n + tuple(cts)
     return layout.pad(rule(cts))
 
 
@@ -587,8 +588,8 @@ class _Rule:
                     cg, (x,) = self._args
                     if g is not None:   # `_check`'s common case, without naming x first
                         gv, xv = g._value, x._value
-                        if gv.dtype == xv.dtype and gv.shape == xv.shape and \
-                                gv.dtype.kind in "fc":
+                        dt = gv.dtype
+                        if dt == xv.dtype and dt.kind in "fc" and gv.shape == xv.shape:
                             return (g,)
                     return (_check(g, x, cg.param_names(1)[0], self.name),)
                 p = self.params

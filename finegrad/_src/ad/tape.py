@@ -75,7 +75,7 @@ class GradientTape(core.Recorder):
         self._entries = []    # (primitive, inputs, params, output) in execution order
         self._variables = {}  # id(variable) -> variable, watched explicitly or when read
         self._reads = {}      # id(variable) -> tensors its reads produced
-        self._sites = {}      # id(tensor) -> (file, line) of the watch() call, for messages
+        self._sites = {}      # id(tensor) -> (code, offset) of the watch() call, for messages
         self._released = False
 
     # --- the recorder protocol ----------------------------------------------------------------
@@ -122,7 +122,8 @@ class GradientTape(core.Recorder):
         return id(tensor) in self._watched
 
     def watch_site(self, tensor):
-        return self._sites.get(id(tensor))
+        site = self._sites.get(id(tensor))
+        return None if site is None else (site[0].co_filename, _line_of(*site))
 
     def mark(self):
         return self._entries, len(self._entries), self._watched, len(self._watched)
@@ -163,7 +164,7 @@ class GradientTape(core.Recorder):
             ValueError: for anything that is not a tensor or variable (e.g. a Python float).
         """
         caller = sys._getframe(1)
-        site = (caller.f_code.co_filename, caller.f_lineno)  # formatted only for a warning
+        site = (caller.f_code, caller.f_lasti)  # its line is found only for a warning
         for t in ((tensor,) if type(tensor) is Tensor else nest.flatten(tensor)):
             if isinstance(t, Variable):
                 self._variables[id(t)] = t
@@ -446,6 +447,14 @@ class GradientTape(core.Recorder):
             from finegrad._src.ops.array import stack
             out.append(stack([z if g is None else g for g in col]))
         return out
+
+
+def _line_of(code, offset):
+    """The line of the instruction at byte ``offset`` of ``code`` (a frame's ``f_lasti``)."""
+    for start, end, line in code.co_lines():
+        if start <= offset < end:
+            return line
+    return code.co_firstlineno
 
 
 def _single_target(target, fn):
