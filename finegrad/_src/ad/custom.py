@@ -491,8 +491,9 @@ def _record_simple(cg, args, y, grad_fn, watcher):
     layout = cg._layouts.get(key)
     if layout is None:
         layout = cg._layouts[key] = CustomLayout(len(args), 0, len(outs))
-    rule = _Rule(name, grad_fn, None, (), (), y, cg._jvp, layout, one and len(args) == 1)
-    rule._args = (cg, args)   # its `params`, made when a gradient needs them
+    # its `params` are made from (cg, args) when a gradient needs them
+    rule = _Rule(name, grad_fn, None, (), (), y, cg._jvp, layout, one and len(args) == 1,
+                 (cg, args))
     if len(recs) == 1 and not recs[0].runs_rules:   # one tape: what `core.record` does
         recs[0].record(custom_p, (*args, *flat_y), {"rule": rule}, outs)
     else:
@@ -546,10 +547,11 @@ class _Rule:
     __slots__ = ("name", "grad_fn", "_params", "_args", "variables", "reads", "y", "jvp",
                  "layout", "simple")
 
-    def __init__(self, name, grad_fn, params, variables, reads, y, jvp, layout, simple=None):
+    def __init__(self, name, grad_fn, params, variables, reads, y, jvp, layout, simple=None,
+                 args=None):
         self.name, self.grad_fn, self._params = name, grad_fn, params
         self.variables, self.reads, self.y, self.jvp = variables, reads, y, jvp
-        self.layout, self._args = layout, None
+        self.layout, self._args = layout, args   # args: (cg, args) of a call of tensors only
         # the common shape, one tensor in and one out: no structures to match (``simple``:
         # the caller knows already)
         self.simple = simple if simple is not None else not variables and \
@@ -675,14 +677,18 @@ def _warn_captured(name, watcher, inputs, recs):
     nor a variable read, was captured from outside (`_Watcher.captured`). A recorder that
     watches none of the inputs differentiates ``f``'s own ops instead of the rule (see
     `_custom_vjp`), so the captured tensor does get its gradient there: no warning.
-    ``recs``: the active recorders."""
+    ``recs``: the active recorders. (What was captured is asked first: for a tape that
+    watched only the inputs before the call, that answer is immediate and empty.)"""
     for rec in recs:
+        captured = watcher.captured(rec, inputs)
+        if not captured:
+            continue
         for t in inputs:
             if rec.watches(t):
                 break
         else:
             continue
-        for t in watcher.captured(rec, inputs):
+        for t in captured:
             _warn_once(name, t, rec.watch_site(t))
 
 
