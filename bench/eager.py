@@ -336,8 +336,7 @@ def bench_c():
     y, g = fgrun()
     ny, ng = nprun()
     ok = close(y.numpy(), ny, rtol=1e-4) and close(g.numpy(), ng, rtol=1e-5)
-    t = measure({"fg": fgrun, "np": nprun}, repeats=5, round_s=0.05)
-    ratio = lambda s: s / t["np"]["min"]  # noqa: E731
+    t = measure(_with_fast_off({"fg": fgrun, "np": nprun}), repeats=5, round_s=0.05)
 
     def torch_b(torch):
         xt_ = torch.tensor(x)
@@ -372,8 +371,32 @@ def bench_c():
     peers = run_peers("c", {"torch": torch_b, "jax": jax_b, "tensorflow": tf_b,
                             "autograd": ag_b}, None, lambda r: close(r, ng, rtol=1e-5),
                       baseline=nprun)
-    return [row("c", "grad of sum(log(1+exp(x))), 10^7 float32", t, ratio(t["fg"]["min"]),
-                "x NumPy", 1.2, ok, peers)]
+    return _c_rows(t, ok, peers)
+
+
+def _with_fast_off(fns):
+    """``fns`` and, when the fast path is on, ``nofast``: finegrad's side with it off."""
+    from finegrad._src import threads
+    if not threads.on():
+        return fns
+
+    def fgrun_off():
+        with threads.switched(False):
+            return fns["fg"]()
+    return {**fns, "nofast": fgrun_off}
+
+
+def _c_rows(t, ok, peers):
+    """Benchmark c's rows; targets 0.8x NumPy with the fast path (threads), 1.15x without."""
+    ratio = lambda s: s / t["np"]["min"]  # noqa: E731
+    on = "nofast" in t
+    rows = [row("c", "grad of sum(log(1+exp(x))), 10^7 float32" + (", fast path" if on else ""),
+                t, ratio(t["fg"]["min"]), "x NumPy", 0.8 if on else 1.15, ok, peers)]
+    if on:
+        rows.append(row("c", "  same, fast path off (one thread)",
+                        {"fg": t["nofast"], "np": t["np"]}, ratio(t["nofast"]["min"]),
+                        "x NumPy", 1.15, ok, {}))
+    return rows
 
 
 # --- (d) Hessian-vector product of the extended Rosenbrock function -----------------------------

@@ -46,15 +46,17 @@ def main(argv=None):
     ap.add_argument("--rounds-scale", type=float, default=1.0,
                     help="multiply the number of timed rounds (more: steadier minimum)")
     ap.add_argument("--no-fast", action="store_true",
-                    help="switch the [fast] extra (numexpr) off: FINEGRAD_FAST=0")
+                    help="switch the fast path (threads) off: FINEGRAD_FAST=0")
     ap.add_argument("--fast", action="store_true",
-                    help="force the [fast] extra on, whatever the cores: FINEGRAD_FAST=1")
+                    help="force the fast path on, whatever the cores: FINEGRAD_FAST=1")
     ap.add_argument("--profile", action="store_true",
                     help="after the table, cProfile finegrad's side of each selected benchmark")
     args = ap.parse_args(argv)
     harness.Settings.quick, harness.Settings.scale = args.quick, args.rounds_scale
     if args.no_fast or args.fast:
         os.environ["FINEGRAD_FAST"] = "0" if args.no_fast else "1"
+        from finegrad._src import threads
+        threads.refresh()     # eager ops read the switch when finegrad is imported
     keys = [k.strip() for k in args.only.split(",") if k.strip()] or list(BENCHES)
     keys = list(dict.fromkeys(g for k in keys for g in GROUPS.get(k, (k,))))
     bad = [k for k in keys if k not in BENCHES]

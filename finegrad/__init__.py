@@ -55,7 +55,8 @@ from finegrad._src.ops.scatter_nd import (gather_nd, scatter_nd, tensor_scatter_
                                          tensor_scatter_nd_sub, tensor_scatter_nd_update,
                                          tensor_scatter_nd_max, tensor_scatter_nd_min)
 from finegrad._src.ops.masking import boolean_mask
-from finegrad._src.ops.mapping import map_fn, vectorized_map
+from finegrad._src.ops.mapping import map_fn
+from finegrad._src.graph.vmap import vectorized_map
 from finegrad._src.ops.elementwise import sinh, cosh, asinh
 from finegrad._src.ops.special import acosh, atanh
 from finegrad._src.ops.special_functions import truncatediv

@@ -39,10 +39,11 @@ _add(
         x, [True, False, True], axis=1)), shapes=((2, 3),), prims=("gather",)),
 )
 
-# map_fn / vectorized_map: fn per slice of one unstack, the results stacked
+# map_fn: fn per slice of one unstack, the results stacked; vectorized_map: fn's ops once
+# over the batch (a slice, a size-1 axis after the batch axis, a product)
 _add(OpSpec(_named("map_fn", lambda x: fg.map_fn(lambda r: fg.sin(r) * fg.reduce_sum(r), x)),
             shapes=((3,), (2, 3)), prims=("unstack_rows", "concat")),
      OpSpec(_named("vectorized_map", lambda x: fg.vectorized_map(lambda r: r * r[0], x)),
-            shapes=((2, 3),), prims=("unstack_rows", "concat")))
+            shapes=((2, 3),), prims=("strided_slice", "reshape", "multiply")))
 
 NONDIFF = ("mask_indices",)   # the positions boolean_mask selects

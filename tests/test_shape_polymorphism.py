@@ -34,7 +34,6 @@ RETRACES = {
     "meshgrid": "meshgrid",
     "unstack": "unstack along a dynamic axis",
     "map_fn": "map_fn over a dynamic axis",   # the loop is unrolled
-    "vectorized_map": "vectorized_map over a dynamic axis",
     "sparse_softmax_cross_entropy_with_logits": "dynamic number of classes",
     # the table opens the filters' leading axis too (kh); the batch axis alone stays open
     # (tests/test_conv.py)

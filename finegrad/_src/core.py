@@ -18,7 +18,7 @@ gives derivatives of any order and how forward-over-reverse works.
 """
 import numpy as np
 
-from finegrad._src import dims
+from finegrad._src import dims, threads
 from finegrad._src.state import state as _state
 from finegrad._src.errors import OpError
 from finegrad._src.tensor import Tensor, convert_to_tensor, convert_like, to_numpy_value
@@ -51,20 +51,35 @@ class Primitive:
     ``batch_rule=True`` declares that the VJP handles a non-empty ``batch``
     (`finegrad.jacobian` then runs one vectorized reverse pass; otherwise it loops).
 
+    The forward batching rule of `finegrad.vectorized_map` (not the VJP's ``batch``), set with
+    the ``def_vmap`` decorator: ``vmap(args, batched, **params)`` gets the input tensors and
+    one bool per input (at least one True); a batched input carries the batch (the mapped
+    slices) as an extra axis 0 in front of its per-slice shape, an unbatched one is the same
+    for every slice and has its per-slice shape. It returns the output (a tuple with
+    ``multiple_results``) for the whole batch, batch at axis 0, computed with finegrad ops
+    or `bind` (so that it is differentiable), or ``NotImplemented`` for the per-slice
+    fallback (bind once per slice, then stack). Without a rule, an ``elementwise`` primitive
+    aligns the ranks and binds once; any other primitive (and every ``stateful`` one) takes
+    the fallback.
+
     What compiled graphs (`finegrad.function`) need to know, declared here too:
 
     - ``kernel``: a NumPy ufunc (or a function with a ufunc's ``out=`` keyword) that computes
       the primitive elementwise on parameter-free calls, as ``impl`` does; the executor calls
       it directly, writes it into recycled buffers and fuses chains of kernels. Implies
       ``elementwise`` and ``fresh``.
-    - ``numexpr``: the kernel as a numexpr expression over ``{0}``, ``{1}``, ... (the inputs),
-      e.g. ``"{0} * {1}"``: with the ``finegrad[fast]`` extra, a fused chain of such kernels
-      may run as one numexpr kernel (`graph/fast.py` decides when it pays).
+    - ``numexpr``: the kernel as an expression over ``{0}``, ``{1}``, ... (the inputs), in
+      numexpr's syntax, e.g. ``"{0} * {1}"``: when it is plain arithmetic, compiled graphs
+      spell the primitive's scalar steps with it (`graph/fast.py: arithmetic`).
     - ``elementwise=True``: the output's shape is the NumPy broadcast of the inputs' shapes
       (its default shape rule).
     - ``fresh=True``: what the executor runs for it (its kernel, else ``impl``) always returns
       new arrays (never an input or a view of one), so the executor may recycle a value once
       every consumer of it is fresh.
+    - ``reducer``: a ufunc whose ``reduce`` computes the primitive (a reduction with
+      parameters ``axis`` and ``keepdims``) as ``impl`` does, but for the order of its
+      operations: with the fast path (`threads`), a reduction over all axes of a fused
+      chain's value is computed block by block inside the chain (`graph/fuse.py`).
     - ``into_pool=True``: its ``impl`` (not elementwise) accepts ``out=``, a buffer of the
       output's shape and dtype, so the executor hands it a recycled one (graph-only
       primitives of the rewrite passes, `graph/rewrite.py`).
@@ -79,7 +94,7 @@ class Primitive:
 
     def __init__(self, name, *, multiple_results=False, unify=True, batch_rule=False,
                  kernel=None, elementwise=False, fresh=False, shape_rule=None,
-                 stateful=False, numexpr=None, into_pool=False):
+                 stateful=False, numexpr=None, into_pool=False, reducer=None):
         if name in _PRIMITIVES:
             raise ValueError(f"finegrad: a primitive named {name!r} already exists")
         self.name = name
@@ -95,9 +110,11 @@ class Primitive:
         self.fresh = fresh or kernel is not None
         self.stateful = stateful
         self.into_pool = into_pool
+        self.reducer = reducer
         if shape_rule is None and self.elementwise:
             shape_rule = broadcast_shape_rule
         self.shape_rule = shape_rule
+        self.vmap = None   # the forward batching rule of vectorized_map (def_vmap)
         self.nondiff = False
         self.gradient_override = None  # set by RegisterGradient / no_gradient
         _PRIMITIVES[name] = self
@@ -112,6 +129,11 @@ class Primitive:
 
     def def_jvp(self, fn):
         self.jvp = fn
+        return fn
+
+    def def_vmap(self, fn):
+        """Declare the forward batching rule (see ``vmap`` above)."""
+        self.vmap = fn
         return fn
 
     def def_shape(self, fn):
@@ -209,18 +231,17 @@ def bind(prim, *args, **params):
     n = len(args)
     if n == 2:
         a, b = args
-        if type(a) is not Tensor or type(b) is not Tensor:
-            # converted: with ``unify``, to one dtype already
-            ins = _scalar_pair(prim, a, b) or _convert_inputs(prim, args)
-            a, b = ins
-            va, vb = a._value, b._value
-        else:
+        if type(a) is Tensor and type(b) is Tensor:
             ins = args
-            va, vb = a._value, b._value
-            if prim.unify is True and va.dtype is not vb.dtype and va.dtype != vb.dtype:
-                raise _mixed_dtypes(prim, (va, vb))
-        try:
-            out = prim.impl(va, vb, **iparams) if iparams else prim.impl(va, vb)
+            if prim.unify is True and a._value.dtype != b._value.dtype:
+                raise _mixed_dtypes(prim, (a._value, b._value))
+        else:   # converted: with ``unify``, to one dtype already
+            ins = a, b = _scalar_pair(prim, a, b) or _convert_inputs(prim, args)
+        va, vb = a._value, b._value
+        try:   # (large inputs: split over threads)
+            out = threads.split(prim, (va, vb), iparams) if va.size + vb.size >= \
+                threads.split_from else prim.impl(va, vb, **iparams) if iparams else \
+                prim.impl(va, vb)
         except ValueError as e:
             raise _shape_error(prim, (va, vb), e) from None
         except TypeError as e:
@@ -229,7 +250,8 @@ def bind(prim, *args, **params):
         ins = args
         va = args[0]._value
         try:
-            out = prim.impl(va, **iparams) if iparams else prim.impl(va)
+            out = threads.split(prim, (va,), iparams) if va.size >= threads.split_from else \
+                prim.impl(va, **iparams) if iparams else prim.impl(va)
         except ValueError as e:
             raise _shape_error(prim, (va,), e) from None
         except TypeError as e:

@@ -19,7 +19,7 @@ from finegrad._src.ops.base import instantiate_zeros
 from finegrad._src.graph import symbolic
 from finegrad._src.graph.builder import GraphBuilder, is_traced
 from finegrad._src.graph.concrete import replay
-from finegrad._src.graph import ir
+from finegrad._src.graph import ir, vmap
 from finegrad._src.graph.ir import OutSlot
 from finegrad._src.ops.array import convert_to_tensor
 from finegrad._src.tensor import Tensor
@@ -167,6 +167,9 @@ def _dry(fn):
         return fn()
 
 
+cond_p.def_vmap(vmap.cond_rule)   # the slices partitioned by the predicate
+
+
 @cond_p.def_impl
 def _cond_impl(pred, *captured, branches):
     b = branches[0] if pred else branches[1]
@@ -212,6 +215,9 @@ def _cond_jvp(primals, tangents, *, out, branches):
 # --- while_loop -----------------------------------------------------------------------------------
 
 while_p = Primitive("while_loop", multiple_results=True, unify=False)
+
+
+while_p.def_vmap(vmap.while_rule)   # each slice loops as long as its own condition holds
 
 
 def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations=10,

@@ -5,15 +5,18 @@ exp(x))`` over 10^7 floats) is bound by memory traffic, not arithmetic. `fuse_ru
 of two or more consecutive nodes whose primitives declare a ``kernel`` (a NumPy ufunc) over
 one large float shape, and replaces each run by one `Fused` pseudo-primitive that applies the
 same ufuncs to cache-sized blocks. Each element goes through the same ufuncs as unfused, so
-results are bitwise identical. With the ``finegrad[fast]`` extra, a chain may instead run as
-numexpr expressions (`graph/fast.py`; results within float rounding). The pass works on node
+results are bitwise identical. With the fast path (`graph/fast.py`), the blocks are split over
+threads (still the same bits) and a sum over all axes of a chain's value joins the chain
+(added block by block: within float rounding). The pass works on node
 lists; `ir.fuse_elementwise` wraps it.
 """
 import numpy as np
 
+from finegrad._src import threads
 from finegrad._src.graph import fast
 
-#: elements per block when a chain of elementwise ops runs block by block
+#: elements per block when a chain of 8-byte values runs block by block (256 KiB per value:
+#: a chain's scratch buffers stay in a core's L2 cache); 4-byte values take twice as many
 CHUNK = 1 << 15
 #: arrays smaller than this are not worth fusing (the blocks would be the whole array)
 FUSE_MIN = 1 << 17
@@ -24,7 +27,14 @@ LOOKAHEAD = 64
 class Fused:
     """A pseudo-primitive: consecutive elementwise kernel nodes over one large shape, run
     block by block so the intermediates stay in cache. Values used only inside the chain
-    live in block-sized scratch buffers; the others are written to full arrays."""
+    live in block-sized scratch buffers; the others are written to full arrays.
+
+    With the fast path on (`graph/fast.py`), the blocks are split over threads (each thread
+    a contiguous part, with scratch buffers of its own: the same ufuncs per element, so the
+    same bits), and ``reductions``, nodes reducing a chain value over all its axes with a
+    primitive that declares a ``reducer``, are computed per block and combined, so the value
+    they reduce is never written out (the sum then adds in another order: within rounding).
+    """
 
     multiple_results = True
     fresh = True        # its outputs are new arrays (or recycled buffers handed to it)
@@ -34,64 +44,89 @@ class Fused:
     nondiff = False
     into_pool = False
 
-    def __init__(self, nodes, ext, escaping, shape, meta):
-        self.nodes = nodes
+    def __init__(self, nodes, ext, escaping, shape, meta, reductions=(), threaded=False):
+        self.nodes, self.reductions = nodes, list(reductions)
         self.ext, self.escaping, self.shape, self.meta = ext, escaping, shape, meta
-        pos = {s: ("ext", i) for i, s in enumerate(ext)}
+        reduced = {m.outs[0] for m in self.reductions}
         internal = {s for n in nodes for s in n.outs} - set(escaping)
         self.internal = sorted(internal)
-        for i, s in enumerate(escaping):
-            pos[s] = ("out", i)
-        for i, s in enumerate(self.internal):
-            pos[s] = ("tmp", i)
-        self.plan = [(n.prim.kernel, tuple(pos[x] for x in n.ins), pos[n.outs[0]])
+        # slots: the external inputs, then the full-size outputs, then the scratch buffers
+        self.full = [s for s in escaping if s not in reduced]
+        order = list(ext) + self.full + self.internal
+        slot = {s: i for i, s in enumerate(order)}
+        self.plan = [(n.prim.kernel, tuple(slot[x] for x in n.ins), slot[n.outs[0]])
                      for n in nodes]
-        self.label = "[" + ", ".join(n.prim.name for n in nodes) + "]"
-        # with the finegrad[fast] extra: the chain as numexpr expressions, when that pays
-        self.fast = fast.compile_chain(self)
-        if self.fast is not None:
-            self.label += " numexpr"
+        self.reduce_plan = [(m.prim.reducer, slot[m.ins[0]], escaping.index(m.outs[0]),
+                             m.params.get("keepdims", False)) for m in self.reductions]
+        self.threaded = threaded
+        self.label = "[" + ", ".join(n.prim.name for n in nodes + self.reductions) + "]"
+        if threaded:
+            self.label += " threaded"
 
     def impl(self, *vals, outs=None):
         """Run the chain; ``outs`` (one buffer or None per escaping value) receive them."""
-        if self.fast is not None:
-            res = self.fast.run(vals, outs, self.shape)
-            if res is not None:
-                return res
         size = int(np.prod(self.shape))
         flat_ext = []
         for v in vals:
             if isinstance(v, np.ndarray) and v.shape == self.shape:
                 if not any(v.strides):
-                    flat_ext.append(("scalar", v.flat[0]))
+                    flat_ext.append((False, v.flat[0]))
                 elif v.flags.c_contiguous:
-                    flat_ext.append(("array", v.reshape(-1)))
+                    flat_ext.append((True, v.reshape(-1)))
                 else:
                     return self._unfused(vals)
             else:
-                flat_ext.append(("scalar", v))
-        outs = [np.empty(self.shape, self.meta[s][1]) if o is None else o
-                for s, o in zip(self.escaping, outs or [None] * len(self.escaping), strict=True)]
-        flat_out = [o.reshape(-1) for o in outs]
-        tmps = [np.empty(CHUNK, self.meta[s][1]) for s in self.internal]
-        for start in range(0, size, CHUNK):
-            stop = min(size, start + CHUNK)
-            m = stop - start
+                flat_ext.append((False, v))
+        given = dict(zip(self.escaping, outs or [None] * len(self.escaping), strict=True))
+        full = [np.empty(self.shape, self.meta[s][1]) if given[s] is None else given[s]
+                for s in self.full]
+        sources = flat_ext + [(True, o.reshape(-1)) for o in full]
 
-            def get(p, start=start, stop=stop, m=m):
-                kind, i = p
-                if kind == "ext":
-                    k, v = flat_ext[i]
-                    return v if k == "scalar" else v[start:stop]
-                return flat_out[i][start:stop] if kind == "out" else tmps[i][:m]
-            for ufunc, ins, out in self.plan:
-                ufunc(*[get(p) for p in ins], out=get(out))
-        return tuple(outs)
+        def run(lo, hi):
+            return self._run(lo, hi, sources)
+        parts = threads.run_parts(run, size) if self.threaded else [run(0, size)]
+        results = dict(zip(self.full, full, strict=True))
+        for k, (reducer, _, j, keepdims) in enumerate(self.reduce_plan):
+            s = self.escaping[j]
+            dtype = np.dtype(self.meta[s][1])
+            total = reducer.reduce(np.array([v for p in parts for v in p[k]], dtype))
+            results[s] = np.reshape(total, self.meta[s][0]) if keepdims else dtype.type(total)
+        return tuple(results[s] for s in self.escaping)
+
+    @property
+    def chunk(self):
+        """Elements per block: `CHUNK` scaled to the chain's widest values."""
+        width = max(np.dtype(self.meta[s][1]).itemsize for s in (*self.ext, *self.escaping))
+        return max(1, CHUNK * 8 // width)
+
+    def _run(self, lo, hi, sources):
+        """The chain over elements ``lo:hi``, block by block; the partial results of each
+        reduction, one per block."""
+        chunk = self.chunk
+        tmps = [np.empty(min(chunk, hi - lo), self.meta[s][1]) for s in self.internal]
+        partials = [[] for _ in self.reduce_plan]
+        n_src = len(sources)
+        cur = [v for _, v in sources] + tmps
+        for start in range(lo, hi, chunk):
+            stop = min(hi, start + chunk)
+            for i, (is_array, v) in enumerate(sources):
+                if is_array:
+                    cur[i] = v[start:stop]
+            if stop - start < chunk:
+                for i, t in enumerate(tmps):
+                    cur[n_src + i] = t[:stop - start]
+            for kernel, ins, out in self.plan:
+                kernel(*[cur[i] for i in ins], out=cur[out])
+            for k, (reducer, i, _, _) in enumerate(self.reduce_plan):
+                partials[k].append(reducer.reduce(cur[i]))
+        return partials
 
     def _unfused(self, vals):
         env = dict(zip(self.ext, vals, strict=True))
         for n in self.nodes:
             env[n.outs[0]] = n.prim.kernel(*[env[x] for x in n.ins])
+        for m in self.reductions:
+            env[m.outs[0]] = m.prim.impl(env[m.ins[0]], **m.params)
         return tuple(env[s] for s in self.escaping)
 
 
@@ -120,7 +155,7 @@ def fuse_runs(nodes, ready, out_slots, meta):
     for i, n in enumerate(nodes):
         for x in n.ins:
             uses.setdefault(x, []).append(i)
-    chain = _Chain(nodes, set(ready), uses, out_slots, meta)
+    chain = _Chain(nodes, set(ready), uses, out_slots, meta, fast.threaded())
     for i, n in enumerate(nodes):
         if id(n) in chain.taken:
             continue
@@ -131,6 +166,8 @@ def fuse_runs(nodes, ready, out_slots, meta):
         if chain.run:
             chain.pull_ahead(i)
         chain.flush()
+        if id(n) in chain.taken:    # a reduction the chain absorbed
+            continue
         if shape is not None:
             chain.join(n, shape)
         else:
@@ -143,9 +180,9 @@ def fuse_runs(nodes, ready, out_slots, meta):
 class _Chain:
     """The state of `fuse_runs`: the run being built and the items emitted so far."""
 
-    def __init__(self, order, available, uses, out_slots, meta):
+    def __init__(self, order, available, uses, out_slots, meta, threaded):
         self.order, self.available, self.uses = order, available, uses
-        self.out_slots, self.meta = out_slots, meta
+        self.out_slots, self.meta, self.threaded = out_slots, meta, threaded
         self.items, self.run, self.shape, self.taken = [], [], None, set()
 
     def join(self, n, shape):
@@ -155,16 +192,34 @@ class _Chain:
 
     def flush(self):
         run = self.run
-        if len(run) >= 2:
-            produced = [n.outs[0] for n in run]
+        produced = [n.outs[0] for n in run]
+        reductions = self.reductions(produced) if self.threaded and run else []
+        if len(run) + len(reductions) >= 2:
             ext = list(dict.fromkeys(x for n in run for x in n.ins if x not in produced))
-            members = {id(n) for n in run}
+            members = {id(n) for n in run + reductions}
             escaping = [s for s in produced if s in self.out_slots or any(
                 id(self.order[u]) not in members for u in self.uses.get(s, ()))]
-            self.items.append(Fused(list(run), ext, escaping, self.shape, self.meta))
+            escaping += [m.outs[0] for m in reductions]
+            self.taken.update(id(m) for m in reductions)
+            self.items.append(Fused(list(run), ext, escaping, self.shape, self.meta,
+                                    reductions, self.threaded))
         else:
             self.items.extend(run)
         self.run = []
+
+    def reductions(self, produced):
+        """The nodes that reduce a value of the run over all its axes with a primitive that
+        declares a ``reducer`` (the fast path computes them block by block)."""
+        found = []
+        for s in produced:
+            for u in self.uses.get(s, ()):
+                m = self.order[u]
+                if getattr(m.prim, "reducer", None) is None or id(m) in self.taken:
+                    continue
+                if m.ins == (s,) and len(m.outs) == 1 and \
+                        tuple(m.params.get("axis", ())) == tuple(range(len(self.shape))):
+                    found.append(m)
+        return found
 
     def pull_ahead(self, start):
         """Join later elementwise nodes of the run's shape whose inputs are ready: pure

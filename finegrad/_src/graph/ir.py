@@ -527,10 +527,14 @@ def _trim(pool, keep=4):
 
 def compile_graph(g):
     """The graph's executable form, after the passes: simplify, scalarize constants, fold
-    negations, merge scatters and copy slices into recycled buffers (graph/rewrite.py),
-    fuse, plan buffers, emit."""
-    from finegrad._src.graph import rewrite
+    negations (graph/rewrite.py), drop x * 1 and the like, merge commuted subexpressions
+    and fold scalar factors (graph/algebra.py), products with diagonal matrices as
+    scalings (graph/structure.py), merge scatters, copy slices into recycled buffers or
+    read them in place (graph/rewrite.py), fuse, plan buffers, emit."""
+    from finegrad._src.graph import algebra, rewrite, structure
     g = rewrite.fold_negations(scalarize_constants(simplify(g)))
+    g = algebra.fold_scalar_factors(algebra.commute_operands(algebra.drop_identities(g)))
+    g = structure.diagonal_matmuls(g)
     return Compiled(fuse_elementwise(rewrite.copy_slices(rewrite.merge_scatters(g))))
 
 

@@ -11,7 +11,10 @@ has one (a fresh large array costs page faults as much as a pass over memory).
 
 `copy_slices`: a large strided slice is copied to a new contiguous array by ``strided_slice``
 (ops on it are then faster); in a compiled graph it becomes `strided_slice_copy_p`, which
-copies into a recycled buffer: the same values, without a fresh allocation per call.
+copies into a recycled buffer: the same values, without a fresh allocation per call. A
+strided slice read by one elementwise kernel only (one that `graph/fuse.py` will not fuse,
+as fused blocks need contiguous operands) becomes `strided_view_p` instead, a view: the
+kernel reads the strided elements directly, the same values without the copy's pass.
 
 `fold_negations`: forward-over-reverse gradients negate and scale the same values again and
 again (``-(c * -x)``). A ``negative`` feeding only a multiplication by a scalar constant, or
@@ -29,6 +32,7 @@ scatter_sum_p = def_nondiff(Primitive("scatter_sum_into_zeros", unify=False, fre
                                       into_pool=True))
 slice_copy_p = def_nondiff(Primitive("strided_slice_copy", unify=False, fresh=True,
                                      into_pool=True))
+view_p = def_nondiff(Primitive("strided_slice_view", unify=False))
 
 #: arrays larger than this are not checked for disjoint scatters (the check is one pass)
 MERGE_MAX = 1 << 24
@@ -67,6 +71,12 @@ def _slice_copy_impl(x, *, index, out=None):
     return out
 
 
+@view_p.def_impl
+def _view_impl(x, *, index):
+    """``x[index]``, a view (a basic index)."""
+    return x[index.idx]
+
+
 def _copied(x_meta, index, out_meta):
     """Whether ``strided_slice`` copies: a large strided slice, told from the shapes alone
     (a strided probe over a one-element buffer, never read)."""
@@ -87,13 +97,21 @@ def _copied(x_meta, index, out_meta):
 
 
 def copy_slices(g):
-    """Each ``strided_slice`` that copies: a `slice_copy_p` node (see the module docstring).
-    Returns ``g`` when there is none."""
-    from finegrad._src.graph import ir
+    """Each ``strided_slice`` that copies: a `slice_copy_p` node, or a `view_p` node when one
+    elementwise kernel alone reads it (see the module docstring). Returns ``g`` when there
+    is none."""
+    from finegrad._src.graph import fuse, ir
+    readers, outs = {}, ir._out_slots(g)
+    for n in g.nodes:
+        for s in n.ins:
+            readers.setdefault(s, []).append(n)
     nodes, changed = [], False
     for n in g.nodes:
         if n.prim is getitem_p and _copied(g.meta[n.ins[0]], n.params["index"], n.meta[0]):
-            n = ir.Node(slice_copy_p, n.ins, n.params, n.outs, n.meta)
+            r = readers.get(n.outs[0], [])
+            view = len(r) == 1 and n.outs[0] not in outs and r[0].prim.kernel is not None \
+                and not r[0].params and fuse.fusable(r[0], g.meta) is None
+            n = ir.Node(view_p if view else slice_copy_p, n.ins, n.params, n.outs, n.meta)
             changed = True
         nodes.append(n)
     if not changed:

@@ -16,7 +16,8 @@ from finegrad._src import core, dims, dtypes
 from finegrad._src.core import Primitive, bind, def_nondiff
 from finegrad._src import tensor as _tensor
 from finegrad._src.ops.base import (no_strings, _static, _normalize_axis, _shape_arg, filled,
-                                    instantiate_zeros, normalize_axes, shape_with, zeros_of)
+                                    instantiate_zeros, normalize_axes, shape_with, zeros_of,
+                                    axis_vmap)
 from finegrad._src.ops.indexing import getitem
 from finegrad._src.shapes import as_ints
 from finegrad._src.tensor import Tensor
@@ -226,6 +227,32 @@ def _reshape_shape(x, *, shape):
     return tuple(shape)
 
 
+@reshape_p.def_vmap
+def _reshape_vmap(args, batched, *, shape):
+    """Each slice reshaped: the batch axis in front of the target."""
+    return bind(reshape_p, args[0], shape=core.shape_of(args[0])[:1] + tuple(shape))
+
+
+def batch_size(args, batched):
+    """The number of slices of a batching rule's batched inputs (its ``args``, ``batched``)."""
+    return next(core.shape_of(a)[0] for a, b in zip(args, batched, strict=True) if b)
+
+
+def expand_after_batch(x, rank):
+    """Batched ``x`` with size-1 axes after its batch axis up to per-slice rank ``rank``
+    (so that NumPy's broadcasting, which aligns trailing axes, lines the slices up)."""
+    shape = tuple(core.shape_of(x))
+    k = rank - (len(shape) - 1)
+    return x if k <= 0 else bind(reshape_p, x, shape=shape[:1] + (1,) * k + shape[1:])
+
+
+def batch_all(args, batched):
+    """A batching rule's ``args`` all batched: the unbatched ones broadcast to the batch."""
+    n = batch_size(args, batched)
+    return [a if b else bind(broadcast_to_p, a, shape=(n,) + tuple(core.shape_of(a)))
+            for a, b in zip(args, batched, strict=True)]
+
+
 @reshape_p.def_jvp
 def _reshape_jvp(primals, tangents, *, out, shape):
     return reshape(tangents[0], shape)
@@ -276,6 +303,13 @@ def _broadcast_to_impl(x, *, shape):
     return np.broadcast_to(x, shape)
 
 
+@broadcast_to_p.def_vmap
+def _broadcast_to_vmap(args, batched, *, shape):
+    """Each slice broadcast: ranks aligned after the batch axis, the batch in front."""
+    x = expand_after_batch(args[0], len(shape))
+    return bind(broadcast_to_p, x, shape=core.shape_of(x)[:1] + tuple(shape))
+
+
 @broadcast_to_p.def_jvp
 def _broadcast_to_jvp(primals, tangents, *, out, shape):
     return broadcast_to(tangents[0], shape)
@@ -322,7 +356,7 @@ def broadcast_as(g, like, nbatch=0):
     return g if core.same_shape(gshape, target) else broadcast_to(g, target)
 
 
-reduce_sum_p = Primitive("reduce_sum", batch_rule=True, fresh=True,
+reduce_sum_p = Primitive("reduce_sum", batch_rule=True, fresh=True, reducer=np.add,
                          shape_rule=core.reduction_shape_rule)
 
 
@@ -344,6 +378,9 @@ def _reduce_sum_impl(x, *, axis, keepdims):
     no_strings("reduce_sum", x)
     out = np.sum(x, axis=axis, keepdims=keepdims)
     return out if out.dtype == x.dtype else out.astype(x.dtype)
+
+
+reduce_sum_p.def_vmap(axis_vmap(reduce_sum_p, "axis"))
 
 
 @reduce_sum_p.def_jvp
@@ -398,6 +435,12 @@ def _transpose_impl(x, *, perm, conjugate=False):
 
 
 transpose_p.def_shape(lambda x, *, perm, conjugate=False: tuple(x[p] for p in perm))
+
+
+@transpose_p.def_vmap
+def _transpose_vmap(args, batched, *, perm, conjugate=False):
+    return bind(transpose_p, args[0], perm=(0,) + tuple(p + 1 for p in perm),
+                **({"conjugate": True} if conjugate else {}))
 
 
 @transpose_p.def_jvp
@@ -490,6 +533,10 @@ def _concat_shape(*shapes, axis):
         out.append(sum(sizes[1:], sizes[0]) if i == axis else
                    next((d for d in sizes if type(d) is dims.Dim), sizes[0]))
     return tuple(out)
+
+
+concat_p.def_vmap(lambda args, batched, *, axis: bind(concat_p, *batch_all(args, batched),
+                                                      axis=axis + 1))
 
 
 @concat_p.def_jvp
@@ -602,6 +649,10 @@ def _tile_impl(x, *, multiples):
 
 
 tile_p.def_shape(lambda x, *, multiples: tuple(d * m for d, m in zip(x, multiples, strict=True)))
+
+
+tile_p.def_vmap(lambda args, batched, *, multiples: bind(tile_p, args[0],
+                                                        multiples=(1,) + tuple(multiples)))
 
 
 @tile_p.def_jvp

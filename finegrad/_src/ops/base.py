@@ -141,3 +141,27 @@ def count(x, axis, dtype):
     (an op when a size is symbolic, else a constant)."""
     shape = core.shape_of(x)
     return filled((), dims.size_product(shape[a] for a in axis), dtype)
+
+
+# --- batching rules of vectorized_map (`Primitive.def_vmap`) ----------------------------------
+# A rule gets (args, batched, **params): a batched input has the slices along an extra axis 0.
+
+def shift_axes(axis, rank):
+    """Axis param(s) naming axes of one slice (of rank ``rank``), as axes of the batched
+    tensor (slices along axis 0): a non-negative axis moves up by one, a negative one (from
+    the end) stays, None (every axis) names all of the slice's axes."""
+    if axis is None:
+        return tuple(range(1, rank + 1))
+    if isinstance(axis, (tuple, list)):
+        return tuple(shift_axes(a, rank) for a in axis)
+    return axis + 1 if axis >= 0 else axis
+
+
+def axis_vmap(prim, *names):
+    """The batching rule of a one-input primitive whose params ``names`` are axes of its
+    input (reductions, cumsum, softmax, argmax): the same primitive, axes shifted by one."""
+    def rule(args, batched, **params):
+        rank = len(core.shape_of(args[0])) - 1
+        return bind(prim, *args, **{k: shift_axes(v, rank) if k in names else v
+                                    for k, v in params.items()})
+    return rule

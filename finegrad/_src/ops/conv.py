@@ -21,6 +21,7 @@ from finegrad._src.core import Primitive, bind
 from finegrad._src.ops import conv_geometry as cg
 from finegrad._src.ops.base import multilinear_jvp
 from finegrad._src.ops.array import _t, expand_dims, reshape, squeeze
+from finegrad._src.ops.batching import merged_vmap
 from finegrad._src.shapes import as_int
 from finegrad._src.tensor import Tensor
 
@@ -64,6 +65,9 @@ def _geom(params):
 conv2d_p = Primitive("conv2d", fresh=True, shape_rule=_conv2d_shape)
 
 
+conv2d_p.def_vmap(merged_vmap(conv2d_p, (0,)))   # batch merged with axis 0
+
+
 @conv2d_p.def_impl
 def _conv2d_impl(x, w, *, strides, dilations, pads):
     xp = cg.pad(x, pads)
@@ -93,6 +97,9 @@ def _conv2d_vjp(ct, x, w, *, out, needs, batch, **params):
 
 conv2d_input_grad_p = Primitive("conv2d_input_grad", fresh=True,
                                 shape_rule=_input_grad_shape)
+
+
+conv2d_input_grad_p.def_vmap(merged_vmap(conv2d_input_grad_p, (0,)))   # batch merged with axis 0
 
 
 @conv2d_input_grad_p.def_impl

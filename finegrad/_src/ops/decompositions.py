@@ -14,6 +14,7 @@ import numpy as np
 from finegrad._src import core
 from finegrad._src.core import Primitive, bind
 from finegrad._src.ops.array import cast, expand_dims, stop_gradient
+from finegrad._src.ops.batching import leading_vmap
 from finegrad._src.ops.complex_numbers import _as_complex, _is_complex as is_complex, real
 from finegrad._src.ops.linalg import matmul
 from finegrad._src.ops.linalg_extra import diag, diag_part, band_part, _mask
@@ -72,6 +73,9 @@ def cholesky(input, name=None):  # noqa: A002 (TensorFlow's keyword)
            [1., 1.]], dtype=float32)
     """
     return bind(cholesky_p, matrix_arg(input, "linalg.cholesky", "input", square=True))
+
+
+cholesky_p.def_vmap(leading_vmap(cholesky_p))   # leading axes are batch axes
 
 
 @cholesky_p.def_impl
@@ -147,6 +151,9 @@ def eigvalsh(tensor, name=None):
     array([1., 2.], dtype=float32)
     """
     return bind(eigh_p, matrix_arg(tensor, "linalg.eigvalsh", "tensor", square=True))[0]
+
+
+eigh_p.def_vmap(leading_vmap(eigh_p))   # leading axes are batch axes
 
 
 @eigh_p.def_impl

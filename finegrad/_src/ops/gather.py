@@ -8,7 +8,7 @@ import numpy as np
 from finegrad._src import core
 from finegrad._src.core import Primitive, bind
 from finegrad._src.ops.base import _normalize_axis, instantiate_zeros
-from finegrad._src.ops.array import _t, reshape, stack
+from finegrad._src.ops.array import _t, reshape, stack, batch_all, batch_size
 
 
 gather_p = Primitive("gather", unify=False, batch_rule=True, fresh=True)
@@ -51,6 +51,15 @@ def _gather_impl(p, ind, *, axis, batch_dims):
         out = np.take(p, ind, axis=axis)
         return np.array(out, object) if type(out) is bytes else out   # a string scalar
     return _gather_batched(p, ind, axis, batch_dims)
+
+
+@gather_p.def_vmap
+def _gather_vmap(args, batched, *, axis, batch_dims):
+    """Batched params alone: gather along the shifted axis; batched indices: the batch is
+    one more batch dimension of both."""
+    if batched[0] and not batched[1] and batch_dims == 0:
+        return bind(gather_p, *args, axis=axis + 1, batch_dims=0)
+    return bind(gather_p, *batch_all(args, batched), axis=axis + 1, batch_dims=batch_dims + 1)
 
 
 def _gather_batched(p, ind, axis, bd):
@@ -121,6 +130,20 @@ def _gather_vjp_impl(ct, ind, *like, shape, axis, batch_dims, nbatch):
 
 gather_vjp_p.def_shape(lambda ct, ind, *like, shape, axis, batch_dims, nbatch:
                        tuple(ct[:nbatch]) + tuple(shape))
+
+
+@gather_vjp_p.def_vmap
+def _gather_vjp_vmap(args, batched, *, shape, axis, batch_dims, nbatch):
+    """A batched cotangent alone: one more leading (Jacobian-like) axis; batched indices
+    (each slice scatters its own rows): the batch is one more batch dimension."""
+    if not any(batched[1:]):
+        return bind(gather_vjp_p, *args, shape=shape, axis=axis, batch_dims=batch_dims,
+                    nbatch=nbatch + 1)
+    if nbatch:
+        return NotImplemented
+    return bind(gather_vjp_p, *batch_all(args, batched),
+                shape=(batch_size(args, batched),) + tuple(shape), axis=axis + 1,
+                batch_dims=batch_dims + 1, nbatch=0)
 
 
 @gather_vjp_p.def_jvp

@@ -193,6 +193,24 @@ def _full_index(idx, n):
     return idx
 
 
+def _batched_index(index):
+    """``index`` with a full slice in front (for slices along a new axis 0), or None where
+    NumPy would then move the indexed axes elsewhere: advanced (array) entries that are not
+    adjacent go first, before the new axis."""
+    if not index.basic:
+        adv = [k for k, i in enumerate(index.idx) if not isinstance(i, (slice, type(None),
+                                                                          type(Ellipsis)))]
+        if adv[-1] - adv[0] + 1 != len(adv):
+            return None
+    return _Index(index.batched(1))
+
+
+@getitem_p.def_vmap
+def _getitem_vmap(args, batched, *, index):
+    b = _batched_index(index)
+    return NotImplemented if b is None else bind(getitem_p, args[0], index=b)
+
+
 @getitem_p.def_jvp
 def _getitem_jvp(primals, tangents, *, out, index):
     return getitem(tangents[0], index)
@@ -220,6 +238,13 @@ def _scatter_add_impl(ct, *, shape, index):
     else:
         np.add.at(z, index.idx, ct)
     return z
+
+
+@scatter_add_p.def_vmap
+def _scatter_add_vmap(args, batched, *, shape, index):
+    b = _batched_index(index)
+    return NotImplemented if b is None else bind(
+        scatter_add_p, args[0], shape=core.shape_of(args[0])[:1] + tuple(shape), index=b)
 
 
 @scatter_add_p.def_jvp

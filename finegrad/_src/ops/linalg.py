@@ -6,6 +6,7 @@ import numpy as np
 from finegrad._src import core, dims
 from finegrad._src.core import Primitive, bind
 from finegrad._src.ops.array import _t, cast, reduce_sum, reshape, transpose, unbroadcast, ones_like
+from finegrad._src.ops.batching import aligned_vmap
 from finegrad._src.ops.base import multilinear_jvp, shape_with, normalize_axes
 from finegrad._src.ops import elementwise as ew
 from finegrad._src.ops import arithmetic as ar
@@ -68,6 +69,7 @@ def _matmul_shape(a, b):
 
 
 matmul_p.def_jvp(multilinear_jvp(matmul_p))
+matmul_p.def_vmap(aligned_vmap(matmul_p))   # rank >= 2 operands: batch axes broadcast
 
 
 @matmul_p.def_vjp
@@ -195,6 +197,15 @@ def _einsum_shape(*shapes, ins, spec):
 
 
 einsum_p.def_jvp(multilinear_jvp(einsum_p))
+
+
+@einsum_p.def_vmap
+def _einsum_vmap(args, batched, *, ins, spec):
+    """A fresh subscript for the batch axis, on the batched operands and the output."""
+    b = next(c for c in string.ascii_letters if c not in "".join(ins) + spec)
+    return bind(einsum_p, *args, ins=tuple(b + i if f else i
+                                          for i, f in zip(ins, batched, strict=True)),
+                spec=b + spec)
 
 
 @einsum_p.def_vjp

@@ -4,6 +4,7 @@ import numpy as np
 
 from finegrad._src import core, dims
 from finegrad._src.ops.array import _t, reduce_sum, expand_dims
+from finegrad._src.ops.batching import leading_vmap
 from finegrad._src.tensor import Tensor
 from finegrad._src.ops import arithmetic as ar
 from finegrad._src.core import Primitive, bind
@@ -140,6 +141,7 @@ def inv(input, adjoint=False, name=None):  # noqa: A002 (TensorFlow's keyword)
 
 
 inv_p.def_impl(np.linalg.inv)
+inv_p.def_vmap(leading_vmap(inv_p))   # leading axes are batch axes
 
 
 @inv_p.def_jvp
@@ -167,6 +169,9 @@ def det(input, name=None):  # noqa: A002 (TensorFlow's keyword)
     np.float32(-2.0)
     """
     return bind(det_p, _square(input, "linalg.det"))
+
+
+det_p.def_vmap(leading_vmap(det_p))   # leading axes are batch axes
 
 
 @det_p.def_impl
@@ -209,9 +214,15 @@ def slogdet(input, name=None):  # noqa: A002 (TensorFlow's keyword)
     return bind(det_sign_p, x), bind(log_abs_det_p, x)
 
 
+det_sign_p.def_vmap(leading_vmap(det_sign_p))   # leading axes are batch axes
+
+
 @det_sign_p.def_impl
 def _det_sign_impl(a):
     return np.asarray(np.linalg.slogdet(a)[0], a.dtype)
+
+
+log_abs_det_p.def_vmap(leading_vmap(log_abs_det_p))   # leading axes are batch axes
 
 
 @log_abs_det_p.def_impl

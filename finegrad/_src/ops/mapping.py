@@ -1,9 +1,10 @@
-"""`map_fn` and `vectorized_map`: apply a function to every slice of tensors along axis 0.
+"""`map_fn`: apply a function to every slice of tensors along axis 0, as a loop.
 
-finegrad has no vectorizing transform of the forward computation (primitives' batch rules
-serve only the reverse pass of `GradientTape.jacobian`), so both run ``fn`` once per slice
-and stack the results: every op ``fn`` runs is an ordinary recorded op, so tapes,
-accumulators and `finegrad.function` traces see them and gradients flow as usual. The
+`map_fn` runs ``fn`` once per slice and stacks the results, as TensorFlow's ``tf.map_fn``
+(a while loop) does; its vectorized counterpart, `vectorized_map`, is a transform of the
+traced ``fn`` (graph/vmap.py), which uses this loop when ``fn`` cannot be traced, and
+``unstack_rows`` in its per-slice fallback. Every op ``fn`` runs is an ordinary recorded op,
+so tapes, accumulators and `finegrad.function` traces see them and gradients flow. The
 slices come from one primitive, ``unstack_rows`` (one output per slice), whose VJP stacks
 all the slices' cotangents at once: the reverse pass costs one stack, not one full-size
 scatter per slice. Inside a trace the loop is unrolled into the graph, which then serves
@@ -14,7 +15,7 @@ import numpy as np
 
 from finegrad._src import core, dims, dtypes, nest
 from finegrad._src.core import Primitive, bind
-from finegrad._src.ops.array import _t, stack, stop_gradient
+from finegrad._src.ops.array import _t, stack, stop_gradient, transpose
 from finegrad._src.ops.base import instantiate_zeros
 from finegrad._src.ops.constants import zeros
 from finegrad._src.tensor import Tensor
@@ -40,6 +41,13 @@ def _unstack_rows_shape(x):
 @unstack_rows_p.def_jvp
 def _unstack_rows_jvp(primals, tangents, *, out):
     return bind(unstack_rows_p, tangents[0])
+
+
+@unstack_rows_p.def_vmap
+def _unstack_rows_vmap(args, batched):
+    """The rows of each slice (axis 1 of the batch), each with the batch at axis 0."""
+    x = args[0]
+    return bind(unstack_rows_p, transpose(x, (1, 0) + tuple(range(2, len(core.shape_of(x))))))
 
 
 @unstack_rows_p.def_vjp
@@ -140,19 +148,3 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True,
     if not back_prop:
         out = nest.map_structure(stop_gradient, out)
     return out
-
-
-def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
-    """``fn`` applied to each slice of ``elems`` along axis 0, the results stacked
-    (TensorFlow's ``tf.vectorized_map``).
-
-    finegrad has no vectorizing transform of forward computations, so this runs as
-    `map_fn` does: ``fn`` once per slice, then a stack. Values and gradients are exact (the
-    same as TensorFlow's); only the speed of a true vectorization is missing.
-    ``fallback_to_while_loop`` and ``warn`` are accepted for compatibility.
-
-    >>> import finegrad as fg
-    >>> fg.vectorized_map(lambda x: fg.reduce_sum(x * x), fg.constant([[1., 2.], [3., 4.]])).numpy()
-    array([ 5., 25.], dtype=float32)
-    """
-    return _map(fn, elems, None, "finegrad.vectorized_map")

@@ -4,7 +4,7 @@ import numpy as np
 from finegrad._src import core, dims
 from finegrad._src.core import Primitive, bind
 from finegrad._src.ops.array import _t, reduce_sum, cast, identity, ones_like, expand_dims
-from finegrad._src.ops.base import _normalize_axis
+from finegrad._src.ops.base import _normalize_axis, axis_vmap
 from finegrad._src.tensor import Tensor
 from finegrad._src.ops import elementwise as ew
 from finegrad._src.ops import arithmetic as ar
@@ -30,6 +30,9 @@ def _softmax_impl(x, *, axis):
         return x.copy()
     e = np.exp(x - np.max(x, axis=axis, keepdims=True))
     return e / np.sum(e, axis=axis, keepdims=True)
+
+
+softmax_p.def_vmap(axis_vmap(softmax_p, "axis"))
 
 
 @softmax_p.def_jvp
@@ -68,6 +71,9 @@ def _log_softmax_impl(x, *, axis):
         return x.copy()
     s = x - np.max(x, axis=axis, keepdims=True)
     return s - np.log(np.sum(np.exp(s), axis=axis, keepdims=True))
+
+
+log_softmax_p.def_vmap(axis_vmap(log_softmax_p, "axis"))
 
 
 @log_softmax_p.def_jvp

@@ -15,6 +15,7 @@ from finegrad._src import dims
 from finegrad._src.core import Primitive, bind
 from finegrad._src.ops import conv_geometry as cg
 from finegrad._src.ops.array import _t, expand_dims, squeeze
+from finegrad._src.ops.batching import merged_vmap
 from finegrad._src.ops.base import instantiate_zeros
 from finegrad._src.ops.conv import _float_input
 
@@ -75,6 +76,9 @@ def argmax_positions(x, ksize, strides, pads):
 max_pool_p = Primitive("max_pool", fresh=True, shape_rule=_pooled_shape)
 
 
+max_pool_p.def_vmap(merged_vmap(max_pool_p, (0,)))   # batch merged with axis 0
+
+
 @max_pool_p.def_impl
 def _max_pool_impl(x, *, ksize, strides, pads):
     xp = cg.pad(x, pads, _lowest(x.dtype))
@@ -101,6 +105,9 @@ def _max_pool_vjp(ct, x, *, out, needs, batch, **params):
 max_pool_scatter_p = Primitive("max_pool_scatter", fresh=True, shape_rule=_scatter_shape)
 
 
+max_pool_scatter_p.def_vmap(merged_vmap(max_pool_scatter_p, (0, 1)))   # batch merged with axis 0
+
+
 @max_pool_scatter_p.def_impl
 def _max_pool_scatter_impl(x, ct, *, ksize, strides, pads):
     pos = argmax_positions(x, ksize, strides, pads).ravel()
@@ -123,6 +130,9 @@ def _max_pool_scatter_vjp(g, x, ct, *, out, needs, batch, **params):
 
 
 max_pool_gather_p = Primitive("max_pool_gather", fresh=True, shape_rule=_pooled_shape)
+
+
+max_pool_gather_p.def_vmap(merged_vmap(max_pool_gather_p, (0, 1)))   # batch merged with axis 0
 
 
 @max_pool_gather_p.def_impl
@@ -160,6 +170,9 @@ def _counts(in_hw, ksize, strides, pads, dt):
 avg_pool_p = Primitive("avg_pool", fresh=True, shape_rule=_pooled_shape)
 
 
+avg_pool_p.def_vmap(merged_vmap(avg_pool_p, (0,)))   # batch merged with axis 0
+
+
 @avg_pool_p.def_impl
 def _avg_pool_impl(x, *, ksize, strides, pads):
     xp = cg.pad(x, pads)
@@ -183,6 +196,9 @@ def _avg_pool_vjp(ct, x, *, out, needs, batch, **params):
 
 
 avg_pool_grad_p = Primitive("avg_pool_grad", fresh=True, shape_rule=_grad_shape)
+
+
+avg_pool_grad_p.def_vmap(merged_vmap(avg_pool_grad_p, (0,)))   # batch merged with axis 0
 
 
 @avg_pool_grad_p.def_impl

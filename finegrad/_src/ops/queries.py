@@ -8,7 +8,8 @@ import numpy as np
 
 from finegrad._src import core, dims, dtypes
 from finegrad._src.core import Primitive, bind, def_nondiff
-from finegrad._src.ops.array import _t
+from finegrad._src.ops.array import _t, broadcast_to_p
+from finegrad._src.ops.indexing import getitem
 from finegrad._src.ops.base import count
 from finegrad._src.tensor import Tensor
 
@@ -32,6 +33,14 @@ shape_p = def_nondiff(Primitive("shape", unify=False))
 
 
 shape_p.def_shape(lambda x, **params: (len(x),))
+
+
+@shape_p.def_vmap
+def _shape_vmap(args, batched, *, dtype):
+    """Each slice's shape (the batch axis left out): the same for every slice."""
+    shape = core.shape_of(args[0])
+    rows = getitem(bind(shape_p, args[0], dtype=dtype), (slice(1, None),))
+    return bind(broadcast_to_p, rows, shape=(shape[0], len(shape) - 1))
 
 
 @shape_p.def_impl

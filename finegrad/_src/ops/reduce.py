@@ -6,7 +6,7 @@ from finegrad._src.core import Primitive, bind
 from finegrad._src.ops.array import (_t, expand_reduced, reduce_sum, reshape, cast, transpose,
                                      concat, ones_like, stop_gradient, zeros_like)
 from finegrad._src.ops.indexing import getitem
-from finegrad._src.ops.base import normalize_axes, shape_with, count, no_strings
+from finegrad._src.ops.base import normalize_axes, shape_with, count, no_strings, axis_vmap
 from finegrad._src.ops import elementwise as ew
 from finegrad._src.ops import arithmetic as ar
 from finegrad._src.ops.complex_numbers import conj_if_complex, no_order
@@ -59,6 +59,8 @@ def _extremum(name, impl, doc):
         o = out if keepdims else reshape(out, shape_with(x, ones=axis))
         eq = cast(ew.equal(x, o), x.dtype)
         return eq / reduce_sum(eq, axis, keepdims=True)
+
+    prim.def_vmap(axis_vmap(prim, "axis"))
 
     @prim.def_jvp
     def _jvp(primals, tangents, *, out, axis, keepdims):
@@ -173,6 +175,9 @@ def _cumsum_impl(x, *, axis):
     return np.cumsum(x, axis=axis, dtype=x.dtype)
 
 
+cumsum_p.def_vmap(axis_vmap(cumsum_p, "axis"))
+
+
 @cumsum_p.def_jvp
 def _cumsum_jvp(primals, tangents, *, out, axis):
     return bind(cumsum_p, tangents[0], axis=axis)
@@ -233,6 +238,9 @@ def _product_scan(x, axis):
     return levels
 
 
+cumprod_p.def_vmap(axis_vmap(cumprod_p, "axis"))
+
+
 @cumprod_p.def_jvp
 def _cumprod_jvp(primals, tangents, *, out, axis):
     """JVP of cumprod: the product rule through each level of `_product_scan`."""
@@ -269,6 +277,9 @@ def _cumprod_vjp(ct, x, *, out, needs, batch, axis):
 
 def _cumprod_exclusive(flat, reverse):
     return cumprod(flat, axis=-1, exclusive=True, reverse=reverse)
+
+
+reduce_prod_p.def_vmap(axis_vmap(reduce_prod_p, "axis"))
 
 
 @reduce_prod_p.def_jvp

@@ -13,7 +13,7 @@ from finegrad._src import core, dims
 from finegrad._src.core import Primitive, bind
 from finegrad._src.errors import InvalidArgumentError
 from finegrad._src.ops.arithmetic import add, divide, multiply, subtract
-from finegrad._src.ops.array import _t, cast, ones_like
+from finegrad._src.ops.array import _t, cast, ones_like, batch_all
 from finegrad._src.ops.base import _shape_arg, instantiate_zeros
 from finegrad._src.ops.elementwise import equal, not_equal, where
 
@@ -128,6 +128,17 @@ def _gather_nd_shape(p, ind, *, batch_dims, nlead):
     return tuple(p[:nlead]) + tuple(ind[:-1]) + tuple(p[nlead + batch_dims + k:])
 
 
+@gather_nd_p.def_vmap
+def _gather_nd_vmap(args, batched, *, batch_dims, nlead):
+    """Batched params alone: one more leading full slice; batched indices: the batch is one
+    more batch dimension of both."""
+    if not batched[1]:
+        return bind(gather_nd_p, *args, batch_dims=batch_dims, nlead=nlead + 1)
+    if nlead:
+        return NotImplemented
+    return bind(gather_nd_p, *batch_all(args, batched), batch_dims=batch_dims + 1, nlead=0)
+
+
 @gather_nd_p.def_jvp
 def _gather_nd_jvp(primals, tangents, *, out, batch_dims, nlead):
     return bind(gather_nd_p, tangents[0], primals[1], batch_dims=batch_dims, nlead=nlead)
@@ -189,6 +200,20 @@ def _scatter_nd_impl(u, ind, *, shape, batch_dims, nlead, mode):
 def _scatter_nd_shape(u, ind, *, shape, nlead, **params):
     """``updates.shape[:nlead] + shape``."""
     return tuple(u[:nlead]) + tuple(shape)
+
+
+@scatter_nd_p.def_vmap
+def _scatter_nd_vmap(args, batched, *, shape, batch_dims, nlead, mode):
+    """Batched updates alone: one more leading axis; batched indices (each slice scatters
+    into its own output): the batch is one more batch dimension."""
+    if not batched[1]:
+        return bind(scatter_nd_p, *args, shape=shape, batch_dims=batch_dims, nlead=nlead + 1,
+                    mode=mode)
+    if nlead:
+        return NotImplemented
+    u, ind = batch_all(args, batched)
+    return bind(scatter_nd_p, u, ind, shape=core.shape_of(u)[:1] + tuple(shape),
+                batch_dims=batch_dims + 1, nlead=0, mode=mode)
 
 
 @scatter_nd_p.def_jvp

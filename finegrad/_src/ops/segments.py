@@ -18,7 +18,8 @@ import numpy as np
 from finegrad._src.core import Primitive, bind, shape_of
 from finegrad._src.errors import InvalidArgumentError
 from finegrad._src.ops.arithmetic import _sum_tangents, divide, maximum
-from finegrad._src.ops.array import cast, convert_to_tensor, reshape, zeros_like, ones_like
+from finegrad._src.ops.array import (cast, convert_to_tensor, reshape, zeros_like, ones_like,
+                                     transpose)
 from finegrad._src.ops.base import _static
 from finegrad._src.ops.elementwise import equal, where
 from finegrad._src.ops.gather import gather, gather_vjp_p
@@ -43,6 +44,17 @@ def _highest(dtype):
     return np.finfo(dtype).max if dtype.kind == "f" else np.iinfo(dtype).max
 
 
+def segment_vmap(prim):
+    """The batching rule of a segment reduction (segments along axis 0 of ``x``): with the
+    ids unbatched, the batch moved to axis 1 and back; batched ids: ``NotImplemented``."""
+    def rule(args, batched, **params):
+        if batched[1]:
+            return NotImplemented
+        perm = (1, 0) + tuple(range(2, len(shape_of(args[0]))))
+        return transpose(bind(prim, transpose(args[0], perm), args[1], **params), perm)
+    return rule
+
+
 def _segment_extreme(name, ufunc, init):
     """Primitive ``name``: rows of ``x`` reduced by ``ufunc`` into ``num`` segments, starting
     from ``init(dtype)`` (TensorFlow's lowest or highest value); an empty segment keeps that
@@ -56,6 +68,8 @@ def _segment_extreme(name, ufunc, init):
         if zero_empty:
             out[np.bincount(ids, minlength=num) == 0] = 0
         return out
+
+    prim.def_vmap(segment_vmap(prim))
 
     def selected(x, ids, out):
         """Where each entry reaches its segment's extreme, and how many do per segment."""
@@ -84,6 +98,9 @@ def _segment_extreme(name, ufunc, init):
 segment_max_p = _segment_extreme("segment_max", np.maximum, _lowest)
 segment_min_p = _segment_extreme("segment_min", np.minimum, _highest)
 segment_prod_p = Primitive("segment_prod", unify=False, batch_rule=True, fresh=True)
+
+
+segment_prod_p.def_vmap(segment_vmap(segment_prod_p))
 
 
 @segment_prod_p.def_impl

@@ -12,6 +12,7 @@ from finegrad._src import dims
 from finegrad._src.core import Primitive, bind
 from finegrad._src.errors import InvalidArgumentError
 from finegrad._src.ops.array import _t, unbroadcast
+from finegrad._src.ops.batching import leading_vmap
 from finegrad._src.ops.complex_numbers import conj_if_complex
 from finegrad._src.ops.linalg import matmul, _swap
 from finegrad._src.ops.linalg_extra import _matrix, band_part
@@ -95,6 +96,9 @@ def solve(matrix, rhs, adjoint=False, name=None):
     return bind(solve_p, a, b, adjoint=bool(adjoint))
 
 
+solve_p.def_vmap(leading_vmap(solve_p))   # leading axes are batch axes
+
+
 @solve_p.def_impl
 def _solve_impl(a, b, *, adjoint):
     if adjoint:
@@ -164,6 +168,9 @@ def _substitute(a, b, lower):
             s = np.einsum("...j,...jk->...k", a[..., i, done], x[..., done, :])
             x[..., i, :] = (x[..., i, :] - s) / a[..., i, i, None]
     return x
+
+
+triangular_solve_p.def_vmap(leading_vmap(triangular_solve_p))   # leading axes are batch axes
 
 
 @triangular_solve_p.def_impl

@@ -15,7 +15,7 @@ from finegrad._src import core
 from finegrad._src.core import Primitive, bind, def_nondiff
 from finegrad._src.dtypes import as_dtype
 from finegrad._src.ops.array import convert_to_tensor, transpose
-from finegrad._src.ops.base import _normalize_axis, _static
+from finegrad._src.ops.base import _normalize_axis, _static, axis_vmap
 from finegrad._src.ops.gather import gather
 from finegrad._src.shapes import as_int
 from finegrad._src.tensor import Tensor
@@ -48,6 +48,8 @@ def _arg_extreme(name, np_fn, nan_as):
             # TensorFlow's kernel never picks a NaN while another value is there
             x = np.where(np.isnan(x), nan_as, x)
         return np.asarray(np_fn(x, axis=axis)).astype(dtype)[()]
+
+    prim.def_vmap(axis_vmap(prim, "axis"))
 
     def op(input, axis=None, output_type="int64", name=None):  # noqa: A002 (TF's keyword)
         x = convert_to_tensor(input)
@@ -100,6 +102,7 @@ argmin.__doc__ = """The index of the smallest value along ``axis`` (0 when None,
 argsort_p = def_nondiff(Primitive("argsort", unify=False, fresh=True))
 # the indices have the input's shape: its open axes stay open
 argsort_p.def_shape(core.same_shape_rule)
+argsort_p.def_vmap(lambda args, batched, **params: bind(argsort_p, *args, **params))  # last axis
 
 
 @argsort_p.def_impl

@@ -12,6 +12,7 @@ import numpy as np
 
 from finegrad._src.core import Primitive, bind
 from finegrad._src.ops.array import concat, expand_dims
+from finegrad._src.ops.batching import leading_vmap
 from finegrad._src.ops.complex_numbers import _as_complex, _is_complex, real, conj_if_complex
 from finegrad._src.ops.indexing import getitem
 from finegrad._src.ops.linalg import matmul
@@ -52,6 +53,9 @@ def svd(tensor, full_matrices=False, compute_uv=True, name=None):
     if not compute_uv:
         return bind(svd_p, x, full_matrices=False)[0]
     return bind(svd_p, x, full_matrices=bool(full_matrices))
+
+
+svd_p.def_vmap(leading_vmap(svd_p))   # leading axes are batch axes
 
 
 @svd_p.def_impl
@@ -155,6 +159,9 @@ def qr(input, full_matrices=False, name=None):  # noqa: A002 (TensorFlow's keywo
     """
     x = matrix_arg(input, "linalg.qr", "input")
     return bind(qr_p, x, full_matrices=bool(full_matrices))
+
+
+qr_p.def_vmap(leading_vmap(qr_p))   # leading axes are batch axes
 
 
 @qr_p.def_impl
