@@ -157,7 +157,12 @@ class Primitive:
                                   f"'{self.name}'; register one with finegrad.RegisterGradient"
                                   f"('{self.name}') or wrap the computation in "
                                   f"finegrad.stop_gradient")
-        in_cts = rule(ct, *ins, out=out, needs=needs, batch=batch, **params)
+        if params or len(ins) > 2:
+            in_cts = rule(ct, *ins, out=out, needs=needs, batch=batch, **params)
+        elif len(ins) == 2:   # the same call; positional arguments are passed faster than *ins
+            in_cts = rule(ct, ins[0], ins[1], out=out, needs=needs, batch=batch)
+        else:
+            in_cts = rule(ct, *ins, out=out, needs=needs, batch=batch)
         if len(in_cts) != len(ins):
             raise ValueError(f"finegrad: the gradient of primitive '{self.name}' returned "
                              f"{len(in_cts)} values for {len(ins)} inputs")
@@ -219,38 +224,38 @@ def bind(prim, *args, **params):
     Inside a shape-polymorphic trace, ``params`` may hold `Dim` sizes: the implementation
     gets their values in this trace, the recorders the symbolic params."""
     recs = _state.recorders
-    iparams = params if not recs or _state.tracer is None or not params else \
+    iparams = params if not params or not recs or _state.tracer is None else \
         _impl_params(params)
     # the common shapes of a call (one or two tensors, a tensor and a Python scalar) are
     # handled without building lists or raising: this is most of a program's ops
     n = len(args)
     if n == 2:
         a, b = args
-        if type(a) is not Tensor or type(b) is not Tensor:
-            ins = _scalar_pair(prim, a, b) or _convert_inputs(prim, args)
-            a, b = ins
-        else:
+        if type(a) is Tensor and type(b) is Tensor:
             ins = args
+            if prim.unify is True and a._value.dtype != b._value.dtype:
+                raise _mixed_dtypes(prim, (a._value, b._value))
+        else:   # converted: with ``unify``, to one dtype already
+            ins = a, b = _scalar_pair(prim, a, b) or _convert_inputs(prim, args)
         va, vb = a._value, b._value
-        if prim.unify is True and va.dtype != vb.dtype:
-            raise _mixed_dtypes(prim, (va, vb))
-        try:
-            out = prim.impl(va, vb, **iparams) if va.size + vb.size < threads.split_from \
-                else threads.split(prim, (va, vb), iparams)
+        try:   # (large inputs: split over threads)
+            out = threads.split(prim, (va, vb), iparams) if va.size + vb.size >= \
+                threads.split_from else prim.impl(va, vb, **iparams) if iparams else \
+                prim.impl(va, vb)
         except ValueError as e:
             raise _shape_error(prim, (va, vb), e) from None
         except TypeError as e:
             raise _dtype_error(prim, (va, vb), e) from None
     elif n == 1 and type(args[0]) is Tensor:
         ins = args
-        vals = (args[0]._value,)
+        va = args[0]._value
         try:
-            out = prim.impl(vals[0], **iparams) if vals[0].size < threads.split_from else \
-                threads.split(prim, vals, iparams)
+            out = threads.split(prim, (va,), iparams) if va.size >= threads.split_from else \
+                prim.impl(va, **iparams) if iparams else prim.impl(va)
         except ValueError as e:
-            raise _shape_error(prim, vals, e) from None
+            raise _shape_error(prim, (va,), e) from None
         except TypeError as e:
-            raise _dtype_error(prim, vals, e) from None
+            raise _dtype_error(prim, (va,), e) from None
     else:
         ins = args if all(type(a) is Tensor for a in args) else _convert_inputs(prim, args)
         vals = [a._value for a in ins]
@@ -266,7 +271,7 @@ def bind(prim, *args, **params):
             raise _dtype_error(prim, vals, e) from None
     out = tuple(map(Tensor, out)) if prim.multiple_results else Tensor(out)
     if recs:
-        if _state.gradient_overrides:
+        if _OVERRIDE_SCOPES and _state.gradient_overrides:
             prim = _state.gradient_overrides.get(prim, prim)
         if len(recs) == 1 and not recs[0].runs_rules:
             recs[0].record(prim, ins, params, out)
@@ -329,28 +334,28 @@ def _scalar(value, dt, prim):
     """``value`` as a constant of dtype ``dt`` (`convert_like`'s rule), cached."""
     if not value:  # 0.0 == -0.0 as keys, but not as IEEE values: never cache zeros
         return Tensor(convert_like(value, dt, f"finegrad.{prim.name}"))
-    key = (value, dt)
-    t = _SCALARS.get(key)
-    if t is None:
-        if len(_SCALARS) > 4096:
-            _SCALARS.clear()
-        t = _SCALARS[key] = Tensor(convert_like(value, dt, f"finegrad.{prim.name}"))
+    if len(_SCALARS) > 4096:
+        _SCALARS.clear()
+    t = _SCALARS[(value, dt)] = Tensor(convert_like(value, dt, f"finegrad.{prim.name}"))
     return t
 
 
 def _scalar_pair(prim, a, b):
-    """Fast path for ``tensor op python_float`` (and reversed): the scalar takes the dtype."""
+    """Fast path for ``tensor op python_float`` (and reversed): the scalar takes the dtype
+    (a cached constant, `_scalar`)."""
     if prim.unify is not True:
         return None
     ta, tb = type(a), type(b)
     if ta is Tensor and (tb is float or tb is int):
         dt = a._value.dtype
         if dt.kind == "f":
-            return a, _scalar(b, dt, prim)
+            t = _SCALARS.get((b, dt))
+            return a, (t if t is not None else _scalar(b, dt, prim))
     elif tb is Tensor and (ta is float or ta is int):
         dt = b._value.dtype
         if dt.kind == "f":
-            return _scalar(a, dt, prim), b
+            t = _SCALARS.get((a, dt))
+            return (t if t is not None else _scalar(a, dt, prim)), b
     return None
 
 
@@ -507,9 +512,16 @@ class recorded_as:
     def __enter__(self):
         self._saved = _state.gradient_overrides
         _state.gradient_overrides = {**self._saved, **self._overrides}
+        _OVERRIDE_SCOPES.append(self)
 
     def __exit__(self, *exc):
         _state.gradient_overrides = self._saved
+        _OVERRIDE_SCOPES.remove(self)
+
+
+# the `recorded_as` scopes open on any thread: while there is none, `bind` does not read the
+# (thread-local, so slower to read) overrides at all. Appends and removes are atomic.
+_OVERRIDE_SCOPES = []
 
 
 def push_listener(listener):
@@ -544,6 +556,21 @@ def without(rec):
     if len(recs) == 1 and recs[0] is rec:   # the common case: rec alone
         return inner_stack(())
     return inner_stack(tuple(r for r in recs if r is not rec))
+
+
+def pause(rec):
+    """`without` for code that avoids a context manager's calls (a tape's reverse pass):
+    pause ``rec``, returning the active stack, which `restore` gives back."""
+    saved = _state.recorders
+    if saved:
+        _state.recorders = () if len(saved) == 1 and saved[0] is rec else \
+            tuple(r for r in saved if r is not rec)
+    return saved
+
+
+def restore(saved):
+    """Make ``saved`` (from `pause`) the active stack again."""
+    _state.recorders = saved
 
 
 def active_recorders():

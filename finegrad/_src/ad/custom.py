@@ -10,11 +10,8 @@ derivatives go through ``grad_fn``'s own ops; and forward mode transposes ``grad
 """
 import dataclasses
 import functools
-import inspect
 import numbers
-import types
 import warnings
-import weakref
 
 import numpy as np
 
@@ -22,6 +19,7 @@ from finegrad._src import core, nest
 from finegrad._src.ad.custom_returns import (_LEAF_CASES, _RETURN_CASES, _WARNED, _check,
                                              _split_var_grads, _unused)
 from finegrad._src.ad.rediff import jvp_by_transposing
+from finegrad._src.ad.signatures import _accepts_variables, _param_names, _positional_count
 from finegrad._src.core import Primitive
 from finegrad._src.ops.array import convert_to_tensor
 from finegrad._src.ops.base import instantiate_zeros
@@ -41,10 +39,11 @@ class CustomLayout:
     n_args: int
     n_vars: int
     n_outs: int
+    # n_args + n_vars: the inputs that get a gradient (a field, read by every reverse pass)
+    n_differentiable: int = dataclasses.field(init=False, repr=False, compare=False)
 
-    @property
-    def n_differentiable(self):
-        return self.n_args + self.n_vars
+    def __post_init__(self):
+        object.__setattr__(self, "n_differentiable", self.n_args + self.n_vars)
 
     def differentiable(self, ins):
         """The inputs that get a gradient: the arguments' leaves, then the variable reads."""
@@ -67,8 +66,9 @@ def _custom_vjp(cts, *ins, out, needs, batch, rule):
     outputs, so that tape differentiates ``f``'s own ops, as TensorFlow's eager mode does
     (it records a custom gradient only for a tape that watches one of its inputs)."""
     layout = rule.layout
-    if not any(needs[:layout.n_differentiable]):
-        return (None,) * layout.n_differentiable + tuple(cts)
+    n = layout.n_differentiable
+    if not (needs[0] if n == 1 else any(needs[:n])):
+        return (None,) * n + tuple(cts)
     return layout.pad(rule(cts))
 
 
@@ -175,61 +175,6 @@ class _OpLog(core.Recorder):
         return captured
 
 
-def _accepts_variables(fn):
-    return _signature_facts(fn)[0]
-
-
-def _positional_count(fn):
-    """How many positional arguments ``fn`` takes exactly, or None when it takes any number
-    (``*args``) or its signature is unknown."""
-    return _signature_facts(fn)[1]
-
-
-def _signature_facts(fn):
-    """(whether ``fn`` takes ``variables``, `_positional_count`) from its signature; cached
-    per code object for plain functions: a grad_fn is a fresh closure on every call, but
-    its parameters' names and kinds are its code's."""
-    if type(fn) is types.FunctionType and "__wrapped__" not in fn.__dict__ and \
-            "__signature__" not in fn.__dict__:
-        facts = _FACTS.get(fn.__code__)
-        if facts is None:
-            facts = _FACTS[fn.__code__] = _inspect_facts(fn)
-        return facts
-    return _inspect_facts(fn)
-
-
-def _inspect_facts(fn):
-    try:
-        params = inspect.signature(fn).parameters.values()
-    except (TypeError, ValueError):
-        return True, None
-    accepts = any(p.name == "variables" or p.kind is p.VAR_KEYWORD for p in params)
-    if any(p.kind is p.VAR_POSITIONAL for p in params):
-        return accepts, None
-    return accepts, sum(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
-                        and p.name != "variables" for p in params)
-
-
-_FACTS = weakref.WeakKeyDictionary()   # code object -> _signature_facts of its functions
-
-
-def _param_names(f, n):
-    try:
-        params = [p for p in inspect.signature(f).parameters.values()
-                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD, p.VAR_POSITIONAL)]
-    except (TypeError, ValueError):
-        params = []
-    names = []
-    for i in range(n):
-        if i < len(params) and params[i].kind is not params[i].VAR_POSITIONAL:
-            names.append(params[i].name)
-        elif params and params[-1].kind is params[-1].VAR_POSITIONAL:
-            names.append(f"{params[-1].name}[{i - len(params) + 1}]")
-        else:
-            names.append(f"argument {i}")
-    return names
-
-
 def _is_input(x):
     """Leaves that are differentiable inputs: tensors, variables, numbers and arrays."""
     return isinstance(x, (Tensor, Variable, np.ndarray, np.generic)) or \
@@ -322,11 +267,15 @@ class _CustomGradient:
         if watcher.log is not None:
             core.push_recorder(watcher.log)
         try:
-            y, grad_fn = _split(f(*args, **kwargs), self._f)
+            result = f(*args, **kwargs)
         finally:
             core.pop_listener(watcher)
             if watcher.log is not None:
                 core.pop_recorder(watcher.log)
+        if type(result) is tuple and len(result) == 2 and callable(result[1]):
+            y, grad_fn = result   # the common, well-formed return (`_split` checks others)
+        else:
+            y, grad_fn = _split(result, self._f)
         if _is_simple(args, kwargs, y, watcher):
             return _record_simple(self, args, y, grad_fn, watcher)
         return _record(self, args, kwargs, y, grad_fn, watcher)
@@ -442,7 +391,8 @@ def _record(cg, args, kwargs, y, grad_fn, watcher):
     y, flat_y = _outputs(y, name)
     inputs = params.tensors
     reads = [v.read_value() for v in variables]
-    _warn_captured(name, watcher, inputs + reads if reads else inputs)
+    _warn_captured(name, watcher, inputs + reads if reads else inputs,
+                   core.active_recorders())
     outs = tuple([Tensor(o._value) for o in flat_y])
     rule = _Rule(name, grad_fn, params, variables, reads, y, cg._jvp,
                  _layout(len(inputs), len(reads), len(flat_y)))
@@ -475,7 +425,8 @@ def _record_simple(cg, args, y, grad_fn, watcher):
     list of them), no variables. Its layout is made once per function and counts; its
     `_Params` only if a gradient asks for them."""
     name = cg._f.__qualname__
-    _warn_captured(name, watcher, args)
+    recs = core.active_recorders()
+    _warn_captured(name, watcher, args, recs)
     one = type(y) is Tensor
     flat_y = (y,) if one else y
     outs = (Tensor(y._value),) if one else tuple([Tensor(o._value) for o in y])
@@ -483,9 +434,9 @@ def _record_simple(cg, args, y, grad_fn, watcher):
     layout = cg._layouts.get(key)
     if layout is None:
         layout = cg._layouts[key] = CustomLayout(len(args), 0, len(outs))
-    rule = _Rule(name, grad_fn, None, (), (), y, cg._jvp, layout, one and len(args) == 1)
-    rule._args = (cg, args)   # its `params`, made when a gradient needs them
-    recs = core.active_recorders()
+    # its `params` are made from (cg, args) when a gradient needs them
+    rule = _Rule(name, grad_fn, None, (), (), y, cg._jvp, layout, one and len(args) == 1,
+                 (cg, args))
     if len(recs) == 1 and not recs[0].runs_rules:   # one tape: what `core.record` does
         recs[0].record(custom_p, (*args, *flat_y), {"rule": rule}, outs)
     else:
@@ -539,10 +490,11 @@ class _Rule:
     __slots__ = ("name", "grad_fn", "_params", "_args", "variables", "reads", "y", "jvp",
                  "layout", "simple")
 
-    def __init__(self, name, grad_fn, params, variables, reads, y, jvp, layout, simple=None):
+    def __init__(self, name, grad_fn, params, variables, reads, y, jvp, layout, simple=None,
+                 args=None):
         self.name, self.grad_fn, self._params = name, grad_fn, params
         self.variables, self.reads, self.y, self.jvp = variables, reads, y, jvp
-        self.layout, self._args = layout, None
+        self.layout, self._args = layout, args   # args: (cg, args) of a call of tensors only
         # the common shape, one tensor in and one out: no structures to match (``simple``:
         # the caller knows already)
         self.simple = simple if simple is not None else not variables and \
@@ -579,6 +531,11 @@ class _Rule:
             if type(g) is Tensor or g is None:
                 if self._args is not None:   # (cg, args) of a call of tensors only
                     cg, (x,) = self._args
+                    if g is not None:   # `_check`'s common case, without naming x first
+                        gv, xv = g._value, x._value
+                        dt = gv.dtype
+                        if dt == xv.dtype and dt.kind in "fc" and gv.shape == xv.shape:
+                            return (g,)
                     return (_check(g, x, cg.param_names(1)[0], self.name),)
                 p = self.params
                 return (_check(g, p.values[0], p.names[0], self.name),)
@@ -657,19 +614,24 @@ class _Rule:
         return tuple(None if t is None else convert_to_tensor(t) for t in flat)
 
 
-def _warn_captured(name, watcher, inputs):
+def _warn_captured(name, watcher, inputs, recs):
     """Warn once when ``f`` used a tensor a tape watches without taking it as an input: an
     input of ``f``'s ops that the tape watched before the call, that is neither an argument
     nor a variable read, was captured from outside (`_Watcher.captured`). A recorder that
     watches none of the inputs differentiates ``f``'s own ops instead of the rule (see
-    `_custom_vjp`), so the captured tensor does get its gradient there: no warning."""
-    for rec in core.active_recorders():
+    `_custom_vjp`), so the captured tensor does get its gradient there: no warning.
+    ``recs``: the active recorders. (What was captured is asked first: for a tape that
+    watched only the inputs before the call, that answer is immediate and empty.)"""
+    for rec in recs:
+        captured = watcher.captured(rec, inputs)
+        if not captured:
+            continue
         for t in inputs:
             if rec.watches(t):
                 break
         else:
             continue
-        for t in watcher.captured(rec, inputs):
+        for t in captured:
             _warn_once(name, t, rec.watch_site(t))
 
 

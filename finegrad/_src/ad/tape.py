@@ -75,7 +75,7 @@ class GradientTape(core.Recorder):
         self._entries = []    # (primitive, inputs, params, output) in execution order
         self._variables = {}  # id(variable) -> variable, watched explicitly or when read
         self._reads = {}      # id(variable) -> tensors its reads produced
-        self._sites = {}      # id(tensor) -> (file, line) of the watch() call, for messages
+        self._sites = {}      # id(tensor) -> (code, offset) of the watch() call, for messages
         self._released = False
 
     # --- the recorder protocol ----------------------------------------------------------------
@@ -122,7 +122,8 @@ class GradientTape(core.Recorder):
         return id(tensor) in self._watched
 
     def watch_site(self, tensor):
-        return self._sites.get(id(tensor))
+        site = self._sites.get(id(tensor))
+        return None if site is None else (site[0].co_filename, _line_of(*site))
 
     def mark(self):
         return self._entries, len(self._entries), self._watched, len(self._watched)
@@ -136,6 +137,8 @@ class GradientTape(core.Recorder):
         entries, start, watched, n0 = mark
         if entries is not self._entries or watched is not self._watched:
             return []
+        if n0 <= len(known) and known.issuperset(itertools.islice(watched, n0)):
+            return []   # all it watched before were known (a tape watching just the inputs)
         used = {id(t) for e in entries[start:] for t in e[1]}
         used.difference_update(known, itertools.islice(reversed(watched), len(watched) - n0))
         if used.isdisjoint(watched):   # the common case: nothing captured
@@ -161,7 +164,7 @@ class GradientTape(core.Recorder):
             ValueError: for anything that is not a tensor or variable (e.g. a Python float).
         """
         caller = sys._getframe(1)
-        site = (caller.f_code.co_filename, caller.f_lineno)  # formatted only for a warning
+        site = (caller.f_code, caller.f_lasti)  # its line is found only for a warning
         for t in ((tensor,) if type(tensor) is Tensor else nest.flatten(tensor)):
             if isinstance(t, Variable):
                 self._variables[id(t)] = t
@@ -254,7 +257,8 @@ class GradientTape(core.Recorder):
             TypeError: when ``target`` is None.
             LookupError: when the path crosses a primitive without a gradient rule.
         """
-        self._check_usable("gradient")
+        if self._released:
+            self._check_usable("gradient")
         if type(target) is Tensor and type(sources) is Tensor and output_gradients is None \
                 and unconnected_gradients is UnconnectedGradients.NONE:
             return self._gradient_of_one(target, sources)
@@ -270,17 +274,22 @@ class GradientTape(core.Recorder):
 
     def _gradient_of_one(self, target, source):
         """The common case, one tensor target and one tensor source, without the general
-        path's structure handling."""
-        if not (_is_float(target) and _is_float(source)):
+        path's structure handling (nor its context managers: this is most of a small
+        program's gradient cost)."""
+        if target._value.dtype.kind not in "fc" or source._value.dtype.kind not in "fc":
             self._release()
             return None
         consume = not self._persistent
         entries, watched = self._take(consume)
-        with self._pass_scope():
-            (g,) = reverse_pass(entries, watched, (target,), (_ones_seed(target),),
-                                [[id(source)]], consume=consume)
+        saved = None if self._records_own_pass() else core.pause(self)
+        try:
+            ct = _cotangents(entries, watched, {id(target): _ones_seed(target)}, (id(source),),
+                             consume)
+        finally:
+            if saved is not None:
+                core.restore(saved)
         self._release()
-        return g
+        return ct.get(id(source))
 
     def _records_own_pass(self):
         """Whether this tape records its own reverse pass: a persistent tape asked for a
@@ -440,6 +449,14 @@ class GradientTape(core.Recorder):
         return out
 
 
+def _line_of(code, offset):
+    """The line of the instruction at byte ``offset`` of ``code`` (a frame's ``f_lasti``)."""
+    for start, end, line in code.co_lines():
+        if start <= offset < end:
+            return line
+    return code.co_firstlineno
+
+
 def _single_target(target, fn):
     """The one tensor a Jacobian is taken of (a list would be converted to a new, unrecorded
     tensor and give a silent None)."""
@@ -506,12 +523,20 @@ def _ones_seed(t):
     """The default cotangent: ones, as a stride-0 broadcast (no memory pass; multiply by it is
     free, see arithmetic.multiply)."""
     v = t._value
-    if not isinstance(v, np.ndarray) or v.ndim == 0:
+    if type(v) is not np.ndarray:   # a NumPy scalar: a new tensor of a shared one
+        one = _ONES.get(v.dtype)
+        if one is None:
+            one = _ONES[v.dtype] = v.dtype.type(1)
+        return Tensor(one)
+    if v.ndim == 0:
         return Tensor(v.dtype.type(1))
     if dims.is_symbolic(core.shape_of(t)):   # a shape-polymorphic trace: sized at each call
         from finegrad._src.ops.array import ones_like
         return ones_like(t)
     return Tensor(np.broadcast_to(np.ones((), v.dtype), v.shape))
+
+
+_ONES = {}   # NumPy dtype -> its scalar one (immutable, so shared by the seeds)
 
 
 def _broadcast_ct(g, t):
@@ -559,7 +584,8 @@ def reverse_pass(entries, watched, targets, target_cts, source_keys, consume=Fal
     ``batch`` are `_cotangents`'.
     """
     keep = {k for ks in source_keys for k in ks}
-    ct = _cotangents(entries, watched, targets, target_cts, keep, consume, blocked, batch)
+    ct = _cotangents(entries, watched, _seeded(targets, target_cts), keep, consume, blocked,
+                     batch)
     out = []
     for ks in source_keys:
         gs = [ct[k] for k in ks if k in ct]
@@ -570,9 +596,21 @@ def reverse_pass(entries, watched, targets, target_cts, source_keys, consume=Fal
     return out
 
 
-def _cotangents(entries, watched, targets, target_cts, keep, consume=False, blocked=(),
-                batch=()):
-    """Walk ``entries`` backwards from ``targets``; returns {id(tensor): cotangent}.
+def _seeded(targets, target_cts):
+    """{id(target): its cotangent} for the floating targets with one (several cotangents
+    of one target are summed): where `_cotangents` starts."""
+    ct = {}
+    for t, c in zip(targets, target_cts, strict=True):
+        if c is None or not isinstance(t, Tensor) or t._value.dtype.kind not in "fc":
+            continue
+        k = id(t)
+        ct[k] = c if k not in ct else ct[k] + c
+    return ct
+
+
+def _cotangents(entries, watched, ct, keep, consume=False, blocked=(), batch=()):
+    """Walk ``entries`` backwards from the cotangents ``ct`` ({id(tensor): cotangent}, from
+    `_seeded`, updated in place); returns ``ct``, {id(tensor): cotangent}.
 
     ``keep`` holds the ids whose cotangents must survive the walk (the sources); others are
     dropped as soon as their producing entry has consumed them, to free memory early. With
@@ -583,14 +621,19 @@ def _cotangents(entries, watched, targets, target_cts, keep, consume=False, bloc
     cotangents carry (a whole Jacobian in one pass). Cotangents reach the tensors in
     ``blocked`` but go no further (`finegrad.gradients`' stop_gradients).
     """
-    ct = {}
-    for t, c in zip(targets, target_cts, strict=True):
-        if c is None or not isinstance(t, Tensor) or not _is_float(t):
-            continue
-        k = id(t)
-        ct[k] = c if k not in ct else ct[k] + c
-    for prim, ins, params, out in _walk(entries, consume):
-        if prim.multiple_results and len(out) == 1:   # e.g. a custom_gradient of one output
+    # the entries, last first; with ``consume``, each is popped off the list as it is
+    # reached (a C-level iterator: no generator step per entry)
+    walk = map(entries.pop, itertools.repeat(-1, len(entries))) if consume else \
+        reversed(entries)
+    for prim, ins, params, out in walk:
+        if not prim.multiple_results:
+            k = id(out)
+            c = ct.get(k)
+            if c is None or k in blocked:
+                continue
+            if k not in keep:
+                del ct[k]
+        elif len(out) == 1:   # e.g. a custom_gradient of one output
             k = id(out[0])
             c = ct.get(k)
             if c is None:
@@ -598,7 +641,7 @@ def _cotangents(entries, watched, targets, target_cts, keep, consume=False, bloc
             c = (c,)
             if k not in keep:
                 del ct[k]
-        elif prim.multiple_results:
+        else:
             cs = [ct.get(id(o)) for o in out]
             if all(c is None for c in cs):
                 continue
@@ -607,17 +650,13 @@ def _cotangents(entries, watched, targets, target_cts, keep, consume=False, bloc
             for o in out:
                 if id(o) not in keep:
                     ct.pop(id(o), None)
-        else:
-            k = id(out)
-            c = ct.get(k)
-            if c is None or k in blocked:
-                continue
-            if k not in keep:
-                del ct[k]
         if prim.nondiff and prim.gradient_override is None:
             continue   # (entries of a trace include ops no tape would record)
         # an entry is on a tape because an input is watched: with one input, it is needed
-        needs = _ONE_NEEDED if len(ins) == 1 else [id(t) in watched for t in ins]
+        n = len(ins)
+        needs = _ONE_NEEDED if n == 1 else \
+            (id(ins[0]) in watched, id(ins[1]) in watched) if n == 2 else \
+            [id(t) in watched for t in ins]
         in_cts = prim.run_vjp(c, ins, out, params, needs, batch)
         for t, g in zip(ins, in_cts):  # noqa: B905 (run_vjp checked the lengths)
             if g is None:
@@ -631,11 +670,3 @@ def _cotangents(entries, watched, targets, target_cts, keep, consume=False, bloc
 
 
 _ONE_NEEDED = (True,)
-
-
-def _walk(entries, consume):
-    """The entries, last first; with ``consume``, each is popped off the list as it is
-    reached (a C-level iterator: no generator step per entry)."""
-    if not consume:
-        return reversed(entries)
-    return map(entries.pop, itertools.repeat(-1, len(entries)))
