@@ -240,12 +240,13 @@ def test_eager_outputs_reuse_buffers_nobody_holds(small_arrays_split, monkeypatc
             del view, buf
             # now it is free: at once, or as soon as a pool thread that woke too late to
             # take a piece lets go of the call (it is held, never reused, until then)
+            v = fg.cos(x)
             for _ in range(200):
-                v = fg.cos(x)
                 if _address(v._value) == address:
                     break
-                del v
                 time.sleep(0.005)
+                v = None
+                v = fg.cos(x)
             assert _address(v._value) == address
             np.testing.assert_array_equal(v.numpy(), np.cos(x.numpy()))
             np.testing.assert_array_equal(z.numpy(), np.exp(x.numpy()))
