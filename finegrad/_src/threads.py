@@ -55,8 +55,11 @@ PIECES = 2
 CACHE_BYTES = 1 << 28
 CACHE_COUNT = 32
 
+#: eager outputs of this many elements or more are written into recycled buffers (a fresh
+#: 1 MB array already pays its page faults; threads start only at `SPLIT_MIN`)
+RECYCLE_MIN = 1 << 18
 #: `core.bind` hands a call to `split` when its inputs hold this many elements
-split_from = SPLIT_MIN
+split_from = RECYCLE_MIN
 
 _on = False             # eager calls split over threads (the switch)
 _cache = []             # the buffers `split` handed out, oldest first (under _lock)
@@ -276,7 +279,7 @@ def _split_shape(vals):
         if any(v.strides) and not v.flags.c_contiguous:
             return None
         shape = v.shape
-    if shape is None or math.prod(shape) < SPLIT_MIN or \
+    if shape is None or math.prod(shape) < min(RECYCLE_MIN, split_from) or \
             all(v.ndim == 0 or not any(v.strides) for v in vals):
         return None     # nothing to split, or only broadcast values (the impl keeps them so)
     return shape
