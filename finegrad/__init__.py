@@ -46,6 +46,7 @@ from finegrad._src.graph.gradients import hessians  # noqa: E402
 from finegrad._src.graph.pyfunc import numpy_function, py_function  # noqa: E402
 from finegrad._src.graph import control as _control
 from finegrad._src.graph.control import cond, while_loop
+from finegrad._src.graph.branching import case, switch_case
 from finegrad._src.scopes import (name_scope, control_dependencies, no_op, executing_eagerly,
                                   is_tensor)
 from finegrad._src.printing import print_ as print  # noqa: A001 (TensorFlow's tf.print)
