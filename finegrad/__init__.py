@@ -62,6 +62,7 @@ from finegrad._src.ops.scatter_nd import (gather_nd, scatter_nd, tensor_scatter_
 from finegrad._src.ops.masking import boolean_mask
 from finegrad._src.ops.mapping import map_fn
 from finegrad._src.ops.scan import scan, foldl, foldr
+from finegrad._src.ops.variable_scatter import IndexedSlices
 from finegrad._src.graph.vmap import vectorized_map
 from finegrad._src.ops.elementwise import sinh, cosh, asinh
 from finegrad._src.ops.special import acosh, atanh, atan2
