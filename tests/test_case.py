@@ -105,5 +105,11 @@ def test_errors():
         fg.switch_case(fg.constant(1.5), [lambda: x])
     with pytest.raises(ValueError, match="finegrad.switch_case.*range"):
         fg.switch_case(fg.constant(0), {1: lambda: x, 4: lambda: x})
+    traced = fg.function(lambda i: fg.switch_case(i, [lambda: x, lambda: (x, x)]))
+    with pytest.raises(ValueError, match="finegrad.switch_case: every branch.*same structure"):
+        traced(fg.constant(0))
+    traced = fg.function(lambda p: fg.case([(p, lambda: x)], default=lambda: fg.zeros(2)))
+    with pytest.raises(ValueError, match="finegrad.case: every branch.*same structure"):
+        traced(fg.constant(True))
     with pytest.raises(ValueError, match="finegrad.switch_case.*non-empty"):
         fg.switch_case(fg.constant(0), [])

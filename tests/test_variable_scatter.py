@@ -111,8 +111,11 @@ def test_errors():
     v = fg.Variable(V0)
     with pytest.raises(TypeError, match="finegrad.Variable.scatter_add.*IndexedSlices"):
         v.scatter_add(fg.constant([1.]))
-    with pytest.raises(fg.errors.InvalidArgumentError, match="does not index"):
+    with pytest.raises(fg.errors.InvalidArgumentError,
+                       match="finegrad.Variable.scatter_nd_add.*does not index"):
         v.scatter_nd_add([[5, 0]], [1.])
     with pytest.raises(TypeError, match="finegrad.IndexedSlices.*integers"):
         fg.IndexedSlices(fg.constant([1.]), fg.constant([0.5]))
+    with pytest.raises(ValueError, match="finegrad.Variable.scatter_update.*updates must"):
+        v.scatter_update(fg.IndexedSlices(fg.constant([[1., 2., 3.]]), fg.constant([0])))
     np.testing.assert_array_equal(v.numpy(), V0)   # failed updates leave the variable alone

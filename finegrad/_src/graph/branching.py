@@ -96,7 +96,7 @@ def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name=None):
     else:
         index = int(pick(*[p._value for p in preds]))
     branches = fns + ([default] if default is not None else [])
-    return _unpack_singleton(_switch(index, branches), strict)
+    return _unpack_singleton(_switch(index, branches, "finegrad.case"), strict)
 
 
 def _branch_list(branch_fns):
@@ -120,7 +120,7 @@ def _branch_list(branch_fns):
     return [f for _, f in sorted(branch_fns, key=lambda p: int(p[0]))]
 
 
-def _switch(index, fns):
+def _switch(index, fns, where):
     """``fns[index]()``; out of range, the last callable's result."""
     fns, default = fns[:-1], fns[-1]
     if not isinstance(index, Tensor) or not is_traced(index):
@@ -131,7 +131,13 @@ def _switch(index, fns):
         if k == len(fns):
             return default()
         return cond(index == k, fns[k], lambda: chain(k + 1))
-    return chain(0)
+    try:
+        return chain(0)
+    except ValueError as e:
+        if "must return the same structure" not in str(e):
+            raise
+        raise ValueError(f"{where}: every branch must return the same structure of tensors "
+                         f"with the same shapes and dtypes ({e})") from e
 
 
 def switch_case(branch_index, branch_fns, default=None, name=None):
@@ -153,4 +159,5 @@ def switch_case(branch_index, branch_fns, default=None, name=None):
         raise TypeError(f"finegrad.switch_case: default must be a callable, got "
                         f"{type(default).__name__}")
     index = _scalar(branch_index, "integer", "finegrad.switch_case", "branch_index")
-    return _switch(index, fns + ([default] if default is not None else []))
+    return _switch(index, fns + ([default] if default is not None else []),
+                   "finegrad.switch_case")

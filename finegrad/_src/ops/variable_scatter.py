@@ -60,9 +60,18 @@ def _updates(var, updates):
     return updates if isinstance(updates, Tensor) else convert_to_tensor(updates, var.dtype)
 
 
+def _renamed(where, op, *args):
+    """``op(*args)``, its errors naming the Variable method ``where`` rather than the op."""
+    try:
+        return op(*args)
+    except (TypeError, ValueError) as e:
+        raise type(e)(f"{where}: {e}") from e
+
+
 def _nd(var, op, indices, updates):
     """The variable's new value ``op(var, indices, updates)``, assigned."""
-    return var.assign(op(var, indices, _updates(var, updates)))
+    where = f"finegrad.Variable.{op.__name__.replace('tensor_', '')}"
+    return var.assign(_renamed(where, op, var, indices, _updates(var, updates)))
 
 
 def _rows(var, op, what, sparse_delta):
@@ -71,7 +80,8 @@ def _rows(var, op, what, sparse_delta):
         raise TypeError(f"finegrad.Variable.scatter_{what}: sparse_delta must be a "
                         f"finegrad.IndexedSlices, got {type(sparse_delta).__name__}")
     rows = expand_dims(sparse_delta.indices, -1)
-    return var.assign(op(var, rows, _updates(var, sparse_delta.values)))
+    where = f"finegrad.Variable.scatter_{what}"
+    return var.assign(_renamed(where, op, var, rows, _updates(var, sparse_delta.values)))
 
 
 def scatter_nd_update(self, indices, updates, name=None):
