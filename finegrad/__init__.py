@@ -46,6 +46,7 @@ from finegrad._src.graph.gradients import hessians  # noqa: E402
 from finegrad._src.graph.pyfunc import numpy_function, py_function  # noqa: E402
 from finegrad._src.graph import control as _control
 from finegrad._src.graph.control import cond, while_loop
+from finegrad._src.graph.branching import case, switch_case
 from finegrad._src.scopes import (name_scope, control_dependencies, no_op, executing_eagerly,
                                   is_tensor)
 from finegrad._src.printing import print_ as print  # noqa: A001 (TensorFlow's tf.print)
@@ -60,6 +61,8 @@ from finegrad._src.ops.scatter_nd import (gather_nd, scatter_nd, tensor_scatter_
                                          tensor_scatter_nd_max, tensor_scatter_nd_min)
 from finegrad._src.ops.masking import boolean_mask
 from finegrad._src.ops.mapping import map_fn
+from finegrad._src.ops.scan import scan, foldl, foldr
+from finegrad._src.ops.variable_scatter import IndexedSlices
 from finegrad._src.graph.vmap import vectorized_map
 from finegrad._src.ops.elementwise import sinh, cosh, asinh
 from finegrad._src.ops.special import acosh, atanh, atan2
