@@ -93,4 +93,11 @@ _add(
            shapes=_A + ((2, 4, 3), (2, 3, 4)), prims=("pinv",)),
     OpSpec(fg.linalg.adjoint, shapes=((2, 3, 4),), prims=("transpose",)),
     OpSpec(fg.linalg.matrix_transpose, shapes=((2, 3, 4),), prims=("transpose",)),
+    OpSpec(fg.linalg.expm, shapes=_A + ((2, 2, 2),), prims=("expm",)),
+    OpSpec(_named("linalg.logdet", lambda x: fg.linalg.logdet(
+        fg.matmul(x, x, transpose_b=True) + 3 * np.eye(3))), shapes=_A,
+           prims=("cholesky",)),
+    OpSpec(_named("linalg.lu", lambda x: fg.linalg.lu(x)[0]), shapes=_A, prims=("lu",)),
+    OpSpec(_named("linalg.lu_matrix_inverse", lambda x: fg.linalg.lu_matrix_inverse(
+        *fg.linalg.lu(x))), shapes=_A, prims=("lu", "triangular_solve")),
 )
