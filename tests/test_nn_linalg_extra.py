@@ -178,3 +178,43 @@ def test_lu_closed_forms():
     fg.testing.check_gradients(lambda x: fg.linalg.lu(x)[0], [_LU_A[:2]])
     with pytest.raises(ValueError, match=r"finegrad\.linalg\.lu: input must be square"):
         fg.linalg.lu(fg.ones([2, 3]))
+
+
+def _eig_loss(lib, x):
+    # independent of the eigenvalues' order and the eigenvectors' phases
+    e, v = lib.linalg.eig(x)
+    return (lib.reduce_sum(lib.math.real(e * e * e))
+            + lib.reduce_sum(lib.abs(v) ** 2 * lib.math.real(lib.expand_dims(e, -2))))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex128])
+def test_eig_matches_tensorflow(dtype):
+    tf = pytest.importorskip("tensorflow")
+    rng = np.random.default_rng(7)
+    a = rng.normal(size=(2, 4, 4))
+    if np.dtype(dtype).kind == "c":
+        a = a + 1j * rng.normal(size=a.shape)
+    a = a.astype(dtype)
+    tol = 1e-4 if dtype == np.float32 else 1e-10
+    got, want = fg.linalg.eigvals(a).numpy(), tf.linalg.eigvals(a).numpy()
+    assert got.dtype == want.dtype
+    np.testing.assert_allclose(np.sort_complex(got), np.sort_complex(want), rtol=tol, atol=tol)
+    results = []
+    for lib in (fg, tf):
+        x = lib.constant(a)
+        with lib.GradientTape() as tape:
+            tape.watch(x)
+            loss = _eig_loss(lib, x)
+        results.append((loss.numpy(), tape.gradient(loss, x).numpy()))
+    for g, w in zip(*results, strict=True):
+        np.testing.assert_allclose(g, w, rtol=tol, atol=tol)
+
+
+def test_eig_closed_forms():
+    a = np.random.default_rng(8).normal(size=(3, 3))
+    e, v = fg.linalg.eig(fg.constant(a))
+    np.testing.assert_allclose(a @ v.numpy(), v.numpy() * e.numpy(), atol=1e-12)
+    np.testing.assert_allclose(np.linalg.norm(v.numpy(), axis=0), 1.0, rtol=1e-12)
+    fg.testing.check_gradients(lambda x: fg.linalg.eigvals(x), [a])
+    with pytest.raises(ValueError, match=r"finegrad\.linalg\.eig: tensor must be square"):
+        fg.linalg.eig(fg.ones([2, 3]))
