@@ -10,3 +10,6 @@ from finegrad._src.ops.decompositions import cholesky, eigh, eigvalsh  # noqa: F
 from finegrad._src.ops.least_squares import lstsq, pinv  # noqa: F401
 from finegrad._src.ops.svd_qr import svd, qr  # noqa: F401
 from finegrad._src.ops.tf_extras import global_norm  # noqa: F401
+from finegrad._src.ops.matrix_functions import expm, logdet  # noqa: F401
+from finegrad._src.ops.lu import lu, lu_reconstruct, lu_solve, lu_matrix_inverse  # noqa: F401
+from finegrad._src.ops.eig import eig, eigvals  # noqa: F401

@@ -13,3 +13,5 @@ from finegrad._src.ops.pool import (max_pool2d, avg_pool2d, max_pool1d, avg_pool
                                     max_pool, avg_pool)
 from finegrad._src.ops.sorting import top_k  # noqa: F401
 from finegrad._src.ops.tf_extras import bias_add, embedding_lookup, softsign  # noqa: F401
+from finegrad._src.ops.nn_losses import (batch_normalization,  # noqa: F401
+                                         weighted_cross_entropy_with_logits, log_poisson_loss)

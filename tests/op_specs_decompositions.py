@@ -14,6 +14,10 @@ import finegrad as fg
 from op_table import OpSpec, _add, _named
 
 _A = ((1, 3, 3), (2, 3, 3))
+
+
+def _parts(z):
+    return fg.concat([fg.math.real(z), fg.math.imag(z)], -1)
 _AB = (((1, 3, 3), (1, 3, 2)), ((2, 3, 3), (2, 3, 1)))
 _I3 = np.eye(3)
 
@@ -93,4 +97,16 @@ _add(
            shapes=_A + ((2, 4, 3), (2, 3, 4)), prims=("pinv",)),
     OpSpec(fg.linalg.adjoint, shapes=((2, 3, 4),), prims=("transpose",)),
     OpSpec(fg.linalg.matrix_transpose, shapes=((2, 3, 4),), prims=("transpose",)),
+    OpSpec(fg.linalg.expm, shapes=_A + ((2, 2, 2),), prims=("expm",)),
+    OpSpec(_named("linalg.logdet", lambda x: fg.linalg.logdet(
+        fg.matmul(x, x, transpose_b=True) + 3 * np.eye(3))), shapes=_A,
+           prims=("cholesky",)),
+    OpSpec(_named("linalg.lu", lambda x: fg.linalg.lu(x)[0]), shapes=_A, prims=("lu",)),
+    OpSpec(_named("linalg.lu_matrix_inverse", lambda x: fg.linalg.lu_matrix_inverse(
+        *fg.linalg.lu(x))), shapes=_A, prims=("lu", "triangular_solve")),
+    # complex outputs as their real and imaginary parts (the table's derivatives are real)
+    OpSpec(_named("linalg.eigvals", lambda x: _parts(fg.linalg.eigvals(x))), shapes=_A,
+           prims=("eig",)),
+    OpSpec(_named("linalg.eig(|v|)", lambda x: fg.abs(fg.linalg.eig(x)[1])), shapes=_A,
+           prims=("eig",)),
 )
