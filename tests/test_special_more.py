@@ -27,6 +27,9 @@ def test_ndtri_edges():
     out = fg.math.ndtri(fg.constant([0., 1., -0.5, 1.5], fg.float64)).numpy()
     np.testing.assert_array_equal(out[:2], [-np.inf, np.inf])
     assert np.isnan(out[2:]).all()
+    # signed zeros as TensorFlow's: ndtri(1/2) = +0, erfcinv(1) = -ndtri(1/2) / sqrt(2) = -0
+    assert not np.signbit(fg.math.ndtri(fg.constant(0.5, fg.float64)).numpy())
+    assert np.signbit(fg.math.erfcinv(fg.constant(1., fg.float64)).numpy())
     out = fg.math.erfcinv(fg.constant([0., 2., 2.5])).numpy()
     np.testing.assert_array_equal(out[:2], [np.inf, -np.inf])
     assert out.dtype == np.float32 and np.isnan(out[2])

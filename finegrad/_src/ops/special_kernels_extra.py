@@ -63,7 +63,8 @@ def erfcinv(c):
 def ndtri(p):
     """The inverse of the standard normal CDF of a float64 array: -inf at 0, +inf at 1, nan
     outside [0, 1]; ``-sqrt(2) erfcinv(2 p)`` (2 p is exact)."""
-    return -math.sqrt(2) * erfcinv(2 * np.asarray(p, np.float64))
+    # + 0.0: ndtri(1/2) is +0, as TensorFlow's (the product is -0)
+    return -math.sqrt(2) * erfcinv(2 * np.asarray(p, np.float64)) + 0.0
 
 
 def _bessel_ie(nu, x):
