@@ -163,3 +163,24 @@ def test_values_and_gradients_match_tensorflow(name, make, dtype):
         if g is not None:
             # float32: i0e' and i1e' cancel (i1e - i0e ~ i0e / 2x), in TensorFlow as here
             np.testing.assert_allclose(g.numpy(), w.numpy(), rtol=tol * 100, atol=tol)
+
+
+@pytest.mark.parametrize("name", ["ndtri", "bessel_i0e", "bessel_i1e", "bessel_i1"])
+def test_second_derivatives_match_tensorflow(name):
+    tf = pytest.importorskip("tensorflow")
+    x = np.array([0.2, 0.45, 0.8]) if name == "ndtri" else np.array([-2.5, 0.3, 1.7])
+    tx, fx = tf.constant(x), fg.constant(x)
+    with tf.GradientTape() as outer:
+        outer.watch(tx)
+        with tf.GradientTape() as inner:
+            inner.watch(tx)
+            y = getattr(tf.math, name)(tx)
+        g = inner.gradient(y, tx)
+    want = outer.gradient(g, tx).numpy()
+    with fg.GradientTape() as outer:
+        outer.watch(fx)
+        with fg.GradientTape() as inner:
+            inner.watch(fx)
+            y = getattr(fg.math, name)(fx)
+        g = inner.gradient(y, fx)
+    np.testing.assert_allclose(outer.gradient(g, fx).numpy(), want, rtol=1e-12)
