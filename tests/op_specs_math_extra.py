@@ -34,6 +34,25 @@ _add(
     OpSpec(fg.nn.gelu, name="gelu(exact)", prims=("erfc",)),
 )
 
+# ---- ndtri, erfcinv, the modified Bessel functions (i0e and i1e have a kink at 0: away from
+# it), Hurwitz zeta in q and betainc in x (their other arguments carry no gradient)
+_add(
+    OpSpec(fg.math.ndtri, domain=Domain(0.05, 0.95)),
+    OpSpec(fg.math.erfcinv, domain=Domain(0.1, 1.9), prims=("ndtri",)),
+    OpSpec(fg.math.bessel_i0e, domain=AWAY_FROM_ZERO),
+    OpSpec(fg.math.bessel_i1e, domain=AWAY_FROM_ZERO),
+    OpSpec(fg.math.bessel_i0),
+    OpSpec(fg.math.bessel_i1),
+    OpSpec(_named("zeta(3, q)", lambda q: fg.math.zeta(3., q)), domain=POSITIVE,
+           prims=("zeta",)),
+    OpSpec(_named("zeta(2.5, q)", lambda q: fg.math.zeta(2.5, q)), domain=Domain(2.0, 6.0),
+           prims=("zeta",)),
+    OpSpec(_named("betainc(2, 3, x)", lambda x: fg.math.betainc(2., 3., x)),
+           domain=Domain(0.1, 0.9), prims=("betainc",)),
+    OpSpec(_named("betainc(0.5, 4.5, x)", lambda x: fg.math.betainc(0.5, 4.5, x)),
+           domain=Domain(0.2, 0.8), prims=("betainc",)),
+)
+
 # ---- incomplete gamma: the series (x <= a) and continued-fraction (x > 1, x > a) regimes, and
 # the implicit-reparameterization derivative of gamma samples built on it
 _add(

@@ -19,6 +19,9 @@ from finegrad._src.ops.special import (acosh, atanh, rint, log_sigmoid,  # noqa:
 from finegrad._src.ops.special_functions import (erf, erfc, erfinv, lgamma,  # noqa: F401
                                                 digamma, polygamma, xlogy, xlog1py,
                                                 polyval)
+from finegrad._src.ops.special_more import (ndtri, erfcinv, bessel_i0e,  # noqa: F401
+                                           bessel_i1e, bessel_i0, bessel_i1, zeta, betainc)
+from finegrad.math import special  # noqa: F401,E402
 from finegrad._src.ops.igamma import igamma, igammac, lbeta  # noqa: F401
 from finegrad._src.ops.cumlogsumexp import cumulative_logsumexp  # noqa: F401
 from finegrad._src.ops.tf_extras import reciprocal_no_nan, multiply_no_nan, xdivy  # noqa: F401
