@@ -33,6 +33,28 @@ def _sum_tangents(terms, out):
     return broadcast_as(total, out)
 
 
+def def_partials(prim):
+    """Decorator: declare the JVP and VJP of ``prim``, an elementwise primitive of real
+    inputs, from its partial derivatives, ``partials(*inputs, out=out, **params)``: one
+    ``d out / d input`` per input (broadcastable to ``out``), or None for an input with no
+    derivative (an order, a parameter). The JVP sums tangent times partial; the VJP is the
+    cotangent times each partial, unbroadcast to its input."""
+    def declare(partials):
+        @prim.def_jvp
+        def _jvp(primals, tangents, *, out, **params):
+            ds = partials(*primals, out=out, **params)
+            return _sum_tangents([None if t is None or d is None else t * d
+                                  for t, d in zip(tangents, ds, strict=True)], out)
+
+        @prim.def_vjp
+        def _vjp(ct, *ins, out, needs, batch, **params):
+            ds = partials(*ins, out=out, **params)
+            return tuple(unbroadcast(ct * d, x, batch) if need and d is not None else None
+                         for d, x, need in zip(ds, ins, needs, strict=True))
+        return partials
+    return declare
+
+
 add_p = Primitive("add", batch_rule=True, kernel=np.add,
                   numexpr="{0} + {1}")
 

@@ -17,9 +17,8 @@ import numpy as np
 
 from finegrad._src.core import Primitive, bind
 from finegrad._src.ops import igamma_kernels
-from finegrad._src.ops.arithmetic import _sum_tangents
-from finegrad._src.ops.array import (convert_to_tensor, ones_like, reduce_sum, unbroadcast,
-                                     zeros_like)
+from finegrad._src.ops.arithmetic import def_partials
+from finegrad._src.ops.array import (convert_to_tensor, ones_like, reduce_sum, zeros_like)
 from finegrad._src.ops.elementwise import _float_only, exp, log, where
 from finegrad._src.ops.special_functions import digamma, lgamma, polygamma, xlogy
 
@@ -85,7 +84,8 @@ def _bell(a, x, order):
     return bell[order]
 
 
-def _partials(a, x, out, order, upper, scaled):
+@def_partials(igamma_p)
+def _partials(a, x, *, out, order, upper, scaled=False):
     """``d out / d a`` and ``d out / d x`` of ``igamma(a, x, order, upper, scaled)``. Scaled
     (``out = D / p`` for the unscaled ``D``): ``D' / p - out * p' / p`` in each argument."""
     da = bind(igamma_p, a, x, order=order + 1, upper=upper, scaled=scaled)
@@ -96,21 +96,6 @@ def _partials(a, x, out, order, upper, scaled):
     da = da - out * (log(x) - digamma(a))
     dx = 1.0 if bell is None else bell
     return da, (-dx if upper else dx) - out * ((a - 1) / x - 1)
-
-
-@igamma_p.def_jvp
-def _igamma_jvp(primals, tangents, *, out, order, upper, scaled=False):
-    (a, x), (a_dot, x_dot) = primals, tangents
-    da, dx = _partials(a, x, out, order, upper, scaled)
-    return _sum_tangents((None if a_dot is None else a_dot * da,
-                          None if x_dot is None else x_dot * dx), out)
-
-
-@igamma_p.def_vjp
-def _igamma_vjp(ct, a, x, *, out, needs, batch, order, upper, scaled=False):
-    da, dx = _partials(a, x, out, order, upper, scaled)
-    return (unbroadcast(ct * da, a, batch) if needs[0] else None,
-            unbroadcast(ct * dx, x, batch) if needs[1] else None)
 
 
 def gamma_sample_grad(alpha, sample):

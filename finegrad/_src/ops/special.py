@@ -9,8 +9,8 @@ composite ``(x - y) * (x - y)``, whose gradient ``2 (x - y) ct`` is TensorFlow's
 import numpy as np
 
 from finegrad._src.core import Primitive, bind
-from finegrad._src.ops.arithmetic import _sum_tangents, multiply, negative, subtract
-from finegrad._src.ops.array import convert_to_tensor, unbroadcast
+from finegrad._src.ops.arithmetic import def_partials, multiply, negative, subtract
+from finegrad._src.ops.array import convert_to_tensor
 from finegrad._src.ops.elementwise import _float_only, _rounding, _unary, rsqrt, softplus
 
 acosh_p, acosh = _unary("acosh", np.arccosh, lambda x, out: rsqrt(x * x - 1), """Elementwise
@@ -88,22 +88,8 @@ def _atan2_impl(y, x):
     return np.arctan2(y, x)
 
 
-def _atan2_partials(y, x):
+@def_partials(atan2_p)
+def _atan2_partials(y, x, *, out):
+    """x / (x^2 + y^2) for y, -y / (x^2 + y^2) for x."""
     inv = 1 / (x * x + y * y)
     return x * inv, -y * inv
-
-
-@atan2_p.def_jvp
-def _atan2_jvp(primals, tangents, *, out):
-    dy, dx = _atan2_partials(*primals)
-    y_dot, x_dot = tangents
-    return _sum_tangents((None if y_dot is None else y_dot * dy,
-                          None if x_dot is None else x_dot * dx), out)
-
-
-@atan2_p.def_vjp
-def _atan2_vjp(ct, y, x, *, out, needs, batch):
-    """VJP of atan2: ct x / (x^2 + y^2) for y, -ct y / (x^2 + y^2) for x."""
-    dy, dx = _atan2_partials(y, x)
-    return (unbroadcast(ct * dy, y, batch) if needs[0] else None,
-            unbroadcast(ct * dx, x, batch) if needs[1] else None)

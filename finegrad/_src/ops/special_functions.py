@@ -14,9 +14,8 @@ import numpy as np
 from finegrad._src.core import Primitive, bind, def_nondiff
 from finegrad._src.errors import InvalidArgumentError
 from finegrad._src.ops import special_kernels as kernels
-from finegrad._src.ops.arithmetic import _sum_tangents, add, multiply
-from finegrad._src.ops.array import (cast, convert_to_tensor, ones_like, unbroadcast,
-                                     zeros_like)
+from finegrad._src.ops.arithmetic import add, def_partials, multiply
+from finegrad._src.ops.array import (cast, convert_to_tensor, ones_like, zeros_like)
 from finegrad._src.tensor import Tensor
 from finegrad._src.ops.elementwise import (_float_only, _unary, equal, exp, log, log1p,
                                            not_equal, where)
@@ -108,16 +107,10 @@ def _polygamma_impl(a, x):
     return _polygamma_kernel(a, x)
 
 
-@polygamma_p.def_jvp
-def _polygamma_jvp(primals, tangents, *, out):
-    (a, x), (_, x_dot) = primals, tangents
-    return _sum_tangents((None if x_dot is None else x_dot * polygamma(a + 1, x),), out)
-
-
-@polygamma_p.def_vjp
-def _polygamma_vjp(ct, a, x, *, out, needs, batch):
-    """VJP of polygamma: ct * polygamma(a + 1, x) for x; none for the order a."""
-    return (None, unbroadcast(ct * polygamma(a + 1, x), x, batch) if needs[1] else None)
+@def_partials(polygamma_p)
+def _polygamma_partials(a, x, *, out):
+    """polygamma(a + 1, x) for x; none for the order a."""
+    return None, polygamma(a + 1, x)
 
 
 # ---- xlogy and xlog1py: x * log(y), 0 where x == 0 -------------------------------------------
@@ -140,26 +133,14 @@ def _x_log(name, log_fn, np_log, shift, doc):
             out = np.where(x == 0, np.zeros((), np.result_type(x, y)), x * np_log(y))
         return out.astype(np.result_type(x, y))[()]
 
-    def grads(x, y):
+    @def_partials(prim)
+    def grads(x, y, *, out):
         # TensorFlow's xlogy(x != 0, y) and xdivy(x, y + shift): 0 where x == 0
         zero = equal(x, 0)
         gx = op(cast(not_equal(x, 0), x.dtype), y)
         d = y + shift if shift else y
         gy = where(zero, zeros_like(d), x / where(zero, ones_like(d), d))
         return gx, gy
-
-    @prim.def_jvp
-    def _jvp(primals, tangents, *, out):
-        gx, gy = grads(*primals)
-        x_dot, y_dot = tangents
-        return _sum_tangents((None if x_dot is None else x_dot * gx,
-                              None if y_dot is None else y_dot * gy), out)
-
-    @prim.def_vjp
-    def _vjp(ct, x, y, *, out, needs, batch):
-        gx, gy = grads(x, y)
-        return (unbroadcast(ct * gx, x, batch) if needs[0] else None,
-                unbroadcast(ct * gy, y, batch) if needs[1] else None)
 
     op.__name__ = op.__qualname__ = name
     op.__doc__ = doc + f"\n\n    Primitive ``{name}``; float inputs of one dtype.\n"

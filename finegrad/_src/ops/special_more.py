@@ -15,8 +15,8 @@ import numpy as np
 
 from finegrad._src.core import Primitive, bind
 from finegrad._src.ops import special_kernels_extra as kernels
-from finegrad._src.ops.arithmetic import _sum_tangents
-from finegrad._src.ops.array import ones_like, unbroadcast
+from finegrad._src.ops.arithmetic import def_partials
+from finegrad._src.ops.array import ones_like
 from finegrad._src.ops.elementwise import _float_only, _unary, abs, exp, sign, where
 from finegrad._src.ops.special_functions import _in_float64, lgamma, xlog1py, xlogy
 
@@ -133,16 +133,10 @@ def _zeta_impl(x, q):
     return _zeta_kernel(x, q)
 
 
-@zeta_p.def_jvp
-def _zeta_jvp(primals, tangents, *, out):
-    (x, q), (_, q_dot) = primals, tangents
-    return _sum_tangents((None if q_dot is None else q_dot * (-x * zeta(x + 1, q)),), out)
-
-
-@zeta_p.def_vjp
-def _zeta_vjp(ct, x, q, *, out, needs, batch):
-    """VJP of zeta: ct * -x zeta(x + 1, q) for q; none for x."""
-    return (None, unbroadcast(ct * (-x * zeta(x + 1, q)), q, batch) if needs[1] else None)
+@def_partials(zeta_p)
+def _zeta_partials(x, q, *, out):
+    """-x zeta(x + 1, q) for q; none for x."""
+    return None, -x * zeta(x + 1, q)
 
 
 # ---- betainc(a, b, x): the regularized incomplete beta function, differentiable in x ---------
@@ -177,16 +171,9 @@ def _beta_density(a, b, x):
     return exp(xlogy(a - 1, x) + xlog1py(b - 1, -x) - (lgamma(a) + lgamma(b) - lgamma(a + b)))
 
 
-@betainc_p.def_jvp
-def _betainc_jvp(primals, tangents, *, out):
-    (a, b, x), x_dot = primals, tangents[2]
-    return _sum_tangents((None if x_dot is None else x_dot * _beta_density(a, b, x),), out)
-
-
-@betainc_p.def_vjp
-def _betainc_vjp(ct, a, b, x, *, out, needs, batch):
-    """VJP of betainc: ct times the beta density for x; none for a and b."""
-    return (None, None,
-            unbroadcast(ct * _beta_density(a, b, x), x, batch) if needs[2] else None)
+@def_partials(betainc_p)
+def _betainc_partials(a, b, x, *, out):
+    """The beta density for x; none for a and b (as TensorFlow)."""
+    return None, None, _beta_density(a, b, x)
 
 
