@@ -109,6 +109,21 @@ def _horner(coeffs, w):
     return p
 
 
+def refine_erf_root(y, a, c, halley_where):
+    """Four refinements of ``y`` toward ``erf(y) = a``, i.e. ``erfc(y) = c`` (``c = 1 - a``
+    given separately, so that a small ``c`` keeps its digits): Halley on ``erf(y) - a``
+    (``f'' = -2 y f'``) where ``halley_where``, else Newton on ``log(erfc(y)) - log(c)``,
+    nearly linear in ``y`` in the tail. Call under ``np.errstate(all="ignore")``."""
+    for _ in range(4):
+        dens = 2 * _SQRPI * np.exp(-y * y)
+        step = (erf(y) - a) / dens
+        halley = y - step / (1 + y * step)
+        ec = erfc(y)
+        newton = y + (np.log(ec) - np.log(c)) * ec / dens
+        y = np.where(halley_where, halley, newton)
+    return y
+
+
 def erfinv(x):
     """erfinv of a float64 array: +-inf at +-1, nan outside [-1, 1]."""
     x = np.asarray(x, np.float64)
@@ -119,17 +134,8 @@ def erfinv(x):
         w = -np.log((1 - a0) * (1 + a0))
         y = a0 * np.where(w < 5, _horner(_GILES_CENTRAL, w - 2.5),
                           _horner(_GILES_TAIL, np.sqrt(w) - 3))
-        upper = a0 > 0.5
-        q = 1 - a0     # exact for a0 > 0.5
-        for _ in range(4):
-            dens = 2 * _SQRPI * np.exp(-y * y)
-            # |x| <= 0.5: Halley on f(y) = erf(y) - a (f'' = -2 y f')
-            step = (erf(y) - a0) / dens
-            halley = y - step / (1 + y * step)
-            # |x| > 0.5: Newton on log(erfc(y)) - log(1 - a), nearly linear in y in the tail
-            ec = erfc(y)
-            newton = y + (np.log(ec) - np.log(q)) * ec / dens
-            y = np.where(upper, newton, halley)
+        # |x| <= 0.5: Halley on erf; beyond, Newton on erfc against 1 - a0 (exact there)
+        y = refine_erf_root(y, a0, 1 - a0, a0 <= 0.5)
     out = np.where(inside, y, np.where(a == 1, np.inf, np.nan))
     return np.copysign(out, x)
 

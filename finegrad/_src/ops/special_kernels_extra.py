@@ -22,8 +22,8 @@ import math
 
 import numpy as np
 
-from finegrad._src.ops.special_kernels import (_GILES_CENTRAL, _GILES_TAIL, _SQRPI, _horner,
-                                               erf, erfc, hurwitz_zeta, lgamma)
+from finegrad._src.ops.special_kernels import (_GILES_CENTRAL, _GILES_TAIL, _horner,
+                                               hurwitz_zeta, lgamma, refine_erf_root)
 
 
 def _erfcinv_upper(c):
@@ -36,17 +36,8 @@ def _erfcinv_upper(c):
         # beyond Giles' range (c < 1e-16): erfc(y) ~ exp(-y^2) / (y sqrt(pi)) solved once
         lc = -np.log(c)
         y = np.where(w > 36, np.sqrt(lc - 0.5 * np.log(np.pi * lc)), y)
-        near_one = c > 0.5
-        for _ in range(4):
-            dens = 2 * _SQRPI * np.exp(-y * y)
-            # c near 1: Halley on erf(y) = 1 - c (f'' = -2 y f')
-            step = (erf(y) - a) / dens
-            halley = y - step / (1 + y * step)
-            # small c: Newton on log(erfc(y)) - log(c), nearly linear in y in the tail
-            ec = erfc(y)
-            newton = y + (np.log(ec) - np.log(c)) * ec / dens
-            y = np.where(near_one, halley, newton)
-    return y
+        # c near 1: Halley on erf(y) = 1 - c; small c: Newton on erfc(y) = c
+        return refine_erf_root(y, a, c, c > 0.5)
 
 
 def erfcinv(c):
