@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 import finegrad as tf
+from test_graph_rewrite import rosenbrock_hvp
 
 SPECIAL = [0.0, -0.0, np.inf, -np.inf, np.nan, 1e30, -3e38, 1e300, -1.7e308, 2.5e-300]
 
@@ -79,17 +80,9 @@ def test_folded_factor_on_subnormals_is_rounded_once():
 def test_traced_hessian_vector_product_passes():
     """The Rosenbrock HVP (bench g4): 12 elementwise passes (16 before these rewrites, with
     2x computed twice and -200 x then * 2), two slices read in place; the eager values."""
-    def hvp(x, v):
-        with tf.autodiff.ForwardAccumulator(x, v) as acc:
-            with tf.GradientTape() as tape:
-                tape.watch(x)
-                a, b = x[0::2], x[1::2]
-                y = tf.reduce_sum(100. * tf.square(b - tf.square(a)) + tf.square(1. - a))
-            g = tape.gradient(y, x)
-        return acc.jvp(g)
     rng = np.random.default_rng(4)
     x, v = (tf.constant(rng.standard_normal(10 ** 5)) for _ in range(2))
-    src = _same_as_eager(hvp, x, v)
+    src = _same_as_eager(rosenbrock_hvp, x, v)
     ops = ("square(", "multiply(", "subtract(", "add(")
     assert sum(src.count(f"= {op}") for op in ops) == 12, src
     assert src.count("= strided_slice_view(") == 2 and src.count("= strided_slice_copy(") == 2

@@ -95,25 +95,28 @@ def test_fold_negations_keeps_a_negative_read_twice():
         assert got.numpy().dtype == want.numpy().dtype
 
 
+def rosenbrock_hvp(x, v):
+    """The Hessian-vector product of the extended Rosenbrock function at ``x`` along ``v``,
+    forward over reverse through strided slices (bench g4)."""
+    with tf.autodiff.ForwardAccumulator(x, v) as acc:
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            a, b = x[0::2], x[1::2]
+            y = tf.reduce_sum(100. * tf.square(b - tf.square(a)) + tf.square(1. - a))
+        g = tape.gradient(y, x)
+    return acc.jvp(g)
+
+
 def test_traced_hessian_vector_product_after_the_rewrites():
     """Forward over reverse through strided slices (the Rosenbrock HVP of bench g4): both
     passes apply, and the traced result is the eager one to the bit."""
-    def hvp(x, v):
-        with tf.autodiff.ForwardAccumulator(x, v) as acc:
-            with tf.GradientTape() as tape:
-                tape.watch(x)
-                a, b = x[0::2], x[1::2]
-                y = tf.reduce_sum(100. * tf.square(b - tf.square(a)) + tf.square(1. - a))
-            g = tape.gradient(y, x)
-        return acc.jvp(g)
-
     rng = np.random.default_rng(4)
     x, v = (tf.constant(rng.standard_normal(10)) for _ in range(2))
-    f = tf.function(hvp)
+    f = tf.function(rosenbrock_hvp)
     src = f.get_concrete_function(x, v).compiled_source
     assert "scatter_sum_into_zeros(" in src and "scatter_add_into_zeros" not in src
     assert "negative(" not in src, src
-    _bitwise(f(x, v).numpy(), hvp(x, v).numpy())
+    _bitwise(f(x, v).numpy(), rosenbrock_hvp(x, v).numpy())
 
 
 def test_copy_slices_into_recycled_buffers():
