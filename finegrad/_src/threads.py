@@ -279,7 +279,7 @@ def _split_shape(vals):
         if any(v.strides) and not v.flags.c_contiguous:
             return None
         shape = v.shape
-    if shape is None or math.prod(shape) < min(RECYCLE_MIN, split_from) or \
+    if shape is None or math.prod(shape) < split_from or \
             all(v.ndim == 0 or not any(v.strides) for v in vals):
         return None     # nothing to split, or only broadcast values (the impl keeps them so)
     return shape
