@@ -90,6 +90,7 @@ def worker(rank):
         half = slice(4 * rank, 4 * rank + 4)
         model(torch.tensor(X[half]), torch.tensor(Y[half])).backward()
     torch.save(model.module.w.grad, "{tmp_path}/grad%d.pt" % rank)
+    dist.barrier()    # neither rank tears gloo down while the other still talks to it
     dist.destroy_process_group()
 
 if __name__ == "__main__":
