@@ -446,9 +446,10 @@ class Recorder:
         """Where ``tensor`` was explicitly watched, as (file, line), or None."""
         return None
 
-    def mark(self):
+    def mark(self, inputs=()):
         """A position in what this recorder has recorded, for `captured_since`; None when
-        it keeps no record of the ops it saw."""
+        it keeps no record of the ops it saw, or when nothing it watches could be captured
+        (all of it is among ``inputs``, the arguments of the call that asks)."""
         return None
 
     def captured_since(self, mark, known):

@@ -116,21 +116,27 @@ class _Watcher(_VariableReads):
     recorder stood before (`Recorder.mark`), to find afterwards, among the ops a tape recorded
     meanwhile, the watched tensors ``f`` captured (`captured`). With a recorder that runs rules
     active (an accumulator), a tape also records the rules' ops, which consume tangents that
-    ``f`` never saw; ``f``'s own ops are then logged by an innermost recorder, `_OpLog`."""
+    ``f`` never saw; ``f``'s own ops are then logged by an innermost recorder, `_OpLog`.
 
-    __slots__ = ("marks", "log", "_logged")
+    ``clean``: no recorder can see a captured tensor (each watched nothing but ``args`` when
+    the call began, or keeps no record), so there is nothing to look for afterwards."""
 
-    def __init__(self, recs):
+    __slots__ = ("marks", "log", "_logged", "clean")
+
+    def __init__(self, recs, args):
         self.variables, self.reads, self.outer = {}, set(), None
-        self.marks = self.log = self._logged = None
+        self.log = self._logged = None
         if len(recs) == 1 and not recs[0].runs_rules:   # the common case: one tape
-            self.marks = ((recs[0], recs[0].mark()),)
+            m = recs[0].mark(args)
+            self.marks, self.clean = ((recs[0], m),), m is None
             return
+        self.clean = False
         for r in recs:
             if r.runs_rules:
-                self.log = _OpLog()
+                self.marks, self.log = None, _OpLog()
                 return
-        self.marks = [(r, r.mark()) for r in recs]
+        self.marks = [(r, r.mark(args)) for r in recs]
+        self.clean = all(m is None for _, m in self.marks)
 
     def captured(self, rec, inputs):
         """The tensors ``rec`` watches that ``f``'s ops consumed and none of them produced,
@@ -262,7 +268,7 @@ class _CustomGradient:
         recs = core.active_recorders()
         if not recs:
             return self._call_unrecorded(f, args, kwargs)
-        watcher = _Watcher(recs)
+        watcher = _Watcher(recs, args)
         core.push_listener(watcher)
         if watcher.log is not None:
             core.push_recorder(watcher.log)
@@ -391,8 +397,9 @@ def _record(cg, args, kwargs, y, grad_fn, watcher):
     y, flat_y = _outputs(y, name)
     inputs = params.tensors
     reads = [v.read_value() for v in variables]
-    _warn_captured(name, watcher, inputs + reads if reads else inputs,
-                   core.active_recorders())
+    if not watcher.clean:
+        _warn_captured(name, watcher, inputs + reads if reads else inputs,
+                       core.active_recorders())
     outs = tuple([Tensor(o._value) for o in flat_y])
     rule = _Rule(name, grad_fn, params, variables, reads, y, cg._jvp,
                  _layout(len(inputs), len(reads), len(flat_y)))
@@ -426,7 +433,8 @@ def _record_simple(cg, args, y, grad_fn, watcher):
     `_Params` only if a gradient asks for them."""
     name = cg._f.__qualname__
     recs = core.active_recorders()
-    _warn_captured(name, watcher, args, recs)
+    if not watcher.clean:
+        _warn_captured(name, watcher, args, recs)
     one = type(y) is Tensor
     flat_y = (y,) if one else y
     outs = (Tensor(y._value),) if one else tuple([Tensor(o._value) for o in y])

@@ -125,8 +125,12 @@ class GradientTape(core.Recorder):
         site = self._sites.get(id(tensor))
         return None if site is None else (site[0].co_filename, _line_of(*site))
 
-    def mark(self):
-        return self._entries, len(self._entries), self._watched, len(self._watched)
+    def mark(self, inputs=()):
+        watched = self._watched
+        n = len(watched)
+        if n <= len(inputs) and (n == 0 or {id(t) for t in inputs}.issuperset(watched)):
+            return None   # it watches only inputs: no tensor it watches can be captured
+        return self._entries, len(self._entries), watched, n
 
     def captured_since(self, mark, known):
         # a tensor watched before the mark is one of the first n0 keys of `_watched` (it only
