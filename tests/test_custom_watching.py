@@ -24,11 +24,33 @@ def test_ops_inside_f_take_the_one_recorder_path():
         seen.append(core.active_recorders())
         return tf.exp(x), lambda dy: dy * 2.
 
-    with tf.GradientTape() as t:
+    with tf.GradientTape(persistent=True) as t:
         t.watch(x)
         y = f(x)
     assert seen == [(t,)]   # only the tape: no watcher in the stack
     assert float(t.gradient(y, x).numpy()) == 2.
+
+
+def test_a_tape_that_differentiates_once_does_not_record_f():
+    # as in TensorFlow: its gradient can only go through grad_fn, so f's ops run unrecorded
+    seen = []
+    x = tf.constant(1.5)
+
+    @tf.custom_gradient
+    def f(x):
+        seen.append(core.active_recorders())
+        return tf.exp(x), lambda dy: dy * 2.
+
+    with tf.GradientTape() as t:
+        t.watch(x)
+        y = f(x)
+    assert seen == [()]
+    assert float(t.gradient(y, x).numpy()) == 2.
+    z = tf.constant(0.5)   # a tape watching a tensor f may capture records f's ops
+    with tf.GradientTape() as t:
+        t.watch([x, z])
+        y = f(x)
+    assert seen[-1] == (t,)
 
 
 def test_reads_inside_nested_custom_gradients_reach_the_outer_one():

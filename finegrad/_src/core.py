@@ -452,6 +452,12 @@ class Recorder:
         (all of it is among ``inputs``, the arguments of the call that asks)."""
         return None
 
+    def needs_inner_ops(self):
+        """Whether this recorder needs the ops inside a `custom_gradient` call that it records
+        as one op, when it watched only the call's arguments (`mark` gave None). A graph
+        builder does (they are the graph); a tape that differentiates once does not."""
+        return True
+
     def captured_since(self, mark, known):
         """The tensors, watched before ``mark``, that ops recorded since consumed, less those
         whose ids are in ``known``, in first-use order (`custom_gradient`'s capture check)."""

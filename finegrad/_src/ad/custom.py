@@ -119,16 +119,21 @@ class _Watcher(_VariableReads):
     ``f`` never saw; ``f``'s own ops are then logged by an innermost recorder, `_OpLog`.
 
     ``clean``: no recorder can see a captured tensor (each watched nothing but ``args`` when
-    the call began, or keeps no record), so there is nothing to look for afterwards."""
+    the call began, or keeps no record), so there is nothing to look for afterwards.
+    ``opaque``: the one active recorder is clean and needs none of ``f``'s ops (a tape that
+    differentiates once: its gradients can only go through the call's rule), so ``f`` runs
+    unrecorded, as TensorFlow runs it."""
 
-    __slots__ = ("marks", "log", "_logged", "clean")
+    __slots__ = ("marks", "log", "_logged", "clean", "opaque")
 
     def __init__(self, recs, args):
         self.variables, self.reads, self.outer = {}, set(), None
         self.log = self._logged = None
+        self.opaque = False
         if len(recs) == 1 and not recs[0].runs_rules:   # the common case: one tape
             m = recs[0].mark(args)
             self.marks, self.clean = ((recs[0], m),), m is None
+            self.opaque = m is None and not recs[0].needs_inner_ops()
             return
         self.clean = False
         for r in recs:
@@ -210,8 +215,9 @@ def custom_gradient(f=None, *, jvp=None):
 
     Each call is recorded as one op, primitive ``custom_gradient``, from the inputs (and the
     variables read) to the outputs. The ops inside ``f`` and ``grad_fn`` are recorded like any
-    others, so higher derivatives
-    go through ``grad_fn``'s own computation. In forward mode, ``grad_fn`` is transposed (it is
+    others, so higher derivatives go through ``grad_fn``'s own computation (a lone
+    non-persistent tape that watches only the arguments, whose gradient can only go through
+    ``grad_fn``, runs ``f`` unrecorded, as TensorFlow does). In forward mode, ``grad_fn`` is transposed (it is
     linear in the upstream gradient), unless ``jvp(primals, tangents)`` is given: it receives
     the flat lists of input tensors and their tangents and returns the output tangents
     (structured like ``y``).
@@ -272,12 +278,15 @@ class _CustomGradient:
         core.push_listener(watcher)
         if watcher.log is not None:
             core.push_recorder(watcher.log)
+        saved = core.pause(recs[0]) if watcher.opaque else None
         try:
             result = f(*args, **kwargs)
         finally:
             core.pop_listener(watcher)
             if watcher.log is not None:
                 core.pop_recorder(watcher.log)
+            if saved is not None:
+                core.restore(saved)
         if type(result) is tuple and len(result) == 2 and callable(result[1]):
             y, grad_fn = result   # the common, well-formed return (`_split` checks others)
         else:

@@ -132,6 +132,10 @@ class GradientTape(core.Recorder):
             return None   # it watches only inputs: no tensor it watches can be captured
         return self._entries, len(self._entries), watched, n
 
+    def needs_inner_ops(self):
+        # a persistent tape may differentiate grad_fn's ops, which use f's tensors, later
+        return self._persistent
+
     def captured_since(self, mark, known):
         # a tensor watched before the mark is one of the first n0 keys of `_watched` (it only
         # grows, in insertion order, and holds its tensors, so their ids stay theirs); the
