@@ -217,10 +217,10 @@ def custom_gradient(f=None, *, jvp=None):
     variables read) to the outputs. The ops inside ``f`` and ``grad_fn`` are recorded like any
     others, so higher derivatives go through ``grad_fn``'s own computation (a lone
     non-persistent tape that watches only the arguments, whose gradient can only go through
-    ``grad_fn``, runs ``f`` unrecorded, as TensorFlow does). In forward mode, ``grad_fn`` is transposed (it is
-    linear in the upstream gradient), unless ``jvp(primals, tangents)`` is given: it receives
-    the flat lists of input tensors and their tangents and returns the output tangents
-    (structured like ``y``).
+    ``grad_fn``, runs ``f`` unrecorded, as TensorFlow does). In forward mode, ``grad_fn`` is
+    transposed (it is linear in the upstream gradient), unless ``jvp(primals, tangents)`` is
+    given: it receives the flat lists of input tensors and their tangents and returns the
+    output tangents (structured like ``y``).
 
     >>> import finegrad as fg
     >>> @fg.custom_gradient

@@ -287,16 +287,20 @@ class GradientTape(core.Recorder):
         if target._value.dtype.kind not in "fc" or source._value.dtype.kind not in "fc":
             self._release()
             return None
-        consume = not self._persistent
-        entries, watched = self._take(consume)
-        saved = None if self._records_own_pass() else core.pause(self)
+        if self._persistent:
+            entries, watched = self._take(False)
+            saved = None if self._active else core.pause(self)   # (`_records_own_pass`)
+        else:   # `_take(True)` and `_release` in one: the record is handed over, once
+            entries, watched = self._entries, set(self._watched)
+            self._watched, self._entries, self._reads = {}, [], {}
+            saved = core.pause(self)
         try:
             ct = _cotangents(entries, watched, {id(target): _ones_seed(target)}, (id(source),),
-                             consume)
+                             not self._persistent)
         finally:
             if saved is not None:
                 core.restore(saved)
-        self._release()
+        self._released = not self._persistent
         return ct.get(id(source))
 
     def _records_own_pass(self):
@@ -532,9 +536,9 @@ def _ones_seed(t):
     free, see arithmetic.multiply)."""
     v = t._value
     if type(v) is not np.ndarray:   # a NumPy scalar: a new tensor of a shared one
-        one = _ONES.get(v.dtype)
+        one = _ONES.get(type(v))
         if one is None:
-            one = _ONES[v.dtype] = v.dtype.type(1)
+            one = _ONES[type(v)] = v.dtype.type(1)
         return Tensor(one)
     if v.ndim == 0:
         return Tensor(v.dtype.type(1))
@@ -544,7 +548,7 @@ def _ones_seed(t):
     return Tensor(np.broadcast_to(np.ones((), v.dtype), v.shape))
 
 
-_ONES = {}   # NumPy dtype -> its scalar one (immutable, so shared by the seeds)
+_ONES = {}   # NumPy scalar type -> its one (immutable, so shared by the seeds)
 
 
 def _broadcast_ct(g, t):
