@@ -321,6 +321,29 @@ def test_returned_buffers_are_recycled_only_once_dropped():
     np.testing.assert_array_equal(c.numpy(), kept)
 
 
+def test_matmul_writes_into_recycled_buffers_and_spares_held_results():
+    rng = np.random.default_rng(0)
+    w = tf.Variable(rng.standard_normal((64, 64)).astype(np.float32))
+
+    def step(x):
+        with tf.GradientTape() as tape:
+            h = tf.tanh(tf.matmul(x, w))
+            loss = tf.reduce_sum(tf.matmul(h, w))
+        return tape.gradient(loss, w)
+    f = tf.function(step)
+    x1, x2 = (tf.constant(rng.standard_normal((32, 64)).astype(np.float32)) for _ in range(2))
+    g1 = f(x1)
+    kept = g1.numpy().copy()
+    assert "matmul(" in f.get_concrete_function(x1).compiled_source and \
+        "out=pool" in f.get_concrete_function(x1).compiled_source
+    for _ in range(3):   # later calls recycle buffers, never the one the caller holds
+        g2 = f(x2)
+        assert not np.shares_memory(g1._value, g2._value)
+        np.testing.assert_array_equal(g1.numpy(), kept)
+        np.testing.assert_allclose(g2.numpy(), step(x2).numpy(), rtol=1e-6)
+        np.testing.assert_array_equal(f(x1).numpy(), kept)
+
+
 def test_uniform_constant_arrays_become_scalars():
     """A gradient seed broadcast to a whole array (a folded constant of ones) is read as one
     scalar by the kernels it feeds: same values to the bit, no array constant kept."""

@@ -13,7 +13,8 @@ from finegrad._src.ops import arithmetic as ar
 from finegrad._src.ops.complex_numbers import conj_if_complex
 from finegrad._src.ops import reduce as rd
 
-matmul_p = Primitive("matmul", batch_rule=True, fresh=True)
+# its impl, np.matmul, takes ``out=``: compiled graphs hand it a recycled buffer (into_pool)
+matmul_p = Primitive("matmul", batch_rule=True, fresh=True, into_pool=True)
 
 
 def _swap(x):
