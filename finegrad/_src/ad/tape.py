@@ -238,7 +238,9 @@ class GradientTape(core.Recorder):
 
     def _release(self):
         if not self._persistent:
-            self._watched, self._entries, self._reads = {}, [], {}
+            # (a consuming pass, `_take`, has already handed over entries and watched tensors)
+            if self._entries or self._watched or self._reads:
+                self._watched, self._entries, self._reads = {}, [], {}
             self._released = True
 
     def gradient(self, target, sources, output_gradients=None,
@@ -287,20 +289,16 @@ class GradientTape(core.Recorder):
         if target._value.dtype.kind not in "fc" or source._value.dtype.kind not in "fc":
             self._release()
             return None
-        if self._persistent:
-            entries, watched = self._take(False)
-            saved = None if self._active else core.pause(self)   # (`_records_own_pass`)
-        else:   # `_take(True)` and `_release` in one: the record is handed over, once
-            entries, watched = self._entries, set(self._watched)
-            self._watched, self._entries, self._reads = {}, [], {}
-            saved = core.pause(self)
+        consume = not self._persistent
+        entries, watched = self._take(consume)
+        saved = None if self._records_own_pass() else core.pause(self)
         try:
             ct = _cotangents(entries, watched, {id(target): _ones_seed(target)}, (id(source),),
-                             not self._persistent)
+                             consume)
         finally:
             if saved is not None:
                 core.restore(saved)
-        self._released = not self._persistent
+        self._release()
         return ct.get(id(source))
 
     def _records_own_pass(self):
