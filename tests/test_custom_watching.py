@@ -5,6 +5,7 @@ are logged instead (the accumulator's rules also consume tangents ``f`` never sa
 import warnings
 
 import numpy as np
+import pytest
 
 import finegrad as tf
 from finegrad._src import core
@@ -15,7 +16,11 @@ def _captured_warnings(record):
             and "finegrad.custom_gradient" in str(w.message)]
 
 
-def test_ops_inside_f_take_the_one_recorder_path():
+@pytest.mark.parametrize("persistent", [True, False])
+def test_ops_inside_f_take_the_one_recorder_path(persistent):
+    # a persistent tape records f's ops itself (no watcher in the stack); a tape that
+    # differentiates once runs f unrecorded, as TensorFlow does: its gradient can only go
+    # through grad_fn
     seen = []
     x = tf.constant(1.5)
 
@@ -24,30 +29,13 @@ def test_ops_inside_f_take_the_one_recorder_path():
         seen.append(core.active_recorders())
         return tf.exp(x), lambda dy: dy * 2.
 
-    with tf.GradientTape(persistent=True) as t:
+    with tf.GradientTape(persistent=persistent) as t:
         t.watch(x)
         y = f(x)
-    assert seen == [(t,)]   # only the tape: no watcher in the stack
-    assert float(t.gradient(y, x).numpy()) == 2.
-
-
-def test_a_tape_that_differentiates_once_does_not_record_f():
-    # as in TensorFlow: its gradient can only go through grad_fn, so f's ops run unrecorded
-    seen = []
-    x = tf.constant(1.5)
-
-    @tf.custom_gradient
-    def f(x):
-        seen.append(core.active_recorders())
-        return tf.exp(x), lambda dy: dy * 2.
-
-    with tf.GradientTape() as t:
-        t.watch(x)
-        y = f(x)
-    assert seen == [()]
+    assert seen == [(t,) if persistent else ()]
     assert float(t.gradient(y, x).numpy()) == 2.
     z = tf.constant(0.5)   # a tape watching a tensor f may capture records f's ops
-    with tf.GradientTape() as t:
+    with tf.GradientTape(persistent=persistent) as t:
         t.watch([x, z])
         y = f(x)
     assert seen[-1] == (t,)

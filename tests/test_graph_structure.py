@@ -9,12 +9,13 @@ import pytest
 import finegrad as tf
 
 
-def _jacobian_fn(f):
+def _jacobian_fn(f, method="jacobian"):
+    """``(w, x) -> tape.<method>(f(w, x), x)`` (``jacobian`` or ``batch_jacobian``)."""
     def jac(w, x):
         with tf.GradientTape() as tape:
             tape.watch(x)
             y = f(w, x)
-        return tape.jacobian(y, x)
+        return getattr(tape, method)(y, x)
     return jac
 
 
@@ -107,15 +108,6 @@ def test_the_node_on_each_form_and_operand_kind(form):
         np.testing.assert_array_equal(got, want)
 
 
-def _batch_jacobian_fn(f):
-    def jac(w, x):
-        with tf.GradientTape() as tape:
-            tape.watch(x)
-            y = f(w, x)
-        return tape.batch_jacobian(y, x)
-    return jac
-
-
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_batch_jacobians_of_a_layer_become_scalings(dtype):
     """batch_jacobian(tanh(x W) * 2, x): its seed (n, b, n) is an identity along the first
@@ -126,7 +118,7 @@ def test_batch_jacobians_of_a_layer_become_scalings(dtype):
     for b, n in ((1, 3), (4, 6), (16, 32)):
         w = rng.standard_normal((n, n)).astype(dtype)
         x = rng.standard_normal((b, n)).astype(dtype)
-        eager = _batch_jacobian_fn(f)
+        eager = _jacobian_fn(f, "batch_jacobian")
         traced = tf.function(eager)
         src = traced.get_concrete_function(tf.constant(w), tf.constant(x)).compiled_source
         assert "diagonal_matmul(" in src, src
