@@ -17,6 +17,7 @@ it stay active, so the rule's own ops are recorded by the outer ones: that is ho
 gives derivatives of any order and how forward-over-reverse works.
 """
 import numpy as np
+from numpy import ndarray
 
 from finegrad._src import dims, threads
 from finegrad._src.state import state as _state
@@ -233,15 +234,17 @@ def bind(prim, *args, **params):
         a, b = args
         if type(a) is Tensor and type(b) is Tensor:
             ins = args
-            if prim.unify is True and a._value.dtype != b._value.dtype:
-                raise _mixed_dtypes(prim, (a._value, b._value))
+            va, vb = a._value, b._value
+            if prim.unify is True and (type(va) is not type(vb) or type(va) is ndarray) and \
+                    va.dtype != vb.dtype:   # (one NumPy scalar type: one numeric dtype)
+                raise _mixed_dtypes(prim, (va, vb))
         else:   # converted: with ``unify``, to one dtype already
             ins = a, b = _scalar_pair(prim, a, b) or _convert_inputs(prim, args)
-        va, vb = a._value, b._value
-        try:   # (large inputs: split over threads)
-            out = threads.split(prim, (va, vb), iparams) if va.size + vb.size >= \
-                threads.split_from else prim.impl(va, vb, **iparams) if iparams else \
-                prim.impl(va, vb)
+            va, vb = a._value, b._value
+        try:   # (large inputs: split over threads; two NumPy scalars never are)
+            out = threads.split(prim, (va, vb), iparams) if (type(va) is ndarray or type(vb)
+                  is ndarray) and va.size + vb.size >= threads.split_from else \
+                prim.impl(va, vb, **iparams) if iparams else prim.impl(va, vb)
         except ValueError as e:
             raise _shape_error(prim, (va, vb), e) from None
         except TypeError as e:
@@ -250,25 +253,15 @@ def bind(prim, *args, **params):
         ins = args
         va = args[0]._value
         try:
-            out = threads.split(prim, (va,), iparams) if va.size >= threads.split_from else \
+            out = threads.split(prim, (va,), iparams) if type(va) is ndarray and \
+                va.size >= threads.split_from else \
                 prim.impl(va, **iparams) if iparams else prim.impl(va)
         except ValueError as e:
             raise _shape_error(prim, (va,), e) from None
         except TypeError as e:
             raise _dtype_error(prim, (va,), e) from None
     else:
-        ins = args if all(type(a) is Tensor for a in args) else _convert_inputs(prim, args)
-        vals = [a._value for a in ins]
-        if prim.unify is True:
-            _check_same_dtype(prim, vals)
-        elif prim.unify:
-            _check_same_dtype(prim, [vals[i] for i in prim.unify if i < len(vals)])
-        try:
-            out = prim.impl(*vals, **iparams)
-        except ValueError as e:
-            raise _shape_error(prim, vals, e) from None
-        except TypeError as e:
-            raise _dtype_error(prim, vals, e) from None
+        ins, out = _run_many(prim, args, iparams)
     out = tuple(map(Tensor, out)) if prim.multiple_results else Tensor(out)
     if recs:
         if _OVERRIDE_SCOPES and _state.gradient_overrides:
@@ -278,6 +271,23 @@ def bind(prim, *args, **params):
         else:
             record(prim, ins, params, out)
     return out
+
+
+def _run_many(prim, args, iparams):
+    """`bind`'s other calls (none, or three and more inputs, or one that is not a tensor):
+    the input tensors and ``prim``'s result on their values."""
+    ins = args if all(type(a) is Tensor for a in args) else _convert_inputs(prim, args)
+    vals = [a._value for a in ins]
+    if prim.unify is True:
+        _check_same_dtype(prim, vals)
+    elif prim.unify:
+        _check_same_dtype(prim, [vals[i] for i in prim.unify if i < len(vals)])
+    try:
+        return ins, prim.impl(*vals, **iparams)
+    except ValueError as e:
+        raise _shape_error(prim, vals, e) from None
+    except TypeError as e:
+        raise _dtype_error(prim, vals, e) from None
 
 
 def _impl_params(params):
@@ -327,36 +337,36 @@ def _dtype_error(prim, vals, e):
     return TypeError(f"finegrad.{prim.name}: not defined for inputs of dtype {dts} ({e})")
 
 
-_SCALARS = {}  # (value, dtype) -> constant Tensor: Python scalars in hot loops cost a lookup
-
-
-def _scalar(value, dt, prim):
-    """``value`` as a constant of dtype ``dt`` (`convert_like`'s rule), cached."""
-    if not value:  # 0.0 == -0.0 as keys, but not as IEEE values: never cache zeros
-        return Tensor(convert_like(value, dt, f"finegrad.{prim.name}"))
-    if len(_SCALARS) > 4096:
-        _SCALARS.clear()
-    t = _SCALARS[(value, dt)] = Tensor(convert_like(value, dt, f"finegrad.{prim.name}"))
-    return t
+_SCALARS = {}  # (value, key) -> constant Tensor: Python scalars in hot loops cost a lookup
 
 
 def _scalar_pair(prim, a, b):
-    """Fast path for ``tensor op python_float`` (and reversed): the scalar takes the dtype
-    (a cached constant, `_scalar`)."""
+    """Fast path for ``tensor op python_float`` (and reversed) on a float tensor: the scalar
+    takes the tensor's dtype, as a cached constant. The cache key is the value and the
+    tensor's NumPy scalar type (which fixes the dtype: reading it costs less than the dtype),
+    or its array's dtype."""
     if prim.unify is not True:
         return None
     ta, tb = type(a), type(b)
     if ta is Tensor and (tb is float or tb is int):
-        dt = a._value.dtype
-        if dt.kind == "f":
-            t = _SCALARS.get((b, dt))
-            return a, (t if t is not None else _scalar(b, dt, prim))
+        t, value = a, b
     elif tb is Tensor and (ta is float or ta is int):
-        dt = b._value.dtype
-        if dt.kind == "f":
-            t = _SCALARS.get((a, dt))
-            return (t if t is not None else _scalar(a, dt, prim)), b
-    return None
+        t, value = b, a
+    else:
+        return None
+    x = t._value
+    key = (value, type(x) if type(x) is not ndarray else x.dtype)
+    c = _SCALARS.get(key)
+    if c is None:
+        dt = x.dtype
+        if dt.kind != "f":
+            return None
+        c = Tensor(convert_like(value, dt, f"finegrad.{prim.name}"))
+        if value:   # 0.0 == -0.0 as keys, but not as IEEE values: never cache zeros
+            if len(_SCALARS) > 4096:
+                _SCALARS.clear()
+            _SCALARS[key] = c
+    return (t, c) if t is a else (c, t)
 
 
 def _mixed_dtypes(prim, vals):
