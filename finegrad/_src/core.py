@@ -217,6 +217,9 @@ def get_primitive(name, fn="finegrad"):
                           f"{', '.join(sorted(_PRIMITIVES))}") from None
 
 
+_new = object.__new__   # an instance without calling __init__ (see `bind`)
+
+
 # --- dispatch --------------------------------------------------------------------------------
 
 def bind(prim, *args, **params):
@@ -262,7 +265,11 @@ def bind(prim, *args, **params):
             raise _dtype_error(prim, (va,), e) from None
     else:
         ins, out = _run_many(prim, args, iparams)
-    out = tuple(map(Tensor, out)) if prim.multiple_results else Tensor(out)
+    if prim.multiple_results:
+        out = tuple(map(Tensor, out))
+    else:   # Tensor(value) without the Python frame of its __init__: most tensors start here
+        value, out = out, _new(Tensor)
+        out._value = value
     if recs:
         if _OVERRIDE_SCOPES and _state.gradient_overrides:
             prim = _state.gradient_overrides.get(prim, prim)
@@ -462,11 +469,10 @@ class Recorder:
         (all of it is among ``inputs``, the arguments of the call that asks)."""
         return None
 
-    def needs_inner_ops(self):
-        """Whether this recorder needs the ops inside a `custom_gradient` call that it records
-        as one op, when it watched only the call's arguments (`mark` gave None). A graph
-        builder does (they are the graph); a tape that differentiates once does not."""
-        return True
+    #: whether this recorder needs the ops inside a `custom_gradient` call that it records as
+    #: one op, when it watched only the call's arguments (`mark` gave None). A graph builder
+    #: does (they are the graph); a tape that differentiates once does not
+    inner_ops = True
 
     def captured_since(self, mark, known):
         """The tensors, watched before ``mark``, that ops recorded since consumed, less those
@@ -553,6 +559,24 @@ def push_listener(listener):
 def pop_listener(listener):
     """Give the read listener back to the one ``listener`` replaced."""
     _state.read_listener = listener.outer
+
+
+def listen(listener, recorders=None):
+    """`push_listener`, and unless None, make ``recorders`` the active stack, in one call (a
+    custom_gradient call running its function); returns what `unlisten` gives back."""
+    outer = listener.outer = _state.read_listener
+    _state.read_listener = listener
+    if recorders is None:
+        return outer, None
+    stack, _state.recorders = _state.recorders, recorders
+    return outer, stack
+
+
+def unlisten(saved):
+    """Give back the read listener `listen` replaced, and the stack if it replaced that."""
+    _state.read_listener, stack = saved
+    if stack is not None:
+        _state.recorders = stack
 
 
 def push_recorder(rec):

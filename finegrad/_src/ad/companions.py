@@ -45,7 +45,7 @@ def recompute_grad(f):
                 y = f(*args, **kwargs)
             finally:
                 core.pop_listener(watcher)
-        used = list(watcher.variables.values())
+        used = list((watcher.variables or {}).values())
 
         @custom_gradient
         def recomputed(*xs, **kw):

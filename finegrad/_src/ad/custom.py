@@ -14,6 +14,7 @@ import numbers
 import warnings
 
 import numpy as np
+from numpy import ndarray
 
 from finegrad._src import core, nest
 from finegrad._src.ad.custom_returns import (_LEAF_CASES, _RETURN_CASES, _WARNED, _check,
@@ -26,7 +27,20 @@ from finegrad._src.ops.base import instantiate_zeros
 from finegrad._src.tensor import Tensor
 from finegrad._src.variables import Variable
 
-custom_p = Primitive("custom_gradient", multiple_results=True, unify=False)
+
+
+class _CustomPrimitive(Primitive):
+    """The custom_gradient primitive. Its VJP rule (`_custom_vjp`) is the call's own rule,
+    ``params["rule"]``; `run_vjp` hands it over directly rather than by the keyword call every
+    other rule gets (a reverse pass through a custom_gradient call comes here each time)."""
+
+    def run_vjp(self, ct, ins, out, params, needs, batch=()):
+        if self.gradient_override is not None:   # RegisterGradient("custom_gradient")
+            return super().run_vjp(ct, ins, out, params, needs, batch)
+        return _rule_vjp(params["rule"], ct, needs)
+
+
+custom_p = _CustomPrimitive("custom_gradient", multiple_results=True, unify=False)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -65,6 +79,11 @@ def _custom_vjp(cts, *ins, out, needs, batch, rule):
     tensors ``f`` computed from something it captured), the op is the identity on ``f``'s
     outputs, so that tape differentiates ``f``'s own ops, as TensorFlow's eager mode does
     (it records a custom gradient only for a tape that watches one of its inputs)."""
+    return _rule_vjp(rule, cts, needs)
+
+
+def _rule_vjp(rule, cts, needs):
+    """`_custom_vjp` of the call whose rule is ``rule``: one cotangent per input."""
     layout = rule.layout
     n = layout.n_differentiable
     if not (needs[0] if n == 1 else any(needs[:n])):
@@ -100,9 +119,11 @@ class _VariableReads:
     __slots__ = ("variables", "reads", "outer")
 
     def __init__(self):
-        self.variables, self.reads, self.outer = {}, set(), None
+        self.variables = self.reads = self.outer = None   # made by the first read
 
     def variable_read(self, variable, tensor):
+        if self.reads is None:
+            self.variables, self.reads = {}, set()
         if variable.trainable:
             self.variables.setdefault(id(variable), variable)
         self.reads.add(id(tensor))
@@ -127,15 +148,14 @@ class _Watcher(_VariableReads):
     __slots__ = ("marks", "log", "_logged", "clean", "opaque")
 
     def __init__(self, recs, args):
-        self.variables, self.reads, self.outer = {}, set(), None
-        self.log = self._logged = None
-        self.opaque = False
+        self.variables = self.reads = self.outer = self.log = self._logged = None
         if len(recs) == 1 and not recs[0].runs_rules:   # the common case: one tape
-            m = recs[0].mark(args)
-            self.marks, self.clean = ((recs[0], m),), m is None
-            self.opaque = m is None and not recs[0].needs_inner_ops()
+            r = recs[0]
+            m = r.mark(args)
+            self.marks, self.clean = ((r, m),), m is None
+            self.opaque = m is None and not r.inner_ops
             return
-        self.clean = False
+        self.clean = self.opaque = False
         for r in recs:
             if r.runs_rules:
                 self.marks, self.log = None, _OpLog()
@@ -148,7 +168,7 @@ class _Watcher(_VariableReads):
         other than ``inputs`` and variable reads, in first-use order."""
         if self.log is not None:
             if self._logged is None:
-                self._logged = self.log.captured(self.reads.union(map(id, inputs)))
+                self._logged = self.log.captured(set(map(id, inputs)).union(self.reads or ()))
             return [t for t in self._logged if rec.watches(t)]
         for r, m in self.marks:
             if r is rec:
@@ -254,7 +274,6 @@ class _CustomGradient:
         self._instance = instance
         self._jvp = jvp
         self._names = {}  # number of positional arguments -> their parameter names
-        self._layouts = {}  # (arguments, outputs) -> CustomLayout of a simple call
         functools.update_wrapper(self, f)
 
     def param_names(self, n):
@@ -275,18 +294,15 @@ class _CustomGradient:
         if not recs:
             return self._call_unrecorded(f, args, kwargs)
         watcher = _Watcher(recs, args)
-        core.push_listener(watcher)
+        saved = core.listen(watcher, () if watcher.opaque else None)   # (opaque: unrecorded)
         if watcher.log is not None:
             core.push_recorder(watcher.log)
-        saved = core.pause(recs[0]) if watcher.opaque else None
         try:
             result = f(*args, **kwargs)
         finally:
-            core.pop_listener(watcher)
             if watcher.log is not None:
                 core.pop_recorder(watcher.log)
-            if saved is not None:
-                core.restore(saved)
+            core.unlisten(saved)
         if type(result) is tuple and len(result) == 2 and callable(result[1]):
             y, grad_fn = result   # the common, well-formed return (`_split` checks others)
         else:
@@ -401,7 +417,8 @@ def _is_simple(args, kwargs, y, watcher):
 def _record(cg, args, kwargs, y, grad_fn, watcher):
     name = cg._f.__qualname__
     params = _Params(cg, args, kwargs)
-    variables = [v for k, v in watcher.variables.items() if k not in params.variables_in_args]
+    variables = [v for k, v in (watcher.variables or {}).items()
+                 if k not in params.variables_in_args]
     _check_variables_param(name, grad_fn, variables)
     y, flat_y = _outputs(y, name)
     inputs = params.tensors
@@ -410,8 +427,8 @@ def _record(cg, args, kwargs, y, grad_fn, watcher):
         _warn_captured(name, watcher, inputs + reads if reads else inputs,
                        core.active_recorders())
     outs = tuple([Tensor(o._value) for o in flat_y])
-    rule = _Rule(name, grad_fn, params, variables, reads, y, cg._jvp,
-                 _layout(len(inputs), len(reads), len(flat_y)))
+    rule = _Rule(cg, grad_fn, y, _layout(len(inputs), len(reads), len(flat_y)), params,
+                 variables, reads)
     core.record(custom_p, (*inputs, *reads, *flat_y), {"rule": rule}, outs)
     return _structured_like(y, flat_y, outs)
 
@@ -438,26 +455,19 @@ def _outputs(y, name):
 
 def _record_simple(cg, args, y, grad_fn, watcher):
     """`_record` for the common call: tensor arguments, one output tensor (or a flat tuple or
-    list of them), no variables. Its layout is made once per function and counts; its
-    `_Params` only if a gradient asks for them."""
-    name = cg._f.__qualname__
+    list of them), no variables. Its `_Params` are made only if a gradient asks for them."""
     recs = core.active_recorders()
     if not watcher.clean:
-        _warn_captured(name, watcher, args, recs)
+        _warn_captured(cg._f.__qualname__, watcher, args, recs)
     one = type(y) is Tensor
-    flat_y = (y,) if one else y
+    flat_y = (y,) if one else tuple(y)
     outs = (Tensor(y._value),) if one else tuple([Tensor(o._value) for o in y])
-    key = (len(args), len(outs))
-    layout = cg._layouts.get(key)
-    if layout is None:
-        layout = cg._layouts[key] = CustomLayout(len(args), 0, len(outs))
-    # its `params` are made from (cg, args) when a gradient needs them
-    rule = _Rule(name, grad_fn, None, (), (), y, cg._jvp, layout, one and len(args) == 1,
-                 (cg, args))
+    rule = _Rule(cg, grad_fn, y, _layout(len(args), 0, len(outs)), None, (), (),
+                 one and len(args) == 1, args)
     if len(recs) == 1 and not recs[0].runs_rules:   # one tape: what `core.record` does
-        recs[0].record(custom_p, (*args, *flat_y), {"rule": rule}, outs)
+        recs[0].record(custom_p, args + flat_y, {"rule": rule}, outs)
     else:
-        core.record(custom_p, (*args, *flat_y), {"rule": rule}, outs)
+        core.record(custom_p, args + flat_y, {"rule": rule}, outs)
     return outs[0] if one else type(y)(outs)
 
 
@@ -504,26 +514,36 @@ _MISSING = object()
 class _Rule:
     """Calls ``grad_fn`` with upstream gradients shaped like the outputs; checks its return."""
 
-    __slots__ = ("name", "grad_fn", "_params", "_args", "variables", "reads", "y", "jvp",
-                 "layout", "simple")
+    __slots__ = ("cg", "grad_fn", "_params", "_args", "variables", "reads", "y", "layout",
+                 "simple")
 
-    def __init__(self, name, grad_fn, params, variables, reads, y, jvp, layout, simple=None,
+    def __init__(self, cg, grad_fn, y, layout, params, variables=(), reads=(), simple=None,
                  args=None):
-        self.name, self.grad_fn, self._params = name, grad_fn, params
-        self.variables, self.reads, self.y, self.jvp = variables, reads, y, jvp
-        self.layout, self._args = layout, args   # args: (cg, args) of a call of tensors only
+        self.cg, self.grad_fn, self.y, self.layout = cg, grad_fn, y, layout
+        self._params, self.variables, self.reads = params, variables, reads
+        self._args = args   # a call of tensors only: its arguments (`params` made from them)
         # the common shape, one tensor in and one out: no structures to match (``simple``:
         # the caller knows already)
         self.simple = simple if simple is not None else not variables and \
             type(y) is Tensor and len(params.values) == 1 and type(params.values[0]) is Tensor
 
     @property
+    def name(self):
+        """The decorated function's qualified name (for messages)."""
+        return self.cg._f.__qualname__
+
+    @property
+    def jvp(self):
+        """The decorated function's forward rule (``custom_gradient(jvp=...)``), or None."""
+        return self.cg._jvp
+
+    @property
     def params(self):
         """The call's `_Params`; for a call of tensors only (`_record_simple`, which sets
-        ``_args`` to the function and the arguments), made on first use."""
+        ``_args`` to its arguments), made on first use."""
         p = self._params
         if p is None:
-            p = self._params = _Params.of_tensors(*self._args)
+            p = self._params = _Params.of_tensors(self.cg, self._args)
         return p
 
     def __repr__(self):
@@ -546,14 +566,15 @@ class _Rule:
             result = self.grad_fn(cts[0])
             g = result[0] if type(result) in (list, tuple) and len(result) == 1 else result
             if type(g) is Tensor or g is None:
-                if self._args is not None:   # (cg, args) of a call of tensors only
-                    cg, (x,) = self._args
+                if self._args is not None:   # a call of tensors only
+                    (x,) = self._args
                     if g is not None:   # `_check`'s common case, without naming x first
-                        gv, xv = g._value, x._value
-                        dt = gv.dtype
-                        if dt == xv.dtype and dt.kind in "fc" and gv.shape == xv.shape:
+                        gv, xv = g._value, x._value   # (NumPy scalars of one type match)
+                        if type(gv) is type(xv) and (type(gv) is not ndarray or gv.shape ==
+                                                     xv.shape and gv.dtype == xv.dtype) \
+                                and gv.dtype.kind in "fc":
                             return (g,)
-                    return (_check(g, x, cg.param_names(1)[0], self.name),)
+                    return (_check(g, x, self.cg.param_names(1)[0], self.name),)
                 p = self.params
                 return (_check(g, p.values[0], p.names[0], self.name),)
             return self._general(cts, result)

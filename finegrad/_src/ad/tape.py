@@ -66,6 +66,8 @@ class GradientTape(core.Recorder):
 
     def __init__(self, persistent=False, watch_accessed_variables=True):
         self._persistent = bool(persistent)
+        # a persistent tape may differentiate grad_fn's ops, which use f's tensors, later
+        self.inner_ops = self._persistent
         self._watch_accessed = bool(watch_accessed_variables)
         self._reset_state()
         self._active = False
@@ -128,13 +130,9 @@ class GradientTape(core.Recorder):
     def mark(self, inputs=()):
         watched = self._watched
         n = len(watched)
-        if n <= len(inputs) and (n == 0 or {id(t) for t in inputs}.issuperset(watched)):
+        if n == 0 or n <= len(inputs) and set(map(id, inputs)).issuperset(watched):
             return None   # it watches only inputs: no tensor it watches can be captured
         return self._entries, len(self._entries), watched, n
-
-    def needs_inner_ops(self):
-        # a persistent tape may differentiate grad_fn's ops, which use f's tensors, later
-        return self._persistent
 
     def captured_since(self, mark, known):
         # a tensor watched before the mark is one of the first n0 keys of `_watched` (it only
