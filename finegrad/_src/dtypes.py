@@ -9,6 +9,12 @@ NumPy arrays keep their dtype.
 """
 import numpy as np
 
+#: NumPy's float and complex scalar types. A tensor's value is an array or a NumPy scalar, and
+#: a scalar's type tells its kind without reading its dtype (an attribute that costs more):
+#: ``type(v) in INEXACT_SCALARS or v.dtype.kind in "fc"`` on a hot path
+FLOAT_SCALARS = frozenset({np.float16, np.float32, np.float64, np.longdouble})
+INEXACT_SCALARS = FLOAT_SCALARS | frozenset({np.complex64, np.complex128, np.clongdouble})
+
 
 class DType:
     """A tensor element type, e.g. ``finegrad.float32``.

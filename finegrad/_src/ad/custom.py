@@ -22,6 +22,7 @@ from finegrad._src.ad.custom_returns import (_LEAF_CASES, _RETURN_CASES, _WARNED
 from finegrad._src.ad.rediff import jvp_by_transposing
 from finegrad._src.ad.signatures import _accepts_variables, _param_names, _positional_count
 from finegrad._src.core import Primitive
+from finegrad._src.dtypes import INEXACT_SCALARS
 from finegrad._src.ops.array import convert_to_tensor
 from finegrad._src.ops.base import instantiate_zeros
 from finegrad._src.tensor import Tensor
@@ -570,9 +571,10 @@ class _Rule:
                     (x,) = self._args
                     if g is not None:   # `_check`'s common case, without naming x first
                         gv, xv = g._value, x._value   # (NumPy scalars of one type match)
-                        if type(gv) is type(xv) and (type(gv) is not ndarray or gv.shape ==
-                                                     xv.shape and gv.dtype == xv.dtype) \
-                                and gv.dtype.kind in "fc":
+                        if type(gv) is type(xv) and (type(gv) in INEXACT_SCALARS or type(gv)
+                                                     is ndarray and gv.shape == xv.shape and
+                                                     gv.dtype == xv.dtype and
+                                                     gv.dtype.kind in "fc"):
                             return (g,)
                     return (_check(g, x, self.cg.param_names(1)[0], self.name),)
                 p = self.params

@@ -19,6 +19,7 @@ import sys
 import numpy as np
 
 from finegrad._src import core, dims, nest
+from finegrad._src.dtypes import INEXACT_SCALARS
 from finegrad._src.ops.array import reshape, zeros_like, transpose
 from finegrad._src.ops.array import convert_to_tensor
 from finegrad._src.tensor import Tensor
@@ -41,8 +42,12 @@ class UnconnectedGradients(enum.Enum):
     ZERO = "zero"
 
 
+_UNCONNECTED_NONE = UnconnectedGradients.NONE   # (an Enum member lookup costs a call)
+
+
 def _is_float(t):
-    return t._value.dtype.kind in "fc"
+    v = t._value
+    return type(v) in INEXACT_SCALARS or v.dtype.kind in "fc"
 
 
 class GradientTape(core.Recorder):
@@ -108,9 +113,9 @@ class GradientTape(core.Recorder):
         self._entries.append((prim, ins, params, out))
         if prim.multiple_results:
             for o in out:
-                if o._value.dtype.kind in "fc":
+                if type(o._value) in INEXACT_SCALARS or o._value.dtype.kind in "fc":
                     watched[id(o)] = o
-        elif out._value.dtype.kind in "fc":
+        elif type(out._value) in INEXACT_SCALARS or out._value.dtype.kind in "fc":
             watched[id(out)] = out
 
     def variable_read(self, variable, tensor):
@@ -172,12 +177,12 @@ class GradientTape(core.Recorder):
         caller = sys._getframe(1)
         site = (caller.f_code, caller.f_lasti)  # its line is found only for a warning
         for t in ((tensor,) if type(tensor) is Tensor else nest.flatten(tensor)):
-            if isinstance(t, Variable):
-                self._variables[id(t)] = t
-            elif type(t) is Tensor:
-                if t._value.dtype.kind in "fc":
+            if type(t) is Tensor:
+                if type(t._value) in INEXACT_SCALARS or t._value.dtype.kind in "fc":
                     self._watched[id(t)] = t
                     self._sites[id(t)] = site
+            elif isinstance(t, Variable):
+                self._variables[id(t)] = t
             else:
                 raise ValueError(f"finegrad.GradientTape.watch: expected a Tensor or Variable, "
                                  f"got {type(t).__name__} {t!r:.40}; convert it with "
@@ -268,7 +273,7 @@ class GradientTape(core.Recorder):
         if self._released:
             self._check_usable("gradient")
         if type(target) is Tensor and type(sources) is Tensor and output_gradients is None \
-                and unconnected_gradients is UnconnectedGradients.NONE:
+                and unconnected_gradients is _UNCONNECTED_NONE:
             return self._gradient_of_one(target, sources)
         unconnected = _unconnected(unconnected_gradients)
         targets = [self._read(t) if isinstance(t, Variable) else t for t in nest.flatten(target)]
@@ -284,7 +289,7 @@ class GradientTape(core.Recorder):
         """The common case, one tensor target and one tensor source, without the general
         path's structure handling (nor its context managers: this is most of a small
         program's gradient cost)."""
-        if target._value.dtype.kind not in "fc" or source._value.dtype.kind not in "fc":
+        if not (_is_float(target) and _is_float(source)):
             self._release()
             return None
         consume = not self._persistent

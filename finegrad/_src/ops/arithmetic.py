@@ -10,6 +10,7 @@ import operator
 import numpy as np
 
 from finegrad._src.core import Primitive, bind, def_nondiff
+from finegrad._src.dtypes import INEXACT_SCALARS
 from finegrad._src.errors import InvalidArgumentError
 from finegrad._src.ops.array import unbroadcast, broadcast_as
 from finegrad._src.ops.base import instantiate_zeros
@@ -178,7 +179,7 @@ def divide(x, y, name=None):
 
 @divide_p.def_impl
 def _divide_impl(x, y):
-    if x.dtype.kind in "iub":
+    if type(x) not in INEXACT_SCALARS and x.dtype.kind in "iub":
         return np.true_divide(x, y, dtype=np.float64)
     return x / y
 

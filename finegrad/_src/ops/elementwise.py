@@ -10,6 +10,7 @@ inputs the VJPs multiply by the conjugate derivative, TensorFlow's convention (s
 """
 import numpy as np
 
+from finegrad._src import dtypes
 from finegrad._src.core import Primitive, bind, def_nondiff
 from finegrad._src.ops.array import unbroadcast, cast, convert_to_tensor, zeros_like
 from finegrad._src.ops.base import zeros_cotangent, instantiate_zeros
@@ -38,6 +39,7 @@ def _unary(name, impl, deriv, doc, scale=None, features=False, real=False, numex
     `core.Primitive`).
     """
     kinds = "f" if real else "fc"
+    scalars = dtypes.FLOAT_SCALARS if real else dtypes.INEXACT_SCALARS   # (see dtypes)
     # a plain ufunc is also the kernel of compiled graphs; every impl here returns new arrays
     prim = Primitive(name, batch_rule=True, kernel=impl if isinstance(impl, np.ufunc) else None,
                      elementwise=True, fresh=True, numexpr=numexpr)
@@ -47,7 +49,7 @@ def _unary(name, impl, deriv, doc, scale=None, features=False, real=False, numex
 
     @prim.def_impl
     def _impl(x):
-        if x.dtype.kind not in kinds:
+        if type(x) not in scalars and x.dtype.kind not in kinds:
             _float_only(name, x, real)
         return impl(x)
 
