@@ -73,6 +73,7 @@ class GradientTape(core.Recorder):
         self._persistent = bool(persistent)
         # a persistent tape may differentiate grad_fn's ops, which use f's tensors, later
         self.inner_ops = self._persistent
+        self.runs_rules = False   # (as the class says; an instance attribute is read faster)
         self._watch_accessed = bool(watch_accessed_variables)
         self._reset_state()
         self._active = False
