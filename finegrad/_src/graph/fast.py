@@ -42,13 +42,19 @@ def threaded():
     """Whether graphs compiled now split fused chains over threads and compute the sums of
     their values block by block (`graph/fuse.py`, `threads`): the environment asks for the
     fast path and `disabled` is not in force."""
-    return not getattr(_OFF, "off", False) and threads.wanted()
+    return not is_disabled() and threads.wanted()
+
+
+def is_disabled():
+    """Whether `disabled` is in force on this thread (graphs compile without any fast path:
+    no threads, no absorbed sums, no compiled chains)."""
+    return getattr(_OFF, "off", False)
 
 
 @contextlib.contextmanager
 def disabled():
     """Context manager: graphs compiled inside it run their fused chains on one thread, with
-    no sum absorbed (on this thread)."""
+    no sum absorbed and no chain compiled (`graph/jit.py`), on this thread."""
     saved = getattr(_OFF, "off", False)
     _OFF.off = True
     try:

@@ -13,7 +13,7 @@ lists; `ir.fuse_elementwise` wraps it.
 import numpy as np
 
 from finegrad._src import threads
-from finegrad._src.graph import fast
+from finegrad._src.graph import fast, jit
 
 #: elements per block when a chain of 8-byte values runs block by block (256 KiB per value:
 #: a chain's scratch buffers stay in a core's L2 cache); 4-byte values take twice as many
@@ -44,10 +44,18 @@ class Fused:
     nondiff = False
     into_pool = False
 
-    def __init__(self, nodes, ext, escaping, shape, meta, reductions=(), threaded=False):
-        self.nodes, self.reductions = nodes, list(reductions)
+    def __init__(self, nodes, ext, escaping, shape, meta, reductions=(), threaded=False,
+                 compiled=False, scatter=None):
+        self.nodes, self.reductions, self.compiled = nodes, list(reductions), compiled
+        # a compiled chain's absorbed scatter: (its output, [(a chain value, its index)])
+        self.scatter = None if scatter is None else \
+            (scatter.outs[0], list(zip(scatter.ins, scatter.params["indices"], strict=True)))
+        self.size = int(np.prod(shape))
+        self.kernels = {}   # a compiled chain's loops, by which inputs are arrays
         self.ext, self.escaping, self.shape, self.meta = ext, escaping, shape, meta
         reduced = {m.outs[0] for m in self.reductions}
+        if scatter is not None:
+            reduced.add(scatter.outs[0])
         internal = {s for n in nodes for s in n.outs} - set(escaping)
         self.internal = sorted(internal)
         # slots: the external inputs, then the full-size outputs, then the scratch buffers
@@ -59,12 +67,17 @@ class Fused:
         self.reduce_plan = [(m.prim.reducer, slot[m.ins[0]], escaping.index(m.outs[0]),
                              m.params.get("keepdims", False)) for m in self.reductions]
         self.threaded = threaded
-        self.label = "[" + ", ".join(n.prim.name for n in nodes + self.reductions) + "]"
+        absorbed = self.reductions + ([scatter] if scatter is not None else [])
+        self.label = "[" + ", ".join(n.prim.name for n in nodes + absorbed) + "]"
+        if compiled:
+            self.label += " compiled"
         if threaded:
             self.label += " threaded"
 
     def impl(self, *vals, outs=None):
         """Run the chain; ``outs`` (one buffer or None per escaping value) receive them."""
+        if self.compiled:
+            return jit.run(self, vals, outs)
         size = int(np.prod(self.shape))
         flat_ext = []
         for v in vals:
@@ -131,17 +144,25 @@ class Fused:
 
 
 def fusable(n, meta):
-    """The shape of node ``n``'s output when it may join a fused chain, else None."""
+    """The shape of node ``n``'s output when it may join a fused chain, else None: `FUSE_MIN`
+    elements or more, or `jit.JIT_MIN` for a step a compiled chain takes."""
     if n.prim.kernel is None or n.params or len(n.outs) != 1:
         return None
     shape, dtype = n.meta[0]
-    if int(np.prod(shape, dtype=np.int64)) < FUSE_MIN or np.dtype(dtype).kind not in "fc":
+    size = int(np.prod(shape, dtype=np.int64))
+    if np.dtype(dtype).kind not in "fc" or size < FUSE_MIN and not compilable(n, meta):
         return None
     for x in n.ins:
         xs = meta[x][0]
         if tuple(xs) not in ((), tuple(shape)):
             return None
     return tuple(shape)
+
+
+def compilable(n, meta):
+    """Whether node ``n`` may be a step of a compiled chain (`graph/jit.py`) now."""
+    return int(np.prod(n.meta[0][0], dtype=np.int64)) >= jit.JIT_MIN and jit.enabled() and \
+        jit.takes(n, meta)
 
 
 def fuse_runs(nodes, ready, out_slots, meta):
@@ -193,7 +214,10 @@ class _Chain:
     def flush(self):
         run = self.run
         produced = [n.outs[0] for n in run]
-        reductions = self.reductions(produced) if self.threaded and run else []
+        compiled = bool(run) and all(compilable(n, self.meta) for n in run)
+        reductions = self.reductions(produced) if self.threaded and run and not compiled \
+            else []
+        scatter = self.scatter(produced) if compiled else None
         if len(run) + len(reductions) >= 2:
             ext = list(dict.fromkeys(x for n in run for x in n.ins if x not in produced))
             members = {id(n) for n in run + reductions}
@@ -201,8 +225,11 @@ class _Chain:
                 id(self.order[u]) not in members for u in self.uses.get(s, ()))]
             escaping += [m.outs[0] for m in reductions]
             self.taken.update(id(m) for m in reductions)
+            if scatter is not None:
+                escaping = [s for s in escaping if s not in scatter.ins] + [scatter.outs[0]]
+                self.taken.add(id(scatter))
             self.items.append(Fused(list(run), ext, escaping, self.shape, self.meta,
-                                    reductions, self.threaded))
+                                    reductions, self.threaded, compiled, scatter))
         else:
             self.items.extend(run)
         self.run = []
@@ -220,6 +247,27 @@ class _Chain:
                         tuple(m.params.get("axis", ())) == tuple(range(len(self.shape))):
                     found.append(m)
         return found
+
+    def scatter(self, produced):
+        """The node, if any, that interleaves values of a compiled 1-D run into a new array
+        (a `rewrite.scatter_sum_p` whose basic indices cover it, the sole reader of each of
+        them): the compiled loop then writes them into it directly."""
+        if len(self.shape) != 1 or not produced:
+            return None
+        from finegrad._src.graph import rewrite   # (its graph-only primitives: on first use)
+        members = {id(n) for n in self.run}
+        for u in self.uses.get(produced[-1], ()):
+            m = self.order[u]
+            if m.prim is not rewrite.scatter_sum_p or not m.params.get("covers") or \
+                    id(m) in self.taken or not all(i.basic for i in m.params["indices"]) or \
+                    len(set(m.ins)) != len(m.ins):
+                continue
+            if all(s in produced and s not in self.out_slots and
+                   self.meta[s][1] == m.meta[0][1] and
+                   all(v == u or id(self.order[v]) in members for v in self.uses[s])
+                   for s in m.ins):
+                return m
+        return None
 
     def pull_ahead(self, start):
         """Join later elementwise nodes of the run's shape whose inputs are ready: pure

@@ -13,8 +13,9 @@ has one (a fresh large array costs page faults as much as a pass over memory).
 (ops on it are then faster); in a compiled graph it becomes `strided_slice_copy_p`, which
 copies into a recycled buffer: the same values, without a fresh allocation per call. A
 strided slice read by one elementwise kernel only (one that `graph/fuse.py` will not fuse,
-as fused blocks need contiguous operands) becomes `strided_view_p` instead, a view: the
-kernel reads the strided elements directly, the same values without the copy's pass.
+as fused blocks need contiguous operands), or only by steps of compiled chains (which read
+any strides, `graph/jit.py`), becomes `strided_view_p` instead, a view: the kernels read the
+strided elements directly, the same values without the copy's pass.
 
 `fold_negations`: forward-over-reverse gradients negate and scale the same values again and
 again (``-(c * -x)``). A ``negative`` feeding only a multiplication by a scalar constant, or
@@ -98,8 +99,8 @@ def _copied(x_meta, index, out_meta):
 
 def copy_slices(g):
     """Each ``strided_slice`` that copies: a `slice_copy_p` node, or a `view_p` node when one
-    elementwise kernel alone reads it (see the module docstring). Returns ``g`` when there
-    is none."""
+    elementwise kernel alone reads it, or compiled chains alone (see the module docstring).
+    Returns ``g`` when there is none."""
     from finegrad._src.graph import fuse, ir
     readers, outs = {}, ir._out_slots(g)
     for n in g.nodes:
@@ -109,8 +110,10 @@ def copy_slices(g):
     for n in g.nodes:
         if n.prim is getitem_p and _copied(g.meta[n.ins[0]], n.params["index"], n.meta[0]):
             r = readers.get(n.outs[0], [])
-            view = len(r) == 1 and n.outs[0] not in outs and r[0].prim.kernel is not None \
-                and not r[0].params and fuse.fusable(r[0], g.meta) is None
+            view = n.outs[0] not in outs and r and (
+                len(r) == 1 and r[0].prim.kernel is not None and not r[0].params and
+                fuse.fusable(r[0], g.meta) is None or
+                all(fuse.compilable(m, g.meta) for m in r))
             n = ir.Node(view_p if view else slice_copy_p, n.ins, n.params, n.outs, n.meta)
             changed = True
         nodes.append(n)
