@@ -25,8 +25,10 @@ are noisy, the ranking was the same in every run):
   numexpr (two threads) 0.88x NumPy by hand; the blocked NumPy chain 0.43x on two threads,
   0.46x on one (the machine was loaded: threads gained little, numexpr lost anyway).
 
-So the fast path needs no library beyond NumPy; the ``finegrad[fast]`` extra is kept (empty)
-so that installs naming it keep working.
+So the threads need no library beyond NumPy. Chains of plain arithmetic are another matter:
+there numba's loop reads and writes each element once and computes in registers, where each
+ufunc is a pass over memory, and no transcendental function is involved; the ``finegrad[fast]``
+extra installs numba for them (`graph/jit.py`).
 """
 import contextlib
 import re

@@ -23,8 +23,8 @@ and not inside `fast.disabled`. Each chain compiles on its first call (numba's f
 takes about 0.3 s, a chain about 0.5 s); kernels are shared by chains with the same source.
 """
 import functools
-import importlib.util
 import os
+import re
 
 import numpy as np
 
@@ -34,25 +34,32 @@ from finegrad._src.graph import fast
 #: chains over fewer elements stay NumPy ufuncs (a compiled call costs a few microseconds)
 JIT_MIN = 1 << 13
 _TYPES = {np.dtype(np.float32): "f4", np.dtype(np.float64): "f8"}
+_LITERAL = re.compile(r"(?<![{\d])\d+(?![}\d])")   # an integer in a spelling, not a {k}
 
 
 @functools.lru_cache(maxsize=1)
 def _installed():
-    return importlib.util.find_spec("numba") is not None
+    """Whether numba imports (asked once, when a graph first has a chain it could compile)."""
+    try:
+        import numba  # noqa: F401
+    except Exception:   # (missing, or built for another NumPy)
+        return False
+    return True
 
 
 def enabled():
     """Whether graphs compiled now run their arithmetic chains as compiled loops."""
-    return _installed() and os.environ.get("FINEGRAD_FAST", "") != "0" and \
-        not fast.is_disabled()
+    return os.environ.get("FINEGRAD_FAST", "") != "0" and not fast.is_disabled() and \
+        _installed()
 
 
 def takes(n, meta):
     """Whether node ``n`` may be a step of a compiled chain: plain arithmetic (its
-    primitive's spelling) over float32 or float64 inputs, with a result of one of those."""
-    if fast.arithmetic(n.prim) is None or np.dtype(n.meta[0][1]) not in _TYPES:
+    primitive's spelling) on float32 or float64 inputs of its result's dtype."""
+    dtype = np.dtype(n.meta[0][1])
+    if fast.arithmetic(n.prim) is None or dtype not in _TYPES:
         return False
-    return all(np.dtype(meta[x][1]) in _TYPES for x in n.ins)
+    return all(np.dtype(meta[x][1]) == dtype for x in n.ins)
 
 
 def source(chain, arrays):
@@ -68,9 +75,11 @@ def source(chain, arrays):
     lines = [f"def chain({', '.join(args)}):", "    for i in range(n):"]
     lines += [f"        a{k} = x{k}[i]" for k, a in enumerate(arrays) if a]
     for j, n in enumerate(chain.nodes):
-        expr = fast.arithmetic(n.prim).format(*[f"({name[x]})" for x in n.ins])
+        t = _TYPES[np.dtype(n.meta[0][1])]   # literals of the step's dtype: ops stay in it
+        spelling = _LITERAL.sub(lambda m, t=t: f"{t}({m.group(0)})", fast.arithmetic(n.prim))
+        expr = spelling.format(*[f"({name[x]})" for x in n.ins])
         name[n.outs[0]] = f"v{j}"
-        lines.append(f"        v{j} = {_TYPES[np.dtype(n.meta[0][1])]}({expr})")
+        lines.append(f"        v{j} = {t}({expr})")
     for k, s in enumerate(written):   # (a scattered value is written as 0 + v, as scattered)
         zero = "" if k < len(chain.full) else f"{_TYPES[np.dtype(chain.meta[s][1])]}(0) + "
         lines.append(f"        y{k}[i] = {zero}{name[s]}")
