@@ -36,6 +36,15 @@ BENCHES = {"a": bench_a, "b": bench_b, "c": bench_c, "d": bench_d, "e": bench_e,
 GROUPS = {"g": ("g1", "g2", "g3", "g4", "g5", "g6")}   # --only g: every traced benchmark
 
 
+def _compiled_chains():
+    """numba's version when traced arithmetic chains compile (finegrad/_src/graph/jit.py)."""
+    from finegrad._src.graph import jit
+    if not jit.enabled():
+        return "off"
+    import numba
+    return f"on (numba {numba.__version__})"
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--only", default="", help="comma-separated subset of " + ",".join(BENCHES)
@@ -65,8 +74,9 @@ def main(argv=None):
     if not args.no_peers:
         load_peers(PEER_NAMES)
     print(f"finegrad {fg.__version__}, NumPy {np.__version__}, Python "
-          f"{platform.python_version()}, {platform.machine()}, {os.cpu_count()} CPUs; "
-          f"figures are the minimum over interleaved rounds")
+          f"{platform.python_version()}, {platform.machine()}, {os.cpu_count()} CPUs, "
+          f"compiled chains {_compiled_chains()}; figures are the minimum over interleaved "
+          f"rounds")
     t0 = time.perf_counter()
     rows = []
     for k in keys:
