@@ -29,7 +29,6 @@ from finegrad._src.tensor import Tensor
 from finegrad._src.variables import Variable
 
 
-
 class _CustomPrimitive(Primitive):
     """The custom_gradient primitive. Its VJP rule (`_custom_vjp`) is the call's own rule,
     ``params["rule"]``; `run_vjp` hands it over directly rather than by the keyword call every
