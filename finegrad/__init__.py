@@ -75,6 +75,11 @@ from finegrad._src.ops.special_functions import truncatediv
 from finegrad._src.ops.sorting import argmax, argmin, sort, argsort
 from finegrad._src.ops.counting import unique
 from finegrad._src.ops.slicing import slice_ as slice, strided_slice  # noqa: A004
+from finegrad._src.ops.array_extra import (shape_n, sequence_mask, unravel_index,
+                                           reverse_sequence, parallel_stack,
+                                           broadcast_static_shape, broadcast_dynamic_shape)
+from finegrad._src.ops.sorting import searchsorted
+from finegrad._src.ops.counting import unique_with_counts
 from finegrad import (math, nn, linalg, autodiff, testing, stable, nest, errors,  # noqa: E402
                       debugging, compat, random)
 

@@ -21,4 +21,18 @@ _add(
            shapes=((3,), (2, 3)), prims=_SLICE),
 )
 
-NONDIFF = ()
+# reverse_sequence: one gather of the flat input; the depth rearrangements: reshapes around a
+# transpose
+_add(
+    OpSpec(_named("reverse_sequence", lambda x: fg.reverse_sequence(x, [2, 3], 1, 0)),
+           shapes=((2, 3),), prims=("gather", "reshape")),
+    OpSpec(_named("reverse_sequence(seq_axis=0)",
+                  lambda x: fg.reverse_sequence(x, [1, 2, 0], 0, 2)),
+           shapes=((2, 2, 3),), prims=("gather", "reshape")),
+    OpSpec(_named("space_to_depth", lambda x: fg.nn.space_to_depth(x, 2)),
+           shapes=((1, 2, 4, 2),), prims=("reshape", "transpose")),
+    OpSpec(_named("depth_to_space", lambda x: fg.nn.depth_to_space(x, 2)),
+           shapes=((1, 2, 1, 8),), prims=("reshape", "transpose")),
+)
+
+NONDIFF = ("searchsorted",)   # positions in a sorted sequence
