@@ -164,6 +164,24 @@ def test_get_current_name_scope_follows_name_scope():
         assert got == ["", "a/b", "c", "a", ""]
 
 
+def test_a_trace_starts_at_the_root_name_scope_like_tensorflow():
+    tf = _tf()
+    def scopes_seen(lib):
+        seen = []
+
+        @lib.function
+        def f(x):
+            seen.append(lib.get_current_name_scope())
+            with lib.name_scope("in"):
+                seen.append(lib.get_current_name_scope())
+            return x
+        with lib.name_scope("outer"):
+            f(lib.constant(1.))
+            seen.append(lib.get_current_name_scope())
+        return seen
+    assert scopes_seen(fg) == scopes_seen(tf) == ["", "in", "outer"]
+
+
 def test_init_scope_keeps_the_name_scope():
     @fg.function
     def f(x):
