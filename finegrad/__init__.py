@@ -48,7 +48,12 @@ from finegrad._src.graph import control as _control
 from finegrad._src.graph.control import cond, while_loop
 from finegrad._src.graph.branching import case, switch_case
 from finegrad._src.scopes import (name_scope, control_dependencies, no_op, executing_eagerly,
-                                  is_tensor)
+                                  is_tensor, get_current_name_scope)
+from finegrad._src.contexts import device, init_scope, inside_function, group
+from finegrad._src.contexts import tuple_ as tuple  # noqa: A001 (TensorFlow's tf.tuple)
+from finegrad._src.initializers import (constant_initializer, zeros_initializer,
+                                        ones_initializer, random_normal_initializer,
+                                        random_uniform_initializer)
 from finegrad._src.printing import print_ as print  # noqa: A001 (TensorFlow's tf.print)
 from finegrad._src.debugging import (assert_equal, assert_less, assert_greater, assert_rank,
                                      Assert, ensure_shape, identity_n)
@@ -69,6 +74,12 @@ from finegrad._src.ops.special import acosh, atanh, atan2
 from finegrad._src.ops.special_functions import truncatediv
 from finegrad._src.ops.sorting import argmax, argmin, sort, argsort
 from finegrad._src.ops.counting import unique
+from finegrad._src.ops.slicing import slice_ as slice, strided_slice  # noqa: A004
+from finegrad._src.ops.array_extra import (shape_n, sequence_mask, unravel_index,
+                                           reverse_sequence, parallel_stack,
+                                           broadcast_static_shape, broadcast_dynamic_shape)
+from finegrad._src.ops.sorting import searchsorted
+from finegrad._src.ops.counting import unique_with_counts
 from finegrad import (math, nn, linalg, autodiff, testing, stable, nest, errors,  # noqa: E402
                       debugging, compat, random)
 

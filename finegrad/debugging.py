@@ -4,4 +4,7 @@ from finegrad._src.debugging import (assert_equal, assert_none_equal, assert_les
                                      assert_positive, assert_non_negative, assert_negative,
                                      assert_non_positive, assert_near, assert_rank,
                                      assert_rank_at_least, assert_scalar, assert_type,
-                                     assert_shapes, assert_all_finite, Assert, check_numerics)
+                                     assert_shapes, assert_all_finite, Assert, check_numerics,
+                                     assert_integer, assert_rank_in, assert_same_float_dtype,
+                                     is_numeric_tensor, enable_check_numerics,
+                                     disable_check_numerics)

@@ -599,3 +599,5 @@ import op_specs_nd  # noqa: E402  (gather_nd, scatter_nd, tensor_scatter_nd_*, b
 NONDIFF += op_specs_nd.NONDIFF
 from op_specs_math_extra import NONDIFF_MATH_EXTRA  # noqa: E402  (tf.math special functions, sorting, segments)
 NONDIFF += NONDIFF_MATH_EXTRA
+import op_specs_array_extra  # noqa: E402  (slice, strided_slice and other array composites)
+NONDIFF += op_specs_array_extra.NONDIFF

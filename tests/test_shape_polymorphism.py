@@ -40,6 +40,7 @@ RETRACES = {
     **{k: "a convolution's spatial or channel axes" for k in (
         "conv1d", "conv2d", "max_pool", "avg_pool")},
     "depthwise_conv2d": "reshape of a tensor with a dynamic axis",
+    "reverse_sequence": "reverse_sequence (its positions are fixed)",
 }
 
 

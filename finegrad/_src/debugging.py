@@ -14,7 +14,7 @@ from finegrad._src import core, dtypes
 from finegrad._src.errors import InvalidArgumentError
 from finegrad._src.ops.array import identity
 from finegrad._src.shapes import TensorShape, as_shape
-from finegrad._src.tensor import convert_to_tensor
+from finegrad._src.tensor import Tensor, convert_to_tensor
 
 
 def _eager():
@@ -331,3 +331,140 @@ def assert_all_finite(x, message, name=None):
         InvalidArgumentError: when ``x`` holds a NaN or an infinity (eagerly).
     """
     return check_numerics(x, message)
+
+
+def assert_integer(x, message=None, name=None):
+    """Check that ``x`` has an integer dtype (a static check, eagerly and traced alike).
+
+    >>> import finegrad as fg
+    >>> fg.debugging.assert_integer(fg.constant([1, 2]))
+
+    Raises:
+        TypeError: when ``x``'s dtype is not an integer one.
+    """
+    t = convert_to_tensor(x)
+    if not t.dtype.is_integer:
+        raise TypeError(f"{message + ': ' if message else ''}finegrad.debugging.assert_integer: "
+                        f"expected x to be of an integer dtype, got {t.dtype.name}")
+
+
+def assert_rank_in(x, ranks, message=None, name=None):
+    """Check that ``x``'s rank is one of ``ranks`` (a static check).
+
+    >>> import finegrad as fg
+    >>> fg.debugging.assert_rank_in(fg.zeros((2, 3)), [1, 2])
+
+    Raises:
+        ValueError: when the rank is not among ``ranks``.
+        TypeError: when ``ranks`` is not a list or tuple of integers.
+    """
+    if not isinstance(ranks, (list, tuple)) or not all(
+            isinstance(r, (int, np.integer)) and not isinstance(r, bool) for r in ranks):
+        raise TypeError(f"finegrad.debugging.assert_rank_in: ranks must be a list or tuple of "
+                        f"integers, got {ranks!r:.60}")
+    t = convert_to_tensor(x)
+    got = len(t.shape)
+    if got not in [int(r) for r in ranks]:
+        raise ValueError(f"{message + ': ' if message else ''}finegrad.debugging.assert_rank_in: "
+                         f"tensor must have rank in {tuple(int(r) for r in ranks)}; received "
+                         f"rank {got}, shape {tuple(t.shape)}")
+
+
+def assert_same_float_dtype(tensors=None, dtype=None):
+    """The one floating dtype of ``tensors`` (a list; None entries are skipped) and ``dtype``,
+    after checking that they agree; float32 when neither gives one.
+
+    >>> import finegrad as fg
+    >>> fg.debugging.assert_same_float_dtype([fg.constant(1.), fg.constant([2.])])
+    finegrad.float32
+
+    Raises:
+        ValueError: when the dtypes differ, or the dtype found is not floating point (as
+            TensorFlow).
+    """
+    fn = "finegrad.debugging.assert_same_float_dtype"
+    want = None if dtype is None else dtypes.as_dtype(dtype)
+    for t in tensors or ():
+        if t is None:
+            continue
+        got = convert_to_tensor(t).dtype
+        if want is None:
+            want = got
+        elif got != want:
+            raise ValueError(f"{fn}: a tensor of dtype {got.name} must be of the same dtype as "
+                             f"the others ({want.name})")
+    if want is None:
+        return dtypes.float32
+    if not want.is_floating:
+        raise ValueError(f"{fn}: expected a floating point dtype, got {want.name}")
+    return want
+
+
+def is_numeric_tensor(tensor):
+    """Whether ``tensor`` is a finegrad tensor of a numeric dtype (integer, float or complex;
+    not bool nor string). Variables, NumPy arrays and Python numbers are not tensors here,
+    as in TensorFlow.
+
+    >>> import finegrad as fg
+    >>> fg.debugging.is_numeric_tensor(fg.constant(1)), fg.debugging.is_numeric_tensor(True)
+    (True, False)
+    """
+    return isinstance(tensor, Tensor) and tensor.dtype._np.kind in "iufc"
+
+
+class _NumericsCheck(core.Recorder):
+    """The recorder `enable_check_numerics` adds to this thread's stack: every op's float
+    and complex outputs are looked at, and a nan or an infinity raises. Being a recorder, it
+    costs nothing while disabled (`bind`'s path without recorders is unchanged); while
+    enabled, `finegrad.function` graphs are replayed op by op so that each op is checked."""
+
+    def record(self, prim, ins, params, out):
+        outs = out if prim.multiple_results else (out,)
+        for i, o in enumerate(outs):
+            a = np.asarray(o._value)
+            if a.dtype.kind in "fc" and not np.isfinite(a).all():
+                _numerics_error(prim, i, len(outs), a, ins)
+
+
+def _numerics_error(prim, i, n, a, ins):
+    counts = [(what, int(np.count_nonzero(test))) for what, test in (
+        ("-Inf", np.isneginf(a.real)), ("+Inf", np.isposinf(a.real)), ("NaN", np.isnan(a)))]
+    shown = ", ".join(f"# of {what} elements: {c}" for what, c in counts if c)
+    inputs = "; ".join(f"{t.dtype.name}{list(np.shape(t._value))}" for t in ins)
+    raise InvalidArgumentError(
+        f"finegrad.debugging.enable_check_numerics: detected Infinity or NaN in output {i} of "
+        f"op {prim.name!r} (# of outputs: {n}): dtype {a.dtype.name}, shape {a.shape}, "
+        f"{shown}; inputs: {inputs or 'none'}")
+
+
+def enable_check_numerics(stack_height_limit=30, path_length_limit=50):
+    """From now on, on this thread, every op whose float or complex output holds a nan or an
+    infinity raises `finegrad.errors.InvalidArgumentError` naming the op, eagerly and when a
+    `finegrad.function` runs (its graph then runs op by op), and in gradient computations.
+    (TensorFlow skips ops that only move data, such as Identity or Reshape; finegrad checks
+    every op, so it may raise at the first op that touches an existing nan.) Calling it again
+    does nothing; `disable_check_numerics` ends it.
+
+    >>> import finegrad as fg
+    >>> fg.debugging.enable_check_numerics()
+    >>> fg.math.log(fg.constant(0.))
+    Traceback (most recent call last):
+    ...
+    finegrad._src.errors.InvalidArgumentError: finegrad.debugging.enable_check_numerics: ...
+    >>> fg.debugging.disable_check_numerics()
+    >>> float(fg.math.log(fg.constant(0.)))
+    -inf
+    """
+    if not any(type(r) is _NumericsCheck for r in core.active_recorders()):
+        core.push_recorder(_NumericsCheck())
+
+
+def disable_check_numerics():
+    """End `enable_check_numerics` on this thread (nothing happens when it is not enabled).
+
+    >>> import finegrad as fg
+    >>> fg.debugging.disable_check_numerics()
+    """
+    for r in core.active_recorders():
+        if type(r) is _NumericsCheck:
+            core.pop_recorder(r)

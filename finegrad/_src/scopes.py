@@ -1,5 +1,6 @@
 """Context and introspection names of TensorFlow's API: name scopes, control dependencies,
-``no_op``, ``executing_eagerly`` and ``is_tensor``.
+``no_op``, ``executing_eagerly`` and ``is_tensor`` (``group``, ``tuple``, ``device`` and
+``init_scope`` are in `contexts`).
 
 finegrad runs operations in program order, eagerly or inside a `finegrad.function` trace, so
 control dependencies have nothing to order and names label nothing; these names exist so that
@@ -120,3 +121,18 @@ def is_tensor(x):
     (True, True, False)
     """
     return isinstance(x, (Tensor, Variable))
+
+
+def get_current_name_scope():
+    """The name scope open now, as `name_scope` builds it, without the trailing ``/``
+    (``""`` outside every scope).
+
+    >>> import finegrad as fg
+    >>> with fg.name_scope("a"):
+    ...     with fg.name_scope("b"):
+    ...         fg.get_current_name_scope()
+    'a/b'
+    """
+    scope = _scopes.stack[-1]
+    return scope[:-1] if scope.endswith("/") else scope
+

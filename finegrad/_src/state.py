@@ -20,6 +20,9 @@ class _State(threading.local):
         self.tracer = None     # the graph builder of the innermost finegrad.function trace
         self.gradient_overrides = {}  # Primitive -> the Primitive recorded in its place
         self.read_listener = None  # told of variable reads: `listener.variable_read(v, t)`
+        # the trace an `init_scope` lifted this thread out of (ops there run eagerly, but the
+        # trace's tensors keep refusing to give their values, and new variables are its own)
+        self.lifted = None
 
 
 state = _State()

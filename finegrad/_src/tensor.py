@@ -23,6 +23,8 @@ def _concrete(t, what):
     """Inside finegrad.function a traced tensor has no value for Python to branch on: the
     tracer (which knows which tensors are traced) refuses."""
     tracer = _state.tracer
+    if tracer is None:
+        tracer = _state.lifted   # inside `init_scope` during a trace: still the trace's tensor
     if tracer is not None:
         tracer.check_concrete(t, what)
 

@@ -46,7 +46,7 @@ class Variable:
             raise ValueError("finegrad.Variable: initial_value must be given")
         if callable(initial_value):
             initial_value = initial_value()
-        tracer = core.current_tracer()
+        tracer = core.current_tracer() or _state.lifted  # (init_scope: still the trace's)
         if tracer is not None:   # inside finegrad.function: its rule for new variables
             tracer.create_variable(self, initial_value)
         if isinstance(initial_value, Variable):

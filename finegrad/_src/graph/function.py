@@ -30,6 +30,7 @@ from finegrad._src.graph.concrete import ConcreteFunction, replay  # noqa: F401
 from finegrad._src.graph.gradients import gradients  # noqa: F401
 from finegrad._src.graph.ir import assign_variable_p
 from finegrad._src.graph.symbolic import GuardFailed
+from finegrad._src.scopes import name_scope
 from finegrad._src.ops.array import convert_to_tensor
 from finegrad._src.ops.masking import DataDependentSize
 from finegrad._src.tensor import Tensor
@@ -304,7 +305,8 @@ class Function:
         builder.poly = any(dynamic)
         builder.examples = any(isinstance(x, TensorSpec) for x in leaves)
         traced = []
-        with core.tracing(builder):
+        # as in TensorFlow, the function's graph starts at the root name scope
+        with core.tracing(builder), name_scope(""):
             for x, dyn in zip(leaves, dynamic, strict=True):
                 if isinstance(x, TensorSpec):
                     x = _spec_example(x)

@@ -158,3 +158,21 @@ def confusion_matrix(labels, predictions, num_classes=None, weights=None, dtype=
     if not lab.size:
         return Tensor(np.zeros((n, n), dt.as_numpy_dtype))
     return reshape(unsorted_segment_sum(w, lab * n + pred, n * n), (n, n))
+
+
+UniqueWithCounts = collections.namedtuple("UniqueWithCounts", ["y", "idx", "count"])
+
+
+def unique_with_counts(x, out_idx="int32", name=None):
+    """`unique`'s ``(y, idx)`` and ``count``, how often each value of ``y`` occurs in ``x``
+    (of dtype ``out_idx``). Not differentiable; ``x`` is static inside a traced function.
+
+    >>> import finegrad as fg
+    >>> y, idx, count = fg.unique_with_counts(fg.constant([1, 1, 2, 4, 4, 4]))
+    >>> y.numpy(), count.numpy()
+    (array([1, 2, 4], dtype=int32), array([2, 1, 3], dtype=int32))
+    """
+    y, idx = unique(x, out_idx)
+    i = np.asarray(idx._value)
+    count = np.bincount(i, minlength=np.shape(y._value)[0]).astype(i.dtype)
+    return UniqueWithCounts(y, idx, Tensor(count))

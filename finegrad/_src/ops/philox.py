@@ -68,12 +68,14 @@ def uniform(seed, shape, dt, low=None, high=None):
     dt = np.dtype(dt)
     n = int(np.prod(shape, dtype=np.int64))
     if dt.kind in "iu":
-        rng = np.uint64(high - low)
         if dt.itemsize == 8:
             b = _bits(seed, n, 4, 2).astype(np.uint64)
-            x = (b[:, 0] | (b[:, 1] << np.uint64(32))) % rng
+            x = b[:, 0] | (b[:, 1] << np.uint64(32))
         else:
-            x = _bits(seed, n, 4, 4)[:, 0].astype(np.uint64) % rng
+            x = _bits(seed, n, 4, 4)[:, 0]
+        if low is None:   # the full range (``random.split``): the bits as they come
+            return x.view(np.dtype(f"u{x.itemsize}")).view(dt).reshape(shape)
+        x = x.astype(np.uint64) % np.uint64(high - low)
         return (x.astype(np.int64) + low).astype(dt).reshape(shape)
     two = dt == np.float64
     return _unit_float(_bits(seed, n, 4, 2 if two else 4), dt).reshape(shape)

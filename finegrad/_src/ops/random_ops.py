@@ -7,7 +7,7 @@ as in TensorFlow. Where values come from (streams, the global seed) is `random_s
 from finegrad._src import dtypes
 from finegrad._src.core import bind
 from finegrad._src.ops import random_streams as rs
-from finegrad._src.ops.array import _t, convert_to_tensor
+from finegrad._src.ops.array import _t, convert_to_tensor, stack
 from finegrad._src.ops.base import _shape_arg, _static
 from finegrad._src.shapes import as_int
 from finegrad._src.tensor import Tensor
@@ -253,3 +253,55 @@ def stateless_categorical(logits, num_samples, seed, dtype=dtypes.int64, name=No
     dt = _dtype(dtype, fn, ("int32", "int64"))
     return bind(rs.stateless_categorical_p, x, _seed(seed, fn),
                 num_samples=as_int(num_samples, fn, "num_samples"), dtype=dt._np)
+
+
+def _int_seed(seed, fn):
+    s = _seed(seed, fn)
+    if s.dtype.name not in ("int32", "int64"):
+        raise ValueError(f"{fn}: seed must be int32 or int64, got {s.dtype.name}")
+    return s
+
+
+def split(seed, num=2, alg="auto_select"):
+    """``num`` new seeds from ``seed`` (an int32 or int64 pair): a ``[num, 2]`` tensor of
+    ``seed``'s dtype, the full-range stateless integers of ``seed`` (TensorFlow's
+    ``tf.random.split``; the same values, bit for bit, as its Philox4x32 stream).
+
+    >>> import finegrad as fg
+    >>> fg.random.split([1, 2], num=3).shape
+    TensorShape([3, 2])
+
+    Raises:
+        ValueError: for a seed that is not an int32 or int64 pair, or ``num`` below 1.
+        TypeError: for a ``num`` that is not an integer.
+    """
+    fn = "finegrad.random.split"
+    s = _int_seed(seed, fn)
+    n = int(_static(_t(num), "num")) if isinstance(num, Tensor) else as_int(num, fn, "num")
+    if n < 1:
+        raise ValueError(f"{fn}: num must be a positive integer, got {n}")
+    return bind(rs.stateless_random_p, s, dist="uniform", shape=(n, 2), dtype=s.dtype._np,
+                low=None, high=None)
+
+
+def fold_in(seed, data, alg="auto_select"):
+    """A new seed from ``seed`` (an int32 or int64 pair) and ``data`` (an int32 or int64
+    scalar): ``[r, data]`` with ``r`` a full-range stateless integer of ``seed``, of
+    ``data``'s dtype (TensorFlow's ``tf.random.fold_in``, bit for bit).
+
+    >>> import finegrad as fg
+    >>> fg.random.fold_in([1, 2], 3).numpy()
+    array([1105988140,          3], dtype=int32)
+
+    Raises:
+        ValueError: for a seed that is not an int32 or int64 pair, or ``data`` that is not
+            an int32 or int64 scalar.
+    """
+    fn = "finegrad.random.fold_in"
+    s, d = _int_seed(seed, fn), _t(data)
+    if d.dtype.name not in ("int32", "int64") or d._value.ndim:
+        raise ValueError(f"{fn}: data must be an int32 or int64 scalar, got {d.dtype.name} of "
+                         f"shape {tuple(d._value.shape)}")
+    r = bind(rs.stateless_random_p, s, dist="uniform", shape=(), dtype=d.dtype._np,
+             low=None, high=None)
+    return stack([r, d])

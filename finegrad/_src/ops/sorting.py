@@ -221,3 +221,50 @@ def top_k(input, k=1, sorted=True, index_type="int32", name=None):  # noqa: A002
     dtype = _index_dtype(index_type, "top_k")
     idx = bind(argsort_p, x, descending=True, dtype=dtype)[..., :k]
     return TopKV2(_take_last(x, idx), idx)
+
+
+# ---- searchsorted -----------------------------------------------------------------------------
+
+searchsorted_p = def_nondiff(Primitive("searchsorted", unify=True, fresh=True))
+# one index per value: the values' shape (its open axes stay open)
+searchsorted_p.def_shape(lambda sorted_sequence, values, **params: values)
+
+
+@searchsorted_p.def_impl
+def _searchsorted_impl(sorted_sequence, values, *, right, dtype):
+    """Row by row along the leading axes (one row for 1-D inputs)."""
+    side = "right" if right else "left"
+    s = sorted_sequence.reshape(-1, sorted_sequence.shape[-1])
+    v = values.reshape(-1, values.shape[-1])
+    out = np.stack([np.searchsorted(a, b, side=side) for a, b in zip(s, v, strict=True)])
+    return out.astype(dtype).reshape(values.shape)
+
+
+def searchsorted(sorted_sequence, values, side="left", out_type="int32", name=None):
+    """For each row of ``values``, where its entries would go in the same row (leading axes)
+    of ``sorted_sequence``, sorted along its last axis, to keep it sorted: the first such
+    place (``side="left"``) or the last (``"right"``). Not differentiable.
+
+    >>> import finegrad as fg
+    >>> fg.searchsorted(fg.constant([1., 2., 2., 3.]), fg.constant([2., 5.]), side="right").numpy()
+    array([3, 4], dtype=int32)
+
+    Raises:
+        ValueError: for a ``side`` other than "left" or "right", scalars, or leading axes
+            that differ.
+        TypeError: for different dtypes, or ``out_type`` neither int32 nor int64.
+    """
+    fn = "finegrad.searchsorted"
+    s, v = convert_to_tensor(sorted_sequence), convert_to_tensor(values)
+    if side not in ("left", "right"):
+        raise ValueError(f"{fn}: side must be 'left' or 'right', got {side!r}")
+    _check_real("searchsorted", s, "sorted_sequence")
+    if s.dtype != v.dtype:
+        raise TypeError(f"{fn}: sorted_sequence and values must have one dtype, got "
+                        f"{s.dtype.name} and {v.dtype.name}")
+    ss, vs = core.shape_of(s), core.shape_of(v)
+    if not len(ss) or not len(vs) or tuple(ss[:-1]) != tuple(vs[:-1]):
+        raise ValueError(f"{fn}: sorted_sequence and values must have rank >= 1 and the same "
+                         f"leading axes, got shapes {tuple(s.shape)} and {tuple(v.shape)}")
+    return bind(searchsorted_p, s, v, right=side == "right",
+                dtype=_index_dtype(out_type, "searchsorted"))
