@@ -15,3 +15,4 @@ from finegrad._src.ops.sorting import top_k  # noqa: F401
 from finegrad._src.ops.tf_extras import bias_add, embedding_lookup, softsign  # noqa: F401
 from finegrad._src.ops.nn_losses import (batch_normalization,  # noqa: F401
                                          weighted_cross_entropy_with_logits, log_poisson_loss)
+from finegrad._src.ops.math_more import zero_fraction  # noqa: F401

@@ -599,3 +599,5 @@ import op_specs_nd  # noqa: E402  (gather_nd, scatter_nd, tensor_scatter_nd_*, b
 NONDIFF += op_specs_nd.NONDIFF
 from op_specs_math_extra import NONDIFF_MATH_EXTRA  # noqa: E402  (tf.math special functions, sorting, segments)
 NONDIFF += NONDIFF_MATH_EXTRA
+from op_specs_tf_names import NONDIFF_TF_NAMES  # noqa: E402  (ops/math_more.py, linalg_more.py)
+NONDIFF += NONDIFF_TF_NAMES

@@ -40,6 +40,8 @@ RETRACES = {
     **{k: "a convolution's spatial or channel axes" for k in (
         "conv1d", "conv2d", "max_pool", "avg_pool")},
     "depthwise_conv2d": "reshape of a tensor with a dynamic axis",
+    # every axis of its input is a diagonal's length: the identity mask takes the traced size
+    "tensor_diag": "linalg.diag over a dynamic axis",
 }
 
 

@@ -31,6 +31,10 @@ from finegrad._src.ops.segments import (segment_sum, segment_mean, segment_max, 
                                         segment_min, segment_prod, unsorted_segment_sum,
                                         unsorted_segment_mean, unsorted_segment_max,
                                         unsorted_segment_min, unsorted_segment_prod)
+from finegrad._src.ops.math_more import (scalar_mul, nextafter, count_nonzero,  # noqa: F401
+                                        zero_fraction, is_non_decreasing,
+                                        is_strictly_increasing, invert_permutation,
+                                        accumulate_n)
 
 truediv = divide
 floormod = mod

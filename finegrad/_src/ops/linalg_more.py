@@ -1,0 +1,169 @@
+"""More of ``tf.linalg``: ``normalize``, ``cross``, ``set_diag``, ``tensor_diag``,
+``tensor_diag_part`` and ``matrix_rank``.
+
+Each is a composite of finegrad ops (norms, slices, ``where``, reshapes and ``svd``), so
+gradients (where TensorFlow has them), every order, forward mode and traces come from those
+ops. Shapes are checked up front; a mismatch raises TensorFlow's
+`finegrad.errors.InvalidArgumentError` (a ValueError) naming the function.
+"""
+import numpy as np
+
+from finegrad._src import dtypes
+from finegrad._src.errors import InvalidArgumentError
+from finegrad._src.ops import elementwise as ew
+from finegrad._src.ops.array import cast, expand_dims, reduce_sum, reshape, stack
+from finegrad._src.ops.linalg import norm
+from finegrad._src.ops.linalg_extra import diag, diag_part
+from finegrad._src.ops.reduce import reduce_max
+from finegrad._src.ops.svd_qr import svd
+from finegrad._src.tensor import Tensor, convert_to_tensor
+
+
+def normalize(tensor, ord="euclidean", axis=None, name=None):  # noqa: A002 (TF's keyword)
+    """``(tensor / norm, norm)`` with the norm over ``axis`` kept as axes of length 1 (all
+    axes by default): TensorFlow's ``tf.linalg.normalize``. ``ord`` as `finegrad.norm`. A
+    zero norm gives nan (as TensorFlow). Differentiable in both outputs.
+
+    >>> import finegrad as fg
+    >>> unit, n = fg.linalg.normalize(fg.constant([3., 4.]))
+    >>> unit.numpy(), n.numpy()
+    (array([0.6, 0.8], dtype=float32), array([5.], dtype=float32))
+    """
+    x = convert_to_tensor(tensor)
+    n = cast(norm(x, ord=ord, axis=axis, keepdims=True), x.dtype)
+    return x / n, n
+
+
+def cross(a, b, name=None):
+    """The cross product of 3-vectors along the last axis of ``a`` and ``b`` (one shape,
+    ``[..., 3]``). Differentiable in both.
+
+    >>> import finegrad as fg
+    >>> fg.linalg.cross(fg.constant([1., 0., 0.]), fg.constant([0., 1., 0.])).numpy()
+    array([0., 0., 1.], dtype=float32)
+
+    Raises:
+        finegrad.errors.InvalidArgumentError: when ``a`` and ``b`` differ in shape or their
+            last axis is not of size 3.
+    """
+    a, b = convert_to_tensor(a), convert_to_tensor(b)
+    sa, sb = list(a._value.shape), list(b._value.shape)
+    if sa != sb:
+        raise InvalidArgumentError(f"finegrad.linalg.cross: a and b must have one shape, got "
+                                   f"{sa} and {sb}")
+    if not sa or sa[-1] != 3:
+        raise InvalidArgumentError(f"finegrad.linalg.cross: a and b must have a last axis of "
+                                   f"size 3 (3-vectors), got shape {sa}")
+    a0, a1, a2 = a[..., 0], a[..., 1], a[..., 2]
+    b0, b1, b2 = b[..., 0], b[..., 1], b[..., 2]
+    return stack([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0], axis=-1)
+
+
+def set_diag(input, diagonal, name="set_diag", k=0, align="RIGHT_LEFT"):  # noqa: A002
+    """``input`` with the main diagonal of each matrix (the last two axes, ``[..., M, N]``)
+    replaced by ``diagonal`` (``[..., min(M, N)]``). Gradients: ``input`` gets the cotangent
+    off the diagonal, ``diagonal`` the cotangent's diagonal. Only ``k=0``.
+
+    >>> import finegrad as fg
+    >>> fg.linalg.set_diag(fg.ones([2, 2]), fg.constant([5., 6.])).numpy()
+    array([[5., 1.],
+           [1., 6.]], dtype=float32)
+
+    Raises:
+        NotImplementedError: for ``k`` other than 0.
+        finegrad.errors.InvalidArgumentError: when ``input`` has rank < 2 or ``diagonal``'s
+            shape is not ``input``'s batch shape and ``min(M, N)``.
+    """
+    if not (isinstance(k, (int, np.integer)) and k == 0):
+        raise NotImplementedError(f"finegrad.linalg.set_diag: only k=0 (the main diagonal) "
+                                  f"is supported, got k={k!r}")
+    x, d = convert_to_tensor(input), convert_to_tensor(diagonal)
+    d = convert_to_tensor(d, dtype=x.dtype) if d.dtype != x.dtype else d
+    shape = list(x._value.shape)
+    if len(shape) < 2:
+        raise InvalidArgumentError(f"finegrad.linalg.set_diag: input must have rank >= 2, got "
+                                   f"shape {shape}")
+    m, n = shape[-2:]
+    want = shape[:-2] + [min(m, n)]
+    if list(d._value.shape) != want:
+        raise InvalidArgumentError(f"finegrad.linalg.set_diag: diagonal must have shape "
+                                   f"{want} for input of shape {shape}, got "
+                                   f"{list(d._value.shape)}")
+    eye = np.eye(m, n, dtype=bool)
+    # the diagonal laid out as an [..., M, N] matrix: d[i] at (i, i), zero elsewhere
+    placed = expand_dims(d, -1 if m <= n else -2) * Tensor(eye.astype(x._value.dtype))
+    return ew.where(Tensor(eye), placed, x)
+
+
+def tensor_diag(diagonal, name=None):
+    """The rank-2k tensor with ``diagonal`` (rank k >= 1) on its diagonal:
+    ``out[i1..ik, i1..ik] = diagonal[i1..ik]``, zero elsewhere. Differentiable.
+
+    >>> import finegrad as fg
+    >>> fg.linalg.tensor_diag(fg.constant([1., 2.])).numpy()
+    array([[1., 0.],
+           [0., 2.]], dtype=float32)
+
+    Raises:
+        finegrad.errors.InvalidArgumentError: for a scalar ``diagonal``.
+    """
+    d = convert_to_tensor(diagonal)
+    shape = list(d._value.shape)
+    if not shape:
+        raise InvalidArgumentError("finegrad.linalg.tensor_diag: diagonal must have rank >= 1, "
+                                   "got a scalar")
+    return reshape(diag(reshape(d, [-1])), shape + shape)
+
+
+def tensor_diag_part(input, name=None):  # noqa: A002 (TensorFlow's keyword)
+    """The diagonal of a rank-2k tensor of shape ``s + s``: ``out[i1..ik] =
+    input[i1..ik, i1..ik]`` (shape ``s``). Differentiable.
+
+    >>> import finegrad as fg
+    >>> fg.linalg.tensor_diag_part(fg.constant([[1., 2.], [3., 4.]])).numpy()
+    array([1., 4.], dtype=float32)
+
+    Raises:
+        finegrad.errors.InvalidArgumentError: when the rank is not even and positive, or
+            the second half of the shape differs from the first.
+    """
+    x = convert_to_tensor(input)
+    shape = list(x._value.shape)
+    k = len(shape) // 2
+    if not shape or len(shape) % 2:
+        raise InvalidArgumentError(f"finegrad.linalg.tensor_diag_part: input's rank must be "
+                                   f"even and positive, got shape {shape}")
+    if shape[:k] != shape[k:]:
+        raise InvalidArgumentError(f"finegrad.linalg.tensor_diag_part: input's shape must be "
+                                   f"s + s, got {shape}")
+    size = int(np.prod(shape[:k], dtype=np.int64))
+    return reshape(diag_part(reshape(x, [size, size])), shape[:k])
+
+
+def matrix_rank(a, tol=None, validate_args=False, name=None):
+    """The rank of each matrix of ``a`` (``[..., M, N]``), as int32: how many singular
+    values exceed ``tol``, by default ``eps * max(M, N) * max(singular value)`` (TensorFlow's
+    and NumPy's). Not differentiable.
+
+    >>> import finegrad as fg
+    >>> fg.linalg.matrix_rank(fg.constant([[1., 2.], [2., 4.]])).numpy()
+    np.int32(1)
+
+    Raises:
+        TypeError: when ``a`` is not floating or complex.
+        ValueError: when ``a`` has rank < 2.
+    """
+    a = convert_to_tensor(a)
+    if a._value.dtype.kind not in "fc":
+        raise TypeError(f"finegrad.linalg.matrix_rank: a must be a floating or complex "
+                        f"tensor, got {a.dtype.name}")
+    if a._value.ndim < 2:
+        raise ValueError(f"finegrad.linalg.matrix_rank: a must have rank >= 2, got shape "
+                         f"{list(a._value.shape)}")
+    s = svd(a, compute_uv=False)
+    if tol is None:
+        eps = np.finfo(a._value.dtype).eps
+        tol = reduce_max(s, axis=-1, keepdims=True) * (eps * max(a._value.shape[-2:]))
+    else:
+        tol = convert_to_tensor(tol, dtype=s.dtype)
+    return reduce_sum(cast(ew.greater(s, tol), dtypes.int32), axis=-1)
