@@ -37,6 +37,10 @@ _add(
     # the masks follow the matrix sizes (a trace keeps them): only a batch axis is left open
     OpSpec(fg.linalg.set_diag, nargs=2, shapes=(((1, 3, 3), (1, 3)), ((1, 2, 3), (1, 2)),
                                                 ((2, 3, 2), (2, 2))), prims=("select",)),
+    OpSpec(_named("linalg.set_diag(k=1)", lambda x, d: fg.linalg.set_diag(x, d, k=1)), nargs=2,
+           shapes=(((1, 3, 4), (1, 3)), ((2, 4, 3), (2, 2))), prims=("select", "concat")),
+    OpSpec(_named("linalg.set_diag(k=-1)", lambda x, d: fg.linalg.set_diag(x, d, k=-1)),
+           nargs=2, shapes=(((1, 3, 3), (1, 2)),), prims=("select", "concat")),
     OpSpec(fg.linalg.tensor_diag, shapes=((3,), (2, 2)), prims=("multiply", "reshape")),
     OpSpec(fg.linalg.tensor_diag_part, shapes=((3, 3), (2, 2, 2, 2)),
            prims=("multiply", "reduce_sum")),

@@ -41,6 +41,12 @@ CASES = {
                                 [_RNG.normal(size=(2, 2, 3)), _RNG.normal(size=(2, 2))]),
     "set_diag(tall)": (lambda lib, x, d: lib.linalg.set_diag(x, d),
                        [_RNG.normal(size=(4, 2)), [5.0, 6.0]]),
+    "set_diag(k=1, batched)": (lambda lib, x, d: lib.linalg.set_diag(x, d, k=1),
+                               [_RNG.normal(size=(2, 3, 4)), _RNG.normal(size=(2, 3))]),
+    "set_diag(k=-2)": (lambda lib, x, d: lib.linalg.set_diag(x, d, k=-2),
+                       [_RNG.normal(size=(4, 3)), [1.0, 2.0]]),
+    "set_diag(k=(2, 2))": (lambda lib, x, d: lib.linalg.set_diag(x, d, k=(2, 2)),
+                           [_RNG.normal(size=(3, 3)), [7.0]]),
     "tensor_diag": (lambda lib, d: lib.linalg.tensor_diag(d), [[1.0, 2.0, 3.0]]),
     "tensor_diag(rank 2)": (lambda lib, d: lib.linalg.tensor_diag(d), [_X23]),
     "tensor_diag_part": (lambda lib, x: lib.linalg.tensor_diag_part(x),
@@ -83,8 +89,17 @@ def test_linalg_bad_input():
         fg.linalg.set_diag(fg.ones([2, 3]), fg.ones([3]))
     with pytest.raises(InvalidArgumentError, match=r"set_diag: input must have rank >= 2"):
         fg.linalg.set_diag(fg.ones([3]), fg.ones([3]))
-    with pytest.raises(NotImplementedError, match=r"set_diag: only k=0"):
-        fg.linalg.set_diag(fg.ones([3, 3]), fg.ones([2]), k=1)
+    with pytest.raises(NotImplementedError, match=r"set_diag: only one diagonal .* got the "
+                                                  r"band k=\(0, 1\)"):
+        fg.linalg.set_diag(fg.ones([3, 3]), fg.ones([2, 3]), k=(0, 1))
+    with pytest.raises(InvalidArgumentError, match=r"set_diag: k must be in \(-3, 4\) for 3 x 4 "
+                                                   r"matrices, got 4"):
+        fg.linalg.set_diag(fg.ones([3, 4]), fg.ones([1]), k=4)
+    with pytest.raises(InvalidArgumentError, match=r"set_diag: diagonal must have shape \[2\] "
+                                                   r"for input of shape \[3, 4\] and k=-1"):
+        fg.linalg.set_diag(fg.ones([3, 4]), fg.ones([3]), k=-1)
+    with pytest.raises(TypeError, match=r"set_diag: k must be an int, got float"):
+        fg.linalg.set_diag(fg.ones([3, 3]), fg.ones([3]), k=0.0)
     with pytest.raises(InvalidArgumentError, match=r"tensor_diag: diagonal must have rank >= 1"):
         fg.linalg.tensor_diag(fg.constant(1.0))
     with pytest.raises(InvalidArgumentError, match=r"tensor_diag_part: input's rank must be "

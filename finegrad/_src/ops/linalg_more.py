@@ -14,6 +14,7 @@ from finegrad._src.ops import elementwise as ew
 from finegrad._src.ops.array import cast, expand_dims, reduce_sum, reshape, stack
 from finegrad._src.ops.linalg import norm
 from finegrad._src.ops.linalg_extra import diag, diag_part
+from finegrad._src.ops.manipulation import pad
 from finegrad._src.ops.reduce import reduce_max
 from finegrad._src.ops.svd_qr import svd
 from finegrad._src.tensor import Tensor, convert_to_tensor
@@ -59,10 +60,41 @@ def cross(a, b, name=None):
     return stack([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0], axis=-1)
 
 
+def _single_diagonal(k, m, n):
+    """``k`` (an int, or a pair ``(k, k)``) checked against an ``m`` x ``n`` matrix."""
+    if isinstance(k, (tuple, list)) and len(k) == 2 and k[0] == k[1]:
+        k = k[0]
+    if isinstance(k, (tuple, list)):
+        raise NotImplementedError(f"finegrad.linalg.set_diag: only one diagonal (an int k) is "
+                                  f"supported, got the band k={tuple(k)}")
+    if not isinstance(k, (int, np.integer)) or isinstance(k, bool):
+        raise TypeError(f"finegrad.linalg.set_diag: k must be an int, got "
+                        f"{type(k).__name__}")
+    if not -m < k < n:
+        raise InvalidArgumentError(f"finegrad.linalg.set_diag: k must be in ({-m}, {n}) for "
+                                   f"{m} x {n} matrices, got {k}")
+    return int(k)
+
+
+def _placed(d, m, n, k, np_dtype):
+    """The diagonal ``d`` (``[..., L]``) laid out as ``[..., M, N]`` matrices: ``d[i]`` at
+    ``(i - min(k, 0), i + max(k, 0))``, zero elsewhere (differentiable in ``d``)."""
+    if k == 0:
+        return expand_dims(d, -1 if m <= n else -2) * Tensor(np.eye(m, n, dtype=np_dtype))
+    size = d._value.shape[-1]
+    block = expand_dims(d, -1) * Tensor(np.eye(size, dtype=np_dtype))
+    top, left = max(-k, 0), max(k, 0)
+    edges = [[0, 0]] * (len(d._value.shape) - 1) + [[top, m - top - size],
+                                                     [left, n - left - size]]
+    return pad(block, edges)
+
+
 def set_diag(input, diagonal, name="set_diag", k=0, align="RIGHT_LEFT"):  # noqa: A002
-    """``input`` with the main diagonal of each matrix (the last two axes, ``[..., M, N]``)
-    replaced by ``diagonal`` (``[..., min(M, N)]``). Gradients: ``input`` gets the cotangent
-    off the diagonal, ``diagonal`` the cotangent's diagonal. Only ``k=0``.
+    """``input`` with diagonal ``k`` of each matrix (the last two axes, ``[..., M, N]``;
+    ``k`` = 0 the main one, > 0 above it, < 0 below) replaced by ``diagonal``
+    (``[..., L]``, ``L`` that diagonal's length, ``min(M, N)`` for ``k`` = 0). Gradients:
+    ``input`` gets the cotangent off that diagonal, ``diagonal`` the cotangent on it. One
+    diagonal only (TensorFlow's bands ``k=(lo, hi)`` with lo < hi are not supported).
 
     >>> import finegrad as fg
     >>> fg.linalg.set_diag(fg.ones([2, 2]), fg.constant([5., 6.])).numpy()
@@ -70,13 +102,11 @@ def set_diag(input, diagonal, name="set_diag", k=0, align="RIGHT_LEFT"):  # noqa
            [1., 6.]], dtype=float32)
 
     Raises:
-        NotImplementedError: for ``k`` other than 0.
-        finegrad.errors.InvalidArgumentError: when ``input`` has rank < 2 or ``diagonal``'s
-            shape is not ``input``'s batch shape and ``min(M, N)``.
+        NotImplementedError: for a band of several diagonals.
+        TypeError: for a ``k`` that is not an int.
+        finegrad.errors.InvalidArgumentError: when ``input`` has rank < 2, ``k`` is not in
+            ``(-M, N)``, or ``diagonal``'s shape is not ``input``'s batch shape and ``L``.
     """
-    if not (isinstance(k, (int, np.integer)) and k == 0):
-        raise NotImplementedError(f"finegrad.linalg.set_diag: only k=0 (the main diagonal) "
-                                  f"is supported, got k={k!r}")
     x, d = convert_to_tensor(input), convert_to_tensor(diagonal)
     d = convert_to_tensor(d, dtype=x.dtype) if d.dtype != x.dtype else d
     shape = list(x._value.shape)
@@ -84,15 +114,14 @@ def set_diag(input, diagonal, name="set_diag", k=0, align="RIGHT_LEFT"):  # noqa
         raise InvalidArgumentError(f"finegrad.linalg.set_diag: input must have rank >= 2, got "
                                    f"shape {shape}")
     m, n = shape[-2:]
-    want = shape[:-2] + [min(m, n)]
+    k = _single_diagonal(k, m, n)
+    want = shape[:-2] + [min(m + min(k, 0), n - max(k, 0))]
     if list(d._value.shape) != want:
         raise InvalidArgumentError(f"finegrad.linalg.set_diag: diagonal must have shape "
-                                   f"{want} for input of shape {shape}, got "
+                                   f"{want} for input of shape {shape} and k={k}, got "
                                    f"{list(d._value.shape)}")
-    eye = np.eye(m, n, dtype=bool)
-    # the diagonal laid out as an [..., M, N] matrix: d[i] at (i, i), zero elsewhere
-    placed = expand_dims(d, -1 if m <= n else -2) * Tensor(eye.astype(x._value.dtype))
-    return ew.where(Tensor(eye), placed, x)
+    mask = Tensor(np.eye(m, n, k, dtype=bool))
+    return ew.where(mask, _placed(d, m, n, k, x._value.dtype), x)
 
 
 def tensor_diag(diagonal, name=None):
