@@ -67,6 +67,7 @@ SATURATE_CASES = [
     ([1e10, -2.0], "float32", "complex64"),
     ([1.5 + 2j, 1e300 - 1e300j], "complex128", "float32"),
     ([1.5 + 2j, -3 - 4j], "complex64", "complex128"),
+    ([1e300 + 1e300j, -1e300 + 2j, 1 - 2j], "complex128", "complex64"),
 ]
 
 
@@ -79,6 +80,21 @@ def test_saturate_cast_matches_tensorflow(values, src, dst):
     assert got.dtype.name == want.dtype.name
     np.testing.assert_array_equal(got.numpy(), want.numpy())
     assert fg.dtypes.saturate_cast is fg.saturate_cast
+
+
+def test_saturate_cast_where_tensorflows_clamp_overflows():
+    # TensorFlow compares the bounds after rounding them into the input dtype; finegrad exactly
+    big = np.float32(2.0 ** 63)   # the nearest float32 to int64's max is one past it
+    got = fg.saturate_cast(fg.constant([np.inf, -np.inf, 1e30], fg.float32), fg.int64).numpy()
+    np.testing.assert_array_equal(got, [int(np.nextafter(big, 0)), -2 ** 63,
+                                        int(np.nextafter(big, 0))])
+    got = fg.saturate_cast(fg.constant([2 ** 63 - 1, -5], fg.int64), fg.uint64).numpy()
+    np.testing.assert_array_equal(got, np.array([2 ** 63 - 1, 0], np.uint64))
+    got = fg.saturate_cast(fg.constant([2 ** 64 - 1], fg.uint64), fg.int64).numpy()
+    np.testing.assert_array_equal(got, [2 ** 63 - 1])
+    got = fg.saturate_cast(fg.constant([1e300 + 1e300j], fg.complex128), fg.complex64).numpy()
+    big32 = np.finfo(np.float32).max
+    assert got.dtype == np.complex64 and got[0] == complex(big32, big32)
 
 
 def test_saturate_cast_bad_input():

@@ -179,6 +179,8 @@ def saturate_cast(value, dtype, name=None):
     (``tf.cast`` would overflow): ``300`` cast to uint8 is 255, ``-1e10`` to int32 is
     int32's min. Complex to real keeps the real part; complex to complex clamps the real and
     imaginary parts. Gradients flow between floating dtypes where the value is not clamped.
+    The bounds are compared exactly, so where TensorFlow's own clamp overflows (float32 inf
+    to int64 gives int64's min there, int64 to uint64 gives 0), finegrad saturates.
 
     >>> import finegrad as fg
     >>> fg.saturate_cast(fg.constant([300, -5]), fg.uint8).numpy()
