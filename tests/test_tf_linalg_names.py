@@ -73,8 +73,15 @@ def test_normalize_zero_norm_is_nan_as_tensorflow():
     unit, n = fg.linalg.normalize(fg.constant([[3.0, 4.0], [0.0, 0.0]]), axis=1)
     np.testing.assert_allclose(unit.numpy()[0], [0.6, 0.8])
     assert np.isnan(unit.numpy()[1]).all() and n.numpy().tolist() == [[5.0], [0.0]]
-    with pytest.raises(ValueError, match=r"finegrad\.norm: ord must be"):
+    with pytest.raises(ValueError, match=r"finegrad\.linalg\.normalize: finegrad\.norm: ord "
+                                         r"must be .* got -1"):
         fg.linalg.normalize(fg.constant([1.0]), ord=-1)
+    with pytest.raises(ValueError, match=r"finegrad\.linalg\.normalize: .*axis 3 is out of "
+                                         r"range"):
+        fg.linalg.normalize(fg.constant([1.0]), axis=3)
+    with pytest.raises(TypeError, match=r"finegrad\.linalg\.normalize: tensor must be a "
+                                        r"floating or complex tensor, got int32"):
+        fg.linalg.normalize(fg.constant([1, 2]))
 
 
 def test_linalg_bad_input():
@@ -87,6 +94,12 @@ def test_linalg_bad_input():
     with pytest.raises(InvalidArgumentError, match=r"finegrad\.linalg\.set_diag: diagonal must "
                                                    r"have shape \[2\] for input of shape"):
         fg.linalg.set_diag(fg.ones([2, 3]), fg.ones([3]))
+    with pytest.raises(TypeError, match=r"finegrad\.linalg\.cross: a and b must have one "
+                                        r"dtype, got int32 and float32"):
+        fg.linalg.cross(fg.constant([1, 2, 3]), fg.constant([1.0, 2.0, 3.0]))
+    with pytest.raises(TypeError, match=r"finegrad\.linalg\.set_diag: input and diagonal must "
+                                        r"have one dtype, got float32 and float64"):
+        fg.linalg.set_diag(fg.ones([2, 2]), fg.constant([1.0, 2.0], fg.float64))
     with pytest.raises(InvalidArgumentError, match=r"set_diag: input must have rank >= 2"):
         fg.linalg.set_diag(fg.ones([3]), fg.ones([3]))
     with pytest.raises(NotImplementedError, match=r"set_diag: only one diagonal .* got the "

@@ -179,6 +179,17 @@ def test_count_nonzero_matches_tensorflow(value, kwargs):
     np.testing.assert_array_equal(got.numpy(), want.numpy())
 
 
+def test_count_nonzero_bad_input():
+    with pytest.raises(ValueError, match=r"finegrad\.math\.count_nonzero: axis 5 is out of "
+                                         r"range for a tensor of rank 1"):
+        fg.math.count_nonzero(fg.constant([1, 2]), axis=5)
+    with pytest.raises(TypeError, match=r"finegrad\.math\.count_nonzero: dtype must be a dtype"
+                                        r" .* got 'foo'"):
+        fg.math.count_nonzero(fg.constant([1, 2]), dtype="foo")
+    with pytest.raises(TypeError, match=r"finegrad\.saturate_cast: dtype must be a dtype"):
+        fg.saturate_cast(fg.constant([1.0]), "foo")
+
+
 def test_count_nonzero_strings():
     assert int(fg.math.count_nonzero(fg.constant(["", "a", "  ", ""]))) == 2
 

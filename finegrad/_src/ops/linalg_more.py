@@ -20,6 +20,12 @@ from finegrad._src.ops.svd_qr import svd
 from finegrad._src.tensor import Tensor, convert_to_tensor
 
 
+def _same_dtype(a, b, fn, what):
+    if a.dtype != b.dtype:
+        raise TypeError(f"{fn}: {what} must have one dtype, got {a.dtype.name} and "
+                        f"{b.dtype.name}")
+
+
 def normalize(tensor, ord="euclidean", axis=None, name=None):  # noqa: A002 (TF's keyword)
     """``(tensor / norm, norm)`` with the norm over ``axis`` kept as axes of length 1 (all
     axes by default): TensorFlow's ``tf.linalg.normalize``. ``ord`` as `finegrad.norm`. A
@@ -31,7 +37,14 @@ def normalize(tensor, ord="euclidean", axis=None, name=None):  # noqa: A002 (TF'
     (array([0.6, 0.8], dtype=float32), array([5.], dtype=float32))
     """
     x = convert_to_tensor(tensor)
-    n = cast(norm(x, ord=ord, axis=axis, keepdims=True), x.dtype)
+    if x._value.dtype.kind not in "fc":
+        raise TypeError(f"finegrad.linalg.normalize: tensor must be a floating or complex "
+                        f"tensor, got {x.dtype.name}")
+    try:
+        n = norm(x, ord=ord, axis=axis, keepdims=True)
+    except ValueError as e:   # a bad ord or axis: say which public function was called
+        raise ValueError(f"finegrad.linalg.normalize: {e}") from None
+    n = cast(n, x.dtype)
     return x / n, n
 
 
@@ -46,8 +59,10 @@ def cross(a, b, name=None):
     Raises:
         finegrad.errors.InvalidArgumentError: when ``a`` and ``b`` differ in shape or their
             last axis is not of size 3.
+        TypeError: when ``a`` and ``b`` differ in dtype.
     """
     a, b = convert_to_tensor(a), convert_to_tensor(b)
+    _same_dtype(a, b, "finegrad.linalg.cross", "a and b")
     sa, sb = list(a._value.shape), list(b._value.shape)
     if sa != sb:
         raise InvalidArgumentError(f"finegrad.linalg.cross: a and b must have one shape, got "
@@ -103,12 +118,13 @@ def set_diag(input, diagonal, name="set_diag", k=0, align="RIGHT_LEFT"):  # noqa
 
     Raises:
         NotImplementedError: for a band of several diagonals.
-        TypeError: for a ``k`` that is not an int.
+        TypeError: for a ``k`` that is not an int, or a ``diagonal`` of another dtype.
         finegrad.errors.InvalidArgumentError: when ``input`` has rank < 2, ``k`` is not in
             ``(-M, N)``, or ``diagonal``'s shape is not ``input``'s batch shape and ``L``.
     """
-    x, d = convert_to_tensor(input), convert_to_tensor(diagonal)
-    d = convert_to_tensor(d, dtype=x.dtype) if d.dtype != x.dtype else d
+    x = convert_to_tensor(input)
+    d = diagonal if isinstance(diagonal, Tensor) else convert_to_tensor(diagonal, x.dtype)
+    _same_dtype(x, d, "finegrad.linalg.set_diag", "input and diagonal")
     shape = list(x._value.shape)
     if len(shape) < 2:
         raise InvalidArgumentError(f"finegrad.linalg.set_diag: input must have rank >= 2, got "

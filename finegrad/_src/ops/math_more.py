@@ -15,6 +15,7 @@ from finegrad._src.core import Primitive, bind, def_nondiff
 from finegrad._src.errors import InvalidArgumentError
 from finegrad._src.ops import arithmetic as ar
 from finegrad._src.ops import elementwise as ew
+from finegrad._src.ops.base import normalize_axes
 from finegrad._src.ops.array import cast, reduce_sum, reshape, unbroadcast, zeros_like
 from finegrad._src.ops.complex_numbers import complex as make_complex, imag, real
 from finegrad._src.ops.reduce import reduce_mean
@@ -154,6 +155,14 @@ def scalar_mul(scalar, x, name=None):
     return s * x
 
 
+def _as_dtype(dtype, fn):
+    try:
+        return dtypes.as_dtype(dtype)
+    except TypeError:
+        raise TypeError(f"{fn}: dtype must be a dtype (finegrad.int32, 'int32', np.int32, ...), "
+                        f"got {dtype!r}") from None
+
+
 def _saturation_limits(in_dt, out_dt):
     """The clamp ``[lo, hi]`` (values of ``in_dt``) that keeps a cast to the real ``out_dt``
     in range. Each bound is the nearer of the two dtypes' limits; a float bound that rounds
@@ -189,7 +198,7 @@ def saturate_cast(value, dtype, name=None):
     Raises:
         TypeError: for bool or string values or a bool or string ``dtype`` (as TensorFlow).
     """
-    value, dt = convert_to_tensor(value), dtypes.as_dtype(dtype)
+    value, dt = convert_to_tensor(value), _as_dtype(dtype, "finegrad.saturate_cast")
     for what, d in (("value", value.dtype), ("dtype", dt)):
         if d.is_bool or d == dtypes.string:
             raise TypeError(f"finegrad.saturate_cast: {what} must be numeric, got {d.name}")
@@ -216,7 +225,9 @@ def count_nonzero(input, axis=None, keepdims=None, dtype=dtypes.int64, name=None
     >>> fg.math.count_nonzero(fg.constant([[0, 1, 0], [1, 1, 0]]), axis=0).numpy()
     array([1, 2, 0])
     """
-    x = convert_to_tensor(input)
+    x, fn = convert_to_tensor(input), "finegrad.math.count_nonzero"
+    axis = normalize_axes(axis, len(x.shape), fn)
+    dtype = _as_dtype(dtype, fn)
     if x.dtype.is_bool:
         nonzero = x
     elif x.dtype == dtypes.string:
