@@ -20,6 +20,8 @@ _add(
            prims=("maximum", "minimum")),
     OpSpec(_named("accumulate_n", lambda x, y: fg.math.accumulate_n([x, y, x])), nargs=2,
            shapes=_SAME, prims=("add",)),
+    OpSpec(_named("unsorted_segment_sqrt_n", lambda x: fg.math.unsorted_segment_sqrt_n(
+        x, [2, 0, -1, 2], 3)), shapes=((4,), (4, 2)), prims=("gather_transpose", "divide")),
 )
 
 # ---- ops/linalg_more.py (the norms are away from 0, where the euclidean one has a kink)

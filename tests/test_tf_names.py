@@ -35,6 +35,11 @@ GRAD_CASES = {
     "saturate_cast(float16)": (lambda lib, x: lib.cast(lib.saturate_cast(x, lib.float16),
                                                        lib.float32), [[1e10, 3.0, -1e6, 0.25]]),
     "accumulate_n": (lambda lib, x, y: lib.math.accumulate_n([x, y, x]), [[1.0, 2.0], [3.0, 4.0]]),
+    "unsorted_segment_sqrt_n": (lambda lib, x: lib.math.unsorted_segment_sqrt_n(
+        x, [0, 2, 0, -1, 0], 4), [np.arange(10.0).reshape(5, 2) - 3]),
+    "unsorted_segment_sqrt_n(2-D ids)": (lambda lib, x: lib.math.unsorted_segment_sqrt_n(
+        x, [[1, 0], [1, 1]], 3), [np.arange(12.0).reshape(2, 2, 3) / 5]),
+    "math.softsign": (lambda lib, x: lib.math.softsign(x), [[-2.0, 0.0, 0.5]]),
 }
 
 
@@ -290,7 +295,8 @@ NEW_NAMES = ("acos", "asin", "atan", "realdiv", "truncatemod", "scalar_mul", "sa
              "math.invert_permutation", "math.zero_fraction", "nn.zero_fraction",
              "math.accumulate_n", "math.nextafter", "math.scalar_mul", "linalg.normalize",
              "linalg.cross", "linalg.set_diag", "linalg.tensor_diag", "linalg.tensor_diag_part",
-             "linalg.matrix_rank")
+             "linalg.matrix_rank", "math.in_top_k", "math.unsorted_segment_sqrt_n",
+             "math.softsign")
 
 
 @pytest.mark.parametrize("dotted", NEW_NAMES)
@@ -309,3 +315,43 @@ def test_parameter_names_are_tensorflows(dotted):
 
     want = names(resolve(tf))
     assert names(resolve(fg))[:len(want)] == want
+
+
+_P = [[0.1, 0.5, 0.5, 0.2], [np.nan, 1.0, 2.0, 3.0], [1.0, np.inf, 0.0, 0.0],
+      [0.3, 0.2, 0.1, 0.0], [-1.0, -1.0, -1.0, -1.0]]
+
+
+@pytest.mark.parametrize("targets,k", [([1, 2, 0, 0, 3], 1), ([3, 1, 1, 1, 0], 2),
+                                       ([2, 0, 2, 2, 1], 1), ([5, 1, 0, -1, 2], 1),
+                                       ([1, 2, 0, 3, 3], 0), ([0, 3, 0, 3, 3], 4),
+                                       ([2, 3, 0, 2, 0], 3)])
+def test_in_top_k_matches_tensorflow(targets, k):
+    tf = _tf()
+    p = np.asarray(_P, np.float32)
+    for dt in ("int32", "int64"):
+        got = fg.math.in_top_k(fg.constant(targets, getattr(fg, dt)), fg.constant(p), k)
+        want = tf.math.in_top_k(tf.constant(targets, getattr(tf, dt)), p, k)
+        assert got.dtype == fg.bool
+        np.testing.assert_array_equal(got.numpy(), want.numpy())
+
+
+def test_in_top_k_bad_input():
+    p = fg.constant(np.asarray(_P, np.float32))
+    with pytest.raises(TypeError, match=r"finegrad\.math\.in_top_k: predictions must be "
+                                        r"float32, got float64"):
+        fg.math.in_top_k([0] * 5, fg.cast(p, fg.float64), 1)
+    with pytest.raises(TypeError, match=r"in_top_k: targets must be int32 or int64, got float32"):
+        fg.math.in_top_k([0.0] * 5, p, 1)
+    with pytest.raises(ValueError, match=r"in_top_k: predictions must be \[batch, classes\] "
+                                         r"and targets \[batch\], got shapes \[5, 4\] and \[3\]"):
+        fg.math.in_top_k([0, 1, 2], p, 1)
+
+
+def test_unsorted_segment_sqrt_n_bad_input():
+    with pytest.raises(TypeError, match=r"finegrad\.unsorted_segment_sqrt_n: data must be a "
+                                        r"floating tensor, got int32"):
+        fg.math.unsorted_segment_sqrt_n(fg.constant([1, 2]), [0, 1], 2)
+    with pytest.raises(InvalidArgumentError, match=r"unsorted_segment_sqrt_n: segment_ids must "
+                                                   r"be < num_segments \(2\), got 2"):
+        fg.math.unsorted_segment_sqrt_n(fg.constant([1.0, 2.0]), [0, 2], 2)
+    assert fg.math.softsign is fg.nn.softsign

@@ -369,3 +369,41 @@ def accumulate_n(inputs, shape=None, tensor_dtype=None, name=None):
     for t in ts[1:]:
         total = total + t
     return total
+
+
+def in_top_k(targets, predictions, k, name=None):
+    """For each row ``i`` of ``predictions`` (``[batch, classes]``, float32), whether class
+    ``targets[i]`` is among the ``k`` largest: fewer than ``k`` predictions of that row are
+    strictly greater than its own (so ties at the boundary count as in). False for a
+    target out of range or a row holding a non-finite prediction, as TensorFlow. Not
+    differentiable.
+
+    >>> import finegrad as fg
+    >>> p = fg.constant([[0.1, 0.5, 0.5, 0.2], [0.9, 0.3, 0.1, 0.0]])
+    >>> fg.math.in_top_k([2, 1], p, 1).numpy()
+    array([ True, False])
+
+    Raises:
+        TypeError: for predictions that are not float32 or targets that are not int32/int64.
+        ValueError: for predictions not 2-D, or targets not a vector of the batch size.
+    """
+    fn = "finegrad.math.in_top_k"
+    p, t = convert_to_tensor(predictions), convert_to_tensor(targets)
+    if p.dtype != dtypes.float32:
+        raise TypeError(f"{fn}: predictions must be float32, got {p.dtype.name}")
+    if t._value.dtype not in (np.int32, np.int64):
+        raise TypeError(f"{fn}: targets must be int32 or int64, got {t.dtype.name}")
+    shape = list(p._value.shape)
+    if len(shape) != 2 or list(t._value.shape) != shape[:1]:
+        raise ValueError(f"{fn}: predictions must be [batch, classes] and targets [batch], got "
+                         f"shapes {shape} and {list(t._value.shape)}")
+    k = int(convert_to_tensor(k)._value)
+    classes = shape[1]
+    valid = ew.logical_and(ew.greater_equal(t, 0), ew.less(t, classes))
+    mask = ew.equal(reshape(cast(t, dtypes.int64), [-1, 1]),
+                    Tensor(np.arange(classes, dtype=np.int64)))
+    finite = ew.is_finite(p)
+    own = reduce_sum(ew.where(mask, ew.where(finite, p, zeros_like(p)), zeros_like(p)), axis=1)
+    greater = reduce_sum(cast(ew.greater(p, reshape(own, [-1, 1])), dtypes.int32), axis=1)
+    all_finite = ew.equal(reduce_sum(cast(ew.logical_not(finite), dtypes.int32), axis=1), 0)
+    return ew.logical_and(ew.logical_and(valid, all_finite), ew.less(greater, k))
