@@ -22,6 +22,12 @@ _add(
            shapes=_SAME, prims=("add",)),
     OpSpec(_named("unsorted_segment_sqrt_n", lambda x: fg.math.unsorted_segment_sqrt_n(
         x, [2, 0, -1, 2], 3)), shapes=((4,), (4, 2)), prims=("gather_transpose", "divide")),
+    # sorted values (random inputs: no ties)
+    OpSpec(_named("approx_max_k", lambda x: fg.math.approx_max_k(x, 2).values),
+           shapes=((3,), (2, 3)), prims=("gather", "argsort")),
+    OpSpec(_named("approx_min_k(reduction_dimension=0)",
+                  lambda x: fg.math.approx_min_k(x, 1, reduction_dimension=0).values),
+           shapes=((2, 3),), prims=("gather", "argsort")),
 )
 
 # ---- ops/linalg_more.py (the norms are away from 0, where the euclidean one has a kink)

@@ -40,6 +40,8 @@ GRAD_CASES = {
     "unsorted_segment_sqrt_n(2-D ids)": (lambda lib, x: lib.math.unsorted_segment_sqrt_n(
         x, [[1, 0], [1, 1]], 3), [np.arange(12.0).reshape(2, 2, 3) / 5]),
     "math.softsign": (lambda lib, x: lib.math.softsign(x), [[-2.0, 0.0, 0.5]]),
+    "approx_max_k": (lambda lib, x: lib.math.approx_max_k(x, 2).values,
+                     [[[3.0, 1.0, 4.0, 1.5, 5.0], [9.0, 2.0, 6.0, 5.0, 3.0]]]),
 }
 
 
@@ -296,7 +298,7 @@ NEW_NAMES = ("acos", "asin", "atan", "realdiv", "truncatemod", "scalar_mul", "sa
              "math.accumulate_n", "math.nextafter", "math.scalar_mul", "linalg.normalize",
              "linalg.cross", "linalg.set_diag", "linalg.tensor_diag", "linalg.tensor_diag_part",
              "linalg.matrix_rank", "math.in_top_k", "math.unsorted_segment_sqrt_n",
-             "math.softsign")
+             "math.softsign", "math.approx_max_k", "math.approx_min_k")
 
 
 @pytest.mark.parametrize("dotted", NEW_NAMES)
@@ -355,3 +357,43 @@ def test_unsorted_segment_sqrt_n_bad_input():
                                                    r"be < num_segments \(2\), got 2"):
         fg.math.unsorted_segment_sqrt_n(fg.constant([1.0, 2.0]), [0, 2], 2)
     assert fg.math.softsign is fg.nn.softsign
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32"])   # TensorFlow's kernel dtypes
+def test_approx_max_k_matches_tensorflow(dtype):
+    tf = _tf()
+    x = np.array([[3, 1, 4, 1, 5, 9, 2, 6], [5, 3, 5, 8, 9, 7, 9, 3]], dtype)
+    for k in (0, 1, 3, 8):
+        got, want = fg.math.approx_max_k(fg.constant(x), k), tf.math.approx_max_k(x, k)
+        np.testing.assert_array_equal(got.values.numpy(), want.values.numpy())
+        np.testing.assert_array_equal(got.indices.numpy(), want.indices.numpy())
+        assert got.indices.dtype == fg.int32 and got.values.dtype.name == dtype
+
+
+def test_approx_k_other_axes_and_min_closed_forms():
+    x = np.array([[3.0, 1.0, 4.0], [1.0, 5.0, 9.0], [2.0, 6.0, 4.0], [1.0, 0.0, 4.0]])
+    got = fg.math.approx_min_k(fg.constant(x), 2, reduction_dimension=0)
+    order = np.argsort(x, axis=0, kind="stable")[:2]
+    np.testing.assert_array_equal(got.indices.numpy(), order)
+    np.testing.assert_array_equal(got.values.numpy(), np.take_along_axis(x, order, 0))
+    got = fg.math.approx_max_k(fg.constant(x), 1, reduction_dimension=0)
+    np.testing.assert_array_equal(got.indices.numpy(), [[0, 2, 1]])
+    v = fg.constant(x)
+    with fg.GradientTape() as tape:
+        tape.watch(v)
+        low = fg.math.approx_min_k(v, 2).values
+    g = tape.gradient(low, v).numpy()
+    want = np.zeros_like(x)
+    np.put_along_axis(want, np.argsort(x, axis=1, kind="stable")[:, :2], 1.0, axis=1)
+    np.testing.assert_array_equal(g, want)
+
+
+def test_approx_k_bad_input():
+    with pytest.raises(ValueError, match=r"finegrad\.math\.approx_max_k: k must be in \[0, 3\] "
+                                         r".* got 4"):
+        fg.math.approx_max_k(fg.constant([3.0, 1.0, 4.0]), 4)
+    with pytest.raises(ValueError, match=r"approx_min_k: operand must have rank >= 1"):
+        fg.math.approx_min_k(fg.constant(3.0), 1)
+    with pytest.raises(TypeError, match=r"approx_min_k: operand must be a floating tensor, "
+                                        r"got int32"):
+        fg.math.approx_min_k(fg.constant([1, 2]), 1)

@@ -35,7 +35,8 @@ from finegrad._src.ops.segments import (segment_sum, segment_mean, segment_max, 
 from finegrad._src.ops.math_more import (scalar_mul, nextafter, count_nonzero,  # noqa: F401
                                         zero_fraction, is_non_decreasing,
                                         is_strictly_increasing, invert_permutation,
-                                        accumulate_n, in_top_k)
+                                        accumulate_n, in_top_k, approx_max_k,
+                                        approx_min_k)
 
 truediv = divide
 floormod = mod

@@ -8,6 +8,8 @@ primitives because NumPy has the kernel and no composite gives it: ``truncatemod
 ``fmod``; no gradient, as in TensorFlow), ``invert_permutation`` (integers, no gradient) and
 ``nextafter``, whose gradient is TensorFlow's: 1 for ``x1`` and 0 for ``x2``.
 """
+import collections
+
 import numpy as np
 
 from finegrad._src import core, dtypes
@@ -15,10 +17,12 @@ from finegrad._src.core import Primitive, bind, def_nondiff
 from finegrad._src.errors import InvalidArgumentError
 from finegrad._src.ops import arithmetic as ar
 from finegrad._src.ops import elementwise as ew
+from finegrad._src.ops import sorting
 from finegrad._src.ops.base import normalize_axes
 from finegrad._src.ops.array import cast, reduce_sum, reshape, unbroadcast, zeros_like
 from finegrad._src.ops.complex_numbers import complex as make_complex, imag, real
 from finegrad._src.ops.reduce import reduce_mean
+from finegrad._src.shapes import as_int
 from finegrad._src.tensor import Tensor, convert_to_tensor
 
 
@@ -407,3 +411,60 @@ def in_top_k(targets, predictions, k, name=None):
     greater = reduce_sum(cast(ew.greater(p, reshape(own, [-1, 1])), dtypes.int32), axis=1)
     all_finite = ew.equal(reduce_sum(cast(ew.logical_not(finite), dtypes.int32), axis=1), 0)
     return ew.logical_and(ew.logical_and(valid, all_finite), ew.less(greater, k))
+
+
+ApproxTopK = collections.namedtuple("ApproxTopK", ["values", "indices"])
+
+
+def _approx_k(operand, k, reduction_dimension, fn, direction):
+    x, fn = convert_to_tensor(operand), f"finegrad.math.{fn}"
+    if x._value.dtype.kind != "f":   # TensorFlow's kernels: float16 and float32 only
+        raise TypeError(f"{fn}: operand must be a floating tensor, got {x.dtype.name}")
+    if not x._value.ndim:
+        raise ValueError(f"{fn}: operand must have rank >= 1, got a scalar")
+    axis = normalize_axes(reduction_dimension, x._value.ndim, fn)[0]
+    k, size = as_int(k, fn, "k"), x._value.shape[axis]
+    if not 0 <= k <= size:
+        raise ValueError(f"{fn}: k must be in [0, {size}] (the size of reduction_dimension "
+                         f"{reduction_dimension}), got {k}")
+    # sorting is stable: among equal values the lower index comes first, as top_k's
+    values = sorting.sort(x, axis=axis, direction=direction)
+    indices = sorting.argsort(x, axis=axis, direction=direction, stable=True)
+    keep = (slice(None),) * axis + (slice(0, k),)
+    return ApproxTopK(values[keep], indices[keep])
+
+
+def approx_max_k(operand, k, reduction_dimension=-1, recall_target=0.95,
+                 reduction_input_size_override=-1, aggregate_to_topk=True, name=None):
+    """The ``k`` largest values of ``operand`` along ``reduction_dimension`` and their int32
+    indices, a ``(values, indices)`` pair. finegrad computes them exactly (a recall of 1,
+    which meets any ``recall_target``; TensorFlow's CPU kernel is exact too). ``operand`` is
+    float16 or float32 as in TensorFlow, or float64 (finegrad only). Ties: the
+    lower index first. The values are differentiable (the gradient goes back to where each
+    came from).
+
+    >>> import finegrad as fg
+    >>> fg.math.approx_max_k(fg.constant([3., 1., 4., 1., 5.]), 2).indices.numpy()
+    array([4, 2], dtype=int32)
+
+    Raises:
+        TypeError: for an ``operand`` that is not floating (as TensorFlow).
+        ValueError: for a scalar ``operand``, or ``k`` beyond the dimension's size.
+    """
+    return _approx_k(operand, k, reduction_dimension, "approx_max_k", "DESCENDING")
+
+
+def approx_min_k(operand, k, reduction_dimension=-1, recall_target=0.95,
+                 reduction_input_size_override=-1, aggregate_to_topk=True, name=None):
+    """The ``k`` smallest values of ``operand`` along ``reduction_dimension`` (ascending)
+    and their int32 indices, a ``(values, indices)`` pair; exact, as `approx_max_k`.
+
+    >>> import finegrad as fg
+    >>> fg.math.approx_min_k(fg.constant([3., 1., 4., 1., 5.]), 2).indices.numpy()
+    array([1, 3], dtype=int32)
+
+    Raises:
+        TypeError: for an ``operand`` that is not floating (as TensorFlow).
+        ValueError: for a scalar ``operand``, or ``k`` beyond the dimension's size.
+    """
+    return _approx_k(operand, k, reduction_dimension, "approx_min_k", "ASCENDING")
