@@ -42,6 +42,7 @@ RETRACES = {
     "depthwise_conv2d": "reshape of a tensor with a dynamic axis",
     # every axis of its input is a diagonal's length: the identity mask takes the traced size
     "tensor_diag": "linalg.diag over a dynamic axis",
+    "tridiagonal_matmul": "pad",   # the shifted neighbours are padded back to M rows
 }
 
 

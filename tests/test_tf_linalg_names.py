@@ -47,6 +47,20 @@ CASES = {
                        [_RNG.normal(size=(4, 3)), [1.0, 2.0]]),
     "set_diag(k=(2, 2))": (lambda lib, x, d: lib.linalg.set_diag(x, d, k=(2, 2)),
                            [_RNG.normal(size=(3, 3)), [7.0]]),
+    "tridiagonal_matmul": (lambda lib, d, r: lib.linalg.tridiagonal_matmul(d, r),
+                           [_RNG.normal(size=(3, 4)), _RNG.normal(size=(4, 2))]),
+    "tridiagonal_matmul(batched)": (lambda lib, d, r: lib.linalg.tridiagonal_matmul(d, r),
+                                    [_RNG.normal(size=(2, 3, 4)), _RNG.normal(size=(2, 4, 3))]),
+    "tridiagonal_matmul(sequence)": (
+        lambda lib, a, b, c, r: lib.linalg.tridiagonal_matmul((a, b, c), r,
+                                                              diagonals_format="sequence"),
+        [_RNG.normal(size=(4,)), _RNG.normal(size=(4,)), _RNG.normal(size=(4,)),
+         _RNG.normal(size=(4, 2))]),
+    "tridiagonal_matmul(matrix)": (
+        lambda lib, m, r: lib.linalg.tridiagonal_matmul(m, r, diagonals_format="matrix"),
+        [_RNG.normal(size=(4, 4)), _RNG.normal(size=(4, 2))]),
+    "tridiagonal_matmul(M=1)": (lambda lib, d, r: lib.linalg.tridiagonal_matmul(d, r),
+                                [_RNG.normal(size=(3, 1)), _RNG.normal(size=(1, 2))]),
     "tensor_diag": (lambda lib, d: lib.linalg.tensor_diag(d), [[1.0, 2.0, 3.0]]),
     "tensor_diag(rank 2)": (lambda lib, d: lib.linalg.tensor_diag(d), [_X23]),
     "tensor_diag_part": (lambda lib, x: lib.linalg.tensor_diag_part(x),
@@ -126,6 +140,25 @@ def test_linalg_bad_input():
         fg.linalg.matrix_rank(fg.constant([[1, 2], [3, 4]]))
     with pytest.raises(ValueError, match=r"matrix_rank: a must have rank >= 2, got shape \[3\]"):
         fg.linalg.matrix_rank(fg.ones([3]))
+
+
+def test_tridiagonal_matmul_bad_input():
+    r = fg.ones([3, 1])
+    with pytest.raises(ValueError, match=r"finegrad\.linalg\.tridiagonal_matmul: "
+                                         r"diagonals_format must be .* got 'foo'"):
+        fg.linalg.tridiagonal_matmul(fg.ones([3, 3]), r, diagonals_format="foo")
+    with pytest.raises(InvalidArgumentError, match=r"tridiagonal_matmul: diagonals in 'compact' "
+                                                   r"format must have shape \[\.\.\., 3, M\], "
+                                                   r"got \[2, 3\]"):
+        fg.linalg.tridiagonal_matmul(fg.ones([2, 3]), r)
+    with pytest.raises(InvalidArgumentError, match=r"tridiagonal_matmul: each diagonal must have "
+                                                   r"rhs's length M = 4"):
+        fg.linalg.tridiagonal_matmul(fg.ones([3, 3]), fg.ones([4, 1]))
+    with pytest.raises(ValueError, match=r"tridiagonal_matmul: diagonals in 'sequence' format "
+                                         r"must be a tuple of 3 tensors"):
+        fg.linalg.tridiagonal_matmul(fg.ones([3, 3]), r, diagonals_format="sequence")
+    with pytest.raises(ValueError, match=r"tridiagonal_matmul: rhs must have rank >= 2"):
+        fg.linalg.tridiagonal_matmul(fg.ones([3, 3]), fg.ones([3]))
 
 
 def _rank_cases():

@@ -298,7 +298,8 @@ NEW_NAMES = ("acos", "asin", "atan", "realdiv", "truncatemod", "scalar_mul", "sa
              "math.accumulate_n", "math.nextafter", "math.scalar_mul", "linalg.normalize",
              "linalg.cross", "linalg.set_diag", "linalg.tensor_diag", "linalg.tensor_diag_part",
              "linalg.matrix_rank", "math.in_top_k", "math.unsorted_segment_sqrt_n",
-             "math.softsign", "math.approx_max_k", "math.approx_min_k")
+             "math.softsign", "math.approx_max_k", "math.approx_min_k",
+             "linalg.tridiagonal_matmul")
 
 
 @pytest.mark.parametrize("dotted", NEW_NAMES)

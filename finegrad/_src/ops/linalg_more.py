@@ -12,8 +12,8 @@ from finegrad._src import dtypes
 from finegrad._src.errors import InvalidArgumentError
 from finegrad._src.ops import elementwise as ew
 from finegrad._src.ops.array import cast, expand_dims, reduce_sum, reshape, stack
-from finegrad._src.ops.linalg import norm
-from finegrad._src.ops.linalg_extra import diag, diag_part
+from finegrad._src.ops.linalg import matmul, norm
+from finegrad._src.ops.linalg_extra import band_part, diag, diag_part
 from finegrad._src.ops.manipulation import pad
 from finegrad._src.ops.reduce import reduce_max
 from finegrad._src.ops.svd_qr import svd
@@ -212,3 +212,63 @@ def matrix_rank(a, tol=None, validate_args=False, name=None):
     else:
         tol = convert_to_tensor(tol, dtype=s.dtype)
     return reduce_sum(cast(ew.greater(s, tol), dtypes.int32), axis=-1)
+
+
+def _tridiagonal_parts(diagonals, diagonals_format, m, fn):
+    """(superdiagonal, main diagonal, subdiagonal), each ``[..., M]``, of either format."""
+    if diagonals_format == "sequence":
+        if not isinstance(diagonals, (list, tuple)) or len(diagonals) != 3:
+            raise ValueError(f"{fn}: diagonals in 'sequence' format must be a tuple of 3 "
+                             f"tensors (super, main, sub), got {type(diagonals).__name__}")
+        parts = [convert_to_tensor(d) for d in diagonals]
+    else:
+        d = convert_to_tensor(diagonals)
+        shape = list(d._value.shape)
+        if len(shape) < 2 or shape[-2] != 3:
+            raise InvalidArgumentError(f"{fn}: diagonals in 'compact' format must have shape "
+                                       f"[..., 3, M], got {shape}")
+        parts = [d[..., i, :] for i in range(3)]
+    for p in parts:
+        if not p._value.ndim or p._value.shape[-1] != m:
+            raise InvalidArgumentError(f"{fn}: each diagonal must have rhs's length M = {m} on "
+                                       f"its last axis, got shape {list(p._value.shape)}")
+    return parts
+
+
+def tridiagonal_matmul(diagonals, rhs, diagonals_format="compact", name=None):
+    """The product of tridiagonal matrices and ``rhs`` (``[..., M, N]``). ``diagonals`` is
+    ``[..., 3, M]`` ('compact': superdiagonal, main diagonal, subdiagonal; the last
+    superdiagonal and first subdiagonal entries are ignored), a tuple of three ``[..., M]``
+    tensors ('sequence'), or ``[..., M, M]`` matrices whose tridiagonal band is used
+    ('matrix'). Differentiable in both.
+
+    >>> import finegrad as fg
+    >>> d = fg.constant([[1., 2., 0.], [4., 5., 6.], [0., 8., 9.]])
+    >>> fg.linalg.tridiagonal_matmul(d, fg.constant([[1.], [2.], [3.]])).numpy()
+    array([[ 6.],
+           [24.],
+           [36.]], dtype=float32)
+
+    Raises:
+        ValueError: for an unknown ``diagonals_format``, or rhs of rank < 2.
+        finegrad.errors.InvalidArgumentError: for diagonals whose shapes do not fit ``rhs``.
+    """
+    fn = "finegrad.linalg.tridiagonal_matmul"
+    if diagonals_format not in ("compact", "sequence", "matrix"):
+        raise ValueError(f"{fn}: diagonals_format must be 'compact', 'sequence' or 'matrix', "
+                         f"got {diagonals_format!r}")
+    rhs = convert_to_tensor(rhs)
+    if rhs._value.ndim < 2:
+        raise ValueError(f"{fn}: rhs must have rank >= 2 ([..., M, N]), got shape "
+                         f"{list(rhs._value.shape)}")
+    if diagonals_format == "matrix":
+        return matmul(band_part(diagonals, 1, 1), rhs)
+    m = rhs._value.shape[-2]
+    sup, main, sub = _tridiagonal_parts(diagonals, diagonals_format, m, fn)
+    out = expand_dims(main, -1) * rhs
+    if m > 1:
+        lead = [[0, 0]] * (rhs._value.ndim - 2)
+        above = expand_dims(sup[..., :-1], -1) * rhs[..., 1:, :]
+        below = expand_dims(sub[..., 1:], -1) * rhs[..., :-1, :]
+        out = out + pad(above, lead + [[0, 1], [0, 0]]) + pad(below, lead + [[1, 0], [0, 0]])
+    return out
