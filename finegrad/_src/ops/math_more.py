@@ -263,8 +263,9 @@ def _ordered(x, fn, compare):
         raise TypeError(f"finegrad.math.{fn}: x must be a real numeric tensor, got "
                         f"{x.dtype.name}")
     flat = reshape(x, [-1])
-    return ew.logical_not(reduce_sum(cast(ew.logical_not(compare(flat[1:], flat[:-1])),
-                                          dtypes.int32)) > 0)
+    # every neighbour pair in order: no pair fails (reduce_all's formula; True when empty)
+    failed = cast(ew.logical_not(compare(flat[1:], flat[:-1])), dtypes.int32)
+    return ew.equal(reduce_sum(failed), 0)
 
 
 def is_non_decreasing(x, name=None):
