@@ -69,7 +69,8 @@ from finegrad._src.ops.mapping import map_fn
 from finegrad._src.ops.scan import scan, foldl, foldr
 from finegrad._src.ops.variable_scatter import IndexedSlices
 from finegrad._src.graph.vmap import vectorized_map
-from finegrad._src.ops.elementwise import sinh, cosh, asinh
+from finegrad._src.ops.elementwise import sinh, cosh, asinh, asin, acos, atan
+from finegrad._src.ops.math_more import realdiv, truncatemod, scalar_mul, saturate_cast
 from finegrad._src.ops.special import acosh, atanh, atan2
 from finegrad._src.ops.special_functions import truncatediv
 from finegrad._src.ops.sorting import argmax, argmin, sort, argsort
@@ -81,7 +82,7 @@ from finegrad._src.ops.array_extra import (shape_n, sequence_mask, unravel_index
 from finegrad._src.ops.sorting import searchsorted
 from finegrad._src.ops.counting import unique_with_counts
 from finegrad import (math, nn, linalg, autodiff, testing, stable, nest, errors,  # noqa: E402
-                      debugging, compat, random)
+                      debugging, compat, random, dtypes)
 
 newaxis = None
 

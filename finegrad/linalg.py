@@ -13,3 +13,6 @@ from finegrad._src.ops.tf_extras import global_norm  # noqa: F401
 from finegrad._src.ops.matrix_functions import expm, logdet  # noqa: F401
 from finegrad._src.ops.lu import lu, lu_reconstruct, lu_solve, lu_matrix_inverse  # noqa: F401
 from finegrad._src.ops.eig import eig, eigvals  # noqa: F401
+from finegrad._src.ops.linalg_more import (normalize, cross, set_diag, tensor_diag,  # noqa: F401
+                                          tensor_diag_part, matrix_rank,
+                                          tridiagonal_matmul)

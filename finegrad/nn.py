@@ -16,3 +16,4 @@ from finegrad._src.ops.tf_extras import bias_add, embedding_lookup, softsign  # 
 from finegrad._src.ops.nn_losses import (batch_normalization,  # noqa: F401
                                          weighted_cross_entropy_with_logits, log_poisson_loss)
 from finegrad._src.ops.array_extra import space_to_depth, depth_to_space  # noqa: E402,F401
+from finegrad._src.ops.math_more import zero_fraction  # noqa: F401

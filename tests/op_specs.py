@@ -601,3 +601,5 @@ from op_specs_math_extra import NONDIFF_MATH_EXTRA  # noqa: E402  (tf.math speci
 NONDIFF += NONDIFF_MATH_EXTRA
 import op_specs_array_extra  # noqa: E402  (slice, strided_slice and other array composites)
 NONDIFF += op_specs_array_extra.NONDIFF
+from op_specs_tf_names import NONDIFF_TF_NAMES  # noqa: E402  (ops/math_more.py, linalg_more.py)
+NONDIFF += NONDIFF_TF_NAMES

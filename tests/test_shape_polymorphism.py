@@ -41,6 +41,9 @@ RETRACES = {
         "conv1d", "conv2d", "max_pool", "avg_pool")},
     "depthwise_conv2d": "reshape of a tensor with a dynamic axis",
     "reverse_sequence": "reverse_sequence (its positions are fixed)",
+    # every axis of its input is a diagonal's length: the identity mask takes the traced size
+    "tensor_diag": "linalg.diag over a dynamic axis",
+    "tridiagonal_matmul": "pad",   # the shifted neighbours are padded back to M rows
 }
 
 

@@ -24,13 +24,19 @@ from finegrad._src.ops.special_more import (ndtri, erfcinv, bessel_i0e,  # noqa:
 from finegrad.math import special  # noqa: F401,E402
 from finegrad._src.ops.igamma import igamma, igammac, lbeta  # noqa: F401
 from finegrad._src.ops.cumlogsumexp import cumulative_logsumexp  # noqa: F401
-from finegrad._src.ops.tf_extras import reciprocal_no_nan, multiply_no_nan, xdivy  # noqa: F401
+from finegrad._src.ops.tf_extras import reciprocal_no_nan, multiply_no_nan, xdivy, softsign  # noqa: F401
 from finegrad._src.ops.counting import bincount, confusion_matrix  # noqa: F401
 from finegrad._src.ops.sorting import argmax, argmin, top_k  # noqa: F401
 from finegrad._src.ops.segments import (segment_sum, segment_mean, segment_max,  # noqa: F401
                                         segment_min, segment_prod, unsorted_segment_sum,
                                         unsorted_segment_mean, unsorted_segment_max,
-                                        unsorted_segment_min, unsorted_segment_prod)
+                                        unsorted_segment_min, unsorted_segment_prod,
+                                        unsorted_segment_sqrt_n)
+from finegrad._src.ops.math_more import (scalar_mul, nextafter, count_nonzero,  # noqa: F401
+                                        zero_fraction, is_non_decreasing,
+                                        is_strictly_increasing, invert_permutation,
+                                        accumulate_n, in_top_k, approx_max_k,
+                                        approx_min_k)
 
 truediv = divide
 floormod = mod

@@ -7,7 +7,8 @@ from finegrad._src.ops import (base, indexing, array, constants, gather, queries
                                solvers, decompositions, svd_qr,
                                random_streams, random_ops, random_generator, conv, pool,
                                scatter_nd, masking, mapping,
-                               special_functions, sorting, segments, counting)
+                               special_functions, sorting, segments, counting, math_more,
+                               linalg_more)
 
 operators.install(linalg.matmul)
 

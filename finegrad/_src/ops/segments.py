@@ -22,7 +22,7 @@ from finegrad._src.ops.arithmetic import _sum_tangents, divide, maximum
 from finegrad._src.ops.array import (cast, concat, convert_to_tensor, reshape, zeros_like,
                                      ones_like, transpose)
 from finegrad._src.ops.base import _static
-from finegrad._src.ops.elementwise import equal, where
+from finegrad._src.ops.elementwise import equal, sqrt, where
 from finegrad._src.ops.gather import gather, gather_vjp_p
 from finegrad._src.ops.reduce import cumprod
 from finegrad._src.ops.special_functions import truncatediv
@@ -237,15 +237,20 @@ def _reduce(kind, rows, ids, num, sorted_ids):
         if np.dtype(rows._value.dtype).kind == "f":
             return divide(total, counts)
         return truncatediv(total, counts)
+    if kind == "sqrt_n":
+        if np.dtype(rows._value.dtype).kind != "f":
+            raise TypeError(f"finegrad.unsorted_segment_sqrt_n: data must be a floating tensor, "
+                            f"got {np.dtype(rows._value.dtype).name}")
+        return divide(_scatter_rows(rows, ids, num), sqrt(_counts(ids, num, rows)))
     prim = segment_max_p if kind == "max" else segment_min_p if kind == "min" else \
         segment_prod_p
     return bind(prim, rows, ids, num=num, zero_empty=sorted_ids)
 
 
-_EMPTY = {"sum": "0", "mean": "0", "prod": "1",
+_EMPTY = {"sum": "0", "mean": "0", "prod": "1", "sqrt_n": "0",
           "max": "the dtype's lowest value", "min": "the dtype's highest value"}
 _EXAMPLES = {"sum": "[3., 3.]", "mean": "[1.5, 3. ]", "max": "[2., 3.]", "min": "[1., 3.]",
-             "prod": "[2., 3.]"}
+             "prod": "[2., 3.]", "sqrt_n": "[2.1213205, 3.       ]"}
 
 
 def _make(kind, sorted_ids):
@@ -266,11 +271,12 @@ def _make(kind, sorted_ids):
         what = "``segment_ids`` in any order, shaped as a prefix of ``data``'s shape (rows with "
         what += "a negative id are dropped)"
         size = "``num_segments`` segments"
-        if kind in ("sum", "mean"):
+        if kind in ("sum", "mean", "sqrt_n"):
             call = "[0, 0, 1], num_segments=2"
-    data = "[1., 2., 3.]" if sorted_ids or kind in ("sum", "mean") else "[3., 1., 2.]"
+    data = "[1., 2., 3.]" if sorted_ids or kind in ("sum", "mean", "sqrt_n") else "[3., 1., 2.]"
     op.__name__ = op.__qualname__ = fn
-    op.__doc__ = f"""The {kind} of the rows of ``data`` in each segment: {what};
+    what_kind = "sum divided by the square root of the size" if kind == "sqrt_n" else kind
+    op.__doc__ = f"""The {what_kind} of the rows of ``data`` in each segment: {what};
     {size}, an empty one gives {empty} (as TensorFlow).
 
     Raises:
@@ -289,3 +295,4 @@ segment_sum, segment_mean, segment_max, segment_min, segment_prod = (
     _make(k, True) for k in ("sum", "mean", "max", "min", "prod"))
 (unsorted_segment_sum, unsorted_segment_mean, unsorted_segment_max, unsorted_segment_min,
  unsorted_segment_prod) = (_make(k, False) for k in ("sum", "mean", "max", "min", "prod"))
+unsorted_segment_sqrt_n = _make("sqrt_n", False)
