@@ -70,7 +70,7 @@ from finegrad._src.ops.special_functions import truncatediv
 from finegrad._src.ops.sorting import argmax, argmin, sort, argsort
 from finegrad._src.ops.counting import unique
 from finegrad import (math, nn, linalg, autodiff, testing, stable, nest, errors,  # noqa: E402
-                      debugging, compat, random)
+                      debugging, compat, random, signal)
 
 newaxis = None
 

@@ -40,6 +40,12 @@ RETRACES = {
     **{k: "a convolution's spatial or channel axes" for k in (
         "conv1d", "conv2d", "max_pool", "avg_pool")},
     "depthwise_conv2d": "reshape of a tensor with a dynamic axis",
+    # tf.signal: the transform's length (and the frame indices) are parameters of the graph
+    **{f"signal.{k}": f"finegrad.signal.{k} along a dynamic axis" for k in (
+        "rfft", "irfft", "rfft2d", "irfft2d", "frame")},
+    "signal.rfft(crop,pad)": "pad",   # fft_length pads the signal
+    "signal.frame(pad_end": "pad",
+    "signal.fftshift": "roll",
 }
 
 
