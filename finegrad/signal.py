@@ -1,6 +1,6 @@
 """TensorFlow's ``tf.signal`` namespace: Fourier transforms over the innermost axes, their
 shifts, framing and windows."""
 from finegrad._src.ops.fft import (fft, ifft, fft2d, ifft2d, fft3d, ifft3d,  # noqa: F401
-                                   rfft, irfft, rfft2d, irfft2d)
+                                   rfft, irfft, rfft2d, irfft2d, rfft3d, irfft3d)
 from finegrad._src.ops.signal_ops import (fftshift, ifftshift, frame,  # noqa: F401
                                           hann_window, hamming_window)

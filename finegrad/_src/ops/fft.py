@@ -23,7 +23,7 @@ import numpy as np
 
 from finegrad._src import core, dims
 from finegrad._src.core import Primitive, bind
-from finegrad._src.ops.array import _t, concat, zeros_like
+from finegrad._src.ops.array import _t, broadcast_to, concat, zeros_like
 from finegrad._src.ops.complex_numbers import _complex_dtype, conj, real
 from finegrad._src.ops.manipulation import pad
 
@@ -248,19 +248,40 @@ def _check_fft_length(fft_length, x, rank, name, default):
     return tuple(int(v) for v in lengths)
 
 
+def pad_axis_end(x, axis, count, value=0):
+    """``x`` with ``count`` entries of ``value`` appended along ``axis`` (a concat, so other
+    axes may stay dynamic inside a shape-polymorphic trace, unlike `pad`'s)."""
+    shape = core.shape_of(x)
+    if not count:
+        return x
+    if not shape[axis]:
+        paddings = [[0, 0]] * len(shape)
+        paddings[axis] = [0, count]
+        return pad(x, paddings, constant_values=value)
+    index = [slice(None)] * len(shape)
+    index[axis] = slice(0, 1)
+    filler = zeros_like(x[tuple(index)])
+    if value:
+        filler = filler + x._value.dtype.type(value)
+    sizes = list(shape)
+    sizes[axis] = count
+    return concat([x, broadcast_to(filler, tuple(sizes))], axis=axis)
+
+
 def _fit_inner(x, sizes, name):
     """Crop or zero-pad the ``len(sizes)`` innermost axes of ``x`` to ``sizes``
-    (differentiable: slicing and pad)."""
+    (differentiable: slicing and concat)."""
     shape = x._value.shape
     rank = len(sizes)
-    if tuple(shape[len(shape) - rank:]) == tuple(sizes):
-        return x
-    index = [slice(None)] * (len(shape) - rank) + [slice(0, s) for s in sizes]
-    x = x[tuple(index)]
-    shape = x._value.shape
-    gaps = [s - have for s, have in zip(sizes, shape[len(shape) - rank:], strict=True)]
-    if any(gaps):
-        x = pad(x, [[0, 0]] * (len(shape) - rank) + [[0, g] for g in gaps])
+    have = dims.pin(core.shape_of(x)[len(shape) - rank:], f"{name} along a dynamic axis")
+    for i, (size, n) in enumerate(zip(sizes, have, strict=True)):
+        axis = i - rank
+        if n > size:
+            index = [slice(None)] * len(shape)
+            index[axis] = slice(0, size)
+            x = x[tuple(index)]
+        elif n < size:
+            x = pad_axis_end(x, axis, size - n)
     return x
 
 
@@ -365,3 +386,37 @@ def irfft2d(input_tensor, fft_length=None, name=None):
     """
     return _inverse_real_transform(input_tensor, fft_length, 2)
 
+
+
+def rfft3d(input_tensor, fft_length=None, name=None):
+    """The 3-D discrete Fourier transform of a real signal over its three innermost axes,
+    keeping ``fft_length[2] // 2 + 1`` coefficients on the last (see `rfft`). TensorFlow
+    registers no gradient for it; finegrad's is the adjoint, as for `rfft`.
+
+    >>> import finegrad as fg
+    >>> fg.signal.rfft3d(fg.ones((2, 2, 2))).numpy()[..., 0]
+    array([[8.+0.j, 0.+0.j],
+           [0.+0.j, 0.+0.j]], dtype=complex64)
+
+    Raises:
+        TypeError: for an input that is not float32 or float64.
+        ValueError: for rank below 3, or an ``fft_length`` that is not three positive ints.
+    """
+    return _real_transform(input_tensor, fft_length, 3)
+
+
+def irfft3d(input_tensor, fft_length=None, name=None):
+    """The inverse of `rfft3d`: a real signal of shape ``fft_length`` over the three innermost
+    axes (default: the input's sizes, ``2 * (n - 1)`` on the last). TensorFlow registers no
+    gradient for it; finegrad's is the adjoint, as for `irfft`.
+
+    >>> import finegrad as fg
+    >>> fg.signal.irfft3d(fg.signal.rfft3d(fg.ones((2, 2, 2)))).numpy()[0]
+    array([[1., 1.],
+           [1., 1.]], dtype=float32)
+
+    Raises:
+        TypeError: for an input that is not complex64 or complex128.
+        ValueError: for rank below 3, or an ``fft_length`` that is not three positive ints.
+    """
+    return _inverse_real_transform(input_tensor, fft_length, 3)

@@ -7,7 +7,8 @@ from finegrad._src import core, dims, dtypes
 from finegrad._src.ops.array import _t, convert_to_tensor
 from finegrad._src.ops.base import _normalize_axis
 from finegrad._src.ops.gather import gather
-from finegrad._src.ops.manipulation import pad, roll
+from finegrad._src.ops.fft import pad_axis_end
+from finegrad._src.ops.manipulation import roll
 from finegrad._src.tensor import Tensor
 
 
@@ -97,10 +98,8 @@ def frame(signal, frame_length, frame_step, pad_end=False, pad_value=0, axis=-1,
         frames = -(-n // step)
         extra = max(0, (frames - 1) * step + length - n)
         if extra:
-            paddings = [[0, 0]] * x._value.ndim
-            paddings[ax] = [0, extra]
             value = convert_to_tensor(pad_value, dtype=x.dtype)._value
-            x = pad(x, paddings, constant_values=value)
+            x = pad_axis_end(x, ax, extra, value)
     else:
         frames = max(0, 1 + (n - length) // step) if n >= length else 0
     index = (np.arange(frames)[:, None] * step + np.arange(length)[None, :]).astype(np.int32)
