@@ -4,3 +4,4 @@ from finegrad._src.ops.fft import (fft, ifft, fft2d, ifft2d, fft3d, ifft3d,  # n
                                    rfft, irfft, rfft2d, irfft2d, rfft3d, irfft3d)
 from finegrad._src.ops.signal_ops import (fftshift, ifftshift, frame,  # noqa: F401
                                           hann_window, hamming_window)
+from finegrad._src.ops.dct import dct, idct, stft  # noqa: F401

@@ -50,3 +50,14 @@ _add(
     OpSpec(_named("signal.fftshift", lambda x: S.ifftshift(S.fftshift(x) * x, axes=0)),
            shapes=((3,), (3, 4)), prims=("concat", "multiply")),
 )
+
+# dct, idct and stft are built on rfft/irfft: rows for each type and normalization
+_add(*(OpSpec(_named(f"signal.dct(type={t},norm={norm})",
+                     lambda x, t=t, norm=norm: S.dct(x, type=t, norm=norm)),
+              shapes=((2, 4), (5,)), prims=(p,))
+       for t, norm, p in ((1, None, "rfft"), (2, None, "rfft"), (2, "ortho", "rfft"),
+                          (3, None, "irfft"), (3, "ortho", "irfft"), (4, "ortho", "rfft"))),
+     OpSpec(_named("signal.idct(n=6)", lambda x: S.idct(x, n=6, norm="ortho")), shapes=((2, 4),),
+            prims=("irfft",)),
+     OpSpec(_named("signal.stft", lambda x: _parts(S.stft(x, 4, 2, pad_end=True))),
+            shapes=((2, 7),), prims=("rfft", "gather", "real", "imag")))

@@ -275,6 +275,77 @@ def test_signal_ops_inside_function():
     np.testing.assert_allclose(spectrum(fg.constant(x)).numpy(), want, atol=1e-12)
 
 
+# ---- dct, idct, stft ------------------------------------------------------------------------
+
+_DCT = [(t, norm, n) for t in (1, 2, 3, 4) for norm in (None, "ortho") for n in (None, 3, 7)
+        if not (t == 1 and norm)]
+
+
+@pytest.mark.parametrize("kind", ["dct", "idct"])
+@pytest.mark.parametrize("type_, norm, n", _DCT, ids=[str(c) for c in _DCT])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_dct_matches_tensorflow(tf, kind, type_, norm, n, dtype):
+    x = RNG.standard_normal((2, 3, 5)).astype(dtype)
+    kw = dict(type=type_, norm=norm, n=n)
+    got = getattr(S, kind)(fg.constant(x), **kw)
+    want = getattr(tf.signal, kind)(tf.constant(x), **kw)
+    assert got.dtype.name == want.dtype.name and got.shape == tuple(want.shape)
+    np.testing.assert_allclose(got.numpy(), want.numpy(), **_tol(dtype))
+
+    def loss(lib, x):
+        y = getattr(lib.signal, kind)(x, **kw)
+        return lib.reduce_sum(y * _w(tuple(y.shape)) + y ** 2 * 0.1)
+    _compare(tf, loss, x)
+    if dtype == np.float64 and n is None:
+        _compare(tf, loss, x, traced=True)
+        _compare(tf, loss, x, order=2)
+
+
+_STFT = [((2, 16), 5, 3, None, True, False), ((16,), 8, 4, 8, True, True),
+         ((2, 1, 12), 4, 4, 6, False, False)]
+
+
+@pytest.mark.parametrize("shape, length, step, fft_length, window, pad_end", _STFT,
+                         ids=[str(c) for c in _STFT])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_stft_matches_tensorflow(tf, shape, length, step, fft_length, window, pad_end, dtype):
+    x = RNG.standard_normal(shape).astype(dtype)
+
+    def kw(lib):
+        return dict(frame_length=length, frame_step=step, fft_length=fft_length,
+                    window_fn=lib.signal.hann_window if window else None, pad_end=pad_end)
+    got = S.stft(fg.constant(x), **kw(fg))
+    want = tf.signal.stft(tf.constant(x), **kw(tf))
+    assert got.dtype.name == want.dtype.name and got.shape == tuple(want.shape)
+    np.testing.assert_allclose(got.numpy(), want.numpy(), **_tol(dtype))
+
+    def loss(lib, x):
+        y = lib.signal.stft(x, **kw(lib))
+        return lib.reduce_sum(lib.math.real(y * lib.math.conj(y)) * _w(tuple(y.shape)))
+    _compare(tf, loss, x)
+    _compare(tf, loss, x, traced=True)
+
+
+def test_dct_errors():
+    x = fg.ones((2, 4))
+    for kw, kind, pattern in (
+            (dict(type=5), ValueError, r"argument 'type' must be 1, 2, 3 or 4, got 5"),
+            (dict(norm="l2"), ValueError, r"argument 'norm' must be None or 'ortho', got 'l2'"),
+            (dict(type=1, norm="ortho"), ValueError, r"argument 'norm' must be None for type 1"),
+            (dict(n=0), ValueError, r"argument 'n' must be a positive integer or None, got 0"),
+            (dict(axis=0), NotImplementedError, r"argument 'axis' must be -1")):
+        with pytest.raises(kind, match=r"finegrad\.signal\.dct: " + pattern):
+            S.dct(x, **kw)
+    with pytest.raises(TypeError, match=r"finegrad\.signal\.idct: argument 'input' must be "
+                                        r"float32 or float64, got int32"):
+        S.idct(fg.constant([1, 2]))
+    with pytest.raises(ValueError, match=r"finegrad\.signal\.dct: type 1 needs at least 2"):
+        S.dct(fg.ones(1), type=1)
+    with pytest.raises(TypeError, match=r"finegrad\.signal\.stft: argument 'signals' must be "
+                                        r"float32 or float64, got complex64"):
+        S.stft(fg.ones(8, fg.complex64), 4, 2)
+
+
 # ---- errors ----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("fn", [f for f, _ in _COMPLEX])
