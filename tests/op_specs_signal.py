@@ -61,3 +61,7 @@ _add(*(OpSpec(_named(f"signal.dct(type={t},norm={norm})",
             prims=("irfft",)),
      OpSpec(_named("signal.stft", lambda x: _parts(S.stft(x, 4, 2, pad_end=True))),
             shapes=((2, 7),), prims=("rfft", "gather", "real", "imag")))
+_add(OpSpec(_named("signal.overlap_and_add", lambda x: S.overlap_and_add(x, 2)),
+            shapes=((3, 4), (2, 2, 3)), prims=("transpose", "gather_transpose")),
+     _complex_in("signal.inverse_stft", lambda z: S.inverse_stft(z, 4, 2), ((2, 3, 3),),
+                 ("irfft", "gather_transpose")))

@@ -42,7 +42,8 @@ RETRACES = {
     "depthwise_conv2d": "reshape of a tensor with a dynamic axis",
     # tf.signal: the transform's length (and the frame indices) are parameters of the graph
     **{f"signal.{k}": f"finegrad.signal.{k} along a dynamic axis" for k in (
-        "rfft", "irfft", "rfft2d", "irfft2d", "rfft3d", "irfft3d", "frame", "dct")},
+        "rfft", "irfft", "rfft2d", "irfft2d", "rfft3d", "irfft3d", "frame", "dct",
+        "overlap_and_add")},
     "signal.fftshift": "roll",
 }
 

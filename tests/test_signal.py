@@ -326,6 +326,65 @@ def test_stft_matches_tensorflow(tf, shape, length, step, fft_length, window, pa
     _compare(tf, loss, x, traced=True)
 
 
+_OLA = [((3, 4), 2), ((2, 3, 5), 3), ((1, 2, 4, 2), 4), ((2, 3), 1), ((0, 3), 2)]
+
+
+@pytest.mark.parametrize("shape, step", _OLA, ids=[str(c) for c in _OLA])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_overlap_and_add_matches_tensorflow(tf, shape, step, dtype):
+    x = RNG.standard_normal(shape).astype(dtype)
+    want = tf.signal.overlap_and_add(tf.constant(x), step)
+    got = S.overlap_and_add(fg.constant(x), step)
+    assert got.shape == tuple(want.shape) and got.dtype.name == want.dtype.name
+    np.testing.assert_allclose(got.numpy(), want.numpy(), **_tol(dtype))
+
+    def loss(lib, x):
+        y = lib.signal.overlap_and_add(x, step)
+        return lib.reduce_sum(y * y * _w(tuple(y.shape)).astype(dtype))
+    if x.size:
+        _compare(tf, loss, x)
+        _compare(tf, loss, x, traced=True)
+
+
+_ISTFT = [((2, 5, 5), 8, 4, None, "inverse"), ((7, 3), 4, 2, 4, "hann"),
+          ((2, 4, 5), 6, 3, 8, None), ((3, 9), 16, 8, 16, "inverse"), ((4, 3), 6, 2, 4, "hann")]
+
+
+@pytest.mark.parametrize("shape, length, step, fft_length, window", _ISTFT,
+                         ids=[str(c) for c in _ISTFT])
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_inverse_stft_matches_tensorflow(tf, shape, length, step, fft_length, window, dtype):
+    z = _z(shape, dtype)
+
+    def kw(lib):
+        fn = {None: None, "hann": lib.signal.hann_window,
+              "inverse": lib.signal.inverse_stft_window_fn(step)}[window]
+        return dict(frame_length=length, frame_step=step, fft_length=fft_length, window_fn=fn)
+    want = tf.signal.inverse_stft(tf.constant(z), **kw(tf))
+    got = S.inverse_stft(fg.constant(z), **kw(fg))
+    assert got.shape == tuple(want.shape) and got.dtype.name == want.dtype.name
+    np.testing.assert_allclose(got.numpy(), want.numpy(), **_tol(dtype))
+
+    def loss(lib, z):
+        y = lib.signal.inverse_stft(z, **kw(lib))
+        return lib.reduce_sum(y * _w(tuple(y.shape)) + y ** 2)
+    _compare(tf, loss, z)
+    _compare(tf, loss, z, traced=True)
+
+
+@pytest.mark.parametrize("length, step", [(4, 2), (5, 2), (8, 3), (6, 6), (3, 5)])
+def test_inverse_stft_window_matches_tensorflow_and_reconstructs(tf, length, step):
+    for fwd in ("hann_window", "hamming_window"):
+        want = tf.signal.inverse_stft_window_fn(step, getattr(tf.signal, fwd))(
+            length, dtype=tf.float64)
+        got = S.inverse_stft_window_fn(step, getattr(S, fwd))(length, dtype=fg.float64)
+        np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-12, atol=1e-12)
+    x = RNG.standard_normal(40)
+    s = S.stft(x, 8, 2)
+    y = S.inverse_stft(s, 8, 2, window_fn=S.inverse_stft_window_fn(2))
+    np.testing.assert_allclose(y.numpy()[8:-8], x[8:len(y.numpy()) - 8], atol=1e-12)
+
+
 def test_dct_errors():
     x = fg.ones((2, 4))
     for kw, kind, pattern in (
@@ -344,6 +403,12 @@ def test_dct_errors():
     with pytest.raises(TypeError, match=r"finegrad\.signal\.stft: argument 'signals' must be "
                                         r"float32 or float64, got complex64"):
         S.stft(fg.ones(8, fg.complex64), 4, 2)
+    with pytest.raises(TypeError, match=r"finegrad\.signal\.inverse_stft: argument 'stfts' "
+                                        r"must be complex64 or complex128, got float32"):
+        S.inverse_stft(fg.ones((2, 3)), 4, 2)
+    with pytest.raises(ValueError, match=r"finegrad\.signal\.overlap_and_add: argument "
+                                         r"'signal' must have rank at least 2, got shape \(3,\)"):
+        S.overlap_and_add(fg.ones(3), 1)
 
 
 # ---- errors ----------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
-"""Discrete cosine transforms (``tf.signal.dct``, ``idct``) and the short-time Fourier
-transform (``tf.signal.stft``), written with the real FFTs of `fft` and ordinary ops, so
-their gradients (TensorFlow's: the adjoints) and derivatives of any order follow.
+"""Discrete cosine transforms (``tf.signal.dct``, ``idct``), written with the real FFTs of
+`fft` and ordinary ops, so their gradients (TensorFlow's: the adjoints) and derivatives of any
+order follow.
 
 For a signal ``x`` of length ``N`` along the last axis (SciPy's definitions, which
 TensorFlow's follow):
@@ -15,11 +15,10 @@ TensorFlow's follow):
 import numpy as np
 
 from finegrad._src import core, dims
-from finegrad._src.ops.array import _t, cast, concat
+from finegrad._src.ops.array import _t, concat
 from finegrad._src.ops.complex_numbers import complex as make_complex, real
 from finegrad._src.ops.fft import irfft, pad_axis_end, rfft
 from finegrad._src.ops.manipulation import reverse
-from finegrad._src.ops.signal_ops import frame, hann_window
 
 
 def _check_dct_args(x, type, n, axis, norm, name):  # noqa: A002 (TensorFlow's keyword)
@@ -128,33 +127,3 @@ def idct(input, type=2, n=None, axis=-1, norm=None, name=None):  # noqa: A002
     """
     inverse = {1: 1, 2: 3, 3: 2, 4: 4}.get(type, type)
     return _transform(input, inverse, n, axis, norm, "finegrad.signal.idct")
-
-
-def _enclosing_power_of_2(n):
-    return 1 << max(0, (int(n) - 1).bit_length())
-
-
-def stft(signals, frame_length, frame_step, fft_length=None, window_fn=hann_window,
-         pad_end=False, name=None):
-    """The short-time Fourier transform: `frame` the last axis, multiply each frame by
-    ``window_fn(frame_length, dtype=signals.dtype)`` (none when ``window_fn`` is None) and
-    `rfft` it to ``fft_length`` (default: the smallest power of 2 not below
-    ``frame_length``). Shape ``[..., frames, fft_length // 2 + 1]``; differentiable.
-
-    >>> import finegrad as fg
-    >>> fg.signal.stft(fg.ones(8), 4, 4, window_fn=None).numpy()[:, 0]
-    array([4.+0.j, 4.+0.j], dtype=complex64)
-
-    Raises:
-        TypeError: for signals that are not float32 or float64, or bad frame arguments.
-        ValueError: as `frame` and `rfft`.
-    """
-    x = _t(signals)
-    if x._value.dtype not in (np.float32, np.float64):
-        raise TypeError(f"finegrad.signal.stft: argument 'signals' must be float32 or "
-                        f"float64, got {x.dtype.name}")
-    frames = frame(x, frame_length, frame_step, pad_end=pad_end, axis=-1)
-    if window_fn is not None:
-        frames = frames * cast(window_fn(frame_length, dtype=x.dtype), x.dtype)
-    length = _enclosing_power_of_2(frame_length) if fft_length is None else fft_length
-    return rfft(frames, [length])
