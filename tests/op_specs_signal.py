@@ -65,3 +65,5 @@ _add(OpSpec(_named("signal.overlap_and_add", lambda x: S.overlap_and_add(x, 2)),
             shapes=((3, 4), (2, 2, 3)), prims=("transpose", "gather_transpose")),
      _complex_in("signal.inverse_stft", lambda z: S.inverse_stft(z, 4, 2), ((2, 3, 3),),
                  ("irfft", "gather_transpose")))
+_add(OpSpec(_named("signal.mfccs_from_log_mel_spectrograms", S.mfccs_from_log_mel_spectrograms),
+            shapes=((2, 4),), prims=("rfft",)))

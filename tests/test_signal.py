@@ -264,6 +264,36 @@ def test_windows_match_tensorflow(tf, fn, dtype, periodic):
         np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-6, atol=1e-7)
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_kaiser_and_vorbis_windows_match_tensorflow(tf, dtype):
+    for n in range(8):
+        for beta in (0.0, 2.5, 12.0, 800.0) if n else ():   # TensorFlow's fails on length 0
+            want = tf.signal.kaiser_window(n, beta=beta, dtype=getattr(tf, dtype))
+            got = S.kaiser_window(n, beta=beta, dtype=getattr(fg, dtype))
+            assert got.dtype.name == dtype and got.shape == (n,)
+            np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-5, atol=1e-7)
+        want = tf.signal.vorbis_window(n, dtype=getattr(tf, dtype))
+        got = S.vorbis_window(n, dtype=getattr(fg, dtype))
+        assert got.dtype.name == dtype and got.shape == (n,)
+        np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-6, atol=1e-7)
+
+
+@pytest.mark.parametrize("shape", [(5,), (2, 3, 8)])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_mfccs_match_tensorflow(tf, shape, dtype):
+    x = RNG.standard_normal(shape).astype(dtype)
+    want = tf.signal.mfccs_from_log_mel_spectrograms(tf.constant(x))
+    got = S.mfccs_from_log_mel_spectrograms(fg.constant(x))
+    assert got.dtype.name == want.dtype.name
+    np.testing.assert_allclose(got.numpy(), want.numpy(), **_tol(dtype))
+
+    def loss(lib, x):
+        y = lib.signal.mfccs_from_log_mel_spectrograms(x)
+        return lib.reduce_sum(y * y * _w(shape).astype(dtype))
+    _compare(tf, loss, x)
+    _compare(tf, loss, x, traced=True)
+
+
 def test_signal_ops_inside_function():
     @fg.function
     def spectrum(x):
@@ -453,6 +483,12 @@ def test_signal_helper_errors():
     with pytest.raises(ValueError, match=r"finegrad\.signal\.hann_window: argument 'dtype' "
                                          r"must be a floating dtype, got int32"):
         S.hann_window(4, dtype=fg.int32)
+    with pytest.raises(ValueError, match=r"finegrad\.signal\.mfccs_from_log_mel_spectrograms: "
+                                         r"argument 'log_mel_spectrograms' must have at least"):
+        S.mfccs_from_log_mel_spectrograms(fg.ones((2, 0)))
+    with pytest.raises(TypeError, match=r"finegrad\.signal\.mfccs_from_log_mel_spectrograms: "
+                                        r"argument 'log_mel_spectrograms' must be float32"):
+        S.mfccs_from_log_mel_spectrograms(fg.constant([1, 2]))
     with pytest.raises(ValueError, match=r"finegrad\.signal\.hamming_window: argument "
                                          r"'window_length' must be at least 0, got -1"):
         S.hamming_window(-1)

@@ -127,3 +127,29 @@ def idct(input, type=2, n=None, axis=-1, norm=None, name=None):  # noqa: A002
     """
     inverse = {1: 1, 2: 3, 3: 2, 4: 4}.get(type, type)
     return _transform(input, inverse, n, axis, norm, "finegrad.signal.idct")
+
+
+def mfccs_from_log_mel_spectrograms(log_mel_spectrograms, name=None):
+    """Mel-frequency cepstral coefficients: the type-II `dct` of the last axis scaled by
+    ``1 / sqrt(2 num_mel_bins)`` (orthonormal but for the first coefficient, as
+    TensorFlow's). Differentiable.
+
+    >>> import finegrad as fg
+    >>> fg.signal.mfccs_from_log_mel_spectrograms(fg.ones((1, 2))).numpy()
+    array([[2., 0.]], dtype=float32)
+
+    Raises:
+        TypeError: for an input that is not float32 or float64.
+        ValueError: for a scalar or an empty last axis.
+    """
+    name = "finegrad.signal.mfccs_from_log_mel_spectrograms"
+    x = _t(log_mel_spectrograms)
+    if x._value.ndim >= 1 and x._value.shape[-1] == 0:
+        raise ValueError(f"{name}: argument 'log_mel_spectrograms' must have at least one "
+                         f"mel bin on its last axis, got shape {tuple(x._value.shape)}")
+    try:
+        _check_dct_args(x, 2, None, -1, None, name)
+    except (TypeError, ValueError) as e:
+        raise type(e)(str(e).replace("'input'", "'log_mel_spectrograms'")) from None
+    x, size = _fit_last(x, None, name)
+    return _dct2(x, size, False) * x._value.dtype.type(1 / np.sqrt(2 * size))

@@ -236,7 +236,7 @@ def _irfft_vjp(ct, y, *, out, needs, batch, fft_length):
 irfft_p.def_vmap(_vmap_same(irfft_p))
 
 
-def _check_fft_length(fft_length, x, rank, name, default):
+def _check_fft_length(fft_length, rank, name, default):
     """``fft_length`` as a tuple of ``rank`` positive ints (``default`` when None)."""
     if fft_length is None:
         return default
@@ -302,7 +302,7 @@ def _real_transform(input_tensor, fft_length, rank):
         raise TypeError(f"{name}: argument 'input_tensor' must be float32 or float64, got "
                         f"{x.dtype.name}")
     inner = _inner_sizes(x, rank, name, "input_tensor")
-    sizes = _check_fft_length(fft_length, x, rank, name, inner)
+    sizes = _check_fft_length(fft_length, rank, name, inner)
     return bind(rfft_p, _fit_inner(x, sizes, name), fft_length=sizes)
 
 
@@ -313,7 +313,7 @@ def _inverse_real_transform(input_tensor, fft_length, rank):
         raise TypeError(f"{name}: argument 'input_tensor' must be complex64 or complex128, "
                         f"got {y.dtype.name}")
     inner = _inner_sizes(y, rank, name, "input_tensor")
-    sizes = _check_fft_length(fft_length, y, rank, name,
+    sizes = _check_fft_length(fft_length, rank, name,
                               inner[:-1] + (max(2 * (inner[-1] - 1), 0),))
     half = sizes[:-1] + (sizes[-1] // 2 + 1,)
     return bind(irfft_p, _fit_inner(y, half, name), fft_length=sizes)

@@ -7,6 +7,7 @@ from finegrad._src import core, dims, dtypes
 from finegrad._src.ops.array import _t, convert_to_tensor
 from finegrad._src.ops.base import _normalize_axis
 from finegrad._src.ops.gather import gather
+from finegrad._src.ops.special_kernels_extra import i0e as _i0e
 from finegrad._src.ops.fft import pad_axis_end
 from finegrad._src.ops.manipulation import roll
 from finegrad._src.tensor import Tensor
@@ -106,11 +107,16 @@ def frame(signal, frame_length, frame_step, pad_end=False, pad_value=0, axis=-1,
     return gather(x, index, axis=ax)
 
 
-def _window(window_length, periodic, dtype, name, a):
+def _window_args(window_length, dtype, name):
     n = _positive_int(window_length, name, "window_length", minimum=0)
     dt = dtypes.as_dtype(dtype)
     if not dt.is_floating:
         raise ValueError(f"{name}: argument 'dtype' must be a floating dtype, got {dt.name}")
+    return n, dt
+
+
+def _window(window_length, periodic, dtype, name, a):
+    n, dt = _window_args(window_length, dtype, name)
     if n == 1:
         return Tensor(np.ones(1, dt._np))
     # TensorFlow's period: n for a periodic window of even length, n - 1 otherwise (a
@@ -150,3 +156,44 @@ def hamming_window(window_length, periodic=True, dtype=dtypes.float32, name=None
         ValueError: for a negative one, or a ``dtype`` that is not floating.
     """
     return _window(window_length, periodic, dtype, "finegrad.signal.hamming_window", 0.54)
+
+
+def kaiser_window(window_length, beta=12.0, dtype=dtypes.float32, name=None):
+    """The Kaiser window ``I0(beta sqrt(1 - (2k / (n - 1) - 1)^2)) / I0(beta)`` (computed
+    with the exponentially scaled ``i0e``, as TensorFlow's, so large ``beta`` stays finite).
+
+    >>> import finegrad as fg
+    >>> fg.signal.kaiser_window(3, beta=0.).numpy()
+    array([1., 1., 1.], dtype=float32)
+
+    Raises:
+        TypeError: for a non-integer ``window_length``.
+        ValueError: for a negative one, or a ``dtype`` that is not floating.
+    """
+    n, dt = _window_args(window_length, dtype, "finegrad.signal.kaiser_window")
+    if n == 1:
+        return Tensor(np.ones(1, dt._np))
+    half = (n - 1) / 2.0
+    arg = np.arange(n) - half
+    beta = float(beta)
+    num = beta * np.sqrt(np.maximum(1 - (arg / half) ** 2, 0))
+    window = np.exp(num - beta) * (_i0e(num) / _i0e(np.float64(beta)))
+    return Tensor(np.asarray(window, dt._np))
+
+
+def vorbis_window(window_length, dtype=dtypes.float32, name=None):
+    """The Vorbis power-complementary window ``sin(pi / 2 sin^2(pi (k + 1/2) / n))``.
+
+    >>> import finegrad as fg
+    >>> fg.signal.vorbis_window(4).numpy().round(4)
+    array([0.228 , 0.9737, 0.9737, 0.228 ], dtype=float32)
+
+    Raises:
+        TypeError: for a non-integer ``window_length``.
+        ValueError: for a negative one, or a ``dtype`` that is not floating.
+    """
+    n, dt = _window_args(window_length, dtype, "finegrad.signal.vorbis_window")
+    f = dt._np.type
+    k = np.arange(n, dtype=dt._np)
+    window = np.sin(f(np.pi / 2) * np.sin(f(np.pi) / f(max(n, 1)) * (k + f(0.5))) ** 2)
+    return Tensor(np.asarray(window, dt._np))
