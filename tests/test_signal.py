@@ -294,6 +294,21 @@ def test_mfccs_match_tensorflow(tf, shape, dtype):
     _compare(tf, loss, x, traced=True)
 
 
+_MEL = [dict(), dict(num_mel_bins=8, num_spectrogram_bins=33, sample_rate=16000,
+                     lower_edge_hertz=0.0, upper_edge_hertz=8000.0),
+        dict(num_mel_bins=3, num_spectrogram_bins=2, sample_rate=100, lower_edge_hertz=10,
+             upper_edge_hertz=40)]
+
+
+@pytest.mark.parametrize("kw", _MEL, ids=[str(k) for k in _MEL])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_linear_to_mel_weight_matrix_matches_tensorflow(tf, kw, dtype):
+    want = tf.signal.linear_to_mel_weight_matrix(**kw, dtype=getattr(tf, dtype))
+    got = S.linear_to_mel_weight_matrix(**kw, dtype=getattr(fg, dtype))
+    assert got.dtype.name == dtype and got.shape == tuple(want.shape)
+    np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-5, atol=1e-6)
+
+
 def test_signal_ops_inside_function():
     @fg.function
     def spectrum(x):
@@ -489,6 +504,12 @@ def test_signal_helper_errors():
     with pytest.raises(TypeError, match=r"finegrad\.signal\.mfccs_from_log_mel_spectrograms: "
                                         r"argument 'log_mel_spectrograms' must be float32"):
         S.mfccs_from_log_mel_spectrograms(fg.constant([1, 2]))
+    with pytest.raises(ValueError, match=r"finegrad\.signal\.linear_to_mel_weight_matrix: "
+                                         r"argument 'upper_edge_hertz' must not exceed"):
+        S.linear_to_mel_weight_matrix(upper_edge_hertz=5000.)
+    with pytest.raises(ValueError, match=r"finegrad\.signal\.linear_to_mel_weight_matrix: "
+                                         r"argument 'lower_edge_hertz' must be below"):
+        S.linear_to_mel_weight_matrix(lower_edge_hertz=300., upper_edge_hertz=200.)
     with pytest.raises(ValueError, match=r"finegrad\.signal\.hamming_window: argument "
                                          r"'window_length' must be at least 0, got -1"):
         S.hamming_window(-1)
