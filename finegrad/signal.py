@@ -7,5 +7,5 @@ from finegrad._src.ops.signal_ops import (fftshift, ifftshift, frame,  # noqa: F
                                           vorbis_window)
 from finegrad._src.ops.dct import dct, idct, mfccs_from_log_mel_spectrograms  # noqa: F401
 from finegrad._src.ops.spectral import (stft, inverse_stft, inverse_stft_window_fn,  # noqa: F401
-                                        overlap_and_add)
+                                        overlap_and_add, mdct, inverse_mdct)
 from finegrad._src.ops.mel import linear_to_mel_weight_matrix  # noqa: F401

@@ -67,3 +67,5 @@ _add(OpSpec(_named("signal.overlap_and_add", lambda x: S.overlap_and_add(x, 2)),
                  ("irfft", "gather_transpose")))
 _add(OpSpec(_named("signal.mfccs_from_log_mel_spectrograms", S.mfccs_from_log_mel_spectrograms),
             shapes=((2, 4),), prims=("rfft",)))
+_add(OpSpec(_named("signal.mdct", lambda x: S.inverse_mdct(S.mdct(x, 4) ** 2)), shapes=((2, 8),),
+            prims=("rfft", "gather", "gather_transpose")))

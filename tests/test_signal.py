@@ -430,6 +430,36 @@ def test_inverse_stft_window_matches_tensorflow_and_reconstructs(tf, length, ste
     np.testing.assert_allclose(y.numpy()[8:-8], x[8:len(y.numpy()) - 8], atol=1e-12)
 
 
+_MDCT = [((16,), 8, "vorbis", False, None), ((2, 13), 4, None, True, "ortho"),
+         ((2, 1, 20), 8, "hann", True, None)]
+
+
+@pytest.mark.parametrize("shape, length, window, pad_end, norm", _MDCT,
+                         ids=[str(c) for c in _MDCT])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_mdct_and_inverse_match_tensorflow(tf, shape, length, window, pad_end, norm, dtype):
+    x = RNG.standard_normal(shape).astype(dtype)
+
+    def fn(lib):
+        return {None: None, "vorbis": lib.signal.vorbis_window,
+                "hann": lib.signal.hann_window}[window]
+    want = tf.signal.mdct(tf.constant(x), length, window_fn=fn(tf), pad_end=pad_end, norm=norm)
+    got = S.mdct(fg.constant(x), length, window_fn=fn(fg), pad_end=pad_end, norm=norm)
+    assert got.shape == tuple(want.shape) and got.dtype.name == want.dtype.name
+    np.testing.assert_allclose(got.numpy(), want.numpy(), **_tol(dtype))
+    m = want.numpy()
+    want = tf.signal.inverse_mdct(tf.constant(m), window_fn=fn(tf), norm=norm)
+    got = S.inverse_mdct(fg.constant(m), window_fn=fn(fg), norm=norm)
+    np.testing.assert_allclose(got.numpy(), want.numpy(), **_tol(dtype))
+
+    def loss(lib, x):
+        y = lib.signal.mdct(x, length, window_fn=fn(lib), pad_end=pad_end, norm=norm)
+        back = lib.signal.inverse_mdct(y * y, window_fn=fn(lib), norm=norm)
+        return lib.reduce_sum(back * _w(tuple(back.shape)).astype(dtype))
+    _compare(tf, loss, x)
+    _compare(tf, loss, x, traced=True)
+
+
 def test_dct_errors():
     x = fg.ones((2, 4))
     for kw, kind, pattern in (
@@ -448,6 +478,9 @@ def test_dct_errors():
     with pytest.raises(TypeError, match=r"finegrad\.signal\.stft: argument 'signals' must be "
                                         r"float32 or float64, got complex64"):
         S.stft(fg.ones(8, fg.complex64), 4, 2)
+    with pytest.raises(ValueError, match=r"finegrad\.signal\.mdct: argument 'frame_length' "
+                                         r"must be a multiple of 4, got 6"):
+        S.mdct(fg.ones(12), 6)
     with pytest.raises(TypeError, match=r"finegrad\.signal\.inverse_stft: argument 'stfts' "
                                         r"must be complex64 or complex128, got float32"):
         S.inverse_stft(fg.ones((2, 3)), 4, 2)

@@ -1,14 +1,17 @@
 """The short-time Fourier transform and its inverse (``tf.signal.stft``, ``inverse_stft``,
-``inverse_stft_window_fn``, ``overlap_and_add``), written with `frame`, the real FFTs and
-a segment sum, so they differentiate as their parts do (to any order)."""
+``inverse_stft_window_fn``, ``overlap_and_add``) and the modified DCT (``mdct``,
+``inverse_mdct``), written with `frame`, the real FFTs, `dct` and a segment sum, so they
+differentiate as their parts do (to any order)."""
 import numpy as np
 
 from finegrad._src import core, dims
-from finegrad._src.ops.array import _t, cast, reshape, transpose
+from finegrad._src.ops.array import _t, cast, concat, reshape, transpose
+from finegrad._src.ops.dct import dct
 from finegrad._src.ops.elementwise import where
 from finegrad._src.ops.fft import irfft, pad_axis_end, rfft
 from finegrad._src.ops.segments import unsorted_segment_sum
-from finegrad._src.ops.signal_ops import _positive_int, frame, hann_window
+from finegrad._src.ops.manipulation import reverse
+from finegrad._src.ops.signal_ops import _positive_int, frame, hann_window, vorbis_window
 from finegrad._src.tensor import Tensor
 
 
@@ -134,3 +137,66 @@ def inverse_stft(stfts, frame_length, frame_step, fft_length=None, window_fn=han
     if window_fn is not None:
         frames = frames * cast(window_fn(length, dtype=frames.dtype), frames.dtype)
     return overlap_and_add(frames, frame_step)
+
+
+def _windowed(frames, length, window_fn):
+    if window_fn is None:
+        return frames * frames._value.dtype.type(1 / np.sqrt(2))
+    return frames * cast(window_fn(length, dtype=frames.dtype), frames.dtype)
+
+
+def mdct(signals, frame_length, window_fn=vorbis_window, pad_end=False, norm=None, name=None):
+    """The modified DCT: frames of ``frame_length`` (a multiple of 4) half a frame apart,
+    windowed (by ``1 / sqrt(2)`` when ``window_fn`` is None), folded and transformed by a
+    type-IV `dct` (``norm`` None or ``'ortho'``): shape ``[..., frames, frame_length // 2]``.
+
+    >>> import finegrad as fg
+    >>> fg.signal.mdct(fg.ones(8), 4, window_fn=None).numpy().round(4)
+    array([[-2.6131, -1.0824],
+           [-2.6131, -1.0824],
+           [-2.6131, -1.0824]], dtype=float32)
+
+    Raises:
+        TypeError: for signals that are not float32 or float64.
+        ValueError: for a ``frame_length`` that is not a positive multiple of 4, and as
+            `frame` and `dct`.
+    """
+    fn = "finegrad.signal.mdct"
+    x = _real_signal(signals, fn, "signals")
+    length = _positive_int(frame_length, fn, "frame_length")
+    if length % 4:
+        raise ValueError(f"{fn}: argument 'frame_length' must be a multiple of 4, got {length}")
+    frames = _windowed(frame(x, length, length // 2, pad_end=pad_end), length, window_fn)
+    q = length // 4
+    a, b, c, d = (frames[..., i * q:(i + 1) * q] for i in range(4))
+    folded = concat([-reverse(c, [-1]) - d, a - reverse(b, [-1])], axis=-1)
+    return dct(folded, type=4, norm=norm)
+
+
+def inverse_mdct(mdcts, window_fn=vorbis_window, norm=None, name=None):
+    """The inverse of `mdct`: a type-IV `dct` of each frame (scaled by ``1 / frame_length``
+    when ``norm`` is None), unfolded to ``frame_length = 2 * mdcts.shape[-1]``, windowed and
+    overlap-added half a frame apart. With the same window (vorbis, or None) as `mdct` it
+    reconstructs the signal but for the first and last half frame.
+
+    >>> import finegrad as fg
+    >>> x = fg.constant([0., 0., 1., 2., 3., 4., 0., 0.])
+    >>> fg.signal.inverse_mdct(fg.signal.mdct(x, 4)).numpy()[2:6].round(4)
+    array([1., 2., 3., 4.], dtype=float32)
+
+    Raises:
+        TypeError: for mdcts that are not float32 or float64.
+        ValueError: for rank below 2, and as `dct`.
+    """
+    fn = "finegrad.signal.inverse_mdct"
+    m = _real_signal(mdcts, fn, "mdcts")
+    if m._value.ndim < 2:
+        raise ValueError(f"{fn}: argument 'mdcts' must have rank at least 2, got shape "
+                         f"{tuple(m._value.shape)}")
+    half, = dims.pin([core.shape_of(m)[-1]], f"{fn} along a dynamic axis")
+    out = dct(m, type=4, norm=norm)
+    if norm is None:
+        out = out * m._value.dtype.type(0.5 / half)
+    first, second = out[..., :half // 2], out[..., half // 2:]
+    frames = concat([second, -reverse(second, [-1]), -reverse(first, [-1]), -first], axis=-1)
+    return overlap_and_add(_windowed(frames, 2 * half, window_fn), half)
