@@ -4,7 +4,7 @@ from finegrad._src.ops.fft import (fft, ifft, fft2d, ifft2d, fft3d, ifft3d,  # n
                                    rfft, irfft, rfft2d, irfft2d, rfft3d, irfft3d)
 from finegrad._src.ops.signal_ops import (fftshift, ifftshift, frame,  # noqa: F401
                                           hann_window, hamming_window, kaiser_window,
-                                          vorbis_window)
+                                          vorbis_window, kaiser_bessel_derived_window)
 from finegrad._src.ops.dct import dct, idct, mfccs_from_log_mel_spectrograms  # noqa: F401
 from finegrad._src.ops.spectral import (stft, inverse_stft, inverse_stft_window_fn,  # noqa: F401
                                         overlap_and_add, mdct, inverse_mdct)

@@ -265,12 +265,17 @@ def test_windows_match_tensorflow(tf, fn, dtype, periodic):
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
-def test_kaiser_and_vorbis_windows_match_tensorflow(tf, dtype):
+def test_kaiser_kbd_and_vorbis_windows_match_tensorflow(tf, dtype):
     for n in range(8):
         for beta in (0.0, 2.5, 12.0, 800.0) if n else ():   # TensorFlow's fails on length 0
             want = tf.signal.kaiser_window(n, beta=beta, dtype=getattr(tf, dtype))
             got = S.kaiser_window(n, beta=beta, dtype=getattr(fg, dtype))
             assert got.dtype.name == dtype and got.shape == (n,)
+            np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-5, atol=1e-7)
+        for beta in (0.0, 2.5, 12.0):
+            want = tf.signal.kaiser_bessel_derived_window(n, beta=beta, dtype=getattr(tf, dtype))
+            got = S.kaiser_bessel_derived_window(n, beta=beta, dtype=getattr(fg, dtype))
+            assert got.dtype.name == dtype and got.shape == tuple(want.shape)
             np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-5, atol=1e-7)
         want = tf.signal.vorbis_window(n, dtype=getattr(tf, dtype))
         got = S.vorbis_window(n, dtype=getattr(fg, dtype))

@@ -197,3 +197,24 @@ def vorbis_window(window_length, dtype=dtypes.float32, name=None):
     k = np.arange(n, dtype=dt._np)
     window = np.sin(f(np.pi / 2) * np.sin(f(np.pi) / f(max(n, 1)) * (k + f(0.5))) ** 2)
     return Tensor(np.asarray(window, dt._np))
+
+
+def kaiser_bessel_derived_window(window_length, beta=12.0, dtype=dtypes.float32, name=None):
+    """The Kaiser-Bessel-derived window (for `mdct`): the square roots of the normalized
+    running sums of a `kaiser_window` of ``window_length // 2 + 1`` points, mirrored (an odd
+    length gives ``window_length - 1`` points, as TensorFlow's).
+
+    >>> import finegrad as fg
+    >>> fg.signal.kaiser_bessel_derived_window(4, beta=0.).numpy().round(4)
+    array([0.5774, 0.8165, 0.8165, 0.5774], dtype=float32)
+
+    Raises:
+        TypeError: for a non-integer ``window_length``.
+        ValueError: for a negative one, or a ``dtype`` that is not floating.
+    """
+    name = "finegrad.signal.kaiser_bessel_derived_window"
+    n, dt = _window_args(window_length, dtype, name)
+    kaiser = kaiser_window(n // 2 + 1, beta, dtype=dt)._value
+    sums = np.cumsum(kaiser)
+    half = np.sqrt(sums[:-1] / sums[-1])
+    return Tensor(np.concatenate([half, half[::-1]]).astype(dt._np))
