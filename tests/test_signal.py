@@ -551,3 +551,22 @@ def test_signal_helper_errors():
     with pytest.raises(ValueError, match=r"finegrad\.signal\.hamming_window: argument "
                                          r"'window_length' must be at least 0, got -1"):
         S.hamming_window(-1)
+
+
+def test_signal_helpers_load_on_first_use():
+    """``import finegrad`` registers the transforms' primitives but leaves the helpers built
+    on them (dct, stft, windows, mel) unloaded until a name is used."""
+    import subprocess
+    import sys
+    code = ("import sys, finegrad as fg\n"
+            "from finegrad._src.core import primitives\n"
+            "mods = [f'finegrad._src.ops.{m}' for m in ('signal_ops', 'dct', 'spectral', 'mel')]\n"
+            "print({'fft', 'rfft', 'irfft'} <= set(primitives()),\n"
+            "      any(m in sys.modules for m in mods))\n"
+            "print(float(fg.signal.dct(fg.constant([1., 2.]))[0]), 'dct' in dir(fg.signal))\n"
+            "print(all(m in sys.modules for m in mods[1:2]))\n"
+            "try:\n    fg.signal.nothing\nexcept AttributeError as e:\n    print(e)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.split("\n")
+    assert out[:4] == ["True False", "6.0 True", "True",
+                       "module 'finegrad.signal' has no attribute 'nothing'"]
