@@ -44,6 +44,11 @@ RETRACES = {
     # every axis of its input is a diagonal's length: the identity mask takes the traced size
     "tensor_diag": "linalg.diag over a dynamic axis",
     "tridiagonal_matmul": "pad",   # the shifted neighbours are padded back to M rows
+    # tf.signal: the transform's length (and the frame indices) are parameters of the graph
+    **{f"signal.{k}": f"finegrad.signal.{k} along a dynamic axis" for k in (
+        "rfft", "irfft", "rfft2d", "irfft2d", "rfft3d", "irfft3d", "frame", "dct",
+        "overlap_and_add")},
+    "signal.fftshift": "roll",
 }
 
 
