@@ -6,17 +6,7 @@ import pytest
 
 import finegrad as fg
 
-
-def _value_and_grads(lib, fn, *args):
-    ts = [lib.constant(a) for a in args]
-    with lib.GradientTape(persistent=True) as tape:
-        tape.watch(ts)
-        out = fn(lib, *ts)
-        w = np.linspace(0.5, 1.5, int(np.size(out))).reshape(np.shape(out))
-        loss = lib.reduce_sum(out * lib.constant(w.astype(out.dtype.as_numpy_dtype)))
-    grads = tape.gradient(loss, ts, unconnected_gradients="zero")
-    return [out.numpy()] + [lib.convert_to_tensor(g).numpy() for g in grads]
-
+from compare_tf import value_and_grads
 
 _RNG = np.random.default_rng(0)
 _X = _RNG.normal(size=(3, 4))
@@ -55,7 +45,7 @@ def test_matches_tensorflow(name, dtype):
     tf = pytest.importorskip("tensorflow")
     fn, args = CASES[name]
     args = [np.asarray(a, dtype) for a in args]
-    got, want = _value_and_grads(fg, fn, *args), _value_and_grads(tf, fn, *args)
+    got, want = value_and_grads(fg, fn, *args), value_and_grads(tf, fn, *args)
     tol = 1e-5 if dtype == np.float32 else 1e-10
     for g, w in zip(got, want, strict=True):
         np.testing.assert_allclose(g, w, rtol=tol, atol=tol)
@@ -159,8 +149,8 @@ def test_lu_helpers_match_tensorflow(name):
     tf = pytest.importorskip("tensorflow")
     packed, perm = tf.linalg.lu(_LU_A)
     fn = LU_HELPERS[name]
-    got = _value_and_grads(fg, lambda lib, x: fn(lib, x, perm.numpy()), packed.numpy())
-    want = _value_and_grads(tf, lambda lib, x: fn(lib, x, perm), packed.numpy())
+    got = value_and_grads(fg, lambda lib, x: fn(lib, x, perm.numpy()), packed.numpy())
+    want = value_and_grads(tf, lambda lib, x: fn(lib, x, perm), packed.numpy())
     for g, w in zip(got, want, strict=True):
         np.testing.assert_allclose(g, w, rtol=1e-10, atol=1e-10)
 

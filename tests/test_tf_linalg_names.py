@@ -7,18 +7,7 @@ import pytest
 import finegrad as fg
 from finegrad.errors import InvalidArgumentError
 
-
-def _grads(lib, fn, *args):
-    """fn's value and the gradients of a weighted sum of it with respect to every arg."""
-    ts = [lib.constant(a) for a in args]
-    with lib.GradientTape(persistent=True) as tape:
-        tape.watch(ts)
-        out = fn(lib, *ts)
-        w = np.linspace(0.5, 1.5, int(np.size(out))).reshape(np.shape(out))
-        loss = lib.reduce_sum(out * lib.constant(w.astype(out.dtype.as_numpy_dtype)))
-    grads = tape.gradient(loss, ts, unconnected_gradients="zero")
-    return [np.asarray(out)] + [np.asarray(g) for g in grads]
-
+from compare_tf import value_and_grads
 
 _RNG = np.random.default_rng(0)
 _X23, _Y23 = _RNG.normal(size=(2, 3)), _RNG.normal(size=(2, 3))
@@ -76,7 +65,7 @@ def test_values_and_gradients_match_tensorflow(name, dtype):
     tf = pytest.importorskip("tensorflow")
     fn, args = CASES[name]
     args = [np.asarray(a, dtype) for a in args]
-    got, want = _grads(fg, fn, *args), _grads(tf, fn, *args)
+    got, want = value_and_grads(fg, fn, *args), value_and_grads(tf, fn, *args)
     tol = 1e-5 if dtype == np.float32 else 1e-12
     for g, w in zip(got, want, strict=True):
         assert g.dtype == w.dtype

@@ -6,21 +6,11 @@ import pytest
 import finegrad as fg
 from finegrad.errors import InvalidArgumentError
 
+from compare_tf import value_and_grads
+
 
 def _tf():
     return pytest.importorskip("tensorflow")
-
-
-def _grads(lib, fn, *args):
-    """fn's value and the gradients of a weighted sum of it with respect to every arg."""
-    ts = [lib.constant(a) for a in args]
-    with lib.GradientTape(persistent=True) as tape:
-        tape.watch(ts)
-        out = fn(lib, *ts)
-        w = np.linspace(0.5, 1.5, int(np.size(out))).reshape(np.shape(out))
-        loss = lib.reduce_sum(out * lib.constant(w.astype(out.dtype.as_numpy_dtype)))
-    grads = tape.gradient(loss, ts, unconnected_gradients="zero")
-    return [np.asarray(out)] + [np.asarray(g) for g in grads]
 
 
 _F32 = np.float32
@@ -50,7 +40,7 @@ def test_values_and_gradients_match_tensorflow(name):
     tf = _tf()
     fn, args = GRAD_CASES[name]
     args = [np.asarray(a, _F32) for a in args]
-    got, want = _grads(fg, fn, *args), _grads(tf, fn, *args)
+    got, want = value_and_grads(fg, fn, *args), value_and_grads(tf, fn, *args)
     for g, w in zip(got, want, strict=True):
         np.testing.assert_allclose(g, w, rtol=1e-6, atol=0)
 
