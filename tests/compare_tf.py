@@ -14,3 +14,14 @@ def value_and_grads(lib, fn, *args):
         loss = lib.reduce_sum(out * lib.constant(w.astype(out.dtype.as_numpy_dtype)))
     grads = tape.gradient(loss, ts, unconnected_gradients="zero")
     return [np.asarray(out)] + [np.asarray(g) for g in grads]
+
+
+def value_and_vjp(lib, f, x, seed=0):
+    """``f(x)`` and its vector-Jacobian product with a random cotangent (drawn from
+    ``seed``), as NumPy arrays."""
+    x = lib.constant(x)
+    with lib.GradientTape() as tape:
+        tape.watch(x)
+        y = f(x)
+    ct = np.random.default_rng(seed).normal(size=tuple(y.shape))
+    return y.numpy(), tape.gradient(y, x, output_gradients=lib.constant(ct)).numpy()
