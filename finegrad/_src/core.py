@@ -10,7 +10,7 @@ A *recorder* is anything that observes ops: a `GradientTape` (keeps the ops whos
 watches, like PyTorch's autograd graph but per tape as in TensorFlow), a `ForwardAccumulator`
 (computes a tangent beside each primal, like JAX's `JVPTrace`), or a `GraphBuilder` (the
 tracer of `finegrad.function`); variable reads also go to a *read listener*
-(`push_listener`), with which `custom_gradient` sees the variables its function reads.
+(`listen`), with which `custom_gradient` sees the variables its function reads.
 Recorders form a stack, outermost first. When the recorder at position `i` runs a rule (a
 JVP while an op executes, a VJP while a tape takes a gradient), only the recorders outside
 it stay active, so the rule's own ops are recorded by the outer ones: that is how nesting
@@ -496,7 +496,7 @@ def record(prim, ins, params, out):
 
 
 def notify_variable_read(variable, tensor):
-    """Tell the read listener (`push_listener`), then every active recorder, of a variable read."""
+    """Tell the read listener (`listen`), then every active recorder, of a variable read."""
     listener = _state.read_listener
     if listener is not None:
         listener.variable_read(variable, tensor)
@@ -547,23 +547,13 @@ class recorded_as:
 _OVERRIDE_SCOPES = []
 
 
-def push_listener(listener):
-    """Make ``listener`` the read listener: ``listener.variable_read(variable, tensor)`` hears
-    every variable read (`notify_variable_read`) until `pop_listener`, without being a
-    recorder, so ops keep their cost. It gets the listener it replaces as ``listener.outer``
-    (to pass reads on to it)."""
-    listener.outer = _state.read_listener
-    _state.read_listener = listener
-
-
-def pop_listener(listener):
-    """Give the read listener back to the one ``listener`` replaced."""
-    _state.read_listener = listener.outer
-
-
 def listen(listener, recorders=None):
-    """`push_listener`, and unless None, make ``recorders`` the active stack, in one call (a
-    custom_gradient call running its function); returns what `unlisten` gives back."""
+    """Make ``listener`` the read listener: ``listener.variable_read(variable, tensor)`` hears
+    every variable read (`notify_variable_read`) until `unlisten`, without being a recorder,
+    so ops keep their cost. It gets the listener it replaces as ``listener.outer`` (to pass
+    reads on to it). Unless None, ``recorders`` become the active stack meanwhile (in the
+    same call: a custom_gradient call running its function unrecorded). Returns what
+    `unlisten` gives back."""
     outer = listener.outer = _state.read_listener
     _state.read_listener = listener
     if recorders is None:

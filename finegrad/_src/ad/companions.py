@@ -40,11 +40,11 @@ def recompute_grad(f):
         # the forward runs with only a variable-read listener: no tape keeps its
         # intermediates
         with core.hidden():
-            core.push_listener(watcher)
+            saved = core.listen(watcher)
             try:
                 y = f(*args, **kwargs)
             finally:
-                core.pop_listener(watcher)
+                core.unlisten(saved)
         used = list((watcher.variables or {}).values())
 
         @custom_gradient

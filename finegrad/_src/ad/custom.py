@@ -112,7 +112,7 @@ def _custom_jvp(primals, tangents, *, out, rule):
 
 
 class _VariableReads:
-    """A read listener (`core.push_listener`) that sees which trainable variables ``f`` reads
+    """A read listener (`core.listen`) that sees which trainable variables ``f`` reads
     (first-read order) and the tensors the reads made; it passes every read on to the listener
     it replaced (an enclosing custom_gradient's, whose function this read is part of)."""
 
@@ -315,11 +315,11 @@ class _CustomGradient:
         """``f``'s outputs when nothing records; still a TypeError, as in TensorFlow, when
         ``f`` reads trainable variables and ``grad_fn`` cannot receive them."""
         reads = _VariableReads()
-        core.push_listener(reads)
+        saved = core.listen(reads)
         try:
             y, grad_fn = _split(f(*args, **kwargs), self._f)
         finally:
-            core.pop_listener(reads)
+            core.unlisten(saved)
         if reads.variables:
             in_args = {id(x) for x in nest.flatten((args, kwargs)) if isinstance(x, Variable)}
             _check_variables_param(self._f.__qualname__, grad_fn,
