@@ -109,7 +109,7 @@ def constant(value, dtype=None, shape=None, name="Const"):  # noqa: F811 (TF's k
         ValueError: when the value cannot take ``shape``.
     """
     import numpy as _np
-    from finegrad._src.tensor import to_numpy_value
+    from finegrad._src.tensor import filled, to_numpy_value
     from finegrad._src.shapes import as_ints
     if isinstance(value, (Tensor, Variable)):
         t = convert_to_tensor(value)
@@ -117,17 +117,7 @@ def constant(value, dtype=None, shape=None, name="Const"):  # noqa: F811 (TF's k
     else:
         v = to_numpy_value(value, dtype, "finegrad.constant")
     if shape is not None:
-        shape = as_ints(shape, "finegrad.constant", "shape")
-        a = _np.asarray(v)
-        if a.size == 1:
-            v = _np.full(shape, a.reshape(()), a.dtype)
-        elif a.size == int(_np.prod(shape, dtype=_np.int64)):
-            v = a.reshape(shape)
-        else:
-            raise ValueError(f"finegrad.constant: a value of shape {a.shape} ({a.size} elements) "
-                             f"cannot take shape {shape}")
-        if not v.ndim:
-            v = v[()]
+        v = filled(v, as_ints(shape, "finegrad.constant", "shape"), "finegrad.constant")
     return Tensor(v)
 
 

@@ -15,7 +15,7 @@ from finegrad._src import dtypes
 from finegrad._src.ops import random_ops
 from finegrad._src.ops.base import _shape_arg
 from finegrad._src.ops.constants import ones, zeros
-from finegrad._src.tensor import Tensor, to_numpy_value
+from finegrad._src.tensor import Tensor, filled, to_numpy_value
 
 _PARTITION = ("partition_shape", "partition_offset")
 
@@ -91,15 +91,7 @@ class constant_initializer(Initializer):  # noqa: N801 (TensorFlow's name)
 
     def __call__(self, shape, dtype=None, **kwargs):
         shape = self._shape(shape, kwargs, self.support_partition)
-        v = np.asarray(to_numpy_value(self.value, dtype, self._fn))
-        if v.size == 1:
-            v = np.full(shape, v.reshape(()), v.dtype)
-        elif v.size == int(np.prod(shape, dtype=np.int64)):
-            v = v.reshape(shape)
-        else:
-            raise ValueError(f"{self._fn}: a value of {v.size} elements cannot fill shape "
-                             f"{list(shape)}; expected 1 or {int(np.prod(shape))} elements")
-        return Tensor(v if v.ndim else v[()])
+        return Tensor(filled(to_numpy_value(self.value, dtype, self._fn), shape, self._fn))
 
     def get_config(self):
         return {"value": self.value}

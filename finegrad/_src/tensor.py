@@ -358,6 +358,21 @@ def string_value(value, fn):
     return out
 
 
+def filled(value, shape, fn):
+    """``value`` (a NumPy value) as a tensor value of ``shape`` (a tuple of ints): one
+    element repeated, or as many elements as the shape has reshaped (`finegrad.constant`'s
+    ``shape``, `finegrad.constant_initializer`); a ValueError naming ``fn`` otherwise."""
+    a = np.asarray(value)
+    if a.size == 1:
+        v = np.full(shape, a.reshape(()), a.dtype)
+    elif a.size == int(np.prod(shape, dtype=np.int64)):
+        v = a.reshape(shape)
+    else:
+        raise ValueError(f"{fn}: a value of {a.size} elements (shape {a.shape}) cannot take "
+                         f"shape {tuple(shape)}; expected 1 or {int(np.prod(shape))} elements")
+    return v if v.ndim else v[()]
+
+
 def to_numpy_value(value, dtype=None, fn="finegrad.convert_to_tensor"):
     """The NumPy value for ``value`` (no Tensor wrapper), following TF's conversion rules.
     Strings (str, bytes, lists of them) become a string tensor's value (`string_value`)."""
