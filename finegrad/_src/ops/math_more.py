@@ -22,6 +22,7 @@ from finegrad._src.ops.base import normalize_axes
 from finegrad._src.ops.array import cast, reduce_sum, reshape, unbroadcast, zeros_like
 from finegrad._src.ops.complex_numbers import complex as make_complex, imag, real
 from finegrad._src.ops.reduce import reduce_mean
+from finegrad._src.ops.special_functions import truncated
 from finegrad._src.shapes import as_int
 from finegrad._src.tensor import Tensor, convert_to_tensor
 
@@ -84,16 +85,7 @@ def truncatemod(x, y, name=None):
 
 @truncatemod_p.def_impl
 def _truncatemod_impl(x, y):
-    kind = np.result_type(x, y).kind
-    if kind in "iu":
-        if not np.all(y):
-            raise InvalidArgumentError("finegrad.truncatemod: integer division by zero (as in "
-                                       "TensorFlow; cast to a float dtype for nan)")
-        return np.fmod(x, y)
-    if kind == "f":
-        return np.fmod(x, y)
-    raise TypeError(f"finegrad.truncatemod: expected integer or real float tensors, got "
-                    f"{np.result_type(x, y).name}")
+    return truncated("truncatemod", x, y, np.fmod, np.fmod, "nan")
 
 
 # ---- nextafter ---------------------------------------------------------------------------

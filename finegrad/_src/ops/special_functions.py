@@ -182,21 +182,36 @@ def truncatediv(x, y, name=None):
     return bind(truncatediv_p, x, y)
 
 
-@truncatediv_p.def_impl
-def _truncatediv_impl(x, y):
+def truncated(name, x, y, ints, floats, float_zero):
+    """A kernel of TensorFlow's truncated family (``truncatediv``, ``truncatemod``):
+    ``ints(x, y)`` on integers, after TensorFlow's error for a zero divisor, ``floats(x, y)``
+    on real floats (where a zero divisor gives ``float_zero``); a TypeError otherwise."""
     kind = np.result_type(x, y).kind
     if kind in "iu":
         if not np.all(y):
-            raise InvalidArgumentError("finegrad.truncatediv: integer division by zero (as in "
-                                       "TensorFlow; cast to a float dtype for inf/nan)")
-        q = np.floor_divide(x, y)
-        # floor and truncation differ where the quotient is negative and inexact
-        return q + ((np.remainder(x, y) != 0) & ((x < 0) != (y < 0))).astype(q.dtype)
+            raise InvalidArgumentError(f"finegrad.{name}: integer division by zero (as in "
+                                       f"TensorFlow; cast to a float dtype for {float_zero})")
+        return ints(x, y)
     if kind == "f":
-        with np.errstate(all="ignore"):
-            return np.trunc(np.true_divide(x, y))
-    raise TypeError(f"finegrad.truncatediv: expected integer or real float tensors, got "
+        return floats(x, y)
+    raise TypeError(f"finegrad.{name}: expected integer or real float tensors, got "
                     f"{np.result_type(x, y).name}")
+
+
+def _truncated_quotient(x, y):
+    q = np.floor_divide(x, y)
+    # floor and truncation differ where the quotient is negative and inexact
+    return q + ((np.remainder(x, y) != 0) & ((x < 0) != (y < 0))).astype(q.dtype)
+
+
+def _float_quotient(x, y):
+    with np.errstate(all="ignore"):
+        return np.trunc(np.true_divide(x, y))
+
+
+@truncatediv_p.def_impl
+def _truncatediv_impl(x, y):
+    return truncated("truncatediv", x, y, _truncated_quotient, _float_quotient, "inf/nan")
 
 
 # ---- polyval ----------------------------------------------------------------------------------
