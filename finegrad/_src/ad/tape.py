@@ -114,7 +114,7 @@ class GradientTape(core.Recorder):
         self._entries.append((prim, ins, params, out))
         if prim.multiple_results:
             for o in out:
-                if type(o._value) in INEXACT_SCALARS or o._value.dtype.kind in "fc":
+                if _is_float(o):
                     watched[id(o)] = o
         elif type(out._value) in INEXACT_SCALARS or out._value.dtype.kind in "fc":
             watched[id(out)] = out
@@ -179,7 +179,7 @@ class GradientTape(core.Recorder):
         site = (caller.f_code, caller.f_lasti)  # its line is found only for a warning
         for t in ((tensor,) if type(tensor) is Tensor else nest.flatten(tensor)):
             if type(t) is Tensor:
-                if type(t._value) in INEXACT_SCALARS or t._value.dtype.kind in "fc":
+                if _is_float(t):
                     self._watched[id(t)] = t
                     self._sites[id(t)] = site
             elif isinstance(t, Variable):

@@ -78,7 +78,7 @@ class Fused:
         """Run the chain; ``outs`` (one buffer or None per escaping value) receive them."""
         if self.compiled:
             return jit.run(self, vals, outs)
-        size = int(np.prod(self.shape))
+        size = self.size
         flat_ext = []
         for v in vals:
             if isinstance(v, np.ndarray) and v.shape == self.shape:
