@@ -135,7 +135,8 @@ def test_integer_inputs_are_type_errors_naming_the_function():
         fg.math.xlogy(fg.constant(1), fg.constant(2))
 
 
-def _grad(f, x):
+def grad64(f, x):
+    """The gradient of ``f`` at ``x`` (a float64 constant), as a NumPy array."""
     x = fg.constant(x, fg.float64)
     with fg.GradientTape() as tape:
         tape.watch(x)
@@ -145,14 +146,14 @@ def _grad(f, x):
 
 def test_gradients_are_the_closed_forms():
     x = np.array([-1.5, -0.3, 0.4, 2.5])
-    np.testing.assert_allclose(_grad(fg.math.erf, x), 2 / np.sqrt(np.pi) * np.exp(-x * x))
-    np.testing.assert_allclose(_grad(fg.math.erfc, x), -2 / np.sqrt(np.pi) * np.exp(-x * x))
+    np.testing.assert_allclose(grad64(fg.math.erf, x), 2 / np.sqrt(np.pi) * np.exp(-x * x))
+    np.testing.assert_allclose(grad64(fg.math.erfc, x), -2 / np.sqrt(np.pi) * np.exp(-x * x))
     u = x / 3
-    np.testing.assert_allclose(_grad(fg.math.erfinv, u),
+    np.testing.assert_allclose(grad64(fg.math.erfinv, u),
                                np.sqrt(np.pi) / 2 * np.exp(sp.erfinv(u) ** 2))
-    np.testing.assert_allclose(_grad(fg.math.lgamma, x), sp.psi(x), rtol=1e-13)
-    np.testing.assert_allclose(_grad(fg.math.digamma, x), sp.polygamma(1, x), rtol=1e-13)
-    second = _grad(lambda t: _grad_tensor(fg.math.lgamma, t), x)
+    np.testing.assert_allclose(grad64(fg.math.lgamma, x), sp.psi(x), rtol=1e-13)
+    np.testing.assert_allclose(grad64(fg.math.digamma, x), sp.polygamma(1, x), rtol=1e-13)
+    second = grad64(lambda t: _grad_tensor(fg.math.lgamma, t), x)
     np.testing.assert_allclose(second, sp.polygamma(1, x), rtol=1e-13)
 
 

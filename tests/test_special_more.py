@@ -6,6 +6,8 @@ import pytest
 
 import finegrad as fg
 
+from test_special_functions import grad64
+
 rng = np.random.default_rng(7)
 
 
@@ -52,26 +54,18 @@ def test_bessel_infinities():
     np.testing.assert_array_equal(fg.math.bessel_i1(x).numpy(), [np.inf, -np.inf])
 
 
-def _grad(fn, x):
-    x = fg.constant(x, fg.float64)
-    with fg.GradientTape() as tape:
-        tape.watch(x)
-        y = fn(x)
-    return tape.gradient(y, x).numpy()
-
-
 def test_bessel_gradients_closed_forms():
     sp = pytest.importorskip("scipy.special")
     x = np.array([-3., -0.5, 0.7, 4.])
-    np.testing.assert_allclose(_grad(fg.math.bessel_i0e, x),
+    np.testing.assert_allclose(grad64(fg.math.bessel_i0e, x),
                                sp.i1e(x) - np.sign(x) * sp.i0e(x), rtol=1e-13)
-    np.testing.assert_allclose(_grad(fg.math.bessel_i1e, x),
+    np.testing.assert_allclose(grad64(fg.math.bessel_i1e, x),
                                sp.i0e(x) - sp.i1e(x) * (np.sign(x) + 1 / x), rtol=1e-13)
-    np.testing.assert_allclose(_grad(fg.math.bessel_i0, x), sp.i1(x), rtol=1e-13)
-    np.testing.assert_allclose(_grad(fg.math.bessel_i1, x), sp.i0(x) - sp.i1(x) / x,
+    np.testing.assert_allclose(grad64(fg.math.bessel_i0, x), sp.i1(x), rtol=1e-13)
+    np.testing.assert_allclose(grad64(fg.math.bessel_i1, x), sp.i0(x) - sp.i1(x) / x,
                                rtol=1e-13)
     # I1'(0) = 1/2, and likewise for the scaled form
-    assert _grad(fg.math.bessel_i1, [0.]) == 0.5 and _grad(fg.math.bessel_i1e, [0.]) == 0.5
+    assert grad64(fg.math.bessel_i1, [0.]) == 0.5 and grad64(fg.math.bessel_i1e, [0.]) == 0.5
 
 
 def test_zeta_matches_scipy_and_conventions():
