@@ -25,8 +25,8 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from finegrad._src import nest
-from finegrad._src.ops.array import convert_to_tensor, identity
-from finegrad._src.ops.reduce import reduce_mean, reduce_sum
+from finegrad._src.ops.array.structural import convert_to_tensor, identity
+from finegrad._src.ops.math.reductions import reduce_mean, reduce_sum
 
 __all__ = ["ReduceOp", "Strategy", "OneDeviceStrategy", "MirroredStrategy", "ReplicaContext",
            "InputContext", "InputOptions", "DistributedDataset", "get_strategy",
