@@ -87,7 +87,7 @@ from finegrad import (math, nn, linalg, autodiff, testing, stable, nest, errors,
 newaxis = None
 
 truediv = divide
-__version__ = "0.1.0"
+from finegrad._version import __version__  # noqa: E402 (one source: finegrad/_version.py)
 
 
 def constant(value, dtype=None, shape=None, name="Const"):  # noqa: F811 (TF's keyword `shape`)
