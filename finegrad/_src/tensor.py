@@ -14,7 +14,7 @@ import numbers
 
 import numpy as np
 
-from finegrad._src import dtypes
+from finegrad._src import dtypes, interop
 from finegrad._src.shapes import TensorShape
 from finegrad._src.state import state as _state
 
@@ -159,6 +159,16 @@ class Tensor:
         a.setflags(write=False)
         return a
 
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        """The DLPack export (``torch.from_dlpack(t)``, ``np.from_dlpack(t)``): the tensor's
+        own buffer, read-only where the consumer's protocol can say so (`interop`)."""
+        _concrete(self, "DLPack export")
+        return interop.export_dlpack(self._value, stream, max_version, dl_device, copy)
+
+    def __dlpack_device__(self):
+        """``(1, 0)``: DLPack's CPU device, where every finegrad tensor lives."""
+        return (interop.CPU, 0)
+
     def __bool__(self):
         _concrete(self, "a Python bool (an `if` or `while`)")
         return bool(self._value)
@@ -261,8 +271,10 @@ def _python_default(value):
 
 
 def _bad_type(value, fn):
-    return TypeError(f"{fn}: expected a tensor, number, NumPy array or nested list of numbers, "
-                     f"got {type(value).__name__} {value!r:.60}")
+    # the type only, never the object's printout (a DataFrame's would fill the screen)
+    return TypeError(f"{fn}: expected a tensor, number, array (anything NumPy converts to an "
+                     f"array of numbers) or nested list of numbers, got "
+                     f"{interop.type_name(value)}")
 
 
 def _from_sequence(value, fn, np_dtype=None):
@@ -397,8 +409,11 @@ def to_numpy_value(value, dtype=None, fn="finegrad.convert_to_tensor"):
             raise _out_of_range(value, np.dtype(default), fn) from None
     elif isinstance(value, (list, tuple)):
         arr = _from_sequence(value, fn, np_dtype)
-    else:
-        raise _bad_type(value, fn)
+    else:   # another library's array (pandas, JAX, PyTorch, TensorFlow, a memoryview...)
+        foreign = interop.array_from(value, fn)
+        if foreign is None:
+            raise _bad_type(value, fn)
+        return to_numpy_value(foreign, dtype, fn)
     if arr.dtype.kind not in "biufc":
         raise _bad_type(value, fn)
     if np_dtype is not None and arr.dtype != np_dtype:
@@ -517,6 +532,10 @@ def convert_like(value, np_dtype, fn):
     assigned a Python value, and `convert_to_tensor`'s ``dtype_hint`` all use it."""
     if isinstance(value, (list, tuple)) or np_dtype.kind == "O":
         return to_numpy_value(value, np_dtype, fn)
+    if not isinstance(value, (np.ndarray, np.generic, numbers.Number)):
+        foreign = interop.array_from(value, fn)   # as a NumPy array (or list) would convert
+        if foreign is not None:
+            return convert_like(foreign, np_dtype, fn)
     if isinstance(value, np.ndarray):
         return _array_as(value, np_dtype, fn)
     if isinstance(value, np.generic) and value.dtype.kind == np_dtype.kind:

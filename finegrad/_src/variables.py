@@ -12,7 +12,7 @@ import numbers
 
 import numpy as np
 
-from finegrad._src import core, dtypes
+from finegrad._src import core, dtypes, interop
 from finegrad._src.state import state as _state
 from finegrad._src.tensor import (Tensor, _has_numpy, convert_like, convert_to_tensor,
                                   numpy_text, to_numpy_value)
@@ -105,6 +105,13 @@ class Variable:
     def __array__(self, dtype=None, copy=None):
         a = np.array(self._storage)
         return a if dtype is None else a.astype(dtype)
+
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        """DLPack export of the current value, a copy (the variable may change later)."""
+        return interop.export_dlpack(np.array(self._storage), stream, max_version, dl_device)
+
+    def __dlpack_device__(self):
+        return (interop.CPU, 0)
 
     @property
     def shape(self):
