@@ -18,3 +18,11 @@ from finegrad._src.ops.linalg.eig import eig, eigvals  # noqa: F401
 from finegrad._src.ops.linalg.diag_cross_rank import (normalize, cross, set_diag,  # noqa: F401
                                                       tensor_diag, tensor_diag_part, matrix_rank,
                                                       tridiagonal_matmul)
+from finegrad._src.ops.linalg.linear_operator.base import (  # noqa: F401
+    LinearOperator, LinearOperatorAdjoint, LinearOperatorComposition, LinearOperatorFullMatrix,
+    LinearOperatorInversion, LinearOperatorLowerTriangular)
+from finegrad._src.ops.linalg.linear_operator.diagonal import (  # noqa: F401
+    LinearOperatorDiag, LinearOperatorIdentity, LinearOperatorScaledIdentity)
+from finegrad._src.ops.linalg.linear_operator.structured import (  # noqa: F401
+    LinearOperatorBlockDiag, LinearOperatorKronecker, LinearOperatorLowRankUpdate,
+    LinearOperatorToeplitz)

@@ -26,7 +26,8 @@ from typing import Any
 
 from finegrad._src import nest
 from finegrad._src.ops.array.structural import convert_to_tensor, identity
-from finegrad._src.ops.math.reductions import reduce_mean, reduce_sum
+from finegrad._src.ops.array.structural import reduce_sum
+from finegrad._src.ops.math.reductions import reduce_mean
 
 __all__ = ["ReduceOp", "Strategy", "OneDeviceStrategy", "MirroredStrategy", "ReplicaContext",
            "InputContext", "InputOptions", "DistributedDataset", "get_strategy",
