@@ -13,7 +13,7 @@ import numpy as np
 
 from finegrad._version import __version__
 
-DEMOS = []
+DEMOS: list = []
 
 
 BROKEN_PIPE_STATUS = 128 + 13   # 128 + SIGPIPE, as a shell reports a process killed by it

@@ -25,7 +25,7 @@ from finegrad._src.errors import OpError
 from finegrad._src.tensor import Tensor, convert_to_tensor, convert_like, to_numpy_value
 
 
-_PRIMITIVES = {}
+_PRIMITIVES: dict = {}
 
 
 class Primitive:
@@ -345,7 +345,7 @@ def _dtype_error(prim, vals, e):
     return TypeError(f"finegrad.{prim.name}: not defined for inputs of dtype {dts} ({e})")
 
 
-_SCALARS = {}  # (value, key) -> constant Tensor: Python scalars in hot loops cost a lookup
+_SCALARS: dict = {}  # (value, key) -> constant Tensor: Python scalars in hot loops cost a lookup
 
 
 def _scalar_pair(prim, a, b):
@@ -551,7 +551,7 @@ class recorded_as:
 
 # the `recorded_as` scopes open on any thread: while there is none, `bind` does not read the
 # (thread-local, so slower to read) overrides at all. Appends and removes are atomic.
-_OVERRIDE_SCOPES = []
+_OVERRIDE_SCOPES: list = []
 
 
 def listen(listener, recorders=None):

@@ -14,10 +14,15 @@ must not write into it afterwards: a finegrad tensor is a value), and none on th
 except for a read-only value given to a consumer of the pre-1.0 protocol (`interop`).
 Every finegrad tensor lives on the CPU; a buffer on another device is a BufferError.
 """
+from __future__ import annotations
+
+from typing import Any
+
 import numpy as np
 
 from finegrad._src import interop
 from finegrad._src.tensor import Tensor, _concrete
+from finegrad._src.variables import Variable
 
 
 class _Capsule:
@@ -38,7 +43,7 @@ def _is_capsule(value):
     return type(value).__name__ == "PyCapsule"
 
 
-def from_dlpack(dlcapsule):
+def from_dlpack(dlcapsule: Any) -> Tensor:
     """A tensor sharing the buffer of a DLPack producer, without a copy.
 
     Args:
@@ -72,7 +77,7 @@ def from_dlpack(dlcapsule):
     return Tensor(value if value.ndim else value[()])   # shape (): a NumPy scalar, as always
 
 
-def to_dlpack(tf_tensor):
+def to_dlpack(tf_tensor: Tensor | Variable) -> Any:
     """A DLPack capsule of a tensor's buffer, for a consumer that takes capsules
     (``tf.experimental.dlpack.from_dlpack``, ``torch.utils.dlpack.from_dlpack``).
 
@@ -91,7 +96,7 @@ def to_dlpack(tf_tensor):
     >>> fg.experimental.dlpack.from_dlpack(capsule).numpy()
     array([1., 2.], dtype=float32)
     """
-    if hasattr(type(tf_tensor), "_as_tensor"):
+    if isinstance(tf_tensor, Variable):
         tf_tensor = Tensor(tf_tensor.numpy())   # a copy: the variable may change
     if not isinstance(tf_tensor, Tensor):
         raise TypeError(f"finegrad.experimental.dlpack.to_dlpack: expected a finegrad Tensor "

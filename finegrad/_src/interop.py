@@ -17,6 +17,10 @@ older protocol gets a writable view and must not write into it (as with JAX's an
 TensorFlow's exports), except for a value that is read-only already, which it gets a copy
 of (the old protocol cannot carry the flag, and NumPy refuses to export it).
 """
+from __future__ import annotations
+
+from typing import Any
+
 import numpy as np
 
 CPU = 1   # DLPack's kDLCPU: every tensor's device here
@@ -24,7 +28,7 @@ CPU = 1   # DLPack's kDLCPU: every tensor's device here
 _ARRAY_PROTOCOLS = ("__array__", "__array_interface__", "__array_struct__")
 
 
-def type_name(value):
+def type_name(value: object) -> str:
     """The name of ``value``'s type for messages: ``dict``, ``pandas.DataFrame``,
     ``torch.Tensor`` (the top-level package, not the module that defines it)."""
     t = type(value)
@@ -32,7 +36,7 @@ def type_name(value):
     return t.__qualname__ if package == "builtins" else f"{package}.{t.__qualname__}"
 
 
-def _speaks(value, names):
+def _speaks(value: object, names: tuple[str, ...]) -> bool:
     for name in names:
         try:
             if hasattr(value, name):
@@ -42,13 +46,13 @@ def _speaks(value, names):
     return False
 
 
-def is_array_like(value):
+def is_array_like(value: object) -> bool:
     """Whether NumPy makes an array of ``value``'s own dtype from it (an array protocol or
     DLPack); False for tensors, Variables, NumPy values, numbers, lists and strings."""
     return _speaks(value, _ARRAY_PROTOCOLS + ("__dlpack__",))
 
 
-def _has_buffer(value):
+def _has_buffer(value: Any) -> bool:
     try:
         memoryview(value)
     except TypeError:
@@ -56,7 +60,7 @@ def _has_buffer(value):
     return True
 
 
-def array_from(value, fn):
+def array_from(value: Any, fn: str) -> np.ndarray | list | None:
     """``value`` (an object of another library) as a NumPy array, or for a buffer-protocol
     object the nested list of Python numbers it holds; None when NumPy sees no array in it.
     A producer that refuses (a PyTorch tensor that requires grad, one on a GPU) is a
@@ -80,7 +84,8 @@ def array_from(value, fn):
     return arr
 
 
-def export_dlpack(value, stream=None, max_version=None, dl_device=None, copy=None):
+def export_dlpack(value: Any, stream: Any = None, max_version: tuple[int, int] | None = None,
+                  dl_device: tuple[int, int] | None = None, copy: bool | None = None) -> Any:
     """``__dlpack__`` of a tensor whose NumPy value is ``value`` (the module docstring says
     when the consumer gets the buffer itself, read-only or not, and when a copy)."""
     a = value if type(value) is np.ndarray else np.asarray(value)
@@ -90,6 +95,7 @@ def export_dlpack(value, stream=None, max_version=None, dl_device=None, copy=Non
         a.setflags(write=False)
     elif not versioned and not a.flags.writeable:
         a = a.copy()
-    kwargs = {k: v for k, v in (("stream", stream), ("max_version", max_version),
-                                ("dl_device", dl_device), ("copy", copy)) if v is not None}
+    given = (("stream", stream), ("max_version", max_version), ("dl_device", dl_device),
+             ("copy", copy))
+    kwargs: dict[str, Any] = {k: v for k, v in given if v is not None}
     return a.__dlpack__(**kwargs)

@@ -348,7 +348,7 @@ def _split(result, f):
     return result[0], result[1]
 
 
-_NONE = frozenset()
+_NONE: frozenset = frozenset()
 
 
 class _Params:

@@ -46,7 +46,7 @@ class RegisterGradient:
     >>> fg.RegisterGradient.remove("tanh")
     """
 
-    _by_name = {}   # name -> gradient function, for names that are not primitives
+    _by_name: dict = {}   # name -> gradient function, for names that are not primitives
 
     def __init__(self, op_type):
         if not isinstance(op_type, str):

@@ -550,7 +550,7 @@ def _ones_seed(t):
     return Tensor(np.broadcast_to(np.ones((), v.dtype), v.shape))
 
 
-_ONES = {}   # NumPy scalar type -> its one (immutable, so shared by the seeds)
+_ONES: dict = {}   # NumPy scalar type -> its one (immutable, so shared by the seeds)
 
 
 def _broadcast_ct(g, t):

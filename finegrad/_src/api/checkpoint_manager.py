@@ -42,7 +42,7 @@ class CheckpointManager:
         self._prefix = os.path.join(self._directory, checkpoint_name)
         self._step_counter, self._interval = step_counter, checkpoint_interval
         self._init_fn = init_fn
-        self._last_step = None
+        self._last_step: int | None = None
         self._last_preserved = time.time()
         _, recorded = read_state(self._directory)
         self._checkpoints = [p for p in recorded if os.path.exists(p + ".index")]

@@ -32,11 +32,12 @@ def _factor(a):
     idx = np.indices(lu.shape[:-2])
     for k in range(n):
         piv = k + np.argmax(np.abs(lu[..., k:, k]), axis=-1)
-        rows = lu[(*idx, piv)].copy()
-        lu[(*idx, piv)] = lu[..., k, :]
+        at = (*idx, piv)
+        rows = lu[at].copy()
+        lu[at] = lu[..., k, :]
         lu[..., k, :] = rows
-        pk = perm[(*idx, piv)].copy()
-        perm[(*idx, piv)] = perm[..., k]
+        pk = perm[at].copy()
+        perm[at] = perm[..., k]
         perm[..., k] = pk
         with np.errstate(divide="ignore", invalid="ignore"):
             lu[..., k + 1:, k] /= lu[..., k:k + 1, k]

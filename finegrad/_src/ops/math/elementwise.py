@@ -423,7 +423,7 @@ def _predicate(name, impl, doc, nargs=2, compares=False):
         def op(x, y, name=None):
             return bind(prim, x, y)
     else:
-        def op(x, name=None):
+        def op(x, name=None):  # type: ignore[misc]  # (one arity per primitive)
             return bind(prim, x)
     op.__name__ = op.__qualname__ = name
     op.__doc__ = doc + f"\n\n    Primitive ``{name}``; not differentiable.\n"

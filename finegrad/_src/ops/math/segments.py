@@ -265,7 +265,7 @@ def _make(kind, sorted_ids):
         what += "row of ``data``"
         size = "max(segment_ids) + 1 segments"
     else:
-        def op(data, segment_ids, num_segments, name=None):
+        def op(data, segment_ids, num_segments, name=None):  # type: ignore[misc]
             rows, ids, num = _prepare(fn, data, segment_ids, num_segments)
             return _reduce(kind, rows, ids, num, False)
         empty, call = _EMPTY[kind], "[1, 0, 0], num_segments=2"

@@ -110,7 +110,7 @@ class Generator:
         return [Generator(state=s) for s in seeds]
 
 
-_GLOBAL_GENERATOR = []   # the one global generator, made on first use
+_GLOBAL_GENERATOR: list = []   # the one global generator, made on first use
 
 
 def get_global_generator():

@@ -14,7 +14,7 @@ and the positive-definite hint.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from finegrad._src.ops.array.structural import convert_to_tensor
 from finegrad._src.ops.linalg import diag_inv_det, products, solvers
@@ -92,6 +92,11 @@ class LinearOperator:
         rows, cols = self.shape[-2], self.shape[-1]
         return None if rows is None or cols is None else rows == cols
 
+    if TYPE_CHECKING:   # what every concrete operator defines
+        def _shape(self) -> TensorShape: ...
+
+        def _to_dense(self) -> Any: ...
+
     @property
     def shape(self) -> TensorShape:
         return self._shape()
@@ -150,7 +155,7 @@ class LinearOperator:
                                       "expected to not be square.")
         rhs = self._operand(rhs, not adjoint, adjoint_arg, "solve")
         if adjoint_arg:
-            rhs = products.matrix_transpose(rhs, conjugate=True)
+            rhs = solvers.matrix_transpose(rhs, conjugate=True)
         return self._solve(rhs, adjoint=adjoint)
 
     def solvevec(self, rhs: Any, adjoint: bool = False, name: str = "solve"):
