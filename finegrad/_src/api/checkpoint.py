@@ -217,7 +217,7 @@ class Checkpoint:
     np.float32(1.0)
     """
 
-    def __init__(self, root: Any = None, **kwargs: Any):
+    def __init__(self, root: Any = None, **kwargs: Any) -> None:
         if root is not None:
             kwargs["root"] = root
         for name, value in kwargs.items():

@@ -26,9 +26,9 @@ class CheckpointManager:
     """
 
     def __init__(self, checkpoint: Checkpoint, directory: str, max_to_keep: int | None,
-                 keep_checkpoint_every_n_hours: float | None = None,
-                 checkpoint_name: str = "ckpt", step_counter: Any = None,
-                 checkpoint_interval: int | None = None, init_fn: Callable | None = None):
+                 keep_checkpoint_every_n_hours: float | None = None, checkpoint_name: str = "ckpt",
+                 step_counter: Any = None, checkpoint_interval: int | None = None,
+                 init_fn: Callable | None = None) -> None:
         if not isinstance(checkpoint, Checkpoint):
             raise TypeError(f"CheckpointManager: checkpoint must be a tf.train.Checkpoint, got "
                             f"{type(checkpoint).__name__}")

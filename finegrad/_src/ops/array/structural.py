@@ -8,6 +8,9 @@ run one vectorized reverse pass. This module imports the core modules, `ops.zero
 `ops.array.indexing` (its VJPs slice); `ops.array.constants`, `ops.array.gather` and
 `ops.array.shape_queries` sit above it.
 """
+
+from __future__ import annotations
+
 import numbers
 
 import numpy as np
@@ -22,8 +25,14 @@ from finegrad._src.ops.array.indexing import getitem
 from finegrad._src.shapes import as_ints
 from finegrad._src.tensor import Tensor
 
+from typing import TYPE_CHECKING, Any
 
-def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.types import TensorLike
+
+
+def convert_to_tensor(value: TensorLike, dtype: Any = None, dtype_hint: Any = None,
+                      name: str | None = None) -> Tensor:
     """Convert a tensor, Variable, number, NumPy array or nested list to a Tensor.
 
     Python floats become float32 and ints int32 (TensorFlow's defaults); NumPy values keep
@@ -130,7 +139,7 @@ stop_gradient_p.def_impl(lambda x: x)
 cast_p = Primitive("cast", batch_rule=True, elementwise=True, fresh=True)
 
 
-def cast(x, dtype, name=None):
+def cast(x: Any, dtype: Any, name: str | None = None) -> Tensor:
     """Convert ``x`` to ``dtype``; gradients flow between floating dtypes (primitive ``cast``).
 
     >>> import finegrad as fg
@@ -170,7 +179,7 @@ def _cast_vjp(ct, x, *, out, needs, batch, dtype):
 reshape_p = Primitive("reshape", batch_rule=True)
 
 
-def reshape(tensor, shape, name=None):
+def reshape(tensor: TensorLike, shape: Any, name: str | None = None) -> Tensor:
     """Reshape ``x`` to ``shape`` (one entry may be -1). Primitive ``reshape``.
 
     >>> import finegrad as fg
@@ -360,7 +369,8 @@ reduce_sum_p = Primitive("reduce_sum", batch_rule=True, fresh=True, reducer=np.a
                          shape_rule=core.reduction_shape_rule)
 
 
-def reduce_sum(input_tensor, axis=None, keepdims=False, name=None):
+def reduce_sum(input_tensor: TensorLike, axis: Any = None, keepdims: bool = False,
+               name: str | None = None) -> Tensor:
     """Sum over ``axis`` (all axes by default). Primitive ``reduce_sum``.
 
     >>> import finegrad as fg
@@ -406,7 +416,8 @@ def expand_reduced(ct, x, axis, keepdims, batch=()):
 transpose_p = Primitive("transpose", batch_rule=True)
 
 
-def transpose(a, perm=None, conjugate=False, name=None):
+def transpose(a: TensorLike, perm: Any = None, conjugate: bool = False,
+              name: str | None = None) -> Tensor:
     """Permute the axes of ``x`` (reverse them by default); with ``conjugate``, also take
     the complex conjugate (a no-op for real tensors), as TensorFlow. Primitive ``transpose``.
 
@@ -497,7 +508,7 @@ def squeeze(input, axis=None, name=None):  # noqa: A002 (TensorFlow's keyword)
 concat_p = Primitive("concat", batch_rule=True, fresh=True)
 
 
-def concat(values, axis, name=None):
+def concat(values: Any, axis: Any, name: str | None = None) -> Tensor:
     """Join tensors along an existing ``axis``. Primitive ``concat``.
 
     >>> import finegrad as fg
@@ -558,7 +569,7 @@ def _concat_vjp(ct, *xs, out, needs, batch, axis):
     return tuple(pieces)
 
 
-def stack(values, axis=0, name=None):
+def stack(values: Any, axis: Any = 0, name: str | None = None) -> Tensor:
     """Stack tensors of one shape along a new ``axis``.
 
     >>> import finegrad as fg
@@ -576,7 +587,8 @@ def stack(values, axis=0, name=None):
     return concat([expand_dims(t, a) for t in ts], a)
 
 
-def unstack(value, num=None, axis=0, name=None):
+def unstack(value: TensorLike, num: Any = None, axis: int = 0,
+            name: str | None = None) -> list[Tensor]:
     """Split ``value`` along ``axis`` into a list of tensors of one rank less.
 
     >>> import finegrad as fg
@@ -590,7 +602,8 @@ def unstack(value, num=None, axis=0, name=None):
     return [getitem(x, (slice(None),) * a + (i,)) for i in range(x._value.shape[a])]
 
 
-def split(value, num_or_size_splits, axis=0, num=None, name=None):
+def split(value: TensorLike, num_or_size_splits: Any, axis: int = 0, num: Any = None,
+          name: str | None = None) -> list[Tensor]:
     """Split ``value`` along ``axis`` into equal parts or parts of the given sizes.
 
     >>> import finegrad as fg

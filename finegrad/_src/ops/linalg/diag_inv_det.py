@@ -1,5 +1,8 @@
 """More of ``tf.linalg``: band_part, diag, diag_part and trace, written with existing ops
 (a constant mask times the matrix), as TensorFlow's gradients of them are those masks."""
+
+from __future__ import annotations
+
 import numpy as np
 
 from finegrad._src import core, dims
@@ -11,6 +14,11 @@ from finegrad._src.core import Primitive, bind
 from finegrad._src.ops.linalg.checks import square_matrix, static_matrix
 from finegrad._src.ops.linalg.products import matmul, _swap
 from finegrad._src.ops.math.complex_numbers import conj_if_complex
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.types import TensorLike
 
 
 def _mask(x, keep):
@@ -60,8 +68,8 @@ def diag_part(input, name=None, k=0, padding_value=0, align="RIGHT_LEFT"):  # no
     return reduce_sum(picked, -1 if m <= n else -2)
 
 
-def diag(diagonal, name=None, k=0, num_rows=-1, num_cols=-1, padding_value=0,
-         align="RIGHT_LEFT"):
+def diag(diagonal: TensorLike, name: str | None = None, k: int = 0, num_rows: int = -1,
+         num_cols: int = -1, padding_value: Any = 0, align: str = "RIGHT_LEFT") -> Tensor:
     """Square matrices with ``diagonal``'s last axis on their main diagonal, zero elsewhere
     (only ``k=0`` and the default sizes).
 
@@ -83,7 +91,7 @@ def diag(diagonal, name=None, k=0, num_rows=-1, num_cols=-1, padding_value=0,
     return ar.multiply(expand_dims(v, -1), eye)
 
 
-def trace(x, name=None):
+def trace(x: TensorLike, name: str | None = None) -> Tensor:
     """The sum of each matrix's main diagonal (over the last two axes).
 
     >>> import finegrad as fg

@@ -9,6 +9,9 @@ written with finegrad ops so they differentiate again: for ``X = L^-1 P dA U^-1`
 ``P^T L^-H (tril(L^H ct, -1) + triu(ct U^H)) U^-H``. The helpers are composites of
 matmul and triangular solves, so their gradients follow.
 """
+
+from __future__ import annotations
+
 import numpy as np
 
 from finegrad._src import core
@@ -21,6 +24,12 @@ from finegrad._src.ops.linalg.diag_inv_det import band_part, _mask
 from finegrad._src.ops.linalg.checks import matrix_arg
 from finegrad._src.ops.linalg.solvers import triangular_solve, _adj
 from finegrad._src.ops.math import elementwise as ew
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.tensor import Tensor
+    from finegrad._src.types import TensorLike
 
 
 def _factor(a):
@@ -107,7 +116,8 @@ def _lu_vjp(ct, a, *, out, needs, batch):
     return (matmul(p, g, adjoint_a=True),)
 
 
-def lu_reconstruct(lower_upper, perm, validate_args=False, name=None):
+def lu_reconstruct(lower_upper: Any, perm: Any, validate_args: bool = False,
+                   name: str | None = None) -> Tensor:
     """The matrix ``A`` whose ``lu`` is ``(lower_upper, perm)``: ``P^T L U``.
 
     >>> import finegrad as fg
@@ -120,7 +130,8 @@ def lu_reconstruct(lower_upper, perm, validate_args=False, name=None):
     return matmul(_perm_matrix(_t(perm), packed.dtype), matmul(low, up), adjoint_a=True)
 
 
-def lu_solve(lower_upper, perm, rhs, validate_args=False, name=None):
+def lu_solve(lower_upper: Any, perm: Any, rhs: TensorLike, validate_args: bool = False,
+             name: str | None = None) -> Tensor:
     """``X`` with ``A @ X = rhs`` for the ``A`` whose ``lu`` is ``(lower_upper, perm)``.
 
     >>> import finegrad as fg
@@ -135,7 +146,8 @@ def lu_solve(lower_upper, perm, rhs, validate_args=False, name=None):
     return triangular_solve(up, triangular_solve(low, b, lower=True), lower=False)
 
 
-def lu_matrix_inverse(lower_upper, perm, validate_args=False, name=None):
+def lu_matrix_inverse(lower_upper: Any, perm: Any, validate_args: bool = False,
+                      name: str | None = None) -> Tensor:
     """The inverse of the ``A`` whose ``lu`` is ``(lower_upper, perm)``.
 
     >>> import finegrad as fg

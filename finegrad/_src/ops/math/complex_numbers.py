@@ -16,11 +16,16 @@ TensorFlow has no complex kernel for them, rather than answer with NumPy's lexic
 These rules depend only on the core and `array` (their arithmetic goes through the Tensor
 operators, attached when the ops package is imported), so `elementwise` can build on them.
 """
+
+from __future__ import annotations
+
 import numpy as np
 
 from finegrad._src import core
 from finegrad._src.core import Primitive, bind
 from finegrad._src.ops.array.structural import _t, cast, unbroadcast
+
+from typing import Any
 
 
 def _complex_dtype(real_dtype):
@@ -70,7 +75,7 @@ def ordered(name, impl):
 conj_p = Primitive("conj", batch_rule=True, kernel=np.conjugate)
 
 
-def conj(x, name=None):
+def conj(x: Any, name: str | None = None) -> Any:
     """Elementwise complex conjugate; a real tensor is returned unchanged, as in TensorFlow.
 
     Primitive ``conj``; its VJP and JVP are both the conjugate of the incoming value.

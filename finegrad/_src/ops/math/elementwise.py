@@ -8,6 +8,9 @@ kinks are chosen as TensorFlow chooses them and documented beside each rule. For
 inputs the VJPs multiply by the conjugate derivative, TensorFlow's convention (see
 `ops.math.complex_numbers`); the JVPs are unchanged.
 """
+
+from __future__ import annotations
+
 import numpy as np
 
 from finegrad._src.core import Primitive, bind, def_nondiff
@@ -16,6 +19,11 @@ from finegrad._src.ops.zeros_and_axes import zeros_cotangent, instantiate_zeros
 from finegrad._src.ops.declare import unary
 from finegrad._src.ops.math.complex_numbers import conj_if_complex, ordered, real
 from finegrad._src.tensor import Tensor
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.types import TensorLike
 
 
 exp_p, exp = unary("exp", np.exp, lambda x, out: out, """Elementwise e**x.
@@ -204,7 +212,7 @@ tanh_grad_p = Primitive("tanh_grad", batch_rule=True, kernel=_tanh_grad_kernel,
                         numexpr="{1} * (1 - {0} * {0})")
 
 
-def tanh_grad(y, g):
+def tanh_grad(y: TensorLike, g: Any) -> Tensor:
     """g * (1 - y * y), the gradient of tanh given its output ``y`` (primitive ``tanh_grad``).
 
     >>> import finegrad as fg
@@ -244,7 +252,7 @@ sigmoid_grad_p = Primitive("sigmoid_grad", batch_rule=True, kernel=_sigmoid_grad
                            numexpr="{1} * ({0} * (1 - {0}))")
 
 
-def sigmoid_grad(y, g):
+def sigmoid_grad(y: TensorLike, g: Any) -> Tensor:
     """g * y * (1 - y), the gradient of sigmoid given its output ``y`` (``sigmoid_grad``).
 
     >>> import finegrad as fg
@@ -316,7 +324,7 @@ def _abs_vjp(ct, x, *, out, needs, batch):
 sign_p = Primitive("sign", batch_rule=True, kernel=np.sign)
 
 
-def sign(x, name=None):
+def sign(x: TensorLike, name: str | None = None) -> Tensor:
     """Elementwise -1, 0 or 1; its gradient is 0 everywhere (TensorFlow's choice).
 
     Primitive ``sign``.
@@ -368,7 +376,7 @@ round_p, round = _rounding("round", np.round, """Elementwise rounding, half to e
 where_p = Primitive("select", unify=(1, 2), batch_rule=True, elementwise=True, fresh=True)
 
 
-def where(condition, x=None, y=None, name=None):
+def where(condition: Any, x: Any = None, y: Any = None, name: str | None = None) -> Tensor:
     """Elementwise ``x`` where ``condition`` else ``y``, with broadcasting (primitive ``select``).
 
     With only ``condition``, the int64 coordinates of its true entries (not differentiable).

@@ -12,6 +12,9 @@ TensorFlow's follow):
 
 ``norm='ortho'`` scales them to orthonormal maps (types II, III and IV).
 """
+
+from __future__ import annotations
+
 import numpy as np
 
 from finegrad._src import core, dims
@@ -19,6 +22,11 @@ from finegrad._src.ops.array.structural import _t, concat
 from finegrad._src.ops.math.complex_numbers import complex as make_complex, real
 from finegrad._src.ops.signal.fft import irfft, pad_axis_end, rfft
 from finegrad._src.ops.array.manipulation import reverse
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.tensor import Tensor
 
 
 def _check_dct_args(x, type, n, axis, norm, name):  # noqa: A002 (TensorFlow's keyword)
@@ -129,7 +137,7 @@ def idct(input, type=2, n=None, axis=-1, norm=None, name=None):  # noqa: A002
     return _transform(input, inverse, n, axis, norm, "finegrad.signal.idct")
 
 
-def mfccs_from_log_mel_spectrograms(log_mel_spectrograms, name=None):
+def mfccs_from_log_mel_spectrograms(log_mel_spectrograms: Any, name: str | None = None) -> Tensor:
     """Mel-frequency cepstral coefficients: the type-II `dct` of the last axis scaled by
     ``1 / sqrt(2 num_mel_bins)`` (orthonormal but for the first coefficient, as
     TensorFlow's). Differentiable.

@@ -19,6 +19,9 @@ Three primitives, each a linear map with its rank (how many innermost axes) as a
 Every JVP is the op applied to the tangent. All rules are written with the primitives
 themselves, so derivatives of any order follow.
 """
+
+from __future__ import annotations
+
 import numpy as np
 
 from finegrad._src import core, dims
@@ -26,6 +29,12 @@ from finegrad._src.core import Primitive, bind
 from finegrad._src.ops.array.structural import _t, broadcast_to, concat, zeros_like
 from finegrad._src.ops.math.complex_numbers import _complex_dtype, conj, real
 from finegrad._src.ops.array.manipulation import pad
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.tensor import Tensor
+    from finegrad._src.types import TensorLike
 
 
 
@@ -319,7 +328,7 @@ def _inverse_real_transform(input_tensor, fft_length, rank):
     return bind(irfft_p, _fit_inner(y, half, name), fft_length=sizes)
 
 
-def rfft(input_tensor, fft_length=None, name=None):
+def rfft(input_tensor: TensorLike, fft_length: Any = None, name: str | None = None) -> Tensor:
     """The discrete Fourier transform of a real signal over its innermost axis: the
     ``fft_length // 2 + 1`` non-redundant coefficients (float32 gives complex64, float64
     complex128). The signal is cropped or zero-padded to ``fft_length`` (default: its length).
@@ -337,7 +346,7 @@ def rfft(input_tensor, fft_length=None, name=None):
     return _real_transform(input_tensor, fft_length, 1)
 
 
-def irfft(input_tensor, fft_length=None, name=None):
+def irfft(input_tensor: TensorLike, fft_length: Any = None, name: str | None = None) -> Tensor:
     """The real signal of length ``fft_length`` whose Fourier transform has the non-redundant
     coefficients ``input_tensor`` (cropped or zero-padded to ``fft_length // 2 + 1``; default
     ``fft_length``: ``2 * (n - 1)`` for ``n`` coefficients). complex64 gives float32.
@@ -355,7 +364,7 @@ def irfft(input_tensor, fft_length=None, name=None):
     return _inverse_real_transform(input_tensor, fft_length, 1)
 
 
-def rfft2d(input_tensor, fft_length=None, name=None):
+def rfft2d(input_tensor: TensorLike, fft_length: Any = None, name: str | None = None) -> Tensor:
     """The 2-D discrete Fourier transform of a real signal over its two innermost axes,
     keeping ``fft_length[1] // 2 + 1`` coefficients on the last (see `rfft`).
 
@@ -371,7 +380,7 @@ def rfft2d(input_tensor, fft_length=None, name=None):
     return _real_transform(input_tensor, fft_length, 2)
 
 
-def irfft2d(input_tensor, fft_length=None, name=None):
+def irfft2d(input_tensor: TensorLike, fft_length: Any = None, name: str | None = None) -> Tensor:
     """The inverse of `rfft2d`: a real signal of shape ``fft_length`` over the two innermost
     axes (default: the input's size on the second-to-last, ``2 * (n - 1)`` on the last).
 
@@ -388,7 +397,7 @@ def irfft2d(input_tensor, fft_length=None, name=None):
 
 
 
-def rfft3d(input_tensor, fft_length=None, name=None):
+def rfft3d(input_tensor: TensorLike, fft_length: Any = None, name: str | None = None) -> Tensor:
     """The 3-D discrete Fourier transform of a real signal over its three innermost axes,
     keeping ``fft_length[2] // 2 + 1`` coefficients on the last (see `rfft`). TensorFlow
     registers no gradient for it; finegrad's is the adjoint, as for `rfft`.
@@ -405,7 +414,7 @@ def rfft3d(input_tensor, fft_length=None, name=None):
     return _real_transform(input_tensor, fft_length, 3)
 
 
-def irfft3d(input_tensor, fft_length=None, name=None):
+def irfft3d(input_tensor: TensorLike, fft_length: Any = None, name: str | None = None) -> Tensor:
     """The inverse of `rfft3d`: a real signal of shape ``fft_length`` over the three innermost
     axes (default: the input's sizes, ``2 * (n - 1)`` on the last). TensorFlow registers no
     gradient for it; finegrad's is the adjoint, as for `irfft`.
