@@ -21,6 +21,10 @@ from finegrad._src.tensor import Tensor, convert_to_tensor
 
 from typing import TYPE_CHECKING, Any
 
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.types import TensorLike
+
 if TYPE_CHECKING:   # annotations only: nothing imported at run time
     from finegrad._src.dtypes import DType
     from finegrad._src.types import TensorLike
@@ -277,7 +281,8 @@ def assert_shapes(shapes: Any, data: Any = None, summarize: Any = None, message:
         _match_spec(tuple(convert_to_tensor(x).shape), spec, symbols, i)
 
 
-def Assert(condition, data, summarize=None, name=None):  # noqa: N802 (TensorFlow's name)
+def Assert(condition: TensorLike, data: Any,  # noqa: N802 (TensorFlow's name)
+           summarize: Any = None, name: str | None = None) -> None:
     """Check that ``condition`` is true; else raise, showing the tensors in ``data``.
 
     >>> import finegrad as fg
@@ -333,7 +338,8 @@ def ensure_shape(x: TensorLike, shape: Any, name: str | None = None) -> Tensor:
     return t
 
 
-def identity_n(input, name=None):  # noqa: A002 (TensorFlow's keyword)
+def identity_n(input: Any,  # noqa: A002 (TensorFlow's keyword)
+               name: str | None = None) -> list[Tensor]:
     """Each tensor of the list ``input`` passed through `finegrad.identity`.
 
     >>> import finegrad as fg

@@ -136,7 +136,7 @@ def _map(fn, elems, signature, where):
 
 def map_fn(fn: Any, elems: TensorLike, dtype: Any = None, parallel_iterations: Any = None,
            back_prop: bool = True, swap_memory: bool = False, infer_shape: bool = True,
-           name: str | None = None, fn_output_signature: Any = None) -> Tensor:
+           name: str | None = None, fn_output_signature: Any = None) -> Any:
     """``fn`` applied to each slice of ``elems`` along axis 0, the results stacked.
 
     ``elems`` is a tensor or a nested structure of tensors sharing the size of axis 0;

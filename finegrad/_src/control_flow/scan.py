@@ -19,7 +19,6 @@ from finegrad._src.control_flow.map_fn import _leading_size, unstack_rows_p
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:   # annotations only: nothing imported at run time
-    from finegrad._src.tensor import Tensor
     from finegrad._src.types import TensorLike
 
 
@@ -69,7 +68,7 @@ def _no_grad(out, back_prop):
 
 def scan(fn: Any, elems: TensorLike, initializer: Any = None, parallel_iterations: Any = None,
          back_prop: bool = True, swap_memory: bool = False, infer_shape: bool = True,
-         reverse: bool = False, name: str | None = None) -> Tensor:
+         reverse: bool = False, name: str | None = None) -> Any:
     """The accumulators ``a = fn(a, x)`` over the slices ``x`` of ``elems`` along axis 0,
     stacked.
 
@@ -97,7 +96,7 @@ def scan(fn: Any, elems: TensorLike, initializer: Any = None, parallel_iteration
 
 
 def foldl(fn: Any, elems: TensorLike, initializer: Any = None, parallel_iterations: int = 10,
-          back_prop: bool = True, swap_memory: bool = False, name: str | None = None) -> Tensor:
+          back_prop: bool = True, swap_memory: bool = False, name: str | None = None) -> Any:
     """The last accumulator of ``a = fn(a, x)`` over the slices ``x`` of ``elems`` along
     axis 0, first to last (TensorFlow's ``tf.foldl``).
 
@@ -112,7 +111,7 @@ def foldl(fn: Any, elems: TensorLike, initializer: Any = None, parallel_iteratio
 
 
 def foldr(fn: Any, elems: TensorLike, initializer: Any = None, parallel_iterations: int = 10,
-          back_prop: bool = True, swap_memory: bool = False, name: str | None = None) -> Tensor:
+          back_prop: bool = True, swap_memory: bool = False, name: str | None = None) -> Any:
     """The last accumulator of ``a = fn(a, x)`` over the slices ``x`` of ``elems`` along
     axis 0, last to first (TensorFlow's ``tf.foldr``).
 

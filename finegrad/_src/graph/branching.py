@@ -71,7 +71,7 @@ def _unpack_singleton(out, strict):
 
 
 def case(pred_fn_pairs: Any, default: Any = None, exclusive: bool = False, strict: bool = False,
-         name: str | None = None) -> Tensor:
+         name: str | None = None) -> Any:
     """The result of the callable paired with the first true predicate (TensorFlow's
     ``tf.case``).
 
@@ -98,7 +98,7 @@ def case(pred_fn_pairs: Any, default: Any = None, exclusive: bool = False, stric
         return _unpack_singleton(default(), strict)
     pick = _first_true(exclusive, default is not None)
     if any(is_traced(p) for p in preds):
-        index = numpy_function(pick, preds, "int32", stateful=False)
+        index: Any = numpy_function(pick, preds, "int32", stateful=False)
     else:
         index = int(pick(*[p._value for p in preds]))
     branches = fns + ([default] if default is not None else [])
@@ -147,7 +147,7 @@ def _switch(index, fns, where):
 
 
 def switch_case(branch_index: Any, branch_fns: Any, default: Any = None,
-                name: str | None = None) -> Tensor:
+                name: str | None = None) -> Any:
     """``branch_fns[branch_index]()``; out of range, ``default()`` (by default the last
     branch), as TensorFlow's ``tf.switch_case``.
 

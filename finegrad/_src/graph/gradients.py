@@ -22,7 +22,7 @@ from typing import Any
 def gradients(ys: Any, xs: Any, grad_ys: Any = None, name: str = "gradients",
               gate_gradients: bool = False, aggregation_method: Any = None,
               stop_gradients: Any = None,
-              unconnected_gradients: Any = UnconnectedGradients.NONE) -> list[Tensor]:
+              unconnected_gradients: Any = UnconnectedGradients.NONE) -> list[Any]:
     """Symbolic gradients inside `finegrad.function`: d(sum of ``ys``)/d``xs``.
 
     ``grad_ys`` are the initial cotangents (default ones); ``stop_gradients`` are held
@@ -89,7 +89,7 @@ def _seeds(ys, grad_ys):
 
 
 def hessians(ys: Any, xs: Any, name: str = "hessians", colocate_gradients_with_ops: bool = False,
-             gate_gradients: bool = False, aggregation_method: Any = None) -> list[Tensor]:
+             gate_gradients: bool = False, aggregation_method: Any = None) -> list[Any]:
     """Inside `finegrad.function`: for each x of ``xs``, the Hessian of sum(``ys``) with
     respect to x, of shape ``x.shape + x.shape`` (one `gradients` pass per element of x, as
     TensorFlow builds it). Returns a list, one entry per x (None where there is no gradient).
@@ -110,7 +110,7 @@ def hessians(ys: Any, xs: Any, name: str = "hessians", colocate_gradients_with_o
                            "code use nested finegrad.GradientTape (tape.jacobian of a "
                            "gradient)")
     xs_list = [xs] if not isinstance(xs, (list, tuple)) else list(xs)
-    out = []
+    out: list[Any] = []
     for x, g in zip(xs_list, gradients(ys, xs_list), strict=True):
         if g is None:
             out.append(None)

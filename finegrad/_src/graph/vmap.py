@@ -79,7 +79,7 @@ class _VmapBuilder(GraphBuilder):
 
 
 def vectorized_map(fn: Any, elems: TensorLike, fallback_to_while_loop: bool = True,
-                   warn: bool = True) -> Tensor:
+                   warn: bool = True) -> Any:
     """``fn`` applied to each slice of ``elems`` along axis 0, the results stacked, computed
     by one vectorized run of ``fn``'s ops over the whole batch (TensorFlow's
     ``tf.vectorized_map``).

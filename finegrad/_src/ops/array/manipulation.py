@@ -22,6 +22,10 @@ from finegrad._src.tensor import Tensor
 
 from typing import TYPE_CHECKING, Any
 
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.types import TensorLike
+
 if TYPE_CHECKING:   # annotations only: nothing imported at run time
     from finegrad._src.types import TensorLike
 
@@ -68,7 +72,8 @@ def reverse(tensor: TensorLike, axis: Any, name: str | None = None) -> Tensor:
                             for d in range(ndim)))
 
 
-def roll(input, shift, axis, name=None):  # noqa: A002 (TensorFlow's keyword)
+def roll(input: TensorLike, shift: Any, axis: Any,  # noqa: A002 (TensorFlow's keyword)
+         name: str | None = None) -> Tensor:
     """Roll elements of ``input`` by ``shift`` along ``axis`` (TensorFlow's ``tf.roll``);
     elements shifted past the end come back at the start. ``shift`` and ``axis`` may be
     lists of equal length; shifts on a repeated axis add up.
@@ -84,7 +89,7 @@ def roll(input, shift, axis, name=None):  # noqa: A002 (TensorFlow's keyword)
     if len(shifts) != len(axes):
         raise ValueError(f"finegrad.roll: shift and axis must have the same length, got "
                          f"{len(shifts)} and {len(axes)}")
-    total = {}
+    total: dict = {}
     for s, a in zip(shifts, axes, strict=True):
         a = _normalize_axis(a, ndim, "finegrad.roll")
         total[a] = total.get(a, 0) + s
@@ -160,7 +165,8 @@ def pad(tensor: TensorLike, paddings: Any, mode: str = "CONSTANT", constant_valu
     return out if out is not x else getitem(x, (Ellipsis,))
 
 
-def repeat(input, repeats, axis=None, name=None):  # noqa: A002 (TensorFlow's keyword)
+def repeat(input: TensorLike, repeats: Any, axis: Any = None,  # noqa: A002 (TensorFlow's keyword)
+           name: str | None = None) -> Tensor:
     """Repeat each element of ``input`` ``repeats`` times along ``axis`` (TensorFlow's
     ``tf.repeat``); with ``axis=None`` the input is flattened first. A `gather`, whose
     gradient sums the cotangent over each element's copies.

@@ -23,6 +23,7 @@ from finegrad._src.ops.math.elementwise import equal, not_equal, where
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from collections.abc import Callable
     from finegrad._src.tensor import Tensor
     from finegrad._src.types import TensorLike
 
@@ -298,7 +299,7 @@ def tensor_scatter_nd_update(tensor: TensorLike, indices: TensorLike, updates: T
     return where(hit, _scatter_like(u, ind, t, 0, 0, 0, mode="assign"), t)
 
 
-def _scatter_extremum(name, ufunc, doc):
+def _scatter_extremum(name: Any, ufunc: Any, doc: Any) -> tuple[Primitive, Callable[..., Tensor]]:
     """``tensor_scatter_nd_max`` or ``_min``: a primitive whose rules are TensorFlow's (the
     cotangent of each output entry is shared equally by the tensor entry and the updates that
     reach the extremum there)."""

@@ -26,6 +26,11 @@ from finegrad._src.tensor import Tensor
 
 from typing import TYPE_CHECKING, Any
 
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.types import DTypeLike
+    from finegrad._src.types import TensorLike
+
 if TYPE_CHECKING:   # annotations only: nothing imported at run time
     from finegrad._src.types import TensorLike
 
@@ -38,7 +43,8 @@ def _static_ints(x, fn, arg):
     return np.asarray(_static(t, f"{fn}'s {arg}"))
 
 
-def shape_n(input, out_type=dtypes.int32, name=None):  # noqa: A002 (TensorFlow's keyword)
+def shape_n(input: TensorLike,  # noqa: A002 (TensorFlow's keyword)
+            out_type: DTypeLike = dtypes.int32, name: str | None = None) -> list[Tensor]:
     """The shape of each tensor of the list ``input``, as a list of 1-D ``out_type`` tensors.
 
     >>> import finegrad as fg
@@ -117,7 +123,8 @@ def unravel_index(indices: TensorLike, dims: Any, name: str | None = None) -> Te
     return stack([(i // int(s)) % int(n) for s, n in zip(strides, d, strict=True)])
 
 
-def reverse_sequence(input, seq_lengths, seq_axis=None, batch_axis=0, name=None):  # noqa: A002
+def reverse_sequence(input: TensorLike, seq_lengths: Any, seq_axis: Any = None,  # noqa: A002
+                     batch_axis: int = 0, name: str | None = None) -> Tensor:
     """For each ``b`` along ``batch_axis``, the first ``seq_lengths[b]`` entries along
     ``seq_axis`` reversed, the rest kept. Differentiable in ``input`` (one `gather`); the
     lengths are static.
@@ -235,7 +242,8 @@ def _nhwc(x, block_size, data_format, fn):
     return x, bs, tuple(core.shape_of(x))
 
 
-def space_to_depth(input, block_size, data_format="NHWC", name=None):  # noqa: A002
+def space_to_depth(input: TensorLike, block_size: Any, data_format: str = "NHWC",  # noqa: A002
+                   name: str | None = None) -> Tensor:
     """Moves each ``block_size x block_size`` block of the height and width axes into the
     channels: ``[b, h, w, c] -> [b, h/bs, w/bs, bs*bs*c]`` (TensorFlow's order).
     Differentiable (a reshape and a transpose).
@@ -256,7 +264,8 @@ def space_to_depth(input, block_size, data_format="NHWC", name=None):  # noqa: A
     return reshape(transpose(y, [0, 1, 3, 2, 4, 5]), (b, h // bs, w // bs, bs * bs * c))
 
 
-def depth_to_space(input, block_size, data_format="NHWC", name=None):  # noqa: A002
+def depth_to_space(input: TensorLike, block_size: Any, data_format: str = "NHWC",  # noqa: A002
+                   name: str | None = None) -> Tensor:
     """Moves channels into ``block_size x block_size`` blocks of height and width:
     ``[b, h, w, c] -> [b, h*bs, w*bs, c/(bs*bs)]``, the inverse of `space_to_depth`.
     Differentiable.

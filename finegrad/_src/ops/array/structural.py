@@ -27,6 +27,10 @@ from finegrad._src.tensor import Tensor
 
 from typing import TYPE_CHECKING, Any
 
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.types import TensorLike
+
 if TYPE_CHECKING:   # annotations only: nothing imported at run time
     from finegrad._src.types import TensorLike
 
@@ -69,7 +73,8 @@ def _t(x):
     return x if type(x) is Tensor else convert_to_tensor(x)
 
 
-def zeros_like(input, dtype=None, name=None, layout=None):  # noqa: A002 (TensorFlow's keyword)
+def zeros_like(input: TensorLike, dtype: Any = None,  # noqa: A002 (TensorFlow's keyword)
+               name: str | None = None, layout: Any = None) -> Tensor:
     """Zeros with the shape (and, unless given, the dtype) of ``x``.
 
     >>> import finegrad as fg
@@ -81,7 +86,8 @@ def zeros_like(input, dtype=None, name=None, layout=None):  # noqa: A002 (Tensor
     return zeros_of(x, x._value.dtype if dtype is None else dtypes.as_dtype(dtype)._np)
 
 
-def ones_like(input, dtype=None, name=None, layout=None):  # noqa: A002 (TensorFlow's keyword)
+def ones_like(input: TensorLike, dtype: Any = None,  # noqa: A002 (TensorFlow's keyword)
+              name: str | None = None, layout: Any = None) -> Tensor:
     """Ones with the shape (and, unless given, the dtype) of ``x``.
 
     >>> import finegrad as fg
@@ -99,7 +105,8 @@ def ones_like(input, dtype=None, name=None, layout=None):  # noqa: A002 (TensorF
 identity_p = Primitive("identity", batch_rule=True, elementwise=True)
 
 
-def identity(input, name=None):  # noqa: A002 (TensorFlow's keyword)
+def identity(input: TensorLike,  # noqa: A002 (TensorFlow's keyword)
+             name: str | None = None) -> Tensor:
     """Return ``x`` unchanged, as a new tensor (gradient: identity). Primitive ``identity``.
 
     >>> import finegrad as fg
@@ -118,7 +125,8 @@ identity_p.def_vjp(lambda ct, x, *, out, needs, batch: (ct,))
 stop_gradient_p = def_nondiff(Primitive("stop_gradient", elementwise=True))
 
 
-def stop_gradient(input, name=None):  # noqa: A002 (TensorFlow's keyword)
+def stop_gradient(input: TensorLike,  # noqa: A002 (TensorFlow's keyword)
+                  name: str | None = None) -> Tensor:
     """Return ``x``, but no gradient flows through it (primitive ``stop_gradient``).
 
     >>> import finegrad as fg
@@ -276,7 +284,8 @@ def _reshape_vjp(ct, x, *, out, needs, batch, shape):
 broadcast_to_p = Primitive("broadcast_to", batch_rule=True)
 
 
-def broadcast_to(input, shape, name=None):  # noqa: A002 (TensorFlow's keyword)
+def broadcast_to(input: TensorLike, shape: Any,  # noqa: A002 (TensorFlow's keyword)
+                 name: str | None = None) -> Tensor:
     """Broadcast ``x`` to ``shape`` with NumPy's rules. Primitive ``broadcast_to``.
 
     >>> import finegrad as fg
@@ -468,7 +477,8 @@ def _transpose_vjp(ct, x, *, out, needs, batch, perm, conjugate=False):
     return (transpose(ct, tuple(range(b)) + tuple(b + i for i in inv), conjugate),)
 
 
-def expand_dims(input, axis, name=None):  # noqa: A002 (TensorFlow's keyword)
+def expand_dims(input: TensorLike, axis: Any,  # noqa: A002 (TensorFlow's keyword)
+                name: str | None = None) -> Tensor:
     """Insert a length-1 axis at ``axis`` (a reshape).
 
     >>> import finegrad as fg
@@ -483,7 +493,8 @@ def expand_dims(input, axis, name=None):  # noqa: A002 (TensorFlow's keyword)
     return reshape(x, shape)
 
 
-def squeeze(input, axis=None, name=None):  # noqa: A002 (TensorFlow's keyword)
+def squeeze(input: TensorLike, axis: Any = None,  # noqa: A002 (TensorFlow's keyword)
+            name: str | None = None) -> Tensor:
     """Remove length-1 axes (all of them, or those in ``axis``), as a reshape.
 
     >>> import finegrad as fg
@@ -640,7 +651,8 @@ def split(value: TensorLike, num_or_size_splits: Any, axis: int = 0, num: Any = 
 tile_p = Primitive("tile", batch_rule=True, fresh=True)
 
 
-def tile(input, multiples, name=None):  # noqa: A002 (TensorFlow's keyword)
+def tile(input: TensorLike, multiples: Any,  # noqa: A002 (TensorFlow's keyword)
+         name: str | None = None) -> Tensor:
     """Repeat ``x`` ``multiples[i]`` times along each axis ``i``. Primitive ``tile``.
 
     >>> import finegrad as fg

@@ -26,6 +26,10 @@ from finegrad._src.tensor import Tensor
 
 from typing import TYPE_CHECKING
 
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.types import TensorLike
+
 if TYPE_CHECKING:   # annotations only: nothing imported at run time
     from finegrad._src.types import TensorLike
 
@@ -65,7 +69,8 @@ def eye_like(x):
 cholesky_p = Primitive("cholesky", batch_rule=True, fresh=True, shape_rule=core.same_shape_rule)
 
 
-def cholesky(input, name=None):  # noqa: A002 (TensorFlow's keyword)
+def cholesky(input: TensorLike,  # noqa: A002 (TensorFlow's keyword)
+             name: str | None = None) -> Tensor:
     """The lower-triangular Cholesky factor ``L`` of each Hermitian positive definite matrix
     (``input = L @ adjoint(L)``); only the lower triangle of ``input`` is read.
 

@@ -24,6 +24,10 @@ from finegrad._src.tensor import Tensor, convert_to_tensor
 
 from typing import TYPE_CHECKING, Any
 
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.types import TensorLike
+
 if TYPE_CHECKING:   # annotations only: nothing imported at run time
     from finegrad._src.types import TensorLike
 
@@ -34,7 +38,8 @@ def _same_dtype(a, b, fn, what):
                         f"{b.dtype.name}")
 
 
-def normalize(tensor, ord="euclidean", axis=None, name=None):  # noqa: A002 (TF's keyword)
+def normalize(tensor: TensorLike, ord: str = "euclidean",  # noqa: A002 (TF's keyword)
+              axis: Any = None, name: str | None = None) -> tuple[Tensor, ...]:
     """``(tensor / norm, norm)`` with the norm over ``axis`` kept as axes of length 1 (all
     axes by default): TensorFlow's ``tf.linalg.normalize``. ``ord`` as `finegrad.norm`. A
     zero norm gives nan (as TensorFlow). Differentiable in both outputs.
@@ -112,7 +117,8 @@ def _placed(d, m, n, k, np_dtype):
     return pad(block, edges)
 
 
-def set_diag(input, diagonal, name="set_diag", k=0, align="RIGHT_LEFT"):  # noqa: A002
+def set_diag(input: TensorLike, diagonal: TensorLike, name: str = "set_diag",  # noqa: A002
+             k: int = 0, align: str = "RIGHT_LEFT") -> Tensor:
     """``input`` with diagonal ``k`` of each matrix (the last two axes, ``[..., M, N]``;
     ``k`` = 0 the main one, > 0 above it, < 0 below) replaced by ``diagonal``
     (``[..., L]``, ``L`` that diagonal's length, ``min(M, N)`` for ``k`` = 0). Gradients:
@@ -168,7 +174,8 @@ def tensor_diag(diagonal: TensorLike, name: str | None = None) -> Tensor:
     return reshape(diag(reshape(d, [-1])), shape + shape)
 
 
-def tensor_diag_part(input, name=None):  # noqa: A002 (TensorFlow's keyword)
+def tensor_diag_part(input: TensorLike,  # noqa: A002 (TensorFlow's keyword)
+                     name: str | None = None) -> Tensor:
     """The diagonal of a rank-2k tensor of shape ``s + s``: ``out[i1..ik] =
     input[i1..ik, i1..ik]`` (shape ``s``). Differentiable.
 

@@ -27,6 +27,11 @@ from finegrad._src.ops.math import elementwise as ew
 
 from typing import TYPE_CHECKING, Any
 
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.tensor import Tensor
+    from finegrad._src.types import TensorLike
+
 if TYPE_CHECKING:   # annotations only: nothing imported at run time
     from finegrad._src.tensor import Tensor
     from finegrad._src.types import TensorLike
@@ -59,7 +64,8 @@ lu_perm_p = core.def_nondiff(Primitive("lu_perm", fresh=True,
                                        shape_rule=lambda x: tuple(x[:-1])))
 
 
-def lu(input, output_idx_type="int32", name=None):  # noqa: A002 (TensorFlow's keyword)
+def lu(input: TensorLike, output_idx_type: str = "int32",  # noqa: A002 (TensorFlow's keyword)
+       name: str | None = None) -> tuple[Tensor, ...]:
     """``(lu, p)``: the LU decomposition with partial pivoting of each square matrix, packed
     as TensorFlow's (``L`` unit lower below the diagonal, ``U`` on and above it) with the row
     permutation ``p`` (``input[p] = L @ U``). Only ``output_idx_type="int32"``.

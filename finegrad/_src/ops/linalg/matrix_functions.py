@@ -27,6 +27,11 @@ from finegrad._src.ops.math import elementwise as ew
 
 from typing import TYPE_CHECKING
 
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.tensor import Tensor
+    from finegrad._src.types import TensorLike
+
 if TYPE_CHECKING:   # annotations only: nothing imported at run time
     from finegrad._src.tensor import Tensor
     from finegrad._src.types import TensorLike
@@ -100,7 +105,7 @@ def _expm_impl(a):
 expm_p = Primitive("expm", batch_rule=True, fresh=True, shape_rule=core.same_shape_rule)
 
 
-def expm(input, name=None):  # noqa: A002 (TensorFlow's keyword)
+def expm(input: TensorLike, name: str | None = None) -> Tensor:  # noqa: A002 (TensorFlow's keyword)
     """The matrix exponential ``sum_k A^k / k!`` of each square matrix, by TensorFlow's
     scaling and squaring with Pade approximants (same values as ``tf.linalg.expm``).
 

@@ -26,6 +26,11 @@ from finegrad._src.ops.linalg.cholesky_eigh import matrix_shapes, off_diag, safe
 
 from typing import TYPE_CHECKING, Any
 
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.tensor import Tensor
+    from finegrad._src.types import TensorLike
+
 if TYPE_CHECKING:   # annotations only: nothing imported at run time
     from finegrad._src.types import TensorLike
 
@@ -151,7 +156,8 @@ qr_p = Primitive("qr", multiple_results=True, batch_rule=True, fresh=True,
                      lambda m, n, full_matrices: (m if full_matrices else min(m, n), n)))
 
 
-def qr(input, full_matrices=False, name=None):  # noqa: A002 (TensorFlow's keyword)
+def qr(input: TensorLike, full_matrices: bool = False,  # noqa: A002 (TensorFlow's keyword)
+       name: str | None = None) -> tuple[Tensor, ...]:
     """QR decomposition of each matrix: ``(q, r)`` with ``input == q @ r``, ``q`` with
     orthonormal columns and ``r`` upper triangular (``[..., M, K]`` and ``[..., K, N]``,
     ``K = min(M, N)``; ``full_matrices=True``: ``q`` is ``[..., M, M]``, ``r`` ``[..., M, N]``).

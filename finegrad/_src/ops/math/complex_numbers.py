@@ -27,6 +27,12 @@ from finegrad._src.ops.array.structural import _t, cast, unbroadcast
 
 from typing import Any
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.tensor import Tensor
+    from finegrad._src.types import TensorLike
+
 
 def _complex_dtype(real_dtype):
     """complex64 for float32 (and smaller), complex128 for float64, as TensorFlow pairs them."""
@@ -110,7 +116,8 @@ def _real_kernel(x, out=None):
 real_p = Primitive("real", batch_rule=True, kernel=_real_kernel)
 
 
-def real(input, name=None):  # noqa: A002 - TensorFlow's argument name
+def real(input: TensorLike,  # noqa: A002 - TensorFlow's argument name
+         name: str | None = None) -> Tensor:
     """The real part of a complex tensor (a real tensor is returned unchanged, as in
     TensorFlow). Primitive ``real``; its VJP is ``complex(ct, 0)``.
 
@@ -138,7 +145,8 @@ def _imag_kernel(x, out=None):
 imag_p = Primitive("imag", batch_rule=True, kernel=_imag_kernel)
 
 
-def imag(input, name=None):  # noqa: A002 - TensorFlow's argument name
+def imag(input: TensorLike,  # noqa: A002 - TensorFlow's argument name
+         name: str | None = None) -> Tensor:
     """The imaginary part of a complex tensor (zeros for a real tensor, as in TensorFlow).
 
     Primitive ``imag``; its VJP is ``complex(0, ct)``.
@@ -168,7 +176,8 @@ def _imag_vjp(ct, x, *, out, needs, batch):
 complex_p = Primitive("complex", batch_rule=True, elementwise=True, fresh=True)
 
 
-def complex(real, imag, name=None):  # noqa: A001 - TensorFlow's public name
+def complex(real: Any, imag: Any,  # noqa: A001 - TensorFlow's public name
+            name: str | None = None) -> Tensor:
     """The complex tensor ``real + i * imag`` (float32 parts give complex64, float64 parts
     complex128, as in TensorFlow); the parts broadcast. Primitive ``complex``.
 
@@ -216,7 +225,8 @@ def _complex_vjp(ct, re, im, *, out, needs, batch):
 angle_p = Primitive("angle", batch_rule=True, elementwise=True, fresh=True)
 
 
-def angle(input, name=None):  # noqa: A002 - TensorFlow's argument name
+def angle(input: TensorLike,  # noqa: A002 - TensorFlow's argument name
+          name: str | None = None) -> Tensor:
     """The argument (phase) of each element, ``atan2(imag, real)``; for a real tensor 0 or pi
     (by sign, as TensorFlow's), with no gradient. Primitive ``angle``.
 

@@ -31,6 +31,11 @@ from finegrad._src.tensor import Tensor, convert_to_tensor
 
 from typing import TYPE_CHECKING, Any
 
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.types import DTypeLike
+    from finegrad._src.types import TensorLike
+
 if TYPE_CHECKING:   # annotations only: nothing imported at run time
     from finegrad._src.types import TensorLike
 
@@ -220,7 +225,8 @@ def saturate_cast(value: Any, dtype: Any, name: str | None = None) -> Tensor:
 
 # ---- counting and order checks -----------------------------------------------------------
 
-def count_nonzero(input, axis=None, keepdims=None, dtype=dtypes.int64, name=None):  # noqa: A002
+def count_nonzero(input: TensorLike, axis: Any = None, keepdims: Any = None,  # noqa: A002
+                  dtype: DTypeLike = dtypes.int64, name: str | None = None) -> Tensor:
     """How many entries of ``input`` are not zero (not False, not the empty string) over
     ``axis`` (all axes by default), as ``dtype`` (int64 by default). Exact comparison with 0:
     tiny values count.

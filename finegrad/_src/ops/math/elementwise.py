@@ -22,6 +22,11 @@ from finegrad._src.tensor import Tensor
 
 from typing import TYPE_CHECKING, Any
 
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from collections.abc import Callable
+    from finegrad._src.types import TensorLike
+
 if TYPE_CHECKING:   # annotations only: nothing imported at run time
     from finegrad._src.types import TensorLike
 
@@ -285,7 +290,7 @@ def _sigmoid_grad_vjp(ct, y, g, *, out, needs, batch):
 abs_p = Primitive("abs", batch_rule=True, kernel=np.abs)
 
 
-def abs(x, name=None):  # noqa: A001 - TensorFlow's public name
+def abs(x: TensorLike, name: str | None = None) -> Tensor:  # noqa: A001 - TensorFlow's public name
     """Elementwise absolute value; the subgradient at 0 is 0 (sign(0)), as in TensorFlow.
 
     Primitive ``abs``.
@@ -341,7 +346,7 @@ sign_p.def_jvp(lambda primals, tangents, *, out: tangents[0] * 0)
 sign_p.def_vjp(lambda ct, x, *, out, needs, batch: (zeros_cotangent(x, batch),))
 
 
-def _rounding(name, impl, doc):
+def _rounding(name: Any, impl: Any, doc: Any) -> tuple[Primitive, Callable[..., Tensor]]:
     prim = def_nondiff(Primitive(name, kernel=impl if isinstance(impl, np.ufunc) else None,
                                  elementwise=True))
     prim.def_impl(impl)
@@ -424,7 +429,8 @@ def _route(ct, mask, x, y, needs, batch):
 
 # ---- comparisons and predicates (not differentiable) -----------------------------------------
 
-def _predicate(name, impl, doc, nargs=2, compares=False):
+def _predicate(name: Any, impl: Any, doc: Any, nargs: Any = 2,
+               compares: Any = False) -> tuple[Primitive, Callable[..., Tensor]]:
     prim = def_nondiff(Primitive(name, kernel=impl))
     prim.def_impl(ordered(name, impl) if compares else impl)
     if nargs == 2:

@@ -19,6 +19,7 @@ from finegrad._src.ops.math.complex_numbers import conj_if_complex, no_order
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from collections.abc import Callable
     from finegrad._src.tensor import Tensor
     from finegrad._src.types import TensorLike
 
@@ -54,7 +55,7 @@ def _identity(name, dtype):
     return info.min if low else info.max
 
 
-def _extremum(name, impl, doc):
+def _extremum(name: Any, impl: Any, doc: Any) -> tuple[Primitive, Callable[..., Tensor]]:
     prim = Primitive(name, batch_rule=True, fresh=True, shape_rule=core.reduction_shape_rule)
 
     @prim.def_impl

@@ -25,6 +25,11 @@ from finegrad._src.tensor import Tensor
 
 from typing import TYPE_CHECKING, Any
 
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from collections.abc import Callable
+    from finegrad._src.types import TensorLike
+
 if TYPE_CHECKING:   # annotations only: nothing imported at run time
     from finegrad._src.types import DTypeLike
     from finegrad._src.types import TensorLike
@@ -48,7 +53,7 @@ def _index_dtype(output_type, fn, allowed=("int32", "int64")):
 
 # ---- argmax, argmin ---------------------------------------------------------------------------
 
-def _arg_extreme(name, np_fn, nan_as):
+def _arg_extreme(name: Any, np_fn: Any, nan_as: Any) -> tuple[Primitive, Callable[..., Tensor]]:
     prim = def_nondiff(Primitive(name, unify=False))
 
     @prim.def_impl
@@ -199,7 +204,8 @@ def argsort(values: TensorLike, axis: int = -1, direction: str = "ASCENDING", st
 TopKV2 = collections.namedtuple("TopKV2", ["values", "indices"])
 
 
-def top_k(input, k=1, sorted=True, index_type="int32", name=None):  # noqa: A002 (TF's names)
+def top_k(input: TensorLike, k: int = 1, sorted: bool = True,  # noqa: A002 (TF's names)
+          index_type: str = "int32", name: str | None = None) -> Any:
     """The ``k`` largest entries along the last axis and their indices, as a named tuple
     ``(values, indices)``; on ties the lower index comes first. ``values`` is differentiable
     (the upstream gradient goes back to the chosen positions); ``sorted=False`` also returns

@@ -25,6 +25,11 @@ from finegrad._src.ops.array.manipulation import reverse
 
 from typing import TYPE_CHECKING, Any
 
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.tensor import Tensor
+    from finegrad._src.types import TensorLike
+
 if TYPE_CHECKING:   # annotations only: nothing imported at run time
     from finegrad._src.tensor import Tensor
 
@@ -102,7 +107,8 @@ def _transform(input, type, n, axis, norm, name):  # noqa: A002 (TensorFlow's ke
     return _dct4(x, size, norm == "ortho")
 
 
-def dct(input, type=2, n=None, axis=-1, norm=None, name=None):  # noqa: A002
+def dct(input: TensorLike, type: int = 2, n: Any = None, axis: int = -1,  # noqa: A002
+        norm: Any = None, name: str | None = None) -> Tensor:
     """The discrete cosine transform of ``type`` (1 to 4) along the last axis, SciPy's and
     TensorFlow's definitions: type II is ``2 sum_n x_n cos(pi k (2n + 1) / 2N)``. ``n``
     crops or zero-pads the signal first; ``norm='ortho'`` makes types II-IV orthonormal.
@@ -120,7 +126,8 @@ def dct(input, type=2, n=None, axis=-1, norm=None, name=None):  # noqa: A002
     return _transform(input, type, n, axis, norm, "finegrad.signal.dct")
 
 
-def idct(input, type=2, n=None, axis=-1, norm=None, name=None):  # noqa: A002
+def idct(input: TensorLike, type: int = 2, n: Any = None, axis: int = -1,  # noqa: A002
+         norm: Any = None, name: str | None = None) -> Tensor:
     """The inverse DCT, as TensorFlow's: the `dct` of the inverse type (III for II, II for
     III, I and IV themselves). With ``norm='ortho'`` it inverts `dct` exactly; without, the
     result is the inverse scaled by ``2N`` (``2(N - 1)`` for type I).

@@ -32,6 +32,11 @@ from finegrad._src.ops.array.manipulation import pad
 
 from typing import TYPE_CHECKING, Any
 
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.tensor import Tensor
+    from finegrad._src.types import TensorLike
+
 if TYPE_CHECKING:   # annotations only: nothing imported at run time
     from finegrad._src.tensor import Tensor
     from finegrad._src.types import TensorLike
@@ -95,7 +100,7 @@ def _complex_transform(input, rank, inverse):  # noqa: A002 (TensorFlow's keywor
     return bind(fft_p, x, rank=rank, inverse=inverse)
 
 
-def fft(input, name=None):  # noqa: A002 (TensorFlow's keyword)
+def fft(input: TensorLike, name: str | None = None) -> Tensor:  # noqa: A002 (TensorFlow's keyword)
     """The discrete Fourier transform over the innermost axis of a complex tensor.
 
     Primitive ``fft``; gradient ``n * ifft(ct)`` (TensorFlow's), JVP ``fft`` of the tangent.
@@ -110,7 +115,7 @@ def fft(input, name=None):  # noqa: A002 (TensorFlow's keyword)
     return _complex_transform(input, 1, False)
 
 
-def ifft(input, name=None):  # noqa: A002 (TensorFlow's keyword)
+def ifft(input: TensorLike, name: str | None = None) -> Tensor:  # noqa: A002 (TensorFlow's keyword)
     """The inverse discrete Fourier transform over the innermost axis (divides by its length).
 
     Primitive ``fft`` (``inverse=True``); gradient ``fft(ct) / n``.
@@ -125,7 +130,8 @@ def ifft(input, name=None):  # noqa: A002 (TensorFlow's keyword)
     return _complex_transform(input, 1, True)
 
 
-def fft2d(input, name=None):  # noqa: A002 (TensorFlow's keyword)
+def fft2d(input: TensorLike,  # noqa: A002 (TensorFlow's keyword)
+          name: str | None = None) -> Tensor:
     """The 2-D discrete Fourier transform over the two innermost axes of a complex tensor.
 
     >>> import finegrad as fg
@@ -139,7 +145,8 @@ def fft2d(input, name=None):  # noqa: A002 (TensorFlow's keyword)
     return _complex_transform(input, 2, False)
 
 
-def ifft2d(input, name=None):  # noqa: A002 (TensorFlow's keyword)
+def ifft2d(input: TensorLike,  # noqa: A002 (TensorFlow's keyword)
+           name: str | None = None) -> Tensor:
     """The inverse 2-D discrete Fourier transform over the two innermost axes.
 
     >>> import finegrad as fg
@@ -153,7 +160,8 @@ def ifft2d(input, name=None):  # noqa: A002 (TensorFlow's keyword)
     return _complex_transform(input, 2, True)
 
 
-def fft3d(input, name=None):  # noqa: A002 (TensorFlow's keyword)
+def fft3d(input: TensorLike,  # noqa: A002 (TensorFlow's keyword)
+          name: str | None = None) -> Tensor:
     """The 3-D discrete Fourier transform over the three innermost axes of a complex tensor.
 
     >>> import finegrad as fg
@@ -166,7 +174,8 @@ def fft3d(input, name=None):  # noqa: A002 (TensorFlow's keyword)
     return _complex_transform(input, 3, False)
 
 
-def ifft3d(input, name=None):  # noqa: A002 (TensorFlow's keyword)
+def ifft3d(input: TensorLike,  # noqa: A002 (TensorFlow's keyword)
+           name: str | None = None) -> Tensor:
     """The inverse 3-D discrete Fourier transform over the three innermost axes.
 
     >>> import finegrad as fg

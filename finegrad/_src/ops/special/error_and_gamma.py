@@ -26,6 +26,7 @@ from finegrad._src.ops.math.elementwise import equal, exp, log, log1p, not_equal
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from collections.abc import Callable
     from finegrad._src.types import TensorLike
 
 _TWO_OVER_SQRT_PI = 2 / math.sqrt(math.pi)
@@ -123,7 +124,8 @@ def _polygamma_partials(a, x, *, out):
 
 # ---- xlogy and xlog1py: x * log(y), 0 where x == 0 -------------------------------------------
 
-def _x_log(name, log_fn, np_log, shift, doc):
+def _x_log(name: Any, log_fn: Any, np_log: Any, shift: Any,
+           doc: Any) -> tuple[Primitive, Callable[..., Tensor]]:
     """Declare ``name(x, y) = x * log_fn(y)``, exactly 0 where x == 0 (even where the log is
     -inf or nan). TensorFlow's gradients: ``log_fn(y)`` for x and ``x / (y + shift)`` for y,
     each 0 where x == 0."""
