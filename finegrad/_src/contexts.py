@@ -17,6 +17,7 @@ from finegrad._src import core
 from finegrad._src.ops.array.structural import identity
 from finegrad._src.state import state as _state
 
+from collections.abc import Iterator
 from typing import Any
 
 _DEVICE_TYPES = ("CPU", "GPU", "TPU")   # the types a bare "/gpu:0" component may name
@@ -99,7 +100,7 @@ class _Lifted(core.Recorder):
 
 
 @contextlib.contextmanager
-def init_scope():
+def init_scope() -> Iterator[None]:
     """A context manager that runs its block out of every `finegrad.function` trace, eagerly,
     with gradient tapes and forward accumulators paused, as TensorFlow's ``tf.init_scope``.
 

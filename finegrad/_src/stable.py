@@ -18,12 +18,14 @@ from finegrad._src.ops.math.reductions import reduce_logsumexp
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from collections.abc import Callable
+
     from finegrad._src.tensor import Tensor
     from finegrad._src.types import TensorLike
 
 
 @custom_gradient
-def log1pexp(x):
+def log1pexp(x: TensorLike) -> tuple[Tensor, Callable[..., Any]]:
     """log(1 + exp(x)) with the gradient sigmoid(x): exactly 1.0 at x = 100 in float32.
 
     >>> import finegrad as fg
@@ -45,7 +47,7 @@ softplus = log1pexp
 
 
 @custom_gradient
-def log_sigmoid(x):
+def log_sigmoid(x: Any) -> tuple[Tensor, Callable[..., Any]]:
     """log(sigmoid(x)) = -log1pexp(-x), stable for large |x|; gradient sigmoid(-x).
 
     >>> import finegrad as fg
@@ -87,7 +89,7 @@ def logsumexp(x: Any, axis: Any = None, keepdims: Any = False) -> Tensor:
 
 
 @custom_gradient
-def safe_sqrt(x):
+def safe_sqrt(x: Any) -> tuple[Tensor, Callable[..., Any]]:
     """sqrt(x) whose gradient at 0 is 0 instead of inf (elsewhere 0.5 / sqrt(x)).
 
     >>> import finegrad as fg
@@ -153,7 +155,7 @@ def safe_norm(x: Any, axis: Any = None, keepdims: Any = False) -> Tensor:
 
 
 @custom_gradient
-def safe_divide(x, y):
+def safe_divide(x: Any, y: Any) -> tuple[Tensor, Callable[..., Any]]:
     """x / y where y != 0, else 0; gradients are 0 where y == 0 (never nan or inf).
 
     >>> import finegrad as fg
@@ -228,7 +230,7 @@ def gradient_reversal(x: TensorLike, scale: float = 1.0) -> Tensor:
 
 
 @custom_gradient
-def straight_through_round(x):
+def straight_through_round(x: TensorLike) -> tuple[Tensor, Callable[..., Any]]:
     """round(x) forward; identity gradient (the straight-through estimator).
 
     >>> import finegrad as fg

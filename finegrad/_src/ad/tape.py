@@ -148,7 +148,7 @@ class GradientTape(core.Recorder):
             return None   # it watches only inputs: no tensor it watches can be captured
         return self._entries, len(self._entries), watched, n
 
-    def captured_since(self, mark, known):
+    def captured_since(self, mark: Any, known: Any) -> Any:
         # a tensor watched before the mark is one of the first n0 keys of `_watched` (it only
         # grows, in insertion order, and holds its tensors, so their ids stay theirs); the
         # ones watched since are counted from the end. An op that consumed a watched tensor

@@ -186,7 +186,7 @@ class Strategy:
         return self._devices
 
     @contextlib.contextmanager
-    def scope(self):
+    def scope(self) -> Iterator[Any]:
         """Enter the cross-replica context of this strategy (variables made here are its)."""
         current, mode = _top()
         if mode != "default" and current is not self:
@@ -255,7 +255,7 @@ class _DefaultStrategy(Strategy):
     """The strategy in force when none was entered: no distribution at all."""
 
     @contextlib.contextmanager
-    def scope(self):
+    def scope(self) -> Iterator[Any]:
         yield self
 
 

@@ -41,7 +41,7 @@ class TensorSpec:
     True
     """
 
-    def __init__(self, shape, dtype=dtypes.float32, name=None):
+    def __init__(self, shape: Any, dtype: Any = dtypes.float32, name: str | None = None) -> None:
         # None: an unknown shape (any rank), as in TensorFlow; () is a scalar
         self.shape = TensorShape(None) if shape is None else tuple(
             None if s is None else int(s) for s in shape)

@@ -20,6 +20,7 @@ from finegrad._src.ops.math.complex_numbers import conj_if_complex, no_order
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.types import TensorLike
     from collections.abc import Callable
     from finegrad._src.tensor import Tensor
 
@@ -72,10 +73,10 @@ def unary(name: Any, impl: Any, deriv: Any, doc: Any, scale: Any = None, feature
         return (scale(ct, x, out),)
 
     if features:
-        def op(features, name=None):
+        def op(features: TensorLike, name: str | None = None) -> Tensor:
             return bind(prim, features)
     else:
-        def op(x, name=None):
+        def op(x: TensorLike, name: str | None = None) -> Tensor:  # type: ignore[misc]
             return bind(prim, x)
 
     op.__name__ = op.__qualname__ = name

@@ -306,7 +306,8 @@ def _scatter_extremum(name: Any, ufunc: Any, doc: Any) -> tuple[Primitive, Calla
     prim = Primitive(name, unify=False, fresh=True)
     fn = f"finegrad.{name}"
 
-    def op(tensor, indices, updates, name=None):
+    def op(tensor: TensorLike, indices: TensorLike, updates: TensorLike,
+           name: str | None = None) -> Tensor:
         t, ind, u = _tensor_scatter_args(fn, tensor, indices, updates)
         return bind(prim, t, ind, u)
 

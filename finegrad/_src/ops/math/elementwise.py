@@ -351,7 +351,7 @@ def _rounding(name: Any, impl: Any, doc: Any) -> tuple[Primitive, Callable[..., 
                                  elementwise=True))
     prim.def_impl(impl)
 
-    def op(x, name=None):
+    def op(x: TensorLike, name: str | None = None) -> Tensor:
         return bind(prim, x)
 
     op.__name__ = op.__qualname__ = name
@@ -434,10 +434,10 @@ def _predicate(name: Any, impl: Any, doc: Any, nargs: Any = 2,
     prim = def_nondiff(Primitive(name, kernel=impl))
     prim.def_impl(ordered(name, impl) if compares else impl)
     if nargs == 2:
-        def op(x, y, name=None):
+        def op(x: TensorLike, y: TensorLike, name: str | None = None) -> Tensor:
             return bind(prim, x, y)
     else:
-        def op(x, name=None):  # type: ignore[misc]  # (one arity per primitive)
+        def op(x: TensorLike, name: str | None = None) -> Tensor:  # type: ignore[misc]
             return bind(prim, x)
     op.__name__ = op.__qualname__ = name
     op.__doc__ = doc + f"\n\n    Primitive ``{name}``; not differentiable.\n"

@@ -84,7 +84,8 @@ def _extremum(name: Any, impl: Any, doc: Any) -> tuple[Primitive, Callable[..., 
     def _vjp(ct, x, *, out, needs, batch, axis, keepdims):
         return (expand_reduced(ct, x, axis, keepdims, batch) * _mask(x, out, axis, keepdims),)
 
-    def op(input_tensor, axis=None, keepdims=False, name=None):
+    def op(input_tensor: TensorLike, axis: Any = None, keepdims: bool = False,
+           name: str | None = None) -> Tensor:
         x = _t(input_tensor)
         return bind(prim, x, axis=normalize_axes(axis, x._value.ndim, f"finegrad.{prim.name}"),
                     keepdims=bool(keepdims))

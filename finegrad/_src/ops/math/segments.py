@@ -36,6 +36,7 @@ from finegrad._src.tensor import Tensor
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.types import TensorLike
     from collections.abc import Callable
 
 
@@ -265,7 +266,7 @@ _EXAMPLES = {"sum": "[3., 3.]", "mean": "[1.5, 3. ]", "max": "[2., 3.]", "min": 
 def _make(kind: Any, sorted_ids: Any) -> Callable[..., Tensor]:
     fn = f"segment_{kind}" if sorted_ids else f"unsorted_segment_{kind}"
     if sorted_ids:
-        def op(data, segment_ids, name=None):
+        def op(data: TensorLike, segment_ids: TensorLike, name: str | None = None) -> Tensor:
             rows, ids, num = _prepare(fn, data, segment_ids, None)
             return _reduce(kind, rows, ids, num, True)
         empty = "0" if kind in ("max", "min") else _EMPTY[kind]
@@ -273,7 +274,8 @@ def _make(kind: Any, sorted_ids: Any) -> Callable[..., Tensor]:
         what += "row of ``data``"
         size = "max(segment_ids) + 1 segments"
     else:
-        def op(data, segment_ids, num_segments, name=None):  # type: ignore[misc]
+        def op(data: TensorLike, segment_ids: TensorLike,  # type: ignore[misc]
+               num_segments: TensorLike, name: str | None = None) -> Tensor:
             rows, ids, num = _prepare(fn, data, segment_ids, num_segments)
             return _reduce(kind, rows, ids, num, False)
         empty, call = _EMPTY[kind], "[1, 0, 0], num_segments=2"

@@ -65,7 +65,8 @@ def _arg_extreme(name: Any, np_fn: Any, nan_as: Any) -> tuple[Primitive, Callabl
 
     prim.def_vmap(axis_vmap(prim, "axis"))
 
-    def op(input, axis=None, output_type="int64", name=None):  # noqa: A002 (TF's keyword)
+    def op(input: TensorLike, axis: Any = None, output_type: Any = "int64",  # noqa: A002
+           name: str | None = None) -> Tensor:
         x = convert_to_tensor(input)
         _check_real(name_, x)
         if x._value.ndim == 0:

@@ -131,7 +131,7 @@ def _x_log(name: Any, log_fn: Any, np_log: Any, shift: Any,
     each 0 where x == 0."""
     prim = Primitive(name, batch_rule=True, elementwise=True, fresh=True)
 
-    def op(x, y, name=None):
+    def op(x: TensorLike, y: TensorLike, name: str | None = None) -> Tensor:
         return bind(prim, x, y)
 
     @prim.def_impl
