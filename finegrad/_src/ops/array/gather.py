@@ -4,6 +4,9 @@
 It imports the core modules, `ops.zeros_and_axes` and `ops.array.structural` (its
 second-order rule reshapes and stacks); nothing in the ops below it needs a gather.
 """
+
+from __future__ import annotations
+
 import numpy as np
 
 from finegrad._src import core
@@ -14,11 +17,18 @@ from finegrad._src.ops.array.structural import (_t, concat, convert_to_tensor, r
 from finegrad._src.shapes import TensorShape
 from finegrad._src.tensor import Tensor
 
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.tensor import Tensor
+    from finegrad._src.types import TensorLike
+
 
 gather_p = Primitive("gather", unify=False, batch_rule=True, fresh=True)
 
 
-def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name=None):
+def gather(params: TensorLike, indices: TensorLike, validate_indices: Any = None, axis: Any = None,
+           batch_dims: int = 0, name: str | None = None) -> Tensor:
     """Take slices of ``params`` along ``axis`` at integer ``indices``. Primitive ``gather``
     (its VJP is primitive ``gather_transpose``).
 
