@@ -11,6 +11,7 @@ ints int32, NumPy values keep their dtype, and a Python scalar used beside a ten
 tensor's dtype (`convert_like`).
 """
 import numbers
+import operator
 
 import numpy as np
 
@@ -27,6 +28,23 @@ def _concrete(t, what):
         tracer = _state.lifted   # inside `init_scope` during a trace: still the trace's tensor
     if tracer is not None:
         tracer.check_concrete(t, what)
+
+
+def _static_value(t, what):
+    """The NumPy value of ``t`` used as a static argument (a shape, a range's bound, a
+    depth). Inside finegrad.function a traced ``t`` is accepted as TensorFlow accepts it:
+    the graph keeps a guard that checks each run's value against the traced one (a call with
+    another value runs eagerly, graph/value_sizes.py); other tracers refuse."""
+    tracer = _state.tracer
+    if tracer is None:
+        tracer = _state.lifted
+    if tracer is not None:
+        static = getattr(tracer, "static_value", None)
+        if static is None:
+            tracer.check_concrete(t, what)
+        else:
+            return static(t, what)
+    return t._value
 
 
 class OutOfScope:
@@ -178,9 +196,18 @@ class Tensor:
 
     def __index__(self):
         if self.dtype.is_integer and self._value.ndim == 0:
+            _concrete(self, "a Python int (range(), a list index); use finegrad.range or "
+                            "finegrad.while_loop for a loop over it and finegrad.gather to "
+                            "index with it")
             return int(self._value)
         raise TypeError(f"finegrad.Tensor.__index__: only integer scalar tensors can be used "
                         f"as an index, got shape {tuple(self._value.shape)} and {self.dtype.name}")
+
+    def _static_int(self, what):
+        """This integer scalar as a Python int for a static argument (see `_static_value`)."""
+        if not (self.dtype.is_integer and self._value.ndim == 0):
+            return operator.index(self)
+        return int(_static_value(self, what))
 
     def __len__(self):
         if self._value.ndim == 0:

@@ -66,10 +66,9 @@ def range_(start, limit=None, delta=1, dtype=None, name="range"):
     """
     if limit is None:
         start, limit = 0, start
-    for v in (start, limit, delta):
-        if isinstance(v, Tensor):   # its value fixes the shape: not a traced tensor
-            tensor_module._concrete(v, "finegrad.range's bounds")
-    vals = [to_numpy_value(v._value if isinstance(v, Tensor) else v) for v in (start, limit, delta)]
+    # a traced bound fixes the shape: the graph checks each run's value (as TF computes it)
+    vals = [to_numpy_value(tensor_module._static_value(v, "finegrad.range's bounds")
+                           if isinstance(v, Tensor) else v) for v in (start, limit, delta)]
     if delta == 0:
         raise ValueError("finegrad.range: delta must not be zero")
     if dtype is None:
