@@ -63,12 +63,14 @@ def function(func=None, input_signature=None, autograph=True, jit_compile=None,
     whose code fixes such a size is kept for the traced size, and a new size traces again
     with a warning naming the op (see graph/symbolic.py).
 
-    As in TensorFlow: a `Variable` created by ``func`` is created once, by the first trace,
-    and the graph keeps using it (so it keeps its state from call to call, unlike the same
-    code run eagerly); a later trace that creates variables is a ValueError, and so is a
-    variable initialized from a traced tensor. A tensor made during a trace and kept past
-    it (in a global or an attribute) is out of scope: using it raises a TypeError naming
-    the function.
+    As in TensorFlow: ``func`` may create a `Variable` on its first trace only. A first
+    trace that creates variables is followed at once by a second one, which must create
+    none (it uses those of the first: ``if self.v is None: self.v = finegrad.Variable(...)``);
+    so a function that creates a variable at every call is a ValueError at its first call,
+    never a variable that silently keeps or loses its state. A later trace that creates
+    variables is a ValueError too, and so is a variable initialized from a traced tensor.
+    A tensor made during a trace and kept past it (in a global or an attribute) is out of
+    scope: using it raises a TypeError naming the function.
 
     >>> import finegrad as fg
     >>> @fg.function
@@ -322,7 +324,11 @@ class Function:
             f = self._func if self._instance is None else \
                 functools.partial(self._func, self._self())
             out = f(*targs, **tkwargs)
+        first = not self._traced
         self._check_variable_creation(builder)
+        if first and builder.created_variables:   # TF: traced again, creating none
+            builder.release()
+            return self._trace(args, kwargs, dynamic)
         names = _arg_names(self._func, leaves, skip=self._instance is not None)
         graph = builder.finish(out, names)
         builder.release(graph)
@@ -339,8 +345,9 @@ class Function:
         if builder.created_variables and self._traced:
             raise ValueError(f"finegrad.function: {self._name!r} created "
                              f"{len(builder.created_variables)} finegrad.Variable(s) while "
-                             f"traced again (for new argument shapes or dtypes); only the "
-                             f"first trace may create variables, as in TensorFlow. Create them "
+                             f"traced again; it only supports singleton Variables created on "
+                             f"the first trace, as in TensorFlow (a function creating one at "
+                             f"every call would reset or keep its state wrongly). Create them "
                              f"outside the function (or once, e.g. `if self.v is None:`)")
         self._traced = True
 
