@@ -361,6 +361,18 @@ def test_variable_created_once_counts_as_tensorflow():
         counter(fg.constant([1., 2.]))                     # creating another
 
 
+def _counter_once(lib):
+    holder = []
+
+    @lib.function
+    def g(x):
+        if not holder:
+            holder.append(lib.Variable(0.))
+        holder[0].assign_add(x)
+        return holder[0].read_value()
+    return g
+
+
 def test_variable_creation_matches_tensorflow():
     tf = pytest.importorskip("tensorflow")
     for lib in (tf, fg):
@@ -372,15 +384,7 @@ def test_variable_creation_matches_tensorflow():
 
         with pytest.raises(ValueError):
             f(lib.constant(1.))
-        holder = []
-
-        @lib.function
-        def g(x, lib=lib, holder=holder):
-            if not holder:
-                holder.append(lib.Variable(0.))
-            holder[0].assign_add(x)
-            return holder[0].read_value()
-
+        g = _counter_once(lib)
         assert [float(g(lib.constant(2.))) for _ in range(3)] == [2., 4., 6.]
 
 
