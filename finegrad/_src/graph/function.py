@@ -19,6 +19,7 @@ The names defined in builder.py, concrete.py and gradients.py stay importable fr
 import collections
 import functools
 import inspect
+import threading
 import warnings
 import weakref
 
@@ -109,6 +110,7 @@ class Function:
         #                       (more than one when a call broke the guards of the others)
         self._warned_shapes = False
         self._count = [0]
+        self._lock = threading.RLock()
         self._traced = False  # whether this (bound) function has traced once: only its first
         #                       trace may create variables, as in TensorFlow
         functools.update_wrapper(self, func)
@@ -185,6 +187,10 @@ class Function:
         if not args and not kwargs and self._signature is not None:
             args = tuple(self._signature)
         self._check_signature(args)
+        with self._lock:   # concurrent first calls: one trace per signature, as in TensorFlow
+            return self._concrete_function(args, kwargs)
+
+    def _concrete_function(self, args, kwargs):
         broken = None
         if self._polys:
             conc, broken = self._polymorphic_function(args, kwargs)

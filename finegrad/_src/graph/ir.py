@@ -82,7 +82,13 @@ def _read_variable_impl(*, var):
 @assign_variable_p.def_impl
 def _assign_variable_impl(value, *, var, mode, index=None):
     shadow = getattr(_DRY, "shadow", None)
-    cur = var._storage if shadow is None else shadow.get(id(var), var._storage)
+    if shadow is None:
+        with var._lock:   # atomic, as the eager update
+            return _assign_into(var, var._storage, value, mode, index)
+    return _assign_into(var, shadow.get(id(var), var._storage), value, mode, index, shadow)
+
+
+def _assign_into(var, cur, value, mode, index, shadow=None):
     if index is not None:   # v[index].assign(value): the slice takes value, broadcast
         cur = np.array(cur)
         cur[index.idx] = value
