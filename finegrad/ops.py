@@ -100,7 +100,9 @@ def custom_gradient(f=None, *, forward="none", jvp=None):
     so one decorated function runs on every backend.
 
     Forward mode: the finegrad and torch backends transpose ``grad`` (it is linear in the
-    upstream gradient). On JAX the default is a ``jax.custom_vjp`` (reverse mode only);
+    upstream gradient; a rule that is not, found by running it at two scales of the upstream
+    at the first forward-mode use, is a TypeError naming the function, never a made-up
+    tangent). On JAX the default is a ``jax.custom_vjp`` (reverse mode only);
     ``forward="transpose"`` opts in to a ``jax.custom_jvp`` whose JVP is the
     ``jax.linear_transpose`` of ``grad``, correct only for rules linear in the upstream (a
     rule JAX cannot transpose is a TypeError saying so). An explicit forward rule
