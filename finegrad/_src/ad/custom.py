@@ -109,12 +109,13 @@ def _custom_jvp(primals, tangents, *, out, rule):
         return tuple(rule.layout.outputs(tangents))
     if rule.jvp is not None:
         return rule.forward(ins, instantiate_zeros(ins, tans))
-    cg = rule.cg
-    if not cg._linear:   # the first forward-mode use: is grad_fn linear in dy?
+    cg = getattr(rule, "cg", None)
+    if cg is None or not cg._linear:   # the first forward-mode use: is grad_fn linear in dy?
         why = linearity.probe(rule, out if isinstance(out, (tuple, list)) else (out,))
         if why is not None:
             raise linearity.not_linear_error(rule.name, why)
-        cg._linear = True
+        if cg is not None:
+            cg._linear = True
     return tuple(jvp_by_transposing(rule, ins, tans, out, rule.name))
 
 

@@ -190,6 +190,7 @@ class _ReplayRule:
     def __init__(self, node, builder, env, rule):
         self.node, self.builder, self.env, self.rule = node, builder, env, rule
         self.layout, self.name, self.jvp = rule.layout, rule.name, None
+        self.cg = getattr(rule, "cg", None)   # the decorated function (its linearity, once)
 
     def __call__(self, cts):
         if self.node.vjp_graph is None:

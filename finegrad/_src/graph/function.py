@@ -312,6 +312,28 @@ class Function:
             dynamic = self._open_axes(leaves)
         builder.poly = any(dynamic)
         builder.examples = any(isinstance(x, TensorSpec) for x in leaves)
+        try:
+            out = self._run_trace(builder, args, kwargs, leaves, dynamic)
+            first = not self._traced
+            self._check_variable_creation(builder)
+            again = first and builder.created_variables   # TF: traced again, creating none
+            if not again:
+                names = _arg_names(self._func, leaves, skip=self._instance is not None)
+                graph = builder.finish(out, names)
+        except BaseException:   # a trace that raised: what it made is out of scope too
+            builder.release()
+            raise
+        if again:
+            builder.release()
+            return self._trace(args, kwargs, dynamic)
+        builder.release(graph)
+        conc = ConcreteFunction(graph, builder, [isinstance(x, (Tensor, TensorSpec, np.ndarray,
+                                                                np.generic)) for x in leaves])
+        conc.polymorphic = builder.poly
+        return conc
+
+    def _run_trace(self, builder, args, kwargs, leaves, dynamic):
+        """Run the Python function on traced arguments under ``builder``; its output."""
         traced = []
         # as in TensorFlow, the function's graph starts at the root name scope
         with core.tracing(builder), name_scope(""):
@@ -329,20 +351,7 @@ class Function:
             targs, tkwargs = nest.pack_sequence_as((args, kwargs), traced)
             f = self._func if self._instance is None else \
                 functools.partial(self._func, self._self())
-            out = f(*targs, **tkwargs)
-        first = not self._traced
-        self._check_variable_creation(builder)
-        if first and builder.created_variables:   # TF: traced again, creating none
-            builder.release()
-            return self._trace(args, kwargs, dynamic)
-        names = _arg_names(self._func, leaves, skip=self._instance is not None)
-        graph = builder.finish(out, names)
-        builder.release(graph)
-        conc = ConcreteFunction(graph, builder, [isinstance(x, (Tensor, TensorSpec, np.ndarray,
-                                                                np.generic)) for x in leaves])
-        conc.polymorphic = builder.poly
-        return conc
-
+            return f(*targs, **tkwargs)
 
     def _check_variable_creation(self, builder):
         """TensorFlow's rule for variables created by the traced Python: the first trace
