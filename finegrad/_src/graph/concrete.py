@@ -8,6 +8,7 @@ call's values. A polymorphic graph (one for every size of its open axes) runs ea
 once op by op and then keeps a compiled form for it.
 """
 import collections
+import contextlib
 
 import numpy as np
 
@@ -16,7 +17,7 @@ from finegrad._src.ad import custom
 from finegrad._src.graph import ir, symbolic
 from finegrad._src.graph.builder import GraphBuilder
 from finegrad._src.graph.ir import OutSlot, read_variable_p, assign_variable_p
-from finegrad._src.ops.array import convert_to_tensor
+from finegrad._src.ops.array.structural import convert_to_tensor
 from finegrad._src.tensor import Tensor
 
 
@@ -28,6 +29,7 @@ class ConcreteFunction:
         self._builder = builder      # keeps trace-time tensors alive for custom rules
         self._is_tensor = is_tensor
         self._compiled = None
+        self._assigned = None   # the variables it assigns (locked while it runs)
         self.polymorphic = False   # one graph for every size of its symbolic axes (guarded)
         self._sized = collections.OrderedDict()  # argument shapes -> compiled graph (LRU)
         self._broken = {}   # argument shapes -> the guard they break
@@ -74,6 +76,17 @@ class ConcreteFunction:
         return [x if isinstance(x, Tensor) else convert_to_tensor(x) for x in leaves]
 
     def __call__(self, *args, **kwargs):
+        assigned = self._assigned
+        if assigned is None:
+            assigned = self._assigned = _assigned_variables(self.graph)
+        if not assigned:
+            return self._call(args, kwargs)
+        with contextlib.ExitStack() as locks:   # a call's updates are atomic per variable
+            for var in assigned:                # (in one order everywhere: no deadlock)
+                locks.enter_context(var._lock)
+            return self._call(args, kwargs)
+
+    def _call(self, args, kwargs):
         tensors = self._tensors(args, kwargs)
         first = None
         if self.polymorphic:   # resolves the graph for these sizes (GuardFailed if it can't)
@@ -182,6 +195,18 @@ def replay(graph, tensors, builder, outer=None):
     # one value per output leaf (None where the function returned something else), as the
     # compiled form gives them
     return [env[o.slot] if isinstance(o, OutSlot) else None for o in nest.flatten(graph.outputs)]
+
+
+def _assigned_variables(g):
+    """The variables graph ``g`` (or a sub-graph of it) assigns, ordered by creation."""
+    found = {}
+    for n in g.nodes:
+        if n.prim is assign_variable_p:
+            found[n.params["var"]._unique_id] = n.params["var"]
+        for key in ("branches", "parts"):
+            for sub in n.params.get(key, ()):
+                found.update((v._unique_id, v) for v in _assigned_variables(sub.graph))
+    return [found[k] for k in sorted(found)]
 
 
 class _ReplayRule:

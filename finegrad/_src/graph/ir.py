@@ -24,7 +24,7 @@ import numpy as np
 from finegrad._src import dtypes
 from finegrad._src.core import Primitive, def_nondiff
 from finegrad._src.graph import codegen, fast, fuse
-from finegrad._src.ops.masking import DataDependentSize
+from finegrad._src.ops.array.boolean_mask import DataDependentSize
 
 # effects: gradients reach variables through the tensors reads produce (see replay)
 read_variable_p = def_nondiff(Primitive("read_variable", unify=False))
