@@ -482,11 +482,14 @@ def squeeze(input, axis=None, name=None):  # noqa: A002 (TensorFlow's keyword)
     x = input
     x = _t(x)
     shape = x._value.shape
-    target = shape_with(x)   # a symbolic size is never squeezed implicitly (as in TF)
-    axes = [i for i, s in enumerate(target) if type(s) is int and s == 1] if axis is None \
+    # an open (symbolic) size is compared with 1 at its traced value, and the comparison is a
+    # guard of the graph: a call whose size gives another answer is traced again, so each
+    # call squeezes the axes its own sizes make 1 (TensorFlow decides when the graph runs)
+    target = shape_with(x)
+    axes = [i for i, s in enumerate(target) if s == 1] if axis is None \
         else normalize_axes(axis, len(shape), "finegrad.squeeze")
     for a in axes:
-        if shape[a] != 1:
+        if target[a] != 1:
             raise ValueError(f"finegrad.squeeze: cannot squeeze axis {a} of size {shape[a]} "
                              f"in a tensor of shape {tuple(shape)}")
     return reshape(x, [s for i, s in enumerate(target) if i not in axes])
