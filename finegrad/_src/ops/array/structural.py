@@ -369,6 +369,10 @@ def reduce_sum(input_tensor, axis=None, keepdims=False, name=None):
     """
     x = input_tensor
     x = _t(x)
+    if x._value.dtype == np.bool_:   # NumPy would give a logical or; TensorFlow refuses
+        raise TypeError("finegrad.reduce_sum: not defined for bool tensors (as in TensorFlow); "
+                        "cast first, e.g. finegrad.cast(x, finegrad.int32) to count the true "
+                        "entries, or use finegrad.reduce_any")
     axes = normalize_axes(axis, x._value.ndim, "finegrad.reduce_sum")
     return bind(reduce_sum_p, x, axis=axes, keepdims=bool(keepdims))
 

@@ -2,6 +2,7 @@
 import numpy as np
 
 from finegrad._src import core, dims
+from finegrad._src.errors import InvalidArgumentError
 from finegrad._src.core import Primitive, bind
 from finegrad._src.ops.array.structural import (_t, expand_reduced, reduce_sum, reshape, cast,
                                                 transpose, concat, ones_like, stop_gradient,
@@ -14,6 +15,15 @@ from finegrad._src.ops.math import arithmetic as ar
 from finegrad._src.ops.math.complex_numbers import conj_if_complex, no_order
 
 
+def no_bools(fn, x):
+    """TypeError naming ``fn`` for a bool tensor: TensorFlow has no bool kernel for sums,
+    products, means, extrema or scans (NumPy would give a logical or/and, not a count)."""
+    if x._value.dtype == np.bool_:
+        raise TypeError(f"{fn}: not defined for bool tensors (as in TensorFlow); cast first, "
+                        f"e.g. finegrad.cast(x, finegrad.int32) to count the true entries, or "
+                        f"use finegrad.reduce_any / finegrad.reduce_all")
+
+
 def reduce_mean(input_tensor, axis=None, keepdims=False, name=None):
     """Mean over ``axis`` (all axes by default); integer tensors give an integer mean, as in TF.
 
@@ -22,6 +32,7 @@ def reduce_mean(input_tensor, axis=None, keepdims=False, name=None):
     array([1.5, 3.5], dtype=float32)
     """
     x = _t(input_tensor)
+    no_bools("finegrad.reduce_mean", x)
     axes = normalize_axes(axis, x._value.ndim, "finegrad.reduce_mean")
     s = reduce_sum(x, axes, keepdims)
     n = dims.size_product(core.shape_of(x)[a] for a in axes)
@@ -75,6 +86,7 @@ def _extremum(name, impl, doc):
 
     def op(input_tensor, axis=None, keepdims=False, name=None):
         x = _t(input_tensor)
+        no_bools(f"finegrad.{prim.name}", x)
         return bind(prim, x, axis=normalize_axes(axis, x._value.ndim, f"finegrad.{prim.name}"),
                     keepdims=bool(keepdims))
 
@@ -107,6 +119,7 @@ def reduce_prod(input_tensor, axis=None, keepdims=False, name=None):
     np.float32(6.0)
     """
     x = _t(input_tensor)
+    no_bools("finegrad.reduce_prod", x)
     return bind(reduce_prod_p, x, axis=normalize_axes(axis, x._value.ndim, "finegrad.reduce_prod"),
                 keepdims=bool(keepdims))
 
@@ -140,6 +153,10 @@ def _transpose(x, perm):
 def _scan_prep(x, axis, exclusive, reverse, identity, fn):
     """Reduce exclusive/reverse scans to an inclusive forward scan along ``axis``."""
     x = _t(x)
+    no_bools(fn, x)
+    if x._value.ndim == 0:   # TensorFlow: "Expected scan axis in the range [0, 0)"
+        raise InvalidArgumentError(f"{fn}: a scan needs a tensor of rank >= 1; axis {axis} is "
+                                   f"out of range for a scalar (shape ()); reshape it to [1]")
     ax = normalize_axes(axis, x._value.ndim, fn)[0]
     if reverse:
         x = _flip(x, ax)
