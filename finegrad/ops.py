@@ -25,6 +25,7 @@ np.float32(1.0)
 import functools as _functools
 
 from finegrad._src import backends as _backends
+from finegrad._src.ad import functional as _functional
 
 # a tensor's framework, from the top-level package of its type's module
 _ROOTS = {"finegrad": "finegrad", "jax": "jax", "jaxlib": "jax", "torch": "torch",
@@ -146,7 +147,21 @@ def value_and_grad(f, argnums=0):
     >>> g.numpy()
     array([2., 4.], dtype=float32)
     """
-    return _backends.current().value_and_grad(f, argnums)
+    return _checked_value_and_grad(f, argnums, "finegrad.ops.value_and_grad")
+
+
+def _checked_value_and_grad(f, argnums, fn):
+    """The backend's value_and_grad, with JAX's checks of ``argnums`` and of a scalar output
+    on every backend (never the gradient of a non-scalar's sum)."""
+    value_and_grad_f = _backends.current().value_and_grad(f, argnums)
+    nums = (argnums,) if isinstance(argnums, int) else tuple(argnums)
+
+    def checked(*args, **kwargs):
+        _functional.check_argnums(nums, args, fn)
+        value, g = value_and_grad_f(*args, **kwargs)
+        _functional.check_scalar(value, fn)
+        return value, g
+    return checked
 
 
 def grad(f, argnums=0):
@@ -157,7 +172,7 @@ def grad(f, argnums=0):
     >>> ops.grad(lambda x: ops.sum(ops.square(x)))(ops.convert_to_tensor([3.])).numpy()
     array([6.], dtype=float32)
     """
-    value_and_grad_f = value_and_grad(f, argnums)
+    value_and_grad_f = _checked_value_and_grad(f, argnums, "finegrad.ops.grad")
 
     def grad_f(*args, **kwargs):
         return value_and_grad_f(*args, **kwargs)[1]

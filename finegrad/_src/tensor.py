@@ -219,7 +219,11 @@ class Tensor:
             raise TypeError("finegrad.Tensor.__iter__: iteration over a scalar tensor (shape ())")
         return (self[i] for i in range(self._value.shape[0]))
 
-    __hash__ = None  # `==` is elementwise, as in TensorFlow 2; use .ref() as a dict key
+    def __hash__(self):
+        # `==` is elementwise, as in TensorFlow 2: a tensor cannot be a dict key or set member
+        raise TypeError("finegrad.Tensor is unhashable (== compares elementwise, as in "
+                        "TensorFlow). Instead, use tensor.ref() as the key (and "
+                        "ref.deref() to get the tensor back)")
 
     def __repr__(self):
         if type(self._value) is OutOfScope:
@@ -422,8 +426,8 @@ def to_numpy_value(value, dtype=None, fn="finegrad.convert_to_tensor"):
             return default(value)
         except OverflowError:
             raise _out_of_range(value, np.dtype(default), fn) from None
-    elif isinstance(value, (list, tuple)):
-        arr = _from_sequence(value, fn, np_dtype)
+    elif isinstance(value, (list, tuple, range)):   # a range too, as TensorFlow converts it
+        arr = _from_sequence(list(value) if isinstance(value, range) else value, fn, np_dtype)
     else:
         raise _bad_type(value, fn)
     if arr.dtype.kind not in "biufc":

@@ -16,6 +16,7 @@ import torch
 
 from finegrad._src import backends as _backends
 from finegrad._src.ad import linearity
+from finegrad._src.ad.functional import check_scalar
 from finegrad._src.backends import rule as _rule
 
 name = "torch"
@@ -177,6 +178,7 @@ def value_and_grad(f, argnums=0):
             t = convert_to_tensor(args[i])
             args[i] = t if t.requires_grad else t.detach().requires_grad_(True)
         y = f(*args, **kwargs)
+        check_scalar(y, "finegrad.ops.value_and_grad (torch backend)")
         grads = torch.autograd.grad(y, [args[i] for i in nums], create_graph=True,
                                     allow_unused=True, materialize_grads=True)
         return y, grads[0] if isinstance(argnums, int) else tuple(grads)

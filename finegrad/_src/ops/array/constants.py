@@ -8,7 +8,8 @@ import numpy as np
 
 from finegrad._src import core, dtypes
 from finegrad._src import tensor as tensor_module
-from finegrad._src.ops.array.structural import _t, broadcast_to, concat, reshape
+from finegrad._src.errors import InvalidArgumentError
+from finegrad._src.ops.array.structural import _t, broadcast_to, cast, concat, reshape
 from finegrad._src.ops.zeros_and_axes import _shape_arg
 from finegrad._src.ops.array.indexing import getitem
 from finegrad._src.tensor import Tensor, to_numpy_value
@@ -86,13 +87,23 @@ def range_(start, limit=None, delta=1, dtype=None, name="range"):
 def linspace(start, stop, num, name=None, axis=0):
     """``num`` evenly spaced values from ``start`` to ``stop`` inclusive.
 
+    Integer ``start`` and ``stop`` give float64 values, as in TensorFlow
+    (``linspace(-2, 2, 5)``); a Python number beside a float tensor takes its dtype.
+
     >>> import finegrad as fg
     >>> fg.linspace(0., 1., 3).numpy()
     array([0. , 0.5, 1. ], dtype=float32)
+    >>> fg.linspace(-2, 2, 3).numpy()
+    array([-2.,  0.,  2.])
     """
     a, b = _t(start), _t(stop)
+    if a.dtype.is_integer and b.dtype.is_integer:
+        a, b = cast(a, dtypes.float64), cast(b, dtypes.float64)
+    elif a.dtype.is_floating and not isinstance(stop, Tensor) and b.dtype.is_integer:
+        b = _t(np.asarray(stop, a._value.dtype))
     if not a.dtype.is_floating:
-        raise TypeError(f"finegrad.linspace: start must be floating, got {a.dtype.name}")
+        raise TypeError(f"finegrad.linspace: start must be floating (or start and stop both "
+                        f"integers), got {a.dtype.name} and {b.dtype.name}")
     num = as_int(num, "finegrad.linspace", "num")
     if core.active_recorders() and a._value.ndim == 0 and b._value.ndim == 0 and num > 1:
         # recorded (differentiable in start and stop, and traceable): start + i * step,
@@ -111,9 +122,12 @@ def eye(num_rows, num_columns=None, batch_shape=None, dtype=dtypes.float32, name
     array([[1., 0.],
            [0., 1.]], dtype=float32)
     """
-    m = np.eye(as_int(num_rows, "finegrad.eye", "num_rows"),
-               None if num_columns is None else as_int(num_columns, "finegrad.eye", "num_columns"),
-               dtype=dtypes.as_dtype(dtype)._np)
+    rows = as_int(num_rows, "finegrad.eye", "num_rows")
+    cols = None if num_columns is None else as_int(num_columns, "finegrad.eye", "num_columns")
+    for arg, n in (("num_rows", rows), ("num_columns", cols)):
+        if n is not None and n < 0:   # TensorFlow: InvalidArgumentError, "must be >= 0"
+            raise InvalidArgumentError(f"finegrad.eye: {arg} must be >= 0, got {n}")
+    m = np.eye(rows, cols, dtype=dtypes.as_dtype(dtype)._np)
     if batch_shape is not None:
         m = np.broadcast_to(m, as_ints(batch_shape, "finegrad.eye", "batch_shape") + m.shape).copy()
     return Tensor(m)
