@@ -11,6 +11,7 @@ ints int32, NumPy values keep their dtype, and a Python scalar used beside a ten
 tensor's dtype (`convert_like`).
 """
 import numbers
+import weakref
 
 import numpy as np
 
@@ -75,6 +76,12 @@ class OutOfScope:
     __int__ = __index__
 
 
+#: the TF1 graphs (`finegrad.Graph`, v1/graphs.py) alive: what a tensor asks for the graph
+#: attributes it lacks (``Tensor.__getattr__``); each graph adds itself when it is made
+graphs = weakref.WeakSet()
+MISSING = object()   # what a graph answers for a tensor it did not make
+
+
 class Tensor:
     """An immutable n-dimensional value. Create one with `finegrad.constant`.
 
@@ -101,6 +108,11 @@ class Tensor:
         tracer = _state.tracer
         if tracer is not None:
             return tracer.static_shape(self)
+        if graphs:   # a tensor of a TF1 graph keeps its graph's static shape
+            for g in list(graphs):
+                shape = g.tensor_attribute(self, "shape")
+                if shape is not MISSING:
+                    return shape
         return TensorShape(self._value.shape)
 
     @property
@@ -192,7 +204,26 @@ class Tensor:
             raise TypeError("finegrad.Tensor.__iter__: iteration over a scalar tensor (shape ())")
         return (self[i] for i in range(self._value.shape[0]))
 
-    __hash__ = None  # `==` is elementwise, as in TensorFlow 2; use .ref() as a dict key
+    def __hash__(self):
+        # `==` is elementwise, as in TensorFlow 2, so a tensor is no dict key (use .ref());
+        # but a tensor of a TF1 graph is, by identity, as TensorFlow's graph tensors are
+        # (feed_dict={x: ...})
+        for g in list(graphs):
+            if g.tensor_attribute(self, "graph") is g:
+                return id(self)
+        raise TypeError("Tensor is unhashable. Instead, use tensor.ref() as the key.")
+
+    def __getattr__(self, name):
+        # ``.name``, ``.op``, ``.graph``, ``.eval``, ``.set_shape``: a tensor of a TF1 graph
+        # (v1/graphs.py) asks the graph that made it; eager tensors have none of them
+        if not name.startswith("_"):
+            for g in list(graphs):
+                r = g.tensor_attribute(self, name)
+                if r is not MISSING:
+                    return r
+        if name in ("name", "op", "graph"):
+            raise AttributeError(f"Tensor.{name} is undefined when eager execution is enabled.")
+        raise AttributeError(f"'Tensor' object has no attribute {name!r}")
 
     def __repr__(self):
         if type(self._value) is OutOfScope:

@@ -46,9 +46,7 @@ class Variable:
             raise ValueError("finegrad.Variable: initial_value must be given")
         if callable(initial_value):
             initial_value = initial_value()
-        tracer = core.current_tracer() or _state.lifted  # (init_scope: still the trace's)
-        if tracer is not None:   # inside finegrad.function: its rule for new variables
-            tracer.create_variable(self, initial_value)
+        given = initial_value
         if isinstance(initial_value, Variable):
             initial_value = initial_value.read_value()
         if isinstance(initial_value, Tensor):
@@ -68,6 +66,9 @@ class Variable:
         # TensorFlow's form, "<name>:<output index>": a given "w" is named "w:0"
         self.name = f"Variable:{self._unique_id}" if name is None else \
             name if ":" in str(name) else f"{name}:0"
+        tracer = core.current_tracer() or _state.lifted  # (init_scope: still the trace's)
+        if tracer is not None:   # inside finegrad.function: its rule for new variables (a
+            tracer.create_variable(self, given)   # TF1 graph names it, gives it an initializer)
 
     # --- reading ----------------------------------------------------------------------------
 
@@ -182,8 +183,9 @@ class Variable:
         tracer = core.current_tracer()
         if tracer is not None:  # inside finegrad.function: an assign node, run at each call
             v = self._new_value(value, mode)   # the same checks as eagerly
-            tracer.assign_variable(self, value if isinstance(value, Tensor) else Tensor(v), mode)
-            return self
+            r = tracer.assign_variable(self, value if isinstance(value, Tensor) else Tensor(v),
+                                       mode)
+            return self if r is None else r   # (a TF1 graph: the read of the new value)
         v = self._new_value(value, mode)
         if mode == "assign_add":
             v = self._storage + v

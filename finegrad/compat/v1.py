@@ -1,7 +1,8 @@
 """TensorFlow's ``tf.compat.v1`` namespace: the names of TensorFlow 1 that finegrad has.
 
-Functions here behave as in TensorFlow 2 with eager execution enabled (which is what
-``tf.compat.v1`` code gets after ``enable_v2_behavior``). As in TensorFlow, the names of the
+Functions here run eagerly, as in TensorFlow 2, until ``disable_eager_execution()`` (or inside
+``with Graph().as_default():``): then ops build a graph that a `Session` runs (see
+docs/tf1_graphs.md). As in TensorFlow, the names of the
 top-level namespace are also reachable here (``tf.compat.v1.reduce_sum``, ``.nn``, ...).
 """
 from finegrad._src.ad.custom import custom_gradient  # noqa: F401
@@ -14,7 +15,13 @@ from finegrad._src.debugging import (assert_equal, assert_none_equal, assert_les
                                      assert_rank_at_least, assert_scalar, assert_type, Assert,
                                      check_numerics)
 from finegrad._src.graph.function import gradients, function  # noqa: F401
-from finegrad._src.graph.override import get_default_graph  # noqa: F401
+from finegrad._src.v1.graphs import (Graph, Operation, get_default_graph,  # noqa: F401
+                                     reset_default_graph, disable_eager_execution,
+                                     enable_eager_execution, disable_v2_behavior,
+                                     enable_v2_behavior, placeholder, placeholder_with_default,
+                                     get_collection, get_collection_ref, add_to_collection,
+                                     add_to_collections, get_default_session)
+from finegrad._src.v1.session import Session, InteractiveSession  # noqa: F401
 from finegrad._src.scopes import (control_dependencies, no_op, executing_eagerly,  # noqa: F401
                                   executing_eagerly_outside_functions)
 from finegrad._src.shapes import (Dimension, TensorShape, dimension_at_index,  # noqa: F401
@@ -70,20 +77,3 @@ def name_scope(name, default_name=None, values=None):
     """
     del values
     return _name_scope(default_name if name is None else name)
-
-
-def enable_eager_execution(config=None, device_policy=None, execution_mode=None):
-    """Nothing to do: finegrad always executes eagerly outside `finegrad.function`.
-
-    >>> import finegrad as fg
-    >>> fg.compat.v1.enable_eager_execution()
-    """
-    del config, device_policy, execution_mode
-
-
-def enable_v2_behavior():
-    """Nothing to do: finegrad always behaves as TensorFlow 2.
-
-    >>> import finegrad as fg
-    >>> fg.compat.v1.enable_v2_behavior()
-    """

@@ -59,7 +59,10 @@ def _read_variable_impl(*, var):
 @assign_variable_p.def_impl
 def _assign_variable_impl(value, *, var, mode, index=None):
     shadow = getattr(_DRY, "shadow", None)
-    cur = var._storage if shadow is None else shadow.get(id(var), var._storage)
+    if index is None and mode == "assign":   # (the old value is not read: a TF1 session's
+        cur = None                           # initializer assigns an uninitialized variable)
+    else:
+        cur = var._storage if shadow is None else shadow.get(id(var), var._storage)
     if index is not None:   # v[index].assign(value): the slice takes value, broadcast
         cur = np.array(cur)
         cur[index.idx] = value
