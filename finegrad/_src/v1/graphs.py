@@ -270,7 +270,8 @@ class Graph:
         rec = self._recorder
         controls = list(control_inputs) + [c for block in rec.control for c in block]
         op = Operation(self, name, op_type, node,
-                       [t for t in inputs if isinstance(t, Tensor)], outputs, controls)
+                       [t for t in inputs if isinstance(t, Tensor) and id(t) in self._tensor_ops],
+                       outputs, controls)
         self._ops.append(op)
         self._by_name[name] = op
         if frame is not None:
