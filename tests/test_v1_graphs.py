@@ -207,3 +207,12 @@ def test_unknown_rank_placeholder_as_scalar(g):
         assert sess.run(y, {lr: 2.}) == 6.
         with pytest.raises(ValueError, match="unknown shape"):
             sess.run(y, {lr: [1., 2.]})
+
+
+def test_equality_is_identity_in_a_graph(g):
+    x = tf.constant([1., 2.]) * 1.
+    v = tf.Variable([1., 2.])
+    assert (x == x) is True and (x != x) is False and v in [v] and v == v
+    e = tf.equal(x, x)           # elementwise, as in TensorFlow
+    with v1.Session() as sess:
+        np.testing.assert_array_equal(sess.run(e), [True, True])

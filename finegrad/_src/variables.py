@@ -241,9 +241,13 @@ class Variable:
         return id(self)
 
     def __eq__(self, other):
+        if getattr(_state.tracer, "v1_graph", None) is not None:   # a TF1 graph: identity
+            return self is other
         return self._as_tensor() == other
 
     def __ne__(self, other):
+        if getattr(_state.tracer, "v1_graph", None) is not None:
+            return self is not other
         return self._as_tensor() != other
 
 

@@ -22,6 +22,19 @@ from finegrad._src.v1.graphs import (Graph, Operation, get_default_graph,  # noq
                                      get_collection, get_collection_ref, add_to_collection,
                                      add_to_collections, get_default_session)
 from finegrad._src.v1.session import Session, InteractiveSession  # noqa: F401
+from finegrad._src.v1.variable_scope import (AUTO_REUSE, GraphKeys, VariableScope,  # noqa: F401
+                                             get_variable, get_variable_scope, variable_scope,
+                                             global_variables, trainable_variables,
+                                             local_variables, model_variables,
+                                             variables_initializer, global_variables_initializer,
+                                             local_variables_initializer, assign, assign_add,
+                                             assign_sub)
+from finegrad._src.v1.initializers import (zeros_initializer, ones_initializer,  # noqa: F401
+                                           constant_initializer, random_normal_initializer,
+                                           truncated_normal_initializer,
+                                           random_uniform_initializer,
+                                           variance_scaling_initializer,
+                                           glorot_uniform_initializer, glorot_normal_initializer)
 from finegrad._src.scopes import (control_dependencies, no_op, executing_eagerly,  # noqa: F401
                                   executing_eagerly_outside_functions)
 from finegrad._src.shapes import (Dimension, TensorShape, dimension_at_index,  # noqa: F401

@@ -5,7 +5,26 @@ ops themselves, attached here in one place. ``==`` is elementwise, as in TensorF
 """
 from finegrad._src.core import bind
 from finegrad._src.ops import arithmetic as ar, elementwise as ew, indexing
+from finegrad._src.state import state as _state
 from finegrad._src.tensor import Tensor
+
+
+def _identity_equality():
+    """Whether ``==`` compares identities: while a TF1 graph is built (v1/graphs.py), as in
+    TensorFlow, whose graph tensors compare by identity (``tf.equal`` is elementwise)."""
+    return getattr(_state.tracer, "v1_graph", None) is not None
+
+
+def _eq(self, other):
+    if other is None:
+        return False
+    return self is other if _identity_equality() else ew.equal(self, other)
+
+
+def _ne(self, other):
+    if other is None:
+        return True
+    return self is not other if _identity_equality() else ew.not_equal(self, other)
 
 
 def _rev(op):
@@ -36,8 +55,8 @@ def install(matmul):
     T.__neg__ = ar.negative
     T.__pos__ = lambda self: self
     T.__abs__ = ew.abs
-    T.__eq__ = lambda self, other: False if other is None else ew.equal(self, other)
-    T.__ne__ = lambda self, other: True if other is None else ew.not_equal(self, other)
+    T.__eq__ = _eq
+    T.__ne__ = _ne
     T.__lt__, T.__le__ = ew.less, ew.less_equal
     T.__gt__, T.__ge__ = ew.greater, ew.greater_equal
     T.__and__, T.__rand__ = ew.logical_and, _rev(ew.logical_and)

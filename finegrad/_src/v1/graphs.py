@@ -204,6 +204,7 @@ class Graph:
         self.seed = None
         self._seed_offset = 0
         self._scope_store = None   # variable scopes (v1/variable_scope.py)
+        self._pending_variable = None   # (name, collections) of the variable being made
         tensor.graphs.add(self)
 
     # --- being the default graph -----------------------------------------------------------
@@ -262,11 +263,12 @@ class Graph:
                                     f"{scope}{name}").rstrip("/"), frame, name
         return self.unique_name(f"{scope}{op_type}"), None, None
 
-    def _add_op(self, op_type, node, inputs, outputs, name=None, control_inputs=()):
+    def _add_op(self, op_type, node, inputs, outputs, name=None, control_inputs=(),
+                exact=False):
         if name is None:
             name, frame, requested = self._op_name(op_type, None)
         else:
-            name, frame, requested = self.unique_name(name), None, None
+            name, frame, requested = name if exact else self.unique_name(name), None, None
         rec = self._recorder
         controls = list(control_inputs) + [c for block in rec.control for c in block]
         op = Operation(self, name, op_type, node,
@@ -366,8 +368,8 @@ class Graph:
     def group(self, inputs, name=None):
         """One operation (type NoOp) that runs ``inputs`` (tensors, operations, lists)."""
         ops = [self._as_op(x) for x in nest.flatten(list(inputs)) if x is not None]
-        return self._add_op("NoOp", None, (), (), name=self._scoped(name) if name else None,
-                             control_inputs=[o for o in ops if o is not None])
+        return self._add_op("NoOp", None, (), (), name=self._scoped(name or "group_deps"),
+                            control_inputs=[o for o in ops if o is not None])
 
     def no_op(self, name=None):
         return self._add_op("NoOp", None, (), (), name=self._scoped(name) if name else None)
@@ -397,15 +399,18 @@ class Graph:
     def _new_variable(self, var, initial_value):
         """Name ``var`` in this graph and give it an initializer op (assigning its initial
         value, a graph tensor or a constant) and its collections."""
-        base = var.name.rpartition(":")[0]
-        if base.startswith("Variable:") or base == "":
-            base = "Variable"
-        if getattr(var, "_scoped_name", None) is not None:
-            name = var._scoped_name
+        pending, self._pending_variable = self._pending_variable, None
+        if pending is not None:     # get_variable's full name, outside name scopes
+            name, collections = pending
             self._names_in_use[name.lower()] = 1
         else:
-            name = self.unique_name(self._scoped(base))
-        var.name, var._op_name, var._graph = f"{name}:0", name, self
+            base = var.name.rpartition(":")[0]
+            base = "Variable" if base.startswith("Variable:") or not base else base
+            name, collections = self.unique_name(self._scoped(base)), None
+        var.name, var._op_name, var.graph = f"{name}:0", name, self
+        var.eval = lambda session=None: _session_for(session, "eval()").run(var)
+        var.load = lambda value, session=None: _session_for(session, "load()").run(
+            var.initializer, {var.initial_value: value})
         rec = self._recorder
         value = initial_value.read_value() if isinstance(initial_value, Variable) else \
             initial_value
@@ -416,10 +421,8 @@ class Graph:
             var.initializer = self._add_op("AssignVariableOp", len(rec.nodes) - 1, (value,), (),
                                            name=f"{name}/Assign")
         var.initial_value = value
-        var.op = self._add_op("VarHandleOp", None, (), (), name=name)
-        self._names_in_use[name.lower()] = 1
+        var.op = self._add_op("VarHandleOp", None, (), (), name=name, exact=True)
         self._variables[id(var)] = var
-        collections = getattr(var, "_collections", None)
         if collections is None:
             collections = ["variables"] + (["trainable_variables"] if var.trainable else [])
         for c in collections:
