@@ -70,6 +70,7 @@ from finegrad._src.ops.scan import scan, foldl, foldr
 from finegrad._src.ops.variable_scatter import IndexedSlices
 from finegrad._src.graph.vmap import vectorized_map
 from finegrad._src.v1.graphs import Graph, Operation
+from finegrad._src.v1.gradients import AggregationMethod
 from finegrad._src.ops.elementwise import sinh, cosh, asinh, asin, acos, atan
 from finegrad._src.ops.math_more import realdiv, truncatemod, scalar_mul, saturate_cast
 from finegrad._src.ops.special import acosh, atanh, atan2

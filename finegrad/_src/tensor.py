@@ -226,6 +226,10 @@ class Tensor:
         raise AttributeError(f"'Tensor' object has no attribute {name!r}")
 
     def __repr__(self):
+        for g in list(graphs):     # a tensor of a TF1 graph shows no (example) value
+            r = g.tensor_attribute(self, "repr")
+            if r is not MISSING:
+                return r
         if type(self._value) is OutOfScope:
             return f"<finegrad.Tensor: out of scope (traced in {self._value.function!r})>"
         return (f"<finegrad.Tensor: shape={tuple(self._value.shape)}, dtype={self.dtype.name}, "

@@ -14,7 +14,9 @@ from finegrad._src.debugging import (assert_equal, assert_none_equal, assert_les
                                      assert_non_positive, assert_near, assert_rank,
                                      assert_rank_at_least, assert_scalar, assert_type, Assert,
                                      check_numerics)
-from finegrad._src.graph.function import gradients, function  # noqa: F401
+from finegrad._src.graph.function import function  # noqa: F401
+from finegrad._src.v1.gradients import gradients, AggregationMethod  # noqa: F401
+from finegrad._src.graph.pyfunc import numpy_function as py_func  # noqa: F401
 from finegrad._src.v1.graphs import (Graph, Operation, get_default_graph,  # noqa: F401
                                      reset_default_graph, disable_eager_execution,
                                      enable_eager_execution, disable_v2_behavior,

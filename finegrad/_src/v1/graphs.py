@@ -474,6 +474,9 @@ class Graph:
             return self
         if name == "shape":
             return self._recorder.static_shape(t)
+        if name == "repr":
+            return f"<finegrad.Tensor '{op.name}:{i}' shape={self._recorder.static_shape(t)} " \
+                   f"dtype={t.dtype.name}>"
         if name == "value_index":
             return i
         if name == "eval":

@@ -328,7 +328,9 @@ class _Plan:
                 res.append(self._consts.get(i))
             else:
                 v = t._value
-                res.append(v.copy() if type(v) is np.ndarray and not v.flags.writeable else v)
+                if type(v) is np.ndarray and (not v.flags.writeable or not v.ndim):
+                    v = v.copy() if v.ndim else v[()]
+                res.append(v)
         return res
 
 

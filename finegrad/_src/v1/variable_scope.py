@@ -284,7 +284,7 @@ def _reused(var, full, scope, shape, dtype):
 
 def _initial_value(init, shape, dt, full):
     """(A function making the initial value, the variable's shape)."""
-    if isinstance(init, (Tensor, Variable, np.ndarray, list, int, float)) and \
+    if isinstance(init, (Tensor, Variable, np.ndarray, np.generic, list, int, float)) and \
             not callable(init):
         if shape is not None:
             raise ValueError(f"If initializer is a constant, do not specify shape. "
