@@ -181,8 +181,10 @@ class Tensor:
 
     def __format__(self, spec):
         """``f"{loss:.4f}"``: the value formatted as NumPy formats it (as in TensorFlow)."""
+        if not spec:
+            return str(self)
         _concrete(self, "formatting")
-        return format(self.numpy(), spec) if spec else str(self)
+        return format(self.numpy(), spec)
 
     def __int__(self):
         _concrete(self, "int()")
@@ -236,7 +238,8 @@ class Tensor:
                 f"numpy={numpy_text(self._value)}>")
 
     def __str__(self):
-        if type(self._value) is OutOfScope:
+        if type(self._value) is OutOfScope or graphs and any(
+                g.tensor_attribute(self, "graph") is g for g in list(graphs)):
             return repr(self)
         return (f"finegrad.Tensor({np.array2string(np.asarray(self._value))}, "
                 f"shape={tuple(self._value.shape)}, dtype={self.dtype.name})")
