@@ -102,3 +102,36 @@ def test_optimizer_eagerly():
     opt = v1.train.GradientDescentOptimizer(0.25)
     opt.minimize(lambda: w * w)
     assert float(w.numpy()) == 0.5
+
+
+def test_saver_round_trip_and_latest_checkpoint(tmp_path):
+    with tf.Graph().as_default():
+        with v1.variable_scope("dense"):
+            w = v1.get_variable("w", initializer=np.array([1., 2.], np.float32))
+        step = v1.train.get_or_create_global_step()
+        bump = w.assign_add([1., 1.])
+        saver = v1.train.Saver(max_to_keep=2)
+        assert v1.train.latest_checkpoint(str(tmp_path)) is None
+        with v1.Session() as sess:
+            sess.run(v1.global_variables_initializer())
+            paths = []
+            for i in range(3):
+                sess.run(bump)
+                paths.append(saver.save(sess, str(tmp_path / "model"), global_step=i))
+        assert paths[-1] == str(tmp_path / "model-2")
+        assert not (tmp_path / "model-0.npz").exists()          # max_to_keep
+        with np.load(tmp_path / "model-2.npz") as data:        # the documented format
+            assert sorted(data) == ["dense/w", "global_step"]
+            np.testing.assert_array_equal(data["dense/w"], [4., 5.])
+        latest = v1.train.latest_checkpoint(str(tmp_path))
+        assert latest == str(tmp_path / "model-2")
+        with v1.Session() as sess:
+            saver.restore(sess, latest)
+            np.testing.assert_array_equal(sess.run(w), [4., 5.])
+            saver.restore(sess, paths[1])
+            np.testing.assert_array_equal(sess.run(w), [3., 4.])
+            with pytest.raises(ValueError, match="not a valid checkpoint"):
+                saver.restore(sess, str(tmp_path / "nothing"))
+        other = v1.train.Saver({"dense/w": step})
+        with v1.Session() as sess, pytest.raises(tf.errors.InvalidArgumentError):
+            other.restore(sess, latest)

@@ -4,7 +4,9 @@ from finegrad._src.v1.train.optimizers import (  # noqa: F401
     Optimizer, GradientDescentOptimizer, MomentumOptimizer, AdamOptimizer, RMSPropOptimizer,
     AdagradOptimizer, get_global_step, create_global_step, get_or_create_global_step,
     exponential_decay)
+from finegrad._src.v1.train.saver import Saver, latest_checkpoint, checkpoint_exists  # noqa: F401
 
 __all__ = ["Optimizer", "GradientDescentOptimizer", "MomentumOptimizer", "AdamOptimizer",
            "RMSPropOptimizer", "AdagradOptimizer", "get_global_step", "create_global_step",
-           "get_or_create_global_step", "exponential_decay"]
+           "get_or_create_global_step", "exponential_decay", "Saver", "latest_checkpoint",
+           "checkpoint_exists"]
