@@ -96,6 +96,7 @@ class Session:
         self._graph = graph if graph is not None else graphs.get_default_graph()
         self._values = _Values(self._graph)
         self._plans = {}
+        self._feed_info = {}      # id(feed key) -> (key, slot, dtype, static sizes, tensor)
         self._closed = False
         self._contexts = []
 
@@ -133,6 +134,7 @@ class Session:
         self._closed = True
         self._values.clear()
         self._plans.clear()
+        self._feed_info.clear()
 
     def list_devices(self):
         return []
@@ -156,7 +158,10 @@ class Session:
         del options, run_metadata
         if self._closed:
             raise RuntimeError("Attempted to use a closed Session.")
-        leaves = nest.flatten(fetches) if not isinstance(fetches, _LEAVES) else [fetches]
+        if type(fetches) is list and all(isinstance(x, _LEAVES) for x in fetches):
+            leaves = fetches     # the common case, without nest's walk
+        else:
+            leaves = nest.flatten(fetches) if not isinstance(fetches, _LEAVES) else [fetches]
         if fetches is None or not leaves and fetches is not None and \
                 not isinstance(fetches, (list, tuple, dict)):
             raise TypeError(f"Argument `fetch` = {fetches!r} has invalid type "
@@ -170,6 +175,8 @@ class Session:
         values = plan.run(self._values, list(feeds.values()))
         if isinstance(fetches, _LEAVES):
             return values[0]
+        if leaves is fetches:
+            return values
         return nest.pack_sequence_as(fetches, values)
 
     def make_callable(self, fetches, feed_list=None, accept_options=False):
@@ -213,32 +220,49 @@ class Session:
         out = {}
         if not feed_dict:
             return out
-        g = self._graph
-        rec = g._recorder
+        known = self._feed_info
         for key, value in feed_dict.items():
-            t = key
-            if isinstance(t, str):
-                try:
-                    t = g.as_graph_element(t)
-                except (KeyError, ValueError) as e:
-                    raise TypeError(f"Cannot interpret feed_dict key as Tensor: "
-                                    f"{str(e).strip(chr(34))}") from None
-            if isinstance(t, Variable):
-                raise TypeError(f"Cannot interpret feed_dict key as Tensor: the variable "
-                                f"{t.name} cannot be fed; feed a placeholder instead")
-            if not isinstance(t, Tensor):
-                raise TypeError(f"Cannot interpret feed_dict key as Tensor: Can not convert a "
-                                f"{type(t).__name__} into a Tensor.")
-            s = rec.slots.get(id(t))
-            if s is None or rec.alive.get(id(t)) is not t:
-                raise TypeError(f"Cannot interpret feed_dict key as Tensor: Tensor "
-                                f"{graphs._describe(t)} is not an element of this graph.")
+            info = known.get(id(key))
+            if info is None or info[0] is not key:
+                info = known[id(key)] = (key,) + self._feed_target(key)
+            _, slot, np_dtype, dims, t = info
             if isinstance(value, (Tensor, Variable)):
                 raise TypeError("The value of a feed cannot be a tf.Tensor object. Acceptable "
                                 "feed values include Python scalars, strings, lists, numpy "
                                 "ndarrays, or TensorHandles.")
-            out[s] = _feed_value(t, value)
+            v = value if type(value) is np.ndarray and value.dtype == np_dtype else \
+                np.asarray(value, dtype=np_dtype)
+            shape = v.shape
+            if len(shape) != len(dims) or any(
+                    d is not None and d != n for d, n in zip(dims, shape, strict=True)):
+                v = _feed_value(t, v)     # the checks, with TensorFlow's errors
+            out[slot] = v if shape else v[()]
         return out
+
+    def _feed_target(self, key):
+        """(slot, NumPy dtype, static sizes, tensor) of feed_dict key ``key``."""
+        g = self._graph
+        rec = g._recorder
+        t = key
+        if isinstance(t, str):
+            try:
+                t = g.as_graph_element(t)
+            except (KeyError, ValueError) as e:
+                raise TypeError(f"Cannot interpret feed_dict key as Tensor: "
+                                f"{str(e).strip(chr(34))}") from None
+        if isinstance(t, Variable):
+            raise TypeError(f"Cannot interpret feed_dict key as Tensor: the variable "
+                            f"{t.name} cannot be fed; feed a placeholder instead")
+        if not isinstance(t, Tensor):
+            raise TypeError(f"Cannot interpret feed_dict key as Tensor: Can not convert a "
+                            f"{type(t).__name__} into a Tensor.")
+        s = rec.slots.get(id(t))
+        if s is None or rec.alive.get(id(t)) is not t:
+            raise TypeError(f"Cannot interpret feed_dict key as Tensor: Tensor "
+                            f"{graphs._describe(t)} is not an element of this graph.")
+        shape = t.shape
+        dims = tuple(shape) if shape.rank is not None else (None,) * np.ndim(t._value)
+        return s, t._value.dtype, dims, t
 
 
 def _feed_value(t, value):
@@ -315,19 +339,26 @@ class _Plan:
         self.conc.polymorphic = bool(g.sym)
 
     def run(self, values, feeds):
+        conc = self.conc
         with _Outside(values):
             try:
-                outs = self.conc(*[Tensor(v) for v in feeds])
+                if conc.polymorphic:   # compiled once per size of the fed None dims
+                    compiled, outs = conc._sized_for(feeds)
+                else:
+                    compiled, outs = conc._compiled, None
+                    if compiled is None:
+                        compiled = conc._compiled = conc.graph.compiled()
+                if outs is None:
+                    outs = compiled.run(feeds)
             except GuardFailed as e:
                 raise InvalidArgumentError(None, None, f"finegrad.compat.v1.Session.run: the "
                                            f"graph was built for other sizes of the fed "
                                            f"tensors' None dimensions: {e}") from None
         res = []
-        for i, (o, t) in enumerate(zip(self.outputs, outs, strict=True)):
+        for i, (o, v) in enumerate(zip(self.outputs, outs, strict=True)):
             if o is None:
                 res.append(self._consts.get(i))
             else:
-                v = t._value
                 if type(v) is np.ndarray and (not v.flags.writeable or not v.ndim):
                     v = v.copy() if v.ndim else v[()]
                 res.append(v)
