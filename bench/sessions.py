@@ -35,7 +35,8 @@ def build_session(tf=fg):
     with g.as_default():
         x = v1.placeholder(tf.float32, [None, N_IN])
         y = v1.placeholder(tf.float32, [None, N_OUT])
-        ws = [v1.get_variable(n, initializer=w) for n, w in zip(("w1", "b1", "w2", "b2"), init)]
+        ws = [v1.get_variable(n, initializer=w)
+              for n, w in zip(("w1", "b1", "w2", "b2"), init, strict=True)]
         loss = _loss(tf, x, y, *ws)
         train = v1.train.GradientDescentOptimizer(LR).minimize(loss)
         sess = v1.Session(graph=g)

@@ -18,13 +18,16 @@ collections. `finegrad.Tensor` asks its graph for ``.name``, ``.op`` and ``.grap
 """
 import contextlib
 import os
+import re
 import sys
 import threading
 
 import numpy as np
 
 from finegrad._src import core, dtypes, nest, scopes, tensor
+from finegrad._src.graph import override
 from finegrad._src.graph.builder import GraphBuilder
+from finegrad._src.ops.array.structural import convert_to_tensor, identity
 from finegrad._src.shapes import TensorShape
 from finegrad._src.state import state as _state
 from finegrad._src.tensor import Tensor
@@ -437,7 +440,6 @@ class Graph:
         items = list(self._collections.get(name, ()))
         if scope is None:
             return items
-        import re
         pattern = re.compile(scope)
         return [x for x in items if getattr(x, "name", None) is not None and
                 pattern.match(x.name)]
@@ -456,8 +458,7 @@ class Graph:
     def gradient_override_map(self, op_type_map):
         """Context manager: ops of the types in ``op_type_map`` get the gradient registered
         under the name each maps to (see `finegrad.compat.v1.get_default_graph`)."""
-        from finegrad._src.graph.override import _DEFAULT_GRAPH
-        return _DEFAULT_GRAPH.gradient_override_map(op_type_map)
+        return override.get_default_graph().gradient_override_map(op_type_map)
 
     # --- what a Tensor asks -------------------------------------------------------------------
 
@@ -655,7 +656,6 @@ def placeholder(dtype, shape=None, name=None):
 def placeholder_with_default(input, shape, name=None):  # noqa: A002 (TensorFlow's keyword)
     """``input`` unless a `Session` feeds another value (of a shape compatible with
     ``shape``)."""
-    from finegrad._src.ops.array import identity, convert_to_tensor
     t = identity(convert_to_tensor(input), name=name or "PlaceholderWithDefault")
     g = current_graph()
     if g is not None:

@@ -8,10 +8,10 @@ import math
 import numpy as np
 
 from finegrad._src import dtypes
-from finegrad._src.ops import random_ops
-from finegrad._src.ops.constants import ones, zeros
-from finegrad._src.ops.array import convert_to_tensor, reshape
-from finegrad._src.ops.constants import fill
+from finegrad._src.ops.random import sampling as random_ops
+from finegrad._src.ops.array.constants import ones, zeros
+from finegrad._src.ops.array.structural import convert_to_tensor, reshape
+from finegrad._src.ops.array.constants import fill
 
 
 class _Initializer:

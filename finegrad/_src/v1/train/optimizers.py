@@ -13,9 +13,9 @@ import numpy as np
 from finegrad._src import dtypes, scopes
 from finegrad._src.ad.tape import GradientTape
 from finegrad._src.contexts import group
-from finegrad._src.ops.array import cast, convert_to_tensor
-from finegrad._src.ops.constants import ones, zeros
-from finegrad._src.ops.elementwise import floor, sqrt, square
+from finegrad._src.ops.array.structural import cast, convert_to_tensor
+from finegrad._src.ops.array.constants import ones, zeros
+from finegrad._src.ops.math.elementwise import floor, sqrt, square
 from finegrad._src.v1 import graphs, variable_scope as vs
 from finegrad._src.v1.gradients import gradients
 from finegrad._src.variables import Variable
