@@ -24,7 +24,12 @@ from finegrad._src.v1.graphs import (Graph, Operation, get_default_graph,  # noq
                                      get_collection, get_collection_ref, add_to_collection,
                                      add_to_collections, get_default_session)
 from finegrad._src.v1.session import Session, InteractiveSession  # noqa: F401
-from finegrad.compat.v1 import train  # noqa: F401
+from finegrad.compat.v1 import train, losses, nn  # noqa: F401
+from finegrad._src.v1.ops import (log, random_normal, random_uniform,  # noqa: F401
+                                  truncated_normal, random_shuffle, reduce_sum, reduce_mean,
+                                  reduce_max, reduce_min, reduce_prod, reduce_logsumexp,
+                                  reduce_any, reduce_all, argmax, argmin, arg_max, arg_min,
+                                  expand_dims, squeeze, div, mod, multiply, mul, sub, neg, Print)
 from finegrad._src.v1.variable_scope import (AUTO_REUSE, GraphKeys, VariableScope,  # noqa: F401
                                              get_variable, get_variable_scope, variable_scope,
                                              global_variables, trainable_variables,
