@@ -1,8 +1,8 @@
 """TensorFlow 1's ``tf.compat.v1.losses``: per-element losses reduced by `compute_weighted_loss`
 (weights broadcast to the losses; TensorFlow's `Reduction`s, ``SUM_BY_NONZERO_WEIGHTS`` by
 default, divisions by zero giving 0) and added to the ``LOSSES`` collection of the graph."""
-from finegrad._src.ops.array.structural import broadcast_to, cast, convert_to_tensor
-from finegrad._src.ops.array.shape_queries import shape, size
+from finegrad._src.ops.array.structural import cast, convert_to_tensor, zeros_like
+from finegrad._src.ops.array.shape_queries import size
 from finegrad._src.ops.array.structural import reduce_sum
 from finegrad._src.ops.math.arithmetic import minimum
 from finegrad._src.ops.math.counts_and_casts import count_nonzero
@@ -51,8 +51,9 @@ def compute_weighted_loss(losses, weights=1.0, scope=None, loss_collection=Graph
     losses = convert_to_tensor(losses)
     dt = losses.dtype
     losses = cast(losses, dtypes.float32)
-    weights = broadcast_to(cast(convert_to_tensor(weights, dtype_hint=dtypes.float32),
-                                dtypes.float32), shape(losses))
+    # broadcast to the losses' shape elementwise (their sizes may be open in a graph)
+    weights = cast(convert_to_tensor(weights, dtype_hint=dtypes.float32), dtypes.float32) + \
+        zeros_like(losses)
     weighted = losses * weights
     if reduction == Reduction.NONE:
         loss = weighted
