@@ -49,6 +49,12 @@ class dry_run:
         _DRY.shadow = self._saved
 
 
+def current_shadow():
+    """The variable values a `dry_run` block gives read/assign nodes (a TF1 session's), or
+    None."""
+    return getattr(_DRY, "shadow", None)
+
+
 @read_variable_p.def_impl
 def _read_variable_impl(*, var):
     shadow = getattr(_DRY, "shadow", None)

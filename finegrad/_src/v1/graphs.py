@@ -31,6 +31,7 @@ from finegrad._src.ops.array.structural import convert_to_tensor, identity
 from finegrad._src.shapes import TensorShape
 from finegrad._src.state import state as _state
 from finegrad._src.tensor import Tensor
+from finegrad._src.v1 import random_seeds
 from finegrad._src.variables import Variable
 
 #: the size a None dimension of a placeholder has while the graph is built (not 1, which
@@ -170,6 +171,10 @@ class GraphRecorder(GraphBuilder):
     def static_shape(self, t):
         known = self.v1_graph._static.get(id(t))
         return known if known is not None else super().static_shape(t)
+
+    def random_stream(self, op_seed):
+        """The stream of a random op made now: TensorFlow 1's seeds and kernel bit stream."""
+        return random_seeds.graph_stream(op_seed)
 
     def unique_scope(self, scope):
         """A name scope opened while this graph is the default, made unique as TensorFlow does

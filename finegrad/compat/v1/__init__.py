@@ -25,6 +25,7 @@ from finegrad._src.v1.graphs import (Graph, Operation, get_default_graph,  # noq
                                      add_to_collections, get_default_session)
 from finegrad._src.v1.session import Session, InteractiveSession  # noqa: F401
 from finegrad.compat.v1 import train, losses, nn  # noqa: F401
+from finegrad._src.v1.random_seeds import set_random_seed, get_seed  # noqa: F401
 from finegrad._src.v1.ops import (log, random_normal, random_uniform,  # noqa: F401
                                   truncated_normal, random_shuffle, reduce_sum, reduce_mean,
                                   reduce_max, reduce_min, reduce_prod, reduce_logsumexp,
