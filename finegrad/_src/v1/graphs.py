@@ -24,7 +24,7 @@ import threading
 
 import numpy as np
 
-from finegrad._src import core, dtypes, nest, scopes, tensor
+from finegrad._src import core, dtypes, nest, scopes, shapes, tensor
 from finegrad._src.graph import override
 from finegrad._src.graph.builder import GraphBuilder
 from finegrad._src.ops.array.structural import convert_to_tensor, identity
@@ -630,13 +630,16 @@ def enable_eager_execution(config=None, device_policy=None, execution_mode=None)
 
 
 def disable_v2_behavior():
-    """TensorFlow 1 behaviour: `disable_eager_execution`."""
+    """TensorFlow 1 behaviour: `disable_eager_execution`, and shapes whose sizes are
+    `Dimension`s (``x.shape[1].value``), as TensorFlow's ``disable_v2_behavior`` does."""
     disable_eager_execution()
+    shapes.disable_v2_tensorshape()
 
 
 def enable_v2_behavior():
-    """TensorFlow 2 behaviour: `enable_eager_execution`."""
+    """TensorFlow 2 behaviour: `enable_eager_execution` and int sizes in shapes."""
     enable_eager_execution()
+    shapes.enable_v2_tensorshape()
 
 
 def placeholder(dtype, shape=None, name=None):

@@ -47,7 +47,8 @@ from finegrad._src.v1.initializers import (zeros_initializer, ones_initializer, 
 from finegrad._src.scopes import (control_dependencies, no_op, executing_eagerly,  # noqa: F401
                                   executing_eagerly_outside_functions)
 from finegrad._src.shapes import (Dimension, TensorShape, dimension_at_index,  # noqa: F401
-                                  dimension_value)
+                                  dimension_value, disable_v2_tensorshape,
+                                  enable_v2_tensorshape)
 from finegrad._src.scopes import name_scope as _name_scope
 from finegrad._src.ops.array.structural import cast as _cast
 from finegrad._src import dtypes as _dtypes
