@@ -76,3 +76,19 @@ def test_unseeded_graph_random_ops_differ_between_runs():
         x = v1.random_uniform([4])
         with v1.Session() as sess:
             assert not np.array_equal(sess.run(x), sess.run(x))
+
+
+def test_random_normal_of_a_placeholder_shape():
+    # the VAE idiom: noise shaped like a tensor whose batch size is open; the same kernel
+    # stream as a static shape with the same seeds
+    def draw(shape_of_x):
+        with tf.Graph().as_default():
+            x = v1.placeholder(tf.float32, [None, 2])
+            shape = tf.shape(x) if shape_of_x else [3, 2]
+            ops = [v1.random_normal(shape, seed=5), v1.truncated_normal(shape, seed=6),
+                   v1.random_uniform(shape, seed=7)]
+            with v1.Session() as sess:
+                return sess.run(ops, {x: np.zeros((3, 2), np.float32)})
+    for a, b in zip(draw(True), draw(False), strict=True):
+        assert a.shape == (3, 2)
+        np.testing.assert_array_equal(a, b)

@@ -12,14 +12,62 @@ from finegrad._src.ops.nn.dropout import dropout as _dropout
 from finegrad._src.ops.nn.softmax_cross_entropy import (
     softmax_cross_entropy_with_logits as _softmax_xent)
 from finegrad._src.ops.linalg.products import matmul
-from finegrad._src import statistics
+from finegrad._src import dtypes, statistics
+from finegrad._src.core import bind
+from finegrad._src.ops.random import streams
+from finegrad._src.tensor import Tensor
+from finegrad._src.v1 import graphs
 from finegrad._src.printing import print_
 
 log = elementwise.log
-random_normal = random_ops.normal
-random_uniform = random_ops.uniform
-truncated_normal = random_ops.truncated_normal
 random_shuffle = random_ops.shuffle
+
+
+def _shaped_like(shape):
+    """The tensor whose `shape` op made ``shape`` in the TF1 graph being built (the
+    ``random_normal(tf.shape(x))`` idiom, whose size may be open), else None."""
+    g = graphs.current_graph()
+    entry = g._tensor_ops.get(id(shape)) if g is not None and isinstance(shape, Tensor) \
+        else None
+    if entry is None or entry[0].type != "Shape" or not entry[0].inputs:
+        return None
+    return entry[0].inputs[0]
+
+
+def _draw_like(like, dist, dtype, seed, fn):
+    dt = dtypes.as_dtype(dtype)
+    return bind(streams.random_like_p, like, stream=streams.op_stream(seed, fn), dist=dist,
+                dtype=dt._np)
+
+
+def random_normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=None):
+    """TensorFlow 1's ``random_normal``; ``shape`` may be ``tf.shape(x)`` of a tensor whose
+    sizes are open (a placeholder's None)."""
+    like = _shaped_like(shape)
+    if like is None:
+        return random_ops.normal(shape, mean, stddev, dtype, seed)
+    noise = _draw_like(like, "normal", dtype, seed, "finegrad.compat.v1.random_normal")
+    return random_ops._scaled(noise, stddev, mean, dtypes.as_dtype(dtype))
+
+
+def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=None):
+    """TensorFlow 1's ``truncated_normal`` (``shape`` as in `random_normal`)."""
+    like = _shaped_like(shape)
+    if like is None:
+        return random_ops.truncated_normal(shape, mean, stddev, dtype, seed)
+    noise = _draw_like(like, "truncated_normal", dtype, seed,
+                       "finegrad.compat.v1.truncated_normal")
+    return random_ops._scaled(noise, stddev, mean, dtypes.as_dtype(dtype))
+
+
+def random_uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=None):
+    """TensorFlow 1's ``random_uniform`` (``shape`` as in `random_normal`, for floats)."""
+    like = _shaped_like(shape)
+    if like is None or not dtypes.as_dtype(dtype).is_floating:
+        return random_ops.uniform(shape, minval, maxval, dtype, seed)
+    noise = _draw_like(like, "uniform", dtype, seed, "finegrad.compat.v1.random_uniform")
+    return random_ops._bounded(noise, minval, 1.0 if maxval is None else maxval,
+                               dtypes.as_dtype(dtype))
 
 
 def _axis(axis, reduction_indices, fn):

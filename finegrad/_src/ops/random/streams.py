@@ -194,6 +194,9 @@ random_like_p = def_nondiff(Primitive(
 @random_like_p.def_impl
 def _random_like_impl(like, *, stream, dist, dtype, low=None, high=None):
     """`random` shaped like ``like`` when the graph runs (its open sizes included)."""
+    own = getattr(stream, "draw", None)
+    if own is not None:
+        return own(dist, np.shape(like), dtype, low, high)
     return draw(stream.generator(), dist, np.shape(like), dtype, low, high)
 
 
