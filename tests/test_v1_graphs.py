@@ -216,3 +216,18 @@ def test_equality_is_identity_in_a_graph(g):
     e = tf.equal(x, x)           # elementwise, as in TensorFlow
     with v1.Session() as sess:
         np.testing.assert_array_equal(sess.run(e), [True, True])
+
+
+def test_cond_follows_open_sizes(g):
+    x = v1.placeholder(tf.float32, [None, 3])
+    training = v1.placeholder(tf.bool, [])
+    y = v1.cond(training, lambda: x * 2., lambda: x - 1.)
+    total = tf.reduce_sum(y * y)
+    (gx,) = tf.gradients(total, x)
+    with v1.Session() as sess:
+        for rows, flag in ((1, True), (4, False), (6, True)):
+            val = np.arange(rows * 3, dtype=np.float32).reshape(rows, 3)
+            got, grad = sess.run([y, gx], {x: val, training: flag})
+            want = val * 2. if flag else val - 1.
+            np.testing.assert_array_equal(got, want)
+            np.testing.assert_array_equal(grad, 2. * want * (2. if flag else 1.))

@@ -24,10 +24,9 @@ import threading
 
 import numpy as np
 
-from finegrad._src import core, dtypes, nest, scopes, shapes, tensor
+from finegrad._src import core, dtypes, nest, scopes, tensor
 from finegrad._src.graph import override
 from finegrad._src.graph.builder import GraphBuilder
-from finegrad._src.ops.array.structural import convert_to_tensor, identity
 from finegrad._src.shapes import TensorShape
 from finegrad._src.state import state as _state
 from finegrad._src.tensor import Tensor
@@ -544,19 +543,12 @@ class _Default(threading.local):
         self.stack = []          # graphs made default by `as_default`, innermost last
 
 
-_default = _Default()
-_global = {"graph": None, "graph_mode": False}
-
-
-def _global_graph():
-    if _global["graph"] is None:
-        _global["graph"] = Graph()
-    return _global["graph"]
+graph_stack = _Default()
 
 
 @contextlib.contextmanager
 def _as_default(graph):
-    _default.stack.append(graph)
+    graph_stack.stack.append(graph)
     rec = graph._recorder
     saved = (_state.tracer, _state.recorders)
     _state.tracer, _state.recorders = rec, (rec,)
@@ -564,135 +556,10 @@ def _as_default(graph):
         yield graph
     finally:
         _state.tracer, _state.recorders = saved
-        _default.stack.remove(graph)
-
-
-def get_default_graph():
-    """The graph new ops go to: the innermost ``as_default`` graph, else the global default
-    graph (the graph of ``disable_eager_execution``).
-
-    >>> import finegrad as fg
-    >>> g = fg.Graph()
-    >>> with g.as_default():
-    ...     fg.compat.v1.get_default_graph() is g
-    True
-    """
-    if _default.stack:
-        return _default.stack[-1]
-    return _global_graph()
+        graph_stack.stack.remove(graph)
 
 
 def current_graph():
     """The TF1 graph being built now (its recorder is the current tracer), or None."""
     rec = core.current_tracer()
     return rec.v1_graph if isinstance(rec, GraphRecorder) else None
-
-
-def reset_default_graph():
-    """Clear the global default graph: a new, empty one takes its place.
-
-    Raises:
-        AssertionError: inside a ``with g.as_default()`` block, as in TensorFlow.
-    """
-    if _default.stack:
-        raise AssertionError("Do not use tf.reset_default_graph() to clear nested graphs. If "
-                             "you need a cleared graph, exit the nesting and create a new "
-                             "graph.")
-    _global["graph"] = Graph()
-    if _global["graph_mode"]:
-        _enter_global()
-
-
-def _enter_global():
-    rec = _global_graph()._recorder
-    _state.tracer, _state.recorders = rec, (rec,)
-
-
-def disable_eager_execution():
-    """From now on, ops build the global default graph, run by a `Session` (TensorFlow 1).
-
-    >>> import finegrad as fg
-    >>> fg.compat.v1.disable_eager_execution()
-    >>> fg.executing_eagerly()
-    False
-    >>> fg.compat.v1.enable_eager_execution()
-    """
-    _global["graph_mode"] = True
-    _enter_global()
-
-
-def enable_eager_execution(config=None, device_policy=None, execution_mode=None):
-    """Ops run eagerly again (TensorFlow 2's default)."""
-    del config, device_policy, execution_mode
-    if _global["graph_mode"]:
-        _global["graph_mode"] = False
-        _state.tracer, _state.recorders = None, ()
-
-
-def disable_v2_behavior():
-    """TensorFlow 1 behaviour: `disable_eager_execution`, and shapes whose sizes are
-    `Dimension`s (``x.shape[1].value``), as TensorFlow's ``disable_v2_behavior`` does."""
-    disable_eager_execution()
-    shapes.disable_v2_tensorshape()
-
-
-def enable_v2_behavior():
-    """TensorFlow 2 behaviour: `enable_eager_execution` and int sizes in shapes."""
-    enable_eager_execution()
-    shapes.enable_v2_tensorshape()
-
-
-def placeholder(dtype, shape=None, name=None):
-    """A tensor whose value a `Session` feeds (``feed_dict``); ``None`` sizes take any size.
-
-    >>> import finegrad as fg
-    >>> g = fg.Graph()
-    >>> with g.as_default():
-    ...     x = fg.compat.v1.placeholder(fg.float32, [None, 2], name="x")
-    >>> x.name, x.shape, x.op.type
-    ('x:0', TensorShape([None, 2]), 'Placeholder')
-
-    Raises:
-        RuntimeError: while executing eagerly, as in TensorFlow.
-    """
-    g = current_graph()
-    if g is None:
-        raise RuntimeError("tf.placeholder() is not compatible with eager execution.")
-    return g.placeholder(dtype, shape, name)
-
-
-def placeholder_with_default(input, shape, name=None):  # noqa: A002 (TensorFlow's keyword)
-    """``input`` unless a `Session` feeds another value (of a shape compatible with
-    ``shape``)."""
-    t = identity(convert_to_tensor(input), name=name or "PlaceholderWithDefault")
-    g = current_graph()
-    if g is not None:
-        shape = TensorShape(shape)
-        if not TensorShape(np.shape(t._value)).is_compatible_with(shape):
-            raise ValueError(f"placeholder_with_default: input of shape "
-                             f"{np.shape(t._value)} is not compatible with shape {shape}")
-        g._static[id(t)] = shape
-        op = g._tensor_ops[id(t)][0]
-        op.type = "PlaceholderWithDefault"
-    return t
-
-
-def get_collection(key, scope=None):
-    """The items of collection ``key`` of the default graph (whose ``name`` matches the
-    regular expression ``scope`` from its start, when given)."""
-    return get_default_graph().get_collection(key, scope)
-
-
-def get_collection_ref(key):
-    return get_default_graph().get_collection_ref(key)
-
-
-def add_to_collection(name, value):
-    get_default_graph().add_to_collection(name, value)
-
-
-def add_to_collections(names, value):
-    for n in ([names] if isinstance(names, str) else names):
-        add_to_collection(n, value)
-
-

@@ -13,7 +13,7 @@ from finegrad._src.ops.nn.softmax_cross_entropy import (
     sparse_softmax_cross_entropy_with_logits)
 from finegrad._src import dtypes
 from finegrad._src.statistics import add_n, divide_no_nan
-from finegrad._src.v1 import graphs
+from finegrad._src.v1 import default_graph, graphs
 from finegrad._src.v1.variable_scope import GraphKeys
 
 
@@ -73,15 +73,15 @@ def compute_weighted_loss(losses, weights=1.0, scope=None, loss_collection=Graph
 def add_loss(loss, loss_collection=GraphKeys.LOSSES):
     """Add ``loss`` to the graph's collection ``loss_collection`` (not while eager)."""
     if loss_collection and graphs.current_graph() is not None:
-        graphs.add_to_collection(loss_collection, loss)
+        default_graph.add_to_collection(loss_collection, loss)
 
 
 def get_losses(scope=None, loss_collection=GraphKeys.LOSSES):
-    return graphs.get_collection(loss_collection, scope)
+    return default_graph.get_collection(loss_collection, scope)
 
 
 def get_regularization_losses(scope=None):
-    return graphs.get_collection(GraphKeys.REGULARIZATION_LOSSES, scope)
+    return default_graph.get_collection(GraphKeys.REGULARIZATION_LOSSES, scope)
 
 
 def get_regularization_loss(scope=None, name="total_regularization_loss"):

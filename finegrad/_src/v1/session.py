@@ -23,7 +23,7 @@ from finegrad._src.graph.symbolic import GuardFailed
 from finegrad._src.shapes import TensorShape
 from finegrad._src.state import state as _state
 from finegrad._src.tensor import Tensor
-from finegrad._src.v1 import graphs
+from finegrad._src.v1 import default_graph, graphs
 from finegrad._src.v1.graphs import Operation, current_graph, default_session
 from finegrad._src.variables import Variable
 
@@ -93,7 +93,7 @@ class Session:
 
     def __init__(self, target="", graph=None, config=None):
         del target, config
-        self._graph = graph if graph is not None else graphs.get_default_graph()
+        self._graph = graph if graph is not None else default_graph.get_default_graph()
         self._values = _Values(self._graph)
         self._plans = {}
         self._feed_info = {}      # id(feed key) -> (key, slot, dtype, static sizes, tensor)
@@ -435,10 +435,12 @@ class InteractiveSession(Session):
     >>> import finegrad as fg
     >>> g = fg.Graph()
     >>> with g.as_default():
-    ...     sess = fg.compat.v1.InteractiveSession()
-    ...     print((fg.compat.v1.placeholder(fg.float32, []) + 1.).eval({}) if False else "ok")
-    ...     sess.close()
-    ok
+    ...     x = fg.compat.v1.placeholder(fg.float32, [])
+    ...     y = x + 1.
+    >>> sess = fg.compat.v1.InteractiveSession(graph=g)
+    >>> float(y.eval({x: 2.}))
+    3.0
+    >>> sess.close()
     """
 
     def __init__(self, target="", graph=None, config=None):

@@ -17,7 +17,7 @@ from finegrad._src import dtypes, scopes
 from finegrad._src.contexts import group
 from finegrad._src.shapes import TensorShape
 from finegrad._src.tensor import Tensor
-from finegrad._src.v1 import graphs, initializers
+from finegrad._src.v1 import default_graph, graphs, initializers
 from finegrad._src.variables import Variable
 
 
@@ -89,10 +89,10 @@ class VariableScope:
             return get_variable(name, *args, **kwargs)
 
     def global_variables(self):
-        return graphs.get_collection(GraphKeys.GLOBAL_VARIABLES, self._name)
+        return default_graph.get_collection(GraphKeys.GLOBAL_VARIABLES, self._name)
 
     def trainable_variables(self):
-        return graphs.get_collection(GraphKeys.TRAINABLE_VARIABLES, self._name)
+        return default_graph.get_collection(GraphKeys.TRAINABLE_VARIABLES, self._name)
 
     def __repr__(self):
         return f"<VariableScope {self._name!r} reuse={self._reuse}>"
@@ -265,7 +265,7 @@ def get_variable(name, shape=None, dtype=None, initializer=None, regularizer=Non
         with scopes.name_scope(f"{full}/Regularizer/"):
             loss = reg(var)
         if loss is not None:
-            graphs.add_to_collection(GraphKeys.REGULARIZATION_LOSSES, loss)
+            default_graph.add_to_collection(GraphKeys.REGULARIZATION_LOSSES, loss)
     return var
 
 
@@ -323,20 +323,20 @@ def _make(full, value_fn, dt, trainable, collections):
 
 def global_variables(scope=None):
     """The variables of the default graph's ``GLOBAL_VARIABLES`` collection."""
-    return graphs.get_collection(GraphKeys.GLOBAL_VARIABLES, scope)
+    return default_graph.get_collection(GraphKeys.GLOBAL_VARIABLES, scope)
 
 
 def trainable_variables(scope=None):
     """The variables of the default graph's ``TRAINABLE_VARIABLES`` collection."""
-    return graphs.get_collection(GraphKeys.TRAINABLE_VARIABLES, scope)
+    return default_graph.get_collection(GraphKeys.TRAINABLE_VARIABLES, scope)
 
 
 def local_variables(scope=None):
-    return graphs.get_collection(GraphKeys.LOCAL_VARIABLES, scope)
+    return default_graph.get_collection(GraphKeys.LOCAL_VARIABLES, scope)
 
 
 def model_variables(scope=None):
-    return graphs.get_collection(GraphKeys.MODEL_VARIABLES, scope)
+    return default_graph.get_collection(GraphKeys.MODEL_VARIABLES, scope)
 
 
 def variables_initializer(var_list, name="init"):

@@ -17,12 +17,11 @@ from finegrad._src.debugging import (assert_equal, assert_none_equal, assert_les
 from finegrad._src.graph.function import function  # noqa: F401
 from finegrad._src.v1.gradients import gradients, AggregationMethod  # noqa: F401
 from finegrad._src.graph.pyfunc import numpy_function as py_func  # noqa: F401
-from finegrad._src.v1.graphs import (Graph, Operation, get_default_graph,  # noqa: F401
-                                     reset_default_graph, disable_eager_execution,
-                                     enable_eager_execution, disable_v2_behavior,
-                                     enable_v2_behavior, placeholder, placeholder_with_default,
-                                     get_collection, get_collection_ref, add_to_collection,
-                                     add_to_collections, get_default_session)
+from finegrad._src.v1.graphs import Graph, Operation, get_default_session  # noqa: F401
+from finegrad._src.v1.default_graph import (  # noqa: F401
+    get_default_graph, reset_default_graph, disable_eager_execution, enable_eager_execution,
+    disable_v2_behavior, enable_v2_behavior, placeholder, placeholder_with_default,
+    get_collection, get_collection_ref, add_to_collection, add_to_collections)
 from finegrad._src.v1.session import Session, InteractiveSession  # noqa: F401
 from finegrad.compat.v1 import train, losses, nn  # noqa: F401
 from finegrad._src.v1.random_seeds import set_random_seed, get_seed  # noqa: F401

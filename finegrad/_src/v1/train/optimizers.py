@@ -16,7 +16,7 @@ from finegrad._src.contexts import group
 from finegrad._src.ops.array.structural import cast, convert_to_tensor
 from finegrad._src.ops.array.constants import ones, zeros
 from finegrad._src.ops.math.elementwise import floor, sqrt, square
-from finegrad._src.v1 import graphs, variable_scope as vs
+from finegrad._src.v1 import default_graph, graphs, variable_scope as vs
 from finegrad._src.v1.gradients import gradients
 from finegrad._src.variables import Variable
 
@@ -346,7 +346,7 @@ class AdagradOptimizer(Optimizer):
 
 def get_global_step(graph=None):
     """The graph's global step variable (collection ``GLOBAL_STEP``), or None."""
-    g = graph if graph is not None else graphs.get_default_graph()
+    g = graph if graph is not None else default_graph.get_default_graph()
     found = g.get_collection(vs.GraphKeys.GLOBAL_STEP)
     if len(found) > 1:
         raise TypeError("Multiple tensors in global_step collection.")
@@ -359,7 +359,7 @@ def create_global_step(graph=None):
     Raises:
         ValueError: when the graph already has one.
     """
-    g = graph if graph is not None else graphs.get_default_graph()
+    g = graph if graph is not None else default_graph.get_default_graph()
     if get_global_step(g) is not None:
         raise ValueError("\"global_step\" already exists.")
     with g.as_default():
