@@ -142,3 +142,38 @@ def test_assign_ops_control_dependencies_and_group(g):
 def test_get_variable_eagerly():
     v = v1.get_variable("eager_w_test", [2], initializer=v1.ones_initializer())
     np.testing.assert_array_equal(v.numpy(), [1., 1.])
+
+
+def test_where_tf1_and_tf2_meet():
+    v = tf.Variable(1.)                      # made eagerly: TensorFlow refuses it in a graph
+    with tf.Graph().as_default():
+        with pytest.raises(RuntimeError, match="Attempting to capture an EagerTensor"):
+            _ = v * 2.
+
+    @tf.function
+    def double(x):
+        return x * 2.
+    with tf.Graph().as_default():
+        x = v1.placeholder(tf.float32, [])
+        y = double(x)                        # a function called in a graph
+        with tf.GradientTape() as tape:      # a tape in a graph records graph ops
+            tape.watch(x)
+            z = x * x
+        dz = tape.gradient(z, x)
+        w = v1.get_variable("w", [2], initializer=v1.ones_initializer())
+        with v1.Session() as sess:
+            assert sess.run([y, dz], {x: 3.}) == [6., 6.]
+            sess.run(w.initializer)
+            w.load([3., 4.], sess)
+            np.testing.assert_array_equal(w.eval(session=sess), [3., 4.])
+
+
+def test_optimizer_applies_variable_constraints():
+    with tf.Graph().as_default():
+        w = v1.get_variable("w", initializer=np.array([1., -1.], np.float32),
+                            constraint=lambda t: tf.clip_by_value(t, -0.5, 0.5))
+        train = v1.train.GradientDescentOptimizer(1.).minimize(tf.reduce_sum(w * 0.25))
+        with v1.Session() as sess:
+            sess.run(w.initializer)
+            sess.run(train)
+            np.testing.assert_array_equal(sess.run(w), [0.5, -0.5])

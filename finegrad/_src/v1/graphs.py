@@ -133,6 +133,11 @@ class GraphRecorder(GraphBuilder):
         self.v1_graph._add_op(_camel(prim.name), len(self.nodes) - 1, ins, outs)
 
     def read_variable(self, var):
+        if id(var) not in self.v1_graph._variables:
+            # a variable made eagerly (or in another graph) has no place in this graph
+            raise RuntimeError(f"resource: Attempting to capture an EagerTensor without "
+                               f"building a function (variable {var.name} was not created "
+                               f"in this graph)")
         t = super().read_variable(var)
         base = getattr(var, "_op_name", None)
         self.v1_graph._add_op("ReadVariableOp", len(self.nodes) - 1, (), (t,),
@@ -416,8 +421,7 @@ class Graph:
             name, collections = self.unique_name(self._scoped(base)), None
         var.name, var._op_name, var.graph = f"{name}:0", name, self
         var.eval = lambda session=None: _session_for(session, "eval()").run(var)
-        var.load = lambda value, session=None: _session_for(session, "load()").run(
-            var.initializer, {var.initial_value: value})
+        var.load = lambda value, session=None: _session_for(session, "load()").load(var, value)
         rec = self._recorder
         value = initial_value.read_value() if isinstance(initial_value, Variable) else \
             initial_value

@@ -179,6 +179,14 @@ class Session:
             return values
         return nest.pack_sequence_as(fetches, values)
 
+    def load(self, var, value):
+        """Give ``var`` the value ``value`` in this session (``Variable.load``)."""
+        v = np.asarray(value, dtype=var._storage.dtype)
+        if v.shape != tuple(var.shape):
+            raise ValueError(f"Cannot feed value of shape {v.shape} for variable {var.name}, "
+                             f"which has shape {tuple(var.shape)}")
+        self._values[id(var)] = v
+
     def make_callable(self, fetches, feed_list=None, accept_options=False):
         """A function of the values of ``feed_list`` that runs ``fetches``."""
         feed_list = list(feed_list or ())

@@ -97,7 +97,8 @@ class Optimizer:
             self._make_non_slots([v for _, v in pairs])
             for _, v in pairs:
                 self._make_slots(v)
-            updates = [self._apply_dense(convert_to_tensor(g), v) for g, v in pairs]
+            updates = [_constrained(v, self._apply_dense(convert_to_tensor(g), v))
+                       for g, v in pairs]
             finish = self._finish(updates)
             if graph is None:
                 if global_step is not None:
@@ -142,6 +143,15 @@ class Optimizer:
 
     def _lr(self, var):
         return _scalar(self._learning_rate, var)
+
+
+def _constrained(var, update):
+    """After ``update``, ``var`` takes ``var.constraint(var)`` when it has a constraint, as
+    TensorFlow 1's optimizers apply it."""
+    constraint = getattr(var, "constraint", None)
+    if constraint is None:
+        return update
+    return _after(update, lambda: var.assign(constraint(var.read_value())))
 
 
 def _scalar(value, var):
