@@ -68,3 +68,23 @@ def test_v1_op_spellings():
     assert float(v1.log(tf.constant(1.))) == 0.
     with pytest.raises(ValueError):
         v1.reduce_sum(tf.constant([1.]), axis=0, reduction_indices=0)
+
+
+def test_v1_session_config_logging_variable_and_nn_spellings():
+    v1.logging.set_verbosity(v1.logging.ERROR)
+    config = v1.ConfigProto(allow_soft_placement=True)
+    config.gpu_options.allow_growth = True
+    assert config.gpu_options.allow_growth and config.log_device_placement is None
+    with tf.Graph().as_default():
+        x = v1.placeholder(tf.float32, [None, 4, 4, 1])
+        w = v1.Variable(tf.ones([3, 3, 1, 2]), name="conv_w", collections=["mine"])
+        assert v1.get_collection("mine") == [w] and v1.global_variables() == []
+        h = v1.nn.conv2d(x, filter=w, strides=[1, 1, 1, 1], padding="SAME")
+        p = v1.nn.max_pool(h, ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1], padding="VALID")
+        s = v1.nn.softmax(tf.reshape(p, [-1, 8]), dim=1)
+        with v1.Session(config=config) as sess:
+            sess.run([w.initializer, v1.tables_initializer()],
+                     options=v1.RunOptions(), run_metadata=v1.RunMetadata())
+            out = sess.run(s, {x: np.ones((2, 4, 4, 1), np.float32)})
+    np.testing.assert_allclose(out, np.full((2, 8), 1 / 8), rtol=1e-6)
+    assert w.name == "conv_w:0"

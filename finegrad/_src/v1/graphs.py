@@ -412,13 +412,14 @@ class Graph:
         """Name ``var`` in this graph and give it an initializer op (assigning its initial
         value, a graph tensor or a constant) and its collections."""
         pending, self._pending_variable = self._pending_variable, None
-        if pending is not None:     # get_variable's full name, outside name scopes
-            name, collections = pending
+        collections = None if pending is None else pending[1]
+        if pending is not None and pending[0] is not None:   # get_variable's full name,
+            name = pending[0]                                 # outside name scopes
             self._names_in_use[name.lower()] = 1
         else:
             base = var.name.rpartition(":")[0]
             base = "Variable" if base.startswith("Variable:") or not base else base
-            name, collections = self.unique_name(self._scoped(base)), None
+            name = self.unique_name(self._scoped(base))
         var.name, var._op_name, var.graph = f"{name}:0", name, self
         var.eval = lambda session=None: _session_for(session, "eval()").run(var)
         var.load = lambda value, session=None: _session_for(session, "load()").load(var, value)

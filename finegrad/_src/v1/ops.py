@@ -12,6 +12,10 @@ from finegrad._src.ops.nn.dropout import dropout as _dropout
 from finegrad._src.ops.nn.softmax_cross_entropy import (
     softmax_cross_entropy_with_logits as _softmax_xent)
 from finegrad._src.ops.linalg.products import matmul
+from finegrad._src.ops.nn.conv import conv2d as _conv2d
+from finegrad._src.ops.nn.pool import avg_pool2d as _avg_pool2d, max_pool2d as _max_pool2d
+from finegrad._src.ops.nn.softmax_cross_entropy import (log_softmax as _log_softmax,
+                                                         softmax as _softmax)
 from finegrad._src import dtypes, statistics
 from finegrad._src.core import bind
 from finegrad._src.ops.random import streams
@@ -168,3 +172,32 @@ def softmax_cross_entropy_with_logits_v2(labels, logits, axis=-1, name=None, dim
 def xw_plus_b(x, weights, biases, name=None):
     """``matmul(x, weights) + biases``."""
     return matmul(x, weights) + biases
+
+
+def conv2d(input, filter=None, strides=None, padding=None, use_cudnn_on_gpu=True,  # noqa: A002
+           data_format="NHWC", dilations=None, name=None, filters=None):
+    """TensorFlow 1's ``nn.conv2d``: ``filter`` is the old name of ``filters``."""
+    return _conv2d(input, filters if filter is None else filter, strides, padding,
+                   data_format, dilations)
+
+
+def softmax(logits, axis=None, name=None, dim=None):
+    """TensorFlow 1's ``nn.softmax``: ``dim`` is the old name of ``axis`` (default -1)."""
+    axis = _axis(axis, dim, "finegrad.compat.v1.nn.softmax")
+    return _softmax(logits, -1 if axis is None else axis)
+
+
+def log_softmax(logits, axis=None, name=None, dim=None):
+    """TensorFlow 1's ``nn.log_softmax``: ``dim`` is the old name of ``axis``."""
+    axis = _axis(axis, dim, "finegrad.compat.v1.nn.log_softmax")
+    return _log_softmax(logits, -1 if axis is None else axis)
+
+
+def max_pool(value, ksize, strides, padding, data_format="NHWC", name=None, input=None):  # noqa: A002
+    """TensorFlow 1's ``nn.max_pool``: ``value`` is the old name of ``input``."""
+    return _max_pool2d(value if input is None else input, ksize, strides, padding, data_format)
+
+
+def avg_pool(value, ksize, strides, padding, data_format="NHWC", name=None, input=None):  # noqa: A002
+    """TensorFlow 1's ``nn.avg_pool``: ``value`` is the old name of ``input``."""
+    return _avg_pool2d(value if input is None else input, ksize, strides, padding, data_format)

@@ -18,7 +18,8 @@ from finegrad._src.contexts import group
 from finegrad._src.shapes import TensorShape
 from finegrad._src.tensor import Tensor
 from finegrad._src.v1 import default_graph, graphs, initializers
-from finegrad._src.variables import Variable
+from finegrad._src import variables
+from finegrad._src.variables import Variable as _Variable
 
 
 class _AutoReuse:
@@ -284,7 +285,7 @@ def _reused(var, full, scope, shape, dtype):
 
 def _initial_value(init, shape, dt, full):
     """(A function making the initial value, the variable's shape)."""
-    if isinstance(init, (Tensor, Variable, np.ndarray, np.generic, list, int, float)) and \
+    if isinstance(init, (Tensor, _Variable, np.ndarray, np.generic, list, int, float)) and \
             not callable(init):
         if shape is not None:
             raise ValueError(f"If initializer is a constant, do not specify shape. "
@@ -306,7 +307,7 @@ def _initial_value(init, shape, dt, full):
 def _make(full, value_fn, dt, trainable, collections):
     g = graphs.current_graph()
     if g is None:
-        return Variable(value_fn, name=full, trainable=trainable, dtype=dt)
+        return _Variable(value_fn, name=full, trainable=trainable, dtype=dt)
     with scopes.name_scope(f"{full}/Initializer/"):
         value = value_fn()
     if isinstance(value, Tensor) and value.dtype != dt:
@@ -314,7 +315,7 @@ def _make(full, value_fn, dt, trainable, collections):
                          f"initial value of dtype {value.dtype.name}")
     g._pending_variable = (full, None if collections is None else list(collections))
     try:
-        return Variable(value, name=full, trainable=trainable, dtype=dt)
+        return _Variable(value, name=full, trainable=trainable, dtype=dt)
     finally:
         g._pending_variable = None
 
@@ -352,6 +353,12 @@ def global_variables_initializer():
     return variables_initializer(global_variables())
 
 
+def tables_initializer(name="init_all_tables"):
+    """One operation initializing the graph's lookup tables: finegrad has none, so it does
+    nothing (TensorFlow's op for a graph without tables does the same)."""
+    return group(name=name) if graphs.current_graph() is not None else None
+
+
 def local_variables_initializer():
     return variables_initializer(local_variables(), name="init_1")
 
@@ -367,3 +374,38 @@ def assign_add(ref, value, use_locking=None, name=None):
 
 def assign_sub(ref, value, use_locking=None, name=None):
     return ref.assign_sub(value)
+
+
+class Variable(variables.Variable):
+    """TensorFlow 1's ``tf.compat.v1.Variable``: `finegrad.Variable` with TensorFlow 1's
+    arguments (``collections``, ``validate_shape``, ``expected_shape``, ``constraint``, ...;
+    those about devices and protocol buffers are accepted and ignored).
+
+    >>> import finegrad as fg
+    >>> with fg.Graph().as_default():
+    ...     v = fg.compat.v1.Variable(1., collections=["mine"])
+    ...     fg.compat.v1.get_collection("mine") == [v], fg.compat.v1.global_variables()
+    (True, [])
+    """
+
+    def __init__(self, initial_value=None, trainable=None, collections=None,
+                 validate_shape=True, caching_device=None, name=None, variable_def=None,
+                 dtype=None, expected_shape=None, import_scope=None, constraint=None,
+                 use_resource=None, synchronization=None, aggregation=None, shape=None):
+        if variable_def is not None:
+            raise NotImplementedError("finegrad.compat.v1.Variable: variable_def (a "
+                                      "VariableDef protocol buffer) is not supported")
+        g = graphs.current_graph()
+        if g is not None and collections is not None:
+            g._pending_variable = (None, list(collections))
+        try:
+            super().__init__(initial_value, True if trainable is None else trainable, name,
+                             dtype, shape)
+        finally:
+            if g is not None:
+                g._pending_variable = None
+        self.constraint = constraint
+
+    def initialized_value(self):
+        """The variable's value once it is initialized (its initial value, in a graph)."""
+        return self.initial_value if hasattr(self, "initial_value") else self.read_value()
