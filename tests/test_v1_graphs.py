@@ -231,3 +231,40 @@ def test_cond_follows_open_sizes(g):
             want = val * 2. if flag else val - 1.
             np.testing.assert_array_equal(got, want)
             np.testing.assert_array_equal(grad, 2. * want * (2. if flag else 1.))
+
+
+def test_fetched_constants_are_not_cached_by_identity(g):
+    with v1.Session() as sess:
+        got = [float(sess.run(tf.constant(float(i)))) for i in range(20)]
+    assert got == [float(i) for i in range(20)]
+
+
+def test_graph_values_are_refused_outside_their_block():
+    g = tf.Graph()
+    with g.as_default():
+        x = v1.placeholder(tf.float32, [2])
+        y = x * 2.
+        w = v1.get_variable("w", [2], initializer=v1.ones_initializer())
+    with pytest.raises(AttributeError):
+        y.numpy()             # TensorFlow: graph tensors have no numpy()
+    with pytest.raises(TypeError):
+        float(y[0])
+    with pytest.raises(NotImplementedError):
+        w.numpy()             # its values live in sessions
+    with pytest.raises(NotImplementedError):
+        np.asarray(w)
+
+
+def test_tensors_of_another_graph_are_refused():
+    g1, g2 = tf.Graph(), tf.Graph()
+    with g1.as_default():
+        x = v1.placeholder(tf.float32, [2])
+    with g2.as_default():
+        with pytest.raises(ValueError, match="same graph"):
+            _ = x * 2.
+    with pytest.raises(TypeError, match="outside that graph"):
+        _ = x + 1.            # an eager op on a graph tensor
+    with g1.as_default():     # back in its graph, it builds ops again
+        y = x * 2.
+    with v1.Session(graph=g1) as sess:
+        np.testing.assert_array_equal(sess.run(y, {x: [1., 2.]}), [2., 4.])

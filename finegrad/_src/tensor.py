@@ -28,6 +28,9 @@ def _concrete(t, what):
         tracer = _state.lifted   # inside `init_scope` during a trace: still the trace's tensor
     if tracer is not None:
         tracer.check_concrete(t, what)
+    elif graphs:   # a tensor of a TF1 graph, used after its graph's block: its graph refuses
+        for g in live_graphs():
+            g.check_concrete(t, what)
 
 
 class OutOfScope:
@@ -76,9 +79,44 @@ class OutOfScope:
     __int__ = __index__
 
 
+class GraphOnly(OutOfScope):
+    """The value of a tensor of a TF1 graph while that graph is not being built: its shape and
+    dtype (those of the example value the graph was built with) answer, any use of the value
+    in an op or in Python is a TypeError (TensorFlow's: a graph tensor passed to an eager
+    op). Entering the graph's ``as_default`` block gives the example back."""
+
+    __slots__ = ("example", "shape", "dtype", "ndim", "size")
+
+    def __init__(self, example, graph):
+        super().__init__(graph)
+        self.example = example
+        self.shape, self.dtype = np.shape(example), example.dtype
+        self.ndim, self.size = len(self.shape), int(np.prod(self.shape, dtype=np.int64))
+
+    def error(self):
+        if getattr(_state.tracer, "v1_graph", None) is not None:   # another graph's op
+            return ValueError("finegrad: a tensor must be from the same graph (finegrad.Graph) "
+                              "as the op that uses it; this one belongs to another graph")
+        return TypeError("finegrad: a tensor of a TF1 graph (finegrad.Graph) was used outside "
+                         "that graph, by an op running eagerly or by Python: its value exists "
+                         "only when a Session runs the graph. Build the op inside `with "
+                         "graph.as_default():`, or get the value with sess.run(tensor)")
+
+
 #: the TF1 graphs (`finegrad.Graph`, v1/graphs.py) alive: what a tensor asks for the graph
 #: attributes it lacks (``Tensor.__getattr__``); each graph adds itself when it is made
-graphs = weakref.WeakSet()
+graphs = {}   # id(graph) -> a weak reference to it (a dict: `if graphs` costs nothing)
+
+
+def add_graph(graph):
+    """Register a TF1 graph (until it is collected)."""
+    graphs[id(graph)] = weakref.ref(graph)
+    weakref.finalize(graph, graphs.pop, id(graph), None)
+
+
+def live_graphs():
+    """The TF1 graphs alive."""
+    return [g for g in (r() for r in list(graphs.values())) if g is not None]
 MISSING = object()   # what a graph answers for a tensor it did not make
 
 
@@ -109,7 +147,7 @@ class Tensor:
         if tracer is not None:
             return tracer.static_shape(self)
         if graphs:   # a tensor of a TF1 graph keeps its graph's static shape
-            for g in list(graphs):
+            for g in live_graphs():
                 shape = g.tensor_attribute(self, "shape")
                 if shape is not MISSING:
                     return shape
@@ -210,7 +248,7 @@ class Tensor:
         # `==` is elementwise, as in TensorFlow 2, so a tensor is no dict key (use .ref());
         # but a tensor of a TF1 graph is, by identity, as TensorFlow's graph tensors are
         # (feed_dict={x: ...})
-        for g in list(graphs):
+        for g in live_graphs():
             if g.tensor_attribute(self, "graph") is g:
                 return id(self)
         raise TypeError("Tensor is unhashable. Instead, use tensor.ref() as the key.")
@@ -219,7 +257,7 @@ class Tensor:
         # ``.name``, ``.op``, ``.graph``, ``.eval``, ``.set_shape``: a tensor of a TF1 graph
         # (v1/graphs.py) asks the graph that made it; eager tensors have none of them
         if not name.startswith("_"):
-            for g in list(graphs):
+            for g in live_graphs():
                 r = g.tensor_attribute(self, name)
                 if r is not MISSING:
                     return r
@@ -228,18 +266,18 @@ class Tensor:
         raise AttributeError(f"'Tensor' object has no attribute {name!r}")
 
     def __repr__(self):
-        for g in list(graphs):     # a tensor of a TF1 graph shows no (example) value
+        for g in live_graphs():     # a tensor of a TF1 graph shows no (example) value
             r = g.tensor_attribute(self, "repr")
             if r is not MISSING:
                 return r
-        if type(self._value) is OutOfScope:
+        if isinstance(self._value, OutOfScope):
             return f"<finegrad.Tensor: out of scope (traced in {self._value.function!r})>"
         return (f"<finegrad.Tensor: shape={tuple(self._value.shape)}, dtype={self.dtype.name}, "
                 f"numpy={numpy_text(self._value)}>")
 
     def __str__(self):
         if type(self._value) is OutOfScope or graphs and any(
-                g.tensor_attribute(self, "graph") is g for g in list(graphs)):
+                g.tensor_attribute(self, "graph") is g for g in live_graphs()):
             return repr(self)
         return (f"finegrad.Tensor({np.array2string(np.asarray(self._value))}, "
                 f"shape={tuple(self._value.shape)}, dtype={self.dtype.name})")

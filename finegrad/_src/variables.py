@@ -100,11 +100,19 @@ class Variable:
         >>> fg.Variable(2, dtype=fg.float64).numpy()
         np.float64(2.0)
         """
-        v = self._storage
+        v = self._eager_storage(".numpy()")
         return v.copy() if v.ndim else v[()]
 
+    def _eager_storage(self, what):
+        """The stored value; a variable of a TF1 graph has its values in sessions only."""
+        if "graph" in self.__dict__:
+            raise NotImplementedError(f"finegrad.Variable{what if what[0] == '.' else ''}: "
+                                      f"{what} of variable {self.name!r} of a TF1 graph: its "
+                                      f"value is in a Session (sess.run(v) or v.eval())")
+        return self._storage
+
     def __array__(self, dtype=None, copy=None):
-        a = np.array(self._storage)
+        a = np.array(self._eager_storage("NumPy conversion"))
         return a if dtype is None else a.astype(dtype)
 
     @property
@@ -223,13 +231,13 @@ class Variable:
                 f"dtype={self.dtype.name}, numpy={numpy_text(self._storage)}>")
 
     def __bool__(self):
-        return bool(self._storage)
+        return bool(self._eager_storage("a Python bool"))
 
     def __float__(self):
-        return float(self._storage)
+        return float(self._eager_storage("float()"))
 
     def __int__(self):
-        return int(self._storage)
+        return int(self._eager_storage("int()"))
 
     def __len__(self):
         return len(self._storage)

@@ -44,6 +44,8 @@ def reset_default_graph():
         raise AssertionError("Do not use tf.reset_default_graph() to clear nested graphs. If "
                              "you need a cleared graph, exit the nesting and create a new "
                              "graph.")
+    if _global["graph_mode"]:
+        _global_graph()._recorder.leave()
     _global["graph"] = Graph()
     if _global["graph_mode"]:
         _enter_global()
@@ -52,6 +54,7 @@ def reset_default_graph():
 def _enter_global():
     rec = _global_graph()._recorder
     _state.tracer, _state.recorders = rec, (rec,)
+    rec.enter()
 
 
 def disable_eager_execution():
@@ -63,8 +66,9 @@ def disable_eager_execution():
     False
     >>> fg.compat.v1.enable_eager_execution()
     """
-    _global["graph_mode"] = True
-    _enter_global()
+    if not _global["graph_mode"]:
+        _global["graph_mode"] = True
+        _enter_global()
 
 
 def enable_eager_execution(config=None, device_policy=None, execution_mode=None):
@@ -72,6 +76,7 @@ def enable_eager_execution(config=None, device_policy=None, execution_mode=None)
     del config, device_policy, execution_mode
     if _global["graph_mode"]:
         _global["graph_mode"] = False
+        _global_graph()._recorder.leave()
         _state.tracer, _state.recorders = None, ()
 
 

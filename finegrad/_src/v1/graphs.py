@@ -14,7 +14,7 @@ On top of the IR, the recorder keeps what TF1 programs ask of a graph: the `Oper
 node (its name, ``"scope/type_1"``, unique as TensorFlow makes it; its type, the primitive's
 name in CamelCase), the control inputs (``control_dependencies``), placeholders, variables and
 collections. `finegrad.Tensor` asks its graph for ``.name``, ``.op`` and ``.graph`` through
-`Graph.tensor_attribute` (``tensor.graphs``).
+`Graph.tensor_attribute` (``tensor.live_graphs``).
 """
 import contextlib
 import os
@@ -29,7 +29,7 @@ from finegrad._src.graph import override
 from finegrad._src.graph.builder import GraphBuilder
 from finegrad._src.shapes import TensorShape
 from finegrad._src.state import state as _state
-from finegrad._src.tensor import Tensor
+from finegrad._src.tensor import GraphOnly, OutOfScope, Tensor
 from finegrad._src.v1 import random_seeds
 from finegrad._src.variables import Variable
 
@@ -125,6 +125,32 @@ class GraphRecorder(GraphBuilder):
         self.examples = True    # placeholders hold made-up values
         self.producer = {}      # slot -> Operation
         self.control = []       # the control inputs of the open control_dependencies blocks
+        self._entered = 0       # how many as_default blocks (or graph modes) build it now
+
+    def enter(self):
+        """The graph is built again: its tensors get their example values back."""
+        self._entered += 1
+        if self._entered == 1:
+            for t in self.alive.values():
+                if type(t._value) is GraphOnly:
+                    t._value = t._value.example
+
+    def leave(self):
+        """The graph is no longer built: its tensors refuse their (example) values, so that
+        an eager op or Python using one raises instead of computing with it."""
+        self._entered -= 1
+        if self._entered == 0:
+            for k, t in self.alive.items():
+                if self.slots[k] not in self.consts and not isinstance(t._value, OutOfScope):
+                    t._value = GraphOnly(t._value, self.v1_graph)
+
+    def slot_of(self, t):
+        if id(t) not in self.slots:
+            other = graph_of(t)
+            if other is not None and other is not self.v1_graph:
+                raise ValueError(f"Tensor {t!r} must be from the same graph as the op that "
+                                 f"uses it: it belongs to another finegrad.Graph")
+        return super().slot_of(t)
 
     def record(self, prim, ins, params, out):
         self.v1_graph._check_open()
@@ -217,7 +243,7 @@ class Graph:
         self._seed_offset = 0
         self._scope_store = None   # variable scopes (v1/variable_scope.py)
         self._pending_variable = None   # (name, collections) of the variable being made
-        tensor.graphs.add(self)
+        tensor.add_graph(self)
 
     # --- being the default graph -----------------------------------------------------------
 
@@ -471,6 +497,10 @@ class Graph:
 
     # --- what a Tensor asks -------------------------------------------------------------------
 
+    def check_concrete(self, t, what):
+        """Refuse the value of a tensor of this graph (it has one only in a Session)."""
+        self._recorder.check_concrete(t, what)
+
     def tensor_attribute(self, t, name):
         entry = self._tensor_ops.get(id(t))
         if entry is None:
@@ -518,7 +548,7 @@ def _describe(t):
 
 def graph_of(t):
     """The TF1 graph whose op made tensor ``t``, or None."""
-    for g in list(tensor.graphs):
+    for g in tensor.live_graphs():
         if id(t) in g._tensor_ops:
             return g
     return None
@@ -557,9 +587,11 @@ def _as_default(graph):
     rec = graph._recorder
     saved = (_state.tracer, _state.recorders)
     _state.tracer, _state.recorders = rec, (rec,)
+    rec.enter()
     try:
         yield graph
     finally:
+        rec.leave()
         _state.tracer, _state.recorders = saved
         graph_stack.stack.remove(graph)
 

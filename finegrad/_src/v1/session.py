@@ -172,7 +172,8 @@ class Session:
         plan = self._plans.get(key)
         if plan is None:
             plan = self._plans[key] = _Plan(self._graph, items, list(feeds))
-        values = plan.run(self._values, list(feeds.values()))
+        consts = {i: x._value for i, ((kind, _), x) in enumerate(items) if kind == "c"}
+        values = plan.run(self._values, list(feeds.values()), consts)
         if isinstance(fetches, _LEAVES):
             return values[0]
         if leaves is fetches:
@@ -220,7 +221,7 @@ class Session:
         if graphs.graph_of(x) not in (None, g):
             raise ValueError(f"Argument `fetch` = {x.name} cannot be interpreted as a Tensor. "
                              f"(Tensor {x.name} is not an element of this graph.)")
-        return ("c", id(x)), x    # a constant made eagerly: its value
+        return ("c", None), x    # a constant made eagerly: its value, given at each run
 
     def _feeds(self, feed_dict):
         """{slot: value} of ``feed_dict``, each value converted to its tensor's dtype and
@@ -310,12 +311,11 @@ class _Plan:
 
     def __init__(self, graph, items, feed_slots):
         rec = graph._recorder
-        self._consts = {}    # output position -> the value of a fetched constant
         self._ops = []
         needed, extra, outputs = set(), [], []
         nxt = rec._next
         walk = _Walk(graph, set(feed_slots))
-        for i, ((kind, _), x) in enumerate(items):
+        for (kind, _), x in items:
             if kind == "t":
                 s = rec.slots[id(x)]
                 outputs.append(OutSlot(s))
@@ -331,7 +331,6 @@ class _Plan:
                 nxt += 1
             else:
                 outputs.append(None)
-                self._consts[i] = x._value
         needed = sorted(walk.nodes)
         nodes = [rec.nodes[i] for i in needed] + extra
         g = ir.Graph("session_run", list(feed_slots), [f"feed{i}" for i in range(len(feed_slots))],
@@ -346,7 +345,7 @@ class _Plan:
         self.conc = ConcreteFunction(g, rec, [True] * len(feed_slots))
         self.conc.polymorphic = bool(g.sym)
 
-    def run(self, values, feeds):
+    def run(self, values, feeds, consts):
         conc = self.conc
         with _Outside(values):
             try:
@@ -365,7 +364,7 @@ class _Plan:
         res = []
         for i, (o, v) in enumerate(zip(self.outputs, outs, strict=True)):
             if o is None:
-                res.append(self._consts.get(i))
+                res.append(consts.get(i))
             else:
                 if type(v) is np.ndarray and (not v.flags.writeable or not v.ndim):
                     v = v.copy() if v.ndim else v[()]
