@@ -92,3 +92,30 @@ def test_random_normal_of_a_placeholder_shape():
     for a, b in zip(draw(True), draw(False), strict=True):
         assert a.shape == (3, 2)
         np.testing.assert_array_equal(a, b)
+
+
+def _initialized(m):
+    v1m = m.compat.v1
+    with m.Graph().as_default():
+        v1m.set_random_seed(3)
+        inits = [v1m.random_normal_initializer(0.5, 2.), v1m.random_uniform_initializer(-1., 3.),
+                 v1m.truncated_normal_initializer(stddev=0.3, seed=4),
+                 v1m.variance_scaling_initializer(2., "fan_in", "normal"),
+                 v1m.variance_scaling_initializer(1., "fan_avg", "uniform", seed=9),
+                 v1m.glorot_normal_initializer(), v1m.glorot_uniform_initializer()]
+        ws = [v1m.get_variable(f"w{i}", [5, 4], initializer=init)
+              for i, init in enumerate(inits)]
+        with v1m.Session() as sess:
+            sess.run(v1m.global_variables_initializer())
+            return sess.run(ws)
+
+
+def test_v1_initializers_match_tensorflow_live():
+    real = pytest.importorskip("tensorflow")
+    real.compat.v1.disable_eager_execution()
+    try:
+        want = _initialized(real)
+    finally:
+        real.compat.v1.enable_eager_execution()
+    for w, g in zip(want, _initialized(tf), strict=True):
+        np.testing.assert_array_equal(g, w)
