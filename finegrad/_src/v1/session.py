@@ -311,8 +311,7 @@ class _Plan:
 
     def __init__(self, graph, items, feed_slots):
         rec = graph._recorder
-        self._ops = []
-        needed, extra, outputs = set(), [], []
+        extra, outputs, extra_meta = [], [], {}
         nxt = rec._next
         walk = _Walk(graph, set(feed_slots))
         for (kind, _), x in items:
@@ -326,7 +325,7 @@ class _Plan:
             elif kind == "v":
                 meta = ((tuple(x._storage.shape)), x._storage.dtype)
                 extra.append(Node(read_variable_p, (), {"var": x}, (nxt,), [meta]))
-                rec.meta.setdefault(nxt, meta)
+                extra_meta[nxt] = meta
                 outputs.append(OutSlot(nxt))
                 nxt += 1
             else:
@@ -335,7 +334,7 @@ class _Plan:
         nodes = [rec.nodes[i] for i in needed] + extra
         g = ir.Graph("session_run", list(feed_slots), [f"feed{i}" for i in range(len(feed_slots))],
                      {s: v for s, v in rec.consts.items() if s in walk.consts}, nodes,
-                     [o if o is not None else None for o in outputs], dict(rec.meta))
+                     list(outputs), {**rec.meta, **extra_meta})
         slots = set(feed_slots) | {s for n in nodes for s in n.outs}
         g.sym = {s: sh for s, sh in rec.sym.items() if s in slots}
         g.dyn = {s: frozenset(i for i, d in enumerate(sh) if type(d) is Dim)
