@@ -132,6 +132,9 @@ def test_saver_round_trip_and_latest_checkpoint(tmp_path):
             np.testing.assert_array_equal(sess.run(w), [3., 4.])
             with pytest.raises(ValueError, match="not a valid checkpoint"):
                 saver.restore(sess, str(tmp_path / "nothing"))
+        with v1.Session() as sess, pytest.raises(ValueError, match="doesn't exist"):
+            sess.run(v1.global_variables_initializer())
+            saver.save(sess, str(tmp_path / "missing" / "model"))
         other = v1.train.Saver({"dense/w": step})
         with v1.Session() as sess, pytest.raises(tf.errors.InvalidArgumentError):
             other.restore(sess, latest)

@@ -65,7 +65,11 @@ class Saver:
              meta_graph_suffix="meta", write_meta_graph=True, write_state=True,
              strip_default_attrs=False, save_debug_info=False):
         """Write the variables' values in ``sess`` to ``<save_path>[-<global_step>].npz``;
-        returns that prefix."""
+        returns that prefix.
+
+        Raises:
+            ValueError: when the directory of ``save_path`` does not exist (TensorFlow's).
+        """
         if global_step is not None:
             step = global_step
             if not isinstance(step, (int, np.integer)):
@@ -76,8 +80,7 @@ class Saver:
             [self._vars[n].numpy() for n in names]
         directory = os.path.dirname(save_path)
         if directory and not os.path.isdir(directory):
-            raise NotFoundError(None, None, f"Failed to create a NewWriteableFile: "
-                                f"{save_path}.npz : No such file or directory")
+            raise ValueError(f"Parent directory of {save_path} doesn't exist, can't save.")
         np.savez(save_path + ".npz", **{n: np.asarray(v) for n, v in zip(names, values,
                                                                         strict=True)})
         if save_path in self._kept:
