@@ -119,3 +119,21 @@ def test_v1_initializers_match_tensorflow_live():
         real.compat.v1.enable_eager_execution()
     for w, g in zip(want, _initialized(tf), strict=True):
         np.testing.assert_array_equal(g, w)
+
+
+def test_v1_namespaces_initializers_and_random_recorded():
+    # TensorFlow 2.21's values for this program (tf.compat.v1, eager execution disabled); a
+    # TensorFlow 2 op (tf.random.normal) in a TF1 graph takes TF1's seeds too
+    with tf.Graph().as_default():
+        v1.random.set_random_seed(1)
+        w = v1.get_variable("w", [2, 2], initializer=v1.initializers.he_normal())
+        u = v1.random.uniform([2])
+        n = tf.random.normal([2], seed=3)
+        with v1.Session() as sess:
+            sess.run(v1.initializers.global_variables())
+            got = sess.run([w, u, n])
+    want = [[[0.3469711244106293, 0.6447490453720093], [0.4757964015007019, 0.26447853446006775]],
+            [0.055544137954711914, 0.018698453903198242],
+            [-0.6708612442016602, 0.22357144951820374]]
+    for g, w_ in zip(got, want, strict=True):
+        np.testing.assert_array_equal(g, np.asarray(w_, np.float32))

@@ -23,7 +23,7 @@ from finegrad._src.v1.default_graph import (  # noqa: F401
     disable_v2_behavior, enable_v2_behavior, placeholder, placeholder_with_default,
     get_collection, get_collection_ref, add_to_collection, add_to_collections)
 from finegrad._src.v1.session import Session, InteractiveSession  # noqa: F401
-from finegrad.compat.v1 import train, losses, nn, logging  # noqa: F401
+from finegrad.compat.v1 import train, losses, nn, logging, initializers, random  # noqa: F401
 from finegrad._src.v1.session_config import (ConfigProto, GPUOptions, GraphOptions,  # noqa: F401
                                              RunOptions, RunMetadata)
 from finegrad._src.v1.variable_scope import Variable, tables_initializer  # noqa: F401
