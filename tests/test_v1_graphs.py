@@ -268,3 +268,11 @@ def test_tensors_of_another_graph_are_refused():
         y = x * 2.
     with v1.Session(graph=g1) as sess:
         np.testing.assert_array_equal(sess.run(y, {x: [1., 2.]}), [2., 4.])
+
+
+def test_graph_scopes_and_graph_def(g):
+    with g.name_scope("foo"), g.device("/cpu:0"):
+        x = v1.placeholder(tf.float32, [], name="x")
+    assert x.name == "foo/x:0" and not g.building_function
+    with pytest.raises(NotImplementedError, match="GraphDef"):
+        g.as_graph_def()

@@ -24,7 +24,7 @@ import threading
 
 import numpy as np
 
-from finegrad._src import core, dtypes, nest, scopes, tensor
+from finegrad._src import contexts, core, dtypes, nest, scopes, tensor
 from finegrad._src.graph import override
 from finegrad._src.graph.builder import GraphBuilder
 from finegrad._src.shapes import TensorShape
@@ -258,6 +258,21 @@ class Graph:
     @property
     def finalized(self):
         return self._finalized
+
+    building_function = False
+
+    def name_scope(self, name):
+        """Context manager: a name scope for the ops of this graph."""
+        return scopes.name_scope(name)
+
+    def device(self, device_name_or_function):
+        """Context manager: device placement, checked and ignored (one CPU process)."""
+        return contexts.device(device_name_or_function)
+
+    def as_graph_def(self, from_version=None, add_shapes=False):
+        raise NotImplementedError("finegrad.Graph.as_graph_def: finegrad graphs are not "
+                                  "TensorFlow GraphDef protocol buffers (see "
+                                  "docs/tf1_graphs.md, 'What is not supported')")
 
     def _check_open(self):
         if self._finalized:
