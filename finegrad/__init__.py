@@ -71,6 +71,8 @@ from finegrad._src.control_flow.map_fn import map_fn
 from finegrad._src.control_flow.scan import scan, foldl, foldr
 from finegrad._src.ops.array.variable_scatter import IndexedSlices
 from finegrad._src.graph.vmap import vectorized_map
+from finegrad._src.v1.graphs import Graph, Operation
+from finegrad._src.v1.gradients import AggregationMethod
 from finegrad._src.ops.math.elementwise import sinh, cosh, asinh, asin, acos, atan
 from finegrad._src.ops.math.counts_and_casts import realdiv, truncatemod, scalar_mul, saturate_cast
 from finegrad._src.ops.math.inverse_trig import acosh, atanh, atan2

@@ -21,7 +21,7 @@ import pytest
 
 SRC = pathlib.Path(__file__).resolve().parent.parent / "finegrad" / "_src"
 CORE = {"core", "dtypes", "state", "tensor", "nest", "variables", "shapes", "dims", "errors",
-        "threads", "interop", "dlpack", "types"}
+        "threads", "interop", "dlpack", "types", "graph_values"}
 STDLIB = set(getattr(sys, "stdlib_module_names", ())) or {
     "threading", "numbers", "itertools", "enum", "functools", "inspect", "string", "math",
     "warnings", "collections", "contextlib", "weakref", "operator", "types", "typing"}
