@@ -68,7 +68,7 @@ def fill(dims: Any, value: TensorLike, name: str | None = None, layout: Any = No
     return broadcast_to(v, _shape_arg(dims, "finegrad.fill"))
 
 
-def range_(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None,
+def range_(start: Any, limit: Any = None, delta: Any = 1, dtype: DTypeLike | None = None,
            name: str = "range") -> Tensor:
     """Like Python's range, as a tensor (``finegrad.range``); int32 for ints, float32 for floats.
 

@@ -29,13 +29,14 @@ from typing import TYPE_CHECKING, Any
 
 
 if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.types import DTypeLike
     from finegrad._src.types import TensorLike
 
 if TYPE_CHECKING:   # annotations only: nothing imported at run time
     from finegrad._src.types import TensorLike
 
 
-def convert_to_tensor(value: TensorLike, dtype: Any = None, dtype_hint: Any = None,
+def convert_to_tensor(value: TensorLike, dtype: DTypeLike | None = None, dtype_hint: Any = None,
                       name: str | None = None) -> Tensor:
     """Convert a tensor, Variable, number, NumPy array or nested list to a Tensor.
 
@@ -73,7 +74,7 @@ def _t(x):
     return x if type(x) is Tensor else convert_to_tensor(x)
 
 
-def zeros_like(input: TensorLike, dtype: Any = None,  # noqa: A002 (TensorFlow's keyword)
+def zeros_like(input: TensorLike, dtype: DTypeLike | None = None,  # noqa: A002 (TensorFlow's keyword)
                name: str | None = None, layout: Any = None) -> Tensor:
     """Zeros with the shape (and, unless given, the dtype) of ``x``.
 
@@ -86,7 +87,7 @@ def zeros_like(input: TensorLike, dtype: Any = None,  # noqa: A002 (TensorFlow's
     return zeros_of(x, x._value.dtype if dtype is None else dtypes.as_dtype(dtype)._np)
 
 
-def ones_like(input: TensorLike, dtype: Any = None,  # noqa: A002 (TensorFlow's keyword)
+def ones_like(input: TensorLike, dtype: DTypeLike | None = None,  # noqa: A002 (TensorFlow's keyword)
               name: str | None = None, layout: Any = None) -> Tensor:
     """Ones with the shape (and, unless given, the dtype) of ``x``.
 

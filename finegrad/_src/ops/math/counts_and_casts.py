@@ -345,7 +345,7 @@ def _invert_permutation_impl(x):
     return out
 
 
-def accumulate_n(inputs: TensorLike, shape: Any = None, tensor_dtype: Any = None,
+def accumulate_n(inputs: TensorLike, shape: Any = None, tensor_dtype: DTypeLike | None = None,
                  name: str | None = None) -> Tensor:
     """The elementwise sum of a list of tensors of one shape and dtype (TensorFlow's
     deprecated alias of `finegrad.math.add_n`, with its checks of ``shape`` and
