@@ -86,7 +86,7 @@ def range_(start: Any, limit: Any = None, delta: Any = 1, dtype: DTypeLike | Non
         raise ValueError("finegrad.range: delta must not be zero")
     if dtype is None:
         kinds = [np.asarray(v).dtype for v in vals]
-        dt = np.float32 if any(k.kind == "f" for k in kinds) else np.int32
+        dt: Any = np.float32 if any(k.kind == "f" for k in kinds) else np.int32
         if any(k == np.float64 for k in kinds):
             dt = np.float64
         elif any(k == np.int64 for k in kinds) and dt == np.int32:
