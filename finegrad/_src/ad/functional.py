@@ -8,6 +8,7 @@ from __future__ import annotations
 from finegrad._src import nest
 from finegrad._src.ad.forward import ForwardAccumulator
 from finegrad._src.ad.tape import GradientTape
+from finegrad._src.ops.array.gather import dense_cotangent
 from finegrad._src.ops.array.structural import convert_to_tensor
 from finegrad._src.tensor import Tensor
 
@@ -36,7 +37,7 @@ def vjp(f: Any, *primals: Any) -> Any:
         out = f(*xs)
 
     def vjp_fn(ct):
-        return tuple(tape.gradient(out, xs, output_gradients=ct))
+        return tuple(map(dense_cotangent, tape.gradient(out, xs, output_gradients=ct)))
     return out, vjp_fn
 
 
@@ -71,17 +72,43 @@ def value_and_grad(f: Any, argnums: Any = 0) -> Any:
     >>> fg.value_and_grad(lambda x: x ** 2)(fg.constant(3.))[1].numpy()
     np.float32(6.0)
     """
+    return _value_and_grad(f, argnums, "finegrad.value_and_grad")
+
+
+def check_argnums(nums, args, fn):
+    """JAX's TypeError for an ``argnums`` beyond the positional arguments given."""
+    if nums and max(nums) >= len(args):
+        raise TypeError(f"{fn}: differentiating with respect to argnums={max(nums)} requires "
+                        f"at least {max(nums) + 1} positional arguments to be passed by the "
+                        f"caller, but got only {len(args)} positional arguments")
+
+
+def check_scalar(out, fn):
+    """JAX's rule (and torch.func's): a gradient of a function whose output is not a scalar
+    is an error, never the gradient of its sum."""
+    shape = getattr(out, "shape", None)
+    if shape is None or len(tuple(shape)) != 0:
+        what = f"shape {tuple(shape)}" if shape is not None else type(out).__name__
+        raise TypeError(f"{fn}: the gradient is only defined for functions with a scalar "
+                        f"output, and f returned {what}; reduce it (e.g. with reduce_sum), or "
+                        f"use GradientTape.jacobian or a VJP for a non-scalar output")
+
+
+def _value_and_grad(f, argnums, fn):
     single = isinstance(argnums, int)
     nums = (argnums,) if single else tuple(argnums)
 
     def wrapped(*args):
+        check_argnums(nums, args, fn)
         xs = list(args)
         for i in nums:
             xs[i] = convert_to_tensor(xs[i])
         with GradientTape() as tape:
             tape.watch([xs[i] for i in nums])
             out = f(*xs)
+        check_scalar(out, fn)
         g = tape.gradient(out, [xs[i] for i in nums], unconnected_gradients="zero")
+        g = [dense_cotangent(gi) for gi in g]
         return out, g[0] if single else tuple(g)
     return wrapped
 
@@ -93,7 +120,7 @@ def grad(f: Any, argnums: int | tuple[int, ...] = 0) -> Any:
     >>> fg.grad(fg.sin)(fg.constant(0.)).numpy()
     np.float32(1.0)
     """
-    vg = value_and_grad(f, argnums)
+    vg = _value_and_grad(f, argnums, "finegrad.grad")
 
     def wrapped(*args):
         return vg(*args)[1]
@@ -114,7 +141,8 @@ def hessian_vector_product(f: Any, x: TensorLike, v: Any) -> Tensor:
         with GradientTape() as tape:
             tape.watch(x)
             y = f(x)
-        g = tape.gradient(y, x)
+        check_scalar(y, "finegrad.hessian_vector_product")
+        g = dense_cotangent(tape.gradient(y, x))
     return acc.jvp(g, unconnected_gradients="zero")
 
 

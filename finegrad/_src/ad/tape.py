@@ -25,6 +25,7 @@ from finegrad._src import core, dims, nest
 from finegrad._src.dtypes import INEXACT_SCALARS
 from finegrad._src.ops.array.structural import reshape, zeros_like, transpose
 from finegrad._src.ops.array.structural import convert_to_tensor
+from finegrad._src.ops.array.gather import add_cotangents, dense_cotangent
 from finegrad._src.tensor import Tensor
 from finegrad._src.variables import Variable
 
@@ -154,15 +155,15 @@ class GradientTape(core.Recorder):
         # ones watched since are counted from the end. An op that consumed a watched tensor
         # was recorded (nondifferentiable ones aside), so the entries since the mark hold all
         # such uses. A reset or released tape (new containers) reports nothing.
+        # Linear in the ops since the mark, whatever the tape's size: never a scan of all it
+        # watched (a chain of custom_gradient calls under one tape would be quadratic).
         entries, start, watched, n0 = mark
         if entries is not self._entries or watched is not self._watched:
             return []
-        if n0 <= len(known) and known.issuperset(itertools.islice(watched, n0)):
-            return []   # all it watched before were known (a tape watching just the inputs)
         used = {id(t) for e in entries[start:] for t in e[1]}
         used.difference_update(known, itertools.islice(reversed(watched), len(watched) - n0))
-        if used.isdisjoint(watched):   # the common case: nothing captured
-            return []
+        if not any(k in watched for k in used):   # the common case: nothing captured (not
+            return []                               # set.isdisjoint(dict): it walks the dict)
         out = {id(t): t for e in entries[start:] for t in e[1]
                if id(t) in used and id(t) in watched}
         return list(out.values())
@@ -460,7 +461,8 @@ class GradientTape(core.Recorder):
         rows = []
         with self._pass_scope():
             for i in range(batch[0]):
-                rows.append(self._backward([target], [ct[i]], sources))
+                rows.append([dense_cotangent(g) for g in
+                             self._backward([target], [ct[i]], sources)])
         out = []
         for j, s in enumerate(sources):
             col = [r[j] for r in rows]
@@ -615,7 +617,7 @@ def reverse_pass(entries, watched, targets, target_cts, source_keys, consume=Fal
         gs = [ct[k] for k in ks if k in ct]
         g = gs[0] if gs else None
         for other in gs[1:]:
-            g = g + other
+            g = add_cotangents(g, other)
         out.append(g)
     return out
 
@@ -643,10 +645,9 @@ def _cotangents(entries, watched, ct, keep, consume=False, blocked=(), batch=())
     unprocessed entry refers to is still alive. Rules receive ``needs``, one flag per input
     telling whether its cotangent is used, and ``batch``, the shape of the leading axes the
     cotangents carry (a whole Jacobian in one pass). Cotangents reach the tensors in
-    ``blocked`` but go no further (`finegrad.gradients`' stop_gradients).
+    ``blocked`` but go no further (stop_gradients). A gather's may be an IndexedSlices.
     """
-    # the entries, last first; with ``consume``, each is popped off the list as it is
-    # reached (a C-level iterator: no generator step per entry)
+    # the entries, last first; with ``consume``, popped as reached (a C-level iterator)
     walk = map(entries.pop, itertools.repeat(-1, len(entries))) if consume else \
         reversed(entries)
     for prim, ins, params, out in walk:
@@ -681,6 +682,8 @@ def _cotangents(entries, watched, ct, keep, consume=False, blocked=(), batch=())
         needs = _ONE_NEEDED if n == 1 else \
             (id(ins[0]) in watched, id(ins[1]) in watched) if n == 2 else \
             [id(t) in watched for t in ins]
+        if type(c) is not Tensor:   # rules take dense cotangents, never IndexedSlices
+            c = tuple(map(dense_cotangent, c)) if type(c) is tuple else dense_cotangent(c)
         in_cts = prim.run_vjp(c, ins, out, params, needs, batch)
         for t, g in zip(ins, in_cts):  # noqa: B905 (run_vjp checked the lengths)
             if g is None:
@@ -689,7 +692,7 @@ def _cotangents(entries, watched, ct, keep, consume=False, blocked=(), batch=())
             if k not in watched:
                 continue
             prev = ct.get(k)
-            ct[k] = g if prev is None else prev + g
+            ct[k] = g if prev is None else add_cotangents(prev, g)
     return ct
 
 

@@ -12,12 +12,14 @@ and `ops.array.scatter_nd`.
 
 from __future__ import annotations
 
+import contextlib
+
+from finegrad._src import core
 from finegrad._src.ops.array.structural import convert_to_tensor, expand_dims
-from finegrad._src.ops.array.gather import gather
+from finegrad._src.ops.array.gather import IndexedSlices, take  # noqa: F401 (re-exported)
 from finegrad._src.ops.array.scatter_nd import (tensor_scatter_nd_add, tensor_scatter_nd_max,
                                                 tensor_scatter_nd_min, tensor_scatter_nd_sub,
                                                 tensor_scatter_nd_update)
-from finegrad._src.shapes import TensorShape
 from finegrad._src.tensor import Tensor
 from finegrad._src.variables import Variable
 
@@ -25,42 +27,6 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:   # annotations only: nothing imported at run time
     from finegrad._src.types import TensorLike
-
-
-class IndexedSlices:
-    """A sparse slice of a dense tensor: rows ``indices`` (along axis 0) hold ``values``,
-    as TensorFlow's ``tf.IndexedSlices`` (the argument of ``Variable.scatter_update`` and its
-    siblings).
-
-    >>> import finegrad as fg
-    >>> s = fg.IndexedSlices(fg.constant([[1., 2.]]), fg.constant([3]), dense_shape=[5, 2])
-    >>> s.indices.numpy(), s.shape
-    (array([3], dtype=int32), TensorShape([5, 2]))
-    """
-
-    def __init__(self, values: TensorLike, indices: TensorLike, dense_shape: Any = None) -> None:
-        self.values = convert_to_tensor(values)
-        self.indices = convert_to_tensor(indices)
-        if not self.indices.dtype.is_integer:
-            raise TypeError(f"finegrad.IndexedSlices: indices must be integers, got "
-                            f"{self.indices.dtype.name}")
-        self.dense_shape = None if dense_shape is None else convert_to_tensor(dense_shape)
-
-    @property
-    def dtype(self) -> Any:
-        return self.values.dtype
-
-    @property
-    def shape(self) -> TensorShape:
-        """The dense tensor's shape: ``dense_shape`` when given, else the values' with an
-        unknown first axis."""
-        if self.dense_shape is not None:
-            return TensorShape([int(d) for d in self.dense_shape._value])
-        return TensorShape([None] + list(self.values.shape)[1:])
-
-    def __repr__(self):
-        return (f"IndexedSlices(indices={self.indices!r}, values={self.values!r}, "
-                f"dense_shape={self.dense_shape!r})")
 
 
 def _updates(var, updates):
@@ -79,7 +45,8 @@ def _renamed(where, op, *args):
 def _nd(var, op, indices, updates):
     """The variable's new value ``op(var, indices, updates)``, assigned."""
     where = f"finegrad.Variable.{op.__name__.replace('tensor_', '')}"
-    return var.assign(_renamed(where, op, var, indices, _updates(var, updates)))
+    with _locked(var):   # read, update and store as one step (TensorFlow's are atomic)
+        return var.assign(_renamed(where, op, var, indices, _updates(var, updates)))
 
 
 def _rows(var, op, what, sparse_delta):
@@ -89,7 +56,13 @@ def _rows(var, op, what, sparse_delta):
                         f"finegrad.IndexedSlices, got {type(sparse_delta).__name__}")
     rows = expand_dims(sparse_delta.indices, -1)
     where = f"finegrad.Variable.scatter_{what}"
-    return var.assign(_renamed(where, op, var, rows, _updates(var, sparse_delta.values)))
+    with _locked(var):
+        return var.assign(_renamed(where, op, var, rows, _updates(var, sparse_delta.values)))
+
+
+def _locked(var):
+    """The variable's update lock, held eagerly (a trace's assignments run in its graph)."""
+    return contextlib.nullcontext() if core.current_tracer() is not None else var._lock
 
 
 def scatter_nd_update(self, indices: TensorLike, updates: TensorLike,
@@ -200,7 +173,7 @@ def sparse_read(self, indices: TensorLike, name: str | None = None) -> Tensor:
     >>> fg.Variable([1., 2., 3.]).sparse_read([2, 0]).numpy()
     array([3., 1.], dtype=float32)
     """
-    return gather(self, indices)
+    return take(self, indices)
 
 
 for _method in (scatter_nd_update, scatter_nd_add, scatter_nd_sub, scatter_update,
