@@ -1,0 +1,2 @@
+"""Keras 3's API on finegrad's engine (``tf.keras``)."""
+from finegrad.keras import activations, constraints, initializers, regularizers  # noqa: F401
