@@ -1,2 +1,3 @@
 """Keras 3's API on finegrad's engine (``tf.keras``)."""
-from finegrad.keras import activations, constraints, initializers, regularizers  # noqa: F401
+from finegrad.keras import (activations, constraints, initializers, optimizers,  # noqa: F401
+                            regularizers)
