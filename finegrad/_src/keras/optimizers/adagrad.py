@@ -2,8 +2,8 @@
 ``Adadelta`` and ``RMSprop``."""
 from finegrad._src.keras import initializers
 from finegrad._src.keras.optimizers.base import Optimizer
-from finegrad._src.ops import elementwise as ew
-from finegrad._src.ops.array import cast
+from finegrad._src.ops.math import elementwise as ew
+from finegrad._src.ops.array.structural import cast
 
 
 class Adagrad(Optimizer):

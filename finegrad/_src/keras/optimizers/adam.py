@@ -1,9 +1,9 @@
 """Keras 3's Adam family: ``Adam`` (with AMSGrad), ``AdamW``, ``Adamax`` and ``Nadam``."""
 from finegrad._src.contexts import init_scope
 from finegrad._src.keras.optimizers.base import Optimizer
-from finegrad._src.ops import elementwise as ew
-from finegrad._src.ops.arithmetic import maximum, pow as _pow
-from finegrad._src.ops.array import cast, convert_to_tensor
+from finegrad._src.ops.math import elementwise as ew
+from finegrad._src.ops.math.arithmetic import maximum, pow as _pow
+from finegrad._src.ops.array.structural import cast, convert_to_tensor
 from finegrad._src.variables import Variable
 
 def _power(beta, step, dtype):

@@ -20,10 +20,10 @@ from finegrad._src.graph.control import cond
 from finegrad._src.keras import initializers
 from finegrad._src.keras.optimizers.schedules import LearningRateSchedule
 from finegrad._src.keras.optimizers import schedules
-from finegrad._src.ops import elementwise as ew
-from finegrad._src.ops.arithmetic import maximum, minimum
-from finegrad._src.ops.array import cast, convert_to_tensor, reduce_sum, stack
-from finegrad._src.ops.nn import clip_by_norm
+from finegrad._src.ops.math import elementwise as ew
+from finegrad._src.ops.math.arithmetic import maximum, minimum
+from finegrad._src.ops.array.structural import cast, convert_to_tensor, reduce_sum, stack
+from finegrad._src.ops.nn.softmax_cross_entropy import clip_by_norm
 from finegrad._src.variables import Variable
 
 _COUNTS = {}

@@ -1,9 +1,9 @@
 """Keras 3's ``Ftrl`` (follow the regularized leader) and ``Lion`` (evolved sign momentum)."""
 from finegrad._src.keras import initializers
 from finegrad._src.keras.optimizers.base import Optimizer
-from finegrad._src.ops import elementwise as ew
-from finegrad._src.ops.arithmetic import maximum, minimum, pow as _pow
-from finegrad._src.ops.array import cast, convert_to_tensor
+from finegrad._src.ops.math import elementwise as ew
+from finegrad._src.ops.math.arithmetic import maximum, minimum, pow as _pow
+from finegrad._src.ops.array.structural import cast, convert_to_tensor
 
 
 def _non_negative(value, name):

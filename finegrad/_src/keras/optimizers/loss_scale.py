@@ -2,8 +2,8 @@
 import numpy as np
 
 from finegrad._src.keras.optimizers.base import Optimizer, side_effect_cond
-from finegrad._src.ops import elementwise as ew
-from finegrad._src.ops.array import stack
+from finegrad._src.ops.math import elementwise as ew
+from finegrad._src.ops.array.structural import stack
 from finegrad._src.statistics import reduce_all
 
 _BASE_DEFAULTS = {"weight_decay": None, "clipnorm": None, "global_clipnorm": None,

@@ -5,9 +5,9 @@ optimizer's ``iterations`` variable instead of freezing at the trace's value.
 """
 import math
 
-from finegrad._src.ops import elementwise as ew
-from finegrad._src.ops.arithmetic import minimum, pow as _pow
-from finegrad._src.ops.array import cast, convert_to_tensor, ones_like
+from finegrad._src.ops.math import elementwise as ew
+from finegrad._src.ops.math.arithmetic import minimum, pow as _pow
+from finegrad._src.ops.array.structural import cast, convert_to_tensor, ones_like
 
 
 class LearningRateSchedule:

@@ -1,6 +1,6 @@
 """Keras 3's ``SGD``: gradient descent with optional (Nesterov) momentum."""
 from finegrad._src.keras.optimizers.base import Optimizer
-from finegrad._src.ops.array import cast
+from finegrad._src.ops.array.structural import cast
 
 
 class SGD(Optimizer):
