@@ -1,3 +1,3 @@
 """Keras 3's API on finegrad's engine (``tf.keras``)."""
-from finegrad.keras import (activations, constraints, initializers, optimizers,  # noqa: F401
-                            regularizers)
+from finegrad.keras import (activations, constraints, initializers, losses,  # noqa: F401
+                            optimizers, regularizers)
