@@ -1,6 +1,6 @@
 """Keras 3's ``keras.losses``."""
 from finegrad._src.keras.losses import (  # noqa: F401
-    Loss, LossFunctionWrapper, MeanSquaredError, MeanAbsoluteError,
+    Loss, MeanSquaredError, MeanAbsoluteError,
     MeanAbsolutePercentageError, MeanSquaredLogarithmicError, LogCosh, KLDivergence, Poisson,
     Hinge, SquaredHinge, CategoricalHinge, CosineSimilarity, Huber, BinaryCrossentropy,
     BinaryFocalCrossentropy, CategoricalCrossentropy, CategoricalFocalCrossentropy,
@@ -12,7 +12,7 @@ from finegrad._src.keras.losses import (  # noqa: F401
     categorical_focal_crossentropy, serialize, deserialize, get)
 
 __all__ = [
-    "Loss", "LossFunctionWrapper", "MeanSquaredError", "MeanAbsoluteError",
+    "Loss", "MeanSquaredError", "MeanAbsoluteError",
     "MeanAbsolutePercentageError", "MeanSquaredLogarithmicError", "LogCosh", "KLDivergence",
     "Poisson", "Hinge", "SquaredHinge", "CategoricalHinge", "CosineSimilarity", "Huber",
     "BinaryCrossentropy", "BinaryFocalCrossentropy", "CategoricalCrossentropy",
