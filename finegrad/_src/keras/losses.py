@@ -148,7 +148,8 @@ class LossFunctionWrapper(Loss):
     """A `Loss` computing ``fn(y_true, y_pred, **kwargs)``.
 
     >>> import finegrad as fg
-    >>> loss = fg.keras.losses.LossFunctionWrapper(fg.keras.losses.mean_absolute_error)
+    >>> from finegrad._src.keras.losses import LossFunctionWrapper
+    >>> loss = LossFunctionWrapper(fg.keras.losses.mean_absolute_error)
     >>> float(loss([[1., 2.]], [[0., 0.]]))
     1.5
     """
