@@ -145,3 +145,17 @@ def test_config_equals_keras(keras, case):
     if theirs.get("label_weights") is not None:
         np.testing.assert_allclose(ours.pop("label_weights"), theirs.pop("label_weights"))
     assert ours == theirs
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_traced_updates_with_an_open_batch_size_equal_eager(case):
+    kwargs, y_true, y_pred = CASES[case]
+    name = case.split("-")[0]
+    traced, eager = getattr(M, name)(**kwargs), getattr(M, name)(**kwargs)
+    update = fg.function(lambda t, p, w: traced.update_state(t, p, sample_weight=w),
+                         reduce_retracing=True)
+    for lo, hi in ((0, 4), (4, 7), (7, 8)):
+        update(fg.constant(y_true[lo:hi]), fg.constant(y_pred[lo:hi]), fg.constant(SW[lo:hi]))
+        eager.update_state(y_true[lo:hi], y_pred[lo:hi], sample_weight=SW[lo:hi])
+    np.testing.assert_allclose(np.asarray(traced.result()), np.asarray(eager.result()),
+                               rtol=1e-6, atol=1e-7)

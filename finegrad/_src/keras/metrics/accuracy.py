@@ -3,7 +3,8 @@
 ``SparseTopKCategoricalAccuracy``."""
 from finegrad._src.keras.loss_functions import squeeze_or_expand_to_same_rank
 from finegrad._src.keras.metrics.reduction import _Wrapped
-from finegrad._src.ops.array.structural import cast, convert_to_tensor, reshape, squeeze
+from finegrad._src.ops.array.structural import (cast, convert_to_tensor, expand_dims, reshape,
+                                                squeeze)
 from finegrad._src.ops.math import elementwise as ew
 from finegrad._src.ops.math.counts_and_casts import in_top_k
 from finegrad._src.ops.math.sorting import argmax
@@ -39,13 +40,12 @@ def binary_accuracy(y_true, y_pred, threshold=0.5):
 
 def _matches(y_true, y_pred):
     """1.0 where the class id ``y_true`` equals the arg max of ``y_pred``."""
-    shape = y_true.shape
     reshaped = len(y_true.shape) == len(y_pred.shape) and y_true.shape[-1] == 1
     if reshaped:
         y_true = squeeze(y_true, -1)
     predicted = cast(argmax(y_pred, axis=-1), y_true.dtype)
     matches = cast(ew.equal(y_true, predicted), "float32")
-    return reshape(matches, shape) if reshaped else matches
+    return expand_dims(matches, -1) if reshaped else matches
 
 
 def categorical_accuracy(y_true, y_pred):
@@ -75,14 +75,20 @@ def sparse_categorical_accuracy(y_true, y_pred):
     return matches
 
 
+def _reshape_to(x, static_shape):
+    """``x`` reshaped to a static shape with at most one open size (-1 there)."""
+    dims = [-1 if d is None else d for d in static_shape]
+    return reshape(x, dims)
+
+
 def _top_k_matches(ids, y_pred, k):
-    shape = ids.shape
+    ids_shape, rank = tuple(ids.shape), len(ids.shape)
     if len(y_pred.shape) > 2:
         y_pred = reshape(y_pred, [-1, y_pred.shape[-1]])
     if len(ids.shape) > 1:
         ids = reshape(ids, [-1])
     matches = cast(in_top_k(cast(ids, "int32"), cast(y_pred, "float32"), k), "float32")
-    return reshape(matches, shape) if len(shape) > 1 else matches
+    return _reshape_to(matches, ids_shape) if rank > 1 else matches
 
 
 def top_k_categorical_accuracy(y_true, y_pred, k=5):

@@ -10,9 +10,8 @@ import numpy as np
 from finegrad._src.keras.loss_functions import squeeze_or_expand_to_same_rank
 from finegrad._src.keras.metrics.base import Metric
 from finegrad._src.ops.array.manipulation import one_hot
-from finegrad._src.ops.array.structural import (broadcast_to, cast, convert_to_tensor,
-                                                expand_dims, reduce_sum, reshape,
-                                                zeros_like)
+from finegrad._src.ops.array.structural import (cast, convert_to_tensor, expand_dims,
+                                                ones_like, reduce_sum, reshape)
 from finegrad._src.ops.math import elementwise as ew
 from finegrad._src.ops.math.sorting import top_k as _top_k
 from finegrad._src.statistics import divide_no_nan
@@ -68,7 +67,7 @@ def update_confusion_matrix_variables(variables, y_true, y_pred, thresholds, top
     y_true, y_pred, sample_weight = _prepare(y_true, y_pred, dtype, sample_weight, top_k,
                                              class_id)
     thr = convert_to_tensor(np.asarray(thresholds, dtype._np))
-    weights = None if sample_weight is None else broadcast_to(sample_weight, y_pred.shape)
+    weights = None if sample_weight is None else sample_weight * ones_like(y_pred)
     if multi_label:
         preds, labels = expand_dims(y_pred, 0), expand_dims(cast(y_true, "bool"), 0)
         thr = reshape(thr, [-1, 1, 1])
@@ -76,8 +75,7 @@ def update_confusion_matrix_variables(variables, y_true, y_pred, thresholds, top
         preds, labels = reshape(y_pred, [1, -1]), reshape(cast(y_true, "bool"), [1, -1])
         thr = reshape(thr, [-1, 1])
         if label_weights is not None:
-            lw = broadcast_to(expand_dims(cast(convert_to_tensor(label_weights), dtype), 0),
-                              y_pred.shape)
+            lw = expand_dims(cast(convert_to_tensor(label_weights), dtype), 0) * ones_like(y_pred)
             weights = lw if weights is None else weights * lw
         if weights is not None:
             weights = reshape(weights, [1, -1])
@@ -89,8 +87,7 @@ def update_confusion_matrix_variables(variables, y_true, y_pred, thresholds, top
         if weights is None:
             counts = cast(hit, dtype)
         else:
-            w = broadcast_to(weights, hit.shape)
-            counts = ew.where(hit, w, zeros_like(w))
+            counts = ew.where(hit, weights, 0.0)
         var.assign_add(reduce_sum(counts, axis=1))
 
 

@@ -3,8 +3,8 @@ per-sample values, which most metrics are)."""
 from finegrad._src.keras.loss_functions import squeeze_or_expand_to_same_rank
 from finegrad._src.keras.losses import apply_mask
 from finegrad._src.keras.metrics.base import Metric
-from finegrad._src.ops.array.structural import (broadcast_to, cast, convert_to_tensor,
-                                                reduce_sum)
+from finegrad._src.ops.array.shape_queries import shape
+from finegrad._src.ops.array.structural import cast, convert_to_tensor, ones_like, reduce_sum
 from finegrad._src.ops.math.reductions import reduce_mean
 from finegrad._src.statistics import divide_no_nan
 
@@ -22,7 +22,7 @@ def reduce_to_samplewise_values(values, sample_weight, reduce_fn, dtype):
         w_ndim, v_ndim = len(sample_weight.shape), len(values.shape)
         if v_ndim > w_ndim:
             values = reduce_fn(values, axis=list(range(w_ndim, v_ndim)))
-        sample_weight = broadcast_to(sample_weight, values.shape)
+        sample_weight = sample_weight * ones_like(values)   # broadcast (an open batch too)
         values = values * sample_weight
         if w_ndim > 1:
             sample_weight = reduce_fn(sample_weight, axis=list(range(1, w_ndim)))
@@ -75,9 +75,11 @@ class Mean(Metric):
         self.total.assign_add(reduce_sum(values))
         if sample_weight is not None:
             count = reduce_sum(sample_weight)
+        elif len(values.shape) >= 1:
+            count = shape(values)[0]     # dynamic: the batch size may be open in a trace
         else:
-            count = float(values.shape[0]) if len(values.shape) >= 1 else 1.0
-        self.count.assign_add(cast(convert_to_tensor(count), self.dtype))
+            count = convert_to_tensor(1.0)
+        self.count.assign_add(cast(count, self.dtype))
 
     def result(self):
         return divide_no_nan(self.total.read_value(), cast(self.count.read_value(), self.dtype))
