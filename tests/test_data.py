@@ -186,3 +186,15 @@ def test_padded_batch_equals_tf_data(tfd):
                    {"drop_remainder": True}):
         assert _all(ours.padded_batch(3, **kwargs)) == _tf_all(theirs.padded_batch(3,
                                                                                   **kwargs))
+
+
+def test_batches_of_rows_equal_batches_of_elements():
+    # from_tensor_slices -> shuffle/repeat/skip/take -> batch gathers rows by index; a map
+    # in front takes the element-by-element path: both give the same batches
+    def pipeline(ds):
+        return ds.shuffle(7, seed=2).repeat(2).skip(3).take(15).prefetch(2).batch(4)
+    fast = pipeline(Dataset.from_tensor_slices({"x": X, "y": Y}))
+    slow = pipeline(Dataset.from_tensor_slices({"x": X, "y": Y}).map(lambda d: d))
+    assert fast._rows is None and Dataset.from_tensor_slices(X)._rows is not None
+    assert _all(fast) == _all(slow)
+    assert fast.element_spec == slow.element_spec and len(fast) == len(slow) == 4

@@ -63,10 +63,23 @@ class Dataset:
     [([1, 2], [10.0, 20.0]), ([3], [30.0])]
     """
 
-    def __init__(self, make_iterator, element_spec, cardinality):
+    def __init__(self, make_iterator, element_spec, cardinality, rows=None):
         self._make_iterator = make_iterator
         self._element_spec = element_spec
         self._cardinality = cardinality
+        # rows: (structure, flat arrays, make_indices) while the elements are still rows of
+        # from_tensor_slices' arrays (through shuffle, take, skip, repeat): `batch` then
+        # gathers each batch with one NumPy indexing per component
+        self._rows = rows
+
+    def _index_wrapped(self, wrap, element_spec, cardinality):
+        """A dataset whose element iterator (and row indices, on the fast path) go through
+        ``wrap(make_iterator)``."""
+        rows = None
+        if self._rows is not None:
+            tensors, arrays, make_indices = self._rows
+            rows = (tensors, arrays, lambda: wrap(make_indices))
+        return Dataset(lambda: wrap(self._make_iterator), element_spec, cardinality, rows)
 
     # --- sources --------------------------------------------------------------------------
 
@@ -90,10 +103,11 @@ class Dataset:
         spec = structure.map_structure(lambda t: TensorSpec(tuple(t.shape)[1:], t.dtype),
                                        tensors)
 
+        arrays = [t._value for t in flat]
+
         def make():
-            return (structure.pack(tensors, [Tensor(t._value[i]) for t in flat])
-                    for i in range(n))
-        return Dataset(make, spec, n)
+            return (structure.pack(tensors, [Tensor(a[i]) for a in arrays]) for i in range(n))
+        return Dataset(make, spec, n, (tensors, arrays, lambda: iter(range(n))))
 
     @staticmethod
     def from_tensors(tensors, name=None):
@@ -220,8 +234,16 @@ class Dataset:
         card = self._cardinality
         if card >= 0:
             card = card // size if drop_remainder else -(-card // size)
-        return Dataset(lambda: batching.batch(self._make_iterator(), size, drop_remainder),
-                       _SpecMap(self, lambda s: batching.batch_spec(s, size, drop_remainder)),
+        rows = self._rows
+
+        def make():
+            if rows is not None:
+                tensors, arrays, make_indices = rows
+                return batching.gather_rows(tensors, arrays, make_indices(), size,
+                                            drop_remainder)
+            return batching.batch(self._make_iterator(), size, drop_remainder)
+        return Dataset(make, _SpecMap(self, lambda s: batching.batch_spec(s, size,
+                                                                          drop_remainder)),
                        card)
 
     def padded_batch(self, batch_size, padded_shapes=None, padding_values=None,
@@ -274,11 +296,11 @@ class Dataset:
         base = _shuffle_seed(seed)
         epochs = itertools.count()
 
-        def make():
+        def wrap(make_iterator):
             epoch = next(epochs) if reshuffle_each_iteration else 0
             rng = np.random.default_rng(None if base is None else (*base, epoch))
-            return _shuffled(self._make_iterator(), size, rng)
-        return Dataset(make, self._element_spec, self._cardinality)
+            return _shuffled(make_iterator(), size, rng)
+        return self._index_wrapped(wrap, self._element_spec, self._cardinality)
 
     def repeat(self, count=None, name=None):
         """The elements ``count`` times over (forever with None or -1).
@@ -296,16 +318,16 @@ class Dataset:
         elif n == 0:
             card = 0
 
-        def make():
+        def wrap(make_iterator):
             rounds = itertools.count() if n < 0 else range(n)
             for _ in rounds:
                 empty = True
-                for element in self._make_iterator():
+                for element in make_iterator():
                     empty = False
                     yield element
                 if empty:
                     return
-        return Dataset(make, self._element_spec, card)
+        return self._index_wrapped(wrap, self._element_spec, card)
 
     def take(self, count, name=None):
         """The first ``count`` elements (all with -1)."""
@@ -313,8 +335,9 @@ class Dataset:
         card = self._cardinality
         if n >= 0:
             card = n if card in (INFINITE_CARDINALITY,) else min(card, n) if card >= 0 else card
-        return Dataset(lambda: itertools.islice(self._make_iterator(), None if n < 0 else n),
-                       self._element_spec, card)
+        return self._index_wrapped(
+            lambda make_iterator: itertools.islice(make_iterator(), None if n < 0 else n),
+            self._element_spec, card)
 
     def skip(self, count, name=None):
         """All but the first ``count`` elements (none with -1)."""
@@ -324,14 +347,14 @@ class Dataset:
             card = 0 if card != INFINITE_CARDINALITY else card
         elif card >= 0:
             card = max(card - n, 0)
-        return Dataset(lambda: itertools.islice(self._make_iterator(), None if n < 0 else n,
-                                                None) if n >= 0 else iter(()),
-                       self._element_spec, card)
+        return self._index_wrapped(
+            lambda make_iterator: itertools.islice(make_iterator(), n, None) if n >= 0
+            else iter(()), self._element_spec, card)
 
     def prefetch(self, buffer_size, name=None):
         """The same dataset (accepted for compatibility: iteration is synchronous)."""
         _count(buffer_size, "Dataset.prefetch", "buffer_size")
-        return Dataset(self._make_iterator, self._element_spec, self._cardinality)
+        return Dataset(self._make_iterator, self._element_spec, self._cardinality, self._rows)
 
     def cache(self, filename="", name=None):
         """The same elements, computed on the first complete iteration and replayed after
