@@ -7,6 +7,7 @@ runs before it is iterated. Elements are finegrad Tensors in the nested structur
 given (tuples and dicts; lists become tensors, as in ``tf.data``). Iteration is eager.
 """
 import itertools
+import os
 
 import numpy as np
 
@@ -394,6 +395,67 @@ class Dataset:
                                                dataset._make_iterator()),
                        spec, _add_card(self._cardinality, dataset._cardinality))
 
+    def flat_map(self, map_func, name=None):
+        """The elements of the datasets ``map_func`` returns for each element, in order.
+
+        >>> import finegrad as fg
+        >>> ds = fg.data.Dataset.range(1, 3).flat_map(lambda n: fg.data.Dataset.range(n))
+        >>> [int(x) for x in ds]
+        [0, 0, 1]
+        """
+        return self.interleave(map_func, cycle_length=1, block_length=1)
+
+    def interleave(self, map_func, cycle_length=None, block_length=None,
+                   num_parallel_calls=None, deterministic=None, name=None):
+        """The elements of the datasets ``map_func`` returns, ``block_length`` at a time
+        from each of ``cycle_length`` open datasets in turn; an exhausted one is replaced by
+        the next element's dataset (``cycle_length`` defaults to the number of CPUs, as
+        ``tf.data`` picks it).
+
+        >>> import finegrad as fg
+        >>> ds = fg.data.Dataset.range(1, 3).interleave(
+        ...     lambda n: fg.data.Dataset.from_tensors(n).repeat(2), cycle_length=2)
+        >>> [int(x) for x in ds]
+        [1, 2, 1, 2]
+
+        Raises:
+            TypeError: when ``map_func`` does not return a Dataset.
+        """
+        cycle = _count(cycle_length, "Dataset.interleave", "cycle_length")
+        cycle = (os.cpu_count() or 1) if cycle <= 0 else cycle
+        block = max(1, _count(block_length, "Dataset.interleave", "block_length"))
+
+        def open_dataset(element):
+            ds = _call(map_func, element)
+            if not isinstance(ds, Dataset):
+                raise TypeError(f"Dataset.interleave: map_func must return a Dataset, got "
+                                f"{type(ds).__name__}")
+            return ds
+
+        def make():
+            return _interleaved(self._make_iterator(), open_dataset, cycle, block)
+        return Dataset(make, _LazySpec(self, make), UNKNOWN_CARDINALITY)
+
+    def reduce(self, initial_state, reduce_func, name=None):
+        """``reduce_func(state, element)`` folded over the elements from ``initial_state``.
+
+        >>> import finegrad as fg
+        >>> int(fg.data.Dataset.range(5).reduce(fg.constant(0, fg.int64), lambda s, x: s + x))
+        10
+        """
+        state = structure.to_tensors(initial_state, "Dataset.reduce")
+        for element in self._make_iterator():
+            state = structure.to_tensors(reduce_func(state, element), "Dataset.reduce")
+        return state
+
+    def apply(self, transformation_func):
+        """``transformation_func(self)``: a transformation written as a function."""
+        return transformation_func(self)
+
+    def with_options(self, options, name=None):
+        """The same dataset (options tune ``tf.data``'s runtime; they are accepted)."""
+        return self
+
     # --- inspection -----------------------------------------------------------------------
 
     @property
@@ -490,6 +552,37 @@ class _SpecMap:
 
     def resolve(self):
         return self.fn(self.source.element_spec)
+
+
+_END = object()
+
+
+def _interleaved(elements, open_dataset, cycle, block):
+    """``tf.data``'s interleave: ``cycle`` slots visited in turn, ``block`` elements from
+    each; an empty slot opens the next input element's dataset when its turn comes, an
+    exhausted one is emptied and the turn passes on."""
+    slots, open_count, done = [None] * cycle, 0, False
+    i = taken = 0
+    while not done or open_count:
+        if slots[i] is not None:
+            value = next(slots[i], _END)
+            if value is _END:
+                slots[i], open_count = None, open_count - 1
+                i, taken = (i + 1) % cycle, 0
+                continue
+            taken += 1
+            if taken == block:
+                i, taken = (i + 1) % cycle, 0
+            yield value
+        elif not done:
+            element = next(elements, _END)
+            if element is _END:
+                done = True
+            else:
+                slots[i], open_count = iter(open_dataset(element)._make_iterator()), \
+                    open_count + 1
+        else:
+            i, taken = (i + 1) % cycle, 0
 
 
 def _recording(it, stored, done):
