@@ -19,10 +19,12 @@ from finegrad._src.keras.metrics.loss_metrics import (  # noqa: F401
     MeanSquaredError, MeanSquaredLogarithmicError, Poisson, RootMeanSquaredError,
     SparseCategoricalCrossentropy, SquaredHinge)
 from finegrad._src.keras.metrics.reduction import Mean, MeanMetricWrapper, Sum  # noqa: F401
+from finegrad._src.keras.metrics.scores import F1Score, FBetaScore, R2Score  # noqa: F401
 from finegrad._src.keras.metrics.serialization import deserialize, get, serialize  # noqa: F401
 
 __all__ = [
-    "AUC", "Accuracy", "BinaryAccuracy", "BinaryCrossentropy", "CategoricalAccuracy",
+    "AUC", "Accuracy", "F1Score", "FBetaScore", "R2Score", "BinaryAccuracy",
+    "BinaryCrossentropy", "CategoricalAccuracy",
     "CategoricalCrossentropy", "CategoricalHinge", "CosineSimilarity", "FalseNegatives",
     "FalsePositives", "Hinge", "KLDivergence", "LogCoshError", "Mean", "MeanAbsoluteError",
     "MeanAbsolutePercentageError", "MeanMetricWrapper", "MeanSquaredError",

@@ -159,3 +159,38 @@ def test_traced_updates_with_an_open_batch_size_equal_eager(case):
         eager.update_state(y_true[lo:hi], y_pred[lo:hi], sample_weight=SW[lo:hi])
     np.testing.assert_allclose(np.asarray(traced.result()), np.asarray(eager.result()),
                                rtol=1e-6, atol=1e-7)
+
+
+SCORE_CASES = {
+    "F1Score": ({}, ONE_HOT, PROBS),
+    "F1Score-micro": ({"average": "micro", "threshold": 0.3}, ONE_HOT, PROBS),
+    "FBetaScore-weighted": ({"average": "weighted", "beta": 2.0}, ONE_HOT, PROBS),
+    "FBetaScore-macro": ({"average": "macro", "beta": 0.5, "threshold": 0.2}, BIN_T, BIN_P),
+    "R2Score": ({}, REG_T, REG_P),
+    "R2Score-variance": ({"class_aggregation": "variance_weighted_average"}, REG_T, REG_P),
+    "R2Score-raw": ({"class_aggregation": None, "num_regressors": 2}, REG_T, REG_P),
+}
+
+
+@pytest.mark.parametrize("weighted", [False, True], ids=["unweighted", "weighted"])
+@pytest.mark.parametrize("case", sorted(SCORE_CASES))
+def test_scores_equal_keras(keras, case, weighted):
+    kwargs, y_true, y_pred = SCORE_CASES[case]
+    name = case.split("-")[0]
+    ours, theirs = getattr(M, name)(**kwargs), getattr(keras.metrics, name)(**kwargs)
+    for lo, hi in ((0, 5), (5, N)):
+        sw = SW[lo:hi] if weighted else None
+        ours.update_state(y_true[lo:hi], y_pred[lo:hi], sample_weight=sw)
+        theirs.update_state(y_true[lo:hi], y_pred[lo:hi], sample_weight=sw)
+    np.testing.assert_allclose(np.asarray(ours.result()), np.asarray(theirs.result()),
+                               rtol=2e-5, atol=1e-6)
+    c_ours, c_theirs = ours.get_config(), theirs.get_config()
+    assert c_ours == c_theirs
+
+
+def test_r2_closed_form():
+    m = M.R2Score()
+    m.update_state(REG_T[:, :1], REG_P[:, :1])
+    t, p = REG_T[:, 0], REG_P[:, 0]
+    expected = 1 - np.sum((t - p) ** 2) / np.sum((t - t.mean()) ** 2)
+    assert float(m.result()) == pytest.approx(expected, rel=1e-5)

@@ -8,6 +8,7 @@ from finegrad._src.keras.metrics.base import Metric
 from finegrad._src.keras.metrics.confusion import (FalseNegatives, FalsePositives, Precision,
                                                    Recall, TrueNegatives, TruePositives)
 from finegrad._src.keras.metrics.reduction import Mean, MeanMetricWrapper, Sum
+from finegrad._src.keras.metrics.scores import F1Score, FBetaScore, R2Score
 
 _CLASSES = (Metric, Mean, Sum, MeanMetricWrapper, A.Accuracy, A.BinaryAccuracy,
             A.CategoricalAccuracy, A.SparseCategoricalAccuracy, A.TopKCategoricalAccuracy,
@@ -16,7 +17,8 @@ _CLASSES = (Metric, Mean, Sum, MeanMetricWrapper, A.Accuracy, A.BinaryAccuracy,
             LM.RootMeanSquaredError, LM.MeanAbsoluteError, LM.MeanAbsolutePercentageError,
             LM.MeanSquaredLogarithmicError, LM.CosineSimilarity, LM.LogCoshError,
             LM.BinaryCrossentropy, LM.CategoricalCrossentropy, LM.SparseCategoricalCrossentropy,
-            LM.KLDivergence, LM.Poisson, LM.Hinge, LM.SquaredHinge, LM.CategoricalHinge)
+            LM.KLDivergence, LM.Poisson, LM.Hinge, LM.SquaredHinge, LM.CategoricalHinge,
+            FBetaScore, F1Score, R2Score)
 
 
 def _snake(name):
