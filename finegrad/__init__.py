@@ -78,6 +78,7 @@ from finegrad._src.ops.special.error_and_gamma import truncatediv
 from finegrad._src.ops.math.sorting import argmax, argmin, sort, argsort
 from finegrad._src.ops.math.counting import unique
 from finegrad._src.ops.array.slicing import slice_ as slice, strided_slice  # noqa: A004
+from finegrad._src.ops.array.bitcast import bitcast
 from finegrad._src.ops.array.sequences_and_blocks import (shape_n, sequence_mask, unravel_index,
                                                           reverse_sequence, parallel_stack,
                                                           broadcast_static_shape,

@@ -1,7 +1,8 @@
 """TensorFlow's ``tf.nest``: flatten nested structures of lists, tuples, dicts and namedtuples.
 
 Dicts are visited in sorted key order and rebuilt with their own key order; ``None`` and
-strings are leaves; ``expand_composites`` is accepted (finegrad has no composite tensors).
+strings are leaves; with ``expand_composites``, an `IndexedSlices` counts as its components
+(values, indices, dense_shape), as in TensorFlow.
 
 >>> import finegrad as fg
 >>> fg.nest.flatten({"b": (1, 2), "a": [3]})
@@ -29,8 +30,7 @@ def flatten(structure, expand_composites=False):
     >>> fg.nest.flatten([1, {"y": 2, "x": None}]), fg.nest.flatten(5)
     ([1, None, 2], [5])
     """
-    del expand_composites
-    return _nest.flatten(structure)
+    return _nest.flatten(structure, expand_composites)
 
 
 def pack_sequence_as(structure, flat_sequence, expand_composites=False):
@@ -44,18 +44,17 @@ def pack_sequence_as(structure, flat_sequence, expand_composites=False):
         TypeError: when ``flat_sequence`` is not a list or tuple.
         ValueError: when it holds more or fewer items than ``structure`` has leaves.
     """
-    del expand_composites
     if not isinstance(flat_sequence, (list, tuple)):
         raise TypeError(f"finegrad.nest.pack_sequence_as: flat_sequence must be a list or "
                         f"tuple, got {type(flat_sequence).__name__}")
-    n = len(_nest.flatten(structure))
+    n = len(_nest.flatten(structure, expand_composites))
     if n != len(flat_sequence):
         raise ValueError(f"finegrad.nest.pack_sequence_as: could not pack sequence: the "
                          f"structure has {n} leaves, but flat_sequence has "
                          f"{len(flat_sequence)} items")
     if not _nest.is_nested(structure):
         return flat_sequence[0]
-    return _nest.pack_sequence_as(structure, flat_sequence)
+    return _nest.pack_sequence_as(structure, flat_sequence, expand_composites)
 
 
 def assert_same_structure(nest1, nest2, check_types=True, expand_composites=False):

@@ -23,6 +23,7 @@ from finegrad._src import sweep as _sweep
 from finegrad._src.ad.functional import jvp as _jvp
 from finegrad._src.ad.functional import vjp as _vjp
 from finegrad._src.comparison import compare as _compare
+from finegrad._src.ops.array.gather import dense_cotangent as _dense_cotangent
 from finegrad._src.ops.array.structural import convert_to_tensor as _convert_to_tensor
 from finegrad._src.tensor import Tensor as _Tensor
 
@@ -357,7 +358,8 @@ class _CustomCheck:
             out = _flat_out(self.call(fn, xs))
             cts = [_Tensor(_np.asarray(u, o._value.dtype)) for u, o in zip(self.us, out,
                                                                           strict=True)]
-        return tape.gradient(out, xs, output_gradients=cts, unconnected_gradients=unconnected)
+        grads = tape.gradient(out, xs, output_gradients=cts, unconnected_gradients=unconnected)
+        return [_dense_cotangent(g) for g in grads]
 
     def vjp_values(self, fn):
         g = self.vjp_tensors(fn, self.xs)

@@ -135,8 +135,9 @@ class Variable:
                 isinstance(value, np.ndarray):   # NumPy arrays too: TensorFlow converts them
             v = convert_like(value, np_dtype, f"{where} (variable {self.name!r})")
         else:
-            v = convert_to_tensor(value)._value if isinstance(value, (Tensor, Variable)) \
-                else to_numpy_value(value, None, where)
+            # tensors, variables and tensor-likes (an IndexedSlices: its dense value)
+            v = convert_to_tensor(value)._value if isinstance(value, Tensor) or hasattr(
+                type(value), "_as_tensor") else to_numpy_value(value, None, where)
             if v.dtype != np_dtype:
                 raise TypeError(f"{where}: variable {self.name!r} has dtype {self.dtype.name}, "
                                 f"the value has {dtypes.from_numpy(v.dtype).name}")

@@ -5,6 +5,7 @@ These are JAX-style entry points (TensorFlow has none); `finegrad.testing` is bu
 from finegrad._src import nest
 from finegrad._src.ad.forward import ForwardAccumulator
 from finegrad._src.ad.tape import GradientTape
+from finegrad._src.ops.array.gather import dense_cotangent
 from finegrad._src.ops.array.structural import convert_to_tensor
 from finegrad._src.tensor import Tensor
 
@@ -28,7 +29,7 @@ def vjp(f, *primals):
         out = f(*xs)
 
     def vjp_fn(ct):
-        return tuple(tape.gradient(out, xs, output_gradients=ct))
+        return tuple(map(dense_cotangent, tape.gradient(out, xs, output_gradients=ct)))
     return out, vjp_fn
 
 
@@ -74,6 +75,7 @@ def value_and_grad(f, argnums=0):
             tape.watch([xs[i] for i in nums])
             out = f(*xs)
         g = tape.gradient(out, [xs[i] for i in nums], unconnected_gradients="zero")
+        g = [dense_cotangent(gi) for gi in g]
         return out, g[0] if single else tuple(g)
     return wrapped
 
@@ -106,7 +108,7 @@ def hessian_vector_product(f, x, v):
         with GradientTape() as tape:
             tape.watch(x)
             y = f(x)
-        g = tape.gradient(y, x)
+        g = dense_cotangent(tape.gradient(y, x))
     return acc.jvp(g, unconnected_gradients="zero")
 
 

@@ -22,6 +22,7 @@ from finegrad._src import core, dims, nest
 from finegrad._src.dtypes import INEXACT_SCALARS
 from finegrad._src.ops.array.structural import reshape, zeros_like, transpose
 from finegrad._src.ops.array.structural import convert_to_tensor
+from finegrad._src.ops.array.gather import add_cotangents, dense_cotangent
 from finegrad._src.tensor import Tensor
 from finegrad._src.variables import Variable
 
@@ -450,7 +451,8 @@ class GradientTape(core.Recorder):
         rows = []
         with self._pass_scope():
             for i in range(batch[0]):
-                rows.append(self._backward([target], [ct[i]], sources))
+                rows.append([dense_cotangent(g) for g in
+                             self._backward([target], [ct[i]], sources)])
         out = []
         for j, s in enumerate(sources):
             col = [r[j] for r in rows]
@@ -605,7 +607,7 @@ def reverse_pass(entries, watched, targets, target_cts, source_keys, consume=Fal
         gs = [ct[k] for k in ks if k in ct]
         g = gs[0] if gs else None
         for other in gs[1:]:
-            g = g + other
+            g = add_cotangents(g, other)
         out.append(g)
     return out
 
@@ -633,10 +635,9 @@ def _cotangents(entries, watched, ct, keep, consume=False, blocked=(), batch=())
     unprocessed entry refers to is still alive. Rules receive ``needs``, one flag per input
     telling whether its cotangent is used, and ``batch``, the shape of the leading axes the
     cotangents carry (a whole Jacobian in one pass). Cotangents reach the tensors in
-    ``blocked`` but go no further (`finegrad.gradients`' stop_gradients).
+    ``blocked`` but go no further (stop_gradients). A gather's may be an IndexedSlices.
     """
-    # the entries, last first; with ``consume``, each is popped off the list as it is
-    # reached (a C-level iterator: no generator step per entry)
+    # the entries, last first; with ``consume``, popped as reached (a C-level iterator)
     walk = map(entries.pop, itertools.repeat(-1, len(entries))) if consume else \
         reversed(entries)
     for prim, ins, params, out in walk:
@@ -671,6 +672,8 @@ def _cotangents(entries, watched, ct, keep, consume=False, blocked=(), batch=())
         needs = _ONE_NEEDED if n == 1 else \
             (id(ins[0]) in watched, id(ins[1]) in watched) if n == 2 else \
             [id(t) in watched for t in ins]
+        if type(c) is not Tensor:   # rules take dense cotangents, never IndexedSlices
+            c = tuple(map(dense_cotangent, c)) if type(c) is tuple else dense_cotangent(c)
         in_cts = prim.run_vjp(c, ins, out, params, needs, batch)
         for t, g in zip(ins, in_cts):  # noqa: B905 (run_vjp checked the lengths)
             if g is None:
@@ -679,7 +682,7 @@ def _cotangents(entries, watched, ct, keep, consume=False, blocked=(), batch=())
             if k not in watched:
                 continue
             prev = ct.get(k)
-            ct[k] = g if prev is None else prev + g
+            ct[k] = g if prev is None else add_cotangents(prev, g)
     return ct
 
 

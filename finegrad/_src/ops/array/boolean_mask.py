@@ -15,7 +15,7 @@ from finegrad._src import core
 from finegrad._src.core import Primitive, bind, def_nondiff
 from finegrad._src.ops.array.structural import _t, reshape
 from finegrad._src.ops.zeros_and_axes import _normalize_axis
-from finegrad._src.ops.array.gather import gather
+from finegrad._src.ops.array.gather import take
 
 
 class DataDependentSize(RuntimeError):
@@ -80,4 +80,4 @@ def boolean_mask(tensor, mask, axis=None, name=None):
     sym = core.shape_of(t)
     flat = reshape(t, tuple(sym[:a]) + (-1,) + tuple(sym[a + k:])) if k != 1 else t
     m1 = reshape(m, (-1,)) if k != 1 else m
-    return gather(flat, mask_indices(m1), axis=a)
+    return take(flat, mask_indices(m1), axis=a)

@@ -13,7 +13,7 @@ from finegrad._src.ops.array.structural import (_t, broadcast_to, concat, conver
 from finegrad._src.ops.zeros_and_axes import _normalize_axis, _static
 from finegrad._src.ops.array.constants import fill
 from finegrad._src.ops.math.elementwise import equal, where
-from finegrad._src.ops.array.gather import gather
+from finegrad._src.ops.array.gather import take
 from finegrad._src.ops.array.indexing import getitem
 from finegrad._src.tensor import Tensor
 
@@ -176,7 +176,7 @@ def repeat(input, repeats, axis=None, name=None):  # noqa: A002 (TensorFlow's ke
         raise ValueError(f"finegrad.repeat: repeats must be non-negative, got {reps}")
     _sizes_fixed(x, [a], "repeat")
     idx = np.repeat(np.arange(n, dtype=np.int64), reps)
-    return gather(x, idx, axis=a)
+    return take(x, idx, axis=a)
 
 
 def _flatten(x):

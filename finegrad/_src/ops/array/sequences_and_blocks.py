@@ -16,7 +16,7 @@ from finegrad._src.ops.array.structural import cast, convert_to_tensor, reshape,
 from finegrad._src.ops.zeros_and_axes import _static
 from finegrad._src.ops.array.constants import range_
 from finegrad._src.ops.math.elementwise import less
-from finegrad._src.ops.array.gather import gather
+from finegrad._src.ops.array.gather import take
 from finegrad._src.ops.array.shape_queries import shape
 from finegrad._src.shapes import TensorShape, as_int
 from finegrad._src.tensor import Tensor
@@ -142,7 +142,7 @@ def reverse_sequence(input, seq_lengths, seq_axis=None, batch_axis=0, name=None)
     t, n = pos[sa], lens[pos[ba]]
     pos[sa] = np.where(t < n, n - 1 - t, t)
     flat = np.ravel_multi_index(tuple(pos), shp) if shp else np.zeros((), np.int64)
-    return reshape(gather(reshape(x, [-1]), flat.reshape(-1)), shp)
+    return reshape(take(reshape(x, [-1]), flat.reshape(-1)), shp)
 
 
 def parallel_stack(values, name=None):

@@ -10,49 +10,12 @@ reach the variable through it. It imports the core modules and `ops.array`, `ops
 and `ops.array.scatter_nd`.
 """
 from finegrad._src.ops.array.structural import convert_to_tensor, expand_dims
-from finegrad._src.ops.array.gather import gather
+from finegrad._src.ops.array.gather import IndexedSlices, take  # noqa: F401 (re-exported)
 from finegrad._src.ops.array.scatter_nd import (tensor_scatter_nd_add, tensor_scatter_nd_max,
                                                 tensor_scatter_nd_min, tensor_scatter_nd_sub,
                                                 tensor_scatter_nd_update)
-from finegrad._src.shapes import TensorShape
 from finegrad._src.tensor import Tensor
 from finegrad._src.variables import Variable
-
-
-class IndexedSlices:
-    """A sparse slice of a dense tensor: rows ``indices`` (along axis 0) hold ``values``,
-    as TensorFlow's ``tf.IndexedSlices`` (the argument of ``Variable.scatter_update`` and its
-    siblings).
-
-    >>> import finegrad as fg
-    >>> s = fg.IndexedSlices(fg.constant([[1., 2.]]), fg.constant([3]), dense_shape=[5, 2])
-    >>> s.indices.numpy(), s.shape
-    (array([3], dtype=int32), TensorShape([5, 2]))
-    """
-
-    def __init__(self, values, indices, dense_shape=None):
-        self.values = convert_to_tensor(values)
-        self.indices = convert_to_tensor(indices)
-        if not self.indices.dtype.is_integer:
-            raise TypeError(f"finegrad.IndexedSlices: indices must be integers, got "
-                            f"{self.indices.dtype.name}")
-        self.dense_shape = None if dense_shape is None else convert_to_tensor(dense_shape)
-
-    @property
-    def dtype(self):
-        return self.values.dtype
-
-    @property
-    def shape(self):
-        """The dense tensor's shape: ``dense_shape`` when given, else the values' with an
-        unknown first axis."""
-        if self.dense_shape is not None:
-            return TensorShape([int(d) for d in self.dense_shape._value])
-        return TensorShape([None] + list(self.values.shape)[1:])
-
-    def __repr__(self):
-        return (f"IndexedSlices(indices={self.indices!r}, values={self.values!r}, "
-                f"dense_shape={self.dense_shape!r})")
 
 
 def _updates(var, updates):
@@ -184,7 +147,7 @@ def sparse_read(self, indices, name=None):
     >>> fg.Variable([1., 2., 3.]).sparse_read([2, 0]).numpy()
     array([3., 1.], dtype=float32)
     """
-    return gather(self, indices)
+    return take(self, indices)
 
 
 for _method in (scatter_nd_update, scatter_nd_add, scatter_nd_sub, scatter_update,

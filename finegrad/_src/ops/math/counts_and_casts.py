@@ -19,6 +19,7 @@ from finegrad._src.ops.math import arithmetic as ar
 from finegrad._src.ops.math import elementwise as ew
 from finegrad._src.ops.math import sorting
 from finegrad._src.ops.zeros_and_axes import normalize_axes
+from finegrad._src.ops.array.gather import IndexedSlices
 from finegrad._src.ops.array.structural import cast, reduce_sum, reshape, unbroadcast, zeros_like
 from finegrad._src.ops.math.complex_numbers import complex as make_complex, imag, real
 from finegrad._src.ops.math.reductions import reduce_mean
@@ -130,7 +131,8 @@ def _nextafter_vjp(ct, x1, x2, *, out, needs, batch):
 # ---- scalar_mul, saturate_cast -----------------------------------------------------------
 
 def scalar_mul(scalar, x, name=None):
-    """``scalar * x`` for a 0-D ``scalar``; differentiable in both (as TensorFlow's).
+    """``scalar * x`` for a 0-D ``scalar``; differentiable in both (as TensorFlow's). An
+    `IndexedSlices` ``x`` stays sparse: its values are scaled.
 
     >>> import finegrad as fg
     >>> fg.scalar_mul(2., fg.constant([1., 3.])).numpy()
@@ -140,6 +142,8 @@ def scalar_mul(scalar, x, name=None):
         ValueError: when ``scalar`` is not 0-D.
         TypeError: when a tensor ``scalar`` has another dtype than ``x``.
     """
+    if isinstance(x, IndexedSlices):
+        return IndexedSlices(scalar_mul(scalar, x.values), x.indices, x.dense_shape)
     x = convert_to_tensor(x)
     s = scalar if isinstance(scalar, Tensor) else convert_to_tensor(scalar, dtype_hint=x.dtype)
     if len(s.shape) != 0:

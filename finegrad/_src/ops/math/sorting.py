@@ -16,7 +16,7 @@ from finegrad._src.core import Primitive, bind, def_nondiff
 from finegrad._src.dtypes import as_dtype
 from finegrad._src.ops.array.structural import convert_to_tensor, transpose
 from finegrad._src.ops.zeros_and_axes import _normalize_axis, _static, axis_vmap
-from finegrad._src.ops.array.gather import gather
+from finegrad._src.ops.array.gather import take
 from finegrad._src.shapes import as_int
 from finegrad._src.tensor import Tensor
 
@@ -138,7 +138,7 @@ def _take_last(x, idx):
     n = x._value.ndim
     if x._value.size == 0 or idx._value.size == 0:    # nothing to gather: an empty slice
         return x[..., :idx._value.shape[-1]]
-    return gather(x, idx, axis=n - 1, batch_dims=n - 1)
+    return take(x, idx, axis=n - 1, batch_dims=n - 1)
 
 
 def _sorted_along(fn, values, axis, direction, dtype):

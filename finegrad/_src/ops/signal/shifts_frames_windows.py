@@ -6,7 +6,7 @@ import numpy as np
 from finegrad._src import core, dims, dtypes
 from finegrad._src.ops.array.structural import _t, convert_to_tensor
 from finegrad._src.ops.zeros_and_axes import _normalize_axis
-from finegrad._src.ops.array.gather import gather
+from finegrad._src.ops.array.gather import take
 from finegrad._src.ops.special.bessel_zeta_kernels import i0e as _i0e
 from finegrad._src.ops.signal.fft import pad_axis_end
 from finegrad._src.ops.array.manipulation import roll
@@ -104,7 +104,7 @@ def frame(signal, frame_length, frame_step, pad_end=False, pad_value=0, axis=-1,
     else:
         frames = max(0, 1 + (n - length) // step) if n >= length else 0
     index = (np.arange(frames)[:, None] * step + np.arange(length)[None, :]).astype(np.int32)
-    return gather(x, index, axis=ax)
+    return take(x, index, axis=ax)
 
 
 def _window_args(window_length, dtype, name):

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from finegrad._src.ops.array.constants import eye, zeros
-from finegrad._src.ops.array.gather import gather
+from finegrad._src.ops.array.gather import take
 from finegrad._src.ops.array.manipulation import reverse
 from finegrad._src.ops.array.structural import (concat, convert_to_tensor, reshape, split,
                                                  transpose)
@@ -302,7 +302,7 @@ class LinearOperatorToeplitz(LinearOperator):
         n = self.col.shape[-1]
         values = concat([reverse(self.row[..., 1:], [-1]), self.col], axis=-1)
         i, j = np.indices((n, n))
-        return gather(values, (i - j + n - 1).astype(np.int32), axis=-1,
+        return take(values, (i - j + n - 1).astype(np.int32), axis=-1,
                       batch_dims=0)
 
     def _adjoint(self):
