@@ -1,5 +1,6 @@
 """``tf.metrics``: TensorFlow 2.21's alias of Keras 3's ``keras.metrics``."""
 from finegrad.keras.metrics import (  # noqa: F401
+    BinaryIoU, IoU, MeanIoU, OneHotIoU, OneHotMeanIoU,
     AUC, Accuracy, F1Score, FBetaScore, R2Score, BinaryAccuracy, BinaryCrossentropy,
     CategoricalAccuracy,
     CategoricalCrossentropy, CategoricalHinge, CosineSimilarity, FalseNegatives, FalsePositives,
@@ -16,6 +17,7 @@ from finegrad._src.keras.losses import (  # noqa: F401
     KLD, MAE, MAPE, MSE, MSLE, kld, kullback_leibler_divergence, logcosh, mae, mape, mse, msle)
 
 __all__ = [
+    "BinaryIoU", "IoU", "MeanIoU", "OneHotIoU", "OneHotMeanIoU",
     "AUC", "Accuracy", "F1Score", "FBetaScore", "R2Score", "BinaryAccuracy",
     "BinaryCrossentropy", "CategoricalAccuracy",
     "CategoricalCrossentropy", "CategoricalHinge", "CosineSimilarity", "FalseNegatives",

@@ -18,12 +18,15 @@ from finegrad._src.keras.metrics.loss_metrics import (  # noqa: F401
     KLDivergence, LogCoshError, MeanAbsoluteError, MeanAbsolutePercentageError,
     MeanSquaredError, MeanSquaredLogarithmicError, Poisson, RootMeanSquaredError,
     SparseCategoricalCrossentropy, SquaredHinge)
+from finegrad._src.keras.metrics.iou import (  # noqa: F401
+    BinaryIoU, IoU, MeanIoU, OneHotIoU, OneHotMeanIoU)
 from finegrad._src.keras.metrics.reduction import Mean, MeanMetricWrapper, Sum  # noqa: F401
 from finegrad._src.keras.metrics.scores import F1Score, FBetaScore, R2Score  # noqa: F401
 from finegrad._src.keras.metrics.serialization import deserialize, get, serialize  # noqa: F401
 
 __all__ = [
-    "AUC", "Accuracy", "F1Score", "FBetaScore", "R2Score", "BinaryAccuracy",
+    "AUC", "Accuracy", "F1Score", "FBetaScore", "R2Score", "BinaryIoU", "IoU", "MeanIoU",
+    "OneHotIoU", "OneHotMeanIoU", "BinaryAccuracy",
     "BinaryCrossentropy", "CategoricalAccuracy",
     "CategoricalCrossentropy", "CategoricalHinge", "CosineSimilarity", "FalseNegatives",
     "FalsePositives", "Hinge", "KLDivergence", "LogCoshError", "Mean", "MeanAbsoluteError",

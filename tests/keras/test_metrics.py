@@ -194,3 +194,31 @@ def test_r2_closed_form():
     t, p = REG_T[:, 0], REG_P[:, 0]
     expected = 1 - np.sum((t - p) ** 2) / np.sum((t - t.mean()) ** 2)
     assert float(m.result()) == pytest.approx(expected, rel=1e-5)
+
+
+IOU_CASES = {
+    "IoU": ({"num_classes": 5, "target_class_ids": [0, 2, 4]}, IDS, np.argmax(PROBS, -1)),
+    "IoU-ignore": ({"num_classes": 5, "target_class_ids": [1, 3], "ignore_class": 2,
+                    "sparse_y_pred": False}, IDS, PROBS),
+    "MeanIoU": ({"num_classes": 5}, IDS, np.argmax(PROBS, -1)),
+    "BinaryIoU": ({"threshold": 0.4}, BIN_T[:, 0], BIN_P[:, 0]),
+    "OneHotIoU": ({"num_classes": 5, "target_class_ids": [1, 2]}, ONE_HOT, PROBS),
+    "OneHotMeanIoU": ({"num_classes": 5}, ONE_HOT, PROBS),
+}
+
+
+@pytest.mark.parametrize("weighted", [False, True], ids=["unweighted", "weighted"])
+@pytest.mark.parametrize("case", sorted(IOU_CASES))
+def test_iou_equals_keras(keras, case, weighted):
+    kwargs, y_true, y_pred = IOU_CASES[case]
+    name = case.split("-")[0]
+    ours, theirs = getattr(M, name)(**kwargs), getattr(keras.metrics, name)(**kwargs)
+    # integer weights: Keras keeps integer counts and truncates fractional weights
+    sw = np.round(SW * 2).astype(np.float32) if weighted else None
+    for lo, hi in ((0, 5), (5, N)):
+        w = None if sw is None else sw[lo:hi]
+        ours.update_state(y_true[lo:hi], y_pred[lo:hi], sample_weight=w)
+        theirs.update_state(y_true[lo:hi], y_pred[lo:hi], sample_weight=w)
+    np.testing.assert_allclose(np.asarray(ours.result()), np.asarray(theirs.result()),
+                               rtol=1e-6, atol=1e-7)
+    assert ours.get_config() == theirs.get_config()

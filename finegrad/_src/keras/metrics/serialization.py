@@ -7,6 +7,7 @@ from finegrad._src.keras.metrics.auc import AUC
 from finegrad._src.keras.metrics.base import Metric
 from finegrad._src.keras.metrics.confusion import (FalseNegatives, FalsePositives, Precision,
                                                    Recall, TrueNegatives, TruePositives)
+from finegrad._src.keras.metrics.iou import BinaryIoU, IoU, MeanIoU, OneHotIoU, OneHotMeanIoU
 from finegrad._src.keras.metrics.reduction import Mean, MeanMetricWrapper, Sum
 from finegrad._src.keras.metrics.scores import F1Score, FBetaScore, R2Score
 
@@ -18,7 +19,7 @@ _CLASSES = (Metric, Mean, Sum, MeanMetricWrapper, A.Accuracy, A.BinaryAccuracy,
             LM.MeanSquaredLogarithmicError, LM.CosineSimilarity, LM.LogCoshError,
             LM.BinaryCrossentropy, LM.CategoricalCrossentropy, LM.SparseCategoricalCrossentropy,
             LM.KLDivergence, LM.Poisson, LM.Hinge, LM.SquaredHinge, LM.CategoricalHinge,
-            FBetaScore, F1Score, R2Score)
+            FBetaScore, F1Score, R2Score, IoU, MeanIoU, BinaryIoU, OneHotIoU, OneHotMeanIoU)
 
 
 def _snake(name):
