@@ -1,6 +1,7 @@
 """``tf.metrics``: TensorFlow 2.21's alias of Keras 3's ``keras.metrics``."""
 from finegrad.keras.metrics import (  # noqa: F401
     BinaryIoU, IoU, MeanIoU, OneHotIoU, OneHotMeanIoU,
+    PrecisionAtRecall, RecallAtPrecision, SensitivityAtSpecificity, SpecificityAtSensitivity,
     AUC, Accuracy, F1Score, FBetaScore, R2Score, BinaryAccuracy, BinaryCrossentropy,
     CategoricalAccuracy,
     CategoricalCrossentropy, CategoricalHinge, CosineSimilarity, FalseNegatives, FalsePositives,
@@ -18,6 +19,8 @@ from finegrad._src.keras.losses import (  # noqa: F401
 
 __all__ = [
     "BinaryIoU", "IoU", "MeanIoU", "OneHotIoU", "OneHotMeanIoU",
+    "PrecisionAtRecall", "RecallAtPrecision", "SensitivityAtSpecificity",
+    "SpecificityAtSensitivity",
     "AUC", "Accuracy", "F1Score", "FBetaScore", "R2Score", "BinaryAccuracy",
     "BinaryCrossentropy", "CategoricalAccuracy",
     "CategoricalCrossentropy", "CategoricalHinge", "CosineSimilarity", "FalseNegatives",

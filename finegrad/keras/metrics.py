@@ -9,6 +9,8 @@ from finegrad._src.keras.metrics.accuracy import (  # noqa: F401
     SparseTopKCategoricalAccuracy, TopKCategoricalAccuracy, binary_accuracy,
     categorical_accuracy, sparse_categorical_accuracy, sparse_top_k_categorical_accuracy,
     top_k_categorical_accuracy)
+from finegrad._src.keras.metrics.at_operating_point import (  # noqa: F401
+    PrecisionAtRecall, RecallAtPrecision, SensitivityAtSpecificity, SpecificityAtSensitivity)
 from finegrad._src.keras.metrics.auc import AUC  # noqa: F401
 from finegrad._src.keras.metrics.base import Metric  # noqa: F401
 from finegrad._src.keras.metrics.confusion import (  # noqa: F401
@@ -26,7 +28,9 @@ from finegrad._src.keras.metrics.serialization import deserialize, get, serializ
 
 __all__ = [
     "AUC", "Accuracy", "F1Score", "FBetaScore", "R2Score", "BinaryIoU", "IoU", "MeanIoU",
-    "OneHotIoU", "OneHotMeanIoU", "BinaryAccuracy",
+    "OneHotIoU", "OneHotMeanIoU", "PrecisionAtRecall", "RecallAtPrecision",
+    "SensitivityAtSpecificity",
+    "SpecificityAtSensitivity", "BinaryAccuracy",
     "BinaryCrossentropy", "CategoricalAccuracy",
     "CategoricalCrossentropy", "CategoricalHinge", "CosineSimilarity", "FalseNegatives",
     "FalsePositives", "Hinge", "KLDivergence", "LogCoshError", "Mean", "MeanAbsoluteError",

@@ -222,3 +222,25 @@ def test_iou_equals_keras(keras, case, weighted):
     np.testing.assert_allclose(np.asarray(ours.result()), np.asarray(theirs.result()),
                                rtol=1e-6, atol=1e-7)
     assert ours.get_config() == theirs.get_config()
+
+
+POINT_CASES = {
+    "SensitivityAtSpecificity": ({"specificity": 0.6}, BIN_T, BIN_P),
+    "SpecificityAtSensitivity": ({"sensitivity": 0.4, "num_thresholds": 20}, BIN_T, BIN_P),
+    "PrecisionAtRecall": ({"recall": 0.7, "class_id": 1}, BIN_T, BIN_P),
+    "RecallAtPrecision": ({"precision": 0.5, "num_thresholds": 1}, BIN_T, BIN_P),
+}
+
+
+@pytest.mark.parametrize("weighted", [False, True], ids=["unweighted", "weighted"])
+@pytest.mark.parametrize("case", sorted(POINT_CASES))
+def test_operating_point_metrics_equal_keras(keras, case, weighted):
+    kwargs, y_true, y_pred = POINT_CASES[case]
+    ours, theirs = getattr(M, case)(**kwargs), getattr(keras.metrics, case)(**kwargs)
+    for lo, hi in ((0, 5), (5, N)):
+        sw = SW[lo:hi] if weighted else None
+        ours.update_state(y_true[lo:hi], y_pred[lo:hi], sample_weight=sw)
+        theirs.update_state(y_true[lo:hi], y_pred[lo:hi], sample_weight=sw)
+    np.testing.assert_allclose(np.asarray(ours.result()), np.asarray(theirs.result()),
+                               rtol=1e-6, atol=1e-7)
+    assert ours.get_config() == theirs.get_config()

@@ -3,6 +3,8 @@ import re
 
 from finegrad._src.keras.metrics import accuracy as A
 from finegrad._src.keras.metrics import loss_metrics as LM
+from finegrad._src.keras.metrics.at_operating_point import (
+    PrecisionAtRecall, RecallAtPrecision, SensitivityAtSpecificity, SpecificityAtSensitivity)
 from finegrad._src.keras.metrics.auc import AUC
 from finegrad._src.keras.metrics.base import Metric
 from finegrad._src.keras.metrics.confusion import (FalseNegatives, FalsePositives, Precision,
@@ -19,7 +21,9 @@ _CLASSES = (Metric, Mean, Sum, MeanMetricWrapper, A.Accuracy, A.BinaryAccuracy,
             LM.MeanSquaredLogarithmicError, LM.CosineSimilarity, LM.LogCoshError,
             LM.BinaryCrossentropy, LM.CategoricalCrossentropy, LM.SparseCategoricalCrossentropy,
             LM.KLDivergence, LM.Poisson, LM.Hinge, LM.SquaredHinge, LM.CategoricalHinge,
-            FBetaScore, F1Score, R2Score, IoU, MeanIoU, BinaryIoU, OneHotIoU, OneHotMeanIoU)
+            FBetaScore, F1Score, R2Score, IoU, MeanIoU, BinaryIoU, OneHotIoU, OneHotMeanIoU,
+            PrecisionAtRecall, RecallAtPrecision, SensitivityAtSpecificity,
+            SpecificityAtSensitivity)
 
 
 def _snake(name):
