@@ -2,6 +2,7 @@
 from finegrad.keras.metrics import (  # noqa: F401
     BinaryIoU, IoU, MeanIoU, OneHotIoU, OneHotMeanIoU,
     PrecisionAtRecall, RecallAtPrecision, SensitivityAtSpecificity, SpecificityAtSensitivity,
+    ConcordanceCorrelation, PearsonCorrelation, concordance_correlation, pearson_correlation,
     AUC, Accuracy, F1Score, FBetaScore, R2Score, BinaryAccuracy, BinaryCrossentropy,
     CategoricalAccuracy,
     CategoricalCrossentropy, CategoricalHinge, CosineSimilarity, FalseNegatives, FalsePositives,
@@ -20,7 +21,8 @@ from finegrad._src.keras.losses import (  # noqa: F401
 __all__ = [
     "BinaryIoU", "IoU", "MeanIoU", "OneHotIoU", "OneHotMeanIoU",
     "PrecisionAtRecall", "RecallAtPrecision", "SensitivityAtSpecificity",
-    "SpecificityAtSensitivity",
+    "SpecificityAtSensitivity", "ConcordanceCorrelation", "PearsonCorrelation",
+    "concordance_correlation", "pearson_correlation",
     "AUC", "Accuracy", "F1Score", "FBetaScore", "R2Score", "BinaryAccuracy",
     "BinaryCrossentropy", "CategoricalAccuracy",
     "CategoricalCrossentropy", "CategoricalHinge", "CosineSimilarity", "FalseNegatives",

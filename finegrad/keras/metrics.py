@@ -12,6 +12,8 @@ from finegrad._src.keras.metrics.accuracy import (  # noqa: F401
 from finegrad._src.keras.metrics.at_operating_point import (  # noqa: F401
     PrecisionAtRecall, RecallAtPrecision, SensitivityAtSpecificity, SpecificityAtSensitivity)
 from finegrad._src.keras.metrics.auc import AUC  # noqa: F401
+from finegrad._src.keras.metrics.correlation import (  # noqa: F401
+    ConcordanceCorrelation, PearsonCorrelation, concordance_correlation, pearson_correlation)
 from finegrad._src.keras.metrics.base import Metric  # noqa: F401
 from finegrad._src.keras.metrics.confusion import (  # noqa: F401
     FalseNegatives, FalsePositives, Precision, Recall, TrueNegatives, TruePositives)
@@ -29,7 +31,8 @@ from finegrad._src.keras.metrics.serialization import deserialize, get, serializ
 __all__ = [
     "AUC", "Accuracy", "F1Score", "FBetaScore", "R2Score", "BinaryIoU", "IoU", "MeanIoU",
     "OneHotIoU", "OneHotMeanIoU", "PrecisionAtRecall", "RecallAtPrecision",
-    "SensitivityAtSpecificity",
+    "SensitivityAtSpecificity", "ConcordanceCorrelation", "PearsonCorrelation",
+    "concordance_correlation", "pearson_correlation",
     "SpecificityAtSensitivity", "BinaryAccuracy",
     "BinaryCrossentropy", "CategoricalAccuracy",
     "CategoricalCrossentropy", "CategoricalHinge", "CosineSimilarity", "FalseNegatives",

@@ -244,3 +244,16 @@ def test_operating_point_metrics_equal_keras(keras, case, weighted):
     np.testing.assert_allclose(np.asarray(ours.result()), np.asarray(theirs.result()),
                                rtol=1e-6, atol=1e-7)
     assert ours.get_config() == theirs.get_config()
+
+
+@pytest.mark.parametrize("weighted", [False, True], ids=["unweighted", "weighted"])
+@pytest.mark.parametrize("name", ["PearsonCorrelation", "ConcordanceCorrelation"])
+def test_correlations_equal_keras(keras, name, weighted):
+    ours, theirs = getattr(M, name)(), getattr(keras.metrics, name)()
+    for lo, hi in ((0, 5), (5, N)):
+        sw = SW[lo:hi] if weighted else None
+        ours.update_state(REG_T[lo:hi], REG_P[lo:hi], sample_weight=sw)
+        theirs.update_state(REG_T[lo:hi], REG_P[lo:hi], sample_weight=sw)
+    np.testing.assert_allclose(np.asarray(ours.result()), np.asarray(theirs.result()),
+                               rtol=2e-5, atol=1e-6)
+    assert ours.get_config() == theirs.get_config()

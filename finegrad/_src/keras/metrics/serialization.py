@@ -6,6 +6,7 @@ from finegrad._src.keras.metrics import loss_metrics as LM
 from finegrad._src.keras.metrics.at_operating_point import (
     PrecisionAtRecall, RecallAtPrecision, SensitivityAtSpecificity, SpecificityAtSensitivity)
 from finegrad._src.keras.metrics.auc import AUC
+from finegrad._src.keras.metrics.correlation import ConcordanceCorrelation, PearsonCorrelation
 from finegrad._src.keras.metrics.base import Metric
 from finegrad._src.keras.metrics.confusion import (FalseNegatives, FalsePositives, Precision,
                                                    Recall, TrueNegatives, TruePositives)
@@ -23,7 +24,7 @@ _CLASSES = (Metric, Mean, Sum, MeanMetricWrapper, A.Accuracy, A.BinaryAccuracy,
             LM.KLDivergence, LM.Poisson, LM.Hinge, LM.SquaredHinge, LM.CategoricalHinge,
             FBetaScore, F1Score, R2Score, IoU, MeanIoU, BinaryIoU, OneHotIoU, OneHotMeanIoU,
             PrecisionAtRecall, RecallAtPrecision, SensitivityAtSpecificity,
-            SpecificityAtSensitivity)
+            SpecificityAtSensitivity, PearsonCorrelation, ConcordanceCorrelation)
 
 
 def _snake(name):
