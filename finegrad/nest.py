@@ -10,10 +10,13 @@ strings are leaves; with ``expand_composites``, an `IndexedSlices` counts as its
 >>> fg.nest.map_structure(lambda x, y: x + y, [1, (2, 3)], [10, (20, 30)])
 [11, (22, 33)]
 """
+
 from finegrad._src import nest as _nest
 
+from typing import Any as _Any
 
-def is_nested(seq):
+
+def is_nested(seq: _Any) -> bool:
     """Whether ``seq`` is a list, tuple (namedtuples included) or dict, not a leaf.
 
     >>> import finegrad as fg
@@ -23,7 +26,7 @@ def is_nested(seq):
     return _nest.is_nested(seq)
 
 
-def flatten(structure, expand_composites=False):
+def flatten(structure: _Any, expand_composites: bool = False) -> _Any:
     """The leaves of ``structure`` in order (dict values by sorted key); a leaf gives ``[leaf]``.
 
     >>> import finegrad as fg
@@ -33,7 +36,7 @@ def flatten(structure, expand_composites=False):
     return _nest.flatten(structure, expand_composites)
 
 
-def pack_sequence_as(structure, flat_sequence, expand_composites=False):
+def pack_sequence_as(structure: _Any, flat_sequence: _Any, expand_composites: bool = False) -> _Any:
     """``structure`` rebuilt with its leaves taken in order from ``flat_sequence``.
 
     >>> import finegrad as fg
@@ -57,7 +60,8 @@ def pack_sequence_as(structure, flat_sequence, expand_composites=False):
     return _nest.pack_sequence_as(structure, flat_sequence, expand_composites)
 
 
-def assert_same_structure(nest1, nest2, check_types=True, expand_composites=False):
+def assert_same_structure(nest1: _Any, nest2: _Any, check_types: bool = True,
+                          expand_composites: bool = False) -> None:
     """Raise if ``nest1`` and ``nest2`` differ in nesting (leaf values aside).
 
     >>> import finegrad as fg
@@ -77,7 +81,7 @@ def assert_same_structure(nest1, nest2, check_types=True, expand_composites=Fals
                   f"Second structure: {nest2!r:.200}")
 
 
-def map_structure(func, *structure, **kwargs):
+def map_structure(func: _Any, *structure: _Any, **kwargs: _Any) -> _Any:
     """``func`` applied to the leaves of one or more structures of the same nesting.
 
     The result has the nesting of ``structure[0]``. Keyword arguments: ``check_types``

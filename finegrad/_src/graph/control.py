@@ -10,19 +10,23 @@ a tape), so it works eagerly and traced, at any order; the JVP likewise with an 
 A while node's gradient re-runs the loop under a tape: ordinary recorded ops outside a trace,
 a `while_grad` node inside one; both to any order.
 """
+
+from __future__ import annotations
+
 import numpy as np
 
-from finegrad._src import core, nest
+from finegrad._src import core, dims, nest
 from finegrad._src.ad.rediff import jvp_by_transposing, vjp_of
 from finegrad._src.core import Primitive, bind
 from finegrad._src.ops.zeros_and_axes import instantiate_zeros
-from finegrad._src.graph import symbolic
 from finegrad._src.graph.builder import GraphBuilder, is_traced
 from finegrad._src.graph.concrete import replay
 from finegrad._src.graph import ir, vmap
 from finegrad._src.graph.ir import OutSlot
 from finegrad._src.ops.array.structural import convert_to_tensor
 from finegrad._src.tensor import Tensor
+
+from typing import Any
 
 
 class _Branch:
@@ -31,13 +35,24 @@ class _Branch:
     def __init__(self, graph, builder, outer_index):
         self.graph, self.builder, self.outer_index = graph, builder, outer_index
         self._compiled = None
+        self._sized = {}    # argument and captured shapes -> compiled (symbolic sub-graphs)
 
     def run_values(self, args, captured_values):
-        if self._compiled is None:
-            # symbolic params at their traced values: the cond or while op pinned the sizes
-            # flowing into it (graph/symbolic.py)
-            self._compiled = symbolic.at_traced_sizes(self.graph).compiled()
         outer = {s: captured_values[i] for s, i in self.outer_index.items()}
+        if self.graph.sym:
+            # open sizes of the enclosing graph (a cond follows them, see _cond_shape): the
+            # sub-graph resolved for these sizes, as a polymorphic function is
+            key = (tuple(np.shape(a) for a in args),
+                   tuple(np.shape(v) for v in captured_values))
+            compiled = self._sized.get(key)
+            if compiled is None:
+                outs, sized, _ = ir.specialize(self.graph, list(args), outer)
+                if len(self._sized) < 16:
+                    self._sized[key] = sized.compiled()
+                return outs
+            return compiled.run(list(args), outer)
+        if self._compiled is None:
+            self._compiled = self.graph.compiled()
         return self._compiled.run(list(args), outer)
 
     def replay(self, args, captured):
@@ -107,7 +122,7 @@ def _captured(parent, subs):
 cond_p = Primitive("cond", multiple_results=True, unify=False)
 
 
-def cond(pred, true_fn=None, false_fn=None, name=None):
+def cond(pred: Any, true_fn: Any = None, false_fn: Any = None, name: str | None = None) -> Any:
     """``true_fn()`` if ``pred`` else ``false_fn()``, as one differentiable op in graphs.
 
     Eagerly (or with a constant predicate) only the chosen branch runs. Inside
@@ -170,6 +185,22 @@ def _dry(fn):
 cond_p.def_vmap(vmap.cond_rule)   # the slices partitioned by the predicate
 
 
+@cond_p.def_shape
+def _cond_shape(pred, *captured, branches):
+    """The branches' output shapes, whose open sizes are the enclosing trace's when the
+    branches were traced with them (else, and where the two branches differ, the sizes
+    flowing in are kept at their traced values, as for an op without a shape rule)."""
+    def shape(b, s):
+        return tuple(b.graph.sym.get(s, b.graph.meta[s][0]))
+    same_sizes = all(core.same_shape(shape(b, s), tuple(captured[i]))
+                     for b in branches for s, i in b.outer_index.items())
+    t, f = ([shape(b, o.slot) for o in nest.flatten(b.graph.outputs) if isinstance(o, OutSlot)]
+            for b in branches)
+    if not same_sizes or not all(core.same_shape(a, b) for a, b in zip(t, f, strict=True)):
+        dims.pin([d for sh in captured for d in sh], "cond has no rule for dynamic axes")
+    return t
+
+
 @cond_p.def_impl
 def _cond_impl(pred, *captured, branches):
     b = branches[0] if pred else branches[1]
@@ -220,8 +251,9 @@ while_p = Primitive("while_loop", multiple_results=True, unify=False)
 while_p.def_vmap(vmap.while_rule)   # each slice loops as long as its own condition holds
 
 
-def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations=10,
-               back_prop=True, swap_memory=False, maximum_iterations=None, name=None):
+def while_loop(cond: Any, body: Any, loop_vars: Any, shape_invariants: Any = None,
+               parallel_iterations: int = 10, back_prop: bool = True, swap_memory: bool = False,
+               maximum_iterations: Any = None, name: str | None = None) -> Any:
     """Repeat ``loop_vars = body(*loop_vars)`` while ``cond(*loop_vars)``; returns the vars.
 
     Eagerly (and when the condition is not traced) this is a Python loop, recorded by tapes
@@ -297,7 +329,10 @@ def _over_flat(cond, body, structure):
         return list(nest.pack_sequence_as(structure, list(flat)))
 
     def flat_cond(*flat):
-        return cond(*packed_args(flat))
+        c = cond(*packed_args(flat))
+        # a Python or NumPy bool is a constant condition (as in TensorFlow): a tensor, so
+        # that a traced loop runs it as the graph's condition
+        return c if isinstance(c, Tensor) else convert_to_tensor(np.asarray(c, dtype=bool))
 
     def flat_body(*flat):
         out = body(*packed_args(flat))

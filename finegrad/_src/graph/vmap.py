@@ -22,6 +22,9 @@ on a tensor; or it assigns a variable), or whose sizes depend on each slice's va
 (``fallback_to_while_loop=True``), or raises (``False``). It imports `core`, `ops`, `ad`
 and the graph builder.
 """
+
+from __future__ import annotations
+
 import warnings
 
 import numpy as np
@@ -41,6 +44,11 @@ from finegrad._src.ops.batching import aligned_vmap
 from finegrad._src.ops.array.constants import zeros
 from finegrad._src.ops.array.boolean_mask import DataDependentSize
 from finegrad._src.tensor import Tensor
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.types import TensorLike
 
 _FN = "finegrad.vectorized_map"
 
@@ -70,7 +78,8 @@ class _VmapBuilder(GraphBuilder):
                            f"the other, which only a loop does", ValueError)
 
 
-def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
+def vectorized_map(fn: Any, elems: TensorLike, fallback_to_while_loop: bool = True,
+                   warn: bool = True) -> Any:
     """``fn`` applied to each slice of ``elems`` along axis 0, the results stacked, computed
     by one vectorized run of ``fn``'s ops over the whole batch (TensorFlow's
     ``tf.vectorized_map``).
@@ -144,12 +153,17 @@ def _trace(fn, elems, flat):
     examples = [_example(t) for t in flat]
     if not flat[0]._value.shape[0]:   # zero slices: the traced values are made up
         b.examples = True
-    with core.tracing(b):
-        for t, x in zip(flat, examples, strict=True):
-            b.add_arg(x, shape=tuple(core.shape_of(t))[1:] if b.poly else None)
-        out = fn(nest.pack_sequence_as(elems, examples))
-        if nest.is_nested(out) and not nest.flatten(out):
-            raise ValueError(f"{_FN}: fn returned an empty structure")
+    try:
+        with core.tracing(b):
+            for t, x in zip(flat, examples, strict=True):
+                b.add_arg(x, shape=tuple(core.shape_of(t))[1:] if b.poly else None)
+            out = fn(nest.pack_sequence_as(elems, examples))
+            if nest.is_nested(out) and not nest.flatten(out):
+                raise ValueError(f"{_FN}: fn returned an empty structure")
+    except BaseException:   # a trace that raised: what it made is out of scope all the same
+        if parent is None:
+            b.release()
+        raise
     g = b.finish(out, [f"e{i}" for i in range(len(flat))])
     outer = {b.slots[k]: t for k, t in b.alive.items() if b.slots[k] in b.outer}
     return g, b, outer

@@ -4,6 +4,9 @@
 It imports the core modules, `ops.zeros_and_axes` and `ops.array.structural` (its
 second-order rule reshapes and stacks); nothing in the ops below it needs a gather.
 """
+
+from __future__ import annotations
+
 import numpy as np
 
 from finegrad._src import core
@@ -14,11 +17,19 @@ from finegrad._src.ops.array.structural import (_t, concat, convert_to_tensor, r
 from finegrad._src.shapes import TensorShape
 from finegrad._src.tensor import Tensor
 
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.dtypes import DType
+    from finegrad._src.shapes import TensorShape
+    from finegrad._src.types import TensorLike
+
 
 gather_p = Primitive("gather", unify=False, batch_rule=True, fresh=True)
 
 
-def gather(params, indices, validate_indices=None, axis=None, batch_dims=0, name=None):
+def gather(params: TensorLike, indices: TensorLike, validate_indices: Any = None, axis: Any = None,
+           batch_dims: int = 0, name: str | None = None) -> Tensor:
     """Take slices of ``params`` along ``axis`` at integer ``indices``. Primitive ``gather``
     (its VJP is primitive ``gather_transpose``).
 
@@ -208,7 +219,8 @@ class IndexedSlices:
     array([1., 2.], dtype=float32)
     """
 
-    def __init__(self, values, indices, dense_shape=None):
+    def __init__(self, values: Any, indices: TensorLike,
+                 dense_shape: TensorLike | None = None) -> None:
         self.values = convert_to_tensor(values)
         self.indices = convert_to_tensor(indices)
         if not self.indices.dtype.is_integer:
@@ -217,11 +229,11 @@ class IndexedSlices:
         self.dense_shape = None if dense_shape is None else convert_to_tensor(dense_shape)
 
     @property
-    def dtype(self):
+    def dtype(self) -> DType:
         return self.values.dtype
 
     @property
-    def shape(self):
+    def shape(self) -> TensorShape:
         """The dense tensor's shape: ``dense_shape`` when given, else the values' with an
         unknown first axis."""
         if self.dense_shape is not None:

@@ -13,6 +13,9 @@ the other entries (exact where an entry is 0).
 Segment ids are static (their values fix the output's shape and are checked here, as
 TensorFlow's CPU kernels check them): inside a ``finegrad.function`` they must be constants.
 """
+
+from __future__ import annotations
+
 import numpy as np
 
 from finegrad._src import core
@@ -29,6 +32,12 @@ from finegrad._src.ops.math.reductions import cumprod
 from finegrad._src.ops.special.error_and_gamma import truncatediv
 from finegrad._src.shapes import as_int
 from finegrad._src.tensor import Tensor
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.types import TensorLike
+    from collections.abc import Callable
 
 
 def _scatter_rows(x, ids, num):
@@ -254,10 +263,10 @@ _EXAMPLES = {"sum": "[3., 3.]", "mean": "[1.5, 3. ]", "max": "[2., 3.]", "min": 
              "prod": "[2., 3.]", "sqrt_n": "[2.1213205, 3.       ]"}
 
 
-def _make(kind, sorted_ids):
+def _make(kind: Any, sorted_ids: Any) -> Callable[..., Tensor]:
     fn = f"segment_{kind}" if sorted_ids else f"unsorted_segment_{kind}"
     if sorted_ids:
-        def op(data, segment_ids, name=None):
+        def op(data: TensorLike, segment_ids: TensorLike, name: str | None = None) -> Tensor:
             rows, ids, num = _prepare(fn, data, segment_ids, None)
             return _reduce(kind, rows, ids, num, True)
         empty = "0" if kind in ("max", "min") else _EMPTY[kind]
@@ -265,7 +274,8 @@ def _make(kind, sorted_ids):
         what += "row of ``data``"
         size = "max(segment_ids) + 1 segments"
     else:
-        def op(data, segment_ids, num_segments, name=None):
+        def op(data: TensorLike, segment_ids: TensorLike,  # type: ignore[misc]
+               num_segments: TensorLike, name: str | None = None) -> Tensor:
             rows, ids, num = _prepare(fn, data, segment_ids, num_segments)
             return _reduce(kind, rows, ids, num, False)
         empty, call = _EMPTY[kind], "[1, 0, 0], num_segments=2"
