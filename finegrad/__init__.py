@@ -83,6 +83,7 @@ from finegrad._src.ops.sorting import searchsorted
 from finegrad._src.ops.counting import unique_with_counts
 from finegrad import (math, nn, linalg, autodiff, testing, stable, nest, errors,  # noqa: E402
                       debugging, compat, random, dtypes, signal)
+from finegrad import keras  # noqa: E402
 
 newaxis = None
 

@@ -1,0 +1,9 @@
+"""Keras 3's API on finegrad's engine (``tf.keras`` after ``import finegrad as tf``).
+
+>>> import finegrad as tf
+>>> tf.keras.layers.Layer.__name__
+'Layer'
+"""
+from finegrad.keras import layers
+
+__all__ = ["layers"]

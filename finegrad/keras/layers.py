@@ -1,0 +1,4 @@
+"""Keras layers: the `Layer` base class and the built-in layers."""
+from finegrad._src.keras.layer import Layer
+
+__all__ = ["Layer"]
