@@ -4,6 +4,9 @@
 >>> tf.keras.layers.Layer.__name__
 'Layer'
 """
+from finegrad._src.keras.input_layer import Input
+from finegrad._src.keras.model import Model
+from finegrad._src.keras.sequential import Sequential
 from finegrad.keras import layers
 
-__all__ = ["layers"]
+__all__ = ["Input", "Model", "Sequential", "layers"]
