@@ -448,6 +448,8 @@ class Layer:
         return kwargs
 
     def _after_call(self, args, kwargs, outputs):
+        if isinstance(outputs, Tensor):   # what summary() shows for a subclassed model
+            self.__dict__["_last_output_shape"] = tuple(outputs.shape)
         if self.activity_regularizer is not None:
             for out in _flat(outputs):
                 if isinstance(out, Tensor):
