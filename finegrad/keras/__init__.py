@@ -7,6 +7,7 @@
 from finegrad._src.keras.input_layer import Input
 from finegrad._src.keras.model import Model
 from finegrad._src.keras.sequential import Sequential
-from finegrad.keras import layers
+from finegrad.keras import activations, constraints, initializers, layers, regularizers
 
-__all__ = ["Input", "Model", "Sequential", "layers"]
+__all__ = ["Input", "Model", "Sequential", "activations", "constraints", "initializers",
+           "layers", "regularizers"]
