@@ -4,6 +4,7 @@
 >>> tf.keras.layers.Layer.__name__
 'Layer'
 """
+from finegrad.keras import activations, constraints, initializers, regularizers  # noqa: F401
 from finegrad.keras import layers
 
-__all__ = ["layers"]
+__all__ = ["activations", "constraints", "initializers", "layers", "regularizers"]

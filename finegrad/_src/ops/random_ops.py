@@ -206,8 +206,8 @@ def stateless_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.float32, na
 
 def stateless_truncated_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.float32,
                                name=None, alg="auto_select"):
-    """Truncated normal values that depend only on ``shape`` and ``seed`` (not
-    TensorFlow's values: same distribution, another stream).
+    """Truncated normal values that depend only on ``shape`` and ``seed``: TensorFlow's
+    values (normals redrawn outside two standard deviations).
 
     >>> import finegrad as fg
     >>> fg.random.stateless_truncated_normal([2], seed=[0, 7]).shape
