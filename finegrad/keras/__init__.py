@@ -4,7 +4,11 @@
 >>> tf.keras.layers.Layer.__name__
 'Layer'
 """
+from finegrad._src.keras.input_layer import Input
+from finegrad._src.keras.model import Model
+from finegrad._src.keras.sequential import Sequential
 from finegrad.keras import activations, constraints, initializers, regularizers  # noqa: F401
 from finegrad.keras import layers
 
-__all__ = ["activations", "constraints", "initializers", "layers", "regularizers"]
+__all__ = ["Input", "Model", "Sequential", "activations", "constraints", "initializers",
+           "layers", "regularizers"]

@@ -19,6 +19,7 @@ import threading
 import numpy as np
 
 from finegrad._src import dtypes
+from finegrad._src.contexts import init_scope
 from finegrad._src.keras import dtype_policies, naming, nodes
 from finegrad._src.keras.dtype_policies import KerasVariable
 from finegrad._src.keras.fallback import get_initializer, get_regularizer, get_constraint
@@ -102,6 +103,8 @@ class Layer:
     (['linear/variable'], 2)
     """
 
+    _untracked = frozenset({"_inbound_nodes"})   # attributes that hold no sub-layers
+
     def __new__(cls, *args, **kwargs):
         obj = super().__new__(cls)
         object.__setattr__(obj, "_auto_config_value", _auto_config(cls, args, kwargs))
@@ -169,7 +172,7 @@ class Layer:
         """The direct sub-layers, in the order their attributes were set."""
         out, seen = [], {id(self)}
         for key, value in self.__dict__.items():
-            if key in ("_inbound_nodes", "_outbound_nodes", "_parent_model"):
+            if key in self._untracked:
                 continue
             for v in _flat(value) if isinstance(value, (list, tuple, dict)) else [value]:
                 if isinstance(v, Layer) and id(v) not in seen:
@@ -304,11 +307,11 @@ class Layer:
             initializer = "glorot_uniform" if "float" in dtype else "zeros"
         init = get_initializer(initializer)
         name = naming.unique_name("variable") if name is None else name
-        value = init(shape, dtype=dtype)
-        v = KerasVariable(value, trainable=trainable, name=name, dtype=dtype,
-                          path=f"{self.path}/{name}", autocast=autocast,
-                          regularizer=get_regularizer(regularizer),
-                          constraint=get_constraint(constraint))
+        with init_scope():   # out of any trace (a functional call, a traced step)
+            v = KerasVariable(init(shape, dtype=dtype), trainable=trainable, name=name,
+                              dtype=dtype, path=f"{self.path}/{name}", autocast=autocast,
+                              regularizer=get_regularizer(regularizer),
+                              constraint=get_constraint(constraint))
         self._track_variable(v)
         return v
 
@@ -369,8 +372,7 @@ class Layer:
     def compute_output_shape(self, *args, **kwargs):
         """The output shape for ``input_shape``, found by calling the layer symbolically."""
         spec = nodes.output_spec(self, *args, **kwargs)
-        return nodes.map_structure(lambda t: TensorShape(t.shape).as_list()
-                                   if hasattr(t, "shape") else t, spec, tuple_shapes=True)
+        return nodes.map_structure(lambda t: t.shape if hasattr(t, "shape") else t, spec)
 
     def compute_output_spec(self, *args, **kwargs):
         return nodes.output_spec(self, *args, **kwargs)
