@@ -1,0 +1,334 @@
+"""Keras's core layers: `Dense`, `EinsumDense`, `Embedding`, `Lambda`.
+
+Each layer's weights are made in ``build`` from the first input's shape with `add_weight`, and
+``call`` computes with finegrad ops, so a `GradientTape` differentiates through it with
+respect to its inputs and its weights.
+"""
+import inspect
+import re
+
+from finegrad._src.keras import activations, constraints, initializers, regularizers
+from finegrad._src.keras.layer import Layer
+from finegrad._src.ops import linalg
+from finegrad._src.ops.array import cast
+from finegrad._src.ops.elementwise import not_equal
+from finegrad._src.ops.gather import gather
+
+
+def weight_options(layer, name, initializer, regularizer=None, constraint=None):
+    """Store ``<name>_initializer`` / ``_regularizer`` / ``_constraint`` on ``layer``, each
+    resolved from Keras's identifiers (a name, a config dict, an object or None)."""
+    setattr(layer, f"{name}_initializer", initializers.get(initializer))
+    setattr(layer, f"{name}_regularizer", regularizers.get(regularizer))
+    setattr(layer, f"{name}_constraint", constraints.get(constraint))
+
+
+def weight_config(layer, *names, constraints_too=True):
+    """The serialized initializer, regularizer and constraint of each weight in ``names``."""
+    config = {}
+    for name in names:
+        config[f"{name}_initializer"] = initializers.serialize(
+            getattr(layer, f"{name}_initializer"))
+    for name in names:
+        config[f"{name}_regularizer"] = regularizers.serialize(
+            getattr(layer, f"{name}_regularizer"))
+    if constraints_too:
+        for name in names:
+            config[f"{name}_constraint"] = constraints.serialize(
+                getattr(layer, f"{name}_constraint"))
+    return config
+
+
+def make_weight(layer, option, shape, name=None, trainable=True):
+    """``add_weight`` named ``name`` (default ``option``) with the layer's stored
+    ``<option>_initializer`` / ``_regularizer`` / ``_constraint``."""
+    return layer.add_weight(name=option if name is None else name, shape=tuple(shape),
+                            initializer=getattr(layer, f"{option}_initializer"),
+                            regularizer=getattr(layer, f"{option}_regularizer", None),
+                            constraint=getattr(layer, f"{option}_constraint", None),
+                            trainable=trainable)
+
+
+class Dense(Layer):
+    """A densely connected layer: ``activation(inputs @ kernel + bias)`` over the last axis.
+
+    Args:
+        units: the size of the output's last axis.
+        activation: an activation (name or callable); None is linear.
+        use_bias: whether to add a bias vector.
+        kernel_initializer, bias_initializer, kernel_regularizer, bias_regularizer,
+        activity_regularizer, kernel_constraint, bias_constraint: as in Keras.
+
+    >>> import finegrad as fg
+    >>> layer = fg.keras.layers.Dense(2, kernel_initializer="ones")
+    >>> layer(fg.ones([1, 3])).numpy()
+    array([[3., 3.]], dtype=float32)
+    """
+
+    def __init__(self, units, activation=None, use_bias=True,
+                 kernel_initializer="glorot_uniform", bias_initializer="zeros",
+                 kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
+                 kernel_constraint=None, bias_constraint=None, **kwargs):
+        super().__init__(activity_regularizer=activity_regularizer, **kwargs)
+        if not isinstance(units, int) or units <= 0:
+            raise ValueError(f"keras.layers.Dense: units must be a positive int, got "
+                             f"{units!r}")
+        self.units = units
+        self.activation = activations.get(activation)
+        self.use_bias = use_bias
+        weight_options(self, "kernel", kernel_initializer, kernel_regularizer,
+                       kernel_constraint)
+        weight_options(self, "bias", bias_initializer, bias_regularizer, bias_constraint)
+        self.supports_masking = True
+
+    def build(self, input_shape):
+        self.kernel = make_weight(self, "kernel", (input_shape[-1], self.units))
+        self.bias = make_weight(self, "bias", (self.units,)) if self.use_bias else None
+        self.built = True
+
+    def call(self, inputs):
+        x = linalg.matmul(inputs, self.kernel)
+        if self.bias is not None:
+            x = x + self.bias
+        return self.activation(x) if self.activation is not None else x
+
+    def compute_output_shape(self, input_shape):
+        return tuple(input_shape[:-1]) + (self.units,)
+
+    def get_config(self):
+        config = super().get_config()
+        config.update(units=self.units, activation=activations.serialize(self.activation),
+                      use_bias=self.use_bias)
+        config.update(weight_config(self, "kernel", "bias"))
+        return config
+
+
+def _einsum_specs(equation):
+    """(input, kernel, output) specs of ``equation`` and where ``...`` stands ("left",
+    "right" or None)."""
+    eq = equation.replace("...", "0")
+    for pattern, side in (("([a-zA-Z]+),([a-zA-Z]+)->([a-zA-Z]+)$", None),
+                          ("0([a-zA-Z]+),([a-zA-Z]+)->0([a-zA-Z]+)$", "left"),
+                          ("([a-zA-Z]{2,})0,([a-zA-Z]+)->([a-zA-Z]+)0$", "right")):
+        m = re.match(pattern, eq)
+        if m:
+            return m.group(1), m.group(2), m.group(3), side
+    raise ValueError(f"keras.layers.EinsumDense: equation must have the form "
+                     f"'[X],[Y]->[Z]', '...[X],[Y]->...[Z]' or '[X]...,[Y]->[Z]...', got "
+                     f"{equation!r}")
+
+
+def _full_output_shape(input_shape, partial, in_spec, side):
+    """The output's shape: the batch size, the ``partial`` output shape, and the elided
+    axes."""
+    out = [input_shape[0]] + (list(partial) if isinstance(partial, (list, tuple))
+                              else [partial])
+    elided = len(input_shape) - len(in_spec)
+    if side == "left":
+        out[1:1] = list(input_shape[1:elided])
+    elif elided > 0:
+        out += list(input_shape[len(input_shape) - elided:])
+    return out, elided
+
+
+def einsum_shapes(equation, bias_axes, input_shape, partial):
+    """(kernel shape, bias shape or None, full output shape) of an `EinsumDense`."""
+    in_spec, w_spec, out_spec, side = _einsum_specs(equation)
+    out, elided = _full_output_shape(input_shape, partial, in_spec, side)
+    shift = elided if side == "left" else 0
+    in_map = {d: i + shift - (len(input_shape) if side == "left" else 0)
+              for i, d in enumerate(in_spec)}
+    out_map = {d: i + shift for i, d in enumerate(out_spec)}
+    for d in in_spec:
+        if d in out_map and out[out_map[d]] is not None \
+                and out[out_map[d]] != input_shape[in_map[d]]:
+            raise ValueError(f"keras.layers.EinsumDense: input and output shapes differ at "
+                             f"the shared axis {d!r}: {input_shape[in_map[d]]} vs "
+                             f"{out[out_map[d]]}")
+    kernel = []
+    for d in w_spec:
+        if d in out_map:
+            kernel.append(out[out_map[d]])
+        elif d in in_map:
+            kernel.append(input_shape[in_map[d]])
+        else:
+            raise ValueError(f"keras.layers.EinsumDense: weight axis {d!r} is in neither the "
+                             f"input spec {in_spec!r} nor the output spec {out_spec!r}")
+    bias = None
+    if bias_axes is not None:
+        missing = [c for c in bias_axes if c not in out_spec]
+        if missing:
+            raise ValueError(f"keras.layers.EinsumDense: bias axes {missing} are not in the "
+                             f"output spec {out_spec!r}")
+        first = min(out_spec.find(c) for c in bias_axes)
+        sizes = {c: out[i + shift] for i, c in enumerate(out_spec)}
+        bias = [sizes[c] if c in bias_axes else 1 for c in out_spec[first:]]
+        if side != "left":
+            bias += [1] * elided
+    return kernel, bias, out
+
+
+class EinsumDense(Layer):
+    """A dense layer whose product is an einsum ``equation`` of the input and the kernel.
+
+    Args:
+        equation: "[X],[Y]->[Z]" (or with "..." on the left or right of X and Z).
+        output_shape: the output's shape without the batch axis (an int or a tuple;
+            None entries take the input's size).
+        activation, bias_axes (output axes the bias spans), initializers, regularizers,
+        constraints: as in Keras.
+
+    >>> import finegrad as fg
+    >>> layer = fg.keras.layers.EinsumDense("ab,bc->ac", output_shape=4,
+    ...                                     kernel_initializer="ones")
+    >>> layer(fg.ones([2, 3])).shape
+    TensorShape([2, 4])
+    """
+
+    def __init__(self, equation, output_shape, activation=None, bias_axes=None,
+                 kernel_initializer="glorot_uniform", bias_initializer="zeros",
+                 kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
+                 kernel_constraint=None, bias_constraint=None, **kwargs):
+        super().__init__(activity_regularizer=activity_regularizer, **kwargs)
+        self.equation = equation
+        self.partial_output_shape = (tuple(output_shape) if isinstance(output_shape,
+                                                                       (list, tuple))
+                                     else (output_shape,))
+        self.bias_axes = bias_axes
+        self.activation = activations.get(activation)
+        weight_options(self, "kernel", kernel_initializer, kernel_regularizer,
+                       kernel_constraint)
+        weight_options(self, "bias", bias_initializer, bias_regularizer, bias_constraint)
+
+    def build(self, input_shape):
+        kernel, bias, full = einsum_shapes(self.equation, self.bias_axes, list(input_shape),
+                                           self.partial_output_shape)
+        self.full_output_shape = tuple(full)
+        self.kernel = make_weight(self, "kernel", kernel)
+        self.bias = make_weight(self, "bias", bias) if bias is not None else None
+        self.built = True
+
+    def call(self, inputs):
+        x = linalg.einsum(self.equation, inputs, self.kernel)
+        if self.bias is not None:
+            x = x + self.bias
+        return self.activation(x) if self.activation is not None else x
+
+    def compute_output_shape(self, input_shape):
+        return tuple(einsum_shapes(self.equation, self.bias_axes, list(input_shape),
+                                   self.partial_output_shape)[2])
+
+    def get_config(self):
+        config = super().get_config()
+        config.update(output_shape=self.partial_output_shape, equation=self.equation,
+                      activation=activations.serialize(self.activation),
+                      bias_axes=self.bias_axes)
+        config.update(weight_config(self, "kernel", "bias"))
+        return config
+
+
+class Embedding(Layer):
+    """Turns integer indices into dense vectors: row ``i`` of the ``embeddings`` matrix
+    [input_dim, output_dim] for each index ``i``.
+
+    Args:
+        input_dim: the vocabulary size (indices are in [0, input_dim)).
+        output_dim: the size of each vector.
+        mask_zero: whether index 0 is padding; the layer then gives the mask ``inputs != 0``.
+
+    >>> import finegrad as fg
+    >>> layer = fg.keras.layers.Embedding(5, 2, embeddings_initializer="ones")
+    >>> layer(fg.constant([[1, 4]])).shape
+    TensorShape([1, 2, 2])
+    """
+
+    def __init__(self, input_dim, output_dim, embeddings_initializer="uniform",
+                 embeddings_regularizer=None, embeddings_constraint=None, mask_zero=False,
+                 **kwargs):
+        super().__init__(**kwargs)
+        self.input_dim = input_dim
+        self.output_dim = output_dim
+        weight_options(self, "embeddings", embeddings_initializer, embeddings_regularizer,
+                       embeddings_constraint)
+        self.mask_zero = mask_zero
+        self.supports_masking = mask_zero
+        self.autocast = False
+
+    def build(self, input_shape=None):
+        self.embeddings = make_weight(self, "embeddings", (self.input_dim, self.output_dim))
+        self.built = True
+
+    def call(self, inputs):
+        if inputs.dtype.name not in ("int32", "int64"):
+            inputs = cast(inputs, "int32")
+        return gather(self.embeddings, inputs)
+
+    def compute_mask(self, inputs, mask=None):
+        return not_equal(inputs, 0) if self.mask_zero else None
+
+    def compute_output_shape(self, input_shape):
+        return tuple(input_shape) + (self.output_dim,)
+
+    def get_config(self):
+        config = super().get_config()
+        config.update(input_dim=self.input_dim, output_dim=self.output_dim)
+        config.update(weight_config(self, "embeddings", constraints_too=False))
+        config.update(embeddings_constraint=constraints.serialize(self.embeddings_constraint),
+                      mask_zero=self.mask_zero)
+        return config
+
+
+class Lambda(Layer):
+    """Wraps a function of tensors as a layer (no weights).
+
+    Args:
+        function: called as ``function(inputs, **arguments)`` (and with ``mask=`` or
+            ``training=`` when it takes them).
+        output_shape: the output's shape (or a function of the input shape), when it cannot
+            be inferred.
+        mask: a fixed mask, or a function ``(inputs, mask) -> mask``.
+        arguments: keyword arguments passed to ``function``.
+
+    >>> import finegrad as fg
+    >>> fg.keras.layers.Lambda(lambda x: 2 * x)(fg.ones([2])).numpy()
+    array([2., 2.], dtype=float32)
+    """
+
+    def __init__(self, function, output_shape=None, mask=None, arguments=None, **kwargs):
+        super().__init__(**kwargs)
+        if not callable(function):
+            raise TypeError(f"keras.layers.Lambda: function must be callable, got "
+                            f"{type(function).__name__}")
+        self.function = function
+        self.arguments = dict(arguments or {})
+        self._output_shape = output_shape
+        self.mask = mask
+        self.supports_masking = mask is not None
+        params = inspect.signature(function).parameters
+        self._takes = {k for k in ("mask", "training") if k in params}
+
+    def call(self, inputs, mask=None, training=None):
+        kwargs = dict(self.arguments)
+        if "mask" in self._takes:
+            kwargs["mask"] = mask
+        if "training" in self._takes:
+            kwargs["training"] = training
+        return self.function(inputs, **kwargs)
+
+    def compute_mask(self, inputs, mask=None):
+        if callable(self.mask):
+            return self.mask(inputs, mask)
+        return self.mask
+
+    def compute_output_shape(self, input_shape):
+        if self._output_shape is None:
+            return super().compute_output_shape(input_shape)
+        if callable(self._output_shape):
+            return self._output_shape(input_shape)
+        return (input_shape[0],) + tuple(self._output_shape)
+
+    def get_config(self):
+        config = super().get_config()
+        config.update(function=self.function, output_shape=self._output_shape,
+                      arguments=self.arguments)
+        return config
