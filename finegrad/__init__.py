@@ -82,8 +82,7 @@ from finegrad._src.ops.array_extra import (shape_n, sequence_mask, unravel_index
 from finegrad._src.ops.sorting import searchsorted
 from finegrad._src.ops.counting import unique_with_counts
 from finegrad import (math, nn, linalg, autodiff, testing, stable, nest, errors,  # noqa: E402
-                      debugging, compat, random, dtypes, signal)
-from finegrad import keras  # noqa: E402
+                      debugging, compat, random, dtypes, signal, keras)
 
 newaxis = None
 

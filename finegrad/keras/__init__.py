@@ -4,11 +4,16 @@
 >>> tf.keras.layers.Layer.__name__
 'Layer'
 """
+from finegrad._src.keras.dtype_policies import DTypePolicy
 from finegrad._src.keras.input_layer import Input
+from finegrad._src.keras.keras_tensor import KerasTensor
+from finegrad._src.keras.layer import Layer
 from finegrad._src.keras.model import Model
 from finegrad._src.keras.sequential import Sequential
-from finegrad.keras import activations, constraints, initializers, regularizers  # noqa: F401
-from finegrad.keras import layers
+from finegrad._src.keras.dtype_policies import KerasVariable as Variable
+from finegrad.keras import (activations, backend, callbacks, constraints, initializers, layers,
+                            mixed_precision, models, regularizers, utils)
 
-__all__ = ["Input", "Model", "Sequential", "activations", "constraints", "initializers",
-           "layers", "regularizers"]
+__all__ = ["DTypePolicy", "Input", "KerasTensor", "Layer", "Model", "Sequential", "Variable",
+           "activations", "backend", "callbacks", "constraints", "initializers", "layers",
+           "mixed_precision", "models", "regularizers", "utils"]

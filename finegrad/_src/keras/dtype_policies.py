@@ -147,12 +147,18 @@ class KerasVariable(Variable):
     finegrad.float16
     """
 
-    def __init__(self, initial_value, trainable=True, name=None, dtype=None, path=None,
-                 autocast=True, regularizer=None, constraint=None):
-        super().__init__(initial_value, trainable=trainable, name=name, dtype=dtype)
+    def __init__(self, initializer, shape=None, dtype=None, trainable=True, autocast=True,
+                 aggregation="none", name=None, path=None, regularizer=None, constraint=None,
+                 **kwargs):
+        if callable(initializer) and not isinstance(initializer, Variable):
+            if shape is None:
+                raise ValueError("keras.Variable: when creating a Variable from an "
+                                 "initializer, the `shape` argument should be specified.")
+            initializer = initializer(tuple(shape), dtype=dtype or floatx())
+        super().__init__(initializer, trainable=trainable, name=name, dtype=dtype)
         self.name = "variable" if name is None else str(name)
         self.path = self.name if path is None else path
-        self.autocast = autocast
+        self.autocast, self.aggregation = autocast, aggregation
         self.regularizer = regularizer
         self.constraint = constraint
 
@@ -163,6 +169,12 @@ class KerasVariable(Variable):
                 and t.dtype.name != target:
             return cast(t, target)
         return t
+
+    def read_value(self):
+        """The value in the variable's own dtype, never autocast: what ``custom_gradient``
+        takes as the variable's read, so the gradient its ``grad_fn`` gives for the variable
+        has the variable's dtype (float32 under mixed precision), as in TensorFlow."""
+        return super()._as_tensor()
 
     @property
     def value(self):

@@ -22,7 +22,7 @@ from finegrad._src import dtypes
 from finegrad._src.contexts import init_scope
 from finegrad._src.keras import dtype_policies, naming, nodes
 from finegrad._src.keras.dtype_policies import KerasVariable
-from finegrad._src.keras.fallback import get_initializer, get_regularizer, get_constraint
+from finegrad._src.keras import constraints, initializers, regularizers
 from finegrad._src.ops.array import cast, convert_to_tensor
 from finegrad._src.scopes import name_scope
 from finegrad._src.shapes import TensorShape
@@ -128,7 +128,7 @@ class Layer:
         self._trainable = bool(trainable)
         self.built = False
         self.autocast = autocast
-        self.activity_regularizer = get_regularizer(activity_regularizer)
+        self.activity_regularizer = regularizers.get(activity_regularizer)
         self.supports_masking = type(self).compute_mask is not Layer.compute_mask
         self._input_shape_arg = (input_dim,) if input_dim is not None else \
             (tuple(input_shape) if input_shape is not None else None)
@@ -305,13 +305,13 @@ class Layer:
         dtype = self.variable_dtype if dtype is None else dtypes.as_dtype(dtype).name
         if initializer is None:
             initializer = "glorot_uniform" if "float" in dtype else "zeros"
-        init = get_initializer(initializer)
+        init = initializers.get(initializer)
         name = naming.unique_name("variable") if name is None else name
         with init_scope():   # out of any trace (a functional call, a traced step)
             v = KerasVariable(init(shape, dtype=dtype), trainable=trainable, name=name,
                               dtype=dtype, path=f"{self.path}/{name}", autocast=autocast,
-                              regularizer=get_regularizer(regularizer),
-                              constraint=get_constraint(constraint))
+                              regularizer=regularizers.get(regularizer),
+                              constraint=constraints.get(constraint))
         self._track_variable(v)
         return v
 
@@ -448,6 +448,8 @@ class Layer:
         return kwargs
 
     def _after_call(self, args, kwargs, outputs):
+        if isinstance(outputs, Tensor):   # what summary() shows for a subclassed model
+            self.__dict__["_last_output_shape"] = tuple(outputs.shape)
         if self.activity_regularizer is not None:
             for out in _flat(outputs):
                 if isinstance(out, Tensor):

@@ -1,0 +1,60 @@
+"""``keras.backend``: the global settings real code reads (``epsilon``, ``floatx``,
+``image_data_format``) and `clear_session`."""
+from finegrad._src.keras import dtype_policies, keras_tensor, naming
+from finegrad._src.keras.dtype_policies import _settings, floatx, set_floatx  # noqa: F401
+
+
+def epsilon():
+    """The fuzz factor numerical code adds to avoid dividing by zero (1e-7).
+
+    >>> import finegrad as tf
+    >>> tf.keras.backend.epsilon()
+    1e-07
+    """
+    return _settings["epsilon"]
+
+
+def set_epsilon(value):
+    """Set the value `epsilon` returns."""
+    _settings["epsilon"] = float(value)
+
+
+def image_data_format():
+    """``"channels_last"`` (the default) or ``"channels_first"``.
+
+    >>> import finegrad as tf
+    >>> tf.keras.backend.image_data_format()
+    'channels_last'
+    """
+    return _settings["image_data_format"]
+
+
+def set_image_data_format(data_format):
+    """Set the default data format of the image layers."""
+    if data_format not in ("channels_first", "channels_last"):
+        raise ValueError(f"The `data_format` argument must be one of {{'channels_first', "
+                         f"'channels_last'}}. Received: data_format={data_format}")
+    _settings["image_data_format"] = str(data_format)
+
+
+def clear_session(free_memory=True):
+    """Forget the layer names made so far (the next Dense is ``dense`` again) and the
+    symbolic tensors of the functional API.
+
+    >>> import finegrad as tf
+    >>> tf.keras.backend.clear_session()
+    >>> tf.keras.layers.Layer().name
+    'layer'
+    """
+    naming.reset()
+    keras_tensor.reset()
+    dtype_policies.set_global_policy(None)
+
+
+def backend():
+    """The name of the engine: ``"finegrad"``."""
+    return "finegrad"
+
+
+def is_keras_tensor(x):
+    return keras_tensor.is_keras_tensor(x)
