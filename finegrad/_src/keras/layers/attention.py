@@ -12,9 +12,8 @@ import string
 from finegrad._src.keras import nodes
 from finegrad._src.keras.layer import Layer
 from finegrad._src.keras.layers.activation import masked_softmax
-from finegrad._src.keras.layers.core import EinsumDense, weight_options
+from finegrad._src.keras.layers.core import EinsumDense, weight_config, weight_options
 from finegrad._src.keras.layers.regularization import Dropout
-from finegrad._src.keras import constraints, initializers, regularizers
 from finegrad._src.ops import elementwise as ew
 from finegrad._src.ops import linalg, nn
 from finegrad._src.ops.array import cast, expand_dims, reduce_sum, transpose
@@ -333,13 +332,7 @@ class MultiHeadAttention(Layer):
                       value_dim=self._value_dim, dropout=self._dropout,
                       use_bias=self._use_bias, use_gate=self._use_gate,
                       output_shape=self._output_shape, attention_axes=self._attention_axes,
-                      kernel_initializer=initializers.serialize(self.kernel_initializer),
-                      bias_initializer=initializers.serialize(self.bias_initializer),
-                      kernel_regularizer=regularizers.serialize(self.kernel_regularizer),
-                      bias_regularizer=regularizers.serialize(self.bias_regularizer),
-                      kernel_constraint=constraints.serialize(self.kernel_constraint),
-                      bias_constraint=constraints.serialize(self.bias_constraint),
-                      seed=self._seed)
+                      **weight_config(self, "kernel", "bias", activity=True), seed=self._seed)
         return config
 
 

@@ -108,7 +108,7 @@ class _Conv(_WindowLayer):
         config.update(filters=self.filters, **self._window_config(), groups=self.groups,
                       activation=activations.serialize(self.activation),
                       use_bias=self.use_bias)
-        config.update(weight_config(self, "kernel", "bias"))
+        config.update(weight_config(self, "kernel", "bias", activity=True))
         return config
 
 
@@ -213,7 +213,7 @@ class _ConvTranspose(_WindowLayer):
                       output_padding=self.output_padding, **window,
                       activation=activations.serialize(self.activation),
                       use_bias=self.use_bias)
-        config.update(weight_config(self, "kernel", "bias"))
+        config.update(weight_config(self, "kernel", "bias", activity=True))
         return config
 
 

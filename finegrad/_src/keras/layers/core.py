@@ -15,27 +15,41 @@ from finegrad._src.ops.elementwise import not_equal
 from finegrad._src.ops.gather import gather
 
 
+# Keras's short aliases of the random initializers (Embedding's default is "uniform")
+_INITIALIZER_ALIASES = {"uniform": "random_uniform", "normal": "random_normal"}
+
+
 def weight_options(layer, name, initializer, regularizer=None, constraint=None):
     """Store ``<name>_initializer`` / ``_regularizer`` / ``_constraint`` on ``layer``, each
     resolved from Keras's identifiers (a name, a config dict, an object or None)."""
+    if isinstance(initializer, str):
+        initializer = _INITIALIZER_ALIASES.get(initializer, initializer)
     setattr(layer, f"{name}_initializer", initializers.get(initializer))
     setattr(layer, f"{name}_regularizer", regularizers.get(regularizer))
     setattr(layer, f"{name}_constraint", constraints.get(constraint))
 
 
-def weight_config(layer, *names, constraints_too=True):
-    """The serialized initializer, regularizer and constraint of each weight in ``names``."""
+def serialized(module, obj):
+    """``module.serialize(obj)``, None for None (as Keras's config has it)."""
+    return None if obj is None else module.serialize(obj)
+
+
+def weight_config(layer, *names, constraints_too=True, activity=False):
+    """The serialized initializer, regularizer and constraint of each weight in ``names``
+    (and, with ``activity``, the activity regularizer after the weights' regularizers)."""
     config = {}
     for name in names:
-        config[f"{name}_initializer"] = initializers.serialize(
-            getattr(layer, f"{name}_initializer"))
+        config[f"{name}_initializer"] = serialized(initializers,
+                                                   getattr(layer, f"{name}_initializer"))
     for name in names:
-        config[f"{name}_regularizer"] = regularizers.serialize(
-            getattr(layer, f"{name}_regularizer"))
+        config[f"{name}_regularizer"] = serialized(regularizers,
+                                                   getattr(layer, f"{name}_regularizer"))
+    if activity:
+        config["activity_regularizer"] = serialized(regularizers, layer.activity_regularizer)
     if constraints_too:
         for name in names:
-            config[f"{name}_constraint"] = constraints.serialize(
-                getattr(layer, f"{name}_constraint"))
+            config[f"{name}_constraint"] = serialized(constraints,
+                                                      getattr(layer, f"{name}_constraint"))
     return config
 
 
@@ -223,7 +237,7 @@ class EinsumDense(Layer):
         config.update(output_shape=self.partial_output_shape, equation=self.equation,
                       activation=activations.serialize(self.activation),
                       bias_axes=self.bias_axes)
-        config.update(weight_config(self, "kernel", "bias"))
+        config.update(weight_config(self, "kernel", "bias", activity=True))
         return config
 
 
@@ -272,8 +286,9 @@ class Embedding(Layer):
     def get_config(self):
         config = super().get_config()
         config.update(input_dim=self.input_dim, output_dim=self.output_dim)
-        config.update(weight_config(self, "embeddings", constraints_too=False))
-        config.update(embeddings_constraint=constraints.serialize(self.embeddings_constraint),
+        config.update(weight_config(self, "embeddings", constraints_too=False, activity=True))
+        config.update(embeddings_constraint=serialized(constraints,
+                                                       self.embeddings_constraint),
                       mask_zero=self.mask_zero)
         return config
 

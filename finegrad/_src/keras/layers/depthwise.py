@@ -51,7 +51,7 @@ class _DepthwiseConv(_WindowLayer):
                       padding=window.pop("padding"), **window,
                       activation=activations.serialize(self.activation),
                       use_bias=self.use_bias)
-        config.update(weight_config(self, "depthwise", "bias"))
+        config.update(weight_config(self, "depthwise", "bias", activity=True))
         return config
 
 
@@ -133,7 +133,7 @@ class _SeparableConv(_WindowLayer):
                       **self._window_config(),
                       activation=activations.serialize(self.activation),
                       use_bias=self.use_bias)
-        config.update(weight_config(self, "depthwise", "pointwise", "bias"))
+        config.update(weight_config(self, "depthwise", "pointwise", "bias", activity=True))
         return config
 
 

@@ -143,7 +143,7 @@ class SimpleRNNCell(_DropoutCell):
 
 def _cell_weights_config(cell):
     """Keras's names: kernel_*, recurrent_* (the recurrent kernel's) and bias_*."""
-    config = weight_config(cell, "kernel", "recurrent", "bias")
+    config = weight_config(cell, "kernel", "recurrent", "bias", activity=True)
     return config
 
 
