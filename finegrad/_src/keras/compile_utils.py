@@ -14,9 +14,9 @@ try:   # TODO(#24): plain imports once keras-support's optimizers, losses, metri
 except ImportError:  # pragma: no cover - until they are merged
     losses_module = metrics_module = optimizers_module = None
 from finegrad._src.keras.nodes import flatten
-from finegrad._src.ops.array import cast
-from finegrad._src.ops.arithmetic import add, multiply
-from finegrad._src.ops.reduce import reduce_sum
+from finegrad._src.ops.array.structural import cast
+from finegrad._src.ops.math.arithmetic import add, multiply
+from finegrad._src.ops.array.structural import reduce_sum
 
 
 def _output_names(model, n):

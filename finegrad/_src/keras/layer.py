@@ -23,7 +23,7 @@ from finegrad._src.contexts import init_scope
 from finegrad._src.keras import dtype_policies, naming, nodes
 from finegrad._src.keras.dtype_policies import KerasVariable
 from finegrad._src.keras import constraints, initializers, regularizers
-from finegrad._src.ops.array import cast, convert_to_tensor
+from finegrad._src.ops.array.structural import cast, convert_to_tensor
 from finegrad._src.scopes import name_scope
 from finegrad._src.shapes import TensorShape
 from finegrad._src.tensor import Tensor

@@ -19,8 +19,8 @@ from finegrad._src.keras.compile_utils import metrics_module, optimizers_module
 from finegrad._src.keras.callbacks.base import CallbackList
 from finegrad._src.keras.data_adapters import unpack_x_y_sample_weight
 from finegrad._src.keras.nodes import flatten, map_structure
-from finegrad._src.ops.arithmetic import add
-from finegrad._src.ops.queries import shape as shape_of
+from finegrad._src.ops.math.arithmetic import add
+from finegrad._src.ops.array.shape_queries import shape as shape_of
 from finegrad._src.tensor import Tensor
 
 
