@@ -85,7 +85,8 @@ from finegrad._src.ops.array.sequences_and_blocks import (shape_n, sequence_mask
 from finegrad._src.ops.math.sorting import searchsorted
 from finegrad._src.ops.math.counting import unique_with_counts
 from finegrad import (math, nn, linalg, autodiff, testing, stable, nest, errors,  # noqa: E402
-                      debugging, compat, random, dtypes, signal, distribute, train, keras)
+                      debugging, compat, random, dtypes, signal, distribute, train, keras,
+                      optimizers, initializers)
 
 newaxis = None
 
