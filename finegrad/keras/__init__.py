@@ -6,7 +6,7 @@
 """
 from finegrad._src.keras.dtype_policies import DTypePolicy
 from finegrad._src.keras.input_layer import Input
-from finegrad._src.keras.keras_tensor import KerasTensor
+from finegrad._src.keras.nodes import KerasTensor
 from finegrad._src.keras.layer import Layer
 from finegrad._src.keras.model import Model
 from finegrad._src.keras.sequential import Sequential

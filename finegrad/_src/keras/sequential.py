@@ -6,7 +6,7 @@ is built on its first call (or `build`), from the shape of what it is called on.
 """
 from finegrad._src.keras import functional
 from finegrad._src.keras.input_layer import InputLayer
-from finegrad._src.keras.keras_tensor import KerasTensor
+from finegrad._src.keras.nodes import KerasTensor
 from finegrad._src.keras.layer import Layer
 from finegrad._src.keras.model import Functional, Model
 from finegrad._src.scopes import name_scope
