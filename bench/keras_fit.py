@@ -24,8 +24,6 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
-import finegrad as fg  # noqa: E402
-
 SIZES = (784, 256, 128, 10)
 BATCH = 128
 
@@ -57,6 +55,7 @@ def model(keras):
 
 def fit_epoch(x, y):
     """A function running one epoch of ``model.fit``, and the model."""
+    import finegrad as fg   # (here: the Keras peers' processes import this file too)
     m = model(fg.keras)
     m.compile(fg.keras.optimizers.Adam(1e-3),
               fg.keras.losses.SparseCategoricalCrossentropy(from_logits=True))
@@ -65,6 +64,7 @@ def fit_epoch(x, y):
 
 def tape_epoch(x, y, traced):
     """A function running one epoch of the same training written with a GradientTape."""
+    import finegrad as fg
     m = model(fg.keras)
     opt = fg.keras.optimizers.Adam(1e-3)
     loss_fn = fg.keras.losses.SparseCategoricalCrossentropy(from_logits=True)
