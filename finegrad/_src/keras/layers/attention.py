@@ -175,7 +175,10 @@ class MultiHeadAttention(Layer):
         self._num_heads, self._key_dim = num_heads, key_dim
         self._value_dim = value_dim if value_dim else key_dim
         self._dropout, self._use_bias, self._use_gate = dropout, use_bias, use_gate
-        self._output_shape, self._seed = output_shape, seed
+        if isinstance(output_shape, int):
+            output_shape = (output_shape,)
+        self._output_shape = None if output_shape is None else tuple(output_shape)
+        self._seed = seed
         if isinstance(attention_axes, int):
             attention_axes = (attention_axes,)
         self._attention_axes = None if attention_axes is None else tuple(attention_axes)
@@ -243,12 +246,7 @@ class MultiHeadAttention(Layer):
 
     def _make_output_dense(self, query_shape):
         free = len(query_shape) - 2
-        if self._output_shape is None:
-            out = [query_shape[-1]]
-        elif isinstance(self._output_shape, int):
-            out = [self._output_shape]
-        else:
-            out = list(self._output_shape)
+        out = [query_shape[-1]] if self._output_shape is None else list(self._output_shape)
         eq, bias_axes, _ = projection_equation(free + 1, 2, len(out))
         layer = EinsumDense(eq, output_shape=[None] * free + out,
                             bias_axes=bias_axes if self._use_bias else None,
@@ -322,9 +320,7 @@ class MultiHeadAttention(Layer):
     def compute_output_shape(self, query_shape, value_shape=None, key_shape=None):
         if self._output_shape is None:
             return tuple(query_shape)
-        last = (self._output_shape,) if isinstance(self._output_shape, int) \
-            else tuple(self._output_shape)
-        return tuple(query_shape[:-1]) + last
+        return tuple(query_shape[:-1]) + self._output_shape
 
     def get_config(self):
         config = super().get_config()
