@@ -8,7 +8,9 @@ a 2-D one over a height of 1; a 3-D one is a sum, over the kernel's depth offset
 convolutions of strided depth slices (the depth axis folded into the batch), so every
 derivative comes from the 2-D primitives' rules.
 """
+from finegrad._src.core import bind
 from finegrad._src.ops import conv as _conv
+from finegrad._src.ops import conv_geometry as _cg
 from finegrad._src.ops import pool as _pool
 from finegrad._src.ops.array import concat, expand_dims, reshape, split, squeeze, transpose
 from finegrad._src.ops.manipulation import pad as _pad
@@ -132,13 +134,25 @@ def conv_transpose(x, kernel, strides, padding, output_padding, dilation_rate):
     if rank != 2:
         raise ValueError(f"conv_transpose: kernel must have rank 3 or 4, got shape "
                          f"{kernel.shape}")
-    sizes = [transpose_output_length(int(x.shape[1 + i]), int(kernel.shape[i]), padding,
-                                     strides[i], None if output_padding is None
-                                     else output_padding[i], dilation_rate[i])
-             for i in range(2)]
-    out_shape = [int(x.shape[0])] + sizes + [int(kernel.shape[2])]
-    return _conv.conv2d_transpose(x, kernel, out_shape, list(strides), padding.upper(),
-                                  dilations=list(dilation_rate))
+    sizes = tuple(transpose_output_length(int(x.shape[1 + i]), int(kernel.shape[i]), padding,
+                                          strides[i], None if output_padding is None
+                                          else output_padding[i], dilation_rate[i])
+                  for i in range(2))
+    return _conv2d_transpose(x, kernel, sizes, tuple(strides), padding, tuple(dilation_rate))
+
+
+def _conv2d_transpose(x, kernel, out_hw, strides, padding, dilations):
+    """The transpose of a conv2d whose input has spatial sizes ``out_hw`` (the batch size may
+    be unknown in a trace, so the primitive is bound directly, with TensorFlow's pads for
+    that geometry)."""
+    fn = "keras.ops.conv_transpose"
+    k = tuple(int(n) for n in kernel.shape[:2])
+    got, pads = _cg.geometry(out_hw, k, strides, dilations, padding.upper(), fn)
+    if got != tuple(int(n) for n in x.shape[1:3]):
+        raise ValueError(f"{fn}: an output of spatial sizes {list(out_hw)} does not give back "
+                         f"the input's {list(x.shape[1:3])}")
+    return bind(_conv.conv2d_input_grad_p, x, kernel, in_hw=tuple(out_hw), strides=strides,
+                dilations=dilations, pads=pads)
 
 
 def depthwise_conv(x, kernel, strides, padding, dilation_rate):

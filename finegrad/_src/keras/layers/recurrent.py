@@ -375,9 +375,18 @@ class RNN(Layer):
             return list(self.cell.get_initial_state(batch_size=batch_size))
         return [zeros((batch_size, d), dtype=self.compute_dtype) for d in self.state_size]
 
+    def _zero_states(self, sequences):
+        """Zero states of the sequences' batch size (which may be unknown in a trace)."""
+        batch = sequences.shape[0]
+        if batch is not None and (hasattr(self.cell, "get_initial_state") and
+                                  not isinstance(self.cell, _DropoutCell)):
+            return self.get_initial_state(int(batch))
+        column = cast(zeros_like(sequences[:, 0, :1]), self.cell.compute_dtype)
+        return [column + zeros((d,), dtype=self.cell.compute_dtype) for d in self.state_size]
+
     def call(self, sequences, initial_state=None, mask=None, training=False):
         if initial_state is None:
-            states = self.get_initial_state(int(sequences.shape[0]))
+            states = self._zero_states(sequences)
         else:
             states = list(initial_state) if isinstance(initial_state, (list, tuple)) \
                 else [initial_state]
