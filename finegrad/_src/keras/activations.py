@@ -5,14 +5,16 @@ by name (``"relu"``, ``"swish"``...), as layers' ``activation=`` argument does.
 
 from finegrad._src.activations import gelu as _nn_gelu, relu6 as _nn_relu6
 from finegrad._src.activations import selu as _nn_selu
-from finegrad._src.ops import arithmetic as ar
-from finegrad._src.ops import elementwise as ew
-from finegrad._src.ops.array import cast, convert_to_tensor, ones_like, split, zeros_like
-from finegrad._src.ops.nn import log_softmax as _nn_log_softmax, softmax as _nn_softmax
-from finegrad._src.ops.reduce import cumsum, reduce_sum
-from finegrad._src.ops.sorting import sort
-from finegrad._src.ops.special import log_sigmoid as _nn_log_sigmoid
-from finegrad._src.ops.tf_extras import softsign as _nn_softsign
+from finegrad._src.ops.math import arithmetic as ar
+from finegrad._src.ops.math import elementwise as ew
+from finegrad._src.ops.array.structural import (cast, convert_to_tensor, ones_like, split,
+                                                zeros_like)
+from finegrad._src.ops.nn.softmax_cross_entropy import (log_softmax as _nn_log_softmax,
+                                                        softmax as _nn_softmax)
+from finegrad._src.ops.math.reductions import cumsum, reduce_sum
+from finegrad._src.ops.math.sorting import sort
+from finegrad._src.ops.math.inverse_trig import log_sigmoid as _nn_log_sigmoid
+from finegrad._src.ops.nn.embedding_and_bias import softsign as _nn_softsign
 
 
 def _t(x):

@@ -1,9 +1,9 @@
 """Keras 3's weight constraints (``keras.constraints``): callables ``c(w)`` returning the
 projected weights, which an optimizer assigns after each update.
 """
-from finegrad._src.ops import elementwise as ew
-from finegrad._src.ops.array import cast, convert_to_tensor, reduce_sum
-from finegrad._src.ops.arithmetic import maximum, minimum
+from finegrad._src.ops.math import elementwise as ew
+from finegrad._src.ops.array.structural import cast, convert_to_tensor, reduce_sum
+from finegrad._src.ops.math.arithmetic import maximum, minimum
 
 _EPSILON = 1e-7
 

@@ -10,7 +10,7 @@ variable.
 import threading
 
 from finegrad._src import dtypes
-from finegrad._src.ops.array import cast
+from finegrad._src.ops.array.structural import cast
 from finegrad._src.variables import Variable
 
 _POLICIES = {"float16": ("float16", "float16"), "float32": ("float32", "float32"),

@@ -12,7 +12,7 @@ from finegrad._src import dtypes
 from finegrad._src.keras.input_layer import InputLayer
 from finegrad._src.keras.keras_tensor import KerasTensor
 from finegrad._src.keras.nodes import flatten, map_structure
-from finegrad._src.ops.array import cast, convert_to_tensor, expand_dims
+from finegrad._src.ops.array.structural import cast, convert_to_tensor, expand_dims
 from finegrad._src.tensor import Tensor
 
 

@@ -11,12 +11,12 @@ import math
 import random as _py_random
 
 from finegrad._src import dtypes
-from finegrad._src.ops import random_ops
-from finegrad._src.ops.array import cast, convert_to_tensor, reshape, transpose
-from finegrad._src.ops.constants import eye, ones as _ones, zeros as _zeros
-from finegrad._src.ops.elementwise import sign
-from finegrad._src.ops.linalg_extra import diag_part
-from finegrad._src.ops.svd_qr import qr
+from finegrad._src.ops.random import sampling as random_ops
+from finegrad._src.ops.array.structural import cast, convert_to_tensor, reshape, transpose
+from finegrad._src.ops.array.constants import eye, ones as _ones, zeros as _zeros
+from finegrad._src.ops.math.elementwise import sign
+from finegrad._src.ops.linalg.diag_inv_det import diag_part
+from finegrad._src.ops.linalg.svd_qr import qr
 from finegrad._src.shapes import as_ints
 
 _FLOATX = "float32"

@@ -23,7 +23,7 @@ from finegrad._src.contexts import init_scope
 from finegrad._src.keras import dtype_policies, naming, nodes
 from finegrad._src.keras.dtype_policies import KerasVariable
 from finegrad._src.keras import constraints, initializers, regularizers
-from finegrad._src.ops.array import cast, convert_to_tensor
+from finegrad._src.ops.array.structural import cast, convert_to_tensor
 from finegrad._src.scopes import name_scope
 from finegrad._src.shapes import TensorShape
 from finegrad._src.tensor import Tensor
@@ -399,13 +399,13 @@ class Layer:
         if "_trainable_variables" not in self.__dict__:
             raise RuntimeError(f"{type(self).__name__}: the layer's __init__ did not call "
                                f"super().__init__()")
-        if args:
-            args = (nodes.map_structure(self._convert_input, args[0]),) + args[1:]
         if nodes.is_symbolic_call(args, kwargs):
             return nodes.symbolic_call(self, args, kwargs, self._call_eagerly)
         return self._call_eagerly(args, kwargs)
 
     def _call_eagerly(self, args, kwargs):
+        if args:   # (symbolic calls come here with the traced tensors)
+            args = (nodes.map_structure(self._convert_input, args[0]),) + args[1:]
         ctx, entry = _context, _context.entry is None
         if entry:
             ctx.entry = self

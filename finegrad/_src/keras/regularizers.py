@@ -3,11 +3,11 @@ scalar penalty that a layer adds to its losses.
 """
 import math
 
-from finegrad._src.ops import elementwise as ew
-from finegrad._src.ops.array import cast, convert_to_tensor, reduce_sum, transpose
-from finegrad._src.ops.arithmetic import minimum
-from finegrad._src.ops.constants import eye
-from finegrad._src.ops.linalg import matmul
+from finegrad._src.ops.math import elementwise as ew
+from finegrad._src.ops.array.structural import cast, convert_to_tensor, reduce_sum, transpose
+from finegrad._src.ops.math.arithmetic import minimum
+from finegrad._src.ops.array.constants import eye
+from finegrad._src.ops.linalg.products import matmul
 
 _EPSILON = 1e-7
 

@@ -15,12 +15,14 @@ import numpy as np
 from finegrad._src.ad.tape import GradientTape
 from finegrad._src.graph.function import function
 from finegrad._src.keras import compile_utils, data_adapters, dtype_policies
-from finegrad._src.keras.compile_utils import metrics_module, optimizers_module
+from finegrad._src.keras.compile_utils import metrics_module
+from finegrad._src.keras.optimizers import serialization as optimizers_serialization
+from finegrad._src.keras.optimizers.loss_scale import LossScaleOptimizer
 from finegrad._src.keras.callbacks.base import CallbackList
 from finegrad._src.keras.data_adapters import unpack_x_y_sample_weight
 from finegrad._src.keras.nodes import flatten, map_structure
-from finegrad._src.ops.arithmetic import add
-from finegrad._src.ops.queries import shape as shape_of
+from finegrad._src.ops.math.arithmetic import add
+from finegrad._src.ops.array.shape_queries import shape as shape_of
 from finegrad._src.tensor import Tensor
 
 
@@ -75,12 +77,12 @@ class Trainer:
             auto_scale_loss: under the ``mixed_float16`` policy, wrap the optimizer in a
                 `LossScaleOptimizer`.
         """
-        opt = optimizers_module.get(optimizer)
+        opt = optimizers_serialization.get(optimizer)
         policy = dtype_policies.global_policy() if self.dtype_policy is None \
             else self.dtype_policy
         if auto_scale_loss and policy.name == "mixed_float16" and \
-                not isinstance(opt, optimizers_module.LossScaleOptimizer):
-            opt = optimizers_module.LossScaleOptimizer(opt, name="loss_scale_optimizer")
+                not isinstance(opt, LossScaleOptimizer):
+            opt = LossScaleOptimizer(opt, name="loss_scale_optimizer")
         self.optimizer, self.loss = opt, loss
         self._compile_state = {
             "loss": compile_utils.CompileLoss(loss, loss_weights) if loss is not None else None,

@@ -245,10 +245,6 @@ class CallbackList(Callback):
         """Whether some callback overrides batch hook ``hook`` (logs are then needed)."""
         return bool(self._batch_hooks[hook])
 
-    def _call(self, name, *args):
-        for c in self.callbacks:
-            getattr(c, name)(*args)
-
     def _call_batch(self, name, batch, logs):
         for fn in self._batch_hooks[name]:
             fn(batch, logs)
@@ -273,10 +269,14 @@ def _make_hook(name, batch):
     if batch:
         def hook(self, batch_index, logs=None):
             self._call_batch(name, batch_index, logs)
-    else:
-        def hook(self, *args, **kwargs):
+    elif name.startswith("on_epoch"):
+        def hook(self, epoch, logs=None):
             for c in self.callbacks:
-                getattr(c, name)(*args, **kwargs)
+                getattr(c, name)(epoch, logs)
+    else:
+        def hook(self, logs=None):
+            for c in self.callbacks:
+                getattr(c, name)(logs)
     hook.__name__ = name
     return hook
 

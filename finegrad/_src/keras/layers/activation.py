@@ -9,11 +9,11 @@ from finegrad._src import activations as nn_activations
 from finegrad._src.keras import activations
 from finegrad._src.keras.layer import Layer
 from finegrad._src.keras.layers.core import make_weight, weight_config, weight_options
-from finegrad._src.ops import elementwise as ew
-from finegrad._src.ops import nn
-from finegrad._src.ops.arithmetic import clip_by_value
-from finegrad._src.ops.array import cast, zeros_like
-from finegrad._src.ops.reduce import reduce_logsumexp
+from finegrad._src.ops.math import elementwise as ew
+from finegrad._src.ops.nn import softmax_cross_entropy as nn
+from finegrad._src.ops.math.arithmetic import clip_by_value
+from finegrad._src.ops.array.structural import cast, zeros_like
+from finegrad._src.ops.math.reductions import reduce_logsumexp
 
 
 class _Elementwise(Layer):

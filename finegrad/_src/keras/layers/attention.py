@@ -14,11 +14,12 @@ from finegrad._src.keras.layer import Layer
 from finegrad._src.keras.layers.activation import masked_softmax
 from finegrad._src.keras.layers.core import EinsumDense, weight_config, weight_options
 from finegrad._src.keras.layers.regularization import Dropout
-from finegrad._src.ops import elementwise as ew
-from finegrad._src.ops import linalg, nn
-from finegrad._src.ops.array import cast, expand_dims, reduce_sum, transpose
-from finegrad._src.ops.constants import ones
-from finegrad._src.ops.reduce import cumsum
+from finegrad._src.ops.math import elementwise as ew
+from finegrad._src.ops.linalg import products as linalg
+from finegrad._src.ops.nn import softmax_cross_entropy as nn
+from finegrad._src.ops.array.structural import cast, expand_dims, reduce_sum, transpose
+from finegrad._src.ops.array.constants import ones
+from finegrad._src.ops.math.reductions import cumsum
 
 
 def causal_mask(q_len, v_len):

@@ -9,11 +9,12 @@ convolutions of strided depth slices (the depth axis folded into the batch), so 
 derivative comes from the 2-D primitives' rules.
 """
 from finegrad._src.core import bind
-from finegrad._src.ops import conv as _conv
-from finegrad._src.ops import conv_geometry as _cg
-from finegrad._src.ops import pool as _pool
-from finegrad._src.ops.array import concat, expand_dims, reshape, split, squeeze, transpose
-from finegrad._src.ops.manipulation import pad as _pad
+from finegrad._src.ops.nn import conv as _conv
+from finegrad._src.ops.nn import pool as _pool
+from finegrad._src.ops.nn import window_geometry as _cg
+from finegrad._src.ops.array.structural import (concat, expand_dims, reshape, split, squeeze,
+                                                transpose)
+from finegrad._src.ops.array.manipulation import pad as _pad
 
 
 def tuple_arg(value, n, name, layer):

@@ -11,7 +11,7 @@ from finegrad._src.keras import activations
 from finegrad._src.keras.layer import Layer
 from finegrad._src.keras.layers import convolution_ops as co
 from finegrad._src.keras.layers.core import make_weight, weight_config, weight_options
-from finegrad._src.ops.array import reshape
+from finegrad._src.ops.array.structural import reshape
 
 
 def _check_positive(layer, **values):

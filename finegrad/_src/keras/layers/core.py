@@ -9,10 +9,10 @@ import re
 
 from finegrad._src.keras import activations, constraints, initializers, regularizers
 from finegrad._src.keras.layer import Layer
-from finegrad._src.ops import linalg
-from finegrad._src.ops.array import cast
-from finegrad._src.ops.elementwise import not_equal
-from finegrad._src.ops.gather import gather
+from finegrad._src.ops.linalg import products as linalg
+from finegrad._src.ops.array.structural import cast
+from finegrad._src.ops.math.elementwise import not_equal
+from finegrad._src.ops.array.gather import gather
 
 
 # Keras's short aliases of the random initializers (Embedding's default is "uniform")

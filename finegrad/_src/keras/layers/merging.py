@@ -3,10 +3,10 @@
 output mask is the OR of the inputs' masks (None unless every input has one).
 """
 from finegrad._src.keras.layer import Layer
-from finegrad._src.ops import elementwise as ew
-from finegrad._src.ops import linalg
-from finegrad._src.ops.arithmetic import maximum, minimum
-from finegrad._src.ops.array import concat, expand_dims, ones_like, zeros_like
+from finegrad._src.ops.math import elementwise as ew
+from finegrad._src.ops.linalg import products as linalg
+from finegrad._src.ops.math.arithmetic import maximum, minimum
+from finegrad._src.ops.array.structural import concat, expand_dims, ones_like, zeros_like
 from finegrad._src.statistics import l2_normalize, reduce_any
 
 

@@ -10,9 +10,9 @@ them.
 """
 from finegrad._src.keras.layer import Layer
 from finegrad._src.keras.layers.core import weight_config, weight_options
-from finegrad._src.ops import elementwise as ew
-from finegrad._src.ops.array import broadcast_to, cast, expand_dims, reduce_sum, reshape
-from finegrad._src.ops.nn_losses import batch_normalization
+from finegrad._src.ops.math import elementwise as ew
+from finegrad._src.ops.array.structural import broadcast_to, cast, expand_dims, reduce_sum, reshape
+from finegrad._src.ops.nn.normalization_and_losses import batch_normalization
 from finegrad._src.statistics import moments
 
 

@@ -7,9 +7,9 @@ Max pooling's gradient goes to the first maximum of each window, as TensorFlow's
 """
 from finegrad._src.keras.layer import Layer
 from finegrad._src.keras.layers import convolution_ops as co
-from finegrad._src.ops import elementwise as ew
-from finegrad._src.ops.array import cast, expand_dims, reduce_sum
-from finegrad._src.ops.reduce import reduce_max, reduce_mean
+from finegrad._src.ops.math import elementwise as ew
+from finegrad._src.ops.array.structural import cast, expand_dims, reduce_sum
+from finegrad._src.ops.math.reductions import reduce_max, reduce_mean
 
 
 class _Pooling(Layer):

@@ -15,12 +15,13 @@ import inspect
 from finegrad._src.keras import activations, initializers
 from finegrad._src.keras.layer import Layer
 from finegrad._src.keras.layers.core import make_weight, weight_config, weight_options
-from finegrad._src.ops import elementwise as ew
-from finegrad._src.ops import linalg
-from finegrad._src.ops.array import cast, concat, expand_dims, ones_like, split, stack, unstack
-from finegrad._src.ops.array import zeros_like
-from finegrad._src.ops.constants import zeros
-from finegrad._src.ops.dropout import dropout
+from finegrad._src.ops.math import elementwise as ew
+from finegrad._src.ops.linalg import products as linalg
+from finegrad._src.ops.array.structural import (cast, concat, expand_dims, ones_like, split,
+                                                stack, unstack)
+from finegrad._src.ops.array.structural import zeros_like
+from finegrad._src.ops.array.constants import zeros
+from finegrad._src.ops.nn.dropout import dropout
 
 
 class _DropoutCell(Layer):

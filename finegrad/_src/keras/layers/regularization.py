@@ -6,7 +6,7 @@ They act only in training (``training=True``, given or inherited from the enclos
 """
 from finegrad._src.keras.layer import Layer
 from finegrad._src.keras.layers import convolution_ops as co
-from finegrad._src.ops.dropout import dropout
+from finegrad._src.ops.nn.dropout import dropout
 
 
 class Dropout(Layer):

@@ -6,8 +6,8 @@ import math
 
 from finegrad._src.keras.layer import Layer
 from finegrad._src.keras.layers import convolution_ops as co
-from finegrad._src.ops.array import expand_dims, reshape, tile, transpose
-from finegrad._src.ops.manipulation import pad, repeat
+from finegrad._src.ops.array.structural import expand_dims, reshape, tile, transpose
+from finegrad._src.ops.array.manipulation import pad, repeat
 
 
 class _Reshaping(Layer):
