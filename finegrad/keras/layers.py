@@ -6,7 +6,7 @@ from finegrad._src.keras.layers.activation import (ELU, Activation, LeakyReLU, P
 from finegrad._src.keras.layers.attention import Attention, MultiHeadAttention
 from finegrad._src.keras.layers.convolutional import (Conv1D, Conv1DTranspose, Conv2D,
                                                       Conv2DTranspose, Conv3D)
-from finegrad._src.keras.layers.core import Dense, EinsumDense, Embedding, Lambda
+from finegrad._src.keras.layers.core import Dense, EinsumDense, Embedding, Lambda, Masking
 from finegrad._src.keras.layers.depthwise import (DepthwiseConv1D, DepthwiseConv2D,
                                                   SeparableConv1D, SeparableConv2D)
 from finegrad._src.keras.layers.merging import (Add, Average, Concatenate, Dot, Maximum,
@@ -44,8 +44,8 @@ __all__ = [
     "GlobalAveragePooling1D", "GlobalAveragePooling2D", "GlobalMaxPool1D", "GlobalMaxPool2D",
     "GlobalMaxPooling1D", "GlobalMaxPooling2D", "GroupNormalization", "Input", "InputLayer",
     "LSTM", "LSTMCell", "Lambda", "Layer", "LayerNormalization", "LeakyReLU", "MaxPool1D",
-    "MaxPool2D", "MaxPooling1D", "MaxPooling2D", "Maximum", "Minimum", "MultiHeadAttention",
-    "Multiply", "PReLU", "Permute", "RNN", "ReLU", "RepeatVector", "Reshape",
+    "Masking", "MaxPool2D", "MaxPooling1D", "MaxPooling2D", "Maximum", "Minimum",
+    "MultiHeadAttention", "Multiply", "PReLU", "Permute", "RNN", "ReLU", "RepeatVector", "Reshape",
     "SeparableConv1D", "SeparableConv2D", "SeparableConvolution2D", "SimpleRNN",
     "SimpleRNNCell", "Softmax", "SpatialDropout1D", "SpatialDropout2D", "SpatialDropout3D",
     "Subtract", "UpSampling1D", "UpSampling2D", "ZeroPadding1D", "ZeroPadding2D",

@@ -127,3 +127,24 @@ def test_lambda_matches_keras():
     keras = keras_module()
     assert_matches_keras(L.Lambda(lambda x: x * x + 1.), keras.layers.Lambda(lambda x: x * x + 1.),
                          [randn(2, 3)])
+
+
+def test_masking_zeroes_and_masks_steps():
+    x = np.array([[[1., 2.], [0., 0.], [3., 0.]]], np.float32)
+    layer = L.Masking()
+    np.testing.assert_array_equal(layer(x).numpy(), x)
+    assert layer.compute_mask(fg.constant(x)).numpy().tolist() == [[True, False, True]]
+    y = L.Masking(mask_value=3.)(np.array([[[3., 3.], [1., 3.]]], np.float32)).numpy()
+    np.testing.assert_array_equal(y, [[[0., 0.], [1., 3.]]])
+
+
+def test_masking_before_an_rnn_matches_keras():
+    keras = keras_module()
+    x = randn(2, 5, 3)
+    x[0, 3:] = 0.
+    x[1, 1] = 0.
+    ours = fg.keras.Sequential([L.Masking(), L.LSTM(4, return_sequences=True)])
+    theirs = keras.Sequential([keras.layers.Masking(), keras.layers.LSTM(4,
+                                                                         return_sequences=True)])
+    assert_matches_keras(ours, theirs, [x], rtol=1e-4, atol=1e-5)
+    assert_config_keys_match(L.Masking(0.5), keras.layers.Masking(0.5))

@@ -36,7 +36,16 @@ def test_errors():
     with pytest.raises(ValueError, match="permutation"):
         L.Permute((1, 1))
     with pytest.raises(NotImplementedError, match="interpolation"):
-        L.UpSampling2D(interpolation="bilinear")
+        L.UpSampling2D(interpolation="bicubic")
+
+
+def test_bilinear_upsampling_closed_form_and_gradient():
+    ramp = np.array([0., 1.], np.float32).reshape(1, 1, 2, 1)
+    y = L.UpSampling2D((1, 2), interpolation="bilinear")(ramp).numpy()
+    np.testing.assert_allclose(y[0, 0, :, 0], [0., 0.25, 0.75, 1.])
+    layer = L.UpSampling2D((2, 3), interpolation="bilinear", dtype="float64")
+    fg.testing.check_gradients(lambda t: layer(t), [randn(1, 3, 2, 2, dtype=np.float64)],
+                               order=1)
 
 
 def test_upsampling_gradient_sums_the_copies():
@@ -53,7 +62,10 @@ CASES = [("Flatten", {}), ("Flatten", dict(data_format="channels_first")),
          ("ZeroPadding2D", dict(padding=((1, 2), (0, 3)))),
          ("ZeroPadding2D", dict(padding=(2, 1), data_format="channels_first")),
          ("Cropping2D", dict(cropping=((1, 0), (1, 2)))), ("Cropping2D", dict(cropping=1)),
-         ("UpSampling2D", {}), ("UpSampling2D", dict(size=(1, 3)))]
+         ("UpSampling2D", {}), ("UpSampling2D", dict(size=(1, 3))),
+         ("UpSampling2D", dict(size=(2, 3), interpolation="bilinear")),
+         ("UpSampling2D", dict(size=3, interpolation="bilinear",
+                               data_format="channels_first"))]
 
 
 @pytest.mark.parametrize("name,kwargs", CASES)

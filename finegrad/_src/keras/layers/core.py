@@ -13,6 +13,7 @@ from finegrad._src.ops.linalg import products as linalg
 from finegrad._src.ops.array.structural import cast
 from finegrad._src.ops.math.elementwise import not_equal
 from finegrad._src.ops.array.gather import gather
+from finegrad._src.statistics import reduce_any
 
 
 # Keras's short aliases of the random initializers (Embedding's default is "uniform")
@@ -346,4 +347,37 @@ class Lambda(Layer):
         config = super().get_config()
         config.update(function=self.function, output_shape=self._output_shape,
                       arguments=self.arguments)
+        return config
+
+
+class Masking(Layer):
+    """Masks the time steps whose features all equal ``mask_value``: those steps are zeroed
+    and the layer's mask (``any(inputs != mask_value, axis=-1)``) tells the layers after it
+    (RNNs, pooling, attention) to skip them.
+
+    >>> import finegrad as fg
+    >>> x = fg.constant([[[1.], [0.], [2.]]])
+    >>> fg.keras.layers.Masking().compute_mask(x).numpy()
+    array([[ True, False,  True]])
+    """
+
+    def __init__(self, mask_value=0.0, **kwargs):
+        super().__init__(**kwargs)
+        self.mask_value = mask_value
+        self.supports_masking = True
+        self.built = True
+
+    def compute_mask(self, inputs, mask=None):
+        return reduce_any(not_equal(inputs, self.mask_value), axis=-1)
+
+    def call(self, inputs):
+        keep = reduce_any(not_equal(inputs, self.mask_value), axis=-1, keepdims=True)
+        return inputs * cast(keep, inputs.dtype)
+
+    def compute_output_shape(self, input_shape):
+        return input_shape
+
+    def get_config(self):
+        config = super().get_config()
+        config.update(mask_value=self.mask_value)
         return config
