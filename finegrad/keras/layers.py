@@ -21,6 +21,7 @@ from finegrad._src.keras.layers.recurrent import (GRU, LSTM, RNN, GRUCell, LSTMC
                                                   SimpleRNN, SimpleRNNCell)
 from finegrad._src.keras.layers.regularization import (Dropout, SpatialDropout1D,
                                                        SpatialDropout2D, SpatialDropout3D)
+from finegrad._src.keras.layers.wrappers import Bidirectional, TimeDistributed
 from finegrad._src.keras.layers.reshaping import (Cropping1D, Cropping2D, Flatten, Permute,
                                                   RepeatVector, Reshape, UpSampling1D,
                                                   UpSampling2D, ZeroPadding1D, ZeroPadding2D)
@@ -36,7 +37,7 @@ SeparableConvolution2D = SeparableConv2D
 
 __all__ = [
     "Activation", "Add", "Attention", "Average", "AveragePooling1D", "AveragePooling2D",
-    "AvgPool1D", "AvgPool2D", "BatchNormalization", "Concatenate", "Conv1D",
+    "AvgPool1D", "AvgPool2D", "BatchNormalization", "Bidirectional", "Concatenate", "Conv1D",
     "Conv1DTranspose", "Conv2D", "Conv2DTranspose", "Conv3D", "Convolution1D",
     "Convolution2D", "Convolution2DTranspose", "Convolution3D", "Cropping1D", "Cropping2D",
     "Dense", "DepthwiseConv1D", "DepthwiseConv2D", "Dot", "Dropout", "ELU", "EinsumDense",
@@ -48,5 +49,5 @@ __all__ = [
     "MultiHeadAttention", "Multiply", "PReLU", "Permute", "RNN", "ReLU", "RepeatVector", "Reshape",
     "SeparableConv1D", "SeparableConv2D", "SeparableConvolution2D", "SimpleRNN",
     "SimpleRNNCell", "Softmax", "SpatialDropout1D", "SpatialDropout2D", "SpatialDropout3D",
-    "Subtract", "UpSampling1D", "UpSampling2D", "ZeroPadding1D", "ZeroPadding2D",
+    "Subtract", "TimeDistributed", "UpSampling1D", "UpSampling2D", "ZeroPadding1D", "ZeroPadding2D",
 ]
