@@ -6,14 +6,14 @@
 """
 from finegrad._src.keras.dtype_policies import DTypePolicy
 from finegrad._src.keras.input_layer import Input
-from finegrad._src.keras.keras_tensor import KerasTensor
+from finegrad._src.keras.nodes import KerasTensor
 from finegrad._src.keras.layer import Layer
 from finegrad._src.keras.model import Model
 from finegrad._src.keras.sequential import Sequential
 from finegrad._src.keras.dtype_policies import KerasVariable as Variable
 from finegrad.keras import (activations, backend, callbacks, constraints, initializers, layers,
-                            mixed_precision, models, optimizers, regularizers, utils)
+                            losses, mixed_precision, models, optimizers, regularizers, utils)
 
 __all__ = ["DTypePolicy", "Input", "KerasTensor", "Layer", "Model", "Sequential", "Variable",
            "activations", "backend", "callbacks", "constraints", "initializers", "layers",
-           "mixed_precision", "models", "optimizers", "regularizers", "utils"]
+           "losses", "mixed_precision", "models", "optimizers", "regularizers", "utils"]

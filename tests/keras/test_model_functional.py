@@ -254,3 +254,19 @@ def test_lambda_layer_with_custom_gradient_in_a_functional_model():
         tape.watch(data)
         out = tf.reduce_sum(model(data))
     np.testing.assert_allclose(tape.gradient(out, data).numpy(), [[-1.0, -1.0]])
+
+
+def test_operators_on_symbolic_tensors_are_recorded():
+    """``x + y``, ``x[:, :2]`` and the like on KerasTensors become operation nodes (Keras 3's
+    ops), run again by the model; they are not among its layers."""
+    x = K.Input((3,))
+    h = L.Dense(3, kernel_initializer="ones", use_bias=False)(x)
+    y = -(((h + x * 2.0 - 1.0)[:, :2] ** 2) / 2)
+    assert y.shape == (None, 2)
+    model = K.Model(x, y)
+    assert [layer.name for layer in model.layers] == ["input_layer", "dense"]
+    data = np.array([[1.0, 2.0, 3.0]], np.float32)
+    h_val = data.sum() * np.ones(3)
+    expected = -(((h_val + data[0] * 2 - 1)[:2]) ** 2) / 2
+    np.testing.assert_allclose(model(data).numpy()[0], expected)
+    np.testing.assert_allclose(K.models.clone_model(model)(data).shape, (1, 2))

@@ -1,6 +1,6 @@
 """``keras.backend``: the global settings real code reads (``epsilon``, ``floatx``,
 ``image_data_format``) and `clear_session`."""
-from finegrad._src.keras import dtype_policies, keras_tensor, naming
+from finegrad._src.keras import dtype_policies, naming, nodes
 from finegrad._src.keras.dtype_policies import _settings, floatx, set_floatx  # noqa: F401
 
 
@@ -47,7 +47,7 @@ def clear_session(free_memory=True):
     'layer'
     """
     naming.reset()
-    keras_tensor.reset()
+    nodes.reset()
     dtype_policies.set_global_policy(None)
 
 
@@ -57,4 +57,4 @@ def backend():
 
 
 def is_keras_tensor(x):
-    return keras_tensor.is_keras_tensor(x)
+    return nodes.is_keras_tensor(x)

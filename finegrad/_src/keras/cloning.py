@@ -1,6 +1,7 @@
 """``clone_model``: a new model with the same structure and fresh weights."""
 from finegrad._src.keras.input_layer import Input, InputLayer
-from finegrad._src.keras.keras_tensor import KerasTensor
+from finegrad._src.keras.nodes import KerasTensor
+from finegrad._src.keras.layer import Layer
 from finegrad._src.keras.model import Model
 from finegrad._src.keras.nodes import flatten, map_structure
 from finegrad._src.keras.sequential import Sequential
@@ -43,8 +44,9 @@ def clone_model(model, input_tensors=None, clone_function=None, call_function=No
 
     for node in model._graph_nodes:
         layer = clones.get(id(node.layer))
-        if layer is None:
-            layer = clones[id(node.layer)] = clone(node.layer)
+        if layer is None:   # (operations have no state: the same one serves)
+            layer = clones[id(node.layer)] = clone(node.layer) \
+                if isinstance(node.layer, Layer) else node.layer
         out = layer(*map_structure(value_of, node.args), **map_structure(value_of, node.kwargs))
         for kt, o in zip(node.output_tensors, flatten(out), strict=False):
             values[id(kt)] = o

@@ -7,11 +7,12 @@ names as Keras does: ``"accuracy"`` becomes binary, sparse categorical or catego
 accuracy from the shapes of the first batch's targets and predictions; metrics of a model
 with several outputs are named ``<output>_<metric>``.
 """
-try:   # TODO(#24): plain imports once keras-support's losses and metrics are merged
-    from finegrad._src.keras import losses as losses_module
+from finegrad._src.keras import losses as losses_module
+
+try:   # TODO(#24): a plain import once keras-support's metrics are merged
     from finegrad._src.keras import metrics as metrics_module
 except ImportError:  # pragma: no cover - until they are merged
-    losses_module = metrics_module = None
+    metrics_module = None
 from finegrad._src.keras.nodes import flatten
 from finegrad._src.ops.array.structural import cast
 from finegrad._src.ops.math.arithmetic import add, multiply

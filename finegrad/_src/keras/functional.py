@@ -10,7 +10,8 @@ import numpy as np
 
 from finegrad._src import dtypes
 from finegrad._src.keras.input_layer import InputLayer
-from finegrad._src.keras.keras_tensor import KerasTensor
+from finegrad._src.keras.layer import Layer
+from finegrad._src.keras.nodes import KerasTensor
 from finegrad._src.keras.nodes import flatten, map_structure
 from finegrad._src.ops.array.structural import cast, convert_to_tensor, expand_dims
 from finegrad._src.tensor import Tensor
@@ -60,7 +61,7 @@ def build_graph(inputs, outputs, where="Functional"):
     order.sort(key=lambda n: -depth[id(n)])
     layers = [t._keras_history[0].layer for t in flat_in if t._keras_history]
     for node in order:
-        if all(node.layer is not layer for layer in layers):
+        if isinstance(node.layer, Layer) and all(node.layer is not x for x in layers):
             layers.append(node.layer)
     return order, layers
 

@@ -1,7 +1,7 @@
 """`Input` and `InputLayer`: the symbolic inputs of the functional API."""
 from finegrad._src.keras import naming
 from finegrad._src.keras.dtype_policies import floatx
-from finegrad._src.keras.keras_tensor import KerasTensor
+from finegrad._src.keras.nodes import KerasTensor
 from finegrad._src.keras.layer import Layer
 from finegrad._src.keras.nodes import Node
 

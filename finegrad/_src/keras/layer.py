@@ -24,7 +24,7 @@ from finegrad._src.keras import dtype_policies, naming, nodes
 from finegrad._src.keras.dtype_policies import KerasVariable
 from finegrad._src.keras import constraints, initializers, regularizers
 from finegrad._src.ops.array.structural import cast, convert_to_tensor
-from finegrad._src.scopes import name_scope
+from finegrad._src.scopes import get_current_name_scope, name_scope
 from finegrad._src.shapes import TensorShape
 from finegrad._src.tensor import Tensor
 from finegrad._src.variables import Variable
@@ -309,11 +309,19 @@ class Layer:
         name = naming.unique_name("variable") if name is None else name
         with init_scope():   # out of any trace (a functional call, a traced step)
             v = KerasVariable(init(shape, dtype=dtype), trainable=trainable, name=name,
-                              dtype=dtype, path=f"{self.path}/{name}", autocast=autocast,
+                              dtype=dtype, path=self._variable_path(name), autocast=autocast,
                               regularizer=regularizers.get(regularizer),
                               constraint=constraints.get(constraint))
         self._track_variable(v)
         return v
+
+    def _variable_path(self, name):
+        """Keras's path: the name scopes around the layer (a parent built it in its call)
+        and the layer's own, then the weight's name."""
+        scope = get_current_name_scope()
+        if scope.rsplit("/", 1)[-1] != self.name:
+            scope = f"{scope}/{self.name}" if scope else self.name
+        return f"{scope}/{name}"
 
     def get_weights(self):
         """The weights' values as NumPy arrays, in `weights` order."""

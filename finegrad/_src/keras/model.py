@@ -6,7 +6,7 @@ in a `Sequential`.
 """
 from finegrad._src.keras import functional, saving, summary
 from finegrad._src.keras.input_layer import InputLayer
-from finegrad._src.keras.keras_tensor import KerasTensor
+from finegrad._src.keras.nodes import KerasTensor
 from finegrad._src.keras.layer import Layer
 from finegrad._src.keras.nodes import flatten, map_structure, trace_call
 from finegrad._src.keras.trainer import Trainer

@@ -6,9 +6,10 @@ is built on its first call (or `build`), from the shape of what it is called on.
 """
 from finegrad._src.keras import functional
 from finegrad._src.keras.input_layer import InputLayer
-from finegrad._src.keras.keras_tensor import KerasTensor
+from finegrad._src.keras.nodes import KerasTensor
 from finegrad._src.keras.layer import Layer
 from finegrad._src.keras.model import Functional, Model
+from finegrad._src.scopes import name_scope
 
 
 class Sequential(Model):
@@ -106,8 +107,9 @@ class Sequential(Model):
             dtype = self._stack[0].compute_dtype
             self._stack.insert(0, InputLayer(batch_shape=input_shape, dtype=dtype))
         x = self._stack[0].output
-        for layer in self._stack[1:]:
-            x = layer(x)
+        with name_scope(self.name):    # Keras's weight paths: "sequential/dense/kernel"
+            for layer in self._stack[1:]:
+                x = layer(x)
         self.__dict__["_functional"] = Functional(inputs=self._stack[0].output, outputs=x)
         self._graph_layers = self._functional._graph_layers
         self.__dict__.update(_graph_nodes=self._functional._graph_nodes,

@@ -11,7 +11,7 @@ import shutil
 import numpy as np
 
 from finegrad._src.keras.input_layer import InputLayer
-from finegrad._src.keras.keras_tensor import KerasTensor
+from finegrad._src.keras.nodes import KerasTensor
 
 
 def _ratio_reduce(total, widths):
