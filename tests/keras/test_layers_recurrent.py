@@ -94,8 +94,39 @@ def test_initial_state_and_cells():
     for t in range(4):
         _, [state] = cell(fg.constant(x[:, t]), [state])
     np.testing.assert_allclose(h.numpy(), state.numpy(), rtol=1e-6)
-    with pytest.raises(NotImplementedError, match="stateful"):
-        L.LSTM(3, stateful=True)
+
+
+def test_stateful_carries_states_across_calls():
+    x = randn(2, 6, 3)
+    whole = L.LSTM(4)
+    expected = whole(x).numpy()
+    layer = L.LSTM(4, stateful=True)
+    layer(x[:, :3])
+    layer.set_weights(whole.get_weights())
+    layer.reset_states()
+    layer(x[:, :3])
+    np.testing.assert_allclose(layer(x[:, 3:]).numpy(), expected, rtol=1e-5, atol=1e-6)
+    layer.reset_state()
+    np.testing.assert_allclose(layer(x[:, :3]).numpy(), whole(x[:, :3]).numpy(), rtol=1e-5,
+                               atol=1e-6)
+    assert len(layer.weights) == 3          # the states are not weights
+    with pytest.raises(ValueError, match="static batch size"):
+        L.GRU(2, stateful=True)(fg.keras.Input((3, 2)))
+
+
+def test_stateful_matches_keras():
+    keras = keras_module()
+    ours, theirs = L.GRU(3, stateful=True), keras.layers.GRU(3, stateful=True)
+    x = randn(2, 6, 4)
+    theirs(x[:, :3])
+    theirs.set_weights([randn(*w.shape, seed=i + 1) * 0.5 for i, w in enumerate(theirs.weights)])
+    theirs.reset_state()
+    ours(x[:, :3])
+    ours.set_weights(theirs.get_weights())
+    ours.reset_state()
+    for part in (x[:, :3], x[:, 3:]):
+        np.testing.assert_allclose(ours(part).numpy(), np.asarray(theirs(part)), rtol=1e-5,
+                                   atol=1e-6)
 
 
 CASES = [("SimpleRNN", dict(units=3)), ("SimpleRNN", dict(units=3, return_sequences=True,

@@ -22,6 +22,7 @@ from finegrad._src.ops.array.structural import (cast, concat, expand_dims, ones_
 from finegrad._src.ops.array.structural import zeros_like
 from finegrad._src.ops.array.constants import zeros
 from finegrad._src.ops.nn.dropout import dropout
+from finegrad._src.variables import Variable
 
 
 class _DropoutCell(Layer):
@@ -337,6 +338,9 @@ class RNN(Layer):
         return_sequences: return every step's output (else the last).
         return_state: also return the final states (``[output, *states]``).
         go_backwards: run over the reversed sequence (the outputs come in that order).
+        stateful: keep the final states (non-trainable variables, one row per example of a
+            fixed batch size) as the next call's initial states; ``reset_state()`` zeroes
+            them.
         unroll: accepted (the loop always runs step by step in Python).
         zero_output_for_mask: a masked step outputs zeros instead of repeating the last one.
 
@@ -354,9 +358,8 @@ class RNN(Layer):
         if not hasattr(cell, "call") or not hasattr(cell, "state_size"):
             raise ValueError(f"keras.layers.RNN: cell must have a `call` method and a "
                              f"`state_size` attribute, got {cell!r}")
-        if stateful:
-            raise NotImplementedError("keras.layers.RNN: stateful=True is not implemented")
         super().__init__(**kwargs)
+        self.__dict__["states"] = None     # a stateful layer's state variables (untracked)
         self.cell = cell
         self.return_sequences, self.return_state = return_sequences, return_state
         self.go_backwards, self.stateful, self.unroll = go_backwards, stateful, unroll
@@ -369,7 +372,22 @@ class RNN(Layer):
         if isinstance(self.cell, Layer) and not self.cell.built:
             self.cell.build((sequences_shape[0],) + tuple(sequences_shape[2:]))
             self.cell.built = True
+        if self.stateful:
+            if sequences_shape[0] is None:
+                raise ValueError(f"keras.layers.{type(self).__name__}: a stateful RNN needs a "
+                                 f"static batch size, got input shape {tuple(sequences_shape)}")
+            self.__dict__["states"] = [
+                Variable(s, trainable=False, name="rnn_state")
+                for s in self.get_initial_state(int(sequences_shape[0]))]
         self.built = True
+
+    def reset_state(self):
+        """Zero a stateful layer's states."""
+        for v in self.states or ():
+            v.assign(zeros_like(v))
+
+    def reset_states(self):
+        self.reset_state()
 
     def get_initial_state(self, batch_size):
         if hasattr(self.cell, "get_initial_state"):
@@ -386,7 +404,9 @@ class RNN(Layer):
         return [column + zeros((d,), dtype=self.cell.compute_dtype) for d in self.state_size]
 
     def call(self, sequences, initial_state=None, mask=None, training=False):
-        if initial_state is None:
+        if initial_state is None and self.stateful:
+            states = [v.read_value() for v in self.states]
+        elif initial_state is None:
             states = self._zero_states(sequences)
         else:
             states = list(initial_state) if isinstance(initial_state, (list, tuple)) \
@@ -400,6 +420,9 @@ class RNN(Layer):
         finally:
             if isinstance(self.cell, _DropoutCell):
                 self.cell.reset_dropout_masks()
+        if self.stateful:
+            for v, s in zip(self.states, states, strict=True):
+                v.assign(s)
         output = outputs if self.return_sequences else last
         return [output, *states] if self.return_state else output
 
