@@ -6,7 +6,8 @@ from finegrad._src.keras.layers.activation import (ELU, Activation, LeakyReLU, P
 from finegrad._src.keras.layers.attention import Attention, MultiHeadAttention
 from finegrad._src.keras.layers.convolutional import (Conv1D, Conv1DTranspose, Conv2D,
                                                       Conv2DTranspose, Conv3D)
-from finegrad._src.keras.layers.core import Dense, EinsumDense, Embedding, Lambda, Masking
+from finegrad._src.keras.layers.core import (Dense, EinsumDense, Embedding, Identity, Lambda,
+                                             Masking, Rescaling)
 from finegrad._src.keras.layers.depthwise import (DepthwiseConv1D, DepthwiseConv2D,
                                                   SeparableConv1D, SeparableConv2D)
 from finegrad._src.keras.layers.merging import (Add, Average, Concatenate, Dot, Maximum,
@@ -19,8 +20,10 @@ from finegrad._src.keras.layers.pooling import (AveragePooling1D, AveragePooling
                                                 MaxPooling1D, MaxPooling2D)
 from finegrad._src.keras.layers.recurrent import (GRU, LSTM, RNN, GRUCell, LSTMCell,
                                                   SimpleRNN, SimpleRNNCell)
-from finegrad._src.keras.layers.regularization import (Dropout, SpatialDropout1D,
-                                                       SpatialDropout2D, SpatialDropout3D)
+from finegrad._src.keras.layers.regularization import (ActivityRegularization, Dropout,
+                                                       GaussianDropout, GaussianNoise,
+                                                       SpatialDropout1D, SpatialDropout2D,
+                                                       SpatialDropout3D)
 from finegrad._src.keras.layers.wrappers import Bidirectional, TimeDistributed
 from finegrad._src.keras.layers.reshaping import (Cropping1D, Cropping2D, Flatten, Permute,
                                                   RepeatVector, Reshape, UpSampling1D,
@@ -36,18 +39,20 @@ Convolution2DTranspose = Conv2DTranspose
 SeparableConvolution2D = SeparableConv2D
 
 __all__ = [
-    "Activation", "Add", "Attention", "Average", "AveragePooling1D", "AveragePooling2D",
-    "AvgPool1D", "AvgPool2D", "BatchNormalization", "Bidirectional", "Concatenate", "Conv1D",
-    "Conv1DTranspose", "Conv2D", "Conv2DTranspose", "Conv3D", "Convolution1D",
-    "Convolution2D", "Convolution2DTranspose", "Convolution3D", "Cropping1D", "Cropping2D",
-    "Dense", "DepthwiseConv1D", "DepthwiseConv2D", "Dot", "Dropout", "ELU", "EinsumDense",
-    "Embedding", "Flatten", "GRU", "GRUCell", "GlobalAvgPool1D", "GlobalAvgPool2D",
-    "GlobalAveragePooling1D", "GlobalAveragePooling2D", "GlobalMaxPool1D", "GlobalMaxPool2D",
-    "GlobalMaxPooling1D", "GlobalMaxPooling2D", "GroupNormalization", "Input", "InputLayer",
-    "LSTM", "LSTMCell", "Lambda", "Layer", "LayerNormalization", "LeakyReLU", "MaxPool1D",
-    "Masking", "MaxPool2D", "MaxPooling1D", "MaxPooling2D", "Maximum", "Minimum",
-    "MultiHeadAttention", "Multiply", "PReLU", "Permute", "RNN", "ReLU", "RepeatVector", "Reshape",
+    "Activation", "ActivityRegularization", "Add", "Attention", "Average", "AveragePooling1D",
+    "AveragePooling2D", "AvgPool1D", "AvgPool2D", "BatchNormalization", "Bidirectional",
+    "Concatenate", "Conv1D", "Conv1DTranspose", "Conv2D", "Conv2DTranspose", "Conv3D",
+    "Convolution1D", "Convolution2D", "Convolution2DTranspose", "Convolution3D", "Cropping1D",
+    "Cropping2D", "Dense", "DepthwiseConv1D", "DepthwiseConv2D", "Dot", "Dropout", "ELU",
+    "EinsumDense", "Embedding", "Flatten", "GRU", "GRUCell", "GaussianDropout", "GaussianNoise",
+    "GlobalAveragePooling1D", "GlobalAveragePooling2D", "GlobalAvgPool1D", "GlobalAvgPool2D",
+    "GlobalMaxPool1D", "GlobalMaxPool2D", "GlobalMaxPooling1D", "GlobalMaxPooling2D",
+    "GroupNormalization", "Identity", "Input", "InputLayer", "LSTM", "LSTMCell", "Lambda",
+    "Layer", "LayerNormalization", "LeakyReLU", "Masking", "MaxPool1D", "MaxPool2D",
+    "MaxPooling1D", "MaxPooling2D", "Maximum", "Minimum", "MultiHeadAttention", "Multiply",
+    "PReLU", "Permute", "RNN", "ReLU", "RepeatVector", "Rescaling", "Reshape",
     "SeparableConv1D", "SeparableConv2D", "SeparableConvolution2D", "SimpleRNN",
     "SimpleRNNCell", "Softmax", "SpatialDropout1D", "SpatialDropout2D", "SpatialDropout3D",
-    "Subtract", "TimeDistributed", "UpSampling1D", "UpSampling2D", "ZeroPadding1D", "ZeroPadding2D",
+    "Subtract", "TimeDistributed", "UpSampling1D", "UpSampling2D", "ZeroPadding1D",
+    "ZeroPadding2D",
 ]

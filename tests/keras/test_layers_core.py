@@ -148,3 +148,17 @@ def test_masking_before_an_rnn_matches_keras():
                                                                          return_sequences=True)])
     assert_matches_keras(ours, theirs, [x], rtol=1e-4, atol=1e-5)
     assert_config_keys_match(L.Masking(0.5), keras.layers.Masking(0.5))
+
+
+def test_identity_and_rescaling():
+    x = randn(2, 3)
+    np.testing.assert_array_equal(L.Identity()(x).numpy(), x)
+    np.testing.assert_allclose(L.Rescaling(1 / 255., offset=-1.)(x).numpy(), x / 255. - 1.,
+                               rtol=1e-6)
+
+
+def test_rescaling_matches_keras():
+    keras = keras_module()
+    assert_matches_keras(L.Rescaling(0.5, offset=0.25), keras.layers.Rescaling(0.5, offset=0.25),
+                         [randn(2, 3)])
+    assert_config_keys_match(L.Rescaling(2.), keras.layers.Rescaling(2.))

@@ -67,3 +67,42 @@ def test_inference_matches_keras(name, kwargs, shape):
     ours, theirs = getattr(L, name)(**kwargs), getattr(keras.layers, name)(**kwargs)
     assert_matches_keras(ours, theirs, [randn(*shape)])
     assert_config_keys_match(ours, theirs, ignore=("trainable", "dtype"))
+
+
+def test_gaussian_noise_and_dropout_statistics():
+    x = np.ones((400, 50), np.float32)
+    noisy = L.GaussianNoise(0.5, seed=1)(x, training=True).numpy() - 1
+    assert abs(noisy.mean()) < 0.02 and abs(noisy.std() - 0.5) < 0.02
+    mult = L.GaussianDropout(0.2, seed=1)(x, training=True).numpy()
+    assert abs(mult.mean() - 1) < 0.02 and abs(mult.std() - 0.5) < 0.02
+    np.testing.assert_array_equal(L.GaussianNoise(0.5)(x).numpy(), x)
+
+
+# Keras divides an activity regularizer's value by the batch size (Layer.__call__); the
+# base Layer (keras-engine's layer.py) does not yet
+_BATCH_MEAN = pytest.mark.xfail(strict=True, reason="Layer's activity loss is not yet divided "
+                                "by the batch size as Keras's is (keras-engine's layer.py)")
+
+
+@_BATCH_MEAN
+def test_activity_regularization_adds_its_loss():
+    layer = L.ActivityRegularization(l1=0.1, l2=0.01)
+    x = randn(3, 4)
+    np.testing.assert_array_equal(layer(x).numpy(), x)
+    np.testing.assert_allclose(float(layer.losses[0]),
+                               (0.1 * np.abs(x).sum() + 0.01 * (x ** 2).sum()) / 3, rtol=1e-5)
+
+
+@pytest.mark.parametrize("name,kwargs", [
+    ("GaussianNoise", dict(stddev=0.3)), ("GaussianDropout", dict(rate=0.3)),
+    pytest.param("ActivityRegularization", dict(l1=0.1, l2=0.2), marks=_BATCH_MEAN)])
+def test_noise_layers_match_keras(name, kwargs):
+    keras = keras_module()
+    ours, theirs = getattr(L, name)(**kwargs), getattr(keras.layers, name)(**kwargs)
+    assert_matches_keras(ours, theirs, [randn(2, 5)])
+    assert_config_keys_match(ours, theirs)
+    if name == "ActivityRegularization":
+        x = randn(2, 5)
+        ours(x)
+        theirs(x)
+        np.testing.assert_allclose(float(ours.losses[0]), float(theirs.losses[0]), rtol=1e-5)

@@ -381,3 +381,50 @@ class Masking(Layer):
         config = super().get_config()
         config.update(mask_value=self.mask_value)
         return config
+
+
+class Identity(Layer):
+    """Returns its input (a placeholder layer); masks pass through.
+
+    >>> import finegrad as fg
+    >>> fg.keras.layers.Identity()(fg.ones([2])).numpy()
+    array([1., 1.], dtype=float32)
+    """
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.supports_masking = True
+        self.built = True
+
+    def call(self, inputs):
+        return inputs
+
+    def compute_output_shape(self, input_shape):
+        return input_shape
+
+
+class Rescaling(Layer):
+    """``inputs * scale + offset`` in the compute dtype (e.g. ``scale=1/255`` for images).
+
+    >>> import finegrad as fg
+    >>> fg.keras.layers.Rescaling(1 / 2, offset=1.)(fg.constant([2., 4.])).numpy()
+    array([2., 3.], dtype=float32)
+    """
+
+    def __init__(self, scale, offset=0.0, **kwargs):
+        super().__init__(**kwargs)
+        self.scale, self.offset = scale, offset
+        self.supports_masking = True
+        self.built = True
+
+    def call(self, inputs):
+        dtype = self.compute_dtype
+        return cast(inputs, dtype) * cast(self.scale, dtype) + cast(self.offset, dtype)
+
+    def compute_output_shape(self, input_shape):
+        return input_shape
+
+    def get_config(self):
+        config = super().get_config()
+        config.update(scale=self.scale, offset=self.offset)
+        return config
