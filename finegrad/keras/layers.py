@@ -16,7 +16,8 @@ from finegrad._src.keras.layers.normalization import (BatchNormalization, GroupN
                                                       LayerNormalization)
 from finegrad._src.keras.layers.pooling import (AveragePooling1D, AveragePooling2D,
                                                 GlobalAveragePooling1D, GlobalAveragePooling2D,
-                                                GlobalMaxPooling1D, GlobalMaxPooling2D,
+                                                GlobalAveragePooling3D, GlobalMaxPooling1D,
+                                                GlobalMaxPooling2D, GlobalMaxPooling3D,
                                                 MaxPooling1D, MaxPooling2D)
 from finegrad._src.keras.layers.recurrent import (GRU, LSTM, RNN, GRUCell, LSTMCell,
                                                   SimpleRNN, SimpleRNNCell)
@@ -25,14 +26,16 @@ from finegrad._src.keras.layers.regularization import (ActivityRegularization, D
                                                        SpatialDropout1D, SpatialDropout2D,
                                                        SpatialDropout3D)
 from finegrad._src.keras.layers.wrappers import Bidirectional, TimeDistributed
-from finegrad._src.keras.layers.reshaping import (Cropping1D, Cropping2D, Flatten, Permute,
-                                                  RepeatVector, Reshape, UpSampling1D,
-                                                  UpSampling2D, ZeroPadding1D, ZeroPadding2D)
+from finegrad._src.keras.layers.reshaping import (Cropping1D, Cropping2D, Cropping3D, Flatten,
+                                                  Permute, RepeatVector, Reshape, UpSampling1D,
+                                                  UpSampling2D, UpSampling3D, ZeroPadding1D,
+                                                  ZeroPadding2D, ZeroPadding3D)
 
 # Keras's aliases
 MaxPool1D, MaxPool2D = MaxPooling1D, MaxPooling2D
 AvgPool1D, AvgPool2D = AveragePooling1D, AveragePooling2D
 GlobalAvgPool1D, GlobalAvgPool2D = GlobalAveragePooling1D, GlobalAveragePooling2D
+GlobalAvgPool3D, GlobalMaxPool3D = GlobalAveragePooling3D, GlobalMaxPooling3D
 GlobalMaxPool1D, GlobalMaxPool2D = GlobalMaxPooling1D, GlobalMaxPooling2D
 Convolution1D, Convolution2D, Convolution3D = Conv1D, Conv2D, Conv3D
 Convolution2DTranspose = Conv2DTranspose
@@ -43,16 +46,17 @@ __all__ = [
     "AveragePooling2D", "AvgPool1D", "AvgPool2D", "BatchNormalization", "Bidirectional",
     "Concatenate", "Conv1D", "Conv1DTranspose", "Conv2D", "Conv2DTranspose", "Conv3D",
     "Convolution1D", "Convolution2D", "Convolution2DTranspose", "Convolution3D", "Cropping1D",
-    "Cropping2D", "Dense", "DepthwiseConv1D", "DepthwiseConv2D", "Dot", "Dropout", "ELU",
-    "EinsumDense", "Embedding", "Flatten", "GRU", "GRUCell", "GaussianDropout", "GaussianNoise",
-    "GlobalAveragePooling1D", "GlobalAveragePooling2D", "GlobalAvgPool1D", "GlobalAvgPool2D",
-    "GlobalMaxPool1D", "GlobalMaxPool2D", "GlobalMaxPooling1D", "GlobalMaxPooling2D",
-    "GroupNormalization", "Identity", "Input", "InputLayer", "LSTM", "LSTMCell", "Lambda",
-    "Layer", "LayerNormalization", "LeakyReLU", "Masking", "MaxPool1D", "MaxPool2D",
-    "MaxPooling1D", "MaxPooling2D", "Maximum", "Minimum", "MultiHeadAttention", "Multiply",
-    "PReLU", "Permute", "RNN", "ReLU", "RepeatVector", "Rescaling", "Reshape",
-    "SeparableConv1D", "SeparableConv2D", "SeparableConvolution2D", "SimpleRNN",
-    "SimpleRNNCell", "Softmax", "SpatialDropout1D", "SpatialDropout2D", "SpatialDropout3D",
-    "Subtract", "TimeDistributed", "UpSampling1D", "UpSampling2D", "ZeroPadding1D",
-    "ZeroPadding2D",
+    "Cropping2D", "Cropping3D", "Dense", "DepthwiseConv1D", "DepthwiseConv2D", "Dot", "Dropout",
+    "ELU", "EinsumDense", "Embedding", "Flatten", "GRU", "GRUCell", "GaussianDropout",
+    "GaussianNoise", "GlobalAveragePooling1D", "GlobalAveragePooling2D",
+    "GlobalAveragePooling3D", "GlobalAvgPool1D", "GlobalAvgPool2D", "GlobalAvgPool3D",
+    "GlobalMaxPool1D", "GlobalMaxPool2D", "GlobalMaxPool3D", "GlobalMaxPooling1D",
+    "GlobalMaxPooling2D", "GlobalMaxPooling3D", "GroupNormalization", "Identity", "Input",
+    "InputLayer", "LSTM", "LSTMCell", "Lambda", "Layer", "LayerNormalization", "LeakyReLU",
+    "Masking", "MaxPool1D", "MaxPool2D", "MaxPooling1D", "MaxPooling2D", "Maximum", "Minimum",
+    "MultiHeadAttention", "Multiply", "PReLU", "Permute", "RNN", "ReLU", "RepeatVector",
+    "Rescaling", "Reshape", "SeparableConv1D", "SeparableConv2D", "SeparableConvolution2D",
+    "SimpleRNN", "SimpleRNNCell", "Softmax", "SpatialDropout1D", "SpatialDropout2D",
+    "SpatialDropout3D", "Subtract", "TimeDistributed", "UpSampling1D", "UpSampling2D",
+    "UpSampling3D", "ZeroPadding1D", "ZeroPadding2D", "ZeroPadding3D",
 ]

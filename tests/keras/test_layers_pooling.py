@@ -74,3 +74,14 @@ def test_global_average_pooling_mask_matches_keras():
         return layer(xs[0], mask=xs[1])
     assert_matches_keras(L.GlobalAveragePooling1D(), keras.layers.GlobalAveragePooling1D(),
                          [randn(2, 4, 3), mask], call=call)
+
+
+@pytest.mark.parametrize("name", ["GlobalAveragePooling3D", "GlobalMaxPooling3D"])
+def test_global_3d(name):
+    x = randn(2, 3, 2, 4, 3)
+    reduce = np.mean if "Average" in name else np.max
+    np.testing.assert_allclose(getattr(L, name)()(x).numpy(), reduce(x, axis=(1, 2, 3)),
+                               rtol=1e-6)
+    keras = keras_module()
+    assert_matches_keras(getattr(L, name)(keepdims=True), getattr(keras.layers, name)(
+        keepdims=True), [x])

@@ -88,3 +88,25 @@ def test_one_d_matches_keras(name, kwargs):
     out = assert_matches_keras(ours, theirs, [randn(*shape)])
     assert tuple(out[0].shape) == tuple(ours.compute_output_shape(shape))
     assert_config_keys_match(ours, theirs)
+
+
+@pytest.mark.parametrize("name,kwargs", [("ZeroPadding3D", dict(padding=((1, 0), (0, 2), 1))),
+                                         ("Cropping3D", dict(cropping=((1, 0), 1, (0, 1)))),
+                                         ("UpSampling3D", dict(size=(2, 1, 3))),
+                                         ("UpSampling3D", dict(data_format="channels_first"))])
+def test_three_d_matches_keras(name, kwargs):
+    keras = keras_module()
+    shape = (2, 3, 4, 3, 2)
+    ours, theirs = getattr(L, name)(**kwargs), getattr(keras.layers, name)(**kwargs)
+    out = assert_matches_keras(ours, theirs, [randn(*shape)])
+    assert tuple(out[0].shape) == tuple(ours.compute_output_shape(shape))
+    assert_config_keys_match(ours, theirs)
+
+
+def test_three_d_closed_forms():
+    x = randn(1, 2, 3, 4, 1)
+    np.testing.assert_array_equal(L.ZeroPadding3D(((1, 0), (0, 0), (0, 1)))(x).numpy(),
+                                  np.pad(x, ((0, 0), (1, 0), (0, 0), (0, 1), (0, 0))))
+    np.testing.assert_array_equal(L.Cropping3D(((1, 0), (1, 1), (0, 2)))(x).numpy(),
+                                  x[:, 1:, 1:2, :2])
+    np.testing.assert_array_equal(L.UpSampling3D((1, 2, 1))(x).numpy(), x.repeat(2, axis=2))

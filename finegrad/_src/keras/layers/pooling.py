@@ -182,3 +182,33 @@ class GlobalMaxPooling2D(_GlobalPooling):
 
     def call(self, inputs):
         return reduce_max(inputs, axis=self._axes(), keepdims=self.keepdims)
+
+
+class GlobalAveragePooling3D(_GlobalPooling):
+    """The mean over the three spatial axes.
+
+    >>> import finegrad as fg
+    >>> fg.keras.layers.GlobalAveragePooling3D()(fg.ones([2, 3, 3, 3, 4])).shape
+    TensorShape([2, 4])
+    """
+
+    def __init__(self, data_format=None, keepdims=False, **kwargs):
+        super().__init__(3, data_format, keepdims, **kwargs)
+
+    def call(self, inputs):
+        return reduce_mean(inputs, axis=self._axes(), keepdims=self.keepdims)
+
+
+class GlobalMaxPooling3D(_GlobalPooling):
+    """The maximum over the three spatial axes.
+
+    >>> import finegrad as fg
+    >>> fg.keras.layers.GlobalMaxPooling3D()(fg.ones([2, 3, 3, 3, 4])).shape
+    TensorShape([2, 4])
+    """
+
+    def __init__(self, data_format=None, keepdims=False, **kwargs):
+        super().__init__(3, data_format, keepdims, **kwargs)
+
+    def call(self, inputs):
+        return reduce_max(inputs, axis=self._axes(), keepdims=self.keepdims)

@@ -370,3 +370,61 @@ class UpSampling2D(_Reshaping):
         config.update(size=self.size, data_format=self.data_format,
                       interpolation=self.interpolation)
         return config
+
+
+class ZeroPadding3D(_ZeroPadding):
+    """Pads the three spatial axes with zeros: ``padding`` an int, three ints, or three
+    (before, after) pairs.
+
+    >>> import finegrad as fg
+    >>> fg.keras.layers.ZeroPadding3D(1)(fg.ones([1, 2, 2, 2, 1])).shape
+    TensorShape([1, 4, 4, 4, 1])
+    """
+
+    def __init__(self, padding=((1, 1), (1, 1), (1, 1)), data_format=None, **kwargs):
+        super().__init__(3, padding, data_format, **kwargs)
+
+
+class Cropping3D(_Cropping):
+    """Crops the three spatial axes: ``cropping`` an int, three ints, or three (start, end)
+    pairs.
+
+    >>> import finegrad as fg
+    >>> fg.keras.layers.Cropping3D(1)(fg.ones([1, 4, 4, 4, 1])).shape
+    TensorShape([1, 2, 2, 2, 1])
+    """
+
+    def __init__(self, cropping=((1, 1), (1, 1), (1, 1)), data_format=None, **kwargs):
+        super().__init__(3, cropping, data_format, **kwargs)
+
+
+class UpSampling3D(_Reshaping):
+    """Repeats the three spatial axes ``size`` times each (nearest neighbour).
+
+    >>> import finegrad as fg
+    >>> fg.keras.layers.UpSampling3D()(fg.ones([1, 1, 2, 3, 1])).shape
+    TensorShape([1, 2, 4, 6, 1])
+    """
+
+    def __init__(self, size=(2, 2, 2), data_format=None, **kwargs):
+        super().__init__(**kwargs)
+        name = "keras.layers.UpSampling3D"
+        self.size = co.tuple_arg(size, 3, "size", name)
+        self.data_format = co.data_format_arg(data_format, name)
+
+    def call(self, inputs):
+        first = 1 if self.data_format == "channels_last" else 2
+        x = inputs
+        for i, s in enumerate(self.size):
+            x = repeat(x, s, axis=first + i)
+        return x
+
+    def compute_output_shape(self, input_shape):
+        spatial, channels = co.spatial_shape(input_shape, self.data_format)
+        out = [None if n is None else n * s for n, s in zip(spatial, self.size, strict=True)]
+        return co.batched_shape(input_shape[0], out, channels, self.data_format)
+
+    def get_config(self):
+        config = super().get_config()
+        config.update(size=self.size, data_format=self.data_format)
+        return config
