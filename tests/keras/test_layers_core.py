@@ -162,3 +162,14 @@ def test_rescaling_matches_keras():
     assert_matches_keras(L.Rescaling(0.5, offset=0.25), keras.layers.Rescaling(0.5, offset=0.25),
                          [randn(2, 3)])
     assert_config_keys_match(L.Rescaling(2.), keras.layers.Rescaling(2.))
+
+
+def test_embedding_pretrained_weights_and_argument_checks():
+    matrix = randn(4, 2)
+    layer = L.Embedding(4, 2, weights=[matrix], trainable=False)
+    np.testing.assert_array_equal(layer(np.array([3, 1])).numpy(), matrix[[3, 1]])
+    assert layer.trainable_weights == []
+    with pytest.raises(ValueError, match="input_dim"):
+        L.Embedding(0, 2)
+    with pytest.warns(UserWarning, match="input_length"):
+        L.Embedding(4, 2, input_length=7)

@@ -6,6 +6,7 @@ respect to its inputs and its weights.
 """
 import inspect
 import re
+import warnings
 
 from finegrad._src.keras import activations, constraints, initializers, regularizers
 from finegrad._src.keras.layer import Layer
@@ -250,6 +251,7 @@ class Embedding(Layer):
         input_dim: the vocabulary size (indices are in [0, input_dim)).
         output_dim: the size of each vector.
         mask_zero: whether index 0 is padding; the layer then gives the mask ``inputs != 0``.
+        weights: an initial [input_dim, output_dim] matrix (or a list holding it).
 
     >>> import finegrad as fg
     >>> layer = fg.keras.layers.Embedding(5, 2, embeddings_initializer="ones")
@@ -259,7 +261,14 @@ class Embedding(Layer):
 
     def __init__(self, input_dim, output_dim, embeddings_initializer="uniform",
                  embeddings_regularizer=None, embeddings_constraint=None, mask_zero=False,
-                 **kwargs):
+                 weights=None, **kwargs):
+        for name, value in (("input_dim", input_dim), ("output_dim", output_dim)):
+            if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+                raise ValueError(f"keras.layers.Embedding: {name} must be a positive integer, "
+                                 f"got {value!r} (of type {type(value).__name__})")
+        if kwargs.pop("input_length", None) is not None:
+            warnings.warn("keras.layers.Embedding: argument `input_length` is deprecated; "
+                          "just remove it", stacklevel=2)
         super().__init__(**kwargs)
         self.input_dim = input_dim
         self.output_dim = output_dim
@@ -268,6 +277,10 @@ class Embedding(Layer):
         self.mask_zero = mask_zero
         self.supports_masking = mask_zero
         self.autocast = False
+        if weights is not None:     # e.g. a pretrained matrix: weights=[matrix]
+            self.build()
+            self.set_weights(weights if isinstance(weights, list) and len(weights) == 1
+                             else [weights])
 
     def build(self, input_shape=None):
         self.embeddings = make_weight(self, "embeddings", (self.input_dim, self.output_dim))
