@@ -13,7 +13,8 @@ from finegrad._src.keras.layers.depthwise import (DepthwiseConv1D, DepthwiseConv
 from finegrad._src.keras.layers.merging import (Add, Average, Concatenate, Dot, Maximum,
                                                 Minimum, Multiply, Subtract)
 from finegrad._src.keras.layers.normalization import (BatchNormalization, GroupNormalization,
-                                                      LayerNormalization)
+                                                      LayerNormalization, RMSNormalization,
+                                                      UnitNormalization)
 from finegrad._src.keras.layers.pooling import (AveragePooling1D, AveragePooling2D,
                                                 GlobalAveragePooling1D, GlobalAveragePooling2D,
                                                 GlobalAveragePooling3D, GlobalMaxPooling1D,
@@ -54,9 +55,10 @@ __all__ = [
     "GlobalMaxPooling2D", "GlobalMaxPooling3D", "GroupNormalization", "Identity", "Input",
     "InputLayer", "LSTM", "LSTMCell", "Lambda", "Layer", "LayerNormalization", "LeakyReLU",
     "Masking", "MaxPool1D", "MaxPool2D", "MaxPooling1D", "MaxPooling2D", "Maximum", "Minimum",
-    "MultiHeadAttention", "Multiply", "PReLU", "Permute", "RNN", "ReLU", "RepeatVector",
-    "Rescaling", "Reshape", "SeparableConv1D", "SeparableConv2D", "SeparableConvolution2D",
-    "SimpleRNN", "SimpleRNNCell", "Softmax", "SpatialDropout1D", "SpatialDropout2D",
-    "SpatialDropout3D", "Subtract", "TimeDistributed", "UpSampling1D", "UpSampling2D",
-    "UpSampling3D", "ZeroPadding1D", "ZeroPadding2D", "ZeroPadding3D",
+    "MultiHeadAttention", "Multiply", "PReLU", "Permute", "RMSNormalization", "RNN", "ReLU",
+    "RepeatVector", "Rescaling", "Reshape", "SeparableConv1D", "SeparableConv2D",
+    "SeparableConvolution2D", "SimpleRNN", "SimpleRNNCell", "Softmax", "SpatialDropout1D",
+    "SpatialDropout2D", "SpatialDropout3D", "Subtract", "TimeDistributed", "UnitNormalization",
+    "UpSampling1D", "UpSampling2D", "UpSampling3D", "ZeroPadding1D", "ZeroPadding2D",
+    "ZeroPadding3D",
 ]

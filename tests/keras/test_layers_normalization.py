@@ -121,3 +121,26 @@ def test_batch_norm_mask_matches_keras():
     _randomize(theirs, (4, 3, 4))
     assert_matches_keras(ours, theirs, [randn(4, 3, 4), mask], call=call, rtol=1e-4,
                          atol=1e-5)
+
+
+def test_rms_and_unit_normalization_closed_forms():
+    x = randn(2, 3, 4)
+    np.testing.assert_allclose(L.RMSNormalization()(x).numpy(),
+                               x / np.sqrt((x ** 2).mean(-1, keepdims=True) + 1e-6), rtol=1e-5)
+    np.testing.assert_allclose(L.UnitNormalization(axis=[1, 2])(x).numpy(),
+                               x / np.sqrt((x ** 2).sum((1, 2), keepdims=True)), rtol=1e-5)
+    layer = L.RMSNormalization(dtype="float64")
+    fg.testing.check_gradients(lambda t: layer(t), [randn(2, 4, dtype=np.float64)])
+
+
+@pytest.mark.parametrize("name,kwargs", [("RMSNormalization", {}),
+                                         ("RMSNormalization", dict(axis=[1, 2], epsilon=0.1)),
+                                         ("UnitNormalization", {}),
+                                         ("UnitNormalization", dict(axis=[1, 2]))])
+def test_rms_and_unit_match_keras(name, kwargs):
+    keras = keras_module()
+    ours, theirs = getattr(L, name)(**kwargs), getattr(keras.layers, name)(**kwargs)
+    if name == "RMSNormalization":
+        _randomize(theirs, (2, 3, 4))
+    assert_matches_keras(ours, theirs, [randn(2, 3, 4)], rtol=1e-5, atol=1e-6)
+    assert_config_keys_match(ours, theirs, ignore=("axis",))
