@@ -16,6 +16,7 @@ from finegrad._src.keras.layers.normalization import (BatchNormalization, GroupN
                                                       LayerNormalization, RMSNormalization,
                                                       UnitNormalization)
 from finegrad._src.keras.layers.pooling import (AveragePooling1D, AveragePooling2D,
+                                                AveragePooling3D, MaxPooling3D,
                                                 GlobalAveragePooling1D, GlobalAveragePooling2D,
                                                 GlobalAveragePooling3D, GlobalMaxPooling1D,
                                                 GlobalMaxPooling2D, GlobalMaxPooling3D,
@@ -35,6 +36,7 @@ from finegrad._src.keras.layers.reshaping import (Cropping1D, Cropping2D, Croppi
 # Keras's aliases
 MaxPool1D, MaxPool2D = MaxPooling1D, MaxPooling2D
 AvgPool1D, AvgPool2D = AveragePooling1D, AveragePooling2D
+MaxPool3D, AvgPool3D = MaxPooling3D, AveragePooling3D
 GlobalAvgPool1D, GlobalAvgPool2D = GlobalAveragePooling1D, GlobalAveragePooling2D
 GlobalAvgPool3D, GlobalMaxPool3D = GlobalAveragePooling3D, GlobalMaxPooling3D
 GlobalMaxPool1D, GlobalMaxPool2D = GlobalMaxPooling1D, GlobalMaxPooling2D
@@ -44,21 +46,21 @@ SeparableConvolution2D = SeparableConv2D
 
 __all__ = [
     "Activation", "ActivityRegularization", "Add", "Attention", "Average", "AveragePooling1D",
-    "AveragePooling2D", "AvgPool1D", "AvgPool2D", "BatchNormalization", "Bidirectional",
-    "Concatenate", "Conv1D", "Conv1DTranspose", "Conv2D", "Conv2DTranspose", "Conv3D",
-    "Convolution1D", "Convolution2D", "Convolution2DTranspose", "Convolution3D", "Cropping1D",
-    "Cropping2D", "Cropping3D", "Dense", "DepthwiseConv1D", "DepthwiseConv2D", "Dot", "Dropout",
-    "ELU", "EinsumDense", "Embedding", "Flatten", "GRU", "GRUCell", "GaussianDropout",
-    "GaussianNoise", "GlobalAveragePooling1D", "GlobalAveragePooling2D",
-    "GlobalAveragePooling3D", "GlobalAvgPool1D", "GlobalAvgPool2D", "GlobalAvgPool3D",
-    "GlobalMaxPool1D", "GlobalMaxPool2D", "GlobalMaxPool3D", "GlobalMaxPooling1D",
-    "GlobalMaxPooling2D", "GlobalMaxPooling3D", "GroupNormalization", "Identity", "Input",
-    "InputLayer", "LSTM", "LSTMCell", "Lambda", "Layer", "LayerNormalization", "LeakyReLU",
-    "Masking", "MaxPool1D", "MaxPool2D", "MaxPooling1D", "MaxPooling2D", "Maximum", "Minimum",
-    "MultiHeadAttention", "Multiply", "PReLU", "Permute", "RMSNormalization", "RNN", "ReLU",
-    "RepeatVector", "Rescaling", "Reshape", "SeparableConv1D", "SeparableConv2D",
-    "SeparableConvolution2D", "SimpleRNN", "SimpleRNNCell", "Softmax", "SpatialDropout1D",
-    "SpatialDropout2D", "SpatialDropout3D", "Subtract", "TimeDistributed", "UnitNormalization",
-    "UpSampling1D", "UpSampling2D", "UpSampling3D", "ZeroPadding1D", "ZeroPadding2D",
-    "ZeroPadding3D",
+    "AveragePooling2D", "AveragePooling3D", "AvgPool1D", "AvgPool2D", "AvgPool3D",
+    "BatchNormalization", "Bidirectional", "Concatenate", "Conv1D", "Conv1DTranspose", "Conv2D",
+    "Conv2DTranspose", "Conv3D", "Convolution1D", "Convolution2D", "Convolution2DTranspose",
+    "Convolution3D", "Cropping1D", "Cropping2D", "Cropping3D", "Dense", "DepthwiseConv1D",
+    "DepthwiseConv2D", "Dot", "Dropout", "ELU", "EinsumDense", "Embedding", "Flatten", "GRU",
+    "GRUCell", "GaussianDropout", "GaussianNoise", "GlobalAveragePooling1D",
+    "GlobalAveragePooling2D", "GlobalAveragePooling3D", "GlobalAvgPool1D", "GlobalAvgPool2D",
+    "GlobalAvgPool3D", "GlobalMaxPool1D", "GlobalMaxPool2D", "GlobalMaxPool3D",
+    "GlobalMaxPooling1D", "GlobalMaxPooling2D", "GlobalMaxPooling3D", "GroupNormalization",
+    "Identity", "Input", "InputLayer", "LSTM", "LSTMCell", "Lambda", "Layer",
+    "LayerNormalization", "LeakyReLU", "Masking", "MaxPool1D", "MaxPool2D", "MaxPool3D",
+    "MaxPooling1D", "MaxPooling2D", "MaxPooling3D", "Maximum", "Minimum", "MultiHeadAttention",
+    "Multiply", "PReLU", "Permute", "RMSNormalization", "RNN", "ReLU", "RepeatVector",
+    "Rescaling", "Reshape", "SeparableConv1D", "SeparableConv2D", "SeparableConvolution2D",
+    "SimpleRNN", "SimpleRNNCell", "Softmax", "SpatialDropout1D", "SpatialDropout2D",
+    "SpatialDropout3D", "Subtract", "TimeDistributed", "UnitNormalization", "UpSampling1D",
+    "UpSampling2D", "UpSampling3D", "ZeroPadding1D", "ZeroPadding2D", "ZeroPadding3D",
 ]
