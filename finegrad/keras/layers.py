@@ -3,7 +3,8 @@ from finegrad._src.keras.input_layer import Input, InputLayer
 from finegrad._src.keras.layer import Layer
 from finegrad._src.keras.layers.activation import (ELU, Activation, LeakyReLU, PReLU, ReLU,
                                                    Softmax)
-from finegrad._src.keras.layers.attention import Attention, MultiHeadAttention
+from finegrad._src.keras.layers.attention import (AdditiveAttention, Attention,
+                                                 MultiHeadAttention)
 from finegrad._src.keras.layers.convolutional import (Conv1D, Conv1DTranspose, Conv2D,
                                                       Conv2DTranspose, Conv3D)
 from finegrad._src.keras.layers.core import (Dense, EinsumDense, Embedding, Identity, Lambda,
@@ -45,22 +46,23 @@ Convolution2DTranspose = Conv2DTranspose
 SeparableConvolution2D = SeparableConv2D
 
 __all__ = [
-    "Activation", "ActivityRegularization", "Add", "Attention", "Average", "AveragePooling1D",
-    "AveragePooling2D", "AveragePooling3D", "AvgPool1D", "AvgPool2D", "AvgPool3D",
-    "BatchNormalization", "Bidirectional", "Concatenate", "Conv1D", "Conv1DTranspose", "Conv2D",
-    "Conv2DTranspose", "Conv3D", "Convolution1D", "Convolution2D", "Convolution2DTranspose",
-    "Convolution3D", "Cropping1D", "Cropping2D", "Cropping3D", "Dense", "DepthwiseConv1D",
-    "DepthwiseConv2D", "Dot", "Dropout", "ELU", "EinsumDense", "Embedding", "Flatten", "GRU",
-    "GRUCell", "GaussianDropout", "GaussianNoise", "GlobalAveragePooling1D",
-    "GlobalAveragePooling2D", "GlobalAveragePooling3D", "GlobalAvgPool1D", "GlobalAvgPool2D",
-    "GlobalAvgPool3D", "GlobalMaxPool1D", "GlobalMaxPool2D", "GlobalMaxPool3D",
-    "GlobalMaxPooling1D", "GlobalMaxPooling2D", "GlobalMaxPooling3D", "GroupNormalization",
-    "Identity", "Input", "InputLayer", "LSTM", "LSTMCell", "Lambda", "Layer",
-    "LayerNormalization", "LeakyReLU", "Masking", "MaxPool1D", "MaxPool2D", "MaxPool3D",
-    "MaxPooling1D", "MaxPooling2D", "MaxPooling3D", "Maximum", "Minimum", "MultiHeadAttention",
-    "Multiply", "PReLU", "Permute", "RMSNormalization", "RNN", "ReLU", "RepeatVector",
-    "Rescaling", "Reshape", "SeparableConv1D", "SeparableConv2D", "SeparableConvolution2D",
-    "SimpleRNN", "SimpleRNNCell", "Softmax", "SpatialDropout1D", "SpatialDropout2D",
-    "SpatialDropout3D", "Subtract", "TimeDistributed", "UnitNormalization", "UpSampling1D",
-    "UpSampling2D", "UpSampling3D", "ZeroPadding1D", "ZeroPadding2D", "ZeroPadding3D",
+    "Activation", "ActivityRegularization", "Add", "AdditiveAttention", "Attention", "Average",
+    "AveragePooling1D", "AveragePooling2D", "AveragePooling3D", "AvgPool1D", "AvgPool2D",
+    "AvgPool3D", "BatchNormalization", "Bidirectional", "Concatenate", "Conv1D",
+    "Conv1DTranspose", "Conv2D", "Conv2DTranspose", "Conv3D", "Convolution1D", "Convolution2D",
+    "Convolution2DTranspose", "Convolution3D", "Cropping1D", "Cropping2D", "Cropping3D",
+    "Dense", "DepthwiseConv1D", "DepthwiseConv2D", "Dot", "Dropout", "ELU", "EinsumDense",
+    "Embedding", "Flatten", "GRU", "GRUCell", "GaussianDropout", "GaussianNoise",
+    "GlobalAveragePooling1D", "GlobalAveragePooling2D", "GlobalAveragePooling3D",
+    "GlobalAvgPool1D", "GlobalAvgPool2D", "GlobalAvgPool3D", "GlobalMaxPool1D",
+    "GlobalMaxPool2D", "GlobalMaxPool3D", "GlobalMaxPooling1D", "GlobalMaxPooling2D",
+    "GlobalMaxPooling3D", "GroupNormalization", "Identity", "Input", "InputLayer", "LSTM",
+    "LSTMCell", "Lambda", "Layer", "LayerNormalization", "LeakyReLU", "Masking", "MaxPool1D",
+    "MaxPool2D", "MaxPool3D", "MaxPooling1D", "MaxPooling2D", "MaxPooling3D", "Maximum",
+    "Minimum", "MultiHeadAttention", "Multiply", "PReLU", "Permute", "RMSNormalization", "RNN",
+    "ReLU", "RepeatVector", "Rescaling", "Reshape", "SeparableConv1D", "SeparableConv2D",
+    "SeparableConvolution2D", "SimpleRNN", "SimpleRNNCell", "Softmax", "SpatialDropout1D",
+    "SpatialDropout2D", "SpatialDropout3D", "Subtract", "TimeDistributed", "UnitNormalization",
+    "UpSampling1D", "UpSampling2D", "UpSampling3D", "ZeroPadding1D", "ZeroPadding2D",
+    "ZeroPadding3D",
 ]

@@ -134,3 +134,27 @@ def test_multi_head_attention_over_two_axes_matches_keras():
     call(theirs, [q, v], {})
     theirs.set_weights([randn(*w.shape, seed=i + 1) * 0.5 for i, w in enumerate(theirs.weights)])
     assert_matches_keras(ours, theirs, [q, v], call=call, rtol=1e-4, atol=1e-5)
+
+
+def test_additive_attention_closed_form():
+    layer = L.AdditiveAttention()
+    q, v = randn(2, 3, 4), randn(2, 5, 4, seed=1)
+    out, w = layer([q, v], return_attention_scores=True)
+    s = (np.tanh(q[:, :, None] + v[:, None]) * layer.scale.numpy()).sum(-1)
+    np.testing.assert_allclose(w.numpy(), _softmax(s), rtol=1e-5)
+    np.testing.assert_allclose(out.numpy(), _softmax(s) @ v, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("use_scale", [True, False])
+def test_additive_attention_matches_keras(use_scale):
+    keras = keras_module()
+    ours = L.AdditiveAttention(use_scale=use_scale)
+    theirs = keras.layers.AdditiveAttention(use_scale=use_scale)
+    qm = np.array([[1, 0, 1], [1, 1, 1]], bool)
+    vm = np.array([[1, 1, 1, 0, 0], [1, 0, 1, 1, 1]], bool)
+
+    def call(layer, xs, kwargs):
+        return layer([xs[0], xs[1]], mask=[xs[2], xs[3]])
+    assert_matches_keras(ours, theirs, [randn(2, 3, 4), randn(2, 5, 4, seed=1), qm, vm],
+                         call=call)
+    assert_config_keys_match(ours, theirs)

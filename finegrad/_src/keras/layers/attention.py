@@ -1,4 +1,5 @@
-"""Keras's attention layers: `Attention` (Luong-style dot-product, or concat, scores) and
+"""Keras's attention layers: `Attention` (Luong-style dot-product, or concat, scores),
+`AdditiveAttention` (Bahdanau-style) and
 `MultiHeadAttention` (projections by `EinsumDense` sublayers named query, key, value and
 attention_output, scaled dot-product attention per head, over ``attention_axes``).
 
@@ -116,6 +117,35 @@ class Attention(Layer):
         config = super().get_config()
         config.update(use_scale=self.use_scale, score_mode=self.score_mode,
                       dropout=self.dropout, seed=self.seed)
+        return config
+
+
+class AdditiveAttention(Attention):
+    """Bahdanau-style attention: scores ``sum(scale * tanh(query + key), -1)`` with a learned
+    per-feature ``scale`` (when ``use_scale``, the default), then as `Attention`.
+
+    >>> import finegrad as fg
+    >>> q = fg.ones([1, 2, 3]); v = fg.ones([1, 4, 3])
+    >>> fg.keras.layers.AdditiveAttention()([q, v]).shape
+    TensorShape([1, 2, 3])
+    """
+
+    def __init__(self, use_scale=True, dropout=0.0, **kwargs):
+        super().__init__(use_scale=use_scale, dropout=dropout, **kwargs)
+
+    def build(self, input_shape):
+        self.scale = self.add_weight(name="scale", shape=(input_shape[0][-1],),
+                                     initializer="glorot_uniform") if self.use_scale else None
+        self.concat_score_weight = None
+        self.built = True
+
+    def _scores(self, query, key):
+        pair = ew.tanh(expand_dims(query, -2) + expand_dims(key, -3))
+        return reduce_sum(pair * self.scale if self.scale is not None else pair, axis=-1)
+
+    def get_config(self):
+        config = super().get_config()
+        del config["score_mode"]
         return config
 
 
