@@ -148,7 +148,8 @@ def _full_output_shape(input_shape, partial, in_spec, side):
 
 
 def einsum_shapes(equation, bias_axes, input_shape, partial):
-    """(kernel shape, bias shape or None, full output shape) of an `EinsumDense`."""
+    """(kernel shape, bias shape or None, full output shape, the kernel's input axes, its
+    output axes) of an `EinsumDense`."""
     in_spec, w_spec, out_spec, side = _einsum_specs(equation)
     out, elided = _full_output_shape(input_shape, partial, in_spec, side)
     shift = elided if side == "left" else 0
@@ -161,12 +162,14 @@ def einsum_shapes(equation, bias_axes, input_shape, partial):
             raise ValueError(f"keras.layers.EinsumDense: input and output shapes differ at "
                              f"the shared axis {d!r}: {input_shape[in_map[d]]} vs "
                              f"{out[out_map[d]]}")
-    kernel = []
-    for d in w_spec:
+    kernel, in_axes, out_axes = [], [], []
+    for i, d in enumerate(w_spec):
         if d in out_map:
             kernel.append(out[out_map[d]])
+            out_axes.append(i)
         elif d in in_map:
             kernel.append(input_shape[in_map[d]])
+            in_axes.append(i)
         else:
             raise ValueError(f"keras.layers.EinsumDense: weight axis {d!r} is in neither the "
                              f"input spec {in_spec!r} nor the output spec {out_spec!r}")
@@ -181,7 +184,7 @@ def einsum_shapes(equation, bias_axes, input_shape, partial):
         bias = [sizes[c] if c in bias_axes else 1 for c in out_spec[first:]]
         if side != "left":
             bias += [1] * elided
-    return kernel, bias, out
+    return kernel, bias, out, in_axes, out_axes
 
 
 class EinsumDense(Layer):
@@ -217,10 +220,19 @@ class EinsumDense(Layer):
         weight_options(self, "bias", bias_initializer, bias_regularizer, bias_constraint)
 
     def build(self, input_shape):
-        kernel, bias, full = einsum_shapes(self.equation, self.bias_axes, list(input_shape),
-                                           self.partial_output_shape)
+        kernel, bias, full, in_axes, out_axes = einsum_shapes(
+            self.equation, self.bias_axes, list(input_shape), self.partial_output_shape)
         self.full_output_shape = tuple(full)
-        self.kernel = make_weight(self, "kernel", kernel)
+        init = self.kernel_initializer
+        if isinstance(init, initializers.VarianceScaling) and \
+                (init.input_axes is None or init.output_axes is None):
+            # Keras's fans of an einsum kernel: the products over its input and output axes
+            config = dict(init.get_config(), seed=init.seed, input_axes=in_axes,
+                          output_axes=out_axes)
+            init = type(init).from_config(config)
+        self.kernel = self.add_weight(name="kernel", shape=tuple(kernel), initializer=init,
+                                      regularizer=self.kernel_regularizer,
+                                      constraint=self.kernel_constraint)
         self.bias = make_weight(self, "bias", bias) if bias is not None else None
         self.built = True
 
