@@ -310,3 +310,37 @@ def test_verbose_1_on_a_terminal_draws_the_bar(monkeypatch):
     assert "\r" in text and "\x1b[1m4/4\x1b[0m " in text
     assert "\x1b[32m" + "━" * 20 + "\x1b[0m" in text and text.endswith("\n")
     assert re.search(r"loss: \d+\.\d{4}", text)
+
+
+def test_custom_gradient_layer_under_mixed_precision_and_loss_scaling():
+    """A custom-gradient layer reading its float32 kernel in a float16 computation, trained
+    by fit with the LossScaleOptimizer compile adds: the scaled float16 gradients reach the
+    float32 kernel through variables=, and training makes progress."""
+    class ScaledTanh(L.Layer):
+        def build(self, shape):
+            self.w = self.add_weight(shape=(shape[-1],), initializer="ones", name="w")
+
+        def call(self, x):
+            @tf.custom_gradient
+            def f(x):
+                y = tf.tanh(x * self.w)
+
+                def grad(dy, variables=None):
+                    d = dy * (1 - y * y)
+                    return d * tf.cast(self.w, d.dtype), [tf.cast(
+                        tf.reduce_sum(d * x, axis=0), tf.float32)]
+                return y, grad
+            return f(x)
+
+    K.mixed_precision.set_global_policy("mixed_float16")
+    try:
+        x, y = _data(n=64)
+        layer = ScaledTanh()
+        m = K.Sequential([K.Input((5,)), layer, L.Dense(1)])
+        m.compile(K.optimizers.SGD(0.05), "mse")
+        before = layer.w.numpy().copy()
+        h = m.fit(x, y, batch_size=16, epochs=3, verbose=0)
+    finally:
+        K.mixed_precision.set_global_policy("float32")
+    assert layer.w.dtype == tf.float32 and not np.allclose(layer.w.numpy(), before)
+    assert np.all(np.isfinite(h.history["loss"])) and h.history["loss"][2] < h.history["loss"][0]

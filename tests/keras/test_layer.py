@@ -347,3 +347,33 @@ def test_keras_variable_from_an_initializer():
     np.testing.assert_array_equal(v.numpy(), np.ones((2, 3)))
     with pytest.raises(ValueError, match="shape"):
         keras_fg.Variable(keras_fg.initializers.Ones())
+
+
+def test_check_gradients_runs_on_a_layer_with_a_custom_gradient():
+    """A layer is a callable: finegrad's gradient checker verifies its custom rule (first and
+    second order, both modes) against finite differences, and a wrong rule is caught."""
+    class SinScale(keras_fg.layers.Layer):
+        def __init__(self, wrong=False, **kwargs):
+            super().__init__(**kwargs)
+            self.wrong = wrong
+
+        def build(self, shape):
+            self.w = self.add_weight(shape=(shape[-1],), initializer="ones", name="w")
+
+        def call(self, x):
+            @tf.custom_gradient
+            def f(x):
+                def grad(dy, variables=None):
+                    d = tf.sin(x) if self.wrong else tf.cos(x)
+                    return dy * d * self.w, [tf.reduce_sum(dy * tf.sin(x), axis=0)]
+                return tf.sin(x) * self.w, grad
+            return f(x)
+
+    x = np.random.default_rng(0).normal(size=(2, 3))
+    good = SinScale(dtype="float64")
+    good(x)
+    tf.testing.check_gradients(good, [x])
+    bad = SinScale(wrong=True, dtype="float64")
+    bad(x)
+    with pytest.raises(AssertionError):
+        tf.testing.check_gradients(bad, [x], order=1)

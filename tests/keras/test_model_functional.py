@@ -270,3 +270,50 @@ def test_operators_on_symbolic_tensors_are_recorded():
     expected = -(((h_val + data[0] * 2 - 1)[:2]) ** 2) / 2
     np.testing.assert_allclose(model(data).numpy()[0], expected)
     np.testing.assert_allclose(K.models.clone_model(model)(data).shape, (1, 2))
+
+
+def test_functional_config_round_trip():
+    a, b = K.Input((3,), name="a"), K.Input((2,), name="b")
+    d = L.Dense(2, name="d")
+    y = L.Concatenate(name="c")([d(a), b])
+    model = K.Model({"a": a, "b": b}, [y * 2.0], name="f")
+    config = model.get_config()
+    # Keras 3's layout: layers with name and inbound_nodes of __keras_tensor__ references
+    assert [e["name"] for e in config["layers"]] == ["a", "b", "d", "c", "multiply"]
+    arg = config["layers"][2]["inbound_nodes"][0]["args"][0]
+    assert arg == {"class_name": "__keras_tensor__",
+                   "config": {"shape": [None, 3], "dtype": "float32",
+                              "keras_history": ["a", 0, 0]}}
+    assert config["input_layers"] == {"a": ["a", 0, 0], "b": ["b", 0, 0]}
+    assert config["output_layers"] == [["multiply", 0, 0]]
+    rebuilt = K.Model.from_config(config)
+    assert rebuilt.name == "f" and [x.name for x in rebuilt.layers] == ["a", "b", "d", "c"]
+    rebuilt.set_weights(model.get_weights())
+    data = {"a": np.ones((2, 3), "f4"), "b": np.ones((2, 2), "f4")}
+    np.testing.assert_allclose(rebuilt(data)[0].numpy(), model(data)[0].numpy())
+
+
+def test_sequential_config_round_trip():
+    seq = K.Sequential([K.Input((3,)), L.Dense(2, activation="relu")], name="s")
+    config = seq.get_config()
+    assert [c["class_name"] for c in config["layers"]] == ["InputLayer", "Dense"]
+    again = K.Sequential.from_config(config)
+    assert again.name == "s" and again.built and again.output_shape == (None, 2)
+    assert again.layers[0].get_config()["activation"] == "relu"
+
+
+def test_masks_flow_through_functional_and_sequential_models():
+    keras = pytest.importorskip("keras")
+    x = np.array([[1, 2, 0, 0], [3, 0, 0, 0]], np.int32)
+    inp = K.Input((4,), dtype="int32", batch_size=2)
+    model = K.Model(inp, L.LSTM(2)(L.Embedding(5, 3, mask_zero=True)(inp)))
+    seq = K.Sequential([K.Input((4,), dtype="int32", batch_size=2),
+                        L.Embedding(5, 3, mask_zero=True), L.LSTM(2)])
+    seq.set_weights(model.get_weights())
+    kin = keras.Input((4,), dtype="int32")
+    kmodel = keras.Model(kin, keras.layers.LSTM(2)(
+        keras.layers.Embedding(5, 3, mask_zero=True)(kin)))
+    kmodel.set_weights(model.get_weights())
+    want = np.asarray(kmodel(x))
+    np.testing.assert_allclose(model(x).numpy(), want, rtol=1e-5, atol=1e-7)
+    np.testing.assert_allclose(seq(x).numpy(), want, rtol=1e-5, atol=1e-7)

@@ -9,10 +9,13 @@ with several outputs are named ``<output>_<metric>``.
 """
 from finegrad._src.keras import losses as losses_module
 
-try:   # TODO(#24): a plain import once keras-support's metrics are merged
-    from finegrad._src.keras import metrics as metrics_module
+try:   # TODO(#24): plain imports once keras-support's metrics are merged
+    from finegrad._src.keras.metrics import accuracy as accuracy_metrics
+    from finegrad._src.keras.metrics import base as metrics_base
+    from finegrad._src.keras.metrics import loss_metrics, reduction
+    from finegrad._src.keras.metrics import serialization as metrics_serialization
 except ImportError:  # pragma: no cover - until they are merged
-    metrics_module = None
+    accuracy_metrics = metrics_base = loss_metrics = reduction = metrics_serialization = None
 from finegrad._src.keras.nodes import flatten
 from finegrad._src.ops.array.structural import cast
 from finegrad._src.ops.math.arithmetic import add, multiply
@@ -71,7 +74,7 @@ class CompileLoss:
         self.weights = [1.0 if w is None else float(w) for w in _match(weights, names,
                                                                           "loss_weights")]
         if n > 1:
-            self.metrics = [metrics_module.Mean(name=f"{name}_loss") if fn is not None
+            self.metrics = [reduction.Mean(name=f"{name}_loss") if fn is not None
                             else None for name, fn in zip(names, self.losses, strict=True)]
         self.built = True
 
@@ -112,13 +115,15 @@ def resolve_metric(identifier, y_true, y_pred, loss_name=None):
         binary = p_shape[-1:] == (1,)
         sparse = len(t_shape) < len(p_shape) or (t_shape[-1:] == (1,) and
                                                  p_shape[-1:] != (1,))
-        kind = "Accuracy" if text in ("accuracy", "acc") else "Crossentropy"
+        accuracy = text in ("accuracy", "acc")
+        module, kind = (accuracy_metrics, "Accuracy") if accuracy else \
+            (loss_metrics, "Crossentropy")
         prefix = "Binary" if binary else "SparseCategorical" if sparse else "Categorical"
-        return getattr(metrics_module, prefix + kind)(name=identifier)
-    obj = metrics_module.get(identifier)
-    if not isinstance(obj, metrics_module.Metric):
+        return getattr(module, prefix + kind)(name=identifier)
+    obj = metrics_serialization.get(identifier)
+    if not isinstance(obj, metrics_base.Metric):
         name = identifier if isinstance(identifier, str) else getattr(obj, "__name__", None)
-        obj = metrics_module.MeanMetricWrapper(obj, name=name)
+        obj = reduction.MeanMetricWrapper(obj, name=name)
     elif isinstance(identifier, str):
         obj.name = identifier
     return obj

@@ -28,6 +28,7 @@ class InputLayer(Layer):
                  input_tensor=None, optional=False, name=None, **kwargs):
         if "input_shape" in kwargs:    # Keras 2's keyword
             shape = kwargs.pop("input_shape")
+        kwargs.pop("ragged", None)     # (in Keras's config; finegrad has no ragged tensors)
         if sparse:
             raise ValueError("InputLayer: sparse inputs are not supported by finegrad.keras")
         name = naming.auto_name("InputLayer") if name is None else name
@@ -66,8 +67,8 @@ class InputLayer(Layer):
         return None
 
     def get_config(self):
-        return {"batch_shape": self._batch_shape, "dtype": self._input_dtype,
-                "sparse": False, "name": self.name, "optional": self.optional}
+        return {"batch_shape": list(self._batch_shape), "dtype": self._input_dtype,
+                "sparse": False, "ragged": False, "name": self.name, "optional": self.optional}
 
 
 def Input(shape=None, batch_size=None, dtype=None, sparse=None, batch_shape=None,  # noqa: N802

@@ -4,8 +4,7 @@ Three ways to make one, as in Keras 3: subclass it and write ``call``; give it s
 ``inputs`` and ``outputs`` (the functional API; `functional` runs the graph); or stack layers
 in a `Sequential`.
 """
-from finegrad._src.keras import functional, saving, summary
-from finegrad._src.keras.input_layer import InputLayer
+from finegrad._src.keras import functional, model_config, saving, summary
 from finegrad._src.keras.nodes import KerasTensor
 from finegrad._src.keras.layer import Layer
 from finegrad._src.keras.nodes import flatten, map_structure, trace_call
@@ -170,33 +169,24 @@ class Model(Trainer, Layer):
                               show_trainable=show_trainable)
 
     def get_config(self):
+        """Keras 3's config: a functional model's layers and connections (`model_config`),
+        or a subclassed model's constructor arguments."""
         if self._graph_nodes is not None:
-            return {"name": self.name, "trainable": self.trainable,
-                    **functional_config(self)}
+            return model_config.functional_config(self)
         return Layer.get_config(self)
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        """A new model from `get_config`'s dict (a functional model's graph rebuilt with new
+        layers)."""
+        if "layers" in config and "input_layers" in config:
+            inputs, outputs = model_config.rebuild_graph(config, custom_objects)
+            kind = Model if cls in (Model, Functional) else cls
+            return kind(inputs=inputs, outputs=outputs, name=config.get("name"),
+                        trainable=config.get("trainable", True))
+        return Layer.from_config.__func__(cls, config)
 
 
 class Functional(Model):
     """A model defined by symbolic inputs and outputs (what ``Model(inputs, outputs)``
     makes)."""
-
-
-def functional_config(model):
-    """The layer configs and the connections of a functional model (Keras's layout, with
-    finegrad's own ``inbound_nodes`` form)."""
-    index = {id(layer): i for i, layer in enumerate(model._graph_layers)}
-
-    def ref(t):
-        node, i = t._keras_history
-        return [node.layer.name, node.layer._inbound_nodes.index(node), i]
-    layers = []
-    for layer in model._graph_layers:
-        calls = [map_structure(lambda x: ref(x) if isinstance(x, KerasTensor) else x,
-                               [list(n.args), n.kwargs])
-                 for n in layer._inbound_nodes if n in model._graph_nodes]
-        layers.append({"class_name": type(layer).__name__, "name": layer.name,
-                       "config": layer.get_config(), "inbound_nodes": calls,
-                       "index": index[id(layer)], "is_input": isinstance(layer, InputLayer)})
-    return {"layers": layers,
-            "input_layers": map_structure(ref, model._graph_inputs),
-            "output_layers": map_structure(ref, model._graph_outputs)}

@@ -4,7 +4,7 @@ As in Keras 3, a Sequential whose input shape is known (an `InputLayer` or ``Inp
 or a first layer given ``input_shape=``) is built at once as a functional model; otherwise it
 is built on its first call (or `build`), from the shape of what it is called on.
 """
-from finegrad._src.keras import functional
+from finegrad._src.keras import functional, model_config
 from finegrad._src.keras.input_layer import InputLayer
 from finegrad._src.keras.nodes import KerasTensor
 from finegrad._src.keras.layer import Layer
@@ -135,8 +135,10 @@ class Sequential(Model):
         return inputs
 
     def get_config(self):
-        from_stack = [{"module": type(layer).__module__, "class_name": type(layer).__name__,
-                       "config": layer.get_config(), "registered_name": None}
-                      for layer in self._stack]
-        return {"name": self.name, "trainable": self.trainable, "layers": from_stack}
+        return model_config.sequential_config(self)
 
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        """A new Sequential from `get_config`'s dict."""
+        layers = [model_config.deserialize_layer(c, custom_objects) for c in config["layers"]]
+        return cls(layers, name=config.get("name"), trainable=config.get("trainable", True))

@@ -15,7 +15,7 @@ import numpy as np
 from finegrad._src.ad.tape import GradientTape
 from finegrad._src.graph.function import function
 from finegrad._src.keras import compile_utils, data_adapters, dtype_policies
-from finegrad._src.keras.compile_utils import metrics_module
+from finegrad._src.keras.compile_utils import reduction
 from finegrad._src.keras.optimizers import serialization as optimizers_serialization
 from finegrad._src.keras.optimizers.loss_scale import LossScaleOptimizer
 from finegrad._src.keras.callbacks.base import CallbackList
@@ -88,7 +88,7 @@ class Trainer:
             "loss": compile_utils.CompileLoss(loss, loss_weights) if loss is not None else None,
             "metrics": compile_utils.CompileMetrics(metrics, weighted_metrics)
             if (metrics or weighted_metrics) else None,
-            "tracker": metrics_module.Mean(name="loss"),
+            "tracker": reduction.Mean(name="loss"),
             "run_eagerly": bool(run_eagerly), "jit_compile": jit_compile is True,
             "built": False}
         self.compiled = True
