@@ -65,3 +65,19 @@ def test_rnn_state_outputs_and_mask_in_a_model():
     ids = np.array([[1, 2, 3, 0, 0]])
     seq, h, c = model(ids)
     np.testing.assert_allclose(h.numpy(), seq.numpy()[:, 2], rtol=1e-6)
+
+
+def test_sequences_of_unknown_length_seq2seq():
+    enc_in = fg.keras.Input((None, 5))
+    _, h, c = L.LSTM(8, return_state=True)(enc_in)
+    dec_in = fg.keras.Input((None, 6))
+    seq, _, _ = L.LSTM(8, return_sequences=True, return_state=True)(dec_in,
+                                                                  initial_state=[h, c])
+    out = L.TimeDistributed(L.Dense(6, activation="softmax"))(seq)
+    bi = L.Bidirectional(L.GRU(3, return_sequences=True))(dec_in)
+    assert tuple(out.shape) == (None, None, 6) and tuple(bi.shape) == (None, None, 6)
+    assert tuple(enc_in.shape) == (None, None, 5) and tuple(h.shape) == (None, 8)
+    model = fg.keras.Model([enc_in, dec_in], [out, bi])
+    y, b = model([randn(2, 7, 5), randn(2, 4, 6, seed=1)])
+    assert y.shape == (2, 4, 6) and b.shape == (2, 4, 6)
+    np.testing.assert_allclose(y.numpy().sum(-1), np.ones((2, 4)), rtol=1e-5)

@@ -12,7 +12,8 @@ repeats the previous output (zeros with ``zero_output_for_mask``). ``dropout`` a
 """
 import inspect
 
-from finegrad._src.keras import activations, initializers
+from finegrad._src import core
+from finegrad._src.keras import activations, initializers, nodes
 from finegrad._src.keras.layer import Layer
 from finegrad._src.keras.layers.core import make_weight, weight_config, weight_options
 from finegrad._src.ops.math import elementwise as ew
@@ -328,6 +329,20 @@ def _loop(cell, sequences, states, mask, training, go_backwards, zero_output_for
     return outputs[-1], stack(outputs, axis=1), states
 
 
+def open_time(outputs, sequences):
+    """In the functional API's shape-inference trace (the only place a time axis is unknown:
+    the loop ran over the example's steps), outputs whose time axis is the input's, unknown
+    as Keras's; the model recomputes the layer on real tensors."""
+    if core.current_tracer() is not nodes.functional_builder():
+        raise NotImplementedError("keras.layers: a sequence of unknown length is only "
+                                  "supported in the functional API's symbolic call")
+    column = sequences[(slice(None), slice(None)) + (0,) * (len(sequences.shape) - 2)]
+    column = cast(zeros_like(column), outputs.dtype)            # [batch, time]
+    for _ in range(len(outputs.shape) - 2):
+        column = expand_dims(column, -1)
+    return expand_dims(outputs[:, 0], 1) + column
+
+
 class RNN(Layer):
     """Runs a recurrent ``cell`` (a layer with ``call(inputs, states)`` returning
     ``(output, new_states)`` and a ``state_size``) over the time axis of a [batch, time,
@@ -423,6 +438,8 @@ class RNN(Layer):
         if self.stateful:
             for v, s in zip(self.states, states, strict=True):
                 v.assign(s)
+        if self.return_sequences and sequences.shape[1] is None:
+            outputs = open_time(outputs, sequences)
         output = outputs if self.return_sequences else last
         return [output, *states] if self.return_state else output
 

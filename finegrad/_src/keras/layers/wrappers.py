@@ -9,6 +9,7 @@ import importlib
 import inspect
 
 from finegrad._src.keras.layer import Layer
+from finegrad._src.keras.layers.recurrent import open_time
 from finegrad._src.ops.array.manipulation import reverse
 from finegrad._src.ops.array.structural import concat, stack, unstack
 
@@ -176,7 +177,8 @@ class TimeDistributed(Layer):
             if masks is not None:
                 kwargs["mask"] = masks[t]
             outs.append(self.layer(x, **kwargs))
-        return stack(outs, axis=1)
+        out = stack(outs, axis=1)
+        return open_time(out, inputs) if inputs.shape[1] is None else out
 
     def compute_output_shape(self, input_shape):
         inner = self.layer.compute_output_shape((input_shape[0],) + tuple(input_shape[2:]))
