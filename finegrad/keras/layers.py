@@ -3,50 +3,66 @@ from finegrad._src.keras.input_layer import Input, InputLayer
 from finegrad._src.keras.layer import Layer
 from finegrad._src.keras.layers.activation import (ELU, Activation, LeakyReLU, PReLU, ReLU,
                                                    Softmax)
-from finegrad._src.keras.layers.attention import Attention, MultiHeadAttention
+from finegrad._src.keras.layers.attention import (AdditiveAttention, Attention,
+                                                 MultiHeadAttention)
 from finegrad._src.keras.layers.convolutional import (Conv1D, Conv1DTranspose, Conv2D,
                                                       Conv2DTranspose, Conv3D)
-from finegrad._src.keras.layers.core import Dense, EinsumDense, Embedding, Lambda
+from finegrad._src.keras.layers.core import (Dense, EinsumDense, Embedding, Identity, Lambda,
+                                             Masking, Rescaling)
 from finegrad._src.keras.layers.depthwise import (DepthwiseConv1D, DepthwiseConv2D,
                                                   SeparableConv1D, SeparableConv2D)
 from finegrad._src.keras.layers.merging import (Add, Average, Concatenate, Dot, Maximum,
                                                 Minimum, Multiply, Subtract)
 from finegrad._src.keras.layers.normalization import (BatchNormalization, GroupNormalization,
-                                                      LayerNormalization)
+                                                      LayerNormalization, RMSNormalization,
+                                                      UnitNormalization)
 from finegrad._src.keras.layers.pooling import (AveragePooling1D, AveragePooling2D,
+                                                AveragePooling3D, MaxPooling3D,
                                                 GlobalAveragePooling1D, GlobalAveragePooling2D,
-                                                GlobalMaxPooling1D, GlobalMaxPooling2D,
+                                                GlobalAveragePooling3D, GlobalMaxPooling1D,
+                                                GlobalMaxPooling2D, GlobalMaxPooling3D,
                                                 MaxPooling1D, MaxPooling2D)
 from finegrad._src.keras.layers.recurrent import (GRU, LSTM, RNN, GRUCell, LSTMCell,
                                                   SimpleRNN, SimpleRNNCell)
-from finegrad._src.keras.layers.regularization import (Dropout, SpatialDropout1D,
-                                                       SpatialDropout2D, SpatialDropout3D)
-from finegrad._src.keras.layers.reshaping import (Cropping1D, Cropping2D, Flatten, Permute,
-                                                  RepeatVector, Reshape, UpSampling1D,
-                                                  UpSampling2D, ZeroPadding1D, ZeroPadding2D)
+from finegrad._src.keras.layers.regularization import (ActivityRegularization, Dropout,
+                                                       GaussianDropout, GaussianNoise,
+                                                       SpatialDropout1D, SpatialDropout2D,
+                                                       SpatialDropout3D)
+from finegrad._src.keras.layers.wrappers import Bidirectional, TimeDistributed
+from finegrad._src.keras.layers.reshaping import (Cropping1D, Cropping2D, Cropping3D, Flatten,
+                                                  Permute, RepeatVector, Reshape, UpSampling1D,
+                                                  UpSampling2D, UpSampling3D, ZeroPadding1D,
+                                                  ZeroPadding2D, ZeroPadding3D)
 
 # Keras's aliases
 MaxPool1D, MaxPool2D = MaxPooling1D, MaxPooling2D
 AvgPool1D, AvgPool2D = AveragePooling1D, AveragePooling2D
+MaxPool3D, AvgPool3D = MaxPooling3D, AveragePooling3D
 GlobalAvgPool1D, GlobalAvgPool2D = GlobalAveragePooling1D, GlobalAveragePooling2D
+GlobalAvgPool3D, GlobalMaxPool3D = GlobalAveragePooling3D, GlobalMaxPooling3D
 GlobalMaxPool1D, GlobalMaxPool2D = GlobalMaxPooling1D, GlobalMaxPooling2D
 Convolution1D, Convolution2D, Convolution3D = Conv1D, Conv2D, Conv3D
 Convolution2DTranspose = Conv2DTranspose
 SeparableConvolution2D = SeparableConv2D
 
 __all__ = [
-    "Activation", "Add", "Attention", "Average", "AveragePooling1D", "AveragePooling2D",
-    "AvgPool1D", "AvgPool2D", "BatchNormalization", "Concatenate", "Conv1D",
-    "Conv1DTranspose", "Conv2D", "Conv2DTranspose", "Conv3D", "Convolution1D",
-    "Convolution2D", "Convolution2DTranspose", "Convolution3D", "Cropping1D", "Cropping2D",
+    "Activation", "ActivityRegularization", "Add", "AdditiveAttention", "Attention", "Average",
+    "AveragePooling1D", "AveragePooling2D", "AveragePooling3D", "AvgPool1D", "AvgPool2D",
+    "AvgPool3D", "BatchNormalization", "Bidirectional", "Concatenate", "Conv1D",
+    "Conv1DTranspose", "Conv2D", "Conv2DTranspose", "Conv3D", "Convolution1D", "Convolution2D",
+    "Convolution2DTranspose", "Convolution3D", "Cropping1D", "Cropping2D", "Cropping3D",
     "Dense", "DepthwiseConv1D", "DepthwiseConv2D", "Dot", "Dropout", "ELU", "EinsumDense",
-    "Embedding", "Flatten", "GRU", "GRUCell", "GlobalAvgPool1D", "GlobalAvgPool2D",
-    "GlobalAveragePooling1D", "GlobalAveragePooling2D", "GlobalMaxPool1D", "GlobalMaxPool2D",
-    "GlobalMaxPooling1D", "GlobalMaxPooling2D", "GroupNormalization", "Input", "InputLayer",
-    "LSTM", "LSTMCell", "Lambda", "Layer", "LayerNormalization", "LeakyReLU", "MaxPool1D",
-    "MaxPool2D", "MaxPooling1D", "MaxPooling2D", "Maximum", "Minimum", "MultiHeadAttention",
-    "Multiply", "PReLU", "Permute", "RNN", "ReLU", "RepeatVector", "Reshape",
-    "SeparableConv1D", "SeparableConv2D", "SeparableConvolution2D", "SimpleRNN",
-    "SimpleRNNCell", "Softmax", "SpatialDropout1D", "SpatialDropout2D", "SpatialDropout3D",
-    "Subtract", "UpSampling1D", "UpSampling2D", "ZeroPadding1D", "ZeroPadding2D",
+    "Embedding", "Flatten", "GRU", "GRUCell", "GaussianDropout", "GaussianNoise",
+    "GlobalAveragePooling1D", "GlobalAveragePooling2D", "GlobalAveragePooling3D",
+    "GlobalAvgPool1D", "GlobalAvgPool2D", "GlobalAvgPool3D", "GlobalMaxPool1D",
+    "GlobalMaxPool2D", "GlobalMaxPool3D", "GlobalMaxPooling1D", "GlobalMaxPooling2D",
+    "GlobalMaxPooling3D", "GroupNormalization", "Identity", "Input", "InputLayer", "LSTM",
+    "LSTMCell", "Lambda", "Layer", "LayerNormalization", "LeakyReLU", "Masking", "MaxPool1D",
+    "MaxPool2D", "MaxPool3D", "MaxPooling1D", "MaxPooling2D", "MaxPooling3D", "Maximum",
+    "Minimum", "MultiHeadAttention", "Multiply", "PReLU", "Permute", "RMSNormalization", "RNN",
+    "ReLU", "RepeatVector", "Rescaling", "Reshape", "SeparableConv1D", "SeparableConv2D",
+    "SeparableConvolution2D", "SimpleRNN", "SimpleRNNCell", "Softmax", "SpatialDropout1D",
+    "SpatialDropout2D", "SpatialDropout3D", "Subtract", "TimeDistributed", "UnitNormalization",
+    "UpSampling1D", "UpSampling2D", "UpSampling3D", "ZeroPadding1D", "ZeroPadding2D",
+    "ZeroPadding3D",
 ]

@@ -74,7 +74,8 @@ def assert_matches_keras(ours, theirs, inputs, call=_default_call, rtol=1e-5, at
     first = _flat(call(theirs, list(inputs), kwargs))
     call(ours, [fg.constant(x) for x in inputs], kwargs)
     ours.set_weights(theirs.get_weights())
-    cts = [randn(*np.shape(o), seed=7 + i) for i, o in enumerate(first)]
+    cts = [randn(*np.shape(o), seed=7 + i).astype(np.asarray(o).dtype)
+           for i, o in enumerate(first)]
     k_out, k_grads = keras_run(theirs, inputs, cts, call, **kwargs)
     f_out, f_grads = finegrad_run(ours, inputs, cts, call, **kwargs)
     assert len(f_out) == len(k_out)

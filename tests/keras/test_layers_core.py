@@ -127,3 +127,49 @@ def test_lambda_matches_keras():
     keras = keras_module()
     assert_matches_keras(L.Lambda(lambda x: x * x + 1.), keras.layers.Lambda(lambda x: x * x + 1.),
                          [randn(2, 3)])
+
+
+def test_masking_zeroes_and_masks_steps():
+    x = np.array([[[1., 2.], [0., 0.], [3., 0.]]], np.float32)
+    layer = L.Masking()
+    np.testing.assert_array_equal(layer(x).numpy(), x)
+    assert layer.compute_mask(fg.constant(x)).numpy().tolist() == [[True, False, True]]
+    y = L.Masking(mask_value=3.)(np.array([[[3., 3.], [1., 3.]]], np.float32)).numpy()
+    np.testing.assert_array_equal(y, [[[0., 0.], [1., 3.]]])
+
+
+def test_masking_before_an_rnn_matches_keras():
+    keras = keras_module()
+    x = randn(2, 5, 3)
+    x[0, 3:] = 0.
+    x[1, 1] = 0.
+    ours = fg.keras.Sequential([L.Masking(), L.LSTM(4, return_sequences=True)])
+    theirs = keras.Sequential([keras.layers.Masking(), keras.layers.LSTM(4,
+                                                                         return_sequences=True)])
+    assert_matches_keras(ours, theirs, [x], rtol=1e-4, atol=1e-5)
+    assert_config_keys_match(L.Masking(0.5), keras.layers.Masking(0.5))
+
+
+def test_identity_and_rescaling():
+    x = randn(2, 3)
+    np.testing.assert_array_equal(L.Identity()(x).numpy(), x)
+    np.testing.assert_allclose(L.Rescaling(1 / 255., offset=-1.)(x).numpy(), x / 255. - 1.,
+                               rtol=1e-6)
+
+
+def test_rescaling_matches_keras():
+    keras = keras_module()
+    assert_matches_keras(L.Rescaling(0.5, offset=0.25), keras.layers.Rescaling(0.5, offset=0.25),
+                         [randn(2, 3)])
+    assert_config_keys_match(L.Rescaling(2.), keras.layers.Rescaling(2.))
+
+
+def test_embedding_pretrained_weights_and_argument_checks():
+    matrix = randn(4, 2)
+    layer = L.Embedding(4, 2, weights=[matrix], trainable=False)
+    np.testing.assert_array_equal(layer(np.array([3, 1])).numpy(), matrix[[3, 1]])
+    assert layer.trainable_weights == []
+    with pytest.raises(ValueError, match="input_dim"):
+        L.Embedding(0, 2)
+    with pytest.warns(UserWarning, match="input_length"):
+        L.Embedding(4, 2, input_length=7)

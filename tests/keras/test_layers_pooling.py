@@ -74,3 +74,40 @@ def test_global_average_pooling_mask_matches_keras():
         return layer(xs[0], mask=xs[1])
     assert_matches_keras(L.GlobalAveragePooling1D(), keras.layers.GlobalAveragePooling1D(),
                          [randn(2, 4, 3), mask], call=call)
+
+
+@pytest.mark.parametrize("name", ["GlobalAveragePooling3D", "GlobalMaxPooling3D"])
+def test_global_3d(name):
+    x = randn(2, 3, 2, 4, 3)
+    reduce = np.mean if "Average" in name else np.max
+    np.testing.assert_allclose(getattr(L, name)()(x).numpy(), reduce(x, axis=(1, 2, 3)),
+                               rtol=1e-6)
+    keras = keras_module()
+    assert_matches_keras(getattr(L, name)(keepdims=True), getattr(keras.layers, name)(
+        keepdims=True), [x])
+
+
+def test_pooling_3d_closed_form_and_gradient():
+    x = randn(1, 4, 4, 4, 2)
+    y = L.MaxPooling3D()(x).numpy()
+    np.testing.assert_allclose(y, x.reshape(1, 2, 2, 2, 2, 2, 2, 2).max(axis=(2, 4, 6)))
+    a = L.AveragePooling3D(2)(x).numpy()
+    np.testing.assert_allclose(a, x.reshape(1, 2, 2, 2, 2, 2, 2, 2).mean(axis=(2, 4, 6)),
+                               rtol=1e-5)
+    layer = L.AveragePooling3D(3, strides=2, padding="same", dtype="float64")
+    fg.testing.check_gradients(lambda t: layer(t), [randn(1, 3, 4, 3, 1, dtype=np.float64)])
+
+
+@pytest.mark.parametrize("name,kwargs", [
+    ("MaxPooling3D", {}), ("MaxPooling3D", dict(pool_size=(3, 2, 2), strides=(2, 1, 2),
+                                                padding="same")),
+    ("AveragePooling3D", dict(pool_size=2)),
+    ("AveragePooling3D", dict(pool_size=3, strides=2, padding="same")),
+    ("AveragePooling3D", dict(pool_size=(2, 3, 2), strides=1, padding="same"))])
+def test_pooling_3d_matches_keras(name, kwargs):
+    keras = keras_module()
+    ours, theirs = getattr(L, name)(**kwargs), getattr(keras.layers, name)(**kwargs)
+    shape = (2, 5, 4, 5, 2)
+    out = assert_matches_keras(ours, theirs, [randn(*shape)])
+    assert tuple(out[0].shape) == tuple(ours.compute_output_shape(shape))
+    assert_config_keys_match(ours, theirs)

@@ -36,7 +36,16 @@ def test_errors():
     with pytest.raises(ValueError, match="permutation"):
         L.Permute((1, 1))
     with pytest.raises(NotImplementedError, match="interpolation"):
-        L.UpSampling2D(interpolation="bilinear")
+        L.UpSampling2D(interpolation="bicubic")
+
+
+def test_bilinear_upsampling_closed_form_and_gradient():
+    ramp = np.array([0., 1.], np.float32).reshape(1, 1, 2, 1)
+    y = L.UpSampling2D((1, 2), interpolation="bilinear")(ramp).numpy()
+    np.testing.assert_allclose(y[0, 0, :, 0], [0., 0.25, 0.75, 1.])
+    layer = L.UpSampling2D((2, 3), interpolation="bilinear", dtype="float64")
+    fg.testing.check_gradients(lambda t: layer(t), [randn(1, 3, 2, 2, dtype=np.float64)],
+                               order=1)
 
 
 def test_upsampling_gradient_sums_the_copies():
@@ -53,7 +62,10 @@ CASES = [("Flatten", {}), ("Flatten", dict(data_format="channels_first")),
          ("ZeroPadding2D", dict(padding=((1, 2), (0, 3)))),
          ("ZeroPadding2D", dict(padding=(2, 1), data_format="channels_first")),
          ("Cropping2D", dict(cropping=((1, 0), (1, 2)))), ("Cropping2D", dict(cropping=1)),
-         ("UpSampling2D", {}), ("UpSampling2D", dict(size=(1, 3)))]
+         ("UpSampling2D", {}), ("UpSampling2D", dict(size=(1, 3))),
+         ("UpSampling2D", dict(size=(2, 3), interpolation="bilinear")),
+         ("UpSampling2D", dict(size=3, interpolation="bilinear",
+                               data_format="channels_first"))]
 
 
 @pytest.mark.parametrize("name,kwargs", CASES)
@@ -76,3 +88,25 @@ def test_one_d_matches_keras(name, kwargs):
     out = assert_matches_keras(ours, theirs, [randn(*shape)])
     assert tuple(out[0].shape) == tuple(ours.compute_output_shape(shape))
     assert_config_keys_match(ours, theirs)
+
+
+@pytest.mark.parametrize("name,kwargs", [("ZeroPadding3D", dict(padding=((1, 0), (0, 2), 1))),
+                                         ("Cropping3D", dict(cropping=((1, 0), 1, (0, 1)))),
+                                         ("UpSampling3D", dict(size=(2, 1, 3))),
+                                         ("UpSampling3D", dict(data_format="channels_first"))])
+def test_three_d_matches_keras(name, kwargs):
+    keras = keras_module()
+    shape = (2, 3, 4, 3, 2)
+    ours, theirs = getattr(L, name)(**kwargs), getattr(keras.layers, name)(**kwargs)
+    out = assert_matches_keras(ours, theirs, [randn(*shape)])
+    assert tuple(out[0].shape) == tuple(ours.compute_output_shape(shape))
+    assert_config_keys_match(ours, theirs)
+
+
+def test_three_d_closed_forms():
+    x = randn(1, 2, 3, 4, 1)
+    np.testing.assert_array_equal(L.ZeroPadding3D(((1, 0), (0, 0), (0, 1)))(x).numpy(),
+                                  np.pad(x, ((0, 0), (1, 0), (0, 0), (0, 1), (0, 0))))
+    np.testing.assert_array_equal(L.Cropping3D(((1, 0), (1, 1), (0, 2)))(x).numpy(),
+                                  x[:, 1:, 1:2, :2])
+    np.testing.assert_array_equal(L.UpSampling3D((1, 2, 1))(x).numpy(), x.repeat(2, axis=2))

@@ -1,4 +1,5 @@
-"""Keras's attention layers: `Attention` (Luong-style dot-product, or concat, scores) and
+"""Keras's attention layers: `Attention` (Luong-style dot-product, or concat, scores),
+`AdditiveAttention` (Bahdanau-style) and
 `MultiHeadAttention` (projections by `EinsumDense` sublayers named query, key, value and
 attention_output, scaled dot-product attention per head, over ``attention_axes``).
 
@@ -119,6 +120,35 @@ class Attention(Layer):
         return config
 
 
+class AdditiveAttention(Attention):
+    """Bahdanau-style attention: scores ``sum(scale * tanh(query + key), -1)`` with a learned
+    per-feature ``scale`` (when ``use_scale``, the default), then as `Attention`.
+
+    >>> import finegrad as fg
+    >>> q = fg.ones([1, 2, 3]); v = fg.ones([1, 4, 3])
+    >>> fg.keras.layers.AdditiveAttention()([q, v]).shape
+    TensorShape([1, 2, 3])
+    """
+
+    def __init__(self, use_scale=True, dropout=0.0, **kwargs):
+        super().__init__(use_scale=use_scale, dropout=dropout, **kwargs)
+
+    def build(self, input_shape):
+        self.scale = self.add_weight(name="scale", shape=(input_shape[0][-1],),
+                                     initializer="glorot_uniform") if self.use_scale else None
+        self.concat_score_weight = None
+        self.built = True
+
+    def _scores(self, query, key):
+        pair = ew.tanh(expand_dims(query, -2) + expand_dims(key, -3))
+        return reduce_sum(pair * self.scale if self.scale is not None else pair, axis=-1)
+
+    def get_config(self):
+        config = super().get_config()
+        del config["score_mode"]
+        return config
+
+
 def projection_equation(free_dims, bound_dims, output_dims):
     """(equation, bias axes, output rank) of an EinsumDense mapping ``free_dims`` kept axes
     and ``bound_dims`` contracted ones to ``output_dims`` new ones."""
@@ -176,7 +206,10 @@ class MultiHeadAttention(Layer):
         self._num_heads, self._key_dim = num_heads, key_dim
         self._value_dim = value_dim if value_dim else key_dim
         self._dropout, self._use_bias, self._use_gate = dropout, use_bias, use_gate
-        self._output_shape, self._seed = output_shape, seed
+        if isinstance(output_shape, int):
+            output_shape = (output_shape,)
+        self._output_shape = None if output_shape is None else tuple(output_shape)
+        self._seed = seed
         if isinstance(attention_axes, int):
             attention_axes = (attention_axes,)
         self._attention_axes = None if attention_axes is None else tuple(attention_axes)
@@ -244,12 +277,7 @@ class MultiHeadAttention(Layer):
 
     def _make_output_dense(self, query_shape):
         free = len(query_shape) - 2
-        if self._output_shape is None:
-            out = [query_shape[-1]]
-        elif isinstance(self._output_shape, int):
-            out = [self._output_shape]
-        else:
-            out = list(self._output_shape)
+        out = [query_shape[-1]] if self._output_shape is None else list(self._output_shape)
         eq, bias_axes, _ = projection_equation(free + 1, 2, len(out))
         layer = EinsumDense(eq, output_shape=[None] * free + out,
                             bias_axes=bias_axes if self._use_bias else None,
@@ -323,9 +351,7 @@ class MultiHeadAttention(Layer):
     def compute_output_shape(self, query_shape, value_shape=None, key_shape=None):
         if self._output_shape is None:
             return tuple(query_shape)
-        last = (self._output_shape,) if isinstance(self._output_shape, int) \
-            else tuple(self._output_shape)
-        return tuple(query_shape[:-1]) + last
+        return tuple(query_shape[:-1]) + self._output_shape
 
     def get_config(self):
         config = super().get_config()

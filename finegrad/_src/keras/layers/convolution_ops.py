@@ -8,11 +8,17 @@ a 2-D one over a height of 1; a 3-D one is a sum, over the kernel's depth offset
 convolutions of strided depth slices (the depth axis folded into the batch), so every
 derivative comes from the 2-D primitives' rules.
 """
+import numpy as np
+
+from finegrad._src.core import bind
 from finegrad._src.ops.nn import conv as _conv
 from finegrad._src.ops.nn import pool as _pool
+from finegrad._src.ops.nn import window_geometry as _cg
 from finegrad._src.ops.array.structural import (concat, expand_dims, reshape, split, squeeze,
                                                 transpose)
 from finegrad._src.ops.array.manipulation import pad as _pad
+from finegrad._src.ops.math.arithmetic import maximum
+from finegrad._src.tensor import Tensor
 
 
 def tuple_arg(value, n, name, layer):
@@ -133,13 +139,25 @@ def conv_transpose(x, kernel, strides, padding, output_padding, dilation_rate):
     if rank != 2:
         raise ValueError(f"conv_transpose: kernel must have rank 3 or 4, got shape "
                          f"{kernel.shape}")
-    sizes = [transpose_output_length(int(x.shape[1 + i]), int(kernel.shape[i]), padding,
-                                     strides[i], None if output_padding is None
-                                     else output_padding[i], dilation_rate[i])
-             for i in range(2)]
-    out_shape = [int(x.shape[0])] + sizes + [int(kernel.shape[2])]
-    return _conv.conv2d_transpose(x, kernel, out_shape, list(strides), padding.upper(),
-                                  dilations=list(dilation_rate))
+    sizes = tuple(transpose_output_length(int(x.shape[1 + i]), int(kernel.shape[i]), padding,
+                                          strides[i], None if output_padding is None
+                                          else output_padding[i], dilation_rate[i])
+                  for i in range(2))
+    return _conv2d_transpose(x, kernel, sizes, tuple(strides), padding, tuple(dilation_rate))
+
+
+def _conv2d_transpose(x, kernel, out_hw, strides, padding, dilations):
+    """The transpose of a conv2d whose input has spatial sizes ``out_hw`` (the batch size may
+    be unknown in a trace, so the primitive is bound directly, with TensorFlow's pads for
+    that geometry)."""
+    fn = "keras.ops.conv_transpose"
+    k = tuple(int(n) for n in kernel.shape[:2])
+    got, pads = _cg.geometry(out_hw, k, strides, dilations, padding.upper(), fn)
+    if got != tuple(int(n) for n in x.shape[1:3]):
+        raise ValueError(f"{fn}: an output of spatial sizes {list(out_hw)} does not give back "
+                         f"the input's {list(x.shape[1:3])}")
+    return bind(_conv.conv2d_input_grad_p, x, kernel, in_hw=tuple(out_hw), strides=strides,
+                dilations=dilations, pads=pads)
 
 
 def depthwise_conv(x, kernel, strides, padding, dilation_rate):
@@ -161,11 +179,34 @@ def separable_conv(x, depthwise_kernel, pointwise_kernel, strides, padding, dila
 
 
 def pool(x, kind, pool_size, strides, padding):
-    """Max or average pooling (``kind`` "max" or "average") over 1 or 2 spatial axes; the
+    """Max or average pooling (``kind`` "max" or "average") over 1, 2 or 3 spatial axes; the
     average over a window cut by "same" padding counts only the values inside the input."""
+    if len(pool_size) == 3:
+        return _pool3d(x, kind, pool_size, strides, padding)
     fn = {("max", 1): _pool.max_pool1d, ("max", 2): _pool.max_pool2d,
           ("average", 1): _pool.avg_pool1d, ("average", 2): _pool.avg_pool2d}
     return fn[kind, len(pool_size)](x, list(pool_size), list(strides), padding.upper())
+
+
+def _pool3d(x, kind, pool_size, strides, padding):
+    """3-D pooling: 2-D pooling of every depth slice (depth folded into the batch), then the
+    maximum, or the mean over the window's in-input depths, of strided depth slices."""
+    _, d, h, w, c = (None if n is None else int(n) for n in x.shape)
+    y = pool(reshape(x, (-1, h, w, c)), kind, pool_size[1:], strides[1:], padding)
+    y = reshape(y, (-1, d) + tuple(int(n) for n in y.shape[1:]))
+    (p0, p1), d_out = _depth_pads(d, pool_size[0], strides[0], 1, padding)
+    if p0 or p1:
+        fill = float("-inf") if kind == "max" else 0.0
+        y = _pad(y, [[0, 0], [p0, p1], [0, 0], [0, 0], [0, 0]], constant_values=fill)
+    total = None
+    for i in range(pool_size[0]):
+        sl = y[:, i:i + (d_out - 1) * strides[0] + 1:strides[0]]
+        total = sl if total is None else (maximum(total, sl) if kind == "max" else total + sl)
+    if kind == "max":
+        return total
+    starts = np.arange(d_out) * strides[0] - p0
+    counts = np.minimum(starts + pool_size[0], d) - np.maximum(starts, 0)
+    return total / Tensor(counts.reshape(1, -1, 1, 1, 1).astype(x.dtype.as_numpy_dtype))
 
 
 def data_format_arg(data_format, layer):

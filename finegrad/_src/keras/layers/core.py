@@ -6,6 +6,7 @@ respect to its inputs and its weights.
 """
 import inspect
 import re
+import warnings
 
 from finegrad._src.keras import activations, constraints, initializers, regularizers
 from finegrad._src.keras.layer import Layer
@@ -13,6 +14,7 @@ from finegrad._src.ops.linalg import products as linalg
 from finegrad._src.ops.array.structural import cast
 from finegrad._src.ops.math.elementwise import not_equal
 from finegrad._src.ops.array.gather import gather
+from finegrad._src.statistics import reduce_any
 
 
 # Keras's short aliases of the random initializers (Embedding's default is "uniform")
@@ -146,7 +148,8 @@ def _full_output_shape(input_shape, partial, in_spec, side):
 
 
 def einsum_shapes(equation, bias_axes, input_shape, partial):
-    """(kernel shape, bias shape or None, full output shape) of an `EinsumDense`."""
+    """(kernel shape, bias shape or None, full output shape, the kernel's input axes, its
+    output axes) of an `EinsumDense`."""
     in_spec, w_spec, out_spec, side = _einsum_specs(equation)
     out, elided = _full_output_shape(input_shape, partial, in_spec, side)
     shift = elided if side == "left" else 0
@@ -159,12 +162,14 @@ def einsum_shapes(equation, bias_axes, input_shape, partial):
             raise ValueError(f"keras.layers.EinsumDense: input and output shapes differ at "
                              f"the shared axis {d!r}: {input_shape[in_map[d]]} vs "
                              f"{out[out_map[d]]}")
-    kernel = []
-    for d in w_spec:
+    kernel, in_axes, out_axes = [], [], []
+    for i, d in enumerate(w_spec):
         if d in out_map:
             kernel.append(out[out_map[d]])
+            out_axes.append(i)
         elif d in in_map:
             kernel.append(input_shape[in_map[d]])
+            in_axes.append(i)
         else:
             raise ValueError(f"keras.layers.EinsumDense: weight axis {d!r} is in neither the "
                              f"input spec {in_spec!r} nor the output spec {out_spec!r}")
@@ -179,7 +184,7 @@ def einsum_shapes(equation, bias_axes, input_shape, partial):
         bias = [sizes[c] if c in bias_axes else 1 for c in out_spec[first:]]
         if side != "left":
             bias += [1] * elided
-    return kernel, bias, out
+    return kernel, bias, out, in_axes, out_axes
 
 
 class EinsumDense(Layer):
@@ -215,10 +220,19 @@ class EinsumDense(Layer):
         weight_options(self, "bias", bias_initializer, bias_regularizer, bias_constraint)
 
     def build(self, input_shape):
-        kernel, bias, full = einsum_shapes(self.equation, self.bias_axes, list(input_shape),
-                                           self.partial_output_shape)
+        kernel, bias, full, in_axes, out_axes = einsum_shapes(
+            self.equation, self.bias_axes, list(input_shape), self.partial_output_shape)
         self.full_output_shape = tuple(full)
-        self.kernel = make_weight(self, "kernel", kernel)
+        init = self.kernel_initializer
+        if isinstance(init, initializers.VarianceScaling) and \
+                (init.input_axes is None or init.output_axes is None):
+            # Keras's fans of an einsum kernel: the products over its input and output axes
+            config = dict(init.get_config(), seed=init.seed, input_axes=in_axes,
+                          output_axes=out_axes)
+            init = type(init).from_config(config)
+        self.kernel = self.add_weight(name="kernel", shape=tuple(kernel), initializer=init,
+                                      regularizer=self.kernel_regularizer,
+                                      constraint=self.kernel_constraint)
         self.bias = make_weight(self, "bias", bias) if bias is not None else None
         self.built = True
 
@@ -249,6 +263,7 @@ class Embedding(Layer):
         input_dim: the vocabulary size (indices are in [0, input_dim)).
         output_dim: the size of each vector.
         mask_zero: whether index 0 is padding; the layer then gives the mask ``inputs != 0``.
+        weights: an initial [input_dim, output_dim] matrix (or a list holding it).
 
     >>> import finegrad as fg
     >>> layer = fg.keras.layers.Embedding(5, 2, embeddings_initializer="ones")
@@ -258,7 +273,14 @@ class Embedding(Layer):
 
     def __init__(self, input_dim, output_dim, embeddings_initializer="uniform",
                  embeddings_regularizer=None, embeddings_constraint=None, mask_zero=False,
-                 **kwargs):
+                 weights=None, **kwargs):
+        for name, value in (("input_dim", input_dim), ("output_dim", output_dim)):
+            if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+                raise ValueError(f"keras.layers.Embedding: {name} must be a positive integer, "
+                                 f"got {value!r} (of type {type(value).__name__})")
+        if kwargs.pop("input_length", None) is not None:
+            warnings.warn("keras.layers.Embedding: argument `input_length` is deprecated; "
+                          "just remove it", stacklevel=2)
         super().__init__(**kwargs)
         self.input_dim = input_dim
         self.output_dim = output_dim
@@ -267,6 +289,10 @@ class Embedding(Layer):
         self.mask_zero = mask_zero
         self.supports_masking = mask_zero
         self.autocast = False
+        if weights is not None:     # e.g. a pretrained matrix: weights=[matrix]
+            self.build()
+            self.set_weights(weights if isinstance(weights, list) and len(weights) == 1
+                             else [weights])
 
     def build(self, input_shape=None):
         self.embeddings = make_weight(self, "embeddings", (self.input_dim, self.output_dim))
@@ -346,4 +372,84 @@ class Lambda(Layer):
         config = super().get_config()
         config.update(function=self.function, output_shape=self._output_shape,
                       arguments=self.arguments)
+        return config
+
+
+class Masking(Layer):
+    """Masks the time steps whose features all equal ``mask_value``: those steps are zeroed
+    and the layer's mask (``any(inputs != mask_value, axis=-1)``) tells the layers after it
+    (RNNs, pooling, attention) to skip them.
+
+    >>> import finegrad as fg
+    >>> x = fg.constant([[[1.], [0.], [2.]]])
+    >>> fg.keras.layers.Masking().compute_mask(x).numpy()
+    array([[ True, False,  True]])
+    """
+
+    def __init__(self, mask_value=0.0, **kwargs):
+        super().__init__(**kwargs)
+        self.mask_value = mask_value
+        self.supports_masking = True
+        self.built = True
+
+    def compute_mask(self, inputs, mask=None):
+        return reduce_any(not_equal(inputs, self.mask_value), axis=-1)
+
+    def call(self, inputs):
+        keep = reduce_any(not_equal(inputs, self.mask_value), axis=-1, keepdims=True)
+        return inputs * cast(keep, inputs.dtype)
+
+    def compute_output_shape(self, input_shape):
+        return input_shape
+
+    def get_config(self):
+        config = super().get_config()
+        config.update(mask_value=self.mask_value)
+        return config
+
+
+class Identity(Layer):
+    """Returns its input (a placeholder layer); masks pass through.
+
+    >>> import finegrad as fg
+    >>> fg.keras.layers.Identity()(fg.ones([2])).numpy()
+    array([1., 1.], dtype=float32)
+    """
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.supports_masking = True
+        self.built = True
+
+    def call(self, inputs):
+        return inputs
+
+    def compute_output_shape(self, input_shape):
+        return input_shape
+
+
+class Rescaling(Layer):
+    """``inputs * scale + offset`` in the compute dtype (e.g. ``scale=1/255`` for images).
+
+    >>> import finegrad as fg
+    >>> fg.keras.layers.Rescaling(1 / 2, offset=1.)(fg.constant([2., 4.])).numpy()
+    array([2., 3.], dtype=float32)
+    """
+
+    def __init__(self, scale, offset=0.0, **kwargs):
+        super().__init__(**kwargs)
+        self.scale, self.offset = scale, offset
+        self.supports_masking = True
+        self.built = True
+
+    def call(self, inputs):
+        dtype = self.compute_dtype
+        return cast(inputs, dtype) * cast(self.scale, dtype) + cast(self.offset, dtype)
+
+    def compute_output_shape(self, input_shape):
+        return input_shape
+
+    def get_config(self):
+        config = super().get_config()
+        config.update(scale=self.scale, offset=self.offset)
         return config

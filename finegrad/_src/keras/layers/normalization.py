@@ -1,5 +1,5 @@
 """Keras's normalization layers: `BatchNormalization`, `LayerNormalization`,
-`GroupNormalization`.
+`GroupNormalization`, `RMSNormalization`, `UnitNormalization`.
 
 Statistics are computed in at least float32 (a float16 input under "mixed_float16" is cast
 up, the output cast back), with the biased variance (``tf.nn.moments``). BatchNormalization
@@ -13,6 +13,8 @@ from finegrad._src.keras.layers.core import weight_config, weight_options
 from finegrad._src.ops.math import elementwise as ew
 from finegrad._src.ops.array.structural import broadcast_to, cast, expand_dims, reduce_sum, reshape
 from finegrad._src.ops.nn.normalization_and_losses import batch_normalization
+from finegrad._src.ops.math.arithmetic import minimum
+from finegrad._src.ops.math.reductions import reduce_mean
 from finegrad._src.statistics import moments
 
 
@@ -273,4 +275,72 @@ class GroupNormalization(_AffineNormalization):
         config = super().get_config()
         config.update(groups=self.groups, **self._affine_config())
         config.update(weight_config(self, "beta", "gamma"))
+        return config
+
+
+class RMSNormalization(Layer):
+    """Divides by the root mean square over ``axis`` and multiplies by a learned
+    per-feature ``scale``: ``x * rsqrt(mean(x^2) + epsilon) * scale``.
+
+    >>> import finegrad as fg
+    >>> y = fg.keras.layers.RMSNormalization()(fg.constant([[3., 4.]]))
+    >>> [round(float(v), 4) for v in y[0]]
+    [0.8485, 1.1314]
+    """
+
+    def __init__(self, axis=-1, epsilon=1e-6, **kwargs):
+        super().__init__(**kwargs)
+        self.axis, self.epsilon = axis, epsilon
+
+    def build(self, input_shape):
+        self._axes = _axis_list(self.axis, len(input_shape), "RMSNormalization")
+        self.scale = self.add_weight(name="scale", shape=tuple(input_shape[a] for a in
+                                                               self._axes),
+                                     initializer="ones")
+        self.built = True
+
+    def call(self, inputs):
+        x = _at_least_float32(inputs)
+        shape = _broadcast_shape(len(x.shape), self._axes, list(x.shape))
+        rrms = ew.rsqrt(reduce_mean(ew.square(x), self._axes, keepdims=True) + self.epsilon)
+        y = x * rrms * reshape(cast(self.scale, x.dtype), shape)
+        return cast(y, inputs.dtype)
+
+    def compute_output_shape(self, input_shape):
+        return input_shape
+
+    def get_config(self):
+        config = super().get_config()
+        config.update(axis=self.axis, epsilon=self.epsilon)
+        return config
+
+
+class UnitNormalization(Layer):
+    """Scales each example to unit L2 norm over ``axis``: ``x * min(rsqrt(sum(x^2)),
+    1e12)``.
+
+    >>> import finegrad as fg
+    >>> fg.keras.layers.UnitNormalization()(fg.constant([[3., 4.]])).numpy()
+    array([[0.6, 0.8]], dtype=float32)
+    """
+
+    def __init__(self, axis=-1, **kwargs):
+        super().__init__(**kwargs)
+        if not isinstance(axis, (int, list, tuple)):
+            raise TypeError(f"keras.layers.UnitNormalization: axis must be an int or a list of "
+                            f"ints, got {axis!r}")
+        self.axis = list(axis) if isinstance(axis, (list, tuple)) else axis
+        self.supports_masking = True
+        self.built = True
+
+    def call(self, inputs):
+        inv = ew.rsqrt(reduce_sum(ew.square(inputs), self.axis, keepdims=True))
+        return inputs * minimum(inv, cast(1e12, inputs.dtype))
+
+    def compute_output_shape(self, input_shape):
+        return input_shape
+
+    def get_config(self):
+        config = super().get_config()
+        config.update(axis=self.axis)
         return config

@@ -1,6 +1,6 @@
-"""Keras's pooling layers: `MaxPooling1D/2D`, `AveragePooling1D/2D` (windows, TensorFlow's
+"""Keras's pooling layers: `MaxPooling1D/2D/3D`, `AveragePooling1D/2D/3D` (windows, TensorFlow's
 "same" padding, whose averages count only the values inside the input) and
-`GlobalAveragePooling1D/2D`, `GlobalMaxPooling1D/2D` (over every spatial position;
+`GlobalAveragePooling1D/2D/3D`, `GlobalMaxPooling1D/2D/3D` (over every spatial position;
 GlobalAveragePooling1D averages only the unmasked steps).
 
 Max pooling's gradient goes to the first maximum of each window, as TensorFlow's.
@@ -85,6 +85,24 @@ class AveragePooling2D(_Pooling):
     def __init__(self, pool_size, strides=None, padding="valid", data_format=None, name=None,
                  **kwargs):
         super().__init__("average", 2, pool_size, strides, padding, data_format, name=name,
+                         **kwargs)
+
+
+class MaxPooling3D(_Pooling):
+    __doc__ = _POOL_DOC.format(kind="Max", n=3, name="MaxPooling3D", example="")
+
+    def __init__(self, pool_size=(2, 2, 2), strides=None, padding="valid", data_format=None,
+                 name=None, **kwargs):
+        super().__init__("max", 3, pool_size, strides, padding, data_format, name=name,
+                         **kwargs)
+
+
+class AveragePooling3D(_Pooling):
+    __doc__ = _POOL_DOC.format(kind="Average", n=3, name="AveragePooling3D", example="2")
+
+    def __init__(self, pool_size, strides=None, padding="valid", data_format=None, name=None,
+                 **kwargs):
+        super().__init__("average", 3, pool_size, strides, padding, data_format, name=name,
                          **kwargs)
 
 
@@ -179,6 +197,36 @@ class GlobalMaxPooling2D(_GlobalPooling):
 
     def __init__(self, data_format=None, keepdims=False, **kwargs):
         super().__init__(2, data_format, keepdims, **kwargs)
+
+    def call(self, inputs):
+        return reduce_max(inputs, axis=self._axes(), keepdims=self.keepdims)
+
+
+class GlobalAveragePooling3D(_GlobalPooling):
+    """The mean over the three spatial axes.
+
+    >>> import finegrad as fg
+    >>> fg.keras.layers.GlobalAveragePooling3D()(fg.ones([2, 3, 3, 3, 4])).shape
+    TensorShape([2, 4])
+    """
+
+    def __init__(self, data_format=None, keepdims=False, **kwargs):
+        super().__init__(3, data_format, keepdims, **kwargs)
+
+    def call(self, inputs):
+        return reduce_mean(inputs, axis=self._axes(), keepdims=self.keepdims)
+
+
+class GlobalMaxPooling3D(_GlobalPooling):
+    """The maximum over the three spatial axes.
+
+    >>> import finegrad as fg
+    >>> fg.keras.layers.GlobalMaxPooling3D()(fg.ones([2, 3, 3, 3, 4])).shape
+    TensorShape([2, 4])
+    """
+
+    def __init__(self, data_format=None, keepdims=False, **kwargs):
+        super().__init__(3, data_format, keepdims, **kwargs)
 
     def call(self, inputs):
         return reduce_max(inputs, axis=self._axes(), keepdims=self.keepdims)

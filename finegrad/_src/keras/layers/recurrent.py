@@ -12,7 +12,8 @@ repeats the previous output (zeros with ``zero_output_for_mask``). ``dropout`` a
 """
 import inspect
 
-from finegrad._src.keras import activations, initializers
+from finegrad._src import core
+from finegrad._src.keras import activations, initializers, nodes
 from finegrad._src.keras.layer import Layer
 from finegrad._src.keras.layers.core import make_weight, weight_config, weight_options
 from finegrad._src.ops.math import elementwise as ew
@@ -22,6 +23,7 @@ from finegrad._src.ops.array.structural import (cast, concat, expand_dims, ones_
 from finegrad._src.ops.array.structural import zeros_like
 from finegrad._src.ops.array.constants import zeros
 from finegrad._src.ops.nn.dropout import dropout
+from finegrad._src.variables import Variable
 
 
 class _DropoutCell(Layer):
@@ -327,6 +329,20 @@ def _loop(cell, sequences, states, mask, training, go_backwards, zero_output_for
     return outputs[-1], stack(outputs, axis=1), states
 
 
+def open_time(outputs, sequences):
+    """In the functional API's shape-inference trace (the only place a time axis is unknown:
+    the loop ran over the example's steps), outputs whose time axis is the input's, unknown
+    as Keras's; the model recomputes the layer on real tensors."""
+    if core.current_tracer() is not nodes.functional_builder():
+        raise NotImplementedError("keras.layers: a sequence of unknown length is only "
+                                  "supported in the functional API's symbolic call")
+    column = sequences[(slice(None), slice(None)) + (0,) * (len(sequences.shape) - 2)]
+    column = cast(zeros_like(column), outputs.dtype)            # [batch, time]
+    for _ in range(len(outputs.shape) - 2):
+        column = expand_dims(column, -1)
+    return expand_dims(outputs[:, 0], 1) + column
+
+
 class RNN(Layer):
     """Runs a recurrent ``cell`` (a layer with ``call(inputs, states)`` returning
     ``(output, new_states)`` and a ``state_size``) over the time axis of a [batch, time,
@@ -337,6 +353,9 @@ class RNN(Layer):
         return_sequences: return every step's output (else the last).
         return_state: also return the final states (``[output, *states]``).
         go_backwards: run over the reversed sequence (the outputs come in that order).
+        stateful: keep the final states (non-trainable variables, one row per example of a
+            fixed batch size) as the next call's initial states; ``reset_state()`` zeroes
+            them.
         unroll: accepted (the loop always runs step by step in Python).
         zero_output_for_mask: a masked step outputs zeros instead of repeating the last one.
 
@@ -354,9 +373,8 @@ class RNN(Layer):
         if not hasattr(cell, "call") or not hasattr(cell, "state_size"):
             raise ValueError(f"keras.layers.RNN: cell must have a `call` method and a "
                              f"`state_size` attribute, got {cell!r}")
-        if stateful:
-            raise NotImplementedError("keras.layers.RNN: stateful=True is not implemented")
         super().__init__(**kwargs)
+        self.__dict__["states"] = None     # a stateful layer's state variables (untracked)
         self.cell = cell
         self.return_sequences, self.return_state = return_sequences, return_state
         self.go_backwards, self.stateful, self.unroll = go_backwards, stateful, unroll
@@ -369,16 +387,42 @@ class RNN(Layer):
         if isinstance(self.cell, Layer) and not self.cell.built:
             self.cell.build((sequences_shape[0],) + tuple(sequences_shape[2:]))
             self.cell.built = True
+        if self.stateful:
+            if sequences_shape[0] is None:
+                raise ValueError(f"keras.layers.{type(self).__name__}: a stateful RNN needs a "
+                                 f"static batch size, got input shape {tuple(sequences_shape)}")
+            self.__dict__["states"] = [
+                Variable(s, trainable=False, name="rnn_state")
+                for s in self.get_initial_state(int(sequences_shape[0]))]
         self.built = True
+
+    def reset_state(self):
+        """Zero a stateful layer's states."""
+        for v in self.states or ():
+            v.assign(zeros_like(v))
+
+    def reset_states(self):
+        self.reset_state()
 
     def get_initial_state(self, batch_size):
         if hasattr(self.cell, "get_initial_state"):
             return list(self.cell.get_initial_state(batch_size=batch_size))
         return [zeros((batch_size, d), dtype=self.compute_dtype) for d in self.state_size]
 
+    def _zero_states(self, sequences):
+        """Zero states of the sequences' batch size (which may be unknown in a trace)."""
+        batch = sequences.shape[0]
+        if batch is not None and (hasattr(self.cell, "get_initial_state") and
+                                  not isinstance(self.cell, _DropoutCell)):
+            return self.get_initial_state(int(batch))
+        column = cast(zeros_like(sequences[:, 0, :1]), self.cell.compute_dtype)
+        return [column + zeros((d,), dtype=self.cell.compute_dtype) for d in self.state_size]
+
     def call(self, sequences, initial_state=None, mask=None, training=False):
-        if initial_state is None:
-            states = self.get_initial_state(int(sequences.shape[0]))
+        if initial_state is None and self.stateful:
+            states = [v.read_value() for v in self.states]
+        elif initial_state is None:
+            states = self._zero_states(sequences)
         else:
             states = list(initial_state) if isinstance(initial_state, (list, tuple)) \
                 else [initial_state]
@@ -391,6 +435,11 @@ class RNN(Layer):
         finally:
             if isinstance(self.cell, _DropoutCell):
                 self.cell.reset_dropout_masks()
+        if self.stateful:
+            for v, s in zip(self.states, states, strict=True):
+                v.assign(s)
+        if self.return_sequences and sequences.shape[1] is None:
+            outputs = open_time(outputs, sequences)
         output = outputs if self.return_sequences else last
         return [output, *states] if self.return_state else output
 

@@ -1,12 +1,19 @@
-"""Keras's dropout layers: `Dropout` and `SpatialDropout1D/2D/3D` (whole channels dropped).
+"""Keras's regularization layers: `Dropout`, `SpatialDropout1D/2D/3D` (whole channels
+dropped), `GaussianNoise`, `GaussianDropout`, `ActivityRegularization`.
 
-They act only in training (``training=True``, given or inherited from the enclosing call, as
-``fit`` does); otherwise they return their input. In training each kept value is scaled by
-1 / (1 - rate), so the expectation is unchanged, and the gradient is the same mask scaled.
+The noise layers act only in training (``training=True``, given or inherited from the
+enclosing call, as ``fit`` does); otherwise they return their input. In training dropout scales
+each kept value by 1 / (1 - rate), so the expectation is unchanged, and the gradient is the
+same mask scaled. ActivityRegularization adds its penalty to `losses` on every call.
 """
+import math
+
+from finegrad._src.core import bind
+from finegrad._src.keras import regularizers
 from finegrad._src.keras.layer import Layer
 from finegrad._src.keras.layers import convolution_ops as co
 from finegrad._src.ops.nn.dropout import dropout
+from finegrad._src.ops.random import streams
 
 
 class Dropout(Layer):
@@ -118,3 +125,104 @@ class SpatialDropout3D(_SpatialDropout):
 
     def __init__(self, rate, data_format=None, seed=None, name=None, dtype=None, **kwargs):
         super().__init__(3, rate, data_format, seed=seed, name=name, dtype=dtype, **kwargs)
+
+
+def normal_like(x, seed, fn):
+    """Standard normal noise shaped like ``x`` when it runs (open sizes included)."""
+    return bind(streams.random_like_p, x, stream=streams.op_stream(seed, fn), dist="normal",
+                dtype=x._value.dtype)
+
+
+class GaussianNoise(Layer):
+    """Adds zero-mean Gaussian noise of standard deviation ``stddev`` in training (a
+    regularizer); the identity otherwise.
+
+    >>> import finegrad as fg
+    >>> fg.keras.layers.GaussianNoise(0.1)(fg.ones([2])).numpy()
+    array([1., 1.], dtype=float32)
+    """
+
+    def __init__(self, stddev, seed=None, **kwargs):
+        super().__init__(**kwargs)
+        if not 0 <= stddev <= 1:
+            raise ValueError(f"keras.layers.GaussianNoise: stddev must be in [0, 1], got "
+                             f"{stddev}")
+        self.stddev, self.seed = stddev, seed
+        self.supports_masking = True
+        self.built = True
+
+    def call(self, inputs, training=False):
+        if training and self.stddev > 0:
+            return inputs + self.stddev * normal_like(inputs, self.seed,
+                                                      "keras.layers.GaussianNoise")
+        return inputs
+
+    def compute_output_shape(self, input_shape):
+        return input_shape
+
+    def get_config(self):
+        config = super().get_config()
+        config.update(stddev=self.stddev, seed=self.seed)
+        return config
+
+
+class GaussianDropout(Layer):
+    """Multiplies by Gaussian noise of mean 1 and standard deviation
+    ``sqrt(rate / (1 - rate))`` in training; the identity otherwise.
+
+    >>> import finegrad as fg
+    >>> fg.keras.layers.GaussianDropout(0.2)(fg.ones([2])).numpy()
+    array([1., 1.], dtype=float32)
+    """
+
+    def __init__(self, rate, seed=None, **kwargs):
+        super().__init__(**kwargs)
+        if not 0 <= rate <= 1:
+            raise ValueError(f"keras.layers.GaussianDropout: rate must be in [0, 1], got "
+                             f"{rate}")
+        self.rate, self.seed = rate, seed
+        self.supports_masking = True
+        self.built = True
+
+    def call(self, inputs, training=False):
+        if training and self.rate > 0:
+            stddev = math.sqrt(self.rate / (1.0 - self.rate))
+            noise = normal_like(inputs, self.seed, "keras.layers.GaussianDropout")
+            return inputs * (1.0 + stddev * noise)
+        return inputs
+
+    def compute_output_shape(self, input_shape):
+        return input_shape
+
+    def get_config(self):
+        config = super().get_config()
+        config.update(rate=self.rate, seed=self.seed)
+        return config
+
+
+class ActivityRegularization(Layer):
+    """The identity, adding ``l1 * sum(|x|) + l2 * sum(x^2)`` of its output to `losses`.
+
+    >>> import finegrad as fg
+    >>> layer = fg.keras.layers.ActivityRegularization(l2=0.5)
+    >>> _ = layer(fg.constant([[1., 2.]])); float(layer.losses[0])
+    2.5
+    """
+
+    def __init__(self, l1=0.0, l2=0.0, **kwargs):
+        super().__init__(activity_regularizer=regularizers.L1L2(l1=l1, l2=l2), **kwargs)
+        self.l1, self.l2 = l1, l2
+        self.supports_masking = True
+        self.built = True
+
+    def call(self, inputs):
+        return inputs
+
+    def compute_output_shape(self, input_shape):
+        return input_shape
+
+    def get_config(self):
+        config = super().get_config()
+        config.pop("activity_regularizer", None)
+        config.update(l1=self.l1, l2=self.l2)
+        return config

@@ -4,10 +4,14 @@ weights; their gradients are the ops' own (a reshape's, a transpose's, a slice's
 """
 import math
 
+import numpy as np
+
 from finegrad._src.keras.layer import Layer
 from finegrad._src.keras.layers import convolution_ops as co
 from finegrad._src.ops.array.structural import expand_dims, reshape, tile, transpose
 from finegrad._src.ops.array.manipulation import pad, repeat
+from finegrad._src.ops.linalg import products as linalg
+from finegrad._src.tensor import Tensor
 
 
 class _Reshaping(Layer):
@@ -310,9 +314,24 @@ class UpSampling1D(_Reshaping):
         return config
 
 
+def bilinear_weights(n, factor):
+    """The [n * factor, n] matrix of bilinear interpolation with half-pixel centers
+    (TensorFlow's ``resize`` without antialiasing): output i reads input coordinate
+    (i + 0.5) / factor - 0.5, clamped to the edges."""
+    c = (np.arange(n * factor) + 0.5) / factor - 0.5
+    lo = np.floor(c)
+    frac = c - lo
+    w = np.zeros((n * factor, n))
+    rows = np.arange(n * factor)
+    np.add.at(w, (rows, np.clip(lo, 0, n - 1).astype(int)), 1 - frac)
+    np.add.at(w, (rows, np.clip(lo + 1, 0, n - 1).astype(int)), frac)
+    return w
+
+
 class UpSampling2D(_Reshaping):
-    """Repeats rows ``size[0]`` and columns ``size[1]`` times (nearest-neighbour
-    interpolation; other interpolations are not implemented).
+    """Repeats rows ``size[0]`` and columns ``size[1]`` times ("nearest"), or interpolates
+    them ("bilinear", TensorFlow's half-pixel-centered resize); other interpolations are not
+    implemented.
 
     >>> import finegrad as fg
     >>> fg.keras.layers.UpSampling2D()(fg.ones([1, 2, 3, 1])).shape
@@ -324,12 +343,19 @@ class UpSampling2D(_Reshaping):
         name = "keras.layers.UpSampling2D"
         self.size = co.tuple_arg(size, 2, "size", name)
         self.data_format = co.data_format_arg(data_format, name)
-        if interpolation != "nearest":
+        if interpolation not in ("nearest", "bilinear"):
             raise NotImplementedError(f"{name}: interpolation {interpolation!r} is not "
-                                      f"implemented; only 'nearest'")
+                                      f"implemented; only 'nearest' and 'bilinear'")
         self.interpolation = interpolation
 
     def call(self, inputs):
+        if self.interpolation == "bilinear":
+            x = co.channels_last(inputs, self.data_format)
+            dt = x.dtype.as_numpy_dtype
+            wh = Tensor(bilinear_weights(int(x.shape[1]), self.size[0]).astype(dt))
+            ww = Tensor(bilinear_weights(int(x.shape[2]), self.size[1]).astype(dt))
+            y = linalg.einsum("hH,bHWc,wW->bhwc", wh, x, ww)
+            return co.channels_back(y, self.data_format)
         first = 1 if self.data_format == "channels_last" else 2
         x = repeat(inputs, self.size[0], axis=first)
         return repeat(x, self.size[1], axis=first + 1)
@@ -343,4 +369,62 @@ class UpSampling2D(_Reshaping):
         config = super().get_config()
         config.update(size=self.size, data_format=self.data_format,
                       interpolation=self.interpolation)
+        return config
+
+
+class ZeroPadding3D(_ZeroPadding):
+    """Pads the three spatial axes with zeros: ``padding`` an int, three ints, or three
+    (before, after) pairs.
+
+    >>> import finegrad as fg
+    >>> fg.keras.layers.ZeroPadding3D(1)(fg.ones([1, 2, 2, 2, 1])).shape
+    TensorShape([1, 4, 4, 4, 1])
+    """
+
+    def __init__(self, padding=((1, 1), (1, 1), (1, 1)), data_format=None, **kwargs):
+        super().__init__(3, padding, data_format, **kwargs)
+
+
+class Cropping3D(_Cropping):
+    """Crops the three spatial axes: ``cropping`` an int, three ints, or three (start, end)
+    pairs.
+
+    >>> import finegrad as fg
+    >>> fg.keras.layers.Cropping3D(1)(fg.ones([1, 4, 4, 4, 1])).shape
+    TensorShape([1, 2, 2, 2, 1])
+    """
+
+    def __init__(self, cropping=((1, 1), (1, 1), (1, 1)), data_format=None, **kwargs):
+        super().__init__(3, cropping, data_format, **kwargs)
+
+
+class UpSampling3D(_Reshaping):
+    """Repeats the three spatial axes ``size`` times each (nearest neighbour).
+
+    >>> import finegrad as fg
+    >>> fg.keras.layers.UpSampling3D()(fg.ones([1, 1, 2, 3, 1])).shape
+    TensorShape([1, 2, 4, 6, 1])
+    """
+
+    def __init__(self, size=(2, 2, 2), data_format=None, **kwargs):
+        super().__init__(**kwargs)
+        name = "keras.layers.UpSampling3D"
+        self.size = co.tuple_arg(size, 3, "size", name)
+        self.data_format = co.data_format_arg(data_format, name)
+
+    def call(self, inputs):
+        first = 1 if self.data_format == "channels_last" else 2
+        x = inputs
+        for i, s in enumerate(self.size):
+            x = repeat(x, s, axis=first + i)
+        return x
+
+    def compute_output_shape(self, input_shape):
+        spatial, channels = co.spatial_shape(input_shape, self.data_format)
+        out = [None if n is None else n * s for n, s in zip(spatial, self.size, strict=True)]
+        return co.batched_shape(input_shape[0], out, channels, self.data_format)
+
+    def get_config(self):
+        config = super().get_config()
+        config.update(size=self.size, data_format=self.data_format)
         return config
