@@ -171,3 +171,23 @@ def main(argv=None):
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+def bench_k():
+    """The rows of ``bench/run.py --only k`` (not in the default run: it takes minutes)."""
+    from harness import Settings, row
+    rows = 12800 if Settings.quick else 60000
+    results, same = run(rows=rows, epochs=2, peers=True)
+    best = {k: min(v[1:] or v) for k, v in results.items() if not isinstance(v, str)}
+    tape = min(best["tape (traced)"], best["tape (eager)"])
+    steps = -(-rows // BATCH)
+    peers = {}
+    for name, t in results.items():
+        if name.startswith("Keras"):
+            peers[name] = ({"error": t} if isinstance(t, str) else
+                           {"seconds": min(t[1:] or t), "figure": min(t[1:] or t) / tape,
+                            "grad_ok": None})
+    t = {"fg": {"min": best["fit"], "median": best["fit"]}, "np": {"min": tape, "median": tape}}
+    return [row("k", f"3-layer MLP, fit one epoch ({rows} x 784, batch 128, {steps} steps) vs "
+                     f"the tape loop", t, best["fit"] / tape, "x tape", 1.3, same, peers,
+                baseline="tape loop")]
