@@ -52,7 +52,6 @@ class InputLayer(Layer):
         node = Node(self, (), {}, t)
         t._keras_history = (node, 0)
         self._inbound_nodes.append(node)
-        self.output = t
         self.built = True
 
     @property

@@ -342,6 +342,32 @@ class Layer:
                                  f"weight shape {w.shape}.")
             v.assign(w.astype(v.dtype._np))
 
+    # --- the functional graph ----------------------------------------------------------------
+
+    def _only_node(self, what):
+        nodes_ = self._inbound_nodes
+        if not nodes_:
+            raise AttributeError(f"Layer {self.name} has never been called and thus has no "
+                                 f"defined {what}.")
+        if len(nodes_) > 1:
+            raise AttributeError(f"Layer {self.name} has multiple inbound nodes, hence the "
+                                 f"notion of \"layer {what}\" is ill-defined. Use "
+                                 f"`_inbound_nodes[node_index]` instead.")
+        return nodes_[0]
+
+    @property
+    def input(self):
+        """The symbolic input of the layer's one call in a functional graph."""
+        node = self._only_node("input")
+        inputs = node.input_tensors
+        return inputs[0] if len(inputs) == 1 else inputs
+
+    @property
+    def output(self):
+        """The symbolic output of the layer's one call in a functional graph (what
+        ``Model(model.input, model.get_layer(name).output)`` uses)."""
+        return self._only_node("output").outputs
+
     # --- losses --------------------------------------------------------------------------------
 
     def add_loss(self, loss):
