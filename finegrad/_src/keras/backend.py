@@ -1,7 +1,12 @@
 """``keras.backend``: the global settings real code reads (``epsilon``, ``floatx``,
 ``image_data_format``) and `clear_session`."""
+import random
+
+import numpy as np
+
 from finegrad._src.keras import dtype_policies, naming, nodes
 from finegrad._src.keras.dtype_policies import _settings, floatx, set_floatx  # noqa: F401
+from finegrad._src.ops.random.sampling import set_seed
 
 
 def epsilon():
@@ -58,3 +63,14 @@ def backend():
 
 def is_keras_tensor(x):
     return nodes.is_keras_tensor(x)
+
+
+def set_random_seed(seed):
+    """Seed Python's, NumPy's and finegrad's random generators (``keras.utils``).
+
+    >>> import finegrad as tf
+    >>> tf.keras.utils.set_random_seed(0)
+    """
+    random.seed(seed)
+    np.random.seed(seed)
+    set_seed(seed)

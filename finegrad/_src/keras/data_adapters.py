@@ -194,3 +194,22 @@ def train_validation_split(arrays, validation_split):
     def part(lo, hi):
         return map_structure(lambda v: None if v is None else _as_array(v)[lo:hi], arrays)
     return part(0, split), part(split, n)
+
+
+def to_categorical(x, num_classes=None):
+    """One-hot rows for integer class labels (``keras.utils.to_categorical``): float32, the
+    classes along a new last axis (a trailing axis of size 1 is replaced).
+
+    >>> from finegrad._src.keras.data_adapters import to_categorical
+    >>> to_categorical([0, 2, 1], 3)
+    array([[1., 0., 0.],
+           [0., 0., 1.],
+           [0., 1., 0.]], dtype=float32)
+    """
+    x = np.asarray(x.numpy() if isinstance(x, (Tensor, Variable)) else x, dtype=np.int64)
+    shape = x.shape[:-1] if x.ndim > 1 and x.shape[-1] == 1 else x.shape
+    x = x.reshape(-1)
+    num_classes = int(x.max()) + 1 if num_classes is None else int(num_classes)
+    out = np.zeros((x.size, num_classes), np.float32)
+    out[np.arange(x.size), x] = 1.0
+    return out.reshape(shape + (num_classes,))

@@ -161,6 +161,18 @@ class Model(Trainer, Layer):
         """Load weights saved by `save_weights` (or by Keras 3 in ``.weights.h5``)."""
         saving.load_weights(self, filepath, skip_mismatch=skip_mismatch)
 
+    def save(self, filepath, overwrite=True, **kwargs):
+        """Whole-model files (``.keras``) are not supported by finegrad.keras.
+
+        Raises:
+            NotImplementedError: always; save the weights (`save_weights`) and rebuild the
+                model from code or from ``get_config()`` / ``from_config``.
+        """
+        raise NotImplementedError(
+            f"Model.save({filepath!r}): finegrad.keras does not write whole-model `.keras` "
+            f"archives; use model.save_weights('....weights.h5') and rebuild the model from "
+            f"its code (or Model.from_config(model.get_config())) before load_weights")
+
     def summary(self, line_length=None, positions=None, print_fn=None, expand_nested=False,
                 show_trainable=False, layer_range=None):
         """Print the layers, their output shapes and parameter counts, as Keras does."""
