@@ -8,6 +8,9 @@ from the inputs (and the variables ``f`` read) to those outputs; that op's VJP c
 derivatives go through ``grad_fn``'s own ops; and forward mode transposes ``grad_fn``
 (see forward.py).
 """
+
+from __future__ import annotations
+
 import dataclasses
 import functools
 import numbers
@@ -27,6 +30,8 @@ from finegrad._src.ops.array.structural import convert_to_tensor
 from finegrad._src.ops.zeros_and_axes import instantiate_zeros
 from finegrad._src.tensor import Tensor
 from finegrad._src.variables import Variable
+
+from typing import Any
 
 
 class _CustomPrimitive(Primitive):
@@ -212,7 +217,7 @@ def _is_input(x):
         isinstance(x, numbers.Number) and not isinstance(x, bool)
 
 
-def custom_gradient(f=None, *, jvp=None):
+def custom_gradient(f: Any = None, *, jvp: Any = None) -> Any:
     """Decorator: define the gradient of a function yourself (TensorFlow's contract, extended).
 
     ``f(*args, **kwargs)`` returns ``(y, grad_fn)``; the decorated function returns ``y``, and
@@ -348,7 +353,7 @@ def _split(result, f):
     return result[0], result[1]
 
 
-_NONE = frozenset()
+_NONE: frozenset = frozenset()
 
 
 class _Params:

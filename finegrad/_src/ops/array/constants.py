@@ -4,6 +4,9 @@ shape arguments; `fill` and `linspace` are recorded in their value arguments).
 It imports the core modules and `ops.zeros_and_axes`, `ops.array.structural` and
 `ops.array.indexing`; no ops module imports it.
 """
+
+from __future__ import annotations
+
 import numpy as np
 
 from finegrad._src import core, dtypes
@@ -14,10 +17,17 @@ from finegrad._src.ops.array.indexing import getitem
 from finegrad._src.tensor import Tensor, to_numpy_value
 from finegrad._src.shapes import as_int, as_ints
 
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.types import DTypeLike
+    from finegrad._src.types import TensorLike
+
 
 # --- constants (no gradient: their outputs do not depend on any input) -----------------------
 
-def zeros(shape, dtype=dtypes.float32, name=None, layout=None):
+def zeros(shape: Any, dtype: DTypeLike = dtypes.float32, name: str | None = None,
+          layout: Any = None) -> Tensor:
     """A tensor of zeros. ``finegrad.zeros((2, 3))`` is float32, as in TensorFlow.
 
     >>> import finegrad as fg
@@ -30,7 +40,8 @@ def zeros(shape, dtype=dtypes.float32, name=None, layout=None):
     return Tensor(np.zeros(_shape_arg(shape, "finegrad.zeros"), dt))
 
 
-def ones(shape, dtype=dtypes.float32, name=None, layout=None):
+def ones(shape: Any, dtype: DTypeLike = dtypes.float32, name: str | None = None,
+         layout: Any = None) -> Tensor:
     """A tensor of ones.
 
     >>> import finegrad as fg
@@ -43,7 +54,7 @@ def ones(shape, dtype=dtypes.float32, name=None, layout=None):
     return Tensor(np.ones(_shape_arg(shape, "finegrad.ones"), dt))
 
 
-def fill(dims, value, name=None, layout=None):
+def fill(dims: Any, value: TensorLike, name: str | None = None, layout: Any = None) -> Tensor:
     """A tensor of shape ``dims`` filled with ``value`` (whose dtype it takes).
 
     >>> import finegrad as fg
@@ -57,7 +68,8 @@ def fill(dims, value, name=None, layout=None):
     return broadcast_to(v, _shape_arg(dims, "finegrad.fill"))
 
 
-def range_(start, limit=None, delta=1, dtype=None, name="range"):
+def range_(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None,
+           name: str = "range") -> Tensor:
     """Like Python's range, as a tensor (``finegrad.range``); int32 for ints, float32 for floats.
 
     >>> import finegrad as fg
@@ -84,7 +96,7 @@ def range_(start, limit=None, delta=1, dtype=None, name="range"):
     return Tensor(np.arange(*vals).astype(dt))
 
 
-def linspace(start, stop, num, name=None, axis=0):
+def linspace(start: Any, stop: Any, num: Any, name: str | None = None, axis: int = 0) -> Tensor:
     """``num`` evenly spaced values from ``start`` to ``stop`` inclusive.
 
     >>> import finegrad as fg
@@ -104,7 +116,8 @@ def linspace(start, stop, num, name=None, axis=0):
     return Tensor(np.linspace(a._value, b._value, num, axis=axis).astype(a._value.dtype))
 
 
-def eye(num_rows, num_columns=None, batch_shape=None, dtype=dtypes.float32, name=None):
+def eye(num_rows: Any, num_columns: Any = None, batch_shape: Any = None,
+        dtype: DTypeLike = dtypes.float32, name: str | None = None) -> Tensor:
     """An identity matrix (optionally batched).
 
     >>> import finegrad as fg
