@@ -547,7 +547,7 @@ def _shape_of(x):
     return x
 
 
-_params_cache = {}
+_params_cache: dict[type, dict] = {}
 
 
 def _call_params(cls):

@@ -187,7 +187,7 @@ def is_keras_tensor(x):
     return isinstance(x, KerasTensor)
 
 
-_masks = {}   # id(tensor) -> (weak reference to the tensor, mask)
+_masks: dict[int, tuple] = {}   # id(tensor) -> (weak reference to the tensor, mask)
 
 
 def map_structure(fn, value, tuple_shapes=False):

@@ -2,7 +2,7 @@
 classes found by name when a config is rebuilt (``Model.from_config``,
 ``Sequential.from_config``)."""
 
-_registry = {}
+_registry: dict[str, type] = {}
 
 
 def register_keras_serializable(package="Custom", name=None):

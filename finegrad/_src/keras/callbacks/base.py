@@ -265,24 +265,33 @@ def _overrides(callback, name):
                                   getattr(type(callback), alias) is not getattr(Callback, alias))
 
 
-def _make_hook(name, batch):
-    if batch:
-        def hook(self, batch_index, logs=None):
-            self._call_batch(name, batch_index, logs)
-    elif name.startswith("on_epoch"):
-        def hook(self, epoch, logs=None):
-            for c in self.callbacks:
-                getattr(c, name)(epoch, logs)
-    else:
-        def hook(self, logs=None):
-            for c in self.callbacks:
-                getattr(c, name)(logs)
+def _batch_hook(name):
+    def hook(self, batch_index, logs=None):
+        self._call_batch(name, batch_index, logs)
+    hook.__name__ = name
+    return hook
+
+
+def _epoch_hook(name):
+    def hook(self, epoch, logs=None):
+        for c in self.callbacks:
+            getattr(c, name)(epoch, logs)
+    hook.__name__ = name
+    return hook
+
+
+def _run_hook(name):
+    def hook(self, logs=None):
+        for c in self.callbacks:
+            getattr(c, name)(logs)
     hook.__name__ = name
     return hook
 
 
 for _name in _BATCH_HOOKS:
-    setattr(CallbackList, _name, _make_hook(_name, True))
-for _name in ("on_epoch_begin", "on_epoch_end", "on_train_begin", "on_train_end",
-              "on_test_begin", "on_test_end", "on_predict_begin", "on_predict_end"):
-    setattr(CallbackList, _name, _make_hook(_name, False))
+    setattr(CallbackList, _name, _batch_hook(_name))
+for _name in ("on_epoch_begin", "on_epoch_end"):
+    setattr(CallbackList, _name, _epoch_hook(_name))
+for _name in ("on_train_begin", "on_train_end", "on_test_begin", "on_test_end",
+              "on_predict_begin", "on_predict_end"):
+    setattr(CallbackList, _name, _run_hook(_name))
