@@ -1,5 +1,7 @@
 """``keras.backend``: the global settings real code reads (``epsilon``, ``floatx``,
 ``image_data_format``) and `clear_session`."""
+from typing import Any
+
 import random
 
 import numpy as np
@@ -9,7 +11,7 @@ from finegrad._src.keras.dtype_policies import _settings, floatx, set_floatx  # 
 from finegrad._src.ops.random.sampling import set_seed
 
 
-def epsilon():
+def epsilon() -> Any:
     """The fuzz factor numerical code adds to avoid dividing by zero (1e-7).
 
     >>> import finegrad as tf
@@ -19,12 +21,12 @@ def epsilon():
     return _settings["epsilon"]
 
 
-def set_epsilon(value):
+def set_epsilon(value: Any) -> Any:
     """Set the value `epsilon` returns."""
     _settings["epsilon"] = float(value)
 
 
-def image_data_format():
+def image_data_format() -> Any:
     """``"channels_last"`` (the default) or ``"channels_first"``.
 
     >>> import finegrad as tf
@@ -34,7 +36,7 @@ def image_data_format():
     return _settings["image_data_format"]
 
 
-def set_image_data_format(data_format):
+def set_image_data_format(data_format: Any) -> Any:
     """Set the default data format of the image layers."""
     if data_format not in ("channels_first", "channels_last"):
         raise ValueError(f"The `data_format` argument must be one of {{'channels_first', "
@@ -42,7 +44,7 @@ def set_image_data_format(data_format):
     _settings["image_data_format"] = str(data_format)
 
 
-def clear_session(free_memory=True):
+def clear_session(free_memory: Any = True) -> Any:
     """Forget the layer names made so far (the next Dense is ``dense`` again) and the
     symbolic tensors of the functional API.
 
@@ -56,16 +58,16 @@ def clear_session(free_memory=True):
     dtype_policies.set_global_policy(None)
 
 
-def backend():
+def backend() -> Any:
     """The name of the engine: ``"finegrad"``."""
     return "finegrad"
 
 
-def is_keras_tensor(x):
+def is_keras_tensor(x: Any) -> Any:
     return nodes.is_keras_tensor(x)
 
 
-def set_random_seed(seed):
+def set_random_seed(seed: Any) -> Any:
     """Seed Python's, NumPy's and finegrad's random generators (``keras.utils``).
 
     >>> import finegrad as tf

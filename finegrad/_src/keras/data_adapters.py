@@ -6,6 +6,8 @@ A batch is a tuple ``(x,)``, ``(x, y)`` or ``(x, y, sample_weight)`` of tensors 
 and dicts kept), as Keras's ``unpack_x_y_sample_weight`` reads it. Float64 arrays become
 float32 (floatx), as Keras converts them.
 """
+from typing import Any
+
 import inspect
 import math
 
@@ -17,7 +19,7 @@ from finegrad._src.tensor import Tensor
 from finegrad._src.variables import Variable
 
 
-def unpack_x_y_sample_weight(data):
+def unpack_x_y_sample_weight(data: Any) -> Any:
     """``(x, y, sample_weight)`` from a batch: a tuple of one to three items, or ``x``.
 
     >>> from finegrad._src.keras.data_adapters import unpack_x_y_sample_weight
@@ -38,7 +40,7 @@ def unpack_x_y_sample_weight(data):
                      f"`(x, y, sample_weight)`, found: {data}")
 
 
-def pack_x_y_sample_weight(x, y=None, sample_weight=None):
+def pack_x_y_sample_weight(x: Any, y: Any = None, sample_weight: Any = None) -> Any:
     if y is None:
         return (x,)
     return (x, y) if sample_weight is None else (x, y, sample_weight)
@@ -196,7 +198,7 @@ def train_validation_split(arrays, validation_split):
     return part(0, split), part(split, n)
 
 
-def to_categorical(x, num_classes=None):
+def to_categorical(x: Any, num_classes: Any = None) -> Any:
     """One-hot rows for integer class labels (``keras.utils.to_categorical``): float32, the
     classes along a new last axis (a trailing axis of size 1 is replaced).
 

@@ -1,4 +1,6 @@
 """`Input` and `InputLayer`: the symbolic inputs of the functional API."""
+from typing import Any
+
 from finegrad._src.keras import naming
 from finegrad._src.keras.dtype_policies import floatx
 from finegrad._src.keras.nodes import KerasTensor
@@ -70,8 +72,9 @@ class InputLayer(Layer):
                 "sparse": False, "ragged": False, "name": self.name, "optional": self.optional}
 
 
-def Input(shape=None, batch_size=None, dtype=None, sparse=None, batch_shape=None,  # noqa: N802
-          name=None, tensor=None, optional=False):
+def Input(shape: Any = None, batch_size: Any = None, dtype: Any = None,  # noqa: N802
+          sparse: Any = None, batch_shape: Any = None, name: Any = None, tensor: Any = None,
+          optional: Any = False) -> Any:
     """A symbolic input of a functional model: ``Input(shape=(784,))`` stands for a batch of
     784-vectors (the batch size None).
 

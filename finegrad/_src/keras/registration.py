@@ -2,10 +2,12 @@
 classes found by name when a config is rebuilt (``Model.from_config``,
 ``Sequential.from_config``)."""
 
+from typing import Any
+
 _registry: dict[str, type] = {}
 
 
-def register_keras_serializable(package="Custom", name=None):
+def register_keras_serializable(package: Any = "Custom", name: Any = None) -> Any:
     """A class decorator registering the class as ``"<package>>/<name>"`` (and by its bare
     name) for deserialization.
 
@@ -27,11 +29,11 @@ def register_keras_serializable(package="Custom", name=None):
     return decorator
 
 
-def get_registered_name(cls):
+def get_registered_name(cls) -> Any:
     return getattr(cls, "_registered_name", cls.__name__)
 
 
-def get_registered_object(name, custom_objects=None):
+def get_registered_object(name: Any, custom_objects: Any = None) -> Any:
     """The class registered (or given in ``custom_objects``) as ``name``, or None."""
     if custom_objects and name in custom_objects:
         return custom_objects[name]
@@ -41,6 +43,6 @@ def get_registered_object(name, custom_objects=None):
     return matches[0] if matches else None
 
 
-def get_custom_objects():
+def get_custom_objects() -> Any:
     """The registry itself (a dict from registered names to classes), as Keras returns."""
     return _registry
