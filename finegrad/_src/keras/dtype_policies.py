@@ -29,7 +29,7 @@ class DTypePolicy:
     ('float16', 'float32')
     """
 
-    def __init__(self, name=None):
+    def __init__(self, name: Any = None) -> None:
         name = floatx() if name is None else name
         if isinstance(name, dtypes.DType):
             name = name.name
@@ -43,11 +43,11 @@ class DTypePolicy:
     compute_dtype = property(lambda self: self._compute_dtype)
     variable_dtype = property(lambda self: self._variable_dtype)
 
-    def get_config(self):
+    def get_config(self) -> Any:
         return {"name": self._name}
 
     @classmethod
-    def from_config(cls, config):
+    def from_config(cls, config: Any) -> Any:
         return cls(**config)
 
     def __eq__(self, other):

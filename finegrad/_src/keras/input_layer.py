@@ -26,8 +26,9 @@ class InputLayer(Layer):
     (None, 4)
     """
 
-    def __init__(self, shape=None, batch_size=None, dtype=None, sparse=None, batch_shape=None,
-                 input_tensor=None, optional=False, name=None, **kwargs):
+    def __init__(self, shape: Any = None, batch_size: Any = None, dtype: Any = None,
+                 sparse: Any = None, batch_shape: Any = None, input_tensor: Any = None,
+                 optional: Any = False, name: Any = None, **kwargs: Any) -> None:
         if "input_shape" in kwargs:    # Keras 2's keyword
             shape = kwargs.pop("input_shape")
         kwargs.pop("ragged", None)     # (in Keras's config; finegrad has no ragged tensors)
@@ -64,10 +65,10 @@ class InputLayer(Layer):
     def dtype(self):
         return self._input_dtype
 
-    def call(self):
+    def call(self) -> Any:
         return None
 
-    def get_config(self):
+    def get_config(self) -> Any:
         return {"batch_shape": list(self._batch_shape), "dtype": self._input_dtype,
                 "sparse": False, "ragged": False, "name": self.name, "optional": self.optional}
 
