@@ -1,5 +1,6 @@
 """Keras layers: the `Layer` base class and the built-in layers."""
 from finegrad._src.keras.input_layer import Input, InputLayer
+from finegrad._src.keras.input_spec import InputSpec
 from finegrad._src.keras.layer import Layer
 from finegrad._src.keras.layers.activation import (ELU, Activation, LeakyReLU, PReLU, ReLU,
                                                    Softmax)
@@ -56,7 +57,8 @@ __all__ = [
     "GlobalAveragePooling1D", "GlobalAveragePooling2D", "GlobalAveragePooling3D",
     "GlobalAvgPool1D", "GlobalAvgPool2D", "GlobalAvgPool3D", "GlobalMaxPool1D",
     "GlobalMaxPool2D", "GlobalMaxPool3D", "GlobalMaxPooling1D", "GlobalMaxPooling2D",
-    "GlobalMaxPooling3D", "GroupNormalization", "Identity", "Input", "InputLayer", "LSTM",
+    "GlobalMaxPooling3D", "GroupNormalization", "Identity", "Input", "InputLayer", "InputSpec",
+    "LSTM",
     "LSTMCell", "Lambda", "Layer", "LayerNormalization", "LeakyReLU", "Masking", "MaxPool1D",
     "MaxPool2D", "MaxPool3D", "MaxPooling1D", "MaxPooling2D", "MaxPooling3D", "Maximum",
     "Minimum", "MultiHeadAttention", "Multiply", "PReLU", "Permute", "RMSNormalization", "RNN",

@@ -24,6 +24,7 @@ from finegrad._src import dtypes
 from finegrad._src.contexts import init_scope
 from finegrad._src.keras import dtype_policies, naming, nodes
 from finegrad._src.keras.dtype_policies import KerasVariable
+from finegrad._src.keras.input_spec import assert_input_compatibility
 from finegrad._src.keras import constraints, initializers, regularizers
 from finegrad._src.ops.array.structural import cast, convert_to_tensor
 from finegrad._src.scopes import get_current_name_scope, name_scope
@@ -106,6 +107,7 @@ class Layer:
     """
 
     _untracked = frozenset({"_inbound_nodes"})   # attributes that hold no sub-layers
+    input_spec: Any = None   # an InputSpec (or a list of them) checked at each call
     # set through __dict__ (before __setattr__'s tracking exists), declared for type checkers
     _trainable_variables: list
     _non_trainable_variables: list
@@ -458,6 +460,8 @@ class Layer:
         try:
             kwargs = self._resolve_call_args(args, kwargs, ctx)
             self._maybe_build(args, kwargs)
+            if self.input_spec is not None and args:
+                assert_input_compatibility(self.input_spec, args[0], self.name)
             mixed = self.autocast and self.compute_dtype != self.variable_dtype
             autocast = dtype_policies.autocast_scope(self.compute_dtype if mixed else None)
             with name_scope(self.name), autocast:
