@@ -27,7 +27,7 @@ class InputSpec:
     >>> Flat()(tf.ones((2, 3, 4)))
     Traceback (most recent call last):
     ...
-    ValueError: Input 0 of layer "flat" is incompatible with the layer: expected ndim=2, ...
+    ValueError: Input 0 with name 'None' of layer 'flat' is incompatible with the layer: ...
     """
 
     def __init__(self, dtype: Any = None, shape: Any = None, ndim: Any = None,
@@ -83,5 +83,8 @@ def assert_input_compatibility(spec: Any, inputs: Any, layer_name: str) -> None:
         shape = tuple(x.shape)
         problem = _problem(s, shape)
         if problem:
-            raise ValueError(f'Input {i} of layer "{layer_name}" is incompatible with the layer: '
-                             f'{problem}. Full shape received: {shape}')
+            message = (f"Input {i} with name '{s.name}' of layer '{layer_name}' is "
+                       f"incompatible with the layer: {problem}")
+            if not problem.startswith("expected axis"):
+                message += f". Full shape received: {shape}"
+            raise ValueError(message)
