@@ -26,6 +26,7 @@ np.float32(1.0)
 import functools as _functools
 
 from finegrad._src import backends as _backends
+from finegrad._src.ad import functional as _functional
 
 from typing import Any as _Any
 
@@ -103,7 +104,9 @@ def custom_gradient(f: _Any = None, *, forward: _Any = "none", jvp: _Any = None)
     so one decorated function runs on every backend.
 
     Forward mode: the finegrad and torch backends transpose ``grad`` (it is linear in the
-    upstream gradient). On JAX the default is a ``jax.custom_vjp`` (reverse mode only);
+    upstream gradient; a rule that is not, found by running it at two scales of the upstream
+    at the first forward-mode use, is a TypeError naming the function, never a made-up
+    tangent). On JAX the default is a ``jax.custom_vjp`` (reverse mode only);
     ``forward="transpose"`` opts in to a ``jax.custom_jvp`` whose JVP is the
     ``jax.linear_transpose`` of ``grad``, correct only for rules linear in the upstream (a
     rule JAX cannot transpose is a TypeError saying so). An explicit forward rule
@@ -147,7 +150,21 @@ def value_and_grad(f: _Any, argnums: int | tuple[int, ...] = 0) -> _Any:
     >>> g.numpy()
     array([2., 4.], dtype=float32)
     """
-    return _backends.current().value_and_grad(f, argnums)
+    return _checked_value_and_grad(f, argnums, "finegrad.ops.value_and_grad")
+
+
+def _checked_value_and_grad(f, argnums, fn):
+    """The backend's value_and_grad, with JAX's checks of ``argnums`` and of a scalar output
+    on every backend (never the gradient of a non-scalar's sum)."""
+    value_and_grad_f = _backends.current().value_and_grad(f, argnums)
+    nums = (argnums,) if isinstance(argnums, int) else tuple(argnums)
+
+    def checked(*args, **kwargs):
+        _functional.check_argnums(nums, args, fn)
+        value, g = value_and_grad_f(*args, **kwargs)
+        _functional.check_scalar(value, fn)
+        return value, g
+    return checked
 
 
 def grad(f: _Any, argnums: int | tuple[int, ...] = 0) -> _Any:
@@ -158,7 +175,7 @@ def grad(f: _Any, argnums: int | tuple[int, ...] = 0) -> _Any:
     >>> ops.grad(lambda x: ops.sum(ops.square(x)))(ops.convert_to_tensor([3.])).numpy()
     array([6.], dtype=float32)
     """
-    value_and_grad_f = value_and_grad(f, argnums)
+    value_and_grad_f = _checked_value_and_grad(f, argnums, "finegrad.ops.grad")
 
     def grad_f(*args, **kwargs):
         return value_and_grad_f(*args, **kwargs)[1]

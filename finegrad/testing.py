@@ -21,6 +21,7 @@ import numpy as _np
 
 from finegrad._src import nest as _nest
 from finegrad._src import sweep as _sweep
+from finegrad._src.ad import linearity as _linearity
 from finegrad._src.ad.functional import jvp as _jvp
 from finegrad._src.ad.functional import vjp as _vjp
 from finegrad._src.comparison import compare as _compare
@@ -398,9 +399,12 @@ class _CustomCheck:
     def forward(self):
         """The custom JVP along ``vs`` against finite differences: (max error, ok)."""
         from finegrad._src.ad.forward import ForwardAccumulator
-        with ForwardAccumulator(self.xs, [_Tensor(v) for v in self.vs]) as acc:
-            out = _flat_out(self.call(self.h, self.xs))
-        tans = [acc.jvp(o) for o in out]
+        try:
+            with ForwardAccumulator(self.xs, [_Tensor(v) for v in self.vs]) as acc:
+                out = _flat_out(self.call(self.h, self.xs))
+            tans = [acc.jvp(o) for o in out]
+        except _linearity.NotLinearError:   # no forward mode: the check fails
+            return _np.inf, False
         got = [_np.zeros(o._value.shape) if t is None else _np.asarray(t._value, _np.float64)
                for t, o in zip(tans, out, strict=True)]
         with _np.errstate(all="ignore"):
@@ -423,7 +427,7 @@ class _CustomCheck:
                 check_gradients(custom_vjp, self.xs, order=1, modes=(mode,), eps=self.eps,
                                 atol=self.atol * 10, rtol=self.rtol * 10, seed=self.seed)
                 results[mode] = None
-            except AssertionError as e:
+            except (AssertionError, _linearity.NotLinearError) as e:
                 results[mode] = str(e)
         return results
 
@@ -461,9 +465,16 @@ def _depends(h, call, xs, k, direction):
 
 
 def _jvp_nonzero(fn, call, xs, k, direction, finite_only=False):
-    from finegrad._src.ad.forward import ForwardAccumulator
     tans = [_Tensor(_np.zeros(_np.shape(x._value))) for x in xs]
     tans[k] = _Tensor(_np.asarray(direction, _np.float64))
+    try:
+        return _jvp_nonzero_at(fn, call, xs, tans, finite_only)
+    except _linearity.NotLinearError:   # a rule not linear in dy: assume it depends
+        return [_np.ones(_np.shape(o._value), bool) for o in _flat_out(call(fn, list(xs)))]
+
+
+def _jvp_nonzero_at(fn, call, xs, tans, finite_only):
+    from finegrad._src.ad.forward import ForwardAccumulator
     with _np.errstate(all="ignore"):
         with ForwardAccumulator(list(xs), tans) as acc:
             out = _flat_out(call(fn, list(xs)))

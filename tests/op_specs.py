@@ -498,6 +498,8 @@ NONDIFF = (
     "stop_gradient",
     # a traced function's variable read and update: effects, run in program order
     "read_variable", "assign_variable",
+    # a check that a traced int used as a size has its traced value (tests/test_traced_ints.py)
+    "size_guard",
     # constants of a symbolic shape (shape-polymorphic graphs), and a shape's value
     "full", "shape",
 )

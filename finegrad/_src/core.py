@@ -21,7 +21,7 @@ from numpy import ndarray
 
 from finegrad._src import dims, interop, threads
 from finegrad._src.state import state as _state
-from finegrad._src.errors import OpError
+from finegrad._src.errors import InvalidArgumentError, OpError
 from finegrad._src.tensor import Tensor, convert_to_tensor, convert_like, to_numpy_value
 
 
@@ -329,9 +329,17 @@ def size_of(t, axis):
 
 
 def _shape_error(prim, vals, e):
-    if isinstance(e, OpError):   # a kernel's own runtime check (integer division by zero)
+    """A ValueError from a kernel restated with the op's name: NumPy's broadcasting errors
+    as incompatible shapes, a singular matrix as TensorFlow's InvalidArgumentError; the
+    kernel's own finegrad errors pass unchanged."""
+    if isinstance(e, OpError) or str(e).startswith("finegrad"):
         return e
     shapes = " and ".join(str(tuple(np.shape(v))) for v in vals)
+    if isinstance(e, np.linalg.LinAlgError):
+        return InvalidArgumentError(f"finegrad.{prim.name}: the input is not invertible "
+                                    f"({e}; input of shape {shapes})")
+    if "broadcast" not in str(e) and "shape" not in str(e):
+        return ValueError(f"finegrad.{prim.name}: {e} (inputs of shapes {shapes})")
     return ValueError(f"finegrad.{prim.name}: incompatible inputs of shapes {shapes}: {e}")
 
 

@@ -384,7 +384,8 @@ def as_int(value, fn, arg, whole=None):
     truncating ``2.5`` to 2 would be a silent wrong shape)."""
     if not isinstance(value, (bool, np.bool_, str, bytes)):
         try:
-            return operator.index(value)
+            static = getattr(value, "_static_int", None)   # a Tensor: a traced one is guarded
+            return operator.index(value) if static is None else static(f"{fn}'s {arg}")
         except TypeError:
             pass
     shown = "" if whole is None else f" in {whole!r:.60}"

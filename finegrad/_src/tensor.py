@@ -15,6 +15,7 @@ from __future__ import annotations
 import numbers
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
+import operator
 
 import numpy as np
 
@@ -31,6 +32,23 @@ def _concrete(t, what):
         tracer = _state.lifted   # inside `init_scope` during a trace: still the trace's tensor
     if tracer is not None:
         tracer.check_concrete(t, what)
+
+
+def _static_value(t, what):
+    """The NumPy value of ``t`` used as a static argument (a shape, a range's bound, a
+    depth). Inside finegrad.function a traced ``t`` is accepted as TensorFlow accepts it:
+    the graph keeps a guard that checks each run's value against the traced one (a call with
+    another value runs eagerly, graph/value_sizes.py); other tracers refuse."""
+    tracer = _state.tracer
+    if tracer is None:
+        tracer = _state.lifted
+    if tracer is not None:
+        static = getattr(tracer, "static_value", None)
+        if static is None:
+            tracer.check_concrete(t, what)
+        else:
+            return static(t, what)
+    return t._value
 
 
 class OutOfScope:
@@ -262,9 +280,18 @@ class Tensor:
 
     def __index__(self) -> int:
         if self.dtype.is_integer and self._value.ndim == 0:
+            _concrete(self, "a Python int (range(), a list index); use finegrad.range or "
+                            "finegrad.while_loop for a loop over it and finegrad.gather to "
+                            "index with it")
             return int(self._value)
         raise TypeError(f"finegrad.Tensor.__index__: only integer scalar tensors can be used "
                         f"as an index, got shape {tuple(self._value.shape)} and {self.dtype.name}")
+
+    def _static_int(self, what):
+        """This integer scalar as a Python int for a static argument (see `_static_value`)."""
+        if not (self.dtype.is_integer and self._value.ndim == 0):
+            return operator.index(self)
+        return int(_static_value(self, what))
 
     def __len__(self) -> int:
         if self._value.ndim == 0:
@@ -276,7 +303,11 @@ class Tensor:
             raise TypeError("finegrad.Tensor.__iter__: iteration over a scalar tensor (shape ())")
         return (self[i] for i in range(self._value.shape[0]))
 
-    __hash__ = None  # type: ignore[assignment]  # `==` is elementwise, as in TensorFlow 2; use .ref() as a dict key
+    def __hash__(self) -> int:
+        # `==` is elementwise, as in TensorFlow 2: a tensor cannot be a dict key or set member
+        raise TypeError("finegrad.Tensor is unhashable (== compares elementwise, as in "
+                        "TensorFlow). Instead, use tensor.ref() as the key (and "
+                        "ref.deref() to get the tensor back)")
 
     def __repr__(self) -> str:
         if type(self._value) is OutOfScope:
@@ -481,8 +512,8 @@ def to_numpy_value(value, dtype=None, fn="finegrad.convert_to_tensor"):
             return default(value)
         except OverflowError:
             raise _out_of_range(value, np.dtype(default), fn) from None
-    elif isinstance(value, (list, tuple)):
-        arr = _from_sequence(value, fn, np_dtype)
+    elif isinstance(value, (list, tuple, range)):   # a range too, as TensorFlow converts it
+        arr = _from_sequence(list(value) if isinstance(value, range) else value, fn, np_dtype)
     else:   # another library's array (pandas, JAX, PyTorch, TensorFlow, a memoryview...)
         foreign = interop.array_from(value, fn)
         if foreign is None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import numbers
+import threading
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -122,6 +123,8 @@ class Variable:
             raise TypeError("finegrad.Variable: variables of dtype string are not supported; "
                             "keep strings in tensors (finegrad.constant)")
         self._storage.setflags(write=False)
+        # updates are atomic, as TensorFlow's: assign_add from threads loses none
+        self._lock = threading.RLock()
         self.trainable = bool(trainable)
         self._unique_id = next(_ids)
         # TensorFlow's form, "<name>:<output index>": a given "w" is named "w:0"
@@ -258,11 +261,10 @@ class Variable:
             tracer.assign_variable(self, value if isinstance(value, Tensor) else Tensor(v), mode)
             return self
         v = self._new_value(value, mode)
-        if mode == "assign_add":
-            v = self._storage + v
-        elif mode == "assign_sub":
-            v = self._storage - v
-        return self._set(v)
+        if mode == "assign":
+            return self._set(v)
+        with self._lock:   # read, add and store as one step
+            return self._set(self._storage + v if mode == "assign_add" else self._storage - v)
 
     def __getitem__(self, key: Any) -> Tensor:
         """``v[key]``: a (recorded) read, sliced; ``v[key].assign(value)`` writes the slice,
@@ -278,13 +280,23 @@ class Variable:
         if tracer is not None:  # inside finegrad.function: a node that writes the slice
             tracer.assign_variable(self, value, "assign", key)
             return self if read_value else None
-        v = _slice_value(self, value, np.asarray(self._storage[key]))
-        new = np.array(self._storage)
-        new[key] = v
-        self._set(new)
+        with self._lock:
+            v = _slice_value(self, value, np.asarray(self._storage[key]))
+            new = np.array(self._storage)
+            new[key] = v
+            self._set(new)
         return self if read_value else None
 
     # --- Python protocol --------------------------------------------------------------------
+
+    def __getstate__(self):      # copy and pickle: a fresh lock for the copy
+        state = dict(self.__dict__)
+        del state["_lock"]
+        return state
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self._lock = threading.RLock()
 
     def ref(self) -> Variable:
         return self

@@ -128,6 +128,12 @@ class ForwardAccumulator(core.Recorder):
         unconnected = _unconnected(unconnected_gradients)
 
         def one(p):
+            if not isinstance(p, (Tensor, Variable)):   # as GradientTape.gradient: never None
+                where = "" if p is primals else \
+                    f" (in {type(primals).__name__} {primals!r:.60})"
+                raise TypeError(f"finegrad.autodiff.ForwardAccumulator.jvp: primals must be "
+                                f"tensors, Variables or a nested structure of them, got "
+                                f"{type(p).__name__} {p!r:.40}{where}")
             if isinstance(p, Variable):
                 found = self._var_tangents.get(id(p))
             else:

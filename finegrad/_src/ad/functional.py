@@ -72,16 +72,41 @@ def value_and_grad(f: Any, argnums: Any = 0) -> Any:
     >>> fg.value_and_grad(lambda x: x ** 2)(fg.constant(3.))[1].numpy()
     np.float32(6.0)
     """
+    return _value_and_grad(f, argnums, "finegrad.value_and_grad")
+
+
+def check_argnums(nums, args, fn):
+    """JAX's TypeError for an ``argnums`` beyond the positional arguments given."""
+    if nums and max(nums) >= len(args):
+        raise TypeError(f"{fn}: differentiating with respect to argnums={max(nums)} requires "
+                        f"at least {max(nums) + 1} positional arguments to be passed by the "
+                        f"caller, but got only {len(args)} positional arguments")
+
+
+def check_scalar(out, fn):
+    """JAX's rule (and torch.func's): a gradient of a function whose output is not a scalar
+    is an error, never the gradient of its sum."""
+    shape = getattr(out, "shape", None)
+    if shape is None or len(tuple(shape)) != 0:
+        what = f"shape {tuple(shape)}" if shape is not None else type(out).__name__
+        raise TypeError(f"{fn}: the gradient is only defined for functions with a scalar "
+                        f"output, and f returned {what}; reduce it (e.g. with reduce_sum), or "
+                        f"use GradientTape.jacobian or a VJP for a non-scalar output")
+
+
+def _value_and_grad(f, argnums, fn):
     single = isinstance(argnums, int)
     nums = (argnums,) if single else tuple(argnums)
 
     def wrapped(*args):
+        check_argnums(nums, args, fn)
         xs = list(args)
         for i in nums:
             xs[i] = convert_to_tensor(xs[i])
         with GradientTape() as tape:
             tape.watch([xs[i] for i in nums])
             out = f(*xs)
+        check_scalar(out, fn)
         g = tape.gradient(out, [xs[i] for i in nums], unconnected_gradients="zero")
         g = [dense_cotangent(gi) for gi in g]
         return out, g[0] if single else tuple(g)
@@ -95,7 +120,7 @@ def grad(f: Any, argnums: int | tuple[int, ...] = 0) -> Any:
     >>> fg.grad(fg.sin)(fg.constant(0.)).numpy()
     np.float32(1.0)
     """
-    vg = value_and_grad(f, argnums)
+    vg = _value_and_grad(f, argnums, "finegrad.grad")
 
     def wrapped(*args):
         return vg(*args)[1]
@@ -116,6 +141,7 @@ def hessian_vector_product(f: Any, x: TensorLike, v: Any) -> Tensor:
         with GradientTape() as tape:
             tape.watch(x)
             y = f(x)
+        check_scalar(y, "finegrad.hessian_vector_product")
         g = dense_cotangent(tape.gradient(y, x))
     return acc.jvp(g, unconnected_gradients="zero")
 

@@ -155,15 +155,15 @@ class GradientTape(core.Recorder):
         # ones watched since are counted from the end. An op that consumed a watched tensor
         # was recorded (nondifferentiable ones aside), so the entries since the mark hold all
         # such uses. A reset or released tape (new containers) reports nothing.
+        # Linear in the ops since the mark, whatever the tape's size: never a scan of all it
+        # watched (a chain of custom_gradient calls under one tape would be quadratic).
         entries, start, watched, n0 = mark
         if entries is not self._entries or watched is not self._watched:
             return []
-        if n0 <= len(known) and known.issuperset(itertools.islice(watched, n0)):
-            return []   # all it watched before were known (a tape watching just the inputs)
         used = {id(t) for e in entries[start:] for t in e[1]}
         used.difference_update(known, itertools.islice(reversed(watched), len(watched) - n0))
-        if used.isdisjoint(watched):   # the common case: nothing captured
-            return []
+        if not any(k in watched for k in used):   # the common case: nothing captured (not
+            return []                               # set.isdisjoint(dict): it walks the dict)
         out = {id(t): t for e in entries[start:] for t in e[1]
                if id(t) in used and id(t) in watched}
         return list(out.values())

@@ -303,7 +303,10 @@ def _over_flat(cond, body, structure):
         return list(nest.pack_sequence_as(structure, list(flat)))
 
     def flat_cond(*flat):
-        return cond(*packed_args(flat))
+        c = cond(*packed_args(flat))
+        # a Python or NumPy bool is a constant condition (as in TensorFlow): a tensor, so
+        # that a traced loop runs it as the graph's condition
+        return c if isinstance(c, Tensor) else convert_to_tensor(np.asarray(c, dtype=bool))
 
     def flat_body(*flat):
         out = body(*packed_args(flat))

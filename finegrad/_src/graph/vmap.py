@@ -153,12 +153,17 @@ def _trace(fn, elems, flat):
     examples = [_example(t) for t in flat]
     if not flat[0]._value.shape[0]:   # zero slices: the traced values are made up
         b.examples = True
-    with core.tracing(b):
-        for t, x in zip(flat, examples, strict=True):
-            b.add_arg(x, shape=tuple(core.shape_of(t))[1:] if b.poly else None)
-        out = fn(nest.pack_sequence_as(elems, examples))
-        if nest.is_nested(out) and not nest.flatten(out):
-            raise ValueError(f"{_FN}: fn returned an empty structure")
+    try:
+        with core.tracing(b):
+            for t, x in zip(flat, examples, strict=True):
+                b.add_arg(x, shape=tuple(core.shape_of(t))[1:] if b.poly else None)
+            out = fn(nest.pack_sequence_as(elems, examples))
+            if nest.is_nested(out) and not nest.flatten(out):
+                raise ValueError(f"{_FN}: fn returned an empty structure")
+    except BaseException:   # a trace that raised: what it made is out of scope all the same
+        if parent is None:
+            b.release()
+        raise
     g = b.finish(out, [f"e{i}" for i in range(len(flat))])
     outer = {b.slots[k]: t for k, t in b.alive.items() if b.slots[k] in b.outer}
     return g, b, outer

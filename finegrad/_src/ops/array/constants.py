@@ -11,7 +11,8 @@ import numpy as np
 
 from finegrad._src import core, dtypes
 from finegrad._src import tensor as tensor_module
-from finegrad._src.ops.array.structural import _t, broadcast_to, concat, reshape
+from finegrad._src.errors import InvalidArgumentError
+from finegrad._src.ops.array.structural import _t, broadcast_to, cast, concat, reshape
 from finegrad._src.ops.zeros_and_axes import _shape_arg
 from finegrad._src.ops.array.indexing import getitem
 from finegrad._src.tensor import Tensor, to_numpy_value
@@ -78,10 +79,9 @@ def range_(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None,
     """
     if limit is None:
         start, limit = 0, start
-    for v in (start, limit, delta):
-        if isinstance(v, Tensor):   # its value fixes the shape: not a traced tensor
-            tensor_module._concrete(v, "finegrad.range's bounds")
-    vals = [to_numpy_value(v._value if isinstance(v, Tensor) else v) for v in (start, limit, delta)]
+    # a traced bound fixes the shape: the graph checks each run's value (as TF computes it)
+    vals = [to_numpy_value(tensor_module._static_value(v, "finegrad.range's bounds")
+                           if isinstance(v, Tensor) else v) for v in (start, limit, delta)]
     if delta == 0:
         raise ValueError("finegrad.range: delta must not be zero")
     if dtype is None:
@@ -99,13 +99,23 @@ def range_(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None,
 def linspace(start: Any, stop: Any, num: Any, name: str | None = None, axis: int = 0) -> Tensor:
     """``num`` evenly spaced values from ``start`` to ``stop`` inclusive.
 
+    Integer ``start`` and ``stop`` give float64 values, as in TensorFlow
+    (``linspace(-2, 2, 5)``); a Python number beside a float tensor takes its dtype.
+
     >>> import finegrad as fg
     >>> fg.linspace(0., 1., 3).numpy()
     array([0. , 0.5, 1. ], dtype=float32)
+    >>> fg.linspace(-2, 2, 3).numpy()
+    array([-2.,  0.,  2.])
     """
     a, b = _t(start), _t(stop)
+    if a.dtype.is_integer and b.dtype.is_integer:
+        a, b = cast(a, dtypes.float64), cast(b, dtypes.float64)
+    elif a.dtype.is_floating and not isinstance(stop, Tensor) and b.dtype.is_integer:
+        b = _t(np.asarray(stop, a._value.dtype))
     if not a.dtype.is_floating:
-        raise TypeError(f"finegrad.linspace: start must be floating, got {a.dtype.name}")
+        raise TypeError(f"finegrad.linspace: start must be floating (or start and stop both "
+                        f"integers), got {a.dtype.name} and {b.dtype.name}")
     num = as_int(num, "finegrad.linspace", "num")
     if core.active_recorders() and a._value.ndim == 0 and b._value.ndim == 0 and num > 1:
         # recorded (differentiable in start and stop, and traceable): start + i * step,
@@ -125,9 +135,12 @@ def eye(num_rows: Any, num_columns: Any = None, batch_shape: Any = None,
     array([[1., 0.],
            [0., 1.]], dtype=float32)
     """
-    m = np.eye(as_int(num_rows, "finegrad.eye", "num_rows"),
-               None if num_columns is None else as_int(num_columns, "finegrad.eye", "num_columns"),
-               dtype=dtypes.as_dtype(dtype)._np)
+    rows = as_int(num_rows, "finegrad.eye", "num_rows")
+    cols = None if num_columns is None else as_int(num_columns, "finegrad.eye", "num_columns")
+    for arg, n in (("num_rows", rows), ("num_columns", cols)):
+        if n is not None and n < 0:   # TensorFlow: InvalidArgumentError, "must be >= 0"
+            raise InvalidArgumentError(f"finegrad.eye: {arg} must be >= 0, got {n}")
+    m = np.eye(rows, cols, dtype=dtypes.as_dtype(dtype)._np)
     if batch_shape is not None:
         m = np.broadcast_to(m, as_ints(batch_shape, "finegrad.eye", "batch_shape") + m.shape).copy()
     return Tensor(m)

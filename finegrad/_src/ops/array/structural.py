@@ -12,6 +12,7 @@ run one vectorized reverse pass. This module imports the core modules, `ops.zero
 from __future__ import annotations
 
 import numbers
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -24,12 +25,6 @@ from finegrad._src.ops.zeros_and_axes import (no_strings, _static, _normalize_ax
 from finegrad._src.ops.array.indexing import getitem
 from finegrad._src.shapes import as_ints
 from finegrad._src.tensor import Tensor
-
-from typing import TYPE_CHECKING, Any
-
-
-if TYPE_CHECKING:   # annotations only: nothing imported at run time
-    from finegrad._src.types import TensorLike
 
 if TYPE_CHECKING:   # annotations only: nothing imported at run time
     from finegrad._src.types import TensorLike
@@ -388,6 +383,10 @@ def reduce_sum(input_tensor: TensorLike, axis: Any = None, keepdims: bool = Fals
     """
     x = input_tensor
     x = _t(x)
+    if x._value.dtype == np.bool_:   # NumPy would give a logical or; TensorFlow refuses
+        raise TypeError("finegrad.reduce_sum: not defined for bool tensors (as in TensorFlow); "
+                        "cast first, e.g. finegrad.cast(x, finegrad.int32) to count the true "
+                        "entries, or use finegrad.reduce_any")
     axes = normalize_axes(axis, x._value.ndim, "finegrad.reduce_sum")
     return bind(reduce_sum_p, x, axis=axes, keepdims=bool(keepdims))
 
@@ -504,11 +503,14 @@ def squeeze(input: TensorLike, axis: Any = None,  # noqa: A002 (TensorFlow's key
     x = input
     x = _t(x)
     shape = x._value.shape
-    target = shape_with(x)   # a symbolic size is never squeezed implicitly (as in TF)
-    axes = [i for i, s in enumerate(target) if type(s) is int and s == 1] if axis is None \
+    # an open (symbolic) size is compared with 1 at its traced value, and the comparison is a
+    # guard of the graph: a call whose size gives another answer is traced again, so each
+    # call squeezes the axes its own sizes make 1 (TensorFlow decides when the graph runs)
+    target = shape_with(x)
+    axes = [i for i, s in enumerate(target) if s == 1] if axis is None \
         else normalize_axes(axis, len(shape), "finegrad.squeeze")
     for a in axes:
-        if shape[a] != 1:
+        if target[a] != 1:
             raise ValueError(f"finegrad.squeeze: cannot squeeze axis {a} of size {shape[a]} "
                              f"in a tensor of shape {tuple(shape)}")
     return reshape(x, [s for i, s in enumerate(target) if i not in axes])

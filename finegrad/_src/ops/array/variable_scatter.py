@@ -12,6 +12,9 @@ and `ops.array.scatter_nd`.
 
 from __future__ import annotations
 
+import contextlib
+
+from finegrad._src import core
 from finegrad._src.ops.array.structural import convert_to_tensor, expand_dims
 from finegrad._src.ops.array.gather import IndexedSlices, take  # noqa: F401 (re-exported)
 from finegrad._src.ops.array.scatter_nd import (tensor_scatter_nd_add, tensor_scatter_nd_max,
@@ -42,7 +45,8 @@ def _renamed(where, op, *args):
 def _nd(var, op, indices, updates):
     """The variable's new value ``op(var, indices, updates)``, assigned."""
     where = f"finegrad.Variable.{op.__name__.replace('tensor_', '')}"
-    return var.assign(_renamed(where, op, var, indices, _updates(var, updates)))
+    with _locked(var):   # read, update and store as one step (TensorFlow's are atomic)
+        return var.assign(_renamed(where, op, var, indices, _updates(var, updates)))
 
 
 def _rows(var, op, what, sparse_delta):
@@ -52,7 +56,13 @@ def _rows(var, op, what, sparse_delta):
                         f"finegrad.IndexedSlices, got {type(sparse_delta).__name__}")
     rows = expand_dims(sparse_delta.indices, -1)
     where = f"finegrad.Variable.scatter_{what}"
-    return var.assign(_renamed(where, op, var, rows, _updates(var, sparse_delta.values)))
+    with _locked(var):
+        return var.assign(_renamed(where, op, var, rows, _updates(var, sparse_delta.values)))
+
+
+def _locked(var):
+    """The variable's update lock, held eagerly (a trace's assignments run in its graph)."""
+    return contextlib.nullcontext() if core.current_tracer() is not None else var._lock
 
 
 def scatter_nd_update(self, indices: TensorLike, updates: TensorLike,

@@ -176,7 +176,23 @@ def _parse_einsum(equation, shapes):
         rhs = ell + "".join(sorted(c for c, n in counts.items() if n == 1 and c not in ell))
     else:
         rhs = rhs.replace("...", ell)
+    _check_einsum_sizes(equation, out_ins, shapes, set(ell))
     return out_ins, rhs
+
+
+def _check_einsum_sizes(equation, subscripts, shapes, ellipsis):
+    """Every letter has one size over the operands (ellipsis axes broadcast, as in TF)."""
+    seen = {}
+    for k, (sub, shape) in enumerate(zip(subscripts, shapes, strict=True)):
+        for c, d in zip(sub, shape, strict=True):
+            if c in ellipsis or type(d) is not int and not isinstance(d, np.integer):
+                continue
+            if c in seen and seen[c][0] != d:
+                raise ValueError(f"finegrad.einsum: subscript {c!r} of {equation!r} has size "
+                                 f"{seen[c][0]} in operand {seen[c][1]} (shape "
+                                 f"{tuple(shapes[seen[c][1]])}) and size {d} in operand {k} "
+                                 f"(shape {tuple(shape)})")
+            seen.setdefault(c, (d, k))
 
 
 def einsum(equation: Any, *inputs: Any, name: str | None = None) -> Tensor:

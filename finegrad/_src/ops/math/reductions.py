@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from finegrad._src import core, dims
+from finegrad._src.errors import InvalidArgumentError
 from finegrad._src.core import Primitive, bind
 from finegrad._src.ops.array.structural import (_t, expand_reduced, reduce_sum, reshape, cast,
                                                 transpose, concat, ones_like, stop_gradient,
@@ -24,6 +25,15 @@ if TYPE_CHECKING:   # annotations only: nothing imported at run time
     from finegrad._src.types import TensorLike
 
 
+def no_bools(fn, x):
+    """TypeError naming ``fn`` for a bool tensor: TensorFlow has no bool kernel for sums,
+    products, means, extrema or scans (NumPy would give a logical or/and, not a count)."""
+    if x._value.dtype == np.bool_:
+        raise TypeError(f"{fn}: not defined for bool tensors (as in TensorFlow); cast first, "
+                        f"e.g. finegrad.cast(x, finegrad.int32) to count the true entries, or "
+                        f"use finegrad.reduce_any / finegrad.reduce_all")
+
+
 def reduce_mean(input_tensor: TensorLike, axis: Any = None, keepdims: bool = False,
                 name: str | None = None) -> Tensor:
     """Mean over ``axis`` (all axes by default); integer tensors give an integer mean, as in TF.
@@ -33,6 +43,7 @@ def reduce_mean(input_tensor: TensorLike, axis: Any = None, keepdims: bool = Fal
     array([1.5, 3.5], dtype=float32)
     """
     x = _t(input_tensor)
+    no_bools("finegrad.reduce_mean", x)
     axes = normalize_axes(axis, x._value.ndim, "finegrad.reduce_mean")
     s = reduce_sum(x, axes, keepdims)
     n = dims.size_product(core.shape_of(x)[a] for a in axes)
@@ -87,6 +98,7 @@ def _extremum(name: Any, impl: Any, doc: Any) -> tuple[Primitive, Callable[..., 
     def op(input_tensor: TensorLike, axis: Any = None, keepdims: bool = False,
            name: str | None = None) -> Tensor:
         x = _t(input_tensor)
+        no_bools(f"finegrad.{prim.name}", x)
         return bind(prim, x, axis=normalize_axes(axis, x._value.ndim, f"finegrad.{prim.name}"),
                     keepdims=bool(keepdims))
 
@@ -120,6 +132,7 @@ def reduce_prod(input_tensor: TensorLike, axis: Any = None, keepdims: bool = Fal
     np.float32(6.0)
     """
     x = _t(input_tensor)
+    no_bools("finegrad.reduce_prod", x)
     return bind(reduce_prod_p, x, axis=normalize_axes(axis, x._value.ndim, "finegrad.reduce_prod"),
                 keepdims=bool(keepdims))
 
@@ -153,6 +166,10 @@ def _transpose(x, perm):
 def _scan_prep(x, axis, exclusive, reverse, identity, fn):
     """Reduce exclusive/reverse scans to an inclusive forward scan along ``axis``."""
     x = _t(x)
+    no_bools(fn, x)
+    if x._value.ndim == 0:   # TensorFlow: "Expected scan axis in the range [0, 0)"
+        raise InvalidArgumentError(f"{fn}: a scan needs a tensor of rank >= 1; axis {axis} is "
+                                   f"out of range for a scalar (shape ()); reshape it to [1]")
     ax = normalize_axes(axis, x._value.ndim, fn)[0]
     if reverse:
         x = _flip(x, ax)
