@@ -23,7 +23,7 @@ from finegrad._src.keras.layers.pooling import (AveragePooling1D, AveragePooling
                                                 GlobalMaxPooling2D, GlobalMaxPooling3D,
                                                 MaxPooling1D, MaxPooling2D)
 from finegrad._src.keras.layers.recurrent import (GRU, LSTM, RNN, GRUCell, LSTMCell,
-                                                  SimpleRNN, SimpleRNNCell)
+                                                  SimpleRNN, SimpleRNNCell, StackedRNNCells)
 from finegrad._src.keras.layers.regularization import (ActivityRegularization, Dropout,
                                                        GaussianDropout, GaussianNoise,
                                                        SpatialDropout1D, SpatialDropout2D,
@@ -62,7 +62,7 @@ __all__ = [
     "Minimum", "MultiHeadAttention", "Multiply", "PReLU", "Permute", "RMSNormalization", "RNN",
     "ReLU", "RepeatVector", "Rescaling", "Reshape", "SeparableConv1D", "SeparableConv2D",
     "SeparableConvolution2D", "SimpleRNN", "SimpleRNNCell", "Softmax", "SpatialDropout1D",
-    "SpatialDropout2D", "SpatialDropout3D", "Subtract", "TimeDistributed", "UnitNormalization",
-    "UpSampling1D", "UpSampling2D", "UpSampling3D", "ZeroPadding1D", "ZeroPadding2D",
-    "ZeroPadding3D",
+    "SpatialDropout2D", "SpatialDropout3D", "StackedRNNCells", "Subtract", "TimeDistributed",
+    "UnitNormalization", "UpSampling1D", "UpSampling2D", "UpSampling3D", "ZeroPadding1D",
+    "ZeroPadding2D", "ZeroPadding3D",
 ]

@@ -5,27 +5,15 @@ A wrapper holds its own copies of the wrapped layer, rebuilt from its config, so
 layer's weights are the wrapper's (Bidirectional: the forward layer's, then the backward
 one's).
 """
-import importlib
 import inspect
 
 from finegrad._src.keras.layer import Layer
 from finegrad._src.keras.layers.recurrent import open_time
+from finegrad._src.keras.layers.serialization import deserialize_layer, serialize_layer
 from finegrad._src.ops.array.manipulation import reverse
 from finegrad._src.ops.array.structural import concat, stack, unstack
 
 _MERGE_MODES = ("sum", "mul", "ave", "concat", None)
-
-
-def serialize_layer(layer):
-    return {"module": type(layer).__module__, "class_name": type(layer).__name__,
-            "config": layer.get_config(), "registered_name": None}
-
-
-def deserialize_layer(config):
-    """A layer from `serialize_layer`'s dict (its class found by module and name)."""
-    module = importlib.import_module(config.get("module") or
-                                     "finegrad._src.keras.layers.core")
-    return getattr(module, config["class_name"]).from_config(config["config"])
 
 
 def _copy(layer, name, **changes):
