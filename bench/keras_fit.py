@@ -24,8 +24,6 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
-import finegrad as fg  # noqa: E402
-
 SIZES = (784, 256, 128, 10)
 BATCH = 128
 
@@ -57,6 +55,7 @@ def model(keras):
 
 def fit_epoch(x, y):
     """A function running one epoch of ``model.fit``, and the model."""
+    import finegrad as fg   # (here: the Keras peers' processes import this file too)
     m = model(fg.keras)
     m.compile(fg.keras.optimizers.Adam(1e-3),
               fg.keras.losses.SparseCategoricalCrossentropy(from_logits=True))
@@ -65,6 +64,7 @@ def fit_epoch(x, y):
 
 def tape_epoch(x, y, traced):
     """A function running one epoch of the same training written with a GradientTape."""
+    import finegrad as fg
     m = model(fg.keras)
     opt = fg.keras.optimizers.Adam(1e-3)
     loss_fn = fg.keras.losses.SparseCategoricalCrossentropy(from_logits=True)
@@ -171,3 +171,23 @@ def main(argv=None):
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+def bench_k():
+    """The rows of ``bench/run.py --only k`` (not in the default run: it takes minutes)."""
+    from harness import Settings, row
+    rows = 12800 if Settings.quick else 60000
+    results, same = run(rows=rows, epochs=2, peers=True)
+    best = {k: min(v[1:] or v) for k, v in results.items() if not isinstance(v, str)}
+    tape = min(best["tape (traced)"], best["tape (eager)"])
+    steps = -(-rows // BATCH)
+    peers = {}
+    for name, t in results.items():
+        if name.startswith("Keras"):
+            peers[name] = ({"error": t} if isinstance(t, str) else
+                           {"seconds": min(t[1:] or t), "figure": min(t[1:] or t) / tape,
+                            "grad_ok": None})
+    t = {"fg": {"min": best["fit"], "median": best["fit"]}, "np": {"min": tape, "median": tape}}
+    return [row("k", f"3-layer MLP, fit one epoch ({rows} x 784, batch 128, {steps} steps) vs "
+                     f"the tape loop", t, best["fit"] / tape, "x tape", 1.3, same, peers,
+                baseline="tape loop")]

@@ -86,7 +86,7 @@ from finegrad._src.ops.math.sorting import searchsorted
 from finegrad._src.ops.math.counting import unique_with_counts
 from finegrad import (math, nn, linalg, autodiff, testing, stable, nest, errors,  # noqa: E402
                       debugging, compat, random, dtypes, signal, distribute, train, keras,
-                      optimizers, initializers, losses)
+                      optimizers, initializers, losses, metrics, data)
 
 newaxis = None
 

@@ -12,8 +12,9 @@ from finegrad._src.keras.model import Model
 from finegrad._src.keras.sequential import Sequential
 from finegrad._src.keras.dtype_policies import KerasVariable as Variable
 from finegrad.keras import (activations, backend, callbacks, constraints, initializers, layers,
-                            losses, mixed_precision, models, optimizers, regularizers, utils)
+                            losses, metrics, mixed_precision, models, optimizers, regularizers,
+                            utils)
 
 __all__ = ["DTypePolicy", "Input", "KerasTensor", "Layer", "Model", "Sequential", "Variable",
            "activations", "backend", "callbacks", "constraints", "initializers", "layers",
-           "losses", "mixed_precision", "models", "optimizers", "regularizers", "utils"]
+           "losses", "metrics", "mixed_precision", "models", "optimizers", "regularizers", "utils"]

@@ -8,9 +8,6 @@ import pytest
 
 import finegrad as tf
 
-# TODO(#24): drop once keras-support's losses and metrics are merged here
-pytest.importorskip("finegrad.keras.metrics")
-
 K = tf.keras
 L = tf.keras.layers
 

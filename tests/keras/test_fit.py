@@ -12,9 +12,6 @@ import pytest
 
 import finegrad as tf
 
-# TODO(#24): drop once keras-support's losses and metrics are merged here
-pytest.importorskip("finegrad.keras.metrics")
-
 K = tf.keras
 L = tf.keras.layers
 
@@ -344,3 +341,20 @@ def test_custom_gradient_layer_under_mixed_precision_and_loss_scaling():
         K.mixed_precision.set_global_policy("float32")
     assert layer.w.dtype == tf.float32 and not np.allclose(layer.w.numpy(), before)
     assert np.all(np.isfinite(h.history["loss"])) and h.history["loss"][2] < h.history["loss"][0]
+
+
+def test_finegrad_data_datasets_in_fit_evaluate_predict():
+    x, y = _data(n=64)
+    ds = tf.data.Dataset.from_tensor_slices((x, y)).batch(16)
+    m, ref = _model(), _model()
+    m.compile(K.optimizers.SGD(0.05), "mse")
+    h = m.fit(ds, epochs=2, validation_data=ds, verbose=0)
+    _tape_loop(ref, x, y, 0.05, 16, 2)
+    for a, b in zip(m.get_weights(), ref.get_weights(), strict=True):
+        np.testing.assert_allclose(a, b, rtol=2e-5, atol=2e-6)
+    assert sorted(h.history) == ["loss", "val_loss"]
+    assert m.evaluate(ds, verbose=0) == pytest.approx(m.evaluate(x, y, verbose=0), rel=1e-5)
+    np.testing.assert_allclose(m.predict(ds.map(lambda a, b: a), verbose=0),
+                               m.predict(x, verbose=0), rtol=1e-6)
+    repeated = tf.data.Dataset.from_tensor_slices((x, y)).batch(16).repeat()
+    assert len(m.fit(repeated, steps_per_epoch=3, epochs=2, verbose=0).history["loss"]) == 2

@@ -150,3 +150,16 @@ def test_column_sample_weight_equals_keras(keras):
         ours = L.BinaryCrossentropy(reduction=reduction)(BIN_T, BIN_P, sw)
         theirs = keras.losses.BinaryCrossentropy(reduction=reduction)(BIN_T, BIN_P, sw)
         np.testing.assert_allclose(np.asarray(ours), np.asarray(theirs), rtol=2e-5)
+
+
+@pytest.mark.parametrize("reduction", ["sum_over_batch_size", "sum", None])
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_traced_with_an_open_batch_size_equals_eager(case, reduction):
+    # fit's step is traced with reduce_retracing: the last, smaller batch has an open size
+    kwargs, y_true, y_pred = CASES[case]
+    loss = getattr(L, case.split("-")[0])(reduction=reduction, **kwargs)
+    f = fg.function(lambda t, p, w: loss(t, p, sample_weight=w), reduce_retracing=True)
+    for n in (6, 4, 3):
+        got = f(fg.constant(y_true[:n]), fg.constant(y_pred[:n]), fg.constant(SW[:n]))
+        want = loss(y_true[:n], y_pred[:n], sample_weight=SW[:n])
+        np.testing.assert_allclose(np.asarray(got), np.asarray(want), rtol=1e-6, atol=1e-7)

@@ -216,3 +216,36 @@ def test_configs_equal_keras(keras, case):
     for k in ours:
         assert ours[k] == pytest.approx(theirs[k]) if isinstance(theirs[k], float) \
             else ours[k] == theirs[k], k
+
+
+def test_save_load_and_set_weights_restore_the_state():
+    v = fg.Variable([1., 2.])
+    opt = O.Adam(0.1)
+    opt.apply([fg.constant([1., -1.])], [v])
+    store = {}
+    opt.save_own_variables(store)
+    other = O.Adam(0.1)
+    other.build([v])
+    other.load_own_variables(store)
+    assert [x.numpy().tolist() for x in other.variables] == \
+        [x.numpy().tolist() for x in opt.variables]
+    fresh = O.Adam(0.1)
+    fresh.build([v])
+    fresh.set_weights([x.numpy() for x in opt.variables])
+    assert int(fresh.iterations) == 1
+    with pytest.warns(UserWarning, match="Skipping variable loading"):
+        O.Adam().load_own_variables(store)
+    with pytest.raises(ValueError, match="not built"):
+        O.SGD().set_weights([])
+
+
+@pytest.mark.parametrize("case", ["adam_amsgrad", "rmsprop_centered", "ftrl", "ema", "nadam"])
+def test_variables_in_keras_order(keras, case):
+    name, kwargs = CASES[case]
+    ours, theirs = _make(O, name, kwargs), _make(keras.optimizers, name, kwargs)
+    ours.build([fg.Variable(w) for w in W0])
+    theirs.build([keras.Variable(w) for w in W0])
+    assert [tuple(v.shape) for v in ours.variables] == \
+        [tuple(v.shape) for v in theirs.variables]
+    assert [str(v.dtype.name) for v in ours.variables] == \
+        [str(v.dtype) for v in theirs.variables]

@@ -9,13 +9,10 @@ with several outputs are named ``<output>_<metric>``.
 """
 from finegrad._src.keras import losses as losses_module
 
-try:   # TODO(#24): plain imports once keras-support's metrics are merged
-    from finegrad._src.keras.metrics import accuracy as accuracy_metrics
-    from finegrad._src.keras.metrics import base as metrics_base
-    from finegrad._src.keras.metrics import loss_metrics, reduction
-    from finegrad._src.keras.metrics import serialization as metrics_serialization
-except ImportError:  # pragma: no cover - until they are merged
-    accuracy_metrics = metrics_base = loss_metrics = reduction = metrics_serialization = None
+from finegrad._src.keras.metrics import accuracy as accuracy_metrics
+from finegrad._src.keras.metrics import base as metrics_base
+from finegrad._src.keras.metrics import loss_metrics, reduction
+from finegrad._src.keras.metrics import serialization as metrics_serialization
 from finegrad._src.keras.nodes import flatten
 from finegrad._src.ops.array.structural import cast
 from finegrad._src.ops.math.arithmetic import add, multiply

@@ -124,28 +124,31 @@ class ArrayBatches:
 
 class IterableBatches:
     """Batches from a Python generator (one iterator for the whole training, as Keras) or
-    from a dataset (iterated anew each epoch)."""
+    from a dataset: iterated anew each epoch, or, with ``steps`` given, continued from epoch
+    to epoch (and restarted once exhausted), as Keras's epoch iterator does."""
 
     def __init__(self, data, steps=None):
         self.source = data
         self.generator = inspect.isgenerator(data) or hasattr(data, "__next__")
         self._iterator = data if self.generator else None
+        self._keep = self.generator or steps is not None
         self.num_batches = steps
         if steps is None and hasattr(data, "__len__") and not self.generator:
             try:
                 self.num_batches = len(data)
-            except TypeError:
+            except TypeError:   # an infinite or unknown cardinality
                 self.num_batches = None
 
     def __iter__(self):
-        it = self._iterator if self.generator else iter(self.source)
+        if self._iterator is None or not self._keep:
+            self._iterator = iter(self.source)
         k = 0
         while self.num_batches is None or k < self.num_batches:
             try:
-                batch = next(it)
+                batch = next(self._iterator)
             except StopIteration:
-                if not self.generator and self.num_batches is not None and k == 0:
-                    return
+                if not self.generator:
+                    self._iterator = None    # a dataset starts again next epoch
                 return
             k += 1
             if not isinstance(batch, tuple):

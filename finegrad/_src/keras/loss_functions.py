@@ -4,6 +4,7 @@ come from the ops' rules. The `Loss` classes (``losses.py``) wrap them with a re
 """
 import math
 
+from finegrad._src.ops.array.shape_queries import shape
 from finegrad._src.ops.array.structural import (cast, convert_to_tensor, expand_dims,
                                                 reduce_sum, squeeze)
 from finegrad._src.ops.math import elementwise as ew
@@ -12,6 +13,7 @@ from finegrad._src.ops.math.reductions import reduce_max, reduce_mean
 from finegrad._src.ops.nn.softmax_cross_entropy import (
     sigmoid_cross_entropy_with_logits, softmax, softmax_cross_entropy_with_logits,
     sparse_softmax_cross_entropy_with_logits)
+from finegrad._src.statistics import reduce_all
 
 EPSILON = 1e-7   # Keras's backend.epsilon()
 
@@ -162,12 +164,7 @@ def poisson(y_true, y_pred):
 def _hinge_labels(y_true):
     """Labels in {0, 1} become {-1, 1}; other labels are kept."""
     binary = ew.logical_or(ew.equal(y_true, 0.0), ew.equal(y_true, 1.0))
-    all_binary = ew.equal(reduce_sum(cast(binary, y_true.dtype)), float(_size(y_true)))
-    return ew.where(all_binary, 2.0 * y_true - 1.0, y_true)
-
-
-def _size(x):
-    return math.prod(x.shape)
+    return ew.where(reduce_all(binary), 2.0 * y_true - 1.0, y_true)
 
 
 def hinge(y_true, y_pred):
@@ -205,6 +202,11 @@ def categorical_hinge(y_true, y_pred):
     return maximum(neg - pos + 1.0, 0.0)
 
 
+def _classes(y_true):
+    """The size of the last axis as a float tensor (dynamic: it may be open in a trace)."""
+    return cast(shape(y_true)[-1], y_true.dtype)
+
+
 def _check_axis(axis, fn):
     if isinstance(axis, bool) or not isinstance(axis, int):
         raise ValueError(f"keras.losses.{fn}: axis must be an int, got {axis!r}")
@@ -225,8 +227,7 @@ def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=
     _check_axis(axis, "categorical_crossentropy")
     y_true, y_pred = _pair(y_true, y_pred, same_rank=False)
     if label_smoothing:
-        classes = float(y_true.shape[-1])
-        y_true = y_true * (1.0 - label_smoothing) + label_smoothing / classes
+        y_true = y_true * (1.0 - label_smoothing) + label_smoothing / _classes(y_true)
     if from_logits:
         return softmax_cross_entropy_with_logits(y_true, y_pred, axis=axis)
     output = y_pred / reduce_sum(y_pred, axis=axis, keepdims=True)
@@ -324,8 +325,7 @@ def categorical_focal_crossentropy(y_true, y_pred, alpha=0.25, gamma=2.0, from_l
     _check_axis(axis, "categorical_focal_crossentropy")
     y_true, y_pred = _pair(y_true, y_pred, same_rank=False)
     if label_smoothing:
-        classes = float(y_true.shape[-1])
-        y_true = y_true * (1.0 - label_smoothing) + label_smoothing / classes
+        y_true = y_true * (1.0 - label_smoothing) + label_smoothing / _classes(y_true)
     if from_logits:
         y_pred = softmax(y_pred, axis=axis)
     output = _clip(y_pred / reduce_sum(y_pred, axis=axis, keepdims=True), EPSILON,

@@ -14,6 +14,7 @@ import re
 
 from finegrad._src.keras import loss_functions as F
 from finegrad._src.keras.loss_functions import squeeze_or_expand_to_same_rank
+from finegrad._src.ops.array.shape_queries import size
 from finegrad._src.ops.array.structural import cast, convert_to_tensor, reduce_sum
 from finegrad._src.ops.math import elementwise as ew
 from finegrad._src.statistics import divide_no_nan
@@ -40,7 +41,7 @@ def apply_mask(sample_weight, mask, dtype, reduction):
         return sample_weight
     mask = convert_to_tensor(mask)
     if reduction in ("mean", "sum_over_batch_size"):
-        total = cast(convert_to_tensor(float(_size(mask))), dtype)
+        total = cast(size(mask), dtype)
         kept = reduce_sum(cast(mask, dtype))   # may be 0
         float_mask = ew.where(cast(mask, "bool"), divide_no_nan(total, kept), total * 0)
     else:
@@ -52,13 +53,6 @@ def apply_mask(sample_weight, mask, dtype, reduction):
     return sample_weight * float_mask
 
 
-def _size(x):
-    n = 1
-    for d in x.shape:
-        n *= d
-    return n
-
-
 def reduce_values(values, sample_weight=None, reduction="sum_over_batch_size"):
     """Reduce already weighted per-sample ``values`` by ``reduction``."""
     if reduction in (None, "none") or tuple(values.shape) in ((), (0,)):
@@ -68,7 +62,7 @@ def reduce_values(values, sample_weight=None, reduction="sum_over_batch_size"):
         if reduction == "mean_with_sample_weight" and sample_weight is not None:
             divisor = cast(reduce_sum(sample_weight), loss.dtype)
         else:
-            divisor = cast(convert_to_tensor(float(_size(values))), loss.dtype)
+            divisor = cast(size(values), loss.dtype)   # dynamic: open batch sizes in traces
         loss = divide_no_nan(loss, divisor)
     return loss
 
@@ -148,7 +142,8 @@ class LossFunctionWrapper(Loss):
     """A `Loss` computing ``fn(y_true, y_pred, **kwargs)``.
 
     >>> import finegrad as fg
-    >>> loss = fg.keras.losses.LossFunctionWrapper(fg.keras.losses.mean_absolute_error)
+    >>> from finegrad._src.keras.losses import LossFunctionWrapper
+    >>> loss = LossFunctionWrapper(fg.keras.losses.mean_absolute_error)
     >>> float(loss([[1., 2.]], [[0., 0.]]))
     1.5
     """

@@ -189,8 +189,10 @@ class Optimizer:
         names = [name] if isinstance(name, str) else list(name)
         inits = initializer if isinstance(initializer, (list, tuple)) else \
             [initializer] * len(names)
-        slots = tuple([self.add_variable_from_reference(v, n, i) for v in trainable_variables]
-                      for n, i in zip(names, inits, strict=True))
+        slots = tuple([] for _ in names)
+        for v in trainable_variables:     # Keras's order: each variable's slots together
+            for k, (n, i) in enumerate(zip(names, inits, strict=True)):
+                slots[k].append(self.add_variable_from_reference(v, n, i))
         return slots[0] if isinstance(name, str) else slots
 
     def build(self, variables):
@@ -400,17 +402,31 @@ class Optimizer:
             store[str(i)] = v.numpy()
 
     def load_own_variables(self, store):
-        """Read the variables back from a `save_own_variables` store.
-
-        Raises:
-            ValueError: when the store holds another number of variables.
-        """
+        """Read the variables back from a `save_own_variables` store (as Keras, a warning
+        and nothing loaded when the store holds another number of variables)."""
         if len(store.keys()) != len(self.variables):
-            raise ValueError(f"{type(self).__name__}.load_own_variables: the store has "
-                             f"{len(store.keys())} variables, the optimizer "
-                             f"{len(self.variables)} (build it on the model first)")
+            warnings.warn(f"Skipping variable loading for optimizer '{self.name}', because it "
+                          f"has {len(self.variables)} variables whereas the saved optimizer "
+                          f"has {len(store.keys())} variables.", stacklevel=2)
+            return
         for i, v in enumerate(self.variables):
             v.assign(np.asarray(store[str(i)]))
+
+    def set_weights(self, weights):
+        """Assign ``weights`` (arrays, in the order of `variables`) to the optimizer's
+        variables.
+
+        Raises:
+            ValueError: on an unbuilt optimizer, or for a weight of another shape.
+        """
+        if not self.built:
+            raise ValueError(f"{type(self).__name__}.set_weights: the optimizer is not built; "
+                             f"call optimizer.build(trainable_variables) first")
+        for v, w in zip(self._variables, weights, strict=False):
+            if tuple(v.shape) != tuple(np.shape(w)):
+                raise ValueError(f"{type(self).__name__}.set_weights: variable {v.name} has "
+                                 f"shape {tuple(v.shape)}, the weight {tuple(np.shape(w))}")
+            v.assign(np.asarray(w, v.dtype._np))
 
     def get_config(self) -> dict:
         """The constructor's arguments (the learning rate as a float or a schedule's dict)."""

@@ -3,7 +3,7 @@ import numpy as np
 
 from finegrad._src.keras.optimizers.base import Optimizer, side_effect_cond
 from finegrad._src.ops.math import elementwise as ew
-from finegrad._src.ops.array.structural import stack
+from finegrad._src.ops.array.structural import cast, convert_to_tensor, stack
 from finegrad._src.statistics import reduce_all
 
 _BASE_DEFAULTS = {"weight_decay": None, "clipnorm": None, "global_clipnorm": None,
@@ -74,9 +74,10 @@ class LossScaleOptimizer(Optimizer):
              lambda: self._apply_finite(grads, trainable_variables), self._skip)
 
     def _apply_finite(self, grads, trainable_variables):
-        scale = self.dynamic_scale
-        self.inner_optimizer.apply([None if g is None else g / scale for g in grads],
-                                   trainable_variables)
+        scale = self.dynamic_scale.read_value()
+        self.inner_optimizer.apply(
+            [None if g is None else convert_to_tensor(g) / cast(scale, convert_to_tensor(g).dtype)
+             for g in grads], trainable_variables)
 
         def grow():
             self.step_counter.assign(self.step_counter * 0)
