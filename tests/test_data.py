@@ -186,3 +186,31 @@ def test_padded_batch_equals_tf_data(tfd):
                    {"drop_remainder": True}):
         assert _all(ours.padded_batch(3, **kwargs)) == _tf_all(theirs.padded_batch(3,
                                                                                   **kwargs))
+
+
+def test_batches_of_rows_equal_batches_of_elements():
+    # from_tensor_slices -> shuffle/repeat/skip/take -> batch gathers rows by index; a map
+    # in front takes the element-by-element path: both give the same batches
+    def pipeline(ds):
+        return ds.shuffle(7, seed=2).repeat(2).skip(3).take(15).prefetch(2).batch(4)
+    fast = pipeline(Dataset.from_tensor_slices({"x": X, "y": Y}))
+    slow = pipeline(Dataset.from_tensor_slices({"x": X, "y": Y}).map(lambda d: d))
+    assert fast._rows is None and Dataset.from_tensor_slices(X)._rows is not None
+    assert _all(fast) == _all(slow)
+    assert fast.element_spec == slow.element_spec and len(fast) == len(slow) == 4
+
+
+@pytest.mark.parametrize("cycle,block", [(1, 1), (2, 1), (3, 2), (2, 3)])
+def test_interleave_equals_tf_data(tfd, cycle, block):
+    def make(D):
+        return D.range(1, 6).interleave(lambda n: D.range(n).map(lambda x: x + 10 * n),
+                                        cycle_length=cycle, block_length=block)
+    assert _all(make(Dataset)) == _tf_all(make(tfd.Dataset))
+
+
+def test_flat_map_reduce_apply():
+    ds = Dataset.range(1, 4).flat_map(lambda n: Dataset.range(n))
+    assert _all(ds) == [0, 0, 1, 0, 1, 2]
+    assert int(ds.reduce(fg.constant(0, fg.int64), lambda s, x: s + x)) == 4
+    assert _all(Dataset.range(3).apply(lambda d: d.skip(1))) == [1, 2]
+    assert ds.element_spec == fg.TensorSpec((), fg.int64)

@@ -35,6 +35,14 @@ def batch(it, size, drop_remainder):
         yield structure.map_structure(lambda *c: _stack(c, "Dataset.batch"), *chunk)
 
 
+def gather_rows(tensors, arrays, indices, size, drop_remainder):
+    """Batches of rows of ``arrays`` (from_tensor_slices' components) taken by chunks of
+    ``indices``: one NumPy gather per component and batch."""
+    for chunk in _chunks(indices, size, drop_remainder):
+        idx = np.asarray(chunk, dtype=np.intp)
+        yield structure.pack(tensors, [Tensor(a[idx]) for a in arrays])
+
+
 def batch_spec(spec, size, drop_remainder):
     """The element spec after `batch`."""
     return structure.map_structure(

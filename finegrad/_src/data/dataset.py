@@ -7,6 +7,7 @@ runs before it is iterated. Elements are finegrad Tensors in the nested structur
 given (tuples and dicts; lists become tensors, as in ``tf.data``). Iteration is eager.
 """
 import itertools
+import os
 
 import numpy as np
 
@@ -63,10 +64,23 @@ class Dataset:
     [([1, 2], [10.0, 20.0]), ([3], [30.0])]
     """
 
-    def __init__(self, make_iterator, element_spec, cardinality):
+    def __init__(self, make_iterator, element_spec, cardinality, rows=None):
         self._make_iterator = make_iterator
         self._element_spec = element_spec
         self._cardinality = cardinality
+        # rows: (structure, flat arrays, make_indices) while the elements are still rows of
+        # from_tensor_slices' arrays (through shuffle, take, skip, repeat): `batch` then
+        # gathers each batch with one NumPy indexing per component
+        self._rows = rows
+
+    def _index_wrapped(self, wrap, element_spec, cardinality):
+        """A dataset whose element iterator (and row indices, on the fast path) go through
+        ``wrap(make_iterator)``."""
+        rows = None
+        if self._rows is not None:
+            tensors, arrays, make_indices = self._rows
+            rows = (tensors, arrays, lambda: wrap(make_indices))
+        return Dataset(lambda: wrap(self._make_iterator), element_spec, cardinality, rows)
 
     # --- sources --------------------------------------------------------------------------
 
@@ -90,10 +104,11 @@ class Dataset:
         spec = structure.map_structure(lambda t: TensorSpec(tuple(t.shape)[1:], t.dtype),
                                        tensors)
 
+        arrays = [t._value for t in flat]
+
         def make():
-            return (structure.pack(tensors, [Tensor(t._value[i]) for t in flat])
-                    for i in range(n))
-        return Dataset(make, spec, n)
+            return (structure.pack(tensors, [Tensor(a[i]) for a in arrays]) for i in range(n))
+        return Dataset(make, spec, n, (tensors, arrays, lambda: iter(range(n))))
 
     @staticmethod
     def from_tensors(tensors, name=None):
@@ -220,8 +235,16 @@ class Dataset:
         card = self._cardinality
         if card >= 0:
             card = card // size if drop_remainder else -(-card // size)
-        return Dataset(lambda: batching.batch(self._make_iterator(), size, drop_remainder),
-                       _SpecMap(self, lambda s: batching.batch_spec(s, size, drop_remainder)),
+        rows = self._rows
+
+        def make():
+            if rows is not None:
+                tensors, arrays, make_indices = rows
+                return batching.gather_rows(tensors, arrays, make_indices(), size,
+                                            drop_remainder)
+            return batching.batch(self._make_iterator(), size, drop_remainder)
+        return Dataset(make, _SpecMap(self, lambda s: batching.batch_spec(s, size,
+                                                                          drop_remainder)),
                        card)
 
     def padded_batch(self, batch_size, padded_shapes=None, padding_values=None,
@@ -274,11 +297,11 @@ class Dataset:
         base = _shuffle_seed(seed)
         epochs = itertools.count()
 
-        def make():
+        def wrap(make_iterator):
             epoch = next(epochs) if reshuffle_each_iteration else 0
             rng = np.random.default_rng(None if base is None else (*base, epoch))
-            return _shuffled(self._make_iterator(), size, rng)
-        return Dataset(make, self._element_spec, self._cardinality)
+            return _shuffled(make_iterator(), size, rng)
+        return self._index_wrapped(wrap, self._element_spec, self._cardinality)
 
     def repeat(self, count=None, name=None):
         """The elements ``count`` times over (forever with None or -1).
@@ -296,16 +319,16 @@ class Dataset:
         elif n == 0:
             card = 0
 
-        def make():
+        def wrap(make_iterator):
             rounds = itertools.count() if n < 0 else range(n)
             for _ in rounds:
                 empty = True
-                for element in self._make_iterator():
+                for element in make_iterator():
                     empty = False
                     yield element
                 if empty:
                     return
-        return Dataset(make, self._element_spec, card)
+        return self._index_wrapped(wrap, self._element_spec, card)
 
     def take(self, count, name=None):
         """The first ``count`` elements (all with -1)."""
@@ -313,8 +336,9 @@ class Dataset:
         card = self._cardinality
         if n >= 0:
             card = n if card in (INFINITE_CARDINALITY,) else min(card, n) if card >= 0 else card
-        return Dataset(lambda: itertools.islice(self._make_iterator(), None if n < 0 else n),
-                       self._element_spec, card)
+        return self._index_wrapped(
+            lambda make_iterator: itertools.islice(make_iterator(), None if n < 0 else n),
+            self._element_spec, card)
 
     def skip(self, count, name=None):
         """All but the first ``count`` elements (none with -1)."""
@@ -324,14 +348,14 @@ class Dataset:
             card = 0 if card != INFINITE_CARDINALITY else card
         elif card >= 0:
             card = max(card - n, 0)
-        return Dataset(lambda: itertools.islice(self._make_iterator(), None if n < 0 else n,
-                                                None) if n >= 0 else iter(()),
-                       self._element_spec, card)
+        return self._index_wrapped(
+            lambda make_iterator: itertools.islice(make_iterator(), n, None) if n >= 0
+            else iter(()), self._element_spec, card)
 
     def prefetch(self, buffer_size, name=None):
         """The same dataset (accepted for compatibility: iteration is synchronous)."""
         _count(buffer_size, "Dataset.prefetch", "buffer_size")
-        return Dataset(self._make_iterator, self._element_spec, self._cardinality)
+        return Dataset(self._make_iterator, self._element_spec, self._cardinality, self._rows)
 
     def cache(self, filename="", name=None):
         """The same elements, computed on the first complete iteration and replayed after
@@ -370,6 +394,67 @@ class Dataset:
         return Dataset(lambda: itertools.chain(self._make_iterator(),
                                                dataset._make_iterator()),
                        spec, _add_card(self._cardinality, dataset._cardinality))
+
+    def flat_map(self, map_func, name=None):
+        """The elements of the datasets ``map_func`` returns for each element, in order.
+
+        >>> import finegrad as fg
+        >>> ds = fg.data.Dataset.range(1, 3).flat_map(lambda n: fg.data.Dataset.range(n))
+        >>> [int(x) for x in ds]
+        [0, 0, 1]
+        """
+        return self.interleave(map_func, cycle_length=1, block_length=1)
+
+    def interleave(self, map_func, cycle_length=None, block_length=None,
+                   num_parallel_calls=None, deterministic=None, name=None):
+        """The elements of the datasets ``map_func`` returns, ``block_length`` at a time
+        from each of ``cycle_length`` open datasets in turn; an exhausted one is replaced by
+        the next element's dataset (``cycle_length`` defaults to the number of CPUs, as
+        ``tf.data`` picks it).
+
+        >>> import finegrad as fg
+        >>> ds = fg.data.Dataset.range(1, 3).interleave(
+        ...     lambda n: fg.data.Dataset.from_tensors(n).repeat(2), cycle_length=2)
+        >>> [int(x) for x in ds]
+        [1, 2, 1, 2]
+
+        Raises:
+            TypeError: when ``map_func`` does not return a Dataset.
+        """
+        cycle = _count(cycle_length, "Dataset.interleave", "cycle_length")
+        cycle = (os.cpu_count() or 1) if cycle <= 0 else cycle
+        block = max(1, _count(block_length, "Dataset.interleave", "block_length"))
+
+        def open_dataset(element):
+            ds = _call(map_func, element)
+            if not isinstance(ds, Dataset):
+                raise TypeError(f"Dataset.interleave: map_func must return a Dataset, got "
+                                f"{type(ds).__name__}")
+            return ds
+
+        def make():
+            return _interleaved(self._make_iterator(), open_dataset, cycle, block)
+        return Dataset(make, _LazySpec(self, make), UNKNOWN_CARDINALITY)
+
+    def reduce(self, initial_state, reduce_func, name=None):
+        """``reduce_func(state, element)`` folded over the elements from ``initial_state``.
+
+        >>> import finegrad as fg
+        >>> int(fg.data.Dataset.range(5).reduce(fg.constant(0, fg.int64), lambda s, x: s + x))
+        10
+        """
+        state = structure.to_tensors(initial_state, "Dataset.reduce")
+        for element in self._make_iterator():
+            state = structure.to_tensors(reduce_func(state, element), "Dataset.reduce")
+        return state
+
+    def apply(self, transformation_func):
+        """``transformation_func(self)``: a transformation written as a function."""
+        return transformation_func(self)
+
+    def with_options(self, options, name=None):
+        """The same dataset (options tune ``tf.data``'s runtime; they are accepted)."""
+        return self
 
     # --- inspection -----------------------------------------------------------------------
 
@@ -469,6 +554,37 @@ class _SpecMap:
         return self.fn(self.source.element_spec)
 
 
+_END = object()
+
+
+def _interleaved(elements, open_dataset, cycle, block):
+    """``tf.data``'s interleave: ``cycle`` slots visited in turn, ``block`` elements from
+    each; an empty slot opens the next input element's dataset when its turn comes, an
+    exhausted one is emptied and the turn passes on."""
+    slots, open_count, done = [None] * cycle, 0, False
+    i = taken = 0
+    while not done or open_count:
+        if slots[i] is not None:
+            value = next(slots[i], _END)
+            if value is _END:
+                slots[i], open_count = None, open_count - 1
+                i, taken = (i + 1) % cycle, 0
+                continue
+            taken += 1
+            if taken == block:
+                i, taken = (i + 1) % cycle, 0
+            yield value
+        elif not done:
+            element = next(elements, _END)
+            if element is _END:
+                done = True
+            else:
+                slots[i], open_count = iter(open_dataset(element)._make_iterator()), \
+                    open_count + 1
+        else:
+            i, taken = (i + 1) % cycle, 0
+
+
 def _recording(it, stored, done):
     for element in it:
         stored.append(element)
@@ -484,18 +600,23 @@ def _shuffle_seed(seed):
 
 
 def _shuffled(it, size, rng):
-    buffer = []
-    for element in it:
-        if len(buffer) < size or size < 0:
-            buffer.append(element)
-            continue
-        i = int(rng.integers(len(buffer)))
-        out, buffer[i] = buffer[i], element
-        yield out
-    while buffer:
-        i = int(rng.integers(len(buffer)))
-        buffer[i], buffer[-1] = buffer[-1], buffer[i]
-        yield buffer.pop()
+    """``tf.data``'s shuffle: fill a buffer of ``size`` (-1: everything), then emit a
+    random entry and put the next element in its place; drain the buffer at random at the
+    end. (Random indices are drawn in blocks: one NumPy call per 1024 elements.)"""
+    buffer = list(itertools.islice(it, size)) if size > 0 else list(it)
+    if size > 0 and len(buffer) == size:
+        draws = iter(())
+        for element in it:
+            i = next(draws, None)
+            if i is None:
+                draws = iter(rng.integers(size, size=1024).tolist())
+                i = next(draws)
+            out, buffer[i] = buffer[i], element
+            yield out
+    if buffer:
+        for i in rng.integers(0, np.arange(len(buffer), 0, -1)).tolist():
+            buffer[i], buffer[-1] = buffer[-1], buffer[i]
+            yield buffer.pop()
 
 
 def _generator_spec(output_signature, output_types, output_shapes, fn):
