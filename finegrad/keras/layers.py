@@ -6,7 +6,7 @@ from finegrad._src.keras.layers.activation import (ELU, Activation, LeakyReLU, P
 from finegrad._src.keras.layers.attention import (AdditiveAttention, Attention,
                                                  MultiHeadAttention)
 from finegrad._src.keras.layers.convolutional import (Conv1D, Conv1DTranspose, Conv2D,
-                                                      Conv2DTranspose, Conv3D)
+                                                      Conv2DTranspose, Conv3D, Conv3DTranspose)
 from finegrad._src.keras.layers.core import (Dense, EinsumDense, Embedding, Identity, Lambda,
                                              Masking, Rescaling)
 from finegrad._src.keras.layers.depthwise import (DepthwiseConv1D, DepthwiseConv2D,
@@ -42,27 +42,28 @@ GlobalAvgPool1D, GlobalAvgPool2D = GlobalAveragePooling1D, GlobalAveragePooling2
 GlobalAvgPool3D, GlobalMaxPool3D = GlobalAveragePooling3D, GlobalMaxPooling3D
 GlobalMaxPool1D, GlobalMaxPool2D = GlobalMaxPooling1D, GlobalMaxPooling2D
 Convolution1D, Convolution2D, Convolution3D = Conv1D, Conv2D, Conv3D
-Convolution2DTranspose = Conv2DTranspose
+Convolution2DTranspose, Convolution3DTranspose = Conv2DTranspose, Conv3DTranspose
 SeparableConvolution2D = SeparableConv2D
 
 __all__ = [
     "Activation", "ActivityRegularization", "Add", "AdditiveAttention", "Attention", "Average",
     "AveragePooling1D", "AveragePooling2D", "AveragePooling3D", "AvgPool1D", "AvgPool2D",
     "AvgPool3D", "BatchNormalization", "Bidirectional", "Concatenate", "Conv1D",
-    "Conv1DTranspose", "Conv2D", "Conv2DTranspose", "Conv3D", "Convolution1D", "Convolution2D",
-    "Convolution2DTranspose", "Convolution3D", "Cropping1D", "Cropping2D", "Cropping3D",
-    "Dense", "DepthwiseConv1D", "DepthwiseConv2D", "Dot", "Dropout", "ELU", "EinsumDense",
-    "Embedding", "Flatten", "GRU", "GRUCell", "GaussianDropout", "GaussianNoise",
-    "GlobalAveragePooling1D", "GlobalAveragePooling2D", "GlobalAveragePooling3D",
-    "GlobalAvgPool1D", "GlobalAvgPool2D", "GlobalAvgPool3D", "GlobalMaxPool1D",
-    "GlobalMaxPool2D", "GlobalMaxPool3D", "GlobalMaxPooling1D", "GlobalMaxPooling2D",
-    "GlobalMaxPooling3D", "GroupNormalization", "Identity", "Input", "InputLayer", "LSTM",
-    "LSTMCell", "Lambda", "Layer", "LayerNormalization", "LeakyReLU", "Masking", "MaxPool1D",
-    "MaxPool2D", "MaxPool3D", "MaxPooling1D", "MaxPooling2D", "MaxPooling3D", "Maximum",
-    "Minimum", "MultiHeadAttention", "Multiply", "PReLU", "Permute", "RMSNormalization", "RNN",
-    "ReLU", "RepeatVector", "Rescaling", "Reshape", "SeparableConv1D", "SeparableConv2D",
-    "SeparableConvolution2D", "SimpleRNN", "SimpleRNNCell", "Softmax", "SpatialDropout1D",
-    "SpatialDropout2D", "SpatialDropout3D", "StackedRNNCells", "Subtract", "TimeDistributed",
-    "UnitNormalization", "UpSampling1D", "UpSampling2D", "UpSampling3D", "ZeroPadding1D",
-    "ZeroPadding2D", "ZeroPadding3D",
+    "Conv1DTranspose", "Conv2D", "Conv2DTranspose", "Conv3D", "Conv3DTranspose",
+    "Convolution1D", "Convolution2D", "Convolution2DTranspose", "Convolution3D",
+    "Convolution3DTranspose", "Cropping1D", "Cropping2D", "Cropping3D", "Dense",
+    "DepthwiseConv1D", "DepthwiseConv2D", "Dot", "Dropout", "ELU", "EinsumDense", "Embedding",
+    "Flatten", "GRU", "GRUCell", "GaussianDropout", "GaussianNoise", "GlobalAveragePooling1D",
+    "GlobalAveragePooling2D", "GlobalAveragePooling3D", "GlobalAvgPool1D", "GlobalAvgPool2D",
+    "GlobalAvgPool3D", "GlobalMaxPool1D", "GlobalMaxPool2D", "GlobalMaxPool3D",
+    "GlobalMaxPooling1D", "GlobalMaxPooling2D", "GlobalMaxPooling3D", "GroupNormalization",
+    "Identity", "Input", "InputLayer", "LSTM", "LSTMCell", "Lambda", "Layer",
+    "LayerNormalization", "LeakyReLU", "Masking", "MaxPool1D", "MaxPool2D", "MaxPool3D",
+    "MaxPooling1D", "MaxPooling2D", "MaxPooling3D", "Maximum", "Minimum", "MultiHeadAttention",
+    "Multiply", "PReLU", "Permute", "RMSNormalization", "RNN", "ReLU", "RepeatVector",
+    "Rescaling", "Reshape", "SeparableConv1D", "SeparableConv2D", "SeparableConvolution2D",
+    "SimpleRNN", "SimpleRNNCell", "Softmax", "SpatialDropout1D", "SpatialDropout2D",
+    "SpatialDropout3D", "StackedRNNCells", "Subtract", "TimeDistributed", "UnitNormalization",
+    "UpSampling1D", "UpSampling2D", "UpSampling3D", "ZeroPadding1D", "ZeroPadding2D",
+    "ZeroPadding3D",
 ]

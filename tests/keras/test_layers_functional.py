@@ -81,3 +81,12 @@ def test_sequences_of_unknown_length_seq2seq():
     y, b = model([randn(2, 7, 5), randn(2, 4, 6, seed=1)])
     assert y.shape == (2, 4, 6) and b.shape == (2, 4, 6)
     np.testing.assert_allclose(y.numpy().sum(-1), np.ones((2, 4)), rtol=1e-5)
+
+
+def test_conv3d_transpose_in_a_model():
+    inp = fg.keras.Input((2, 3, 2, 2))
+    layer = L.Conv3DTranspose(2, 2, strides=2, padding="same")
+    out = layer(inp)
+    assert tuple(out.shape) == (None, 4, 6, 4, 2) == layer.compute_output_shape((None, 2, 3, 2, 2))
+    x = randn(2, 2, 3, 2, 2)
+    np.testing.assert_allclose(fg.keras.Model(inp, out)(x).numpy(), layer(x).numpy(), rtol=1e-6)
