@@ -570,6 +570,7 @@ class _CellRNN(RNN):
     _cell_class = None
 
     def __init__(self, **kwargs):
+        use_cudnn = kwargs.pop("use_cudnn", "auto")     # accepted: there is no cuDNN path
         rnn_kwargs = {k: kwargs.pop(k) for k in _RNN_ARGS if k in kwargs}
         layer_kwargs = {k: kwargs.pop(k) for k in ("name", "dtype", "trainable",
                                                   "activity_regularizer", "input_shape",
@@ -577,6 +578,7 @@ class _CellRNN(RNN):
         cell = self._cell_class(dtype=layer_kwargs.get("dtype"),
                                 trainable=layer_kwargs.get("trainable", True), **kwargs)
         super().__init__(cell, **rnn_kwargs, **layer_kwargs)
+        self.use_cudnn = use_cudnn
 
     def __getattr__(self, name):
         if name in _CELL_ATTRS and "cell" in self.__dict__:
