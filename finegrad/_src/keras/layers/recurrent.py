@@ -567,7 +567,7 @@ class _CellRNN(RNN):
     """An RNN layer built around its own cell, the cell's options taken by its
     constructor."""
 
-    _cell_class = None
+    _cell_class: type = _DropoutCell     # the subclass names its cell class
 
     def __init__(self, **kwargs):
         use_cudnn = kwargs.pop("use_cudnn", "auto")     # accepted: there is no cuDNN path
