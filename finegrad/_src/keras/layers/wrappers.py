@@ -176,3 +176,35 @@ class TimeDistributed(Layer):
         config = super().get_config()
         config.update(layer=serialize_layer(self.layer))
         return config
+
+
+class Wrapper(Layer):
+    """The base of layers that wrap another layer (``self.layer``), e.g. a weight
+    normalization written by subclassing; building the wrapper builds the wrapped layer.
+
+    >>> import finegrad as fg
+    >>> class Twice(fg.keras.layers.Wrapper):
+    ...     def call(self, x):
+    ...         return 2. * self.layer(x)
+    >>> Twice(fg.keras.layers.Dense(1, kernel_initializer="ones"))(fg.ones([1, 2])).numpy()
+    array([[4.]], dtype=float32)
+    """
+
+    def __init__(self, layer, **kwargs):
+        if isinstance(layer, dict):
+            layer = deserialize_layer(layer)
+        if not isinstance(layer, Layer):
+            raise ValueError(f"keras.layers.Wrapper: layer must be a Layer, got {layer!r}")
+        super().__init__(**kwargs)
+        self.layer = layer
+
+    def build(self, input_shape=None):
+        if not self.layer.built:
+            self.layer.build(input_shape)
+            self.layer.built = True
+        self.built = True
+
+    def get_config(self):
+        config = super().get_config()
+        config.update(layer=serialize_layer(self.layer))
+        return config
