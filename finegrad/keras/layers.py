@@ -32,7 +32,8 @@ from finegrad._src.keras.layers.regularization import (ActivityRegularization, D
                                                        GaussianDropout, GaussianNoise,
                                                        SpatialDropout1D, SpatialDropout2D,
                                                        SpatialDropout3D)
-from finegrad._src.keras.layers.wrappers import Bidirectional, TimeDistributed, Wrapper
+from finegrad._src.keras.layers.wrappers import (Bidirectional, SpectralNormalization,
+                                                 TimeDistributed, Wrapper)
 from finegrad._src.keras.layers.reshaping import (Cropping1D, Cropping2D, Cropping3D, Flatten,
                                                   Permute, RepeatVector, Reshape, UpSampling1D,
                                                   UpSampling2D, UpSampling3D, ZeroPadding1D,
@@ -69,8 +70,8 @@ __all__ = [
     "RMSNormalization", "RNN", "ReLU", "RepeatVector", "Rescaling", "Reshape",
     "SeparableConv1D", "SeparableConv2D", "SeparableConvolution1D", "SeparableConvolution2D",
     "SimpleRNN", "SimpleRNNCell", "Softmax", "SpatialDropout1D", "SpatialDropout2D",
-    "SpatialDropout3D", "StackedRNNCells", "Subtract", "TimeDistributed", "UnitNormalization",
-    "UpSampling1D", "UpSampling2D", "UpSampling3D", "Wrapper", "ZeroPadding1D", "ZeroPadding2D",
-    "ZeroPadding3D", "add", "average", "concatenate", "dot", "maximum", "minimum", "multiply",
-    "subtract",
+    "SpatialDropout3D", "SpectralNormalization", "StackedRNNCells", "Subtract",
+    "TimeDistributed", "UnitNormalization", "UpSampling1D", "UpSampling2D", "UpSampling3D",
+    "Wrapper", "ZeroPadding1D", "ZeroPadding2D", "ZeroPadding3D", "add", "average",
+    "concatenate", "dot", "maximum", "minimum", "multiply", "subtract",
 ]
