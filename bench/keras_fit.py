@@ -1,4 +1,4 @@
-"""Benchmark k: a 3-layer MLP (784-256-128-10, ReLU, softmax cross-entropy, Adam) trained for
+"""Benchmark fit: a 3-layer MLP (784-256-128-10, ReLU, softmax cross-entropy, Adam) trained for
 one epoch on 60,000 x 784 float32 rows with batch 128 (469 steps).
 
 Compared: ``model.fit`` (its step a traced finegrad.function) against the same loop written
@@ -154,7 +154,7 @@ def main(argv=None):
     results, same = run(args.rows, args.epochs, not args.no_peers)
     steps = -(-args.rows // BATCH)
     best_tape = min(min(results["tape (traced)"]), min(results["tape (eager)"]))
-    print(f"k: 3-layer MLP {SIZES}, one epoch of {args.rows} rows, batch {BATCH} "
+    print(f"fit: 3-layer MLP {SIZES}, one epoch of {args.rows} rows, batch {BATCH} "
           f"({steps} steps), Adam; {os.cpu_count()} CPUs")
     print(f"{'':24s} {'first epoch':>12s} {'best epoch':>11s} {'ms/step':>8s}")
     for name, t in results.items():
@@ -173,8 +173,8 @@ if __name__ == "__main__":
     sys.exit(main())
 
 
-def bench_k():
-    """The rows of ``bench/run.py --only k`` (not in the default run: it takes minutes)."""
+def bench_fit():
+    """The rows of ``bench/run.py --only fit`` (not in the default run: it takes minutes)."""
     from harness import Settings, row
     rows = 12800 if Settings.quick else 60000
     results, same = run(rows=rows, epochs=2, peers=True)
@@ -188,6 +188,6 @@ def bench_k():
                            {"seconds": min(t[1:] or t), "figure": min(t[1:] or t) / tape,
                             "grad_ok": None})
     t = {"fg": {"min": best["fit"], "median": best["fit"]}, "np": {"min": tape, "median": tape}}
-    return [row("k", f"3-layer MLP, fit one epoch ({rows} x 784, batch 128, {steps} steps) vs "
+    return [row("fit", f"3-layer MLP, fit one epoch ({rows} x 784, batch 128, {steps} steps) vs "
                      f"the tape loop", t, best["fit"] / tape, "x tape", 1.3, same, peers,
                 baseline="tape loop")]

@@ -78,6 +78,7 @@ from finegrad._src.ops.special.error_and_gamma import truncatediv
 from finegrad._src.ops.math.sorting import argmax, argmin, sort, argsort
 from finegrad._src.ops.math.counting import unique
 from finegrad._src.ops.array.slicing import slice_ as slice, strided_slice  # noqa: A004
+from finegrad._src.ops.array.bitcast import bitcast
 from finegrad._src.ops.array.sequences_and_blocks import (shape_n, sequence_mask, unravel_index,
                                                           reverse_sequence, parallel_stack,
                                                           broadcast_static_shape,
@@ -85,16 +86,22 @@ from finegrad._src.ops.array.sequences_and_blocks import (shape_n, sequence_mask
 from finegrad._src.ops.math.sorting import searchsorted
 from finegrad._src.ops.math.counting import unique_with_counts
 from finegrad import (math, nn, linalg, autodiff, testing, stable, nest, errors,  # noqa: E402
-                      debugging, compat, random, dtypes, signal, distribute, train, keras,
-                      optimizers, initializers, losses, metrics, data)
+                      debugging, compat, random, dtypes, signal, distribute, train,
+                      experimental, types, keras, optimizers, initializers, losses, metrics,
+                      data)
 
 newaxis = None
 
 truediv = divide
-__version__ = "0.1.0"
+from finegrad._version import __version__  # noqa: E402 (one source: finegrad/_version.py)
+from typing import Any as _Any  # noqa: E402
+from finegrad._src.types import (TensorLike as _TensorLike, DTypeLike as _DTypeLike,  # noqa: E402
+                                 ShapeLike as _ShapeLike)
 
 
-def constant(value, dtype=None, shape=None, name="Const"):  # noqa: F811 (TF's keyword `shape`)
+def constant(value: _TensorLike, dtype: _DTypeLike | None = None,
+             shape: _ShapeLike | None = None,  # noqa: F811 (TF's keyword `shape`)
+             name: str = "Const") -> Tensor:
     """A tensor from a Python number, nested list, NumPy array or tensor.
 
     Python floats become float32 and ints int32 (TensorFlow's defaults); NumPy arrays keep
@@ -125,7 +132,7 @@ def constant(value, dtype=None, shape=None, name="Const"):  # noqa: F811 (TF's k
     return Tensor(v)
 
 
-def __getattr__(name):
+def __getattr__(name: str) -> _Any:
     # TensorFlow names finegrad cannot have get a reason, not a bare AttributeError
     if name == "bfloat16":
         from finegrad._src.dtypes import unsupported_bfloat16

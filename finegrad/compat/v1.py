@@ -4,6 +4,7 @@ Functions here behave as in TensorFlow 2 with eager execution enabled (which is 
 ``tf.compat.v1`` code gets after ``enable_v2_behavior``). As in TensorFlow, the names of the
 top-level namespace are also reachable here (``tf.compat.v1.reduce_sum``, ``.nn``, ...).
 """
+
 from finegrad._src.ad.custom import custom_gradient  # noqa: F401
 from finegrad._src.ad.register import RegisterGradient, no_gradient  # noqa: F401
 from finegrad._src.ad.tape import GradientTape  # noqa: F401
@@ -23,6 +24,10 @@ from finegrad._src.scopes import name_scope as _name_scope
 from finegrad._src.ops.array.structural import cast as _cast
 from finegrad._src import dtypes as _dtypes
 
+from typing import Any as _Any
+from finegrad._src.tensor import Tensor as _Tensor
+from finegrad._src.types import TensorLike as _TensorLike
+
 
 def __getattr__(name):
     # TensorFlow's compat.v1 holds the top-level names too; `finegrad` itself is complete by
@@ -34,7 +39,7 @@ def __getattr__(name):
         raise AttributeError(f"module 'finegrad.compat.v1' has no attribute {name!r}") from None
 
 
-def to_float(x, name="ToFloat"):
+def to_float(x: _TensorLike, name: str = "ToFloat") -> _Tensor:
     """``x`` cast to float32 (TensorFlow 1's ``tf.to_float``).
 
     >>> import finegrad as fg
@@ -44,22 +49,22 @@ def to_float(x, name="ToFloat"):
     return _cast(x, _dtypes.float32)
 
 
-def to_double(x, name="ToDouble"):
+def to_double(x: _TensorLike, name: str = "ToDouble") -> _Tensor:
     """``x`` cast to float64."""
     return _cast(x, _dtypes.float64)
 
 
-def to_int32(x, name="ToInt32"):
+def to_int32(x: _TensorLike, name: str = "ToInt32") -> _Tensor:
     """``x`` cast to int32."""
     return _cast(x, _dtypes.int32)
 
 
-def to_int64(x, name="ToInt64"):
+def to_int64(x: _TensorLike, name: str = "ToInt64") -> _Tensor:
     """``x`` cast to int64."""
     return _cast(x, _dtypes.int64)
 
 
-def name_scope(name, default_name=None, values=None):
+def name_scope(name: str, default_name: _Any = None, values: _Any = None) -> _Any:
     """TensorFlow 1's ``name_scope(name, default_name, values)``: ``default_name`` when
     ``name`` is None; ``values`` is accepted and ignored.
 
@@ -72,7 +77,8 @@ def name_scope(name, default_name=None, values=None):
     return _name_scope(default_name if name is None else name)
 
 
-def enable_eager_execution(config=None, device_policy=None, execution_mode=None):
+def enable_eager_execution(config: _Any = None, device_policy: _Any = None,
+                           execution_mode: _Any = None) -> None:
     """Nothing to do: finegrad always executes eagerly outside `finegrad.function`.
 
     >>> import finegrad as fg
@@ -81,7 +87,7 @@ def enable_eager_execution(config=None, device_policy=None, execution_mode=None)
     del config, device_policy, execution_mode
 
 
-def enable_v2_behavior():
+def enable_v2_behavior() -> None:
     """Nothing to do: finegrad always behaves as TensorFlow 2.
 
     >>> import finegrad as fg

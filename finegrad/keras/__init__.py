@@ -6,6 +6,7 @@
 """
 from finegrad._src.keras.dtype_policies import DTypePolicy
 from finegrad._src.keras.input_layer import Input
+from finegrad._src.keras.input_spec import InputSpec
 from finegrad._src.keras.nodes import KerasTensor
 from finegrad._src.keras.layer import Layer
 from finegrad._src.keras.model import Model
@@ -15,6 +16,7 @@ from finegrad.keras import (activations, backend, callbacks, constraints, initia
                             losses, metrics, mixed_precision, models, optimizers, regularizers,
                             utils)
 
-__all__ = ["DTypePolicy", "Input", "KerasTensor", "Layer", "Model", "Sequential", "Variable",
-           "activations", "backend", "callbacks", "constraints", "initializers", "layers",
-           "losses", "metrics", "mixed_precision", "models", "optimizers", "regularizers", "utils"]
+__all__ = ["DTypePolicy", "Input", "InputSpec", "KerasTensor", "Layer", "Model", "Sequential",
+           "Variable", "activations", "backend", "callbacks", "constraints", "initializers",
+           "layers", "losses", "metrics", "mixed_precision", "models", "optimizers",
+           "regularizers", "utils"]

@@ -1,5 +1,6 @@
 """Keras layers: the `Layer` base class and the built-in layers."""
 from finegrad._src.keras.input_layer import Input, InputLayer
+from finegrad._src.keras.input_spec import InputSpec
 from finegrad._src.keras.layer import Layer
 from finegrad._src.keras.layers.activation import (ELU, Activation, LeakyReLU, PReLU, ReLU,
                                                    Softmax)
@@ -11,7 +12,7 @@ from finegrad._src.keras.layers.core import (Dense, EinsumDense, Embedding, Iden
                                              Masking, Rescaling)
 from finegrad._src.keras.layers.depthwise import (DepthwiseConv1D, DepthwiseConv2D,
                                                   SeparableConv1D, SeparableConv2D)
-from finegrad._src.keras.layers.input_spec import InputSpec
+
 from finegrad._src.keras.layers.merging import (Add, Average, Concatenate, Dot, Maximum,
                                                 Minimum, Multiply, Subtract, add, average,
                                                 concatenate, dot, maximum, minimum, multiply,

@@ -358,3 +358,28 @@ def test_finegrad_data_datasets_in_fit_evaluate_predict():
                                m.predict(x, verbose=0), rtol=1e-6)
     repeated = tf.data.Dataset.from_tensor_slices((x, y)).batch(16).repeat()
     assert len(m.fit(repeated, steps_per_epoch=3, epochs=2, verbose=0).history["loss"]) == 2
+
+
+def test_several_outputs_losses_and_metrics_by_name():
+    keras = pytest.importorskip("keras")
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(16, 3)).astype("f4")
+    y1, y2 = rng.normal(size=(16, 1)).astype("f4"), np.eye(2, dtype="f4")[np.arange(16) % 2]
+
+    def build(K):
+        a = K.Input((3,))
+        h = K.layers.Dense(4, activation="tanh")(a)
+        return K.Model(a, [K.layers.Dense(1, name="o1")(h),
+                           K.layers.Dense(2, activation="softmax", name="o2")(h)])
+
+    m, km = build(K), build(keras)
+    km.set_weights(m.get_weights())
+    for model, opt in ((m, K.optimizers.SGD(0.1)), (km, keras.optimizers.SGD(0.1))):
+        model.compile(opt, {"o2": "categorical_crossentropy", "o1": "mse"},
+                      loss_weights={"o1": 0.5, "o2": 2.0},
+                      metrics={"o1": ["mae"], "o2": ["accuracy"]})
+    h = m.fit(x, {"o1": y1, "o2": y2}, batch_size=8, epochs=2, shuffle=False, verbose=0)
+    kh = km.fit(x, {"o1": y1, "o2": y2}, batch_size=8, epochs=2, shuffle=False, verbose=0)
+    assert sorted(h.history) == sorted(kh.history)
+    for key in kh.history:
+        np.testing.assert_allclose(h.history[key], kh.history[key], rtol=1e-4, err_msg=key)

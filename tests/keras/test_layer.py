@@ -377,3 +377,29 @@ def test_check_gradients_runs_on_a_layer_with_a_custom_gradient():
     bad(x)
     with pytest.raises(AssertionError):
         tf.testing.check_gradients(bad, [x], order=1)
+
+
+def test_input_spec_is_checked_at_each_call():
+    class Images(keras_fg.layers.Layer):
+        def __init__(self):
+            super().__init__()
+            self.input_spec = keras_fg.layers.InputSpec(ndim=4, axes={-1: 3})
+
+        def call(self, x):
+            return x
+
+    layer = Images()
+    assert tuple(layer(tf.ones((1, 2, 2, 3))).shape) == (1, 2, 2, 3)
+    # Keras 3.15's messages, recorded
+    with pytest.raises(ValueError) as e:
+        layer(tf.ones((1, 3)))
+    assert str(e.value) == ("Input 0 with name 'None' of layer 'images' is incompatible with "
+                            "the layer: expected ndim=4, found ndim=2. Full shape received: "
+                            "(1, 3)")
+    with pytest.raises(ValueError) as e:
+        layer(tf.ones((1, 2, 2, 4)))
+    assert str(e.value) == ("Input 0 with name 'None' of layer 'images' is incompatible with "
+                            "the layer: expected axis -1 of input shape to have value 3, but "
+                            "received input with shape (1, 2, 2, 4)")
+    x = keras_fg.Input((5, 5, 3))
+    assert layer(x).shape == (None, 5, 5, 3)

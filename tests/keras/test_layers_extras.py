@@ -1,26 +1,12 @@
-"""InputSpec, the functional merge forms, Wrapper, Normalization (adapt): closed forms and
+"""The functional merge forms, Wrapper, Normalization (adapt): closed forms and
 Keras 3's values."""
 import numpy as np
 import pytest
 
 import finegrad as fg
-from finegrad._src.keras.layers.input_spec import assert_input_compatibility
 from layer_parity import assert_config_keys_match, assert_matches_keras, keras_module, randn
 
 L = fg.keras.layers
-
-
-def test_input_spec_checks_like_keras():
-    spec = L.InputSpec(ndim=3, axes={-1: 4})
-    assert_input_compatibility(spec, fg.ones([2, 5, 4]), "layer")
-    with pytest.raises(ValueError, match="expected ndim=3, found ndim=2"):
-        assert_input_compatibility(spec, fg.ones([2, 4]), "layer")
-    with pytest.raises(ValueError, match="expected axis -1 of input shape to have value 4"):
-        assert_input_compatibility(spec, fg.ones([2, 5, 3]), "layer")
-    with pytest.raises(ValueError, match="min_ndim=4"):
-        assert_input_compatibility(L.InputSpec(min_ndim=4), fg.ones([2, 3]), "layer")
-    with pytest.raises(TypeError, match="integer keys"):
-        L.InputSpec(axes={"a": 1})
 
 
 def test_functional_merge_forms():

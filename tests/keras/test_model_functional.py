@@ -317,3 +317,23 @@ def test_masks_flow_through_functional_and_sequential_models():
     want = np.asarray(kmodel(x))
     np.testing.assert_allclose(model(x).numpy(), want, rtol=1e-5, atol=1e-7)
     np.testing.assert_allclose(seq(x).numpy(), want, rtol=1e-5, atol=1e-7)
+
+
+def test_grad_cam_pattern_intermediate_outputs():
+    """Grad-CAM's model of an intermediate layer's output and the prediction, and the
+    gradient of a class score with respect to that intermediate output."""
+    inp = K.Input((6, 6, 1))
+    conv = L.Conv2D(2, 3, name="last_conv", kernel_initializer="ones")(inp)
+    out = L.Dense(3, kernel_initializer="ones")(L.GlobalAveragePooling2D()(conv))
+    model = K.Model(inp, out)
+    grad_model = K.Model(model.inputs, [model.get_layer("last_conv").output, model.output])
+    assert model.get_layer("last_conv").output.shape == (None, 4, 4, 2)
+    x = np.ones((1, 6, 6, 1), np.float32)
+    with tf.GradientTape() as tape:
+        conv_out, preds = grad_model(x)
+        score = preds[:, 1]
+    grads = tape.gradient(score, conv_out)
+    # score = sum over channels of the spatial mean of conv_out (+ bias): d/dconv = 1/16
+    np.testing.assert_allclose(grads.numpy(), np.full((1, 4, 4, 2), 1 / 16), rtol=1e-6)
+    with pytest.raises(AttributeError, match="never been called"):
+        _ = L.Dense(2).output

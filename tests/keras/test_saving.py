@@ -141,3 +141,37 @@ def test_files_load_in_keras_and_back(tmp_path):
     np.testing.assert_allclose(m(x).numpy(), np.load(tmp_path / "y.npy"), rtol=1e-5)
     m.load_weights(theirs)
     np.testing.assert_allclose(m(x).numpy(), np.load(tmp_path / "y2.npy"), rtol=1e-5)
+
+
+def test_registered_custom_layer_round_trips_through_a_config():
+    @K.utils.register_keras_serializable(package="tests")
+    class Scale(L.Layer):
+        def __init__(self, factor=2.0, **kwargs):
+            super().__init__(**kwargs)
+            self.factor = factor
+
+        def call(self, x):
+            return x * self.factor
+
+    x = K.Input((2,))
+    model = K.Model(x, Scale(3.0)(L.Dense(2)(x)))
+    config = model.get_config()
+    assert config["layers"][2]["registered_name"] == "tests>Scale"
+    again = K.Model.from_config(config)
+    assert again.layers[-1].factor == 3.0 and type(again.layers[-1]) is Scale
+
+
+def test_whole_model_save_is_refused_with_the_alternative():
+    with pytest.raises(NotImplementedError, match="save_weights"):
+        _mlp().save("model.keras")
+
+
+def test_to_categorical_and_seeding():
+    # Keras 3: to_categorical([[1], [0]], 3) -> [[0, 1, 0], [1, 0, 0]] (float32)
+    out = K.utils.to_categorical(np.array([[1], [0]]), 3)
+    np.testing.assert_array_equal(out, [[0, 1, 0], [1, 0, 0]])
+    assert out.dtype == np.float32
+    K.utils.set_random_seed(3)
+    a = np.random.rand()
+    K.utils.set_random_seed(3)
+    assert np.random.rand() == a

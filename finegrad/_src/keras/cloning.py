@@ -1,4 +1,6 @@
 """``clone_model``: a new model with the same structure and fresh weights."""
+from typing import Any
+
 from finegrad._src.keras.input_layer import Input, InputLayer
 from finegrad._src.keras.nodes import KerasTensor
 from finegrad._src.keras.layer import Layer
@@ -11,8 +13,8 @@ def _clone_layer(layer):
     return type(layer).from_config(layer.get_config())
 
 
-def clone_model(model, input_tensors=None, clone_function=None, call_function=None,
-                recursive=False, **kwargs):
+def clone_model(model: Any, input_tensors: Any = None, clone_function: Any = None,
+                call_function: Any = None, recursive: Any = False, **kwargs: Any) -> Any:
     """A copy of a Sequential or functional ``model``: each layer rebuilt from its config
     (``clone_function(layer)`` when given), new weights, the same graph. The weights are not
     copied (``new.set_weights(model.get_weights())`` does that).
@@ -37,7 +39,7 @@ def clone_model(model, input_tensors=None, clone_function=None, call_function=No
                                       model._graph_inputs)
     values = {id(r): v for r, v in zip(flatten(model._graph_inputs), flatten(input_tensors),
                                        strict=True)}
-    clones = {}
+    clones: dict[int, Any] = {}
 
     def value_of(x):
         return values[id(x)] if isinstance(x, KerasTensor) else x

@@ -27,6 +27,13 @@ def _output_names(model, n):
     return [f"output_{i}" for i in range(n)] if n > 1 else ["output"]
 
 
+def by_output(y, names):
+    """Targets in output order: a dict of targets is read by output name, as Keras does."""
+    if isinstance(y, dict) and names and all(n in y for n in names):
+        return [y[n] for n in names]
+    return flatten(y)
+
+
 def _match(spec, names, what):
     """One entry of ``spec`` per output: the same for all, by position, or by name."""
     if isinstance(spec, dict):
@@ -76,7 +83,7 @@ class CompileLoss:
         self.built = True
 
     def __call__(self, y_true, y_pred, sample_weight=None):
-        trues, preds = flatten(y_true), flatten(y_pred)
+        trues, preds = by_output(y_true, self.output_names), flatten(y_pred)
         sws = flatten(sample_weight) if isinstance(sample_weight, (list, tuple, dict)) \
             else [sample_weight] * len(preds)
         if len(trues) != len(preds):
@@ -138,8 +145,10 @@ class CompileMetrics:
         self.metrics = []
 
     def build(self, model, y_true, y_pred):
-        trues, preds = flatten(y_true), flatten(y_pred)
+        preds = flatten(y_pred)
         names = self.output_names or _output_names(model, len(preds))
+        self.output_names = names
+        trues = by_output(y_true, names)
         self._per_output = []
         for spec, weighted in ((self._metrics, False), (self._weighted, True)):
             if not spec:
@@ -156,7 +165,7 @@ class CompileMetrics:
         self.built = True
 
     def update_state(self, y_true, y_pred, sample_weight=None):
-        trues, preds = flatten(y_true), flatten(y_pred)
+        trues, preds = by_output(y_true, self.output_names), flatten(y_pred)
         sws = flatten(sample_weight) if isinstance(sample_weight, (list, tuple, dict)) \
             else [sample_weight] * len(preds)
         for i, m, weighted in self._per_output:

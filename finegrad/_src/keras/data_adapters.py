@@ -6,6 +6,8 @@ A batch is a tuple ``(x,)``, ``(x, y)`` or ``(x, y, sample_weight)`` of tensors 
 and dicts kept), as Keras's ``unpack_x_y_sample_weight`` reads it. Float64 arrays become
 float32 (floatx), as Keras converts them.
 """
+from typing import Any
+
 import inspect
 import math
 
@@ -17,7 +19,7 @@ from finegrad._src.tensor import Tensor
 from finegrad._src.variables import Variable
 
 
-def unpack_x_y_sample_weight(data):
+def unpack_x_y_sample_weight(data: Any) -> Any:
     """``(x, y, sample_weight)`` from a batch: a tuple of one to three items, or ``x``.
 
     >>> from finegrad._src.keras.data_adapters import unpack_x_y_sample_weight
@@ -38,7 +40,7 @@ def unpack_x_y_sample_weight(data):
                      f"`(x, y, sample_weight)`, found: {data}")
 
 
-def pack_x_y_sample_weight(x, y=None, sample_weight=None):
+def pack_x_y_sample_weight(x: Any, y: Any = None, sample_weight: Any = None) -> Any:
     if y is None:
         return (x,)
     return (x, y) if sample_weight is None else (x, y, sample_weight)
@@ -194,3 +196,22 @@ def train_validation_split(arrays, validation_split):
     def part(lo, hi):
         return map_structure(lambda v: None if v is None else _as_array(v)[lo:hi], arrays)
     return part(0, split), part(split, n)
+
+
+def to_categorical(x: Any, num_classes: Any = None) -> Any:
+    """One-hot rows for integer class labels (``keras.utils.to_categorical``): float32, the
+    classes along a new last axis (a trailing axis of size 1 is replaced).
+
+    >>> from finegrad._src.keras.data_adapters import to_categorical
+    >>> to_categorical([0, 2, 1], 3)
+    array([[1., 0., 0.],
+           [0., 0., 1.],
+           [0., 1., 0.]], dtype=float32)
+    """
+    x = np.asarray(x.numpy() if isinstance(x, (Tensor, Variable)) else x, dtype=np.int64)
+    shape = x.shape[:-1] if x.ndim > 1 and x.shape[-1] == 1 else x.shape
+    x = x.reshape(-1)
+    num_classes = int(x.max()) + 1 if num_classes is None else int(num_classes)
+    out = np.zeros((x.size, num_classes), np.float32)
+    out[np.arange(x.size), x] = 1.0
+    return out.reshape(shape + (num_classes,))

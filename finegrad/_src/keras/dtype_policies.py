@@ -7,6 +7,8 @@ read: a `KerasVariable` read inside a layer's ``call`` under an autocast scope y
 value cast to the scope's dtype, a differentiable cast, so gradients reach the float32
 variable.
 """
+from typing import Any
+
 import threading
 
 from finegrad._src import dtypes
@@ -27,7 +29,7 @@ class DTypePolicy:
     ('float16', 'float32')
     """
 
-    def __init__(self, name=None):
+    def __init__(self, name: Any = None) -> None:
         name = floatx() if name is None else name
         if isinstance(name, dtypes.DType):
             name = name.name
@@ -41,11 +43,11 @@ class DTypePolicy:
     compute_dtype = property(lambda self: self._compute_dtype)
     variable_dtype = property(lambda self: self._variable_dtype)
 
-    def get_config(self):
+    def get_config(self) -> Any:
         return {"name": self._name}
 
     @classmethod
-    def from_config(cls, config):
+    def from_config(cls, config: Any) -> Any:
         return cls(**config)
 
     def __eq__(self, other):
@@ -64,11 +66,11 @@ class _Global(threading.local):
 
 
 _global = _Global()
-_settings = {"floatx": "float32", "policy": None, "epsilon": 1e-7,
+_settings: dict[str, Any] = {"floatx": "float32", "policy": None, "epsilon": 1e-7,
              "image_data_format": "channels_last"}
 
 
-def floatx():
+def floatx() -> Any:
     """The default float dtype, as a string (``"float32"`` unless set).
 
     >>> from finegrad._src.keras.dtype_policies import floatx
@@ -78,7 +80,7 @@ def floatx():
     return _settings["floatx"]
 
 
-def set_floatx(value):
+def set_floatx(value: Any) -> Any:
     """Set the default float dtype (``"float16"``, ``"float32"`` or ``"float64"``)."""
     if value not in ("float16", "float32", "float64"):
         raise ValueError(f"keras.backend.set_floatx: unknown dtype {value!r}; expected "
@@ -86,7 +88,7 @@ def set_floatx(value):
     _settings["floatx"] = str(value)
 
 
-def set_global_policy(policy):
+def set_global_policy(policy: Any) -> Any:
     """Set the policy that layers built without ``dtype=`` use (``keras.mixed_precision``).
 
     >>> from finegrad._src.keras import dtype_policies as dp
@@ -100,12 +102,12 @@ def set_global_policy(policy):
     _settings["policy"] = policy if isinstance(policy, DTypePolicy) else DTypePolicy(policy)
 
 
-def global_policy():
+def global_policy() -> Any:
     """The policy layers built without ``dtype=`` use."""
     return _settings["policy"] or DTypePolicy(floatx())
 
 
-def get(identifier):
+def get(identifier: Any) -> Any:
     """A `DTypePolicy` from None (the global policy), a name, a dtype, a config or a policy."""
     if identifier is None:
         return global_policy()
@@ -117,7 +119,7 @@ def get(identifier):
                        else identifier)
 
 
-def serialize(policy):
+def serialize(policy: Any) -> Any:
     return {"module": "keras", "class_name": "DTypePolicy",
             "config": policy.get_config(), "registered_name": None}
 

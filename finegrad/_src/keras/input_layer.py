@@ -1,4 +1,6 @@
 """`Input` and `InputLayer`: the symbolic inputs of the functional API."""
+from typing import Any
+
 from finegrad._src.keras import naming
 from finegrad._src.keras.dtype_policies import floatx
 from finegrad._src.keras.nodes import KerasTensor
@@ -24,8 +26,9 @@ class InputLayer(Layer):
     (None, 4)
     """
 
-    def __init__(self, shape=None, batch_size=None, dtype=None, sparse=None, batch_shape=None,
-                 input_tensor=None, optional=False, name=None, **kwargs):
+    def __init__(self, shape: Any = None, batch_size: Any = None, dtype: Any = None,
+                 sparse: Any = None, batch_shape: Any = None, input_tensor: Any = None,
+                 optional: Any = False, name: Any = None, **kwargs: Any) -> None:
         if "input_shape" in kwargs:    # Keras 2's keyword
             shape = kwargs.pop("input_shape")
         kwargs.pop("ragged", None)     # (in Keras's config; finegrad has no ragged tensors)
@@ -52,7 +55,6 @@ class InputLayer(Layer):
         node = Node(self, (), {}, t)
         t._keras_history = (node, 0)
         self._inbound_nodes.append(node)
-        self.output = t
         self.built = True
 
     @property
@@ -63,16 +65,17 @@ class InputLayer(Layer):
     def dtype(self):
         return self._input_dtype
 
-    def call(self):
+    def call(self) -> Any:
         return None
 
-    def get_config(self):
+    def get_config(self) -> Any:
         return {"batch_shape": list(self._batch_shape), "dtype": self._input_dtype,
                 "sparse": False, "ragged": False, "name": self.name, "optional": self.optional}
 
 
-def Input(shape=None, batch_size=None, dtype=None, sparse=None, batch_shape=None,  # noqa: N802
-          name=None, tensor=None, optional=False):
+def Input(shape: Any = None, batch_size: Any = None, dtype: Any = None,  # noqa: N802
+          sparse: Any = None, batch_shape: Any = None, name: Any = None, tensor: Any = None,
+          optional: Any = False) -> Any:
     """A symbolic input of a functional model: ``Input(shape=(784,))`` stands for a batch of
     784-vectors (the batch size None).
 

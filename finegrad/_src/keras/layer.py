@@ -13,6 +13,8 @@ A call on symbolic inputs (`Input`) records a node of the functional graph (`nod
 ops run under finegrad's graph builder, so output shapes come from the same shape rules a
 traced `finegrad.function` uses.
 """
+from typing import Any
+
 import inspect
 import threading
 
@@ -22,6 +24,7 @@ from finegrad._src import dtypes
 from finegrad._src.contexts import init_scope
 from finegrad._src.keras import dtype_policies, naming, nodes
 from finegrad._src.keras.dtype_policies import KerasVariable
+from finegrad._src.keras.input_spec import assert_input_compatibility
 from finegrad._src.keras import constraints, initializers, regularizers
 from finegrad._src.ops.array.structural import cast, convert_to_tensor
 from finegrad._src.scopes import get_current_name_scope, name_scope
@@ -104,14 +107,22 @@ class Layer:
     """
 
     _untracked = frozenset({"_inbound_nodes"})   # attributes that hold no sub-layers
+    input_spec: Any = None   # an InputSpec (or a list of them) checked at each call
+    # set through __dict__ (before __setattr__'s tracking exists), declared for type checkers
+    _trainable_variables: list
+    _non_trainable_variables: list
+    _losses: list
+    _locked: bool
+    _called: bool
+    _auto_config_value: Any
 
     def __new__(cls, *args, **kwargs):
         obj = super().__new__(cls)
         object.__setattr__(obj, "_auto_config_value", _auto_config(cls, args, kwargs))
         return obj
 
-    def __init__(self, *, activity_regularizer=None, trainable=True, dtype=None,
-                 autocast=True, name=None, **kwargs):
+    def __init__(self, *, activity_regularizer: Any = None, trainable: Any = True,
+                 dtype: Any = None, autocast: Any = True, name: Any = None, **kwargs: Any) -> None:
         input_dim = kwargs.pop("input_dim", None)
         input_shape = kwargs.pop("input_shape", None)
         batch_size = kwargs.pop("batch_size", None)
@@ -133,7 +144,7 @@ class Layer:
         self._input_shape_arg = (input_dim,) if input_dim is not None else \
             (tuple(input_shape) if input_shape is not None else None)
         self._batch_size_arg = batch_size
-        self._inbound_nodes = []
+        self._inbound_nodes: list = []
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -272,9 +283,10 @@ class Layer:
 
     # --- weights -------------------------------------------------------------------------------
 
-    def add_weight(self, shape=None, initializer=None, dtype=None, trainable=True,
-                   autocast=True, regularizer=None, constraint=None, aggregation="none",
-                   overwrite_with_gradient=False, name=None):
+    def add_weight(self, shape: Any = None, initializer: Any = None, dtype: Any = None,
+                   trainable: Any = True, autocast: Any = True, regularizer: Any = None,
+                   constraint: Any = None, aggregation: Any = "none",
+                   overwrite_with_gradient: Any = False, name: Any = None) -> Any:
         """Create a weight (a `KerasVariable`) owned by this layer and return it.
 
         Args:
@@ -323,11 +335,11 @@ class Layer:
             scope = f"{scope}/{self.name}" if scope else self.name
         return f"{scope}/{name}"
 
-    def get_weights(self):
+    def get_weights(self) -> Any:
         """The weights' values as NumPy arrays, in `weights` order."""
         return [np.array(v.numpy()) for v in self.weights]
 
-    def set_weights(self, weights):
+    def set_weights(self, weights: Any) -> Any:
         """Assign NumPy arrays to the weights, in `weights` order (shapes must match)."""
         mine = self.weights
         if len(weights) != len(mine):
@@ -342,9 +354,35 @@ class Layer:
                                  f"weight shape {w.shape}.")
             v.assign(w.astype(v.dtype._np))
 
+    # --- the functional graph ----------------------------------------------------------------
+
+    def _only_node(self, what):
+        nodes_ = self._inbound_nodes
+        if not nodes_:
+            raise AttributeError(f"Layer {self.name} has never been called and thus has no "
+                                 f"defined {what}.")
+        if len(nodes_) > 1:
+            raise AttributeError(f"Layer {self.name} has multiple inbound nodes, hence the "
+                                 f"notion of \"layer {what}\" is ill-defined. Use "
+                                 f"`_inbound_nodes[node_index]` instead.")
+        return nodes_[0]
+
+    @property
+    def input(self):
+        """The symbolic input of the layer's one call in a functional graph."""
+        node = self._only_node("input")
+        inputs = node.input_tensors
+        return inputs[0] if len(inputs) == 1 else inputs
+
+    @property
+    def output(self):
+        """The symbolic output of the layer's one call in a functional graph (what
+        ``Model(model.input, model.get_layer(name).output)`` uses)."""
+        return self._only_node("output").outputs
+
     # --- losses --------------------------------------------------------------------------------
 
-    def add_loss(self, loss):
+    def add_loss(self, loss: Any) -> Any:
         """Add a loss (a scalar tensor) to `losses`; ``fit`` adds them to the training loss."""
         self._losses.extend(_flat(loss))
 
@@ -366,23 +404,23 @@ class Layer:
 
     # --- building and calling ------------------------------------------------------------------
 
-    def build(self, input_shape):
+    def build(self, input_shape: Any) -> Any:
         """Create the weights, given the input shape (a layer without weights needs none)."""
         self.built = True
 
-    def call(self, *args, **kwargs):
+    def call(self, *args: Any, **kwargs: Any) -> Any:
         raise NotImplementedError(f"Layer {type(self).__name__} does not have a `call()` "
                                   f"method implemented.")
 
-    def compute_mask(self, inputs, previous_mask=None):
+    def compute_mask(self, inputs: Any, previous_mask: Any = None) -> Any:
         return previous_mask if self.supports_masking else None
 
-    def compute_output_shape(self, *args, **kwargs):
+    def compute_output_shape(self, *args: Any, **kwargs: Any) -> Any:
         """The output shape for ``input_shape``, found by calling the layer symbolically."""
         spec = nodes.output_spec(self, *args, **kwargs)
         return nodes.map_structure(lambda t: t.shape if hasattr(t, "shape") else t, spec)
 
-    def compute_output_spec(self, *args, **kwargs):
+    def compute_output_spec(self, *args: Any, **kwargs: Any) -> Any:
         return nodes.output_spec(self, *args, **kwargs)
 
     def _convert_input(self, x):
@@ -403,7 +441,7 @@ class Layer:
         self.__dict__["built"] = True
         self.__dict__["_locked"] = True
 
-    def __call__(self, *args, **kwargs):
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if "_trainable_variables" not in self.__dict__:
             raise RuntimeError(f"{type(self).__name__}: the layer's __init__ did not call "
                                f"super().__init__()")
@@ -422,6 +460,8 @@ class Layer:
         try:
             kwargs = self._resolve_call_args(args, kwargs, ctx)
             self._maybe_build(args, kwargs)
+            if self.input_spec is not None and args:
+                assert_input_compatibility(self.input_spec, args[0], self.name)
             mixed = self.autocast and self.compute_dtype != self.variable_dtype
             autocast = dtype_policies.autocast_scope(self.compute_dtype if mixed else None)
             with name_scope(self.name), autocast:
@@ -472,7 +512,7 @@ class Layer:
 
     # --- configuration -------------------------------------------------------------------------
 
-    def get_config(self):
+    def get_config(self) -> Any:
         """The constructor arguments that rebuild this layer (``from_config``)."""
         config = {"name": self.name}
         if type(self).get_config is Layer.get_config:   # not overridden: the automatic one
@@ -495,7 +535,7 @@ class Layer:
         return config
 
     @classmethod
-    def from_config(cls, config):
+    def from_config(cls, config: Any) -> Any:
         """A new layer from `get_config`'s dictionary."""
         config = dict(config)
         if isinstance(config.get("dtype"), dict):
@@ -521,7 +561,7 @@ def _shape_of(x):
     return x
 
 
-_params_cache = {}
+_params_cache: dict[type, dict] = {}
 
 
 def _call_params(cls):

@@ -4,6 +4,8 @@ Three ways to make one, as in Keras 3: subclass it and write ``call``; give it s
 ``inputs`` and ``outputs`` (the functional API; `functional` runs the graph); or stack layers
 in a `Sequential`.
 """
+from typing import Any
+
 from finegrad._src.keras import functional, model_config, saving, summary
 from finegrad._src.keras.nodes import KerasTensor
 from finegrad._src.keras.layer import Layer
@@ -39,7 +41,7 @@ class Model(Trainer, Layer):
             return Layer.__new__(Functional, *args, **kwargs)
         return Layer.__new__(cls, *args, **kwargs)
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         inputs, outputs = _functional_args(args, kwargs)
         if (inputs is None) != (outputs is None):
             raise ValueError("Model: give both `inputs` and `outputs` (the functional API), "
@@ -96,7 +98,7 @@ class Model(Trainer, Layer):
     def output_shape(self):
         return map_structure(lambda t: t.shape, self._graph_outputs)
 
-    def get_layer(self, name=None, index=None):
+    def get_layer(self, name: Any = None, index: Any = None) -> Any:
         """The layer named ``name``, or at position ``index`` of `layers`."""
         if index is not None and name is not None:
             raise ValueError(f"Provide only a layer name or a layer index. Received: "
@@ -116,13 +118,13 @@ class Model(Trainer, Layer):
 
     # --- calling -------------------------------------------------------------------------------
 
-    def call(self, inputs, training=None, mask=None):
+    def call(self, inputs: Any, training: Any = None, mask: Any = None) -> Any:
         if self._graph_nodes is None:
             raise NotImplementedError(f"Model {type(self).__name__} does not have a `call()` "
                                       f"method implemented.")
         return functional.run_graph(self, inputs, training=training, mask=mask)
 
-    def build(self, input_shape=None):
+    def build(self, input_shape: Any = None) -> Any:
         """Build a subclassed model's layers by calling it on symbolic inputs of
         ``input_shape`` (the batch size None)."""
         if self.built:
@@ -152,23 +154,36 @@ class Model(Trainer, Layer):
 
     # --- weights and summary -------------------------------------------------------------------
 
-    def save_weights(self, filepath, overwrite=True):
+    def save_weights(self, filepath: Any, overwrite: Any = True) -> Any:
         """Save every weight to ``filepath``: Keras 3's ``.weights.h5`` layout (needs h5py)
         or finegrad's ``.npz`` layout (NumPy only), chosen by the file's suffix."""
         saving.save_weights(self, filepath, overwrite=overwrite)
 
-    def load_weights(self, filepath, skip_mismatch=False, **kwargs):
+    def load_weights(self, filepath: Any, skip_mismatch: Any = False, **kwargs: Any) -> Any:
         """Load weights saved by `save_weights` (or by Keras 3 in ``.weights.h5``)."""
         saving.load_weights(self, filepath, skip_mismatch=skip_mismatch)
 
-    def summary(self, line_length=None, positions=None, print_fn=None, expand_nested=False,
-                show_trainable=False, layer_range=None):
+    def save(self, filepath: Any, overwrite: Any = True, **kwargs: Any) -> Any:
+        """Whole-model files (``.keras``) are not supported by finegrad.keras.
+
+        Raises:
+            NotImplementedError: always; save the weights (`save_weights`) and rebuild the
+                model from code or from ``get_config()`` / ``from_config``.
+        """
+        raise NotImplementedError(
+            f"Model.save({filepath!r}): finegrad.keras does not write whole-model `.keras` "
+            f"archives; use model.save_weights('....weights.h5') and rebuild the model from "
+            f"its code (or Model.from_config(model.get_config())) before load_weights")
+
+    def summary(self, line_length: Any = None, positions: Any = None, print_fn: Any = None,
+                expand_nested: Any = False, show_trainable: Any = False,
+                layer_range: Any = None) -> Any:
         """Print the layers, their output shapes and parameter counts, as Keras does."""
         summary.print_summary(self, line_length=line_length, positions=positions,
                               print_fn=print_fn, expand_nested=expand_nested,
                               show_trainable=show_trainable)
 
-    def get_config(self):
+    def get_config(self) -> Any:
         """Keras 3's config: a functional model's layers and connections (`model_config`),
         or a subclassed model's constructor arguments."""
         if self._graph_nodes is not None:
@@ -176,7 +191,7 @@ class Model(Trainer, Layer):
         return Layer.get_config(self)
 
     @classmethod
-    def from_config(cls, config, custom_objects=None):
+    def from_config(cls, config: Any, custom_objects: Any = None) -> Any:
         """A new model from `get_config`'s dict (a functional model's graph rebuilt with new
         layers)."""
         if "layers" in config and "input_layers" in config:
@@ -184,7 +199,7 @@ class Model(Trainer, Layer):
             kind = Model if cls in (Model, Functional) else cls
             return kind(inputs=inputs, outputs=outputs, name=config.get("name"),
                         trainable=config.get("trainable", True))
-        return Layer.from_config.__func__(cls, config)
+        return super().from_config(config)
 
 
 class Functional(Model):

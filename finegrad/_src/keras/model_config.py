@@ -10,7 +10,7 @@ Sequential's config is its name and its layers. Rebuilding finds each class by n
 """
 import operator
 
-from finegrad._src.keras import dtype_policies
+from finegrad._src.keras import dtype_policies, registration
 from finegrad._src.keras.input_layer import InputLayer
 from finegrad._src.keras.layer import Layer
 from finegrad._src.keras.nodes import KerasTensor, Operation, map_structure
@@ -22,10 +22,11 @@ _OPERATORS = {name: getattr(operator, name) for name in (
 
 def serialize_layer(layer):
     """Keras's dict for ``layer``: its class and its `get_config`."""
-    module = "keras.layers" if type(layer).__module__.startswith("finegrad._src.keras") \
-        else type(layer).__module__
-    return {"module": module, "class_name": type(layer).__name__,
-            "config": layer.get_config(), "registered_name": None}
+    cls = type(layer)
+    builtin = cls.__module__.startswith("finegrad._src.keras")
+    return {"module": "keras.layers" if builtin else cls.__module__,
+            "class_name": cls.__name__, "config": layer.get_config(),
+            "registered_name": None if builtin else registration.get_registered_name(cls)}
 
 
 def _subclasses(cls):
@@ -34,10 +35,12 @@ def _subclasses(cls):
         yield from _subclasses(sub)
 
 
-def layer_class(name, custom_objects=None):
-    """The Layer class named ``name`` (``custom_objects`` first)."""
-    if custom_objects and name in custom_objects:
-        return custom_objects[name]
+def layer_class(name, custom_objects=None, registered_name=None):
+    """The Layer class named ``name`` (``custom_objects`` and registered classes first)."""
+    for key in (registered_name, name):
+        found = registration.get_registered_object(key, custom_objects) if key else None
+        if found is not None:
+            return found
     found = [c for c in _subclasses(Layer) if c.__name__ == name]
     if not found:
         raise ValueError(f"Could not locate class '{name}'. Make sure custom classes are "
@@ -49,7 +52,7 @@ def layer_class(name, custom_objects=None):
 
 def deserialize_layer(config, custom_objects=None):
     """A new layer from `serialize_layer`'s dict."""
-    cls = layer_class(config["class_name"], custom_objects)
+    cls = layer_class(config["class_name"], custom_objects, config.get("registered_name"))
     inner = dict(config.get("config", {}))
     if "custom_objects" in cls.from_config.__code__.co_varnames:   # (models)
         return cls.from_config(inner, custom_objects)

@@ -2,7 +2,7 @@
 session (``dense``, ``dense_1``, ...); `clear_session` starts the counts again."""
 import re
 
-_counts = {}
+_counts: dict[str, int] = {}
 
 
 def to_snake_case(name):

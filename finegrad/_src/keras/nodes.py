@@ -13,6 +13,8 @@ finegrad op works inside ``call``. Operators on KerasTensors (``x + y``, ``x[:, 
 Masks (Keras's ``_keras_mask``) ride beside tensors here, keyed by the tensor (finegrad tensors
 have fixed slots).
 """
+from typing import Any
+
 import operator
 import weakref
 
@@ -176,7 +178,7 @@ _NOT_A_VALUE = ("A KerasTensor is symbolic: it's a placeholder for a shape and a
                 "`Lambda` layer or a custom layer wraps other functions).")
 
 
-def is_keras_tensor(x):
+def is_keras_tensor(x: Any) -> Any:
     """Whether ``x`` is a symbolic tensor of the functional API.
 
     >>> import finegrad as tf
@@ -187,7 +189,7 @@ def is_keras_tensor(x):
     return isinstance(x, KerasTensor)
 
 
-_masks = {}   # id(tensor) -> (weak reference to the tensor, mask)
+_masks: dict[int, tuple] = {}   # id(tensor) -> (weak reference to the tensor, mask)
 
 
 def map_structure(fn, value, tuple_shapes=False):

@@ -4,6 +4,8 @@ As in Keras 3, a Sequential whose input shape is known (an `InputLayer` or ``Inp
 or a first layer given ``input_shape=``) is built at once as a functional model; otherwise it
 is built on its first call (or `build`), from the shape of what it is called on.
 """
+from typing import Any
+
 from finegrad._src.keras import functional, model_config
 from finegrad._src.keras.input_layer import InputLayer
 from finegrad._src.keras.nodes import KerasTensor
@@ -31,16 +33,16 @@ class Sequential(Model):
 
     _untracked = Layer._untracked | {"_functional"}
 
-    def __init__(self, layers=None, trainable=True, name=None):
+    def __init__(self, layers: Any = None, trainable: Any = True, name: Any = None) -> None:
         super().__init__(trainable=trainable, name=name)
         self._functional = None
-        self._stack = []
+        self._stack: list = []
         for layer in layers or ():
             self.add(layer, rebuild=False)
         if self._stack:
             self._maybe_rebuild()
 
-    def add(self, layer, rebuild=True):
+    def add(self, layer: Any, rebuild: Any = True) -> Any:
         """Append a layer (or the `InputLayer` of an ``Input`` tensor)."""
         if isinstance(layer, KerasTensor) and layer._keras_history is not None and \
                 isinstance(layer._keras_history[0].layer, InputLayer):
@@ -66,7 +68,7 @@ class Sequential(Model):
         if rebuild:
             self._maybe_rebuild()
 
-    def pop(self, rebuild=True):
+    def pop(self, rebuild: Any = True) -> Any:
         """Remove the last layer and return it."""
         if not self.layers:
             raise TypeError("There are no layers in the model.")
@@ -89,7 +91,7 @@ class Sequential(Model):
         stack = self._stack
         return list(stack[1:] if stack and isinstance(stack[0], InputLayer) else stack)
 
-    def build(self, input_shape=None):
+    def build(self, input_shape: Any = None) -> Any:
         """Build every layer for inputs of ``input_shape``, as a functional model."""
         if not self._stack:
             raise ValueError(f"Sequential model {self.name} cannot be built because it has no "
@@ -110,12 +112,11 @@ class Sequential(Model):
         with name_scope(self.name):    # Keras's weight paths: "sequential/dense/kernel"
             for layer in self._stack[1:]:
                 x = layer(x)
-        self.__dict__["_functional"] = Functional(inputs=self._stack[0].output, outputs=x)
-        self._graph_layers = self._functional._graph_layers
-        self.__dict__.update(_graph_nodes=self._functional._graph_nodes,
-                             _graph_inputs=self._functional._graph_inputs,
-                             _graph_outputs=self._functional._graph_outputs,
-                             built=True, _locked=True)
+        graph = Functional(inputs=self._stack[0].output, outputs=x)
+        self.__dict__["_functional"] = graph
+        self._graph_layers = graph._graph_layers
+        self.__dict__.update(_graph_nodes=graph._graph_nodes, _graph_inputs=graph._graph_inputs,
+                             _graph_outputs=graph._graph_outputs, built=True, _locked=True)
 
     def _maybe_build(self, args, kwargs):
         if self.built:
@@ -126,7 +127,7 @@ class Sequential(Model):
             self.build((None,) + tuple(shape)[1:])   # any batch size, as fit builds it
         self.__dict__["built"] = True
 
-    def call(self, inputs, training=None, mask=None):
+    def call(self, inputs: Any, training: Any = None, mask: Any = None) -> Any:
         if self._graph_nodes is not None:
             return functional.run_graph(self, inputs, training=training, mask=mask)
         for layer in self.layers:     # not built as a graph (e.g. nested inputs)
@@ -134,11 +135,11 @@ class Sequential(Model):
             inputs = layer(inputs, **kwargs)
         return inputs
 
-    def get_config(self):
+    def get_config(self) -> Any:
         return model_config.sequential_config(self)
 
     @classmethod
-    def from_config(cls, config, custom_objects=None):
+    def from_config(cls, config: Any, custom_objects: Any = None) -> Any:
         """A new Sequential from `get_config`'s dict."""
         layers = [model_config.deserialize_layer(c, custom_objects) for c in config["layers"]]
         return cls(layers, name=config.get("name"), trainable=config.get("trainable", True))

@@ -10,6 +10,8 @@ reuses one graph with an open batch size) unless ``run_eagerly=True``. Before th
 traced step the model, its metrics and its optimizer are built eagerly on the first batch, so
 every variable exists before the trace.
 """
+from typing import Any
+
 import numpy as np
 
 from finegrad._src.ad.tape import GradientTape
@@ -48,19 +50,28 @@ def _in_order(logs, names):
 class Trainer:
     """The training half of `Model` (mixed in before `Layer`)."""
 
-    def __init__(self):
+    # what the Layer half of a Model gives (declared for type checkers)
+    dtype_policy: Any
+    losses: Any
+    trainable_weights: Any
+    trainable_variables: Any
+    __call__: Any
+
+    def __init__(self) -> None:
         self.compiled = False
-        self.optimizer, self.loss = None, None
-        self._compile_state = None
+        self.optimizer: Any = None
+        self.loss: Any = None
+        self._compile_state: Any = None
         self.stop_training = False
         self.history = None
         self.train_function = self.test_function = self.predict_function = None
 
     # --- compile -------------------------------------------------------------------------------
 
-    def compile(self, optimizer="rmsprop", loss=None, loss_weights=None, metrics=None,
-                weighted_metrics=None, run_eagerly=False, steps_per_execution=1,
-                jit_compile="auto", auto_scale_loss=True):
+    def compile(self, optimizer: Any = "rmsprop", loss: Any = None, loss_weights: Any = None,
+                metrics: Any = None, weighted_metrics: Any = None, run_eagerly: Any = False,
+                steps_per_execution: Any = 1, jit_compile: Any = "auto",
+                auto_scale_loss: Any = True) -> Any:
         """Set the optimizer, the loss and the metrics that ``fit`` and ``evaluate`` use.
 
         Args:
@@ -123,7 +134,7 @@ class Trainer:
     def metrics_names(self):
         return [m.name for m in self.metrics]
 
-    def reset_metrics(self):
+    def reset_metrics(self) -> Any:
         for m in self.metrics:
             m.reset_state()
 
@@ -134,7 +145,8 @@ class Trainer:
 
     # --- the steps -----------------------------------------------------------------------------
 
-    def compute_loss(self, x=None, y=None, y_pred=None, sample_weight=None, training=True):
+    def compute_loss(self, x: Any = None, y: Any = None, y_pred: Any = None,
+                     sample_weight: Any = None, training: Any = True) -> Any:
         """The compiled loss of ``y_pred`` against ``y``, plus the model's `losses`."""
         state = self._compile_state
         total = None
@@ -147,14 +159,14 @@ class Trainer:
             raise ValueError("No loss to compute. Provide a `loss` argument in `compile()`.")
         return total
 
-    def compute_metrics(self, x, y, y_pred, sample_weight=None):
+    def compute_metrics(self, x: Any, y: Any, y_pred: Any, sample_weight: Any = None) -> Any:
         """Update the compiled metrics and return every metric's result."""
         compiled = self._compile_state["metrics"] if self._compile_state else None
         if compiled is not None and y is not None:
             compiled.update_state(y, y_pred, sample_weight)
         return self.get_metrics_result()
 
-    def get_metrics_result(self):
+    def get_metrics_result(self) -> Any:
         logs = {}
         for m in self.metrics:
             r = m.result()
@@ -168,7 +180,7 @@ class Trainer:
         first = flatten(x)[0]
         return shape_of(first)[0]
 
-    def train_step(self, data):
+    def train_step(self, data: Any) -> Any:
         """One training step on ``data`` (a batch): forward, loss, gradients, update;
         returns the logs. Override to customize ``fit``."""
         x, y, sample_weight = unpack_x_y_sample_weight(data)
@@ -185,7 +197,7 @@ class Trainer:
             self.optimizer.apply_gradients(zip(grads, weights, strict=True))
         return self.compute_metrics(x, y, y_pred, sample_weight=sample_weight)
 
-    def test_step(self, data):
+    def test_step(self, data: Any) -> Any:
         """One evaluation step: forward (``training=False``), loss, metrics."""
         x, y, sample_weight = unpack_x_y_sample_weight(data)
         y_pred = self(x, training=False)
@@ -194,7 +206,7 @@ class Trainer:
         self._compile_state["tracker"].update_state(loss, sample_weight=self._batch_size(x))
         return self.compute_metrics(x, y, y_pred, sample_weight=sample_weight)
 
-    def predict_step(self, data):
+    def predict_step(self, data: Any) -> Any:
         x, _, _ = unpack_x_y_sample_weight(data)
         return self(x, training=False)
 
@@ -210,17 +222,17 @@ class Trainer:
         setattr(self, attr, fn)
         return fn
 
-    def make_train_function(self, force=False):
+    def make_train_function(self, force: Any = False) -> Any:
         if force:
             self.train_function = None
         return self._make("train")
 
-    def make_test_function(self, force=False):
+    def make_test_function(self, force: Any = False) -> Any:
         if force:
             self.test_function = None
         return self._make("test")
 
-    def make_predict_function(self, force=False):
+    def make_predict_function(self, force: Any = False) -> Any:
         if force:
             self.predict_function = None
         return self._make("predict")
@@ -243,10 +255,12 @@ class Trainer:
 
     # --- loops ---------------------------------------------------------------------------------
 
-    def fit(self, x=None, y=None, batch_size=None, epochs=1, verbose="auto", callbacks=None,
-            validation_split=0.0, validation_data=None, shuffle=True, class_weight=None,
-            sample_weight=None, initial_epoch=0, steps_per_epoch=None, validation_steps=None,
-            validation_batch_size=None, validation_freq=1):
+    def fit(self, x: Any = None, y: Any = None, batch_size: Any = None, epochs: Any = 1,
+            verbose: Any = "auto", callbacks: Any = None, validation_split: Any = 0.0,
+            validation_data: Any = None, shuffle: Any = True, class_weight: Any = None,
+            sample_weight: Any = None, initial_epoch: Any = 0, steps_per_epoch: Any = None,
+            validation_steps: Any = None, validation_batch_size: Any = None,
+            validation_freq: Any = 1) -> Any:
         """Train for ``epochs`` epochs; returns the `History`.
 
         Args:
@@ -286,7 +300,7 @@ class Trainer:
             logs = self._run_epoch(data, cbs, "train")
             epoch_logs = dict(logs)
             if val is not None and (epoch + 1) % validation_freq == 0:
-                val_logs = self.evaluate(*val[:2], sample_weight=val[2],
+                val_logs = self.evaluate(val[0], val[1], sample_weight=val[2],
                                          batch_size=validation_batch_size or batch_size,
                                          steps=validation_steps, callbacks=cbs,
                                          return_dict=True, _in_fit=True)
@@ -320,8 +334,9 @@ class Trainer:
             return {}
         return _pythonify(self.get_metrics_result() if self.run_eagerly else raw)
 
-    def evaluate(self, x=None, y=None, batch_size=None, verbose="auto", sample_weight=None,
-                 steps=None, callbacks=None, return_dict=False, **kwargs):
+    def evaluate(self, x: Any = None, y: Any = None, batch_size: Any = None, verbose: Any = "auto",
+                 sample_weight: Any = None, steps: Any = None, callbacks: Any = None,
+                 return_dict: Any = False, **kwargs: Any) -> Any:
         """The loss and metrics on the data: a scalar (loss only), a list (``loss`` first),
         or a dict with ``return_dict=True``."""
         self._assert_compiled("evaluate")
@@ -339,7 +354,8 @@ class Trainer:
         cbs.on_test_end(logs)
         return logs if return_dict else _in_order(logs, self.metrics_names)
 
-    def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None):
+    def predict(self, x: Any, batch_size: Any = None, verbose: Any = "auto", steps: Any = None,
+                callbacks: Any = None) -> Any:
         """The model's outputs on ``x`` (arrays, a generator or a dataset), as NumPy arrays
         stacked over the batches."""
         data = data_adapters.batches(x, None, None, batch_size, steps, False,
@@ -359,8 +375,8 @@ class Trainer:
             raise ValueError("Model.predict: the data had no batches")
         return _concat(outputs)
 
-    def train_on_batch(self, x, y=None, sample_weight=None, class_weight=None,
-                       return_dict=False):
+    def train_on_batch(self, x: Any, y: Any = None, sample_weight: Any = None,
+                       class_weight: Any = None, return_dict: Any = False) -> Any:
         """One training step on one batch; the logs (``loss`` first)."""
         self._assert_compiled("train_on_batch")
         data = data_adapters.ArrayBatches(x, y, sample_weight, batch_size=_rows(x),
@@ -371,7 +387,8 @@ class Trainer:
         logs = _pythonify(self._make("train")(batch))
         return logs if return_dict else _in_order(logs, self.metrics_names)
 
-    def test_on_batch(self, x, y=None, sample_weight=None, return_dict=False):
+    def test_on_batch(self, x: Any, y: Any = None, sample_weight: Any = None,
+                      return_dict: Any = False) -> Any:
         """One evaluation step on one batch (the metrics reset first)."""
         self._assert_compiled("test_on_batch")
         batch = next(iter(data_adapters.ArrayBatches(x, y, sample_weight,
@@ -381,7 +398,7 @@ class Trainer:
         logs = _pythonify(self._make("test")(batch))
         return logs if return_dict else _in_order(logs, self.metrics_names)
 
-    def predict_on_batch(self, x):
+    def predict_on_batch(self, x: Any) -> Any:
         """The model's outputs on one batch, as NumPy arrays."""
         batch = next(iter(data_adapters.ArrayBatches(x, batch_size=_rows(x))))
         return map_structure(lambda t: np.asarray(t.numpy()), self._make("predict")(batch))

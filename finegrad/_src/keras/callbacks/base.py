@@ -8,6 +8,8 @@ epoch's logs (``val_`` entries included); ``on_train_end``. ``evaluate`` and ``p
 the ``on_test_*`` and ``on_predict_*`` hooks. A callback sets ``model.stop_training`` to
 end training after the current batch.
 """
+from typing import Any
+
 from finegrad._src.keras.callbacks.progbar import Progbar
 
 
@@ -25,66 +27,66 @@ class Callback:
     epoch 0 ['loss']
     """
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.params = None
         self._model = None
 
-    def set_params(self, params):
+    def set_params(self, params: Any) -> Any:
         self.params = params
 
-    def set_model(self, model):
+    def set_model(self, model: Any) -> Any:
         self._model = model
 
     @property
     def model(self):
         return self._model
 
-    def on_batch_begin(self, batch, logs=None):
+    def on_batch_begin(self, batch: Any, logs: Any = None) -> Any:
         """A backwards-compatible alias of `on_train_batch_begin`."""
 
-    def on_batch_end(self, batch, logs=None):
+    def on_batch_end(self, batch: Any, logs: Any = None) -> Any:
         """A backwards-compatible alias of `on_train_batch_end`."""
 
-    def on_epoch_begin(self, epoch, logs=None):
+    def on_epoch_begin(self, epoch: Any, logs: Any = None) -> Any:
         pass
 
-    def on_epoch_end(self, epoch, logs=None):
+    def on_epoch_end(self, epoch: Any, logs: Any = None) -> Any:
         pass
 
-    def on_train_batch_begin(self, batch, logs=None):
+    def on_train_batch_begin(self, batch: Any, logs: Any = None) -> Any:
         self.on_batch_begin(batch, logs=logs)
 
-    def on_train_batch_end(self, batch, logs=None):
+    def on_train_batch_end(self, batch: Any, logs: Any = None) -> Any:
         self.on_batch_end(batch, logs=logs)
 
-    def on_test_batch_begin(self, batch, logs=None):
+    def on_test_batch_begin(self, batch: Any, logs: Any = None) -> Any:
         pass
 
-    def on_test_batch_end(self, batch, logs=None):
+    def on_test_batch_end(self, batch: Any, logs: Any = None) -> Any:
         pass
 
-    def on_predict_batch_begin(self, batch, logs=None):
+    def on_predict_batch_begin(self, batch: Any, logs: Any = None) -> Any:
         pass
 
-    def on_predict_batch_end(self, batch, logs=None):
+    def on_predict_batch_end(self, batch: Any, logs: Any = None) -> Any:
         pass
 
-    def on_train_begin(self, logs=None):
+    def on_train_begin(self, logs: Any = None) -> Any:
         pass
 
-    def on_train_end(self, logs=None):
+    def on_train_end(self, logs: Any = None) -> Any:
         pass
 
-    def on_test_begin(self, logs=None):
+    def on_test_begin(self, logs: Any = None) -> Any:
         pass
 
-    def on_test_end(self, logs=None):
+    def on_test_end(self, logs: Any = None) -> Any:
         pass
 
-    def on_predict_begin(self, logs=None):
+    def on_predict_begin(self, logs: Any = None) -> Any:
         pass
 
-    def on_predict_end(self, logs=None):
+    def on_predict_end(self, logs: Any = None) -> Any:
         pass
 
 
@@ -98,15 +100,15 @@ class History(Callback):
     {'loss': [0.5]}
     """
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__()
-        self.history = {}
+        self.history: dict[str, list] = {}
+        self.epoch: list[int] = []
+
+    def on_train_begin(self, logs: Any = None) -> Any:
         self.epoch = []
 
-    def on_train_begin(self, logs=None):
-        self.epoch = []
-
-    def on_epoch_end(self, epoch, logs=None):
+    def on_epoch_end(self, epoch: Any, logs: Any = None) -> Any:
         self.epoch.append(epoch)
         for k, v in (logs or {}).items():
             self.history.setdefault(k, []).append(v)
@@ -196,9 +198,10 @@ class LambdaCallback(Callback):
     3 {'loss': 0.25}
     """
 
-    def __init__(self, on_epoch_begin=None, on_epoch_end=None, on_train_begin=None,
-                 on_train_end=None, on_train_batch_begin=None, on_train_batch_end=None,
-                 **kwargs):
+    def __init__(self, on_epoch_begin: Any = None, on_epoch_end: Any = None,
+                 on_train_begin: Any = None, on_train_end: Any = None,
+                 on_train_batch_begin: Any = None, on_train_batch_end: Any = None,
+                 **kwargs: Any) -> None:
         super().__init__()
         self.__dict__.update(kwargs)
         hooks = {"on_epoch_begin": on_epoch_begin, "on_epoch_end": on_epoch_end,
@@ -265,24 +268,33 @@ def _overrides(callback, name):
                                   getattr(type(callback), alias) is not getattr(Callback, alias))
 
 
-def _make_hook(name, batch):
-    if batch:
-        def hook(self, batch_index, logs=None):
-            self._call_batch(name, batch_index, logs)
-    elif name.startswith("on_epoch"):
-        def hook(self, epoch, logs=None):
-            for c in self.callbacks:
-                getattr(c, name)(epoch, logs)
-    else:
-        def hook(self, logs=None):
-            for c in self.callbacks:
-                getattr(c, name)(logs)
+def _batch_hook(name):
+    def hook(self, batch_index, logs=None):
+        self._call_batch(name, batch_index, logs)
+    hook.__name__ = name
+    return hook
+
+
+def _epoch_hook(name):
+    def hook(self, epoch, logs=None):
+        for c in self.callbacks:
+            getattr(c, name)(epoch, logs)
+    hook.__name__ = name
+    return hook
+
+
+def _run_hook(name):
+    def hook(self, logs=None):
+        for c in self.callbacks:
+            getattr(c, name)(logs)
     hook.__name__ = name
     return hook
 
 
 for _name in _BATCH_HOOKS:
-    setattr(CallbackList, _name, _make_hook(_name, True))
-for _name in ("on_epoch_begin", "on_epoch_end", "on_train_begin", "on_train_end",
-              "on_test_begin", "on_test_end", "on_predict_begin", "on_predict_end"):
-    setattr(CallbackList, _name, _make_hook(_name, False))
+    setattr(CallbackList, _name, _batch_hook(_name))
+for _name in ("on_epoch_begin", "on_epoch_end"):
+    setattr(CallbackList, _name, _epoch_hook(_name))
+for _name in ("on_train_begin", "on_train_end", "on_test_begin", "on_test_end",
+              "on_predict_begin", "on_predict_end"):
+    setattr(CallbackList, _name, _run_hook(_name))

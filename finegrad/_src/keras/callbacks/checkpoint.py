@@ -1,5 +1,7 @@
 """`ModelCheckpoint`: save the model's weights during training (every epoch, every few
 batches, or only when the monitored value improves)."""
+from typing import Any
+
 import os
 import warnings
 
@@ -25,9 +27,9 @@ class ModelCheckpoint(MonitorCallback):
     'w.weights.h5'
     """
 
-    def __init__(self, filepath, monitor="val_loss", verbose=0, save_best_only=False,
-                 save_weights_only=False, mode="auto", save_freq="epoch",
-                 initial_value_threshold=None):
+    def __init__(self, filepath: Any, monitor: Any = "val_loss", verbose: Any = 0,
+                 save_best_only: Any = False, save_weights_only: Any = False, mode: Any = "auto",
+                 save_freq: Any = "epoch", initial_value_threshold: Any = None) -> None:
         super().__init__(monitor, mode, initial_value_threshold)
         self.verbose, self.filepath = verbose, os.fspath(filepath)
         self.save_best_only, self.save_weights_only = save_best_only, save_weights_only
@@ -45,10 +47,10 @@ class ModelCheckpoint(MonitorCallback):
                              "save_weights_only=True (whole-model `.keras` files are not "
                              "supported)")
 
-    def on_epoch_begin(self, epoch, logs=None):
+    def on_epoch_begin(self, epoch: Any, logs: Any = None) -> Any:
         self._current_epoch = epoch
 
-    def on_train_batch_end(self, batch, logs=None):
+    def on_train_batch_end(self, batch: Any, logs: Any = None) -> Any:
         if self.save_freq == "epoch":
             return
         step = batch + 1 if self._last_batch is None or batch <= self._last_batch \
@@ -59,7 +61,7 @@ class ModelCheckpoint(MonitorCallback):
             self._since_save = 0
             self._save(self._current_epoch, batch, logs)
 
-    def on_epoch_end(self, epoch, logs=None):
+    def on_epoch_end(self, epoch: Any, logs: Any = None) -> Any:
         if self.monitor_op is None:
             self._set_monitor_op()
         if self.save_freq == "epoch":

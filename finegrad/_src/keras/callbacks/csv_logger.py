@@ -1,4 +1,6 @@
 """`CSVLogger`: one row of logs per epoch in a CSV file."""
+from typing import Any
+
 import collections.abc
 import csv
 import os
@@ -31,12 +33,15 @@ class CSVLogger(Callback):
     ','
     """
 
-    def __init__(self, filename, separator=",", append=False):
+    def __init__(self, filename: Any, separator: Any = ",", append: Any = False) -> None:
         super().__init__()
         self.sep, self.filename, self.append = separator, os.fspath(filename), append
-        self.writer, self.keys, self.append_header, self.csv_file = None, None, True, None
+        self.writer: Any = None
+        self.keys: Any = None
+        self.csv_file: Any = None
+        self.append_header = True
 
-    def on_train_begin(self, logs=None):
+    def on_train_begin(self, logs: Any = None) -> Any:
         if self.append and os.path.exists(self.filename):
             with open(self.filename) as f:
                 self.append_header = not bool(len(f.readline()))
@@ -45,7 +50,7 @@ class CSVLogger(Callback):
         self.csv_file = open(self.filename, "a" if self.append else "w", newline="")  # noqa: SIM115
         self.writer, self.keys = None, None
 
-    def on_epoch_end(self, epoch, logs=None):
+    def on_epoch_end(self, epoch: Any, logs: Any = None) -> Any:
         logs = logs or {}
         if self.keys is None:
             self.keys = sorted(logs)
@@ -62,7 +67,7 @@ class CSVLogger(Callback):
         self.writer.writerow(row)
         self.csv_file.flush()
 
-    def on_train_end(self, logs=None):
+    def on_train_end(self, logs: Any = None) -> Any:
         if self.csv_file is not None and not self.csv_file.closed:
             self.csv_file.close()
         self.writer = None

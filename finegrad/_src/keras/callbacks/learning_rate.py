@@ -1,5 +1,7 @@
 """Callbacks that set the optimizer's learning rate: `LearningRateScheduler` (a schedule of
 epochs) and `ReduceLROnPlateau` (divide it when a value stops improving)."""
+from typing import Any
+
 import warnings
 
 import numpy as np
@@ -31,7 +33,7 @@ class LearningRateScheduler(Callback):
     0.5
     """
 
-    def __init__(self, schedule, verbose=0):
+    def __init__(self, schedule: Any, verbose: Any = 0) -> None:
         super().__init__()
         self.schedule, self.verbose = schedule, verbose
 
@@ -48,14 +50,14 @@ class LearningRateScheduler(Callback):
         optimizer.learning_rate = lr
         return lr
 
-    def on_epoch_begin(self, epoch, logs=None):
+    def on_epoch_begin(self, epoch: Any, logs: Any = None) -> Any:
         for opt, name in _optimizers(self.model):
             lr = self._update(opt, epoch)
             if self.verbose > 0:
                 who = f"{name} learning rate" if name else "learning rate"
                 print(f"\nEpoch {epoch + 1}: LearningRateScheduler setting {who} to {lr}.")
 
-    def on_epoch_end(self, epoch, logs=None):
+    def on_epoch_end(self, epoch: Any, logs: Any = None) -> Any:
         if logs is not None:
             for opt, name in _optimizers(self.model):
                 logs[f"learning_rate_{name}" if name else "learning_rate"] = _lr(opt)
@@ -70,8 +72,9 @@ class ReduceLROnPlateau(MonitorCallback):
     0.5
     """
 
-    def __init__(self, monitor="val_loss", factor=0.1, patience=10, verbose=0, mode="auto",
-                 min_delta=1e-4, cooldown=0, min_lr=0.0, **kwargs):
+    def __init__(self, monitor: Any = "val_loss", factor: Any = 0.1, patience: Any = 10,
+                 verbose: Any = 0, mode: Any = "auto", min_delta: Any = 1e-4, cooldown: Any = 0,
+                 min_lr: Any = 0.0, **kwargs: Any) -> None:
         super().__init__(monitor, mode, min_delta=min_delta)
         if factor >= 1.0:
             raise ValueError(f"ReduceLROnPlateau does not support a factor >= 1.0. Received "
@@ -80,7 +83,7 @@ class ReduceLROnPlateau(MonitorCallback):
         self.verbose, self.cooldown = verbose, cooldown
         self.cooldown_counter, self.wait = 0, 0
 
-    def on_train_begin(self, logs=None):
+    def on_train_begin(self, logs: Any = None) -> Any:
         self.best, self.cooldown_counter, self.wait = None, 0, 0
 
     def _reduce(self, optimizer, epoch, name):
@@ -95,7 +98,7 @@ class ReduceLROnPlateau(MonitorCallback):
                   f"{new}.")
         return True
 
-    def on_epoch_end(self, epoch, logs=None):
+    def on_epoch_end(self, epoch: Any, logs: Any = None) -> Any:
         if self.monitor_op is None:
             self._set_monitor_op()
         logs = {} if logs is None else logs
@@ -119,5 +122,5 @@ class ReduceLROnPlateau(MonitorCallback):
                 if any(reduced):
                     self.cooldown_counter, self.wait = self.cooldown, 0
 
-    def in_cooldown(self):
+    def in_cooldown(self) -> Any:
         return self.cooldown_counter > 0

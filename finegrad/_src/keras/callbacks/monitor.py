@@ -1,5 +1,7 @@
 """Callbacks that watch one logged value (``monitor``): `EarlyStopping`, `TerminateOnNaN`,
 and the base they share with the learning-rate and checkpoint callbacks."""
+from typing import Any
+
 import operator
 import warnings
 
@@ -74,19 +76,20 @@ class EarlyStopping(MonitorCallback):
     ('loss', 1)
     """
 
-    def __init__(self, monitor="val_loss", min_delta=0, patience=0, verbose=0, mode="auto",
-                 baseline=None, restore_best_weights=False, start_from_epoch=0):
+    def __init__(self, monitor: Any = "val_loss", min_delta: Any = 0, patience: Any = 0,
+                 verbose: Any = 0, mode: Any = "auto", baseline: Any = None,
+                 restore_best_weights: Any = False, start_from_epoch: Any = 0) -> None:
         super().__init__(monitor, mode, min_delta=min_delta)
         self.patience, self.verbose, self.baseline = patience, verbose, baseline
         self.wait, self.stopped_epoch = 0, 0
         self.restore_best_weights, self.best_weights = restore_best_weights, None
         self.start_from_epoch = start_from_epoch
 
-    def on_train_begin(self, logs=None):
+    def on_train_begin(self, logs: Any = None) -> Any:
         self.wait, self.stopped_epoch, self.best = 0, 0, None
         self.best_weights, self.best_epoch = None, 0
 
-    def on_epoch_end(self, epoch, logs=None):
+    def on_epoch_end(self, epoch: Any, logs: Any = None) -> Any:
         if self.monitor_op is None:
             self._set_monitor_op()
         current = self.get_monitor_value(logs)
@@ -106,7 +109,7 @@ class EarlyStopping(MonitorCallback):
             self.stopped_epoch = epoch
             self.model.stop_training = True
 
-    def on_train_end(self, logs=None):
+    def on_train_end(self, logs: Any = None) -> Any:
         if self.stopped_epoch > 0 and self.verbose > 0:
             print(f"Epoch {self.stopped_epoch + 1}: early stopping")
         if self.restore_best_weights and self.best_weights is not None:
@@ -115,7 +118,7 @@ class EarlyStopping(MonitorCallback):
                       f"{self.best_epoch + 1}.")
             self.model.set_weights(self.best_weights)
 
-    def get_monitor_value(self, logs):
+    def get_monitor_value(self, logs: Any) -> Any:
         logs = logs or {}
         value = logs.get(self.monitor)
         if value is None:
@@ -135,11 +138,11 @@ class TerminateOnNaN(Callback):
     False
     """
 
-    def __init__(self, raise_error=False):
+    def __init__(self, raise_error: Any = False) -> None:
         super().__init__()
         self.raise_error = raise_error
 
-    def on_batch_end(self, batch, logs=None):
+    def on_batch_end(self, batch: Any, logs: Any = None) -> Any:
         loss = (logs or {}).get("loss")
         if loss is not None and (np.isnan(loss) or np.isinf(loss)):
             if self.raise_error:

@@ -4,6 +4,8 @@ On a terminal (``verbose=1``) the bar redraws in place: ``12/469 ━━━━━
 7ms/step - loss: 0.3021``. With ``verbose=2``, or when the output is not a terminal (a pipe,
 a log file), one line per epoch: ``469/469 - 3s - 7ms/step - loss: 0.3021``.
 """
+from typing import Any
+
 import math
 import sys
 import time
@@ -50,16 +52,18 @@ class Progbar:
         unit_name: what a step is called (``"step"``).
     """
 
-    def __init__(self, target, width=20, verbose=1, interval=0.05, unit_name="step"):
+    def __init__(self, target: Any, width: Any = 20, verbose: Any = 1, interval: Any = 0.05,
+                 unit_name: Any = "step") -> None:
         self.target, self.width, self.interval, self.unit_name = target, width, interval, \
             unit_name
         self.dynamic = _is_terminal()
         self.verbose = 2 if verbose == 1 and not self.dynamic else verbose
-        self._values, self._start = {}, time.time()
+        self._values: dict[str, Any] = {}
+        self._start = time.time()
         self._last_update, self._after_first, self._prev_width = 0.0, None, 0
         self._seen = 0
 
-    def update(self, current, values=None, finalize=None):
+    def update(self, current: Any, values: Any = None, finalize: Any = None) -> Any:
         """Show step ``current`` with ``values`` (name, value) pairs, shown as given."""
         if finalize is None:
             finalize = self.target is not None and current >= self.target
