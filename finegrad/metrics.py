@@ -1,6 +1,10 @@
 """``tf.metrics``: TensorFlow 2.21's alias of Keras 3's ``keras.metrics``."""
 from finegrad.keras.metrics import (  # noqa: F401
-    AUC, Accuracy, BinaryAccuracy, BinaryCrossentropy, CategoricalAccuracy,
+    BinaryIoU, IoU, MeanIoU, OneHotIoU, OneHotMeanIoU,
+    PrecisionAtRecall, RecallAtPrecision, SensitivityAtSpecificity, SpecificityAtSensitivity,
+    ConcordanceCorrelation, PearsonCorrelation, concordance_correlation, pearson_correlation,
+    AUC, Accuracy, F1Score, FBetaScore, R2Score, BinaryAccuracy, BinaryCrossentropy,
+    CategoricalAccuracy,
     CategoricalCrossentropy, CategoricalHinge, CosineSimilarity, FalseNegatives, FalsePositives,
     Hinge, KLDivergence, LogCoshError, Mean, MeanAbsoluteError, MeanAbsolutePercentageError,
     MeanMetricWrapper, MeanSquaredError, MeanSquaredLogarithmicError, Metric, Poisson,
@@ -15,7 +19,12 @@ from finegrad._src.keras.losses import (  # noqa: F401
     KLD, MAE, MAPE, MSE, MSLE, kld, kullback_leibler_divergence, logcosh, mae, mape, mse, msle)
 
 __all__ = [
-    "AUC", "Accuracy", "BinaryAccuracy", "BinaryCrossentropy", "CategoricalAccuracy",
+    "BinaryIoU", "IoU", "MeanIoU", "OneHotIoU", "OneHotMeanIoU",
+    "PrecisionAtRecall", "RecallAtPrecision", "SensitivityAtSpecificity",
+    "SpecificityAtSensitivity", "ConcordanceCorrelation", "PearsonCorrelation",
+    "concordance_correlation", "pearson_correlation",
+    "AUC", "Accuracy", "F1Score", "FBetaScore", "R2Score", "BinaryAccuracy",
+    "BinaryCrossentropy", "CategoricalAccuracy",
     "CategoricalCrossentropy", "CategoricalHinge", "CosineSimilarity", "FalseNegatives",
     "FalsePositives", "Hinge", "KLD", "KLDivergence", "LogCoshError", "MAE", "MAPE", "MSE",
     "MSLE", "Mean", "MeanAbsoluteError", "MeanAbsolutePercentageError", "MeanMetricWrapper",

@@ -214,3 +214,14 @@ def test_flat_map_reduce_apply():
     assert int(ds.reduce(fg.constant(0, fg.int64), lambda s, x: s + x)) == 4
     assert _all(Dataset.range(3).apply(lambda d: d.skip(1))) == [1, 2]
     assert ds.element_spec == fg.TensorSpec((), fg.int64)
+
+
+def test_strings_and_numpy_iteration_equal_tf_data(tfd):
+    def make(D):
+        return D.from_tensor_slices((["a", "bb", "c"], [1., 2., 3.]))
+    ours, theirs = list(make(Dataset).as_numpy_iterator()), list(
+        make(tfd.Dataset).as_numpy_iterator())
+    assert ours == theirs and type(ours[0][1]) is type(theirs[0][1])
+    ours = list(make(Dataset).batch(2).unbatch().padded_batch(3).as_numpy_iterator())
+    theirs = list(make(tfd.Dataset).batch(2).unbatch().padded_batch(3).as_numpy_iterator())
+    assert [a.tolist() for a, _ in ours] == [a.tolist() for a, _ in theirs]

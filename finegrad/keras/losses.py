@@ -9,7 +9,9 @@ from finegrad._src.keras.losses import (  # noqa: F401
     kld, KLD, kl_divergence, kullback_leibler_divergence, logcosh, log_cosh, huber, poisson,
     cosine_similarity, hinge, squared_hinge, categorical_hinge, binary_crossentropy,
     categorical_crossentropy, sparse_categorical_crossentropy, binary_focal_crossentropy,
-    categorical_focal_crossentropy, serialize, deserialize, get)
+    categorical_focal_crossentropy, serialize, deserialize, get, Dice, Tversky,
+    CategoricalGeneralizedCrossEntropy,
+    dice, tversky, categorical_generalized_cross_entropy)
 
 __all__ = [
     "Loss", "MeanSquaredError", "MeanAbsoluteError",
@@ -23,4 +25,5 @@ __all__ = [
     "poisson", "cosine_similarity", "hinge", "squared_hinge", "categorical_hinge",
     "binary_crossentropy", "categorical_crossentropy", "sparse_categorical_crossentropy",
     "binary_focal_crossentropy", "categorical_focal_crossentropy", "serialize", "deserialize",
-    "get"]
+    "get", "Dice", "Tversky", "CategoricalGeneralizedCrossEntropy",
+    "dice", "tversky", "categorical_generalized_cross_entropy"]

@@ -163,3 +163,24 @@ def test_traced_with_an_open_batch_size_equals_eager(case, reduction):
         got = f(fg.constant(y_true[:n]), fg.constant(y_pred[:n]), fg.constant(SW[:n]))
         want = loss(y_true[:n], y_pred[:n], sample_weight=SW[:n])
         np.testing.assert_allclose(np.asarray(got), np.asarray(want), rtol=1e-6, atol=1e-7)
+
+
+SEGMENTATION = {
+    "Dice": ({}, BIN_T, BIN_P),
+    "Dice-axis": ({"axis": -1}, BIN_T, BIN_P),
+    "Tversky": ({"alpha": 0.3, "beta": 0.7}, BIN_T, BIN_P),
+    "Tversky-axis": ({"axis": 1}, BIN_T, BIN_P),
+    "CategoricalGeneralizedCrossEntropy": ({"q": 0.3}, IDS, PROBS),
+}
+
+
+@pytest.mark.parametrize("reduction", ["sum_over_batch_size", "sum", None])
+@pytest.mark.parametrize("case", sorted(SEGMENTATION))
+def test_dice_tversky_gce_equal_keras(keras, case, reduction):
+    kwargs, y_true, y_pred = SEGMENTATION[case]
+    name = case.split("-")[0]
+    ours = getattr(L, name)(reduction=reduction, **kwargs)
+    theirs = getattr(keras.losses, name)(reduction=reduction, **kwargs)
+    np.testing.assert_allclose(np.asarray(ours(y_true, y_pred)),
+                               np.asarray(theirs(y_true, y_pred)), rtol=2e-5, atol=1e-6)
+    assert ours.get_config() == theirs.get_config()

@@ -159,3 +159,101 @@ def test_traced_updates_with_an_open_batch_size_equal_eager(case):
         eager.update_state(y_true[lo:hi], y_pred[lo:hi], sample_weight=SW[lo:hi])
     np.testing.assert_allclose(np.asarray(traced.result()), np.asarray(eager.result()),
                                rtol=1e-6, atol=1e-7)
+
+
+SCORE_CASES = {
+    "F1Score": ({}, ONE_HOT, PROBS),
+    "F1Score-micro": ({"average": "micro", "threshold": 0.3}, ONE_HOT, PROBS),
+    "FBetaScore-weighted": ({"average": "weighted", "beta": 2.0}, ONE_HOT, PROBS),
+    "FBetaScore-macro": ({"average": "macro", "beta": 0.5, "threshold": 0.2}, BIN_T, BIN_P),
+    "R2Score": ({}, REG_T, REG_P),
+    "R2Score-variance": ({"class_aggregation": "variance_weighted_average"}, REG_T, REG_P),
+    "R2Score-raw": ({"class_aggregation": None, "num_regressors": 2}, REG_T, REG_P),
+}
+
+
+@pytest.mark.parametrize("weighted", [False, True], ids=["unweighted", "weighted"])
+@pytest.mark.parametrize("case", sorted(SCORE_CASES))
+def test_scores_equal_keras(keras, case, weighted):
+    kwargs, y_true, y_pred = SCORE_CASES[case]
+    name = case.split("-")[0]
+    ours, theirs = getattr(M, name)(**kwargs), getattr(keras.metrics, name)(**kwargs)
+    for lo, hi in ((0, 5), (5, N)):
+        sw = SW[lo:hi] if weighted else None
+        ours.update_state(y_true[lo:hi], y_pred[lo:hi], sample_weight=sw)
+        theirs.update_state(y_true[lo:hi], y_pred[lo:hi], sample_weight=sw)
+    np.testing.assert_allclose(np.asarray(ours.result()), np.asarray(theirs.result()),
+                               rtol=2e-5, atol=1e-6)
+    c_ours, c_theirs = ours.get_config(), theirs.get_config()
+    assert c_ours == c_theirs
+
+
+def test_r2_closed_form():
+    m = M.R2Score()
+    m.update_state(REG_T[:, :1], REG_P[:, :1])
+    t, p = REG_T[:, 0], REG_P[:, 0]
+    expected = 1 - np.sum((t - p) ** 2) / np.sum((t - t.mean()) ** 2)
+    assert float(m.result()) == pytest.approx(expected, rel=1e-5)
+
+
+IOU_CASES = {
+    "IoU": ({"num_classes": 5, "target_class_ids": [0, 2, 4]}, IDS, np.argmax(PROBS, -1)),
+    "IoU-ignore": ({"num_classes": 5, "target_class_ids": [1, 3], "ignore_class": 2,
+                    "sparse_y_pred": False}, IDS, PROBS),
+    "MeanIoU": ({"num_classes": 5}, IDS, np.argmax(PROBS, -1)),
+    "BinaryIoU": ({"threshold": 0.4}, BIN_T[:, 0], BIN_P[:, 0]),
+    "OneHotIoU": ({"num_classes": 5, "target_class_ids": [1, 2]}, ONE_HOT, PROBS),
+    "OneHotMeanIoU": ({"num_classes": 5}, ONE_HOT, PROBS),
+}
+
+
+@pytest.mark.parametrize("weighted", [False, True], ids=["unweighted", "weighted"])
+@pytest.mark.parametrize("case", sorted(IOU_CASES))
+def test_iou_equals_keras(keras, case, weighted):
+    kwargs, y_true, y_pred = IOU_CASES[case]
+    name = case.split("-")[0]
+    ours, theirs = getattr(M, name)(**kwargs), getattr(keras.metrics, name)(**kwargs)
+    # integer weights: Keras keeps integer counts and truncates fractional weights
+    sw = np.round(SW * 2).astype(np.float32) if weighted else None
+    for lo, hi in ((0, 5), (5, N)):
+        w = None if sw is None else sw[lo:hi]
+        ours.update_state(y_true[lo:hi], y_pred[lo:hi], sample_weight=w)
+        theirs.update_state(y_true[lo:hi], y_pred[lo:hi], sample_weight=w)
+    np.testing.assert_allclose(np.asarray(ours.result()), np.asarray(theirs.result()),
+                               rtol=1e-6, atol=1e-7)
+    assert ours.get_config() == theirs.get_config()
+
+
+POINT_CASES = {
+    "SensitivityAtSpecificity": ({"specificity": 0.6}, BIN_T, BIN_P),
+    "SpecificityAtSensitivity": ({"sensitivity": 0.4, "num_thresholds": 20}, BIN_T, BIN_P),
+    "PrecisionAtRecall": ({"recall": 0.7, "class_id": 1}, BIN_T, BIN_P),
+    "RecallAtPrecision": ({"precision": 0.5, "num_thresholds": 1}, BIN_T, BIN_P),
+}
+
+
+@pytest.mark.parametrize("weighted", [False, True], ids=["unweighted", "weighted"])
+@pytest.mark.parametrize("case", sorted(POINT_CASES))
+def test_operating_point_metrics_equal_keras(keras, case, weighted):
+    kwargs, y_true, y_pred = POINT_CASES[case]
+    ours, theirs = getattr(M, case)(**kwargs), getattr(keras.metrics, case)(**kwargs)
+    for lo, hi in ((0, 5), (5, N)):
+        sw = SW[lo:hi] if weighted else None
+        ours.update_state(y_true[lo:hi], y_pred[lo:hi], sample_weight=sw)
+        theirs.update_state(y_true[lo:hi], y_pred[lo:hi], sample_weight=sw)
+    np.testing.assert_allclose(np.asarray(ours.result()), np.asarray(theirs.result()),
+                               rtol=1e-6, atol=1e-7)
+    assert ours.get_config() == theirs.get_config()
+
+
+@pytest.mark.parametrize("weighted", [False, True], ids=["unweighted", "weighted"])
+@pytest.mark.parametrize("name", ["PearsonCorrelation", "ConcordanceCorrelation"])
+def test_correlations_equal_keras(keras, name, weighted):
+    ours, theirs = getattr(M, name)(), getattr(keras.metrics, name)()
+    for lo, hi in ((0, 5), (5, N)):
+        sw = SW[lo:hi] if weighted else None
+        ours.update_state(REG_T[lo:hi], REG_P[lo:hi], sample_weight=sw)
+        theirs.update_state(REG_T[lo:hi], REG_P[lo:hi], sample_weight=sw)
+    np.testing.assert_allclose(np.asarray(ours.result()), np.asarray(theirs.result()),
+                               rtol=2e-5, atol=1e-6)
+    assert ours.get_config() == theirs.get_config()

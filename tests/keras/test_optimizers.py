@@ -249,3 +249,20 @@ def test_variables_in_keras_order(keras, case):
         [tuple(v.shape) for v in theirs.variables]
     assert [str(v.dtype.name) for v in ours.variables] == \
         [str(v.dtype) for v in theirs.variables]
+
+
+@pytest.mark.parametrize("case", ["adam", "sgd_momentum", "ftrl", "clipnorm", "adadelta"])
+def test_sparse_gradients_update_as_their_dense_value(case):
+    # as Keras 3 checks (optimizer_sparse_test): a gather's IndexedSlices gradient gives the
+    # same variables as the same gradient dense
+    name, kwargs = CASES[case]
+    sparse_opt, dense_opt = _make(O, name, kwargs), _make(O, name, kwargs)
+    vs, vd = fg.Variable(W0[0]), fg.Variable(W0[0])
+    for idx in ([0, 2, 0], [1], [2, 2]):
+        with fg.GradientTape() as tape:
+            y = fg.reduce_sum(fg.gather(vs, idx) * 1.5)
+        g = tape.gradient(y, vs)
+        assert isinstance(g, fg.IndexedSlices)
+        sparse_opt.apply_gradients([(g, vs)])
+        dense_opt.apply_gradients([(fg.convert_to_tensor(g), vd)])
+    np.testing.assert_allclose(vs.numpy(), vd.numpy(), rtol=1e-6)

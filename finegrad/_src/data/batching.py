@@ -80,7 +80,7 @@ def _pad_stack(values, padded_shape, padding_value):
         padding_value = b"" if arrays[0].dtype.kind in "OSU" else 0
     out = np.full([len(arrays)] + shape, padding_value, dtype=arrays[0].dtype)
     for i, a in enumerate(arrays):
-        out[(i,) + tuple(slice(0, s) for s in a.shape)] = a
+        out[(i,) + tuple(slice(0, s) for s in a.shape)] = a if a.ndim else a[()]
     return Tensor(out)
 
 
@@ -143,7 +143,7 @@ def unbatch(it):
             raise InvalidArgumentError(f"Dataset.unbatch: every component needs the same "
                                        f"first dimension, got {sorted(sizes, key=str)}")
         for i in range(sizes.pop()):
-            yield structure.pack(element, [Tensor(t._value[i]) for t in flat])
+            yield structure.pack(element, [Tensor(t._value[i, ...]) for t in flat])
 
 
 def unbatch_spec(spec):

@@ -107,7 +107,7 @@ class Dataset:
         arrays = [t._value for t in flat]
 
         def make():
-            return (structure.pack(tensors, [Tensor(a[i]) for a in arrays]) for i in range(n))
+            return (structure.pack(tensors, [Tensor(a[i, ...]) for a in arrays]) for i in range(n))
         return Dataset(make, spec, n, (tensors, arrays, lambda: iter(range(n))))
 
     @staticmethod

@@ -95,5 +95,4 @@ def relax(spec, other):
 
 def numpy_of(x):
     """The element with each component as a NumPy value (``as_numpy_iterator``)."""
-    return map_structure(lambda t: np.asarray(t._value) if t._value.dtype.kind != "O"
-                         else t._value.item() if t._value.ndim == 0 else t._value, x)
+    return map_structure(lambda t: np.asarray(t._value)[()], x)   # scalars as NumPy scalars

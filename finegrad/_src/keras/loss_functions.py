@@ -4,6 +4,7 @@ come from the ops' rules. The `Loss` classes (``losses.py``) wrap them with a re
 """
 import math
 
+from finegrad._src.ops.array.manipulation import one_hot
 from finegrad._src.ops.array.shape_queries import shape
 from finegrad._src.ops.array.structural import (cast, convert_to_tensor, expand_dims,
                                                 reduce_sum, squeeze)
@@ -333,3 +334,46 @@ def categorical_focal_crossentropy(y_true, y_pred, alpha=0.25, gamma=2.0, from_l
     cce = -y_true * ew.log(output)
     factor = _pow(1.0 - output, cast(convert_to_tensor(gamma), y_pred.dtype)) * alpha
     return reduce_sum(factor * cce, axis=axis)
+
+
+def dice(y_true, y_pred, axis=None):
+    """``1 - 2 sum(y_true y_pred) / (sum(y_true) + sum(y_pred) + epsilon)`` over ``axis``
+    (everything by default).
+
+    >>> import finegrad as fg
+    >>> round(float(fg.keras.losses.dice([[1., 0.]], [[1., 0.]])), 5)
+    0.0
+    """
+    y_true, y_pred = _pair(y_true, y_pred, same_rank=False)
+    intersection = reduce_sum(y_true * y_pred, axis=axis)
+    return 1 - 2.0 * intersection / (reduce_sum(y_true, axis=axis) +
+                                     reduce_sum(y_pred, axis=axis) + EPSILON)
+
+
+def tversky(y_true, y_pred, alpha=0.5, beta=0.5, axis=None):
+    """``1 - TP / (TP + alpha FP + beta FN + epsilon)`` with soft counts over ``axis``
+    (Keras's naming: ``FP = sum((1 - y_pred) y_true)``, ``FN = sum(y_pred (1 - y_true))``).
+
+    >>> import finegrad as fg
+    >>> round(float(fg.keras.losses.tversky([[1., 0.]], [[1., 0.]])), 5)
+    0.0
+    """
+    y_true, y_pred = _pair(y_true, y_pred, same_rank=False)
+    intersection = reduce_sum(y_true * y_pred, axis=axis)
+    fp = reduce_sum((1 - y_pred) * y_true, axis=axis)
+    fn = reduce_sum(y_pred * (1 - y_true), axis=axis)
+    return 1 - intersection / (intersection + fp * alpha + fn * beta + EPSILON)
+
+
+def categorical_generalized_cross_entropy(y_true, y_pred, q):
+    """``(1 - p^q) / q``, ``p`` the predicted probability of the integer class ``y_true``
+    (robust to noisy labels; Zhang & Sabuncu, 2018).
+
+    >>> import finegrad as fg
+    >>> float(fg.keras.losses.categorical_generalized_cross_entropy([1], [[0., 1.]], 0.5)[0])
+    0.0
+    """
+    y_pred = convert_to_tensor(y_pred)
+    labels = cast(convert_to_tensor(y_true), "int32")
+    p = reduce_sum(y_pred * one_hot(labels, y_pred.shape[-1], dtype=y_pred.dtype), axis=-1)
+    return (1 - _pow(p, cast(convert_to_tensor(q), y_pred.dtype))) / q

@@ -356,6 +356,60 @@ class SparseCategoricalCrossentropy(_Builtin):
         return values, ew.not_equal(y_true, cast(convert_to_tensor(ignore), y_true.dtype))
 
 
+class Dice(_Builtin):
+    """`dice` over ``axis`` (everything by default), reduced.
+
+    >>> import finegrad as fg
+    >>> round(float(fg.keras.losses.Dice()([[1., 0.]], [[0.5, 0.5]])), 4)
+    0.5
+    """
+
+    _fn, _default_name = staticmethod(F.dice), "dice"
+
+    def __init__(self, reduction="sum_over_batch_size", name=None, axis=None, dtype=None):
+        super().__init__(reduction, name, dtype, axis=axis)
+
+
+class Tversky(_Builtin):
+    """`tversky` (``alpha``, ``beta``, ``axis``), reduced.
+
+    >>> import finegrad as fg
+    >>> round(float(fg.keras.losses.Tversky()([[1., 0.]], [[0.5, 0.5]])), 4)
+    0.5
+    """
+
+    _fn, _default_name = staticmethod(F.tversky), "tversky"
+
+    def __init__(self, alpha=0.5, beta=0.5, reduction="sum_over_batch_size", name=None,
+                 axis=None, dtype=None):
+        super().__init__(reduction, name, dtype, alpha=alpha, beta=beta, axis=axis)
+
+
+class CategoricalGeneralizedCrossEntropy(_Builtin):
+    """`categorical_generalized_cross_entropy` with ``q`` in (0, 1), reduced.
+
+    >>> import finegrad as fg
+    >>> loss = fg.keras.losses.CategoricalGeneralizedCrossEntropy(q=0.5)
+    >>> float(loss([0], [[0.25, 0.75]]))
+    1.0
+
+    Raises:
+        ValueError: for ``q`` outside (0, 1).
+    """
+
+    _fn = staticmethod(F.categorical_generalized_cross_entropy)
+    _default_name = "categorical_generalized_cross_entropy"
+
+    def __init__(self, q=0.5, reduction="sum_over_batch_size", name=None, dtype=None):
+        if not 0 < q < 1:
+            raise ValueError(f"CategoricalGeneralizedCrossEntropy: q must be in the interval "
+                             f"(0, 1), got {q}")
+        super().__init__(reduction, name, dtype, q=q)
+
+    def call(self, y_true, y_pred):
+        return self.fn(y_true, y_pred, **self._fn_kwargs)
+
+
 # Keras's short names of the loss functions
 mse = MSE = mean_squared_error = F.mean_squared_error
 mae = MAE = mean_absolute_error = F.mean_absolute_error
@@ -370,19 +424,23 @@ binary_crossentropy, categorical_crossentropy = F.binary_crossentropy, \
 sparse_categorical_crossentropy = F.sparse_categorical_crossentropy
 binary_focal_crossentropy = F.binary_focal_crossentropy
 categorical_focal_crossentropy = F.categorical_focal_crossentropy
+dice, tversky = F.dice, F.tversky
+categorical_generalized_cross_entropy = F.categorical_generalized_cross_entropy
 
 _CLASSES = (Loss, LossFunctionWrapper, MeanSquaredError, MeanAbsoluteError,
             MeanAbsolutePercentageError, MeanSquaredLogarithmicError, LogCosh, KLDivergence,
             Poisson, Hinge, SquaredHinge, CategoricalHinge, CosineSimilarity, Huber,
             BinaryCrossentropy, BinaryFocalCrossentropy, CategoricalCrossentropy,
-            CategoricalFocalCrossentropy, SparseCategoricalCrossentropy)
+            CategoricalFocalCrossentropy, SparseCategoricalCrossentropy, Dice, Tversky,
+            CategoricalGeneralizedCrossEntropy)
 _BY_NAME = {cls.__name__: cls for cls in _CLASSES}
 _BY_NAME.update({fn.__name__: fn for fn in (
     F.mean_squared_error, F.mean_absolute_error, F.mean_absolute_percentage_error,
     F.mean_squared_logarithmic_error, F.kl_divergence, F.log_cosh, F.huber, F.poisson,
     F.cosine_similarity, F.hinge, F.squared_hinge, F.categorical_hinge, F.binary_crossentropy,
     F.categorical_crossentropy, F.sparse_categorical_crossentropy,
-    F.binary_focal_crossentropy, F.categorical_focal_crossentropy)})
+    F.binary_focal_crossentropy, F.categorical_focal_crossentropy, F.dice, F.tversky,
+    F.categorical_generalized_cross_entropy)})
 _BY_NAME.update(mse=mse, MSE=mse, mae=mae, MAE=mae, mape=mape, MAPE=mape, msle=msle,
                 MSLE=msle, kld=kld, KLD=kld, kullback_leibler_divergence=kld, logcosh=logcosh)
 

@@ -10,7 +10,7 @@ import numpy as np
 from finegrad._src import dtypes
 from finegrad._src.contexts import init_scope
 from finegrad._src.keras import initializers
-from finegrad._src.variables import Variable
+from finegrad._src.keras.state_variables import state_variable
 
 _COUNTS = {}
 
@@ -72,7 +72,7 @@ class Metric:
         dt = dtypes.as_dtype(dtype or self._dtype)
         with init_scope():
             value = init(tuple(shape), dtype=dt)
-            v = Variable(value, trainable=False, name=f"{self.name}/{name or 'variable'}")
+        v = state_variable(value, f"{self.name}/{name or 'variable'}")
         self._variables.append(v)
         return v
 

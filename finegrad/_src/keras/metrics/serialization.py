@@ -3,11 +3,16 @@ import re
 
 from finegrad._src.keras.metrics import accuracy as A
 from finegrad._src.keras.metrics import loss_metrics as LM
+from finegrad._src.keras.metrics.at_operating_point import (
+    PrecisionAtRecall, RecallAtPrecision, SensitivityAtSpecificity, SpecificityAtSensitivity)
 from finegrad._src.keras.metrics.auc import AUC
+from finegrad._src.keras.metrics.correlation import ConcordanceCorrelation, PearsonCorrelation
 from finegrad._src.keras.metrics.base import Metric
 from finegrad._src.keras.metrics.confusion import (FalseNegatives, FalsePositives, Precision,
                                                    Recall, TrueNegatives, TruePositives)
+from finegrad._src.keras.metrics.iou import BinaryIoU, IoU, MeanIoU, OneHotIoU, OneHotMeanIoU
 from finegrad._src.keras.metrics.reduction import Mean, MeanMetricWrapper, Sum
+from finegrad._src.keras.metrics.scores import F1Score, FBetaScore, R2Score
 
 _CLASSES = (Metric, Mean, Sum, MeanMetricWrapper, A.Accuracy, A.BinaryAccuracy,
             A.CategoricalAccuracy, A.SparseCategoricalAccuracy, A.TopKCategoricalAccuracy,
@@ -16,7 +21,10 @@ _CLASSES = (Metric, Mean, Sum, MeanMetricWrapper, A.Accuracy, A.BinaryAccuracy,
             LM.RootMeanSquaredError, LM.MeanAbsoluteError, LM.MeanAbsolutePercentageError,
             LM.MeanSquaredLogarithmicError, LM.CosineSimilarity, LM.LogCoshError,
             LM.BinaryCrossentropy, LM.CategoricalCrossentropy, LM.SparseCategoricalCrossentropy,
-            LM.KLDivergence, LM.Poisson, LM.Hinge, LM.SquaredHinge, LM.CategoricalHinge)
+            LM.KLDivergence, LM.Poisson, LM.Hinge, LM.SquaredHinge, LM.CategoricalHinge,
+            FBetaScore, F1Score, R2Score, IoU, MeanIoU, BinaryIoU, OneHotIoU, OneHotMeanIoU,
+            PrecisionAtRecall, RecallAtPrecision, SensitivityAtSpecificity,
+            SpecificityAtSensitivity, PearsonCorrelation, ConcordanceCorrelation)
 
 
 def _snake(name):

@@ -1,10 +1,11 @@
 """Keras 3's Adam family: ``Adam`` (with AMSGrad), ``AdamW``, ``Adamax`` and ``Nadam``."""
-from finegrad._src.contexts import init_scope
+import numpy as np
+
+from finegrad._src import dtypes
 from finegrad._src.keras.optimizers.base import Optimizer
 from finegrad._src.ops.math import elementwise as ew
 from finegrad._src.ops.math.arithmetic import maximum, pow as _pow
 from finegrad._src.ops.array.structural import cast, convert_to_tensor
-from finegrad._src.variables import Variable
 
 def _power(beta, step, dtype):
     return _pow(cast(convert_to_tensor(beta), dtype), step)
@@ -160,10 +161,8 @@ class Nadam(Optimizer):
         self._momentums, self._velocities = self.add_optimizer_variables(
             variables, ["momentum", "velocity"])
         dt = variables[0].dtype if variables else "float32"
-        with init_scope():
-            self._u_product = Variable(1.0, trainable=False, dtype=dt,
-                                       name=f"{self.name}/u_product")
-        self._variables.append(self._u_product)
+        self._u_product = self._new_variable(np.asarray(1.0, dtypes.as_dtype(dt)._np),
+                                             "u_product")
 
     def _backend_update_step(self, grads, variables, learning_rate):
         dt = self._u_product.dtype

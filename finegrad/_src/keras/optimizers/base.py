@@ -24,6 +24,7 @@ from finegrad._src.ops.math import elementwise as ew
 from finegrad._src.ops.math.arithmetic import maximum, minimum
 from finegrad._src.ops.array.structural import cast, convert_to_tensor, reduce_sum, stack
 from finegrad._src.ops.nn.softmax_cross_entropy import clip_by_norm
+from finegrad._src.keras.state_variables import state_variable
 from finegrad._src.variables import Variable
 
 _COUNTS = {}
@@ -139,8 +140,7 @@ class Optimizer:
     # --- variables ------------------------------------------------------------------------
 
     def _new_variable(self, value, name):
-        with init_scope():
-            v = Variable(value, trainable=False, name=f"{self.name}/{name}")
+        v = state_variable(value, f"{self.name}/{name}")
         self._variables.append(v)
         return v
 
