@@ -69,3 +69,36 @@ def test_round_trip(make, shape):
     clone.set_weights(layer.get_weights())
     for a, b in zip(fg.nest.flatten(_call(clone, x)), fg.nest.flatten(out), strict=True):
         np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-6)
+
+
+def test_keras_written_configs_with_quantization_options_load():
+    config = L.Dense(3).get_config()
+    config.update(quantization_config=None, lora_rank=None)
+    assert L.Dense.from_config(config).units == 3
+    assert L.Embedding(4, 2, quantization_config=None).input_dim == 4
+    with pytest.raises(NotImplementedError, match="LoRA"):
+        L.EinsumDense("ab,bc->ac", 2, lora_rank=4)
+
+
+def test_keras_3_configs_rebuild_our_layers():
+    from layer_parity import keras_module
+    keras = keras_module()
+    for theirs in (keras.layers.Dense(3, activation="relu"), keras.layers.Embedding(5, 2),
+                   keras.layers.EinsumDense("ab,bc->ac", 4, bias_axes="c"),
+                   keras.layers.Conv2D(2, 3, padding="same"), keras.layers.LSTM(3),
+                   keras.layers.MultiHeadAttention(2, 3), keras.layers.BatchNormalization()):
+        config = {k: v for k, v in theirs.get_config().items() if k != "dtype"}
+        ours = getattr(L, type(theirs).__name__).from_config(config)
+        assert ours.get_config()["name"] == config["name"]
+
+
+@pytest.mark.parametrize("make,shape", CASES)
+def test_configs_travel_both_ways_with_keras(make, shape):
+    from layer_parity import keras_module
+    keras = keras_module()
+    ours = make()
+    config = {k: v for k, v in ours.get_config().items() if k != "dtype"}
+    theirs = getattr(keras.layers, type(ours).__name__).from_config(config)
+    back = {k: v for k, v in theirs.get_config().items() if k != "dtype"}
+    again = type(ours).from_config(back)
+    assert type(again) is type(ours)

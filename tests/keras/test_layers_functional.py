@@ -81,3 +81,31 @@ def test_sequences_of_unknown_length_seq2seq():
     y, b = model([randn(2, 7, 5), randn(2, 4, 6, seed=1)])
     assert y.shape == (2, 4, 6) and b.shape == (2, 4, 6)
     np.testing.assert_allclose(y.numpy().sum(-1), np.ones((2, 4)), rtol=1e-5)
+
+
+def test_conv3d_transpose_in_a_model():
+    inp = fg.keras.Input((2, 3, 2, 2))
+    layer = L.Conv3DTranspose(2, 2, strides=2, padding="same")
+    out = layer(inp)
+    assert tuple(out.shape) == (None, 4, 6, 4, 2) == layer.compute_output_shape((None, 2, 3, 2, 2))
+    x = randn(2, 2, 3, 2, 2)
+    np.testing.assert_allclose(fg.keras.Model(inp, out)(x).numpy(), layer(x).numpy(), rtol=1e-6)
+
+
+def test_embedding_masks_flow_like_keras():
+    from layer_parity import keras_module
+    keras = keras_module()
+
+    def make(m):
+        layers = m.layers
+        inp = m.Input((5,), dtype="int32")
+        e = layers.Embedding(10, 4, mask_zero=True)(inp)
+        a = layers.GlobalAveragePooling1D()(layers.MultiHeadAttention(2, 2)(e, e))
+        s = layers.LSTM(3)(e)
+        att = layers.GlobalAveragePooling1D()(layers.Attention()([e, e]))
+        return m.Model(inp, [a, s, att])
+    theirs, ours = make(keras), make(fg.keras)
+    ours.set_weights(theirs.get_weights())
+    ids = np.array([[1, 2, 3, 0, 0], [4, 5, 0, 0, 0]])
+    for a, b in zip(ours(ids), theirs(ids), strict=True):
+        np.testing.assert_allclose(a.numpy(), np.asarray(b), rtol=1e-5, atol=1e-6)

@@ -161,3 +161,38 @@ def test_mask_matches_keras(name):
     theirs.build((2, 5, 4))
     theirs.set_weights([randn(*w.shape, seed=i + 1) * 0.5 for i, w in enumerate(theirs.weights)])
     assert_matches_keras(ours, theirs, [randn(2, 5, 4), mask], call=call, rtol=1e-4, atol=1e-5)
+
+
+def test_stacked_cells_equal_stacked_layers():
+    x = randn(2, 5, 4)
+    rnn = L.RNN([L.LSTMCell(3), L.GRUCell(2)], return_sequences=True, return_state=True)
+    seq, (h1, c1), (h2,) = rnn(x)
+    lstm, gru = L.LSTM(3, return_sequences=True), L.GRU(2, return_sequences=True)
+    mid = lstm(x)
+    gru(mid)
+    lstm.set_weights(rnn.get_weights()[:3])
+    gru.set_weights(rnn.get_weights()[3:])
+    mid = lstm(x)
+    np.testing.assert_allclose(seq.numpy(), gru(mid).numpy(), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(h1.numpy(), mid.numpy()[:, -1], rtol=1e-5, atol=1e-6)
+    clone = L.RNN.from_config(rnn.get_config())
+    assert [type(c).__name__ for c in clone.cell.cells] == ["LSTMCell", "GRUCell"]
+
+
+def test_stacked_cells_match_keras():
+    keras = keras_module()
+    mask = np.array([[1, 1, 1, 0, 0], [1, 1, 1, 1, 1]], bool)
+
+    def call(layer, xs, kwargs):
+        return layer(xs[0], mask=xs[1])
+
+    def make(m):
+        return m.layers.RNN([m.layers.SimpleRNNCell(3), m.layers.LSTMCell(2)],
+                            return_sequences=True, return_state=True)
+    ours, theirs = make(fg.keras), make(keras)
+    theirs.build((2, 5, 4))
+    theirs.set_weights([randn(*w.shape, seed=i + 1) * 0.5 for i, w in enumerate(theirs.weights)])
+
+    def flat(layer, xs, kwargs):
+        return fg.nest.flatten(list(call(layer, xs, kwargs)))
+    assert_matches_keras(ours, theirs, [randn(2, 5, 4), mask], call=flat, rtol=1e-4, atol=1e-5)

@@ -82,3 +82,31 @@ def test_time_distributed_matches_keras(inner):
     theirs.build(shape)
     theirs.set_weights([randn(*w.shape, seed=i + 1) for i, w in enumerate(theirs.weights)])
     assert_matches_keras(ours, theirs, [randn(*shape)])
+
+
+def test_spectral_normalization_divides_by_the_largest_singular_value():
+    dense = L.Dense(3)
+    layer = L.SpectralNormalization(dense, power_iterations=30)
+    x = randn(2, 4)
+    layer(x)
+    y = layer(x, training=True)
+    assert abs(np.linalg.svd(dense.kernel.numpy(), compute_uv=False)[0] - 1.) < 1e-3
+    np.testing.assert_allclose(y.numpy(), dense(x).numpy(), rtol=1e-6)
+    np.testing.assert_allclose(layer(x).numpy(), y.numpy())          # inference: no update
+    with pytest.raises(ValueError, match="power_iterations"):
+        L.SpectralNormalization(L.Dense(2), power_iterations=0)
+
+
+@pytest.mark.parametrize("inner", ["Dense", "Conv2D"])
+def test_spectral_normalization_matches_keras(inner):
+    keras = keras_module()
+    args = (3,) if inner == "Dense" else (2, 3)
+    shape = (2, 4) if inner == "Dense" else (1, 5, 5, 2)
+    ours = L.SpectralNormalization(getattr(L, inner)(*args), power_iterations=2)
+    theirs = keras.layers.SpectralNormalization(getattr(keras.layers, inner)(*args),
+                                                power_iterations=2)
+    out = assert_matches_keras(ours, theirs, [randn(*shape)], rtol=1e-5, atol=1e-6,
+                               training=True)
+    for a, b in zip(ours.get_weights(), theirs.get_weights(), strict=True):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+    assert out[0].shape[0] == shape[0]

@@ -15,7 +15,7 @@ from finegrad._src.ops.nn import conv as _conv
 from finegrad._src.ops.nn import pool as _pool
 from finegrad._src.ops.nn import window_geometry as _cg
 from finegrad._src.ops.array.structural import (concat, expand_dims, reshape, split, squeeze,
-                                                transpose)
+                                                stack, transpose, zeros_like)
 from finegrad._src.ops.array.manipulation import pad as _pad
 from finegrad._src.ops.math.arithmetic import maximum
 from finegrad._src.tensor import Tensor
@@ -128,22 +128,55 @@ def _conv3d(x, kernel, strides, padding, dilations):
 
 
 def conv_transpose(x, kernel, strides, padding, output_padding, dilation_rate):
-    """Keras's ``ops.conv_transpose`` (channels last) for 1 or 2 spatial axes; ``kernel`` is
-    [*kernel_size, filters, in_channels]."""
+    """Keras's ``ops.conv_transpose`` (channels last) for 1, 2 or 3 spatial axes; ``kernel``
+    is [*kernel_size, filters, in_channels]."""
     rank = len(kernel.shape) - 2
+    if rank == 3:
+        return _conv3d_transpose(x, kernel, strides, padding, output_padding, dilation_rate)
     if rank == 1:
         op = None if output_padding is None else (0,) + tuple(output_padding)
         y = conv_transpose(expand_dims(x, 1), expand_dims(kernel, 0), (1,) + tuple(strides),
                            padding, op, (1,) + tuple(dilation_rate))
         return squeeze(y, [1])
     if rank != 2:
-        raise ValueError(f"conv_transpose: kernel must have rank 3 or 4, got shape "
+        raise ValueError(f"conv_transpose: kernel must have rank 3, 4 or 5, got shape "
                          f"{kernel.shape}")
     sizes = tuple(transpose_output_length(int(x.shape[1 + i]), int(kernel.shape[i]), padding,
                                           strides[i], None if output_padding is None
                                           else output_padding[i], dilation_rate[i])
                   for i in range(2))
     return _conv2d_transpose(x, kernel, sizes, tuple(strides), padding, tuple(dilation_rate))
+
+
+def _conv3d_transpose(x, kernel, strides, padding, output_padding, dilations):
+    """The transpose of `_conv3d`: each kernel depth offset i contributes the 2-D transpose
+    of its slice, placed at output depths ``o * stride + i * dilation - pad`` (zeros
+    interleaved for the stride), summed over i."""
+    b, d, h, w, c = (None if n is None else int(n) for n in x.shape)
+    kd = int(kernel.shape[0])
+    ops = output_padding or (None,) * 3
+    sizes = tuple(transpose_output_length(int(x.shape[1 + i]), int(kernel.shape[i]), padding,
+                                          strides[i], ops[i], dilations[i]) for i in range(3))
+    (p0, p1), d_check = _depth_pads(sizes[0], kd, strides[0], dilations[0], padding)
+    if d_check != d:
+        raise ValueError(f"conv_transpose: an output depth of {sizes[0]} does not give back "
+                         f"the input's {d}")
+    s, total_len = strides[0], sizes[0] + p0 + p1
+    folded = reshape(x, (-1, h, w, c))
+    total = None
+    for i in range(kd):
+        t = _conv2d_transpose(folded, kernel[i], sizes[1:], tuple(strides[1:]), padding,
+                              tuple(dilations[1:]))
+        t = reshape(t, (-1, d) + tuple(int(n) for n in t.shape[1:]))
+        if s > 1:   # t's depth o goes to o * s: interleave s - 1 zero slices
+            t = stack([t] + [zeros_like(t)] * (s - 1), axis=2)
+            t = reshape(t, (-1, d * s) + tuple(int(n) for n in t.shape[3:]))
+            t = t[:, :(d - 1) * s + 1]
+        start = i * dilations[0]
+        t = _pad(t, [[0, 0], [start, total_len - start - int(t.shape[1])], [0, 0], [0, 0],
+                     [0, 0]])
+        total = t if total is None else total + t
+    return total[:, p0:p0 + sizes[0]]
 
 
 def _conv2d_transpose(x, kernel, out_hw, strides, padding, dilations):

@@ -1,4 +1,4 @@
-"""Keras's convolution layers: `Conv1D/2D/3D`, `Conv1DTranspose/2DTranspose`,
+"""Keras's convolution layers: `Conv1D/2D/3D`, `Conv1DTranspose/2DTranspose/3DTranspose`,
 `DepthwiseConv1D/2D`, `SeparableConv1D/2D`.
 
 Weights as Keras makes them: ``kernel`` [*kernel_size, in_channels // groups, filters] (a
@@ -243,4 +243,13 @@ class Conv2DTranspose(_ConvTranspose):
     def __init__(self, filters, kernel_size, strides=(1, 1), padding="valid",
                  output_padding=None, data_format=None, dilation_rate=(1, 1), **kwargs):
         super().__init__(2, filters, kernel_size, strides, padding, output_padding,
+                         data_format, dilation_rate, **kwargs)
+
+
+class Conv3DTranspose(_ConvTranspose):
+    __doc__ = _TRANSPOSE_DOC.format(n=3)
+
+    def __init__(self, filters, kernel_size, strides=(1, 1, 1), padding="valid",
+                 output_padding=None, data_format=None, dilation_rate=(1, 1, 1), **kwargs):
+        super().__init__(3, filters, kernel_size, strides, padding, output_padding,
                          data_format, dilation_rate, **kwargs)

@@ -21,6 +21,15 @@ from finegrad._src.statistics import reduce_any
 _INITIALIZER_ALIASES = {"uniform": "random_uniform", "normal": "random_normal"}
 
 
+def no_quantization(layer, lora_rank=None, lora_alpha=None, quantization_config=None):
+    """Keras 3's LoRA and quantization options: accepted when off (None, as configs written
+    by Keras carry them), NotImplementedError otherwise."""
+    if lora_rank is not None or quantization_config is not None:
+        raise NotImplementedError(f"keras.layers.{type(layer).__name__}: LoRA and quantization "
+                                  f"are not implemented (lora_rank={lora_rank!r}, "
+                                  f"quantization_config={quantization_config!r})")
+
+
 def weight_options(layer, name, initializer, regularizer=None, constraint=None):
     """Store ``<name>_initializer`` / ``_regularizer`` / ``_constraint`` on ``layer``, each
     resolved from Keras's identifiers (a name, a config dict, an object or None)."""
@@ -84,8 +93,10 @@ class Dense(Layer):
     def __init__(self, units, activation=None, use_bias=True,
                  kernel_initializer="glorot_uniform", bias_initializer="zeros",
                  kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
-                 kernel_constraint=None, bias_constraint=None, **kwargs):
+                 kernel_constraint=None, bias_constraint=None, lora_rank=None, lora_alpha=None,
+                 quantization_config=None, **kwargs):
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)
+        no_quantization(self, lora_rank, lora_alpha, quantization_config)
         if not isinstance(units, int) or units <= 0:
             raise ValueError(f"keras.layers.Dense: units must be a positive int, got "
                              f"{units!r}")
@@ -207,8 +218,10 @@ class EinsumDense(Layer):
     def __init__(self, equation, output_shape, activation=None, bias_axes=None,
                  kernel_initializer="glorot_uniform", bias_initializer="zeros",
                  kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
-                 kernel_constraint=None, bias_constraint=None, **kwargs):
+                 kernel_constraint=None, bias_constraint=None, lora_rank=None, lora_alpha=None,
+                 quantization_config=None, **kwargs):
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)
+        no_quantization(self, lora_rank, lora_alpha, quantization_config)
         self.equation = equation
         self.partial_output_shape = (tuple(output_shape) if isinstance(output_shape,
                                                                        (list, tuple))
@@ -273,7 +286,8 @@ class Embedding(Layer):
 
     def __init__(self, input_dim, output_dim, embeddings_initializer="uniform",
                  embeddings_regularizer=None, embeddings_constraint=None, mask_zero=False,
-                 weights=None, **kwargs):
+                 weights=None, lora_rank=None, lora_alpha=None, quantization_config=None,
+                 **kwargs):
         for name, value in (("input_dim", input_dim), ("output_dim", output_dim)):
             if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
                 raise ValueError(f"keras.layers.Embedding: {name} must be a positive integer, "
@@ -282,6 +296,7 @@ class Embedding(Layer):
             warnings.warn("keras.layers.Embedding: argument `input_length` is deprecated; "
                           "just remove it", stacklevel=2)
         super().__init__(**kwargs)
+        no_quantization(self, lora_rank, lora_alpha, quantization_config)
         self.input_dim = input_dim
         self.output_dim = output_dim
         weight_options(self, "embeddings", embeddings_initializer, embeddings_regularizer,

@@ -5,7 +5,7 @@ output mask is the OR of the inputs' masks (None unless every input has one).
 from finegrad._src.keras.layer import Layer
 from finegrad._src.ops.math import elementwise as ew
 from finegrad._src.ops.linalg import products as linalg
-from finegrad._src.ops.math.arithmetic import maximum, minimum
+from finegrad._src.ops.math import arithmetic
 from finegrad._src.ops.array.structural import concat, expand_dims, ones_like, zeros_like
 from finegrad._src.statistics import l2_normalize, reduce_any
 
@@ -116,7 +116,7 @@ class Maximum(_Merge):
     """
 
     def _combine(self, a, b):
-        return maximum(a, b)
+        return arithmetic.maximum(a, b)
 
 
 class Minimum(_Merge):
@@ -128,7 +128,7 @@ class Minimum(_Merge):
     """
 
     def _combine(self, a, b):
-        return minimum(a, b)
+        return arithmetic.minimum(a, b)
 
 
 class Concatenate(_Merge):
@@ -234,3 +234,42 @@ class Dot(_Merge):
         config = super().get_config()
         config.update(axes=self.axes, normalize=self.normalize)
         return config
+
+
+def _functional(cls, doc_op):
+    def merge(inputs, **kwargs):
+        return cls(**kwargs)(inputs)
+    merge.__name__ = merge.__qualname__ = cls.__name__.lower()
+    merge.__doc__ = (f"The functional form of `{cls.__name__}`: ``{cls.__name__}(**kwargs)"
+                     f"(inputs)``, {doc_op}.\n\n    >>> import finegrad as fg\n    >>> "
+                     f"fg.keras.layers.{cls.__name__.lower()}([fg.ones([2]), fg.ones([2])])"
+                     f".shape\n    TensorShape([2])\n    ")
+    return merge
+
+
+add = _functional(Add, "the sum of the inputs")
+subtract = _functional(Subtract, "the first input minus the second")
+multiply = _functional(Multiply, "the elementwise product of the inputs")
+average = _functional(Average, "the mean of the inputs")
+maximum = _functional(Maximum, "the elementwise maximum of the inputs")
+minimum = _functional(Minimum, "the elementwise minimum of the inputs")
+
+
+def concatenate(inputs, axis=-1, **kwargs):
+    """The functional form of `Concatenate`: the inputs joined along ``axis``.
+
+    >>> import finegrad as fg
+    >>> fg.keras.layers.concatenate([fg.ones([2, 1]), fg.ones([2, 2])]).shape
+    TensorShape([2, 3])
+    """
+    return Concatenate(axis=axis, **kwargs)(inputs)
+
+
+def dot(inputs, axes=-1, normalize=False, **kwargs):
+    """The functional form of `Dot`: the per-example dot product of two inputs.
+
+    >>> import finegrad as fg
+    >>> fg.keras.layers.dot([fg.ones([2, 3]), fg.ones([2, 3])], axes=1).numpy().ravel()
+    array([3., 3.], dtype=float32)
+    """
+    return Dot(axes=axes, normalize=normalize, **kwargs)(inputs)

@@ -11,7 +11,7 @@ them.
 from finegrad._src.keras.layer import Layer
 from finegrad._src.keras.layers.core import weight_config, weight_options
 from finegrad._src.ops.math import elementwise as ew
-from finegrad._src.ops.array.structural import broadcast_to, cast, expand_dims, reduce_sum, reshape
+from finegrad._src.ops.array.structural import cast, expand_dims, ones_like, reduce_sum, reshape
 from finegrad._src.ops.nn.normalization_and_losses import batch_normalization
 from finegrad._src.ops.math.arithmetic import minimum
 from finegrad._src.ops.math.reductions import reduce_mean
@@ -93,7 +93,8 @@ class BatchNormalization(_AffineNormalization):
                  beta_initializer="zeros", gamma_initializer="ones",
                  moving_mean_initializer="zeros", moving_variance_initializer="ones",
                  beta_regularizer=None, gamma_regularizer=None, beta_constraint=None,
-                 gamma_constraint=None, synchronized=False, renorm=False, **kwargs):
+                 gamma_constraint=None, synchronized=False, renorm=False,
+                 renorm_clipping=None, renorm_momentum=0.99, **kwargs):
         super().__init__(int(axis), epsilon, center, scale, beta_initializer,
                          gamma_initializer, beta_regularizer, gamma_regularizer,
                          beta_constraint, gamma_constraint, **kwargs)
@@ -101,6 +102,8 @@ class BatchNormalization(_AffineNormalization):
             raise NotImplementedError("keras.layers.BatchNormalization: renorm=True is not "
                                       "implemented")
         self.momentum, self.synchronized = momentum, synchronized
+        self.renorm, self.renorm_clipping, self.renorm_momentum = \
+            renorm, renorm_clipping, renorm_momentum
         weight_options(self, "moving_mean", moving_mean_initializer)
         weight_options(self, "moving_variance", moving_variance_initializer)
 
@@ -121,7 +124,7 @@ class BatchNormalization(_AffineNormalization):
     def _moments(self, x, mask):
         if mask is None:
             return moments(x, self._reduction_axes)
-        m = cast(broadcast_to(expand_dims(mask, -1), x.shape), "bool")
+        m = ew.logical_and(expand_dims(cast(mask, "bool"), -1), ones_like(x, dtype="bool"))
         weights = reduce_sum(cast(m, x.dtype), self._reduction_axes, keepdims=True) + 1e-7
         zero = cast(0.0, x.dtype)
         mean = reduce_sum(ew.where(m, x, zero), self._reduction_axes, keepdims=True) / weights
@@ -161,7 +164,9 @@ class BatchNormalization(_AffineNormalization):
             config.pop(key)
         config.update(beta_constraint=weight_config(self, "beta")["beta_constraint"],
                       gamma_constraint=weight_config(self, "gamma")["gamma_constraint"],
-                      synchronized=self.synchronized)
+                      synchronized=self.synchronized, renorm=self.renorm,
+                      renorm_clipping=self.renorm_clipping,
+                      renorm_momentum=self.renorm_momentum)
         return config
 
 

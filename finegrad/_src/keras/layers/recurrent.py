@@ -12,7 +12,7 @@ repeats the previous output (zeros with ``zero_output_for_mask``). ``dropout`` a
 """
 import inspect
 
-from finegrad._src import core
+from finegrad._src import core, nest
 from finegrad._src.keras import activations, initializers, nodes
 from finegrad._src.keras.layer import Layer
 from finegrad._src.keras.layers.core import make_weight, weight_config, weight_options
@@ -21,7 +21,8 @@ from finegrad._src.ops.linalg import products as linalg
 from finegrad._src.ops.array.structural import (cast, concat, expand_dims, ones_like, split,
                                                 stack, unstack)
 from finegrad._src.ops.array.structural import zeros_like
-from finegrad._src.ops.array.constants import zeros
+from finegrad._src.ops.array.constants import ones, zeros
+from finegrad._src.keras.layers.serialization import deserialize_layer, serialize_layer
 from finegrad._src.ops.nn.dropout import dropout
 from finegrad._src.variables import Variable
 
@@ -322,11 +323,87 @@ def _loop(cell, sequences, states, mask, training, go_backwards, zero_output_for
                 prev = zeros_like(out)
             base = zeros_like(out) if zero_output_for_mask else prev
             out = _select(masks[t], out, base)
-            new_states = [_select(masks[t], n, o)
-                          for n, o in zip(new_states, states, strict=True)]
+            kept = [_select(masks[t], n, o) for n, o in
+                    zip(nest.flatten(new_states), nest.flatten(states), strict=True)]
+            new_states = nest.pack_sequence_as(new_states, kept)
         outputs.append(out)
         prev, states = out, new_states
     return outputs[-1], stack(outputs, axis=1), states
+
+
+def _output_size(cell):
+    size = getattr(cell, "output_size", None)
+    if size is None:
+        size = cell.state_size[0] if isinstance(cell.state_size, (list, tuple)) \
+            else cell.state_size
+    return size
+
+
+class StackedRNNCells(Layer):
+    """Cells run one after the other at each step, each one's output the next one's input;
+    the states are one entry per cell (a cell's list of states, or its single state).
+
+    >>> import finegrad as fg
+    >>> cells = [fg.keras.layers.LSTMCell(4), fg.keras.layers.GRUCell(3)]
+    >>> fg.keras.layers.RNN(cells)(fg.ones([2, 5, 6])).shape
+    TensorShape([2, 3])
+    """
+
+    def __init__(self, cells, **kwargs):
+        super().__init__(**kwargs)
+        cells = [deserialize_layer(c) if isinstance(c, dict) else c for c in cells]
+        for cell in cells:
+            if not hasattr(cell, "call") or not hasattr(cell, "state_size"):
+                raise ValueError(f"keras.layers.StackedRNNCells: every cell needs a `call` "
+                                 f"method and a `state_size`, got {cell!r}")
+        self.cells = cells
+
+    @property
+    def state_size(self):
+        return [c.state_size for c in self.cells]
+
+    @property
+    def output_size(self):
+        return _output_size(self.cells[-1])
+
+    def build(self, input_shape):
+        shape = tuple(input_shape)
+        for cell in self.cells:
+            if isinstance(cell, Layer) and not cell.built:
+                cell.build(shape)
+                cell.built = True
+            shape = (shape[0], _output_size(cell))
+        self.built = True
+
+    def call(self, inputs, states, training=False):
+        new_states = []
+        for cell, cell_states in zip(self.cells, states, strict=True):
+            nested = isinstance(cell_states, (list, tuple))
+            inputs, out_states = _call_cell(cell, inputs, list(cell_states) if nested
+                                            else [cell_states], training)
+            out_states = list(out_states) if isinstance(out_states, (list, tuple)) \
+                else [out_states]
+            new_states.append(out_states if nested or len(out_states) > 1 else out_states[0])
+        return inputs, new_states
+
+    def set_dropout_masks(self, step_input, states):
+        """Each dropout cell's masks for this call (inputs shaped like the cell's input)."""
+        x = step_input
+        for cell, cell_states in zip(self.cells, states, strict=True):
+            first = nest.flatten(cell_states)[0]
+            if isinstance(cell, _DropoutCell):
+                cell.set_dropout_masks(x, first)
+            x = zeros_like(first[:, :1]) + ones((_output_size(cell),), dtype=first.dtype)
+
+    def reset_dropout_masks(self):
+        for cell in self.cells:
+            if isinstance(cell, _DropoutCell):
+                cell.reset_dropout_masks()
+
+    def get_config(self):
+        config = super().get_config()
+        config.update(cells=[serialize_layer(c) for c in self.cells])
+        return config
 
 
 def open_time(outputs, sequences):
@@ -367,9 +444,10 @@ class RNN(Layer):
 
     def __init__(self, cell, return_sequences=False, return_state=False, go_backwards=False,
                  stateful=False, unroll=False, zero_output_for_mask=False, **kwargs):
+        if isinstance(cell, dict):
+            cell = deserialize_layer(cell)
         if isinstance(cell, (list, tuple)):
-            raise NotImplementedError("keras.layers.RNN: a list of cells (StackedRNNCells) is "
-                                      "not implemented; stack RNN layers instead")
+            cell = StackedRNNCells(cell)
         if not hasattr(cell, "call") or not hasattr(cell, "state_size"):
             raise ValueError(f"keras.layers.RNN: cell must have a `call` method and a "
                              f"`state_size` attribute, got {cell!r}")
@@ -413,10 +491,17 @@ class RNN(Layer):
         """Zero states of the sequences' batch size (which may be unknown in a trace)."""
         batch = sequences.shape[0]
         if batch is not None and (hasattr(self.cell, "get_initial_state") and
-                                  not isinstance(self.cell, _DropoutCell)):
+                                  not isinstance(self.cell, (_DropoutCell, StackedRNNCells))):
             return self.get_initial_state(int(batch))
         column = cast(zeros_like(sequences[:, 0, :1]), self.cell.compute_dtype)
-        return [column + zeros((d,), dtype=self.cell.compute_dtype) for d in self.state_size]
+
+        def zero(size):
+            if isinstance(size, (list, tuple)):
+                return [zero(s) for s in size]
+            return column + zeros((size,), dtype=self.cell.compute_dtype)
+        if isinstance(self.cell, StackedRNNCells):   # each cell's states as a list (Keras's)
+            return [zero(d if isinstance(d, (list, tuple)) else [d]) for d in self.state_size]
+        return [zero(d) for d in self.state_size]
 
     def call(self, sequences, initial_state=None, mask=None, training=False):
         if initial_state is None and self.stateful:
@@ -429,11 +514,13 @@ class RNN(Layer):
             states = [cast(s, self.cell.compute_dtype) for s in states]
         if isinstance(self.cell, _DropoutCell):
             self.cell.set_dropout_masks(sequences[:, 0], states[0])
+        elif isinstance(self.cell, StackedRNNCells):
+            self.cell.set_dropout_masks(sequences[:, 0], states)
         try:
             last, outputs, states = _loop(self.cell, sequences, states, mask, training,
                                           self.go_backwards, self.zero_output_for_mask)
         finally:
-            if isinstance(self.cell, _DropoutCell):
+            if isinstance(self.cell, (_DropoutCell, StackedRNNCells)):
                 self.cell.reset_dropout_masks()
         if self.stateful:
             for v, s in zip(self.states, states, strict=True):
@@ -451,17 +538,19 @@ class RNN(Layer):
 
     def compute_output_shape(self, sequences_shape, initial_state_shape=None):
         batch, length = sequences_shape[0], sequences_shape[1]
-        size = getattr(self.cell, "output_size", None) or self.state_size[0]
+        size = _output_size(self.cell)
         out = (batch, length, size) if self.return_sequences else (batch, size)
         if self.return_state:
-            return [out] + [(batch, d) for d in self.state_size]
+            return [out] + [[(batch, e) for e in d] if isinstance(d, (list, tuple))
+                            else (batch, d) for d in self.state_size]
         return out
 
     def get_config(self):
         config = super().get_config()
         config.update(return_sequences=self.return_sequences, return_state=self.return_state,
                       go_backwards=self.go_backwards, stateful=self.stateful,
-                      unroll=self.unroll, zero_output_for_mask=self.zero_output_for_mask)
+                      unroll=self.unroll, zero_output_for_mask=self.zero_output_for_mask,
+                      cell=serialize_layer(self.cell))
         return config
 
 
@@ -478,9 +567,10 @@ class _CellRNN(RNN):
     """An RNN layer built around its own cell, the cell's options taken by its
     constructor."""
 
-    _cell_class = None
+    _cell_class: type = _DropoutCell     # the subclass names its cell class
 
     def __init__(self, **kwargs):
+        use_cudnn = kwargs.pop("use_cudnn", "auto")     # accepted: there is no cuDNN path
         rnn_kwargs = {k: kwargs.pop(k) for k in _RNN_ARGS if k in kwargs}
         layer_kwargs = {k: kwargs.pop(k) for k in ("name", "dtype", "trainable",
                                                   "activity_regularizer", "input_shape",
@@ -488,6 +578,7 @@ class _CellRNN(RNN):
         cell = self._cell_class(dtype=layer_kwargs.get("dtype"),
                                 trainable=layer_kwargs.get("trainable", True), **kwargs)
         super().__init__(cell, **rnn_kwargs, **layer_kwargs)
+        self.use_cudnn = use_cudnn
 
     def __getattr__(self, name):
         if name in _CELL_ATTRS and "cell" in self.__dict__:
@@ -496,6 +587,7 @@ class _CellRNN(RNN):
 
     def get_config(self):
         config = super().get_config()
+        config.pop("cell")
         cell = self.cell.get_config()
         for key in ("name", "trainable", "dtype"):
             cell.pop(key, None)

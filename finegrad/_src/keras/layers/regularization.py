@@ -83,6 +83,7 @@ class _SpatialDropout(Dropout):
     def get_config(self):
         config = super().get_config()
         config.pop("noise_shape")
+        config.pop("trainable", None)      # Keras's spatial dropouts take no `trainable`
         if self.rank > 1:
             config.update(data_format=self.data_format)
         return config

@@ -1,31 +1,26 @@
 """Keras's layer wrappers: `Bidirectional` (an RNN run forwards and backwards, the two
-outputs merged) and `TimeDistributed` (a layer applied to every time step).
+outputs merged), `TimeDistributed` (a layer applied to every time step), the `Wrapper` base
+and `SpectralNormalization` (a kernel divided by its spectral norm).
 
 A wrapper holds its own copies of the wrapped layer, rebuilt from its config, so the wrapped
 layer's weights are the wrapper's (Bidirectional: the forward layer's, then the backward
 one's).
 """
-import importlib
 import inspect
 
+from finegrad._src.keras import initializers
 from finegrad._src.keras.layer import Layer
 from finegrad._src.keras.layers.recurrent import open_time
+from finegrad._src.keras.layers.serialization import deserialize_layer, serialize_layer
 from finegrad._src.ops.array.manipulation import reverse
-from finegrad._src.ops.array.structural import concat, stack, unstack
+from finegrad._src.ops.array.structural import (cast, concat, reduce_sum, reshape, stack,
+                                                stop_gradient, transpose, unstack)
+from finegrad._src.ops.linalg import products as linalg
+from finegrad._src.ops.math import elementwise as ew
+from finegrad._src.ops.math.arithmetic import minimum
+from finegrad._src.statistics import reduce_any
 
 _MERGE_MODES = ("sum", "mul", "ave", "concat", None)
-
-
-def serialize_layer(layer):
-    return {"module": type(layer).__module__, "class_name": type(layer).__name__,
-            "config": layer.get_config(), "registered_name": None}
-
-
-def deserialize_layer(config):
-    """A layer from `serialize_layer`'s dict (its class found by module and name)."""
-    module = importlib.import_module(config.get("module") or
-                                     "finegrad._src.keras.layers.core")
-    return getattr(module, config["class_name"]).from_config(config["config"])
 
 
 def _copy(layer, name, **changes):
@@ -187,4 +182,105 @@ class TimeDistributed(Layer):
     def get_config(self):
         config = super().get_config()
         config.update(layer=serialize_layer(self.layer))
+        return config
+
+
+class Wrapper(Layer):
+    """The base of layers that wrap another layer (``self.layer``), e.g. a weight
+    normalization written by subclassing; building the wrapper builds the wrapped layer.
+
+    >>> import finegrad as fg
+    >>> class Twice(fg.keras.layers.Wrapper):
+    ...     def call(self, x):
+    ...         return 2. * self.layer(x)
+    >>> Twice(fg.keras.layers.Dense(1, kernel_initializer="ones"))(fg.ones([1, 2])).numpy()
+    array([[4.]], dtype=float32)
+    """
+
+    def __init__(self, layer, **kwargs):
+        if isinstance(layer, dict):
+            layer = deserialize_layer(layer)
+        if not isinstance(layer, Layer):
+            raise ValueError(f"keras.layers.Wrapper: layer must be a Layer, got {layer!r}")
+        super().__init__(**kwargs)
+        self.layer = layer
+
+    def build(self, input_shape=None):
+        if not self.layer.built:
+            self.layer.build(input_shape)
+            self.layer.built = True
+        self.built = True
+
+    def get_config(self):
+        config = super().get_config()
+        config.update(layer=serialize_layer(self.layer))
+        return config
+
+
+def _unit(v):
+    """``v`` scaled to unit L2 norm (as a whole)."""
+    return v * minimum(ew.rsqrt(reduce_sum(ew.square(v))), cast(1e7, v.dtype))
+
+
+class SpectralNormalization(Wrapper):
+    """Divides the wrapped layer's ``kernel`` (or ``embeddings``) by its largest singular
+    value, estimated by ``power_iterations`` of the power method per training call (the
+    estimate ``vector_u`` is a non-trainable weight); the normalized kernel is assigned to the
+    layer's variable, as Keras does, so other calls use it.
+
+    >>> import finegrad as fg
+    >>> layer = fg.keras.layers.SpectralNormalization(fg.keras.layers.Dense(3))
+    >>> layer(fg.ones([2, 4]), training=True).shape
+    TensorShape([2, 3])
+    """
+
+    def __init__(self, layer, power_iterations=1, **kwargs):
+        super().__init__(layer, **kwargs)
+        if power_iterations <= 0:
+            raise ValueError(f"keras.layers.SpectralNormalization: power_iterations must be "
+                             f"positive, got {power_iterations}")
+        self.power_iterations = power_iterations
+
+    def build(self, input_shape):
+        if not self.layer.built:     # (not super().build: it would lock the layer first)
+            self.layer.build(input_shape)
+            self.layer.built = True
+        for name in ("kernel", "embeddings"):
+            if hasattr(self.layer, name):
+                self.kernel = getattr(self.layer, name)     # tracked too, as in Keras
+                break
+        else:
+            raise ValueError(f"keras.layers.SpectralNormalization: {type(self.layer).__name__} "
+                             f"has no attribute 'kernel' nor 'embeddings'")
+        self.vector_u = self.add_weight(
+            name="vector_u", shape=(1, int(self.kernel.shape[-1])), trainable=False,
+            initializer=initializers.TruncatedNormal(stddev=0.02))
+        self.built = True
+
+    def normalized_weights(self):
+        """(the next ``vector_u``, the kernel divided by its spectral norm's estimate)."""
+        shape = tuple(int(n) for n in self.kernel.shape)
+        w = reshape(self.kernel, [-1, shape[-1]])
+        u = self.vector_u.read_value()
+        for _ in range(self.power_iterations):
+            v = _unit(linalg.matmul(u, transpose(w)))
+            u = _unit(linalg.matmul(v, w))
+        u, v = stop_gradient(u), stop_gradient(v)
+        sigma = linalg.matmul(linalg.matmul(v, w), transpose(u))
+        return u, reshape(self.kernel / sigma, shape)
+
+    def call(self, inputs, training=False):
+        if training:
+            u, kernel = self.normalized_weights()
+            nonzero = reduce_any(ew.not_equal(self.kernel, 0))   # Keras skips a zero kernel
+            self.vector_u.assign(ew.where(nonzero, u, self.vector_u))
+            self.kernel.assign(ew.where(nonzero, kernel, self.kernel))
+        return self.layer(inputs)
+
+    def compute_output_shape(self, input_shape):
+        return self.layer.compute_output_shape(input_shape)
+
+    def get_config(self):
+        config = super().get_config()
+        config.update(power_iterations=self.power_iterations)
         return config
