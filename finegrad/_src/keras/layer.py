@@ -177,6 +177,8 @@ class Layer:
         if any(w is v for w in self._trainable_variables + self._non_trainable_variables):
             return
         (self._trainable_variables if v.trainable else self._non_trainable_variables).append(v)
+        if not self.__dict__.get("_trainable", True):   # a frozen layer's weights are frozen
+            v.trainable = False
 
     @property
     def _layers(self):
