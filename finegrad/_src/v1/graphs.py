@@ -14,7 +14,7 @@ On top of the IR, the recorder keeps what TF1 programs ask of a graph: the `Oper
 node (its name, ``"scope/type_1"``, unique as TensorFlow makes it; its type, the primitive's
 name in CamelCase), the control inputs (``control_dependencies``), placeholders, variables and
 collections. `finegrad.Tensor` asks its graph for ``.name``, ``.op`` and ``.graph`` through
-`Graph.tensor_attribute` (``tensor.live_graphs``).
+`Graph.tensor_attribute` (``graph_values.live_graphs``).
 """
 import contextlib
 import os
@@ -24,12 +24,15 @@ import threading
 
 import numpy as np
 
-from finegrad._src import contexts, core, dtypes, nest, scopes, tensor
+from finegrad._src import core, dtypes, graph_values, nest
+from finegrad._src.api import contexts
+from finegrad._src.api import scopes
 from finegrad._src.graph import override
 from finegrad._src.graph.builder import GraphBuilder
 from finegrad._src.shapes import TensorShape
 from finegrad._src.state import state as _state
-from finegrad._src.tensor import GraphOnly, OutOfScope, Tensor
+from finegrad._src.graph_values import GraphOnly, OutOfScope
+from finegrad._src.tensor import Tensor
 from finegrad._src.v1 import random_seeds
 from finegrad._src.variables import Variable
 
@@ -248,7 +251,7 @@ class Graph:
         self._seed_offset = 0
         self._scope_store = None   # variable scopes (v1/variable_scope.py)
         self._pending_variable = None   # (name, collections) of the variable being made
-        tensor.add_graph(self)
+        graph_values.add_graph(self)
 
     # --- being the default graph -----------------------------------------------------------
 
@@ -559,7 +562,7 @@ class Graph:
         self._static[id(t)] = old.merge_with(new)
 
 
-_MISSING = tensor.MISSING
+_MISSING = graph_values.MISSING
 
 
 def _describe(t):
@@ -568,7 +571,7 @@ def _describe(t):
 
 def graph_of(t):
     """The TF1 graph whose op made tensor ``t``, or None."""
-    for g in tensor.live_graphs():
+    for g in graph_values.live_graphs():
         if id(t) in g._tensor_ops:
             return g
     return None

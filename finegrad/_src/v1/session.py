@@ -11,6 +11,8 @@ A session holds its own values of the graph's variables (what its initializers a
 graph's read and assign nodes use them (``ir.dry_run``). Reading a variable that this session
 has not initialized is TensorFlow's `FailedPreconditionError`.
 """
+import collections
+
 import numpy as np
 
 from finegrad._src import nest
@@ -20,12 +22,28 @@ from finegrad._src.graph import ir
 from finegrad._src.graph.concrete import ConcreteFunction
 from finegrad._src.graph.ir import Node, OutSlot, read_variable_p
 from finegrad._src.graph.symbolic import GuardFailed
+from finegrad._src.ops.array.gather import IndexedSlices
 from finegrad._src.shapes import TensorShape
 from finegrad._src.state import state as _state
 from finegrad._src.tensor import Tensor
 from finegrad._src.v1 import default_graph, graphs
 from finegrad._src.v1.graphs import Operation, current_graph, default_session
 from finegrad._src.variables import Variable
+
+
+# what a fetched IndexedSlices (a gather's gradient) gives, as in TensorFlow 1
+IndexedSlicesValue = collections.namedtuple("IndexedSlicesValue",
+                                            ["values", "indices", "dense_shape"])
+
+
+def _slices_as_values(structure):
+    """Fetched `IndexedSlices` (holding arrays after the run) as TF1's IndexedSlicesValue."""
+    flat = nest.flatten(structure, expand_composites=False)
+    if not any(type(x) is IndexedSlices for x in flat):
+        return structure
+    flat = [IndexedSlicesValue(x.values, x.indices, x.dense_shape)
+            if type(x) is IndexedSlices else x for x in flat]
+    return nest.pack_sequence_as(structure, flat, expand_composites=False)
 
 
 class _Values(dict):
@@ -178,7 +196,7 @@ class Session:
             return values[0]
         if leaves is fetches:
             return values
-        return nest.pack_sequence_as(fetches, values)
+        return _slices_as_values(nest.pack_sequence_as(fetches, values))
 
     def load(self, var, value):
         """Give ``var`` the value ``value`` in this session (``Variable.load``)."""
