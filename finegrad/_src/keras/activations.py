@@ -386,7 +386,7 @@ def serialize(activation) -> str:
     Raises:
         ValueError: for a function that is not one of keras.activations.
     """
-    name = getattr(activation, "__name__", None)
+    name = str(getattr(activation, "__name__", ""))
     if _BY_NAME.get(name) is not activation:
         raise ValueError(f"keras.activations.serialize: unknown activation function "
                          f"{activation!r}")

@@ -11,6 +11,8 @@ Inputs are converted to the loss's dtype (float32) first, integer labels include
 does.
 """
 import re
+from typing import Any
+
 
 from finegrad._src.keras import loss_functions as F
 from finegrad._src.keras.loss_functions import squeeze_or_expand_to_same_rank
@@ -171,7 +173,8 @@ class LossFunctionWrapper(Loss):
 class _Builtin(LossFunctionWrapper):
     """A built-in loss: its function is fixed, ``from_config`` passes only the options."""
 
-    _fn = None
+    _fn: Any = None
+    _default_name: Any = None
 
     def __init__(self, reduction="sum_over_batch_size", name=None, dtype=None, **kwargs):
         super().__init__(type(self)._fn, reduction, name or self._default_name, dtype,

@@ -12,7 +12,7 @@ from finegrad._src.statistics import divide_no_nan
 class _AtOperatingPoint(Metric):
     """Confusion counts at ``num_thresholds`` evenly spaced thresholds in [0, 1]."""
 
-    _target = None      # the constructor argument holding the target value
+    _target: str = ""      # the constructor argument holding the target value
 
     def __init__(self, value, num_thresholds=200, class_id=None, name=None, dtype=None):
         cls = type(self).__name__

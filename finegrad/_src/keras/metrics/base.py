@@ -12,7 +12,7 @@ from finegrad._src.contexts import init_scope
 from finegrad._src.keras import initializers
 from finegrad._src.keras.state_variables import state_variable
 
-_COUNTS = {}
+_COUNTS: dict[str, int] = {}
 
 
 def auto_name(cls_name):

@@ -94,7 +94,7 @@ def update_confusion_matrix_variables(variables, y_true, y_pred, thresholds, top
 class _ConfusionCount(Metric):
     """One weighted count per threshold of one case of the confusion matrix."""
 
-    _case = None
+    _case: str = ""
 
     def __init__(self, thresholds=None, name=None, dtype=None):
         super().__init__(name=name, dtype=dtype)
@@ -137,7 +137,7 @@ FalseNegatives = _count("FalseNegatives", "fn", _COUNT_DOC.format(
 
 
 class _PrecisionRecall(Metric):
-    _second = None
+    _second: str = ""
 
     def __init__(self, thresholds=None, top_k=None, class_id=None, name=None, dtype=None):
         super().__init__(name=name, dtype=dtype)

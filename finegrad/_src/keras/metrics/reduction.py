@@ -1,5 +1,7 @@
 """Keras 3's ``Sum``, ``Mean`` and ``MeanMetricWrapper`` (the mean of a function's
 per-sample values, which most metrics are)."""
+from typing import Any
+
 from finegrad._src.keras.loss_functions import squeeze_or_expand_to_same_rank
 from finegrad._src.keras.losses import apply_mask
 from finegrad._src.keras.metrics.base import Metric
@@ -111,8 +113,8 @@ class MeanMetricWrapper(Mean):
 class _Wrapped(MeanMetricWrapper):
     """A built-in metric: its function is fixed, ``from_config`` passes only the options."""
 
-    _fn_default = None
-    _default_name = None
+    _fn_default: Any = None
+    _default_name: Any = None
 
     def __init__(self, name=None, dtype=None, **kwargs):
         super().__init__(type(self)._fn_default, name or self._default_name, dtype, **kwargs)

@@ -27,7 +27,7 @@ from finegrad._src.ops.nn.softmax_cross_entropy import clip_by_norm
 from finegrad._src.keras.state_variables import state_variable
 from finegrad._src.variables import Variable
 
-_COUNTS = {}
+_COUNTS: dict[str, int] = {}
 
 
 def _auto_name(cls_name):
