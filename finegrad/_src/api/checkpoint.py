@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from finegrad._src.errors import NotFoundError
-from finegrad._src.module import Module
+from finegrad._src.api.module import Module
 from finegrad._src.variables import Variable
 
 __all__ = ["Checkpoint", "CheckpointLoadStatus", "InitializationOnlyStatus",

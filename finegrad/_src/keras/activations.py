@@ -4,8 +4,8 @@ by name (``"relu"``, ``"swish"``...), as layers' ``activation=`` argument does.
 """
 from typing import Any
 
-from finegrad._src.activations import gelu as _nn_gelu, relu6 as _nn_relu6
-from finegrad._src.activations import selu as _nn_selu
+from finegrad._src.ops.nn.activations import gelu as _nn_gelu, relu6 as _nn_relu6
+from finegrad._src.ops.nn.activations import selu as _nn_selu
 from finegrad._src.ops.math import arithmetic as ar
 from finegrad._src.ops.math import elementwise as ew
 from finegrad._src.ops.array.structural import (cast, convert_to_tensor, ones_like, split,

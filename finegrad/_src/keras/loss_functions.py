@@ -15,7 +15,7 @@ from finegrad._src.ops.math.reductions import reduce_max, reduce_mean
 from finegrad._src.ops.nn.softmax_cross_entropy import (
     sigmoid_cross_entropy_with_logits, softmax, softmax_cross_entropy_with_logits,
     sparse_softmax_cross_entropy_with_logits)
-from finegrad._src.statistics import reduce_all
+from finegrad._src.ops.math.statistics import reduce_all
 
 EPSILON = 1e-7   # Keras's backend.epsilon()
 

@@ -19,7 +19,7 @@ from finegrad._src.keras.loss_functions import squeeze_or_expand_to_same_rank
 from finegrad._src.ops.array.shape_queries import size
 from finegrad._src.ops.array.structural import cast, convert_to_tensor, reduce_sum
 from finegrad._src.ops.math import elementwise as ew
-from finegrad._src.statistics import divide_no_nan
+from finegrad._src.ops.math.statistics import divide_no_nan
 
 _REDUCTIONS = ("sum_over_batch_size", "sum", None, "none", "mean", "mean_with_sample_weight")
 

@@ -6,7 +6,8 @@ non-trainable finegrad Variables made out of any trace (`init_scope`), so a step
 machinery's variable class is merged in, ``state_variable`` is the function to switch to it.)
 """
 from typing import Any
-from finegrad._src.contexts import init_scope
+
+from finegrad._src.api.contexts import init_scope
 from finegrad._src.variables import Variable
 
 

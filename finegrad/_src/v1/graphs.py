@@ -24,7 +24,9 @@ import threading
 
 import numpy as np
 
-from finegrad._src import contexts, core, dtypes, graph_values, nest, scopes
+from finegrad._src import core, dtypes, graph_values, nest
+from finegrad._src.api import contexts
+from finegrad._src.api import scopes
 from finegrad._src.graph import override
 from finegrad._src.graph.builder import GraphBuilder
 from finegrad._src.shapes import TensorShape

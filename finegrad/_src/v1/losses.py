@@ -12,7 +12,7 @@ from finegrad._src.ops.nn.softmax_cross_entropy import (
     sigmoid_cross_entropy_with_logits, softmax_cross_entropy_with_logits,
     sparse_softmax_cross_entropy_with_logits)
 from finegrad._src import dtypes
-from finegrad._src.statistics import add_n, divide_no_nan
+from finegrad._src.ops.math.statistics import add_n, divide_no_nan
 from finegrad._src.v1 import default_graph, graphs
 from finegrad._src.v1.variable_scope import GraphKeys
 

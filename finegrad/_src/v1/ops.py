@@ -16,12 +16,13 @@ from finegrad._src.ops.nn.conv import conv2d as _conv2d
 from finegrad._src.ops.nn.pool import avg_pool2d as _avg_pool2d, max_pool2d as _max_pool2d
 from finegrad._src.ops.nn.softmax_cross_entropy import (log_softmax as _log_softmax,
                                                          softmax as _softmax)
-from finegrad._src import dtypes, statistics
+from finegrad._src import dtypes
+from finegrad._src.ops.math import statistics
 from finegrad._src.core import bind
 from finegrad._src.ops.random import streams
 from finegrad._src.tensor import Tensor
 from finegrad._src.v1 import graphs
-from finegrad._src.printing import print_
+from finegrad._src.api.printing import print_
 
 log = elementwise.log
 random_shuffle = random_ops.shuffle

@@ -13,8 +13,9 @@ import threading
 
 import numpy as np
 
-from finegrad._src import dtypes, scopes
-from finegrad._src.contexts import group
+from finegrad._src import dtypes
+from finegrad._src.api import scopes
+from finegrad._src.api.contexts import group
 from finegrad._src.shapes import TensorShape
 from finegrad._src.tensor import Tensor
 from finegrad._src.v1 import default_graph, graphs, initializers

@@ -9,7 +9,7 @@ from finegrad._src.ops.array.structural import (cast, convert_to_tensor, expand_
 from finegrad._src.ops.math import elementwise as ew
 from finegrad._src.ops.math.counts_and_casts import in_top_k
 from finegrad._src.ops.math.sorting import argmax
-from finegrad._src.statistics import reduce_any
+from finegrad._src.ops.math.statistics import reduce_any
 
 
 def accuracy(y_true: Any, y_pred: Any) -> Any:

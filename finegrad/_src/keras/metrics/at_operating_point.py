@@ -7,7 +7,7 @@ from finegrad._src.keras.metrics.confusion import update_confusion_matrix_variab
 from finegrad._src.ops.math import elementwise as ew
 from finegrad._src.ops.math.arithmetic import maximum
 from finegrad._src.ops.math.reductions import reduce_max
-from finegrad._src.statistics import divide_no_nan
+from finegrad._src.ops.math.statistics import divide_no_nan
 
 
 class _AtOperatingPoint(Metric):

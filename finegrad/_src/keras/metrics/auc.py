@@ -12,7 +12,7 @@ from finegrad._src.ops.array.structural import cast, convert_to_tensor, ones_lik
 from finegrad._src.ops.math import elementwise as ew
 from finegrad._src.ops.math.arithmetic import maximum, minimum
 from finegrad._src.ops.math.reductions import reduce_mean
-from finegrad._src.statistics import divide_no_nan
+from finegrad._src.ops.math.statistics import divide_no_nan
 
 _CURVES = ("ROC", "PR", "PRGAIN")
 _SUMMATIONS = ("interpolation", "minoring", "majoring")

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from finegrad._src import dtypes
-from finegrad._src.contexts import init_scope
+from finegrad._src.api.contexts import init_scope
 from finegrad._src.keras import initializers
 from finegrad._src.keras.state_variables import state_variable
 

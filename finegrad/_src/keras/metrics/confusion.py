@@ -15,7 +15,7 @@ from finegrad._src.ops.array.structural import (cast, convert_to_tensor, expand_
                                                 ones_like, reduce_sum, reshape)
 from finegrad._src.ops.math import elementwise as ew
 from finegrad._src.ops.math.sorting import top_k as _top_k
-from finegrad._src.statistics import divide_no_nan
+from finegrad._src.ops.math.statistics import divide_no_nan
 
 NEG_INF = -1e10
 _CASES = {"tp": (True, True), "fn": (True, False), "fp": (False, True), "tn": (False, False)}

@@ -8,7 +8,7 @@ from finegrad._src.keras.metrics.base import Metric
 from finegrad._src.ops.array.shape_queries import shape
 from finegrad._src.ops.array.structural import cast, convert_to_tensor, ones_like, reduce_sum
 from finegrad._src.ops.math.reductions import reduce_mean
-from finegrad._src.statistics import divide_no_nan
+from finegrad._src.ops.math.statistics import divide_no_nan
 
 
 def reduce_to_samplewise_values(values: Any, sample_weight: Any, reduce_fn: Any, dtype: Any) -> Any:

@@ -16,8 +16,8 @@ from typing import Any
 import numpy as np
 
 from finegrad._src import dtypes
-from finegrad._src.contexts import init_scope
-from finegrad._src.graph.control import cond
+from finegrad._src.api.contexts import init_scope
+from finegrad._src.control_flow.cond_while import cond
 from finegrad._src.keras import initializers
 from finegrad._src.keras.optimizers.schedules import LearningRateSchedule
 from finegrad._src.keras.optimizers import schedules

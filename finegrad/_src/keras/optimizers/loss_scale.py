@@ -5,7 +5,7 @@ import numpy as np
 from finegrad._src.keras.optimizers.base import Optimizer, side_effect_cond
 from finegrad._src.ops.math import elementwise as ew
 from finegrad._src.ops.array.structural import cast, convert_to_tensor, stack
-from finegrad._src.statistics import reduce_all
+from finegrad._src.ops.math.statistics import reduce_all
 
 _BASE_DEFAULTS = {"weight_decay": None, "clipnorm": None, "global_clipnorm": None,
                   "clipvalue": None, "use_ema": False, "ema_momentum": 0.99,

@@ -12,11 +12,13 @@ import numpy as np
 from finegrad._src import core, dtypes
 from finegrad._src import tensor as tensor_module
 from finegrad._src.errors import InvalidArgumentError
-from finegrad._src.ops.array.structural import _t, broadcast_to, cast, concat, reshape
+from finegrad._src.ops.array.structural import (_t, broadcast_to, cast, concat,
+                                                convert_to_tensor, reshape)
 from finegrad._src.ops.zeros_and_axes import _shape_arg
 from finegrad._src.ops.array.indexing import getitem
 from finegrad._src.tensor import Tensor, to_numpy_value
 from finegrad._src.shapes import as_int, as_ints
+from finegrad._src.variables import Variable
 
 from typing import TYPE_CHECKING, Any
 
@@ -26,6 +28,36 @@ if TYPE_CHECKING:   # annotations only: nothing imported at run time
 
 
 # --- constants (no gradient: their outputs do not depend on any input) -----------------------
+
+def constant(value: Any, dtype: DTypeLike | None = None, shape: Any = None,
+             name: str = "Const") -> Tensor:
+    """A tensor from a Python number, nested list, NumPy array or tensor.
+
+    Python floats become float32 and ints int32 (TensorFlow's defaults); NumPy arrays keep
+    their dtype unless ``dtype`` is given. With ``shape``, a scalar is filled to that shape
+    and other values are reshaped.
+
+    >>> import finegrad as fg
+    >>> fg.constant(1.).dtype, fg.constant([1, 2]).dtype
+    (finegrad.float32, finegrad.int32)
+    >>> fg.constant(0., shape=(2,)).numpy()
+    array([0., 0.], dtype=float32)
+
+    Raises:
+        TypeError: for values that are neither numbers nor strings (naming their type).
+            Strings (str or bytes) make a ``finegrad.string`` tensor holding bytes.
+        ValueError: when the value cannot take ``shape``.
+    """
+    if isinstance(value, (Tensor, Variable)):
+        t = convert_to_tensor(value)
+        v = t._value if dtype is None else np.asarray(t._value).astype(dtypes.as_dtype(dtype)._np)
+    else:
+        v = to_numpy_value(value, dtype, "finegrad.constant")
+    if shape is not None:
+        v = tensor_module.filled(v, as_ints(shape, "finegrad.constant", "shape"),
+                                 "finegrad.constant")
+    return Tensor(v)
+
 
 def zeros(shape: Any, dtype: DTypeLike = dtypes.float32, name: str | None = None,
           layout: Any = None) -> Tensor:

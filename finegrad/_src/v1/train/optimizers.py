@@ -10,9 +10,10 @@ updates at once, as TensorFlow's v1 optimizers do eagerly.
 """
 import numpy as np
 
-from finegrad._src import dtypes, scopes
+from finegrad._src import dtypes
+from finegrad._src.api import scopes
 from finegrad._src.ad.tape import GradientTape
-from finegrad._src.contexts import group
+from finegrad._src.api.contexts import group
 from finegrad._src.ops.array.structural import cast, convert_to_tensor
 from finegrad._src.ops.array.constants import ones, zeros
 from finegrad._src.ops.math.elementwise import floor, sqrt, square

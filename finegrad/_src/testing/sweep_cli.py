@@ -15,7 +15,7 @@ import numpy as np
 
 from finegrad._src.ad.tape import GradientTape
 from finegrad._src.ad.linearity import NotLinearError
-from finegrad._src.sweep import MAX_POINTS, input_names, sweep
+from finegrad._src.testing.sweep import MAX_POINTS, input_names, sweep
 from finegrad._src.tensor import Tensor
 
 USAGE_ERROR = 2
@@ -163,7 +163,7 @@ def _options(args):
     if args.plot:
         if os.path.splitext(args.plot)[1].lower() not in (".png", ".svg", ".pdf"):
             raise UsageError(f"--plot must name a .png, .svg or .pdf file, got {args.plot!r}")
-        from finegrad._src.sweep_plot import _pyplot
+        from finegrad._src.testing.sweep_plot import _pyplot
         try:
             _pyplot()       # before the sweep: a missing matplotlib is a usage error
         except ImportError as e:

@@ -21,7 +21,8 @@ from finegrad._src.core import Primitive, bind
 from finegrad._src.ops.zeros_and_axes import instantiate_zeros
 from finegrad._src.graph.builder import GraphBuilder, is_traced
 from finegrad._src.graph.concrete import replay
-from finegrad._src.graph import ir, vmap
+from finegrad._src.graph import ir
+from finegrad._src.control_flow import vectorized_map as vmap
 from finegrad._src.graph.ir import OutSlot
 from finegrad._src.ops.array.structural import convert_to_tensor
 from finegrad._src.tensor import Tensor

@@ -6,7 +6,7 @@ every point it takes the derivatives finegrad computes (reverse and forward mode
 2) in the requested dtype, the central finite differences of the function's value in float64
 (the expected derivatives), and, when there is one, the plain autodiff of a reference function
 in the requested dtype. The comparison is the one `check_custom_gradient` uses
-(`finegrad._src.comparison`); `finegrad._src.sweep_report` turns the arrays into a report.
+(`finegrad._src.testing.comparison`); `sweep_report` turns the arrays into a report.
 
 An elementwise function is evaluated on all points at once (one tape for the whole vector);
 whether it is elementwise is checked by comparing a few points with calls on single points,
@@ -21,8 +21,8 @@ from finegrad._src.ad.forward import ForwardAccumulator
 from finegrad._src.ad.tape import GradientTape
 from finegrad._src.dtypes import as_dtype
 from finegrad._src.ops.array.structural import reduce_sum
-from finegrad._src.progress import ProgressBar
-from finegrad._src.sweep_report import SweepReport
+from finegrad._src.testing.progress import ProgressBar
+from finegrad._src.testing.sweep_report import SweepReport
 from finegrad._src.tensor import Tensor
 
 MODES = ("rev", "fwd")

@@ -14,8 +14,8 @@ import html
 
 import numpy as np
 
-from finegrad._src.comparison import compare
-from finegrad._src.sweep_text import report_dict, report_rows, report_text, verdict
+from finegrad._src.testing.comparison import compare
+from finegrad._src.testing.sweep_text import report_dict, report_rows, report_text, verdict
 
 Worst = collections.namedtuple("Worst", "mode order input point error got expected")
 Worst.__doc__ = """The worst point of a sweep: the mode ("rev"/"fwd") and order of the
@@ -187,7 +187,7 @@ class SweepReport:
     def plot(self, path=None):
         """Draw the sweep with matplotlib (the ``[plot]`` extra) and return the figure;
         with ``path``, also save it there (.png, .svg, .pdf)."""
-        from finegrad._src.sweep_plot import plot_report
+        from finegrad._src.testing.sweep_plot import plot_report
         return plot_report(self, path)
 
 
