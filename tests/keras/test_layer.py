@@ -403,3 +403,24 @@ def test_input_spec_is_checked_at_each_call():
                             "received input with shape (1, 2, 2, 4)")
     x = keras_fg.Input((5, 5, 3))
     assert layer(x).shape == (None, 5, 5, 3)
+
+
+def test_training_given_positionally():
+    seen = []
+
+    class Probe(keras_fg.layers.Layer):
+        def call(self, x, training=None):
+            seen.append(training)
+            return x
+
+    class Outer(keras_fg.layers.Layer):
+        def __init__(self):
+            super().__init__()
+            self.p = Probe()
+
+        def call(self, x, training=None):
+            return self.p(x)
+
+    Outer()(tf.ones(1), True)
+    Probe()(tf.ones(1), False)
+    assert seen == [True, False]

@@ -337,3 +337,31 @@ def test_grad_cam_pattern_intermediate_outputs():
     np.testing.assert_allclose(grads.numpy(), np.full((1, 4, 4, 2), 1 / 16), rtol=1e-6)
     with pytest.raises(AttributeError, match="never been called"):
         _ = L.Dense(2).output
+
+
+SHOW_TRAINABLE_SUMMARY = """\
+Model: "sequential"
+┏━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━━━┳━━━━━━━┓
+┃ Layer (type)                ┃ Output Shape          ┃    Param # ┃ Trai… ┃
+┡━━━━━━━━━━━━━━━━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━━━━━━━━━━╇━━━━━━━━━━━━╇━━━━━━━┩
+│ dense (Dense)               │ (None, 3)             │         15 │   Y   │
+├─────────────────────────────┼───────────────────────┼────────────┼───────┤
+│ dropout (Dropout)           │ (None, 3)             │          0 │   -   │
+├─────────────────────────────┼───────────────────────┼────────────┼───────┤
+│ dense_1 (Dense)             │ (None, 2)             │          8 │   N   │
+└─────────────────────────────┴───────────────────────┴────────────┴───────┘
+ Total params: 23 (92.00 B)
+ Trainable params: 15 (60.00 B)
+ Non-trainable params: 8 (32.00 B)
+"""
+
+
+def test_summary_show_trainable_and_a_frozen_layer_match_keras():
+    m = K.Sequential([K.Input((4,)), L.Dense(3), L.Dropout(0.1), L.Dense(2, trainable=False)])
+    lines = []
+    m.summary(print_fn=lines.append, line_length=76, show_trainable=True)
+    assert "".join(lines) == SHOW_TRAINABLE_SUMMARY
+    frozen = m.layers[-1]
+    assert frozen.trainable_weights == [] and not frozen.kernel.trainable
+    frozen.trainable = True
+    assert len(m.trainable_weights) == 4

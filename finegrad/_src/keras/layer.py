@@ -177,6 +177,8 @@ class Layer:
         if any(w is v for w in self._trainable_variables + self._non_trainable_variables):
             return
         (self._trainable_variables if v.trainable else self._non_trainable_variables).append(v)
+        if not self.__dict__.get("_trainable", True):   # a frozen layer's weights are frozen
+            v.trainable = False
 
     @property
     def _layers(self):
@@ -476,7 +478,11 @@ class Layer:
 
     def _resolve_call_args(self, args, kwargs, ctx):
         params = _call_params(type(self))
-        if "training" in params:
+        position = _position(params, "training")
+        if position is not None and len(args) > position:   # given positionally
+            if args[position] is not None:
+                ctx.training = args[position]
+        elif "training" in params:
             training = kwargs.get("training")
             if training is None:
                 training = ctx.training
@@ -489,7 +495,9 @@ class Layer:
             ctx.training = kwargs.pop("training")
         else:
             kwargs.pop("training", None)
-        if "mask" in params and kwargs.get("mask") is None and args:
+        position = _position(params, "mask")
+        if "mask" in params and kwargs.get("mask") is None and args and \
+                (position is None or len(args) <= position):
             mask = nodes.mask_of(args[0])
             if mask is not None:
                 kwargs = {**kwargs, "mask": mask}
@@ -562,6 +570,13 @@ def _shape_of(x):
 
 
 _params_cache: dict[type, dict] = {}
+
+
+def _position(params, name):
+    """The positional index of ``call``'s parameter ``name`` (self not counted), or None."""
+    names = [n for n, p in params.items() if n != "self" and
+             p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    return names.index(name) if name in names else None
 
 
 def _call_params(cls):

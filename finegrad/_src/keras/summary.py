@@ -126,7 +126,7 @@ def _line(left, mid, right, fill, widths):
 
 def _table_lines(headers, aligns, rows, widths):
     def render(cells, sep, ellipsis_col):
-        wrapped = [_wrap(c, w - 2, ellipsis=(i == ellipsis_col))
+        wrapped = [_wrap(c, w - 2, ellipsis=ellipsis_col in (i, "all"))
                    for i, (c, w) in enumerate(zip(cells, widths, strict=True))]
         height = max(len(w) for w in wrapped)
         out = []
@@ -140,7 +140,7 @@ def _table_lines(headers, aligns, rows, widths):
             out.append(sep + sep.join(parts) + sep)
         return out
     conn = headers.index("Connected to") if "Connected to" in headers else -1
-    lines = [_line("┏", "┳", "┓", "━", widths)] + render(headers, "┃", -1)
+    lines = [_line("┏", "┳", "┓", "━", widths)] + render(headers, "┃", "all")
     lines.append(_line("┡", "╇", "┩", "━", widths))
     for i, row in enumerate(rows):
         if i:
