@@ -486,6 +486,25 @@ def _layout(n_args, n_vars, n_outs):
     return CustomLayout(n_args, n_vars, n_outs)
 
 
+def _without_empty_variable_grads(grad_fn, result):
+    """``grad_fn(*dys, variables=None)`` of an ``f`` that read no variable may return
+    ``(grads, [])``, TensorFlow's form (it always asks for the pair): its grads."""
+    if type(result) in (tuple, list) and len(result) == 2 and \
+            type(result[1]) in (tuple, list) and not result[1] and _accepts_variables(grad_fn):
+        return result[0]
+    return result
+
+
+def _warn_all_none(name, grads):
+    """A grad_fn that returns None for every input (a forgotten ``return``) warns once."""
+    if (grads is None or type(grads) in (tuple, list) and grads and
+            all(g is None for g in grads)) and ("all None", name) not in _WARNED:
+        _WARNED.add(("all None", name))
+        warnings.warn(f"finegrad.custom_gradient: the gradient function of {name} returned "
+                      f"None for every input (a forgotten `return`?): no gradient flows "
+                      f"through {name}", UserWarning, stacklevel=4)
+
+
 def _check_variables_param(name, grad_fn, variables):
     """A TypeError when ``f`` read ``variables`` and ``grad_fn`` cannot receive them."""
     if variables and not _accepts_variables(grad_fn):
@@ -572,8 +591,10 @@ class _Rule:
 
     def __call__(self, cts):
         if self.simple:
-            result = self.grad_fn(cts[0])
+            result = _without_empty_variable_grads(self.grad_fn, self.grad_fn(cts[0]))
             g = result[0] if type(result) in (list, tuple) and len(result) == 1 else result
+            if g is None:
+                _warn_all_none(self.name, None)
             if type(g) is Tensor or g is None:
                 if self._args is not None:   # a call of tensors only
                     (x,) = self._args
@@ -598,7 +619,9 @@ class _Rule:
             result = self.grad_fn(*dys, variables=self.variables)
             grads, var_grads = _split_var_grads(result, self.name, self.variables)
         else:
-            grads, var_grads = self.grad_fn(*dys), []
+            grads, var_grads = _without_empty_variable_grads(self.grad_fn,
+                                                             self.grad_fn(*dys)), []
+        _warn_all_none(self.name, grads)
         out = []
         constants = self.params.constants
         for row, g_row, pname in zip(self.params.leaves, self._tensor_rows(grads),
