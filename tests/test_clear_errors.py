@@ -190,3 +190,21 @@ class _nothing:
 
     def __exit__(self, *exc):
         return False
+
+
+# --- transforms of nothing --------------------------------------------------------------------
+
+@pytest.mark.parametrize("name, shape", [("fft", (0,)), ("ifft", (0,)), ("fft2d", (0, 3)),
+                                         ("ifft2d", (2, 0))])
+def test_complex_transforms_of_length_0_are_empty(name, shape):
+    y = getattr(fg.signal, name)(fg.zeros(shape, fg.complex64))
+    assert y.shape == shape and y.dtype == fg.complex64   # TensorFlow's
+
+
+def test_rfft_of_length_0_is_empty_and_irfft_of_one_coefficient_is_clear():
+    assert fg.signal.rfft(fg.zeros([2, 0])).shape == (2, 0)
+    with pytest.raises(ValueError, match=r"finegrad.signal.irfft: the signal length would be "
+                                         r"0.*n = 1 coefficients.*fft_length"):
+        fg.signal.irfft(fg.constant([1 + 0j], fg.complex64))
+    np.testing.assert_allclose(fg.signal.irfft(fg.constant([3 + 0j], fg.complex64),
+                                               fft_length=[1]).numpy(), [3.])
