@@ -18,7 +18,8 @@ from numpy import ndarray
 
 from finegrad._src import core, nest
 from finegrad._src.ad.custom_returns import (_LEAF_CASES, _RETURN_CASES, _WARNED, _check,
-                                             _split_var_grads, _unused)
+                                             _split_var_grads, _unused, _warn_all_none,
+                                             _without_empty_variable_grads)
 from finegrad._src.ad import linearity
 from finegrad._src.ad.rediff import jvp_by_transposing
 from finegrad._src.ad.signatures import _accepts_variables, _param_names, _positional_count
@@ -109,13 +110,7 @@ def _custom_jvp(primals, tangents, *, out, rule):
         return tuple(rule.layout.outputs(tangents))
     if rule.jvp is not None:
         return rule.forward(ins, instantiate_zeros(ins, tans))
-    cg = getattr(rule, "cg", None)
-    if cg is None or not cg._linear:   # the first forward-mode use: is grad_fn linear in dy?
-        why = linearity.probe(rule, out if isinstance(out, (tuple, list)) else (out,))
-        if why is not None:
-            raise linearity.not_linear_error(rule.name, why)
-        if cg is not None:
-            cg._linear = True
+    linearity.check_once(rule, out)   # the first forward-mode use: grad_fn linear in dy?
     return tuple(jvp_by_transposing(rule, ins, tans, out, rule.name))
 
 
@@ -484,25 +479,6 @@ def _record_simple(cg, args, y, grad_fn, watcher):
 def _layout(n_args, n_vars, n_outs):
     """The (immutable) CustomLayout of these counts, made once."""
     return CustomLayout(n_args, n_vars, n_outs)
-
-
-def _without_empty_variable_grads(grad_fn, result):
-    """``grad_fn(*dys, variables=None)`` of an ``f`` that read no variable may return
-    ``(grads, [])``, TensorFlow's form (it always asks for the pair): its grads."""
-    if type(result) in (tuple, list) and len(result) == 2 and \
-            type(result[1]) in (tuple, list) and not result[1] and _accepts_variables(grad_fn):
-        return result[0]
-    return result
-
-
-def _warn_all_none(name, grads):
-    """A grad_fn that returns None for every input (a forgotten ``return``) warns once."""
-    if (grads is None or type(grads) in (tuple, list) and grads and
-            all(g is None for g in grads)) and ("all None", name) not in _WARNED:
-        _WARNED.add(("all None", name))
-        warnings.warn(f"finegrad.custom_gradient: the gradient function of {name} returned "
-                      f"None for every input (a forgotten `return`?): no gradient flows "
-                      f"through {name}", UserWarning, stacklevel=4)
 
 
 def _check_variables_param(name, grad_fn, variables):
