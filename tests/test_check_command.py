@@ -17,7 +17,7 @@ import pytest
 
 import finegrad as tf
 from finegrad.__main__ import main
-from finegrad._src.progress import ProgressBar
+from finegrad._src.testing.progress import ProgressBar
 from tests.seed_examples import log1pexp, plain_log1pexp
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -99,7 +99,7 @@ def test_a_rule_off_by_a_factor_exits_1_and_names_the_worst_point(off_file, caps
 
 
 def _load(path, name):
-    from finegrad._src.sweep_cli import load_function
+    from finegrad._src.testing.sweep_cli import load_function
     return load_function(f"{path}:{name}")
 
 

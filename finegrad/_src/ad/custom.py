@@ -8,10 +8,14 @@ from the inputs (and the variables ``f`` read) to those outputs; that op's VJP c
 derivatives go through ``grad_fn``'s own ops; and forward mode transposes ``grad_fn``
 (see forward.py).
 """
+
+from __future__ import annotations
+
 import dataclasses
 import functools
 import numbers
 import warnings
+from typing import Any
 
 import numpy as np
 from numpy import ndarray
@@ -215,7 +219,7 @@ def _is_input(x):
         isinstance(x, numbers.Number) and not isinstance(x, bool)
 
 
-def custom_gradient(f=None, *, jvp=None):
+def custom_gradient(f: Any = None, *, jvp: Any = None) -> Any:
     """Decorator: define the gradient of a function yourself (TensorFlow's contract, extended).
 
     ``f(*args, **kwargs)`` returns ``(y, grad_fn)``; the decorated function returns ``y``, and
@@ -352,7 +356,7 @@ def _split(result, f):
     return result[0], result[1]
 
 
-_NONE = frozenset()
+_NONE: frozenset = frozenset()
 
 
 class _Params:

@@ -227,7 +227,7 @@ def _unused(g, t, param, name):
     return None
 
 
-_WARNED = set()
+_WARNED: set = set()
 
 
 def _without_empty_variable_grads(grad_fn, result):

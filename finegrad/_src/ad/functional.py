@@ -2,18 +2,27 @@
 
 These are JAX-style entry points (TensorFlow has none); `finegrad.testing` is built on them.
 """
+
+from __future__ import annotations
+
 from finegrad._src import nest
 from finegrad._src.ad.forward import ForwardAccumulator
 from finegrad._src.ad.tape import GradientTape
+from finegrad._src.ops.array.gather import dense_cotangent
 from finegrad._src.ops.array.structural import convert_to_tensor
 from finegrad._src.tensor import Tensor
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.types import TensorLike
 
 
 def _as_tensors(xs):
     return [x if type(x) is Tensor else convert_to_tensor(x) for x in xs]
 
 
-def vjp(f, *primals):
+def vjp(f: Any, *primals: Any) -> Any:
     """``(f(*primals), vjp_fn)``; ``vjp_fn(ct)`` returns one cotangent per primal.
 
     >>> import finegrad as fg
@@ -28,11 +37,11 @@ def vjp(f, *primals):
         out = f(*xs)
 
     def vjp_fn(ct):
-        return tuple(tape.gradient(out, xs, output_gradients=ct))
+        return tuple(map(dense_cotangent, tape.gradient(out, xs, output_gradients=ct)))
     return out, vjp_fn
 
 
-def jvp(f, primals, tangents):
+def jvp(f: Any, primals: Any, tangents: Any) -> Any:
     """``(f(*primals), J v)`` in forward mode.
 
     >>> import finegrad as fg
@@ -56,7 +65,7 @@ def _fill_zero(out, tan):
                                        for o, t in zip(flat_o, flat_t, strict=True)])
 
 
-def value_and_grad(f, argnums=0):
+def value_and_grad(f: Any, argnums: Any = 0) -> Any:
     """``f`` -> a function returning ``(f(*args), gradient)`` for scalar-valued ``f``.
 
     >>> import finegrad as fg
@@ -99,11 +108,12 @@ def _value_and_grad(f, argnums, fn):
             out = f(*xs)
         check_scalar(out, fn)
         g = tape.gradient(out, [xs[i] for i in nums], unconnected_gradients="zero")
+        g = [dense_cotangent(gi) for gi in g]
         return out, g[0] if single else tuple(g)
     return wrapped
 
 
-def grad(f, argnums=0):
+def grad(f: Any, argnums: int | tuple[int, ...] = 0) -> Any:
     """The gradient function of a scalar-valued ``f`` (JAX's ``grad``).
 
     >>> import finegrad as fg
@@ -117,7 +127,7 @@ def grad(f, argnums=0):
     return wrapped
 
 
-def hessian_vector_product(f, x, v):
+def hessian_vector_product(f: Any, x: TensorLike, v: Any) -> Tensor:
     """H v of scalar ``f`` at ``x``, forward over reverse.
 
     >>> import finegrad as fg
@@ -132,11 +142,11 @@ def hessian_vector_product(f, x, v):
             tape.watch(x)
             y = f(x)
         check_scalar(y, "finegrad.hessian_vector_product")
-        g = tape.gradient(y, x)
+        g = dense_cotangent(tape.gradient(y, x))
     return acc.jvp(g, unconnected_gradients="zero")
 
 
-def jacfwd(f, argnums=0):
+def jacfwd(f: Any, argnums: int | tuple[int, ...] = 0) -> Any:
     """The Jacobian of ``f`` by forward mode, one JVP per input element (JAX's ``jacfwd``).
 
     Shape ``f(x).shape + x.shape``. Works through `custom_gradient` functions (their JVP
@@ -171,7 +181,7 @@ def jacfwd(f, argnums=0):
     return wrapped
 
 
-def jacrev(f, argnums=0):
+def jacrev(f: Any, argnums: int | tuple[int, ...] = 0) -> Any:
     """The Jacobian of ``f`` by reverse mode, in one vectorized pass where the rules allow
     (`GradientTape.jacobian`; JAX's ``jacrev``).
 

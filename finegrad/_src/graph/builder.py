@@ -9,6 +9,9 @@ to Python (`check_concrete`) and which of its sizes are open (`static_shape`). U
 input_signature with ``None`` dimensions it keeps every value's shape with its symbolic
 sizes (`dims.Dim`, graph/symbolic.py) and the guards the trace decided.
 """
+
+from __future__ import annotations
+
 import contextlib
 
 import numpy as np
@@ -19,9 +22,15 @@ from finegrad._src.graph import ir, symbolic
 from finegrad._src.ops.array import indexing
 from finegrad._src.graph.ir import Graph, Node, OutSlot, read_variable_p, assign_variable_p
 from finegrad._src.dims import Dim, has_dims, is_symbolic
-from finegrad._src.tensor import OutOfScope, Tensor, TensorShape
+from finegrad._src.graph_values import OutOfScope
+from finegrad._src.tensor import Tensor, TensorShape
 from finegrad._src import variables
 from finegrad._src.variables import Variable
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.types import TensorLike
 
 
 class TensorSpec:
@@ -33,7 +42,7 @@ class TensorSpec:
     True
     """
 
-    def __init__(self, shape, dtype=dtypes.float32, name=None):
+    def __init__(self, shape: Any, dtype: Any = dtypes.float32, name: str | None = None) -> None:
         # None: an unknown shape (any rank), as in TensorFlow; () is a scalar
         self.shape = TensorShape(None) if shape is None else tuple(
             None if s is None else int(s) for s in shape)
@@ -44,7 +53,7 @@ class TensorSpec:
     def _rank_known(self):
         return self.shape.rank is not None if isinstance(self.shape, TensorShape) else True
 
-    def is_compatible_with(self, t):
+    def is_compatible_with(self, t: Any) -> bool:
         if not self._rank_known:
             return t.dtype == self.dtype
         shape = tuple(t._value.shape) if isinstance(t, Tensor) else tuple(t.shape)
@@ -358,7 +367,7 @@ def is_traced(t):
     return s is not None and s not in tracer.consts
 
 
-def get_static_value(tensor, partial=False):
+def get_static_value(tensor: TensorLike, partial: bool = False) -> Any:
     """The value of ``tensor`` as a NumPy array when it is known without running a graph
     (``tf.get_static_value``): eagerly, always; inside a `finegrad.function` trace, for
     tensors that do not depend on the function's arguments or variables (constants made or

@@ -16,6 +16,9 @@ an earlier one in sizes only opens those sizes, as TensorFlow generalizes shapes
 
 The names defined in builder.py, concrete.py and gradients.py stay importable from here.
 """
+
+from __future__ import annotations
+
 import collections
 import functools
 import inspect
@@ -31,11 +34,13 @@ from finegrad._src.graph.concrete import ConcreteFunction, replay  # noqa: F401
 from finegrad._src.graph.gradients import gradients  # noqa: F401
 from finegrad._src.graph.ir import assign_variable_p
 from finegrad._src.graph.symbolic import GuardFailed
-from finegrad._src.scopes import name_scope
+from finegrad._src.api.scopes import name_scope
 from finegrad._src.ops.array.structural import convert_to_tensor
 from finegrad._src.ops.array.boolean_mask import DataDependentSize
 from finegrad._src.tensor import Tensor
 from finegrad._src.variables import Variable
+
+from typing import Any
 
 
 #: how many traced graphs one Function keeps (least recently used ones are dropped)
@@ -44,11 +49,12 @@ MAX_CONCRETE_FUNCTIONS = 256
 
 # --- function ---------------------------------------------------------------------------------
 
-def function(func=None, input_signature=None, autograph=True, jit_compile=None,
-             reduce_retracing=False, experimental_implements=None,
-             experimental_autograph_options=None, experimental_attributes=None,
-             experimental_relax_shapes=None, experimental_compile=None,
-             experimental_follow_type_hints=None, name=None):
+def function(func: Any = None, input_signature: Any = None, autograph: bool = True,
+             jit_compile: Any = None, reduce_retracing: bool = False,
+             experimental_implements: Any = None, experimental_autograph_options: Any = None,
+             experimental_attributes: Any = None, experimental_relax_shapes: Any = None,
+             experimental_compile: Any = None, experimental_follow_type_hints: Any = None,
+             name: str | None = None) -> Any:
     """Decorator: trace ``func`` into a graph once per input signature and run the graph.
 
     TensorFlow's arguments in its order; ``autograph``, ``jit_compile`` and the

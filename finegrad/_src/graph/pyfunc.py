@@ -12,6 +12,9 @@ graph runs; its gradient is another node (``py_function_vjp``) that runs ``func`
 under a tape (`rediff.vjp_of`). A second derivative through a traced ``py_function`` is not
 supported (NotImplementedError naming it).
 """
+
+from __future__ import annotations
+
 import numpy as np
 
 from finegrad._src import core, dtypes, nest
@@ -19,6 +22,8 @@ from finegrad._src.ad.rediff import vjp_of
 from finegrad._src.core import Primitive, bind, def_nondiff
 from finegrad._src.ops.array.structural import cast, convert_to_tensor
 from finegrad._src.tensor import Tensor
+
+from typing import Any
 
 
 class _eagerly:
@@ -104,7 +109,8 @@ def _numpy_function_impl(*args, func, touts, made):
     return made.call(run, args)
 
 
-def numpy_function(func, inp, Tout, stateful=True, name=None):  # noqa: N803 (TF's names)
+def numpy_function(func: Any, inp: Any, Tout: Any, stateful: bool = True,  # noqa: N803 (TF's names)
+                   name: str | None = None) -> Any:
     """``func`` called on the NumPy values of ``inp``; its results become tensors of the
     dtypes ``Tout`` (a dtype: one tensor; a list: a list). No gradient flows through it, as
     in TensorFlow. Inside `finegrad.function` it runs each time the graph runs.
@@ -174,7 +180,8 @@ py_function_vjp_p.def_jvp(_no_second_order)
 py_function_vjp_p.def_vjp(_no_second_order)
 
 
-def py_function(func, inp, Tout, name=None):  # noqa: N803 (TF's names)
+def py_function(func: Any, inp: Any, Tout: Any,  # noqa: N803 (TF's names)
+                name: str | None = None) -> Any:
     """``func`` called on the tensors ``inp``; its results become tensors of the dtypes
     ``Tout`` (a dtype: one tensor; a list: a list). Eagerly ``func`` is simply called, so the
     ops it runs are recorded and differentiated as usual (TensorFlow's behaviour). Inside

@@ -1,4 +1,7 @@
 """Linear algebra: matmul (batched, broadcasting), einsum, tensordot, matvec, norm."""
+
+from __future__ import annotations
+
 import string
 
 import numpy as np
@@ -16,6 +19,12 @@ from finegrad._src.ops.math import arithmetic as ar
 from finegrad._src.ops.math.complex_numbers import conj_if_complex
 from finegrad._src.ops.math import reductions as rd
 
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.tensor import Tensor
+    from finegrad._src.types import TensorLike
+
 # its impl, np.matmul, takes ``out=``: compiled graphs hand it a recycled buffer (into_pool)
 matmul_p = Primitive("matmul", batch_rule=True, fresh=True, into_pool=True)
 
@@ -25,9 +34,10 @@ def _swap(x):
     return transpose(x, tuple(range(n - 2)) + (n - 1, n - 2))
 
 
-def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False,
-           a_is_sparse=False, b_is_sparse=False, output_type=None, grad_a=False, grad_b=False,
-           name=None):
+def matmul(a: Any, b: Any, transpose_a: Any = False, transpose_b: Any = False,
+           adjoint_a: Any = False, adjoint_b: Any = False, a_is_sparse: Any = False,
+           b_is_sparse: Any = False, output_type: Any = None, grad_a: Any = False,
+           grad_b: Any = False, name: str | None = None) -> Tensor:
     """Matrix product over the last two axes; leading (batch) axes broadcast.
 
     1-D operands follow NumPy's ``@`` (a vector is a row on the left, a column on the right).
@@ -92,8 +102,8 @@ def _matmul_vjp(ct, a, b, *, out, needs, batch):
             unbroadcast(bind(matmul_p, _swap(a), ct), b, batch) if needs[1] else None)
 
 
-def matvec(a, b, transpose_a=False, adjoint_a=False, a_is_sparse=False, b_is_sparse=False,
-           name=None):
+def matvec(a: TensorLike, b: TensorLike, transpose_a: bool = False, adjoint_a: bool = False,
+           a_is_sparse: bool = False, b_is_sparse: bool = False, name: str | None = None) -> Tensor:
     """Matrix-vector product ``a @ b`` over the last axes (``finegrad.linalg.matvec``); the
     sparsity hints are accepted and ignored, as TensorFlow's dense kernels do.
 
@@ -107,7 +117,7 @@ def matvec(a, b, transpose_a=False, adjoint_a=False, a_is_sparse=False, b_is_spa
     return reshape(out, shape_with(out)[:-1])
 
 
-def tensordot(a, b, axes, name=None):
+def tensordot(a: Any, b: Any, axes: Any, name: str | None = None) -> Tensor:
     """Sum products over ``axes`` (an int: the last/first ``axes`` axes; or two lists).
 
     >>> import finegrad as fg
@@ -116,6 +126,8 @@ def tensordot(a, b, axes, name=None):
     """
     a, b = core.unify_args(matmul_p, [a, b])
     na, nb = a._value.ndim, b._value.ndim
+    ax_a: list[Any]
+    ax_b: list[Any]
     if isinstance(axes, (int, np.integer)):
         ax_a, ax_b = list(range(na - axes, na)), list(range(axes))
     else:
@@ -192,7 +204,7 @@ def _check_einsum_sizes(equation, subscripts, shapes, ellipsis):
             seen.setdefault(c, (d, k))
 
 
-def einsum(equation, *inputs, name=None):
+def einsum(equation: Any, *inputs: Any, name: str | None = None) -> Tensor:
     """Einstein summation, e.g. ``einsum("ij,jk->ik", a, b)``; '...' is supported.
 
     Primitive ``einsum`` (operands with a repeated subscript, such as ``"ii->i"``, are
@@ -255,7 +267,8 @@ def _einsum_vjp(ct, *xs, out, needs, batch, ins, spec):
     return tuple(grads)
 
 
-def norm(tensor, ord="euclidean", axis=None, keepdims=False, name=None):
+def norm(tensor: TensorLike, ord: str = "euclidean", axis: Any = None, keepdims: bool = False,
+         name: str | None = None) -> Tensor:
     """Vector or matrix norm: 'euclidean'/'fro'/2, 1, np.inf over ``axis`` (all by default).
 
     The gradient of the euclidean norm at 0 is nan, as in TensorFlow (see

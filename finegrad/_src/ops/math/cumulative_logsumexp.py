@@ -13,6 +13,9 @@ at any finite ``x_j``; a one-element prefix is the identity). So an exclusive sc
 outputs, and the -inf entries of a mask, get their exact derivative, never a silent 0.
 TensorFlow gives nan there.
 """
+
+from __future__ import annotations
+
 import numpy as np
 
 from finegrad._src import core
@@ -22,12 +25,19 @@ from finegrad._src.ops.array.structural import _t, ones_like, zeros_like
 from finegrad._src.ops.zeros_and_axes import axis_vmap
 from finegrad._src.ops.math.reductions import _flip, _scan_prep, cumsum
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.tensor import Tensor
+    from finegrad._src.types import TensorLike
+
 cumulative_logsumexp_p = Primitive("cumulative_logsumexp", batch_rule=True, fresh=True,
                                    shape_rule=core.same_shape_rule)
 cumulative_logsumexp_p.def_vmap(axis_vmap(cumulative_logsumexp_p, "axis"))
 
 
-def cumulative_logsumexp(x, axis=0, exclusive=False, reverse=False, name=None):
+def cumulative_logsumexp(x: TensorLike, axis: int = 0, exclusive: bool = False,
+                         reverse: bool = False, name: str | None = None) -> Tensor:
     """``log(cumsum(exp(x)))`` along ``axis``, without overflow or underflow; ``exclusive``
     and ``reverse`` as for ``cumsum`` (an exclusive scan starts at -inf). Float inputs.
     Primitive ``cumulative_logsumexp``.

@@ -1,4 +1,7 @@
 """Reductions over axes: mean, max, min, prod, logsumexp (reduce_sum lives in array.py)."""
+
+from __future__ import annotations
+
 import numpy as np
 
 from finegrad._src import core, dims
@@ -14,6 +17,13 @@ from finegrad._src.ops.math import elementwise as ew
 from finegrad._src.ops.math import arithmetic as ar
 from finegrad._src.ops.math.complex_numbers import conj_if_complex, no_order
 
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from collections.abc import Callable
+    from finegrad._src.tensor import Tensor
+    from finegrad._src.types import TensorLike
+
 
 def no_bools(fn, x):
     """TypeError naming ``fn`` for a bool tensor: TensorFlow has no bool kernel for sums,
@@ -24,7 +34,8 @@ def no_bools(fn, x):
                         f"use finegrad.reduce_any / finegrad.reduce_all")
 
 
-def reduce_mean(input_tensor, axis=None, keepdims=False, name=None):
+def reduce_mean(input_tensor: TensorLike, axis: Any = None, keepdims: bool = False,
+                name: str | None = None) -> Tensor:
     """Mean over ``axis`` (all axes by default); integer tensors give an integer mean, as in TF.
 
     >>> import finegrad as fg
@@ -55,7 +66,7 @@ def _identity(name, dtype):
     return info.min if low else info.max
 
 
-def _extremum(name, impl, doc):
+def _extremum(name: Any, impl: Any, doc: Any) -> tuple[Primitive, Callable[..., Tensor]]:
     prim = Primitive(name, batch_rule=True, fresh=True, shape_rule=core.reduction_shape_rule)
 
     @prim.def_impl
@@ -84,7 +95,8 @@ def _extremum(name, impl, doc):
     def _vjp(ct, x, *, out, needs, batch, axis, keepdims):
         return (expand_reduced(ct, x, axis, keepdims, batch) * _mask(x, out, axis, keepdims),)
 
-    def op(input_tensor, axis=None, keepdims=False, name=None):
+    def op(input_tensor: TensorLike, axis: Any = None, keepdims: bool = False,
+           name: str | None = None) -> Tensor:
         x = _t(input_tensor)
         no_bools(f"finegrad.{prim.name}", x)
         return bind(prim, x, axis=normalize_axes(axis, x._value.ndim, f"finegrad.{prim.name}"),
@@ -111,7 +123,8 @@ reduce_prod_p = Primitive("reduce_prod", batch_rule=True, fresh=True,
                           shape_rule=core.reduction_shape_rule)
 
 
-def reduce_prod(input_tensor, axis=None, keepdims=False, name=None):
+def reduce_prod(input_tensor: TensorLike, axis: Any = None, keepdims: bool = False,
+                name: str | None = None) -> Tensor:
     """Product over ``axis``. Primitive ``reduce_prod``; exact gradient with zeros in the input.
 
     >>> import finegrad as fg
@@ -177,7 +190,8 @@ def _flip(x, axis):
 cumsum_p = Primitive("cumsum", batch_rule=True, fresh=True, shape_rule=core.same_shape_rule)
 
 
-def cumsum(x, axis=0, exclusive=False, reverse=False, name=None):
+def cumsum(x: TensorLike, axis: int = 0, exclusive: bool = False, reverse: bool = False,
+           name: str | None = None) -> Tensor:
     """Cumulative sum along ``axis``. Primitive ``cumsum``.
 
     >>> import finegrad as fg
@@ -218,7 +232,8 @@ def _reverse_cumsum(ct, axis, batch):
 cumprod_p = Primitive("cumprod", batch_rule=True, fresh=True, shape_rule=core.same_shape_rule)
 
 
-def cumprod(x, axis=0, exclusive=False, reverse=False, name=None):
+def cumprod(x: TensorLike, axis: int = 0, exclusive: bool = False, reverse: bool = False,
+            name: str | None = None) -> Tensor:
     """Cumulative product along ``axis``. Primitive ``cumprod``.
 
     Its gradient is exact where elements are 0, to any order, in both modes:
@@ -314,7 +329,8 @@ def _reduce_prod_vjp(ct, x, *, out, needs, batch, axis, keepdims):
             conj_if_complex(_prod_others(x, axis)),)
 
 
-def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
+def reduce_logsumexp(input_tensor: TensorLike, axis: Any = None, keepdims: bool = False,
+                     name: str | None = None) -> Tensor:
     """log(sum(exp(x))) over ``axis``, computed stably (shifted by the max).
 
     Its gradient is softmax(x) along the axis; the shift carries no gradient.
