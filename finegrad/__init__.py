@@ -104,7 +104,8 @@ from finegrad._src.v1.gradients import AggregationMethod
 
 # ---- namespaces --------------------------------------------------------------------------------
 from finegrad import (math, nn, linalg, autodiff, testing, stable, nest, errors, debugging,
-                      compat, random, dtypes, signal, distribute, train, experimental, types)
+                      compat, random, dtypes, signal, distribute, train, experimental, types,
+                      keras, optimizers, initializers, losses, metrics, data)
 
 from finegrad._version import __version__  # one source: finegrad/_version.py
 
@@ -122,30 +123,31 @@ __all__ = ["DType", "as_dtype", "float16", "float32", "float64", "int8", "int16"
            "tensor_scatter_nd_sub", "tensor_scatter_nd_update", "tensor_scatter_nd_max",
            "tensor_scatter_nd_min", "boolean_mask", "IndexedSlices", "bitcast", "Graph",
            "Operation", "AggregationMethod", "distribute", "train", "experimental", "types",
-           "slice", "strided_slice", "shape_n", "sequence_mask", "unravel_index",
-           "reverse_sequence", "parallel_stack", "broadcast_static_shape",
-           "broadcast_dynamic_shape", "add", "subtract", "multiply", "divide", "negative", "pow",
-           "maximum", "minimum", "clip_by_value", "exp", "sqrt", "square", "abs", "sign", "sin",
-           "cos", "tan", "tanh", "sigmoid", "where", "floor", "round", "equal", "not_equal",
-           "less", "less_equal", "greater", "greater_equal", "logical_and", "logical_or",
-           "logical_not", "sinh", "cosh", "asinh", "asin", "acos", "atan", "acosh", "atanh",
-           "atan2", "complex", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod",
-           "reduce_logsumexp", "cumsum", "add_n", "reduce_any", "reduce_all", "realdiv",
-           "truncatemod", "scalar_mul", "saturate_cast", "truncatediv", "argmax", "argmin", "sort",
-           "argsort", "searchsorted", "unique", "unique_with_counts", "matmul", "tensordot",
-           "einsum", "norm", "clip_by_norm", "clip_by_global_norm", "Module", "name_scope",
-           "control_dependencies", "no_op", "executing_eagerly", "is_tensor",
-           "get_current_name_scope", "device", "init_scope", "inside_function", "group", "tuple",
-           "constant_initializer", "zeros_initializer", "ones_initializer",
-           "random_normal_initializer", "random_uniform_initializer", "print", "assert_equal",
-           "assert_less", "assert_greater", "assert_rank", "Assert", "ensure_shape", "identity_n",
-           "GradientTape", "UnconnectedGradients", "custom_gradient", "RegisterGradient",
-           "no_gradient", "recompute_grad", "grad_pass_through", "vjp", "jvp", "grad",
-           "value_and_grad", "hessian_vector_product", "jacfwd", "jacrev", "function", "gradients",
-           "TensorSpec", "get_static_value", "hessians", "numpy_function", "py_function", "cond",
-           "while_loop", "case", "switch_case", "map_fn", "scan", "foldl", "foldr",
-           "vectorized_map", "math", "nn", "linalg", "autodiff", "testing", "stable", "nest",
-           "errors", "debugging", "compat", "random", "dtypes", "signal", "newaxis", "truediv"]
+           "keras", "optimizers", "initializers", "losses", "metrics", "data", "slice",
+           "strided_slice", "shape_n", "sequence_mask", "unravel_index", "reverse_sequence",
+           "parallel_stack", "broadcast_static_shape", "broadcast_dynamic_shape", "add",
+           "subtract", "multiply", "divide", "negative", "pow", "maximum", "minimum",
+           "clip_by_value", "exp", "sqrt", "square", "abs", "sign", "sin", "cos", "tan", "tanh",
+           "sigmoid", "where", "floor", "round", "equal", "not_equal", "less", "less_equal",
+           "greater", "greater_equal", "logical_and", "logical_or", "logical_not", "sinh", "cosh",
+           "asinh", "asin", "acos", "atan", "acosh", "atanh", "atan2", "complex", "reduce_mean",
+           "reduce_max", "reduce_min", "reduce_prod", "reduce_logsumexp", "cumsum", "add_n",
+           "reduce_any", "reduce_all", "realdiv", "truncatemod", "scalar_mul", "saturate_cast",
+           "truncatediv", "argmax", "argmin", "sort", "argsort", "searchsorted", "unique",
+           "unique_with_counts", "matmul", "tensordot", "einsum", "norm", "clip_by_norm",
+           "clip_by_global_norm", "Module", "name_scope", "control_dependencies", "no_op",
+           "executing_eagerly", "is_tensor", "get_current_name_scope", "device", "init_scope",
+           "inside_function", "group", "tuple", "constant_initializer", "zeros_initializer",
+           "ones_initializer", "random_normal_initializer", "random_uniform_initializer", "print",
+           "assert_equal", "assert_less", "assert_greater", "assert_rank", "Assert",
+           "ensure_shape", "identity_n", "GradientTape", "UnconnectedGradients", "custom_gradient",
+           "RegisterGradient", "no_gradient", "recompute_grad", "grad_pass_through", "vjp", "jvp",
+           "grad", "value_and_grad", "hessian_vector_product", "jacfwd", "jacrev", "function",
+           "gradients", "TensorSpec", "get_static_value", "hessians", "numpy_function",
+           "py_function", "cond", "while_loop", "case", "switch_case", "map_fn", "scan", "foldl",
+           "foldr", "vectorized_map", "math", "nn", "linalg", "autodiff", "testing", "stable",
+           "nest", "errors", "debugging", "compat", "random", "dtypes", "signal", "newaxis",
+           "truediv"]
 
 
 def __getattr__(name):

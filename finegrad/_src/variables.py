@@ -264,6 +264,8 @@ class Variable:
     def _update(self, value, mode):
         tracer = core.current_tracer()
         if tracer is not None:  # inside finegrad.function: an assign node, run at each call
+            if isinstance(value, Variable):   # a traced read, not the trace-time value
+                value = value.read_value()
             v = self._new_value(value, mode)   # the same checks as eagerly
             r = tracer.assign_variable(self, value if isinstance(value, Tensor) else Tensor(v),
                                        mode)

@@ -91,9 +91,37 @@ def normal(seed, shape, dt, state=None):
     wide = dt == np.float64
     calc = np.float64 if wide else np.float32
     b = _bits(seed, 2 * -(-n // 2), 4, 2 if wide else 4, state)
-    u = _unit_float(b, np.float64 if wide else np.float32).astype(calc).reshape(-1, 2)
+    out = _box_muller(_unit_float(b, calc).astype(calc).reshape(-1, 2), calc).reshape(-1)[:n]
+    return out.astype(dt).reshape(shape)
+
+
+def _box_muller(u, calc):
+    """Pairs of normals from pairs of uniforms (the rows of ``u``), as TensorFlow computes."""
     u1 = np.maximum(u[:, 0], calc(1e-7))
     v1 = calc(2 * np.pi) * u[:, 1]
     r = np.sqrt(calc(-2) * np.log(u1))
-    out = np.stack([np.sin(v1) * r, np.cos(v1) * r], 1).reshape(-1)[:n]
-    return out.astype(dt).reshape(shape)
+    return np.stack([np.sin(v1) * r, np.cos(v1) * r], 1)
+
+
+def truncated_normal(seed, shape, dt):
+    """TensorFlow's stateless truncated normal values: output group ``g`` (4 values, 2 for
+    float64) reads Philox blocks from ``counter + 256 g`` (``128 g``) on, one word (two for
+    float64) per uniform, and keeps the Box-Muller normals inside (-2, 2) in order."""
+    dt = np.dtype(dt)
+    n = int(np.prod(shape, dtype=np.int64))
+    wide = dt == np.float64
+    calc, group, skip = (np.float64, 2, 128) if wide else (np.float32, 4, 256)
+    counter, key = key_counter(seed)
+    todo, tries = np.arange(-(-n // group), dtype=np.uint64), 4
+    out = np.empty((todo.size, group), calc)
+    while todo.size:
+        offsets = (todo[:, None] * np.uint64(skip) + np.arange(tries, dtype=np.uint64))
+        words = blocks(counter, key, None, offsets.reshape(-1)).reshape(-1, 2 if wide else 1)
+        u = _unit_float(words, calc).astype(calc).reshape(-1, 2)
+        z = _box_muller(u, calc).reshape(todo.size, -1)
+        ok = np.abs(z) < 2
+        enough = ok.sum(1) >= group
+        first = np.argsort(~ok[enough], axis=1, kind="stable")[:, :group]
+        out[todo[enough].astype(np.int64)] = np.take_along_axis(z[enough], first, 1)
+        todo, tries = todo[~enough], tries * 4
+    return out.reshape(-1)[:n].astype(dt).reshape(shape)

@@ -223,8 +223,8 @@ def stateless_normal(shape: Any, seed: Any, mean: float = 0.0, stddev: float = 1
 def stateless_truncated_normal(shape: Any, seed: Any, mean: float = 0.0, stddev: float = 1.0,
                                dtype: DTypeLike = dtypes.float32, name: str | None = None,
                                alg: str = "auto_select") -> Tensor:
-    """Truncated normal values that depend only on ``shape`` and ``seed`` (not
-    TensorFlow's values: same distribution, another stream).
+    """Truncated normal values that depend only on ``shape`` and ``seed``: TensorFlow's
+    values (normals redrawn outside two standard deviations).
 
     >>> import finegrad as fg
     >>> fg.random.stateless_truncated_normal([2], seed=[0, 7]).shape

@@ -257,12 +257,14 @@ stateless_random_p = def_nondiff(Primitive("stateless_random", unify=False, fres
 
 @stateless_random_p.def_impl
 def _stateless_random_impl(seed, *, dist, shape, dtype, low=None, high=None):
-    """Uniform and normal values are TensorFlow's own (its Philox4x32 stream, `philox`);
-    truncated normals are drawn from a NumPy Philox keyed by the seed."""
+    """Uniform, normal and truncated normal values are TensorFlow's own (its Philox4x32
+    stream, `philox`)."""
     if dist == "uniform":
         return _real(philox.uniform(seed, shape, dtype, low, high), np.dtype(dtype))
     if dist == "normal":
         return _real(philox.normal(seed, shape, dtype), np.dtype(dtype))
+    if dist == "truncated_normal":
+        return _real(philox.truncated_normal(seed, shape, dtype), np.dtype(dtype))
     return draw(stateless_generator(seed), dist, shape, dtype, low, high)
 
 

@@ -1,0 +1,1 @@
+"""The implementation behind ``finegrad.keras``: Keras 3's API on finegrad's engine."""
