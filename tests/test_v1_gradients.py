@@ -132,3 +132,25 @@ def test_cond_and_while_loop(g):
     with v1.Session() as sess:
         assert sess.run([cc, gq, i, acc, gw], {q: 2.}) == [4., 2., 5, 32., 80.]
         assert sess.run([cc, gq], {q: -1.}) == [3., -3.]
+
+
+def test_nested_custom_gradient_second_order_in_a_graph(g):
+    # StyleGAN's pattern: a custom gradient whose grad_fn has its own custom gradient;
+    # TensorFlow 2.21 (tf.compat.v1, graph mode) gives 45, [18, 36], [30, 30]
+    @tf.custom_gradient
+    def blur(x):
+        def grad(dy):
+            @tf.custom_gradient
+            def inner(dy):
+                return dy * 3., lambda ddx: ddx * 5.   # deliberately not 3
+            return inner(dy)
+        return x * 3., grad
+    x = v1.placeholder(tf.float32, [2])
+    y = tf.reduce_sum(blur(x) ** 2)
+    (gx,) = tf.gradients(y, x)
+    (ggx,) = tf.gradients(tf.reduce_sum(gx), x)
+    with v1.Session() as sess:
+        yv, gv, ggv = sess.run([y, gx, ggx], {x: [1., 2.]})
+    assert yv == 45.
+    np.testing.assert_array_equal(gv, [18., 36.])
+    np.testing.assert_array_equal(ggv, [30., 30.])

@@ -276,3 +276,16 @@ def test_graph_scopes_and_graph_def(g):
     assert x.name == "foo/x:0" and not g.building_function
     with pytest.raises(NotImplementedError, match="GraphDef"):
         g.as_graph_def()
+
+
+def test_while_loop_follows_open_sizes_and_guards_bind_only_their_nodes(g):
+    x = v1.placeholder(tf.float32, [None, 3])
+    _, y = v1.while_loop(lambda i, v: i < 3, lambda i, v: (i + 1, v * 2. + 1.), [0, x])
+    (gx,) = tf.gradients(tf.reduce_sum(y), x)   # its loop gradient keeps the traced size
+    with v1.Session() as sess:
+        for rows in (1, 4):
+            np.testing.assert_array_equal(sess.run(y, {x: np.ones((rows, 3))}),
+                                          np.full((rows, 3), 15.))
+        np.testing.assert_array_equal(sess.run(gx, {x: np.ones((2, 3))}), np.full((2, 3), 8.))
+        with pytest.raises(errors.InvalidArgumentError, match="while_grad"):
+            sess.run(gx, {x: np.ones((4, 3))})

@@ -15,13 +15,20 @@ RECORDED = {   # TensorFlow 2.21, tf.compat.v1 after disable_v2_behavior()
 
 
 def _run(module):
-    module.compat.v1.disable_v2_behavior()
+    # finegrad: disable_v2_behavior (graph mode and TF1 shapes) around the programs, which
+    # build in Graph blocks; TensorFlow: TF1 shapes only, its eager mode staying on for the
+    # other tests of the process (its graph mode cannot be switched back once used)
+    v2_off = module.compat.v1.disable_v2_behavior if module is tf else \
+        module.compat.v1.disable_v2_tensorshape
+    v2_on = module.compat.v1.enable_v2_behavior if module is tf else \
+        module.compat.v1.enable_v2_tensorshape
+    v2_off()
     try:
         loss, accuracy, w = programs.softmax_tutorial(module)
         module.compat.v1.enable_v2_tensorshape()
         binary = programs.binarized_net(module)
     finally:
-        module.compat.v1.enable_v2_behavior()
+        v2_on()
     return {"softmax": [float(loss), float(accuracy), float(np.abs(w).sum())],
             "binary": [float(v) for v in binary]}
 

@@ -41,22 +41,19 @@ def test_seeded_random_ops_match_tensorflow_recorded():
         np.testing.assert_array_equal(got, np.asarray(want, got.dtype), k)
 
 
+def _big_draws(m):
+    with m.Graph().as_default():   # a Graph block: TensorFlow's eager mode stays on
+        m.compat.v1.set_random_seed(99)
+        ops = [m.compat.v1.random_normal([4001]), m.compat.v1.truncated_normal([4003]),
+               m.compat.v1.random_normal([501], dtype=m.float64),
+               m.compat.v1.truncated_normal([501], dtype=m.float64)]
+        with m.compat.v1.Session() as sess:
+            return sess.run(ops) + sess.run(ops[:2])
+
+
 def test_seeded_random_ops_match_tensorflow_live():
     real = pytest.importorskip("tensorflow")
-    real.compat.v1.disable_eager_execution()
-    try:
-        def big(m):
-            with m.Graph().as_default():
-                m.compat.v1.set_random_seed(99)
-                ops = [m.compat.v1.random_normal([4001]), m.compat.v1.truncated_normal([4003]),
-                       m.compat.v1.random_normal([501], dtype=m.float64),
-                       m.compat.v1.truncated_normal([501], dtype=m.float64)]
-                with m.compat.v1.Session() as sess:
-                    return sess.run(ops) + sess.run(ops[:2])
-        want = big(real)
-    finally:
-        real.compat.v1.enable_eager_execution()
-    for w, g in zip(want, big(tf), strict=True):
+    for w, g in zip(_big_draws(real), _big_draws(tf), strict=True):
         np.testing.assert_array_equal(g, w)
 
 
@@ -112,11 +109,7 @@ def _initialized(m):
 
 def test_v1_initializers_match_tensorflow_live():
     real = pytest.importorskip("tensorflow")
-    real.compat.v1.disable_eager_execution()
-    try:
-        want = _initialized(real)
-    finally:
-        real.compat.v1.enable_eager_execution()
+    want = _initialized(real)   # in a Graph block: TensorFlow's eager mode stays on
     for w, g in zip(want, _initialized(tf), strict=True):
         np.testing.assert_array_equal(g, w)
 

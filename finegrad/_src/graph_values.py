@@ -3,6 +3,7 @@
 outside it (`GraphOnly`); and the registry of live TF1 graphs, which a tensor asks for the
 graph attributes (``name``, ``op``, ``graph``) it lacks."""
 import weakref
+from typing import Any
 
 import numpy as np
 
@@ -81,7 +82,8 @@ class GraphOnly(OutOfScope):
 
 #: the TF1 graphs (`finegrad.Graph`, v1/graphs.py) alive: what a tensor asks for the graph
 #: attributes it lacks (``Tensor.__getattr__``); each graph adds itself when it is made
-graphs = {}   # id(graph) -> a weak reference to it (a dict: `if graphs` costs nothing)
+# id(graph) -> a weak reference to it (a dict: `if graphs` costs nothing)
+graphs: dict[int, Any] = {}
 
 
 def add_graph(graph):

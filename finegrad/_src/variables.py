@@ -333,12 +333,12 @@ class Variable:
     def __hash__(self) -> int:
         return id(self)
 
-    def __eq__(self, other: object) -> Tensor:  # type: ignore[override]
+    def __eq__(self, other: object) -> Tensor | bool:  # type: ignore[override]
         if getattr(_state.tracer, "v1_graph", None) is not None:   # a TF1 graph: identity
             return self is other
         return self._as_tensor() == other
 
-    def __ne__(self, other: object) -> Tensor:  # type: ignore[override]
+    def __ne__(self, other: object) -> Tensor | bool:  # type: ignore[override]
         if getattr(_state.tracer, "v1_graph", None) is not None:
             return self is not other
         return self._as_tensor() != other

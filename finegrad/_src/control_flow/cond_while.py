@@ -71,7 +71,8 @@ def _trace_sub(fn, name, parent, args, inside=()):
         targs = []
         for a in args:
             t = Tensor(a._value)
-            sub.add_arg(t)
+            # a loop variable's open sizes stay open in the body (see _while_shape)
+            sub.add_arg(t, shape=parent.shape_of(a) if parent.poly else None)
             targs.append(t)
         out = fn(*targs)
     return sub.finish(out, [f"v{i}" for i in range(len(args))]), sub
@@ -255,6 +256,26 @@ while_p = Primitive("while_loop", multiple_results=True, unify=False)
 
 
 while_p.def_vmap(vmap.while_rule)   # each slice loops as long as its own condition holds
+
+
+@while_p.def_shape
+def _while_shape(*shapes, parts, n, max_iter):
+    """The loop variables' shapes (the body keeps them), open sizes included, when the
+    condition and body were traced with those sizes; else they are kept at their traced
+    values, as for an op without a shape rule."""
+    def sym(g, s):
+        return tuple(g.sym.get(s, g.meta[s][0]))
+    loop = [tuple(sh) for sh in shapes[:n]]
+    captured = shapes[n:]
+    body_out = [sym(parts[1].graph, o.slot) for o in nest.flatten(parts[1].graph.outputs)]
+    same = all(core.same_shape(sym(p.graph, s), loop[i])
+               for p in parts for i, s in enumerate(p.graph.args)) and \
+        all(core.same_shape(o, v) for o, v in zip(body_out, loop, strict=True)) and \
+        all(core.same_shape(sym(p.graph, s), tuple(captured[i]))
+            for p in parts for s, i in p.outer_index.items())
+    if not same:
+        dims.pin([d for sh in shapes for d in sh], "while_loop has no rule for dynamic axes")
+    return loop
 
 
 def while_loop(cond: Any, body: Any, loop_vars: Any, shape_invariants: Any = None,

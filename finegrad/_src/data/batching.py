@@ -1,6 +1,7 @@
 """Batching of ``finegrad.data`` elements: ``batch`` (stacking), ``padded_batch`` (padding
 each component to the batch's largest, or given, shape) and ``unbatch``; each a generator
 over an iterator of elements, with the element spec it produces."""
+from typing import Any
 import numpy as np
 
 from finegrad._src.data import structure
@@ -29,13 +30,13 @@ def _stack(values, fn):
     return Tensor(np.stack(arrays))
 
 
-def batch(it, size, drop_remainder):
+def batch(it: Any, size: Any, drop_remainder: Any) -> Any:
     """Stack ``size`` consecutive elements along a new first axis."""
     for chunk in _chunks(it, size, drop_remainder):
         yield structure.map_structure(lambda *c: _stack(c, "Dataset.batch"), *chunk)
 
 
-def gather_rows(tensors, arrays, indices, size, drop_remainder):
+def gather_rows(tensors: Any, arrays: Any, indices: Any, size: Any, drop_remainder: Any) -> Any:
     """Batches of rows of ``arrays`` (from_tensor_slices' components) taken by chunks of
     ``indices``: one NumPy gather per component and batch."""
     for chunk in _chunks(indices, size, drop_remainder):
@@ -43,7 +44,7 @@ def gather_rows(tensors, arrays, indices, size, drop_remainder):
         yield structure.pack(tensors, [Tensor(a[idx]) for a in arrays])
 
 
-def batch_spec(spec, size, drop_remainder):
+def batch_spec(spec: Any, size: Any, drop_remainder: Any) -> Any:
     """The element spec after `batch`."""
     return structure.map_structure(
         lambda s: TensorSpec(None if not isinstance(s.shape, tuple) else
@@ -84,7 +85,8 @@ def _pad_stack(values, padded_shape, padding_value):
     return Tensor(out)
 
 
-def padded_batch(it, size, padded_shapes, padding_values, drop_remainder, spec):
+def padded_batch(it: Any, size: Any, padded_shapes: Any, padding_values: Any, drop_remainder: Any,
+                 spec: Any) -> Any:
     """Batch ``size`` elements, padding each component to ``padded_shapes`` (None or -1
     entries: the batch's largest size) with ``padding_values`` (0 or b"" by default)."""
     shapes = structure.map_structure(lambda s: None, spec) if padded_shapes is None \
@@ -118,7 +120,7 @@ def _scalar(value):
     return value
 
 
-def padded_batch_spec(spec, size, padded_shapes, drop_remainder):
+def padded_batch_spec(spec: Any, size: Any, padded_shapes: Any, drop_remainder: Any) -> Any:
     """The element spec after `padded_batch`."""
     flat = structure.flatten(spec)
     shapes = _broadcast_option(padded_shapes, spec, "padded_shapes") if padded_shapes \
@@ -134,7 +136,7 @@ def padded_batch_spec(spec, size, padded_shapes, drop_remainder):
     return structure.pack(spec, [one(s, p) for s, p in zip(flat, shapes, strict=True)])
 
 
-def unbatch(it):
+def unbatch(it: Any) -> Any:
     """Split each element along its first axis into that many elements."""
     for element in it:
         flat = structure.flatten(element)
@@ -142,11 +144,11 @@ def unbatch(it):
         if None in sizes or len(sizes) != 1:
             raise InvalidArgumentError(f"Dataset.unbatch: every component needs the same "
                                        f"first dimension, got {sorted(sizes, key=str)}")
-        for i in range(sizes.pop()):
+        for i in range(int(sizes.pop() or 0)):
             yield structure.pack(element, [Tensor(t._value[i, ...]) for t in flat])
 
 
-def unbatch_spec(spec):
+def unbatch_spec(spec: Any) -> Any:
     """The element spec after `unbatch`."""
     return structure.map_structure(
         lambda s: TensorSpec(s.shape[1:] if isinstance(s.shape, tuple) else None, s.dtype),

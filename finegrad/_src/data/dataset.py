@@ -8,6 +8,7 @@ given (tuples and dicts; lists become tensors, as in ``tf.data``). Iteration is 
 """
 import itertools
 import os
+from typing import Any
 
 import numpy as np
 
@@ -64,7 +65,8 @@ class Dataset:
     [([1, 2], [10.0, 20.0]), ([3], [30.0])]
     """
 
-    def __init__(self, make_iterator, element_spec, cardinality, rows=None):
+    def __init__(self, make_iterator: Any, element_spec: Any, cardinality: Any,
+                 rows: Any = None) -> None:
         self._make_iterator = make_iterator
         self._element_spec = element_spec
         self._cardinality = cardinality
@@ -85,7 +87,7 @@ class Dataset:
     # --- sources --------------------------------------------------------------------------
 
     @staticmethod
-    def from_tensor_slices(tensors, name=None):
+    def from_tensor_slices(tensors: Any, name: str | None = None) -> Any:
         """One element per slice along the first axis of every component of ``tensors``.
 
         Raises:
@@ -99,8 +101,9 @@ class Dataset:
             raise ValueError(f"{fn}: a component is a scalar; every component needs a first "
                              f"dimension to slice")
         if len(sizes) != 1:
-            raise ValueError(f"{fn}: the components' first dimensions differ: {sorted(sizes)}")
-        n = sizes.pop()
+            raise ValueError(f"{fn}: the components' first dimensions differ: "
+                             f"{sorted(sizes, key=str)}")
+        n = int(sizes.pop() or 0)
         spec = structure.map_structure(lambda t: TensorSpec(tuple(t.shape)[1:], t.dtype),
                                        tensors)
 
@@ -111,7 +114,7 @@ class Dataset:
         return Dataset(make, spec, n, (tensors, arrays, lambda: iter(range(n))))
 
     @staticmethod
-    def from_tensors(tensors, name=None):
+    def from_tensors(tensors: Any, name: str | None = None) -> Any:
         """A dataset of one element, ``tensors``.
 
         >>> import finegrad as fg
@@ -122,7 +125,7 @@ class Dataset:
         return Dataset(lambda: iter([element]), structure.spec_of(element), 1)
 
     @staticmethod
-    def range(*args, dtype=dtypes.int64, name=None):
+    def range(*args, dtype: Any = dtypes.int64, name: str | None = None) -> Any:
         """``range(stop)``, ``range(start, stop)`` or ``range(start, stop, step)`` as int64
         scalars (or ``dtype``).
 
@@ -136,8 +139,9 @@ class Dataset:
                        TensorSpec((), dt), len(r))
 
     @staticmethod
-    def from_generator(generator, output_types=None, output_shapes=None, args=None,
-                       output_signature=None, name=None):
+    def from_generator(generator: Any, output_types: Any = None, output_shapes: Any = None,
+                       args: Any = None,
+                       output_signature: Any = None, name: str | None = None) -> Any:
         """Elements from calling ``generator(*args)`` (a fresh call per iteration), checked
         against ``output_signature`` (a structure of `TensorSpec`), or ``output_types`` and
         ``output_shapes``.
@@ -165,7 +169,7 @@ class Dataset:
         return Dataset(make, spec, UNKNOWN_CARDINALITY)
 
     @staticmethod
-    def zip(*datasets, name=None):
+    def zip(*datasets, name: str | None = None) -> Any:
         """Elements that are tuples (or the given structure) of the datasets' elements, as
         long as the shortest.
 
@@ -195,7 +199,8 @@ class Dataset:
 
     # --- transformations ------------------------------------------------------------------
 
-    def map(self, map_func, num_parallel_calls=None, deterministic=None, name=None):
+    def map(self, map_func: Any, num_parallel_calls: Any = None, deterministic: Any = None,
+            name: str | None = None) -> Any:
         """``map_func`` applied to every element (a tuple element is spread over its
         arguments); its results become the new elements."""
         fn = "Dataset.map"
@@ -205,7 +210,7 @@ class Dataset:
                 yield structure.to_tensors(_call(map_func, element), fn)
         return Dataset(make, _LazySpec(self, make), self._cardinality)
 
-    def filter(self, predicate, name=None):
+    def filter(self, predicate: Any, name: str | None = None) -> Any:
         """The elements for which ``predicate`` (a boolean scalar) is true.
 
         Raises:
@@ -221,8 +226,8 @@ class Dataset:
                     yield element
         return Dataset(make, self._element_spec, UNKNOWN_CARDINALITY)
 
-    def batch(self, batch_size, drop_remainder=False, num_parallel_calls=None,
-              deterministic=None, name=None):
+    def batch(self, batch_size: Any, drop_remainder: bool = False, num_parallel_calls: Any = None,
+              deterministic: Any = None, name: str | None = None) -> Any:
         """Consecutive elements stacked in batches of ``batch_size`` (the last one smaller
         unless ``drop_remainder``).
 
@@ -247,8 +252,8 @@ class Dataset:
                                                                           drop_remainder)),
                        card)
 
-    def padded_batch(self, batch_size, padded_shapes=None, padding_values=None,
-                     drop_remainder=False, name=None):
+    def padded_batch(self, batch_size: Any, padded_shapes: Any = None, padding_values: Any = None,
+                     drop_remainder: bool = False, name: str | None = None) -> Any:
         """Like `batch`, padding each component to ``padded_shapes`` (None or -1: the
         largest in the batch) with ``padding_values`` (0, or b"" for strings).
 
@@ -271,7 +276,7 @@ class Dataset:
             _SpecMap(self, lambda s: batching.padded_batch_spec(s, size, padded_shapes,
                                                                 drop_remainder)), card)
 
-    def unbatch(self, name=None):
+    def unbatch(self, name: str | None = None) -> Any:
         """Each element split along its first axis into that many elements."""
         card = UNKNOWN_CARDINALITY
         if self._cardinality >= 0 and not isinstance(self._element_spec, (_LazySpec, _SpecMap)):
@@ -282,7 +287,8 @@ class Dataset:
         return Dataset(lambda: batching.unbatch(self._make_iterator()),
                        _SpecMap(self, batching.unbatch_spec), card)
 
-    def shuffle(self, buffer_size, seed=None, reshuffle_each_iteration=True, name=None):
+    def shuffle(self, buffer_size: Any, seed: Any = None, reshuffle_each_iteration: bool = True,
+                name: str | None = None) -> Any:
         """Elements drawn at random from a buffer of ``buffer_size`` (``tf.data``'s
         algorithm: fill the buffer, emit a random entry, refill its place). With ``seed`` (or
         a global seed, `finegrad.random.set_seed`) the orders are reproducible; each new
@@ -303,7 +309,7 @@ class Dataset:
             return _shuffled(make_iterator(), size, rng)
         return self._index_wrapped(wrap, self._element_spec, self._cardinality)
 
-    def repeat(self, count=None, name=None):
+    def repeat(self, count: Any = None, name: str | None = None) -> Any:
         """The elements ``count`` times over (forever with None or -1).
 
         >>> import finegrad as fg
@@ -330,7 +336,7 @@ class Dataset:
                     return
         return self._index_wrapped(wrap, self._element_spec, card)
 
-    def take(self, count, name=None):
+    def take(self, count: Any, name: str | None = None) -> Any:
         """The first ``count`` elements (all with -1)."""
         n = _count(count, "Dataset.take", "count")
         card = self._cardinality
@@ -340,7 +346,7 @@ class Dataset:
             lambda make_iterator: itertools.islice(make_iterator(), None if n < 0 else n),
             self._element_spec, card)
 
-    def skip(self, count, name=None):
+    def skip(self, count: Any, name: str | None = None) -> Any:
         """All but the first ``count`` elements (none with -1)."""
         n = _count(count, "Dataset.skip", "count")
         card = self._cardinality
@@ -352,15 +358,15 @@ class Dataset:
             lambda make_iterator: itertools.islice(make_iterator(), n, None) if n >= 0
             else iter(()), self._element_spec, card)
 
-    def prefetch(self, buffer_size, name=None):
+    def prefetch(self, buffer_size: Any, name: str | None = None) -> Any:
         """The same dataset (accepted for compatibility: iteration is synchronous)."""
         _count(buffer_size, "Dataset.prefetch", "buffer_size")
         return Dataset(self._make_iterator, self._element_spec, self._cardinality, self._rows)
 
-    def cache(self, filename="", name=None):
+    def cache(self, filename: Any = "", name: str | None = None) -> Any:
         """The same elements, computed on the first complete iteration and replayed after
         (in memory; a ``filename`` is accepted and not written)."""
-        stored = []
+        stored: list[Any] = []
         done = [False]
 
         def make():
@@ -369,7 +375,7 @@ class Dataset:
             return _recording(self._make_iterator(), stored, done)
         return Dataset(make, self._element_spec, self._cardinality)
 
-    def enumerate(self, start=0, name=None):
+    def enumerate(self, start: Any = 0, name: str | None = None) -> Any:
         """``(index, element)`` pairs, the index an int64 scalar counting from ``start``.
 
         >>> import finegrad as fg
@@ -384,7 +390,7 @@ class Dataset:
         return Dataset(make, _SpecMap(self, lambda s: (TensorSpec((), dtypes.int64), s)),
                        self._cardinality)
 
-    def concatenate(self, dataset, name=None):
+    def concatenate(self, dataset: Any, name: str | None = None) -> Any:
         """This dataset's elements, then ``dataset``'s.
 
         Raises:
@@ -395,7 +401,7 @@ class Dataset:
                                                dataset._make_iterator()),
                        spec, _add_card(self._cardinality, dataset._cardinality))
 
-    def flat_map(self, map_func, name=None):
+    def flat_map(self, map_func: Any, name: str | None = None) -> Any:
         """The elements of the datasets ``map_func`` returns for each element, in order.
 
         >>> import finegrad as fg
@@ -405,8 +411,9 @@ class Dataset:
         """
         return self.interleave(map_func, cycle_length=1, block_length=1)
 
-    def interleave(self, map_func, cycle_length=None, block_length=None,
-                   num_parallel_calls=None, deterministic=None, name=None):
+    def interleave(self, map_func: Any, cycle_length: Any = None, block_length: Any = None,
+                   num_parallel_calls: Any = None, deterministic: Any = None,
+                   name: str | None = None) -> Any:
         """The elements of the datasets ``map_func`` returns, ``block_length`` at a time
         from each of ``cycle_length`` open datasets in turn; an exhausted one is replaced by
         the next element's dataset (``cycle_length`` defaults to the number of CPUs, as
@@ -436,7 +443,7 @@ class Dataset:
             return _interleaved(self._make_iterator(), open_dataset, cycle, block)
         return Dataset(make, _LazySpec(self, make), UNKNOWN_CARDINALITY)
 
-    def reduce(self, initial_state, reduce_func, name=None):
+    def reduce(self, initial_state: Any, reduce_func: Any, name: str | None = None) -> Any:
         """``reduce_func(state, element)`` folded over the elements from ``initial_state``.
 
         >>> import finegrad as fg
@@ -448,25 +455,25 @@ class Dataset:
             state = structure.to_tensors(reduce_func(state, element), "Dataset.reduce")
         return state
 
-    def apply(self, transformation_func):
+    def apply(self, transformation_func: Any) -> Any:
         """``transformation_func(self)``: a transformation written as a function."""
         return transformation_func(self)
 
-    def with_options(self, options, name=None):
+    def with_options(self, options: Any, name: str | None = None) -> Any:
         """The same dataset (options tune ``tf.data``'s runtime; they are accepted)."""
         return self
 
     # --- inspection -----------------------------------------------------------------------
 
     @property
-    def element_spec(self):
+    def element_spec(self) -> Any:
         """The structure of `TensorSpec` of an element."""
         spec = self._element_spec
         if isinstance(spec, (_LazySpec, _SpecMap)):
             spec = self._element_spec = spec.resolve()
         return spec
 
-    def cardinality(self):
+    def cardinality(self) -> Any:
         """The number of elements as an int64 scalar: -1 if infinite
         (``finegrad.data.INFINITE_CARDINALITY``), -2 if unknown (``UNKNOWN_CARDINALITY``)."""
         return Tensor(np.asarray(self._cardinality, np.int64))
@@ -481,7 +488,7 @@ class Dataset:
     def __iter__(self):
         return Iterator(self)
 
-    def as_numpy_iterator(self):
+    def as_numpy_iterator(self) -> Any:
         """An iterator over the elements with NumPy values (bytes for strings)."""
         return (structure.numpy_of(e) for e in self._make_iterator())
 
@@ -496,12 +503,12 @@ class Iterator:
     """An iterator over a `Dataset`'s elements (``iter(dataset)``): ``next(it)`` or
     ``it.get_next()``; ``get_next_as_optional`` is not provided."""
 
-    def __init__(self, dataset):
+    def __init__(self, dataset: Any) -> None:
         self._dataset = dataset
         self._it = dataset._make_iterator()
 
     @property
-    def element_spec(self):
+    def element_spec(self) -> Any:
         """The dataset's element spec."""
         return self._dataset.element_spec
 
@@ -511,7 +518,7 @@ class Iterator:
     def __next__(self):
         return next(self._it)
 
-    def get_next(self):
+    def get_next(self) -> Any:
         """The next element.
 
         Raises:
@@ -527,10 +534,10 @@ class _LazySpec:
     """The element spec of a mapped dataset: that of its first element (computed when
     asked), its first dimension relaxed to None where the input's was unknown."""
 
-    def __init__(self, source, make):
+    def __init__(self, source: Any, make: Any) -> None:
         self.source, self.make = source, make
 
-    def resolve(self):
+    def resolve(self) -> Any:
         first = next(iter(self.make()), None)
         if first is None:
             raise InvalidArgumentError("Dataset.element_spec: the mapped dataset is empty, so "
@@ -547,10 +554,10 @@ class _LazySpec:
 class _SpecMap:
     """A spec computed from the source's, when first asked (so a lazy source stays lazy)."""
 
-    def __init__(self, source, fn):
+    def __init__(self, source: Any, fn: Any) -> None:
         self.source, self.fn = source, fn
 
-    def resolve(self):
+    def resolve(self) -> Any:
         return self.fn(self.source.element_spec)
 
 

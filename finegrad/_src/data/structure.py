@@ -3,6 +3,7 @@
 component, a tensor. Elements travel as nested structures of finegrad Tensors; their
 ``element_spec`` is the same structure of `TensorSpec`.
 """
+from typing import Any
 import numpy as np
 
 from finegrad._src.graph.builder import TensorSpec
@@ -13,12 +14,12 @@ def _is_namedtuple(x):
     return isinstance(x, tuple) and hasattr(type(x), "_fields")
 
 
-def is_structure(x):
+def is_structure(x: Any) -> Any:
     """Whether ``x`` nests (a tuple or a dict) rather than being one component."""
     return isinstance(x, (tuple, dict))
 
 
-def flatten(x):
+def flatten(x: Any) -> Any:
     """The components of ``x`` in order (dict entries by sorted key, as ``tf.nest``)."""
     if isinstance(x, dict):
         return [c for k in sorted(x) for c in flatten(x[k])]
@@ -27,7 +28,7 @@ def flatten(x):
     return [x]
 
 
-def pack(structure, flat):
+def pack(structure: Any, flat: Any) -> Any:
     """``structure`` rebuilt with the components of ``flat`` in order."""
     it = iter(flat)
     out = _pack(structure, it)
@@ -45,7 +46,7 @@ def _pack(x, it):
     return next(it)
 
 
-def map_structure(fn, *structures):
+def map_structure(fn: Any, *structures) -> Any:
     """``fn`` applied component by component to structures of the same shape."""
     flats = [flatten(s) for s in structures]
     n = len(flats[0])
@@ -56,7 +57,7 @@ def map_structure(fn, *structures):
     return pack(structures[0], [fn(*c) for c in zip(*flats, strict=True)])
 
 
-def to_tensors(x, fn):
+def to_tensors(x: Any, fn: Any) -> Any:
     """The element ``x`` with every component converted to a Tensor.
 
     Raises:
@@ -73,12 +74,12 @@ def to_tensors(x, fn):
     return map_structure(convert, x)
 
 
-def spec_of(x):
+def spec_of(x: Any) -> Any:
     """The `TensorSpec` structure of an element."""
     return map_structure(lambda t: TensorSpec(tuple(t.shape), t.dtype), x)
 
 
-def relax(spec, other):
+def relax(spec: Any, other: Any) -> Any:
     """The most specific spec compatible with both ``spec`` and ``other`` (dims that differ
     become None; ranks that differ give an unknown shape)."""
     def one(a, b):
@@ -93,6 +94,6 @@ def relax(spec, other):
     return map_structure(one, spec, other)
 
 
-def numpy_of(x):
+def numpy_of(x: Any) -> Any:
     """The element with each component as a NumPy value (``as_numpy_iterator``)."""
     return map_structure(lambda t: np.asarray(t._value)[()], x)   # scalars as NumPy scalars

@@ -2,6 +2,7 @@
 mode and order of differentiation comes from the ops' own rules, and ``get`` to look one up
 by name (``"relu"``, ``"swish"``...), as layers' ``activation=`` argument does.
 """
+from typing import Any
 
 from finegrad._src.ops.nn.activations import gelu as _nn_gelu, relu6 as _nn_relu6
 from finegrad._src.ops.nn.activations import selu as _nn_selu
@@ -21,7 +22,7 @@ def _t(x):
     return convert_to_tensor(x)
 
 
-def relu(x, negative_slope=0.0, max_value=None, threshold=0.0):
+def relu(x: Any, negative_slope: Any = 0.0, max_value: Any = None, threshold: Any = 0.0) -> Any:
     """Rectified linear unit: ``x`` above ``threshold`` (else 0), clipped at ``max_value``,
     minus ``negative_slope * relu(threshold - x)`` below the threshold.
 
@@ -45,7 +46,7 @@ def relu(x, negative_slope=0.0, max_value=None, threshold=0.0):
     return y
 
 
-def leaky_relu(x, negative_slope=0.2):
+def leaky_relu(x: Any, negative_slope: Any = 0.2) -> Any:
     """``x`` where ``x > 0``, else ``negative_slope * x``.
 
     >>> import finegrad as fg
@@ -56,7 +57,7 @@ def leaky_relu(x, negative_slope=0.2):
     return ew.where(x > 0, x, x * negative_slope)
 
 
-def relu6(x):
+def relu6(x: Any) -> Any:
     """``min(max(x, 0), 6)``.
 
     >>> import finegrad as fg
@@ -66,7 +67,7 @@ def relu6(x):
     return _nn_relu6(_t(x))
 
 
-def softmax(x, axis=-1):
+def softmax(x: Any, axis: Any = -1) -> Any:
     """``exp(x) / sum(exp(x))`` along ``axis``.
 
     >>> import finegrad as fg
@@ -76,7 +77,7 @@ def softmax(x, axis=-1):
     return _nn_softmax(_t(x), axis=axis)
 
 
-def log_softmax(x, axis=-1):
+def log_softmax(x: Any, axis: Any = -1) -> Any:
     """``x - logsumexp(x)`` along ``axis``.
 
     >>> import finegrad as fg
@@ -86,7 +87,7 @@ def log_softmax(x, axis=-1):
     return _nn_log_softmax(_t(x), axis=axis)
 
 
-def elu(x, alpha=1.0):
+def elu(x: Any, alpha: Any = 1.0) -> Any:
     """``x`` where ``x > 0``, else ``alpha * (exp(x) - 1)``.
 
     >>> import finegrad as fg
@@ -98,7 +99,7 @@ def elu(x, alpha=1.0):
     return ew.where(x > 0, x, alpha * ew.expm1(ar.minimum(x, 0)))
 
 
-def selu(x):
+def selu(x: Any) -> Any:
     """Scaled ELU: ``scale * x`` for ``x > 0``, else ``scale * alpha * (exp(x) - 1)``.
 
     >>> import finegrad as fg
@@ -108,7 +109,7 @@ def selu(x):
     return _nn_selu(_t(x))
 
 
-def celu(x, alpha=1.0):
+def celu(x: Any, alpha: Any = 1.0) -> Any:
     """``max(x, 0) + min(0, alpha * (exp(x / alpha) - 1))``.
 
     >>> import finegrad as fg
@@ -119,7 +120,7 @@ def celu(x, alpha=1.0):
     return ew.relu(x) + ar.minimum(0.0, alpha * ew.expm1(ar.minimum(x, 0) / alpha))
 
 
-def softplus(x):
+def softplus(x: Any) -> Any:
     """``log(exp(x) + 1)``.
 
     >>> import finegrad as fg
@@ -129,7 +130,7 @@ def softplus(x):
     return ew.softplus(_t(x))
 
 
-def softsign(x):
+def softsign(x: Any) -> Any:
     """``x / (abs(x) + 1)``.
 
     >>> import finegrad as fg
@@ -139,7 +140,7 @@ def softsign(x):
     return _nn_softsign(_t(x))
 
 
-def soft_shrink(x, threshold=0.5):
+def soft_shrink(x: Any, threshold: Any = 0.5) -> Any:
     """``x - threshold`` above ``threshold``, ``x + threshold`` below ``-threshold``, else 0.
 
     >>> import finegrad as fg
@@ -151,7 +152,7 @@ def soft_shrink(x, threshold=0.5):
                     ew.where(x < -threshold, x + threshold, zeros_like(x)))
 
 
-def hard_shrink(x, threshold=0.5):
+def hard_shrink(x: Any, threshold: Any = 0.5) -> Any:
     """``x`` where ``abs(x) > threshold``, else 0.
 
     >>> import finegrad as fg
@@ -162,7 +163,7 @@ def hard_shrink(x, threshold=0.5):
     return ew.where(ew.abs(x) > threshold, x, zeros_like(x))
 
 
-def sparse_plus(x):
+def sparse_plus(x: Any) -> Any:
     """0 for ``x <= -1``, ``(x + 1)^2 / 4`` for ``-1 < x < 1``, ``x`` for ``x >= 1``.
 
     >>> import finegrad as fg
@@ -173,7 +174,7 @@ def sparse_plus(x):
     return ew.where(x <= -1, zeros_like(x), ew.where(x >= 1, x, 0.25 * ew.square(x + 1)))
 
 
-def silu(x):
+def silu(x: Any) -> Any:
     """``x * sigmoid(x)`` (also called swish).
 
     >>> import finegrad as fg
@@ -187,7 +188,7 @@ def silu(x):
 swish = silu
 
 
-def squareplus(x, b=4):
+def squareplus(x: Any, b: Any = 4) -> Any:
     """``(x + sqrt(x^2 + b)) / 2``.
 
     >>> import finegrad as fg
@@ -198,7 +199,7 @@ def squareplus(x, b=4):
     return (x + ew.sqrt(ew.square(x) + b)) / 2
 
 
-def gelu(x, approximate=False):
+def gelu(x: Any, approximate: bool = False) -> Any:
     """Gaussian error linear unit ``x * Phi(x)``; ``approximate`` uses the tanh form.
 
     >>> import finegrad as fg
@@ -208,7 +209,7 @@ def gelu(x, approximate=False):
     return _nn_gelu(_t(x), approximate=approximate)
 
 
-def glu(x, axis=-1):
+def glu(x: Any, axis: Any = -1) -> Any:
     """Gated linear unit: ``a * sigmoid(b)``, ``a, b`` the two halves of ``x`` along ``axis``.
 
     >>> import finegrad as fg
@@ -225,7 +226,7 @@ def glu(x, axis=-1):
     return a * ew.sigmoid(b)
 
 
-def tanh(x):
+def tanh(x: Any) -> Any:
     """Hyperbolic tangent.
 
     >>> import finegrad as fg
@@ -235,7 +236,7 @@ def tanh(x):
     return ew.tanh(_t(x))
 
 
-def tanh_shrink(x):
+def tanh_shrink(x: Any) -> Any:
     """``x - tanh(x)``.
 
     >>> import finegrad as fg
@@ -246,7 +247,7 @@ def tanh_shrink(x):
     return x - ew.tanh(x)
 
 
-def hard_tanh(x):
+def hard_tanh(x: Any) -> Any:
     """``x`` clipped to ``[-1, 1]``.
 
     >>> import finegrad as fg
@@ -256,7 +257,7 @@ def hard_tanh(x):
     return ar.minimum(ar.maximum(_t(x), -1.0), 1.0)
 
 
-def threshold(x, threshold, default_value):
+def threshold(x: Any, threshold: Any, default_value: Any) -> Any:
     """``x`` where ``x > threshold``, else ``default_value``.
 
     >>> import finegrad as fg
@@ -267,7 +268,7 @@ def threshold(x, threshold, default_value):
     return ew.where(x > threshold, x, zeros_like(x) + default_value)
 
 
-def sigmoid(x):
+def sigmoid(x: Any) -> Any:
     """``1 / (1 + exp(-x))``.
 
     >>> import finegrad as fg
@@ -277,7 +278,7 @@ def sigmoid(x):
     return ew.sigmoid(_t(x))
 
 
-def sparse_sigmoid(x):
+def sparse_sigmoid(x: Any) -> Any:
     """0 for ``x <= -1``, ``(x + 1) / 2`` between, 1 for ``x >= 1``.
 
     >>> import finegrad as fg
@@ -287,7 +288,7 @@ def sparse_sigmoid(x):
     return ar.minimum(ar.maximum((_t(x) + 1) / 2, 0.0), 1.0)
 
 
-def exponential(x):
+def exponential(x: Any) -> Any:
     """``exp(x)``.
 
     >>> import finegrad as fg
@@ -297,7 +298,7 @@ def exponential(x):
     return ew.exp(_t(x))
 
 
-def hard_sigmoid(x):
+def hard_sigmoid(x: Any) -> Any:
     """``relu6(x + 3) / 6``: 0 below -3, 1 above 3, ``x / 6 + 0.5`` between.
 
     >>> import finegrad as fg
@@ -307,7 +308,7 @@ def hard_sigmoid(x):
     return _nn_relu6(_t(x) + 3.0) / 6.0
 
 
-def hard_silu(x):
+def hard_silu(x: Any) -> Any:
     """``x * hard_sigmoid(x)`` (also called hard swish).
 
     >>> import finegrad as fg
@@ -321,7 +322,7 @@ def hard_silu(x):
 hard_swish = hard_silu
 
 
-def linear(x):
+def linear(x: Any) -> Any:
     """The identity: returns ``x`` unchanged.
 
     >>> import finegrad as fg
@@ -331,7 +332,7 @@ def linear(x):
     return x
 
 
-def mish(x):
+def mish(x: Any) -> Any:
     """``x * tanh(softplus(x))``.
 
     >>> import finegrad as fg
@@ -342,7 +343,7 @@ def mish(x):
     return x * ew.tanh(ew.softplus(x))
 
 
-def log_sigmoid(x):
+def log_sigmoid(x: Any) -> Any:
     """``log(sigmoid(x))``, computed stably.
 
     >>> import finegrad as fg
@@ -352,7 +353,7 @@ def log_sigmoid(x):
     return _nn_log_sigmoid(_t(x))
 
 
-def sparsemax(x, axis=-1):
+def sparsemax(x: Any, axis: Any = -1) -> Any:
     """The Euclidean projection of ``x`` onto the probability simplex along ``axis``.
 
     >>> import finegrad as fg
@@ -376,7 +377,7 @@ _BY_NAME = {fn.__name__: fn for fn in _ALL}
 _BY_NAME.update(swish=silu, hard_swish=hard_silu)
 
 
-def serialize(activation) -> str:
+def serialize(activation: Any) -> str:
     """The name of a built-in activation (what a layer's config stores).
 
     >>> import finegrad as fg
@@ -386,14 +387,14 @@ def serialize(activation) -> str:
     Raises:
         ValueError: for a function that is not one of keras.activations.
     """
-    name = getattr(activation, "__name__", None)
+    name = str(getattr(activation, "__name__", ""))
     if _BY_NAME.get(name) is not activation:
         raise ValueError(f"keras.activations.serialize: unknown activation function "
                          f"{activation!r}")
     return name
 
 
-def deserialize(config, custom_objects=None):
+def deserialize(config: Any, custom_objects: Any = None) -> Any:
     """The activation a name (or ``{"config": name}`` dict) stands for.
 
     >>> import finegrad as fg
@@ -404,13 +405,13 @@ def deserialize(config, custom_objects=None):
         ValueError: for an unknown name.
     """
     name = config.get("config") if isinstance(config, dict) else config
-    fn = (custom_objects or {}).get(name) or _BY_NAME.get(name)
+    fn = (custom_objects or {}).get(name) or _BY_NAME.get(str(name))
     if fn is None:
         raise ValueError(f"keras.activations.deserialize: unknown activation {name!r}")
     return fn
 
 
-def get(identifier):
+def get(identifier: Any) -> Any:
     """An activation function from an identifier: None (``linear``), a name, a config dict or
     a callable (returned as is).
 

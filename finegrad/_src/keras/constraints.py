@@ -1,6 +1,7 @@
 """Keras 3's weight constraints (``keras.constraints``): callables ``c(w)`` returning the
 projected weights, which an optimizer assigns after each update.
 """
+from typing import Any
 from finegrad._src.ops.math import elementwise as ew
 from finegrad._src.ops.array.structural import cast, convert_to_tensor, reduce_sum
 from finegrad._src.ops.math.arithmetic import maximum, minimum
@@ -28,7 +29,7 @@ class Constraint:
         return {}
 
     @classmethod
-    def from_config(cls, config: dict):
+    def from_config(cls, config: dict) -> Any:
         """A constraint made from ``get_config()``'s dict."""
         return cls(**config)
 
@@ -42,7 +43,7 @@ class MaxNorm(Constraint):
            [0.8]], dtype=float32)
     """
 
-    def __init__(self, max_value=2, axis=0):
+    def __init__(self, max_value: Any = 2, axis: Any = 0) -> None:
         self.max_value, self.axis = max_value, axis
 
     def __call__(self, w):
@@ -51,7 +52,7 @@ class MaxNorm(Constraint):
         desired = minimum(maximum(norms, 0.0), float(self.max_value))
         return cast(w, norms.dtype) * (desired / (_EPSILON + norms))
 
-    def get_config(self):
+    def get_config(self) -> Any:
         return {"max_value": self.max_value, "axis": self.axis}
 
 
@@ -76,7 +77,7 @@ class UnitNorm(Constraint):
            [0.8]], dtype=float32)
     """
 
-    def __init__(self, axis=0):
+    def __init__(self, axis: Any = 0) -> None:
         self.axis = axis
 
     def __call__(self, w):
@@ -84,7 +85,7 @@ class UnitNorm(Constraint):
         norms = _norms(w, self.axis)
         return cast(w, norms.dtype) / (_EPSILON + norms)
 
-    def get_config(self):
+    def get_config(self) -> Any:
         return {"axis": self.axis}
 
 
@@ -99,7 +100,8 @@ class MinMaxNorm(Constraint):
            [8.]], dtype=float32)
     """
 
-    def __init__(self, min_value=0.0, max_value=1.0, rate=1.0, axis=0):
+    def __init__(self, min_value: Any = 0.0, max_value: Any = 1.0, rate: Any = 1.0,
+                 axis: Any = 0) -> None:
         self.min_value, self.max_value, self.rate, self.axis = min_value, max_value, rate, axis
 
     def __call__(self, w):
@@ -109,7 +111,7 @@ class MinMaxNorm(Constraint):
         desired = self.rate * clipped + (1 - self.rate) * norms
         return w * (desired / (_EPSILON + norms))
 
-    def get_config(self):
+    def get_config(self) -> Any:
         return {"min_value": self.min_value, "max_value": self.max_value, "rate": self.rate,
                 "axis": self.axis}
 
@@ -121,7 +123,7 @@ _BY_NAME = {"Constraint": Constraint, "MaxNorm": MaxNorm, "NonNeg": NonNeg,
             "min_max_norm": MinMaxNorm}
 
 
-def serialize(constraint) -> dict:
+def serialize(constraint: Any) -> dict:
     """Keras's config dict of a constraint.
 
     >>> import finegrad as fg
@@ -132,7 +134,7 @@ def serialize(constraint) -> dict:
             "config": constraint.get_config(), "registered_name": None}
 
 
-def deserialize(config, custom_objects=None):
+def deserialize(config: Any, custom_objects: Any = None) -> Any:
     """The constraint a `serialize` dict or a name describes.
 
     >>> import finegrad as fg
@@ -151,7 +153,7 @@ def deserialize(config, custom_objects=None):
     return cls.from_config(config.get("config", {}))
 
 
-def get(identifier):
+def get(identifier: Any) -> Any:
     """A constraint from None, a name (``"max_norm"``), a config dict, a class or a callable.
 
     >>> import finegrad as fg

@@ -10,6 +10,7 @@ values on every call and two instances differ.
 import math
 import random as _py_random
 
+from typing import Any
 from finegrad._src import dtypes
 from finegrad._src.ops.random import sampling as random_ops
 from finegrad._src.ops.array.structural import cast, convert_to_tensor, reshape, transpose
@@ -51,11 +52,11 @@ class Initializer:
         return {}
 
     @classmethod
-    def from_config(cls, config: dict):
+    def from_config(cls, config: dict) -> Any:
         """An initializer made from ``get_config()``'s dict."""
         return cls(**config)
 
-    def clone(self):
+    def clone(self) -> Any:
         """A new initializer with the same configuration."""
         return self.__class__.from_config(self.get_config())
 
@@ -92,14 +93,14 @@ class Constant(Initializer):
     array([3., 3.], dtype=float32)
     """
 
-    def __init__(self, value=0.0):
+    def __init__(self, value: Any = 0.0) -> None:
         self.value = value
 
     def __call__(self, shape, dtype=None):
         dt = dtypes.as_dtype(dtype or _FLOATX)
         return cast(convert_to_tensor(self.value), dt) * _ones(_shape(shape, "Constant"), dt)
 
-    def get_config(self):
+    def get_config(self) -> Any:
         return {"value": self.value}
 
 
@@ -115,7 +116,7 @@ class Identity(Initializer):
         ValueError: for a shape that is not 2-D.
     """
 
-    def __init__(self, gain=1.0):
+    def __init__(self, gain: Any = 1.0) -> None:
         self.gain = gain
 
     def __call__(self, shape, dtype=None):
@@ -124,7 +125,7 @@ class Identity(Initializer):
             raise ValueError(f"Identity: the shape must be 2-D, got {shape}")
         return self.gain * eye(shape[0], shape[1], dtype=_float_dtype(dtype, "Identity"))
 
-    def get_config(self):
+    def get_config(self) -> Any:
         return {"gain": self.gain}
 
 
@@ -134,7 +135,7 @@ IdentityInitializer = Identity
 class RandomInitializer(Initializer):
     """The base of the seeded initializers; ``seed`` is an int or None (a seed is picked now)."""
 
-    def __init__(self, seed=None):
+    def __init__(self, seed: Any = None) -> None:
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
             raise ValueError(f"{type(self).__name__}: seed must be an int or None, got "
                              f"{seed!r} of type {type(seed).__name__}")
@@ -144,7 +145,7 @@ class RandomInitializer(Initializer):
     def _seed(self):
         return [self.seed, 0]
 
-    def get_config(self):
+    def get_config(self) -> Any:
         return {"seed": self._init_seed}
 
 
@@ -156,7 +157,7 @@ class RandomNormal(RandomInitializer):
     TensorShape([3])
     """
 
-    def __init__(self, mean=0.0, stddev=0.05, seed=None):
+    def __init__(self, mean: Any = 0.0, stddev: Any = 0.05, seed: Any = None) -> None:
         self.mean, self.stddev = mean, stddev
         super().__init__(seed)
 
@@ -164,7 +165,7 @@ class RandomNormal(RandomInitializer):
         return random_ops.stateless_normal(_shape(shape, "RandomNormal"), self._seed(), self.mean,
                                            self.stddev, _float_dtype(dtype, "RandomNormal"))
 
-    def get_config(self):
+    def get_config(self) -> Any:
         return {"mean": self.mean, "stddev": self.stddev, **super().get_config()}
 
 
@@ -177,7 +178,7 @@ class TruncatedNormal(RandomInitializer):
     True
     """
 
-    def __init__(self, mean=0.0, stddev=0.05, seed=None):
+    def __init__(self, mean: Any = 0.0, stddev: Any = 0.05, seed: Any = None) -> None:
         self.mean, self.stddev = mean, stddev
         super().__init__(seed)
 
@@ -186,7 +187,7 @@ class TruncatedNormal(RandomInitializer):
             _shape(shape, "TruncatedNormal"), self._seed(), self.mean, self.stddev,
             _float_dtype(dtype, "TruncatedNormal"))
 
-    def get_config(self):
+    def get_config(self) -> Any:
         return {"mean": self.mean, "stddev": self.stddev, **super().get_config()}
 
 
@@ -199,7 +200,7 @@ class RandomUniform(RandomInitializer):
     True
     """
 
-    def __init__(self, minval=-0.05, maxval=0.05, seed=None):
+    def __init__(self, minval: Any = -0.05, maxval: Any = 0.05, seed: Any = None) -> None:
         self.minval, self.maxval = minval, maxval
         super().__init__(seed)
 
@@ -208,11 +209,11 @@ class RandomUniform(RandomInitializer):
                                             self.minval, self.maxval,
                                             _float_dtype(dtype, "RandomUniform"))
 
-    def get_config(self):
+    def get_config(self) -> Any:
         return {"minval": self.minval, "maxval": self.maxval, **super().get_config()}
 
 
-def compute_fans(shape, input_axes=None, output_axes=None):
+def compute_fans(shape: Any, input_axes: Any = None, output_axes: Any = None) -> Any:
     """``(fan_in, fan_out)`` of a weight shape: the products over ``input_axes`` and
     ``output_axes`` when both are given; else convolution kernels ``(..., in, out)`` count
     their receptive field.
@@ -254,8 +255,9 @@ class VarianceScaling(RandomInitializer):
         ValueError: for a scale that is not positive, or an unknown mode or distribution.
     """
 
-    def __init__(self, scale=1.0, mode="fan_in", distribution="truncated_normal", seed=None,
-                 input_axes=None, output_axes=None):
+    def __init__(self, scale: Any = 1.0, mode: Any = "fan_in",
+                 distribution: Any = "truncated_normal", seed: Any = None,
+                 input_axes: Any = None, output_axes: Any = None) -> None:
         if scale <= 0.0:
             raise ValueError(f"VarianceScaling: scale must be positive, got {scale}")
         if mode not in _MODES:
@@ -284,17 +286,18 @@ class VarianceScaling(RandomInitializer):
         limit = math.sqrt(3.0 * scale)
         return random_ops.stateless_uniform(shape, self._seed(), -limit, limit, dt)
 
-    def get_config(self):
+    def get_config(self) -> Any:
         return {"scale": self.scale, "mode": self.mode, "distribution": self.distribution,
                 "input_axes": self.input_axes, "output_axes": self.output_axes,
                 **super().get_config()}
 
 
 def _variance_scaling(name, scale, mode, distribution, doc):
-    def __init__(self, seed=None, input_axes=None, output_axes=None):
+    def __init__(self: Any, seed: Any = None, input_axes: Any = None,
+                 output_axes: Any = None) -> None:
         VarianceScaling.__init__(self, scale, mode, distribution, seed, input_axes, output_axes)
 
-    def get_config(self):
+    def get_config(self: Any) -> dict:
         return {"seed": self._init_seed, "input_axes": self.input_axes,
                 "output_axes": self.output_axes}
 
@@ -343,7 +346,7 @@ class Orthogonal(RandomInitializer):
         ValueError: for a shape of fewer than 2 dimensions.
     """
 
-    def __init__(self, gain=1.0, seed=None):
+    def __init__(self, gain: Any = 1.0, seed: Any = None) -> None:
         self.gain = gain
         super().__init__(seed)
 
@@ -361,7 +364,7 @@ class Orthogonal(RandomInitializer):
             q = transpose(q)
         return self.gain * reshape(q, shape)
 
-    def get_config(self):
+    def get_config(self) -> Any:
         return {"gain": self.gain, **super().get_config()}
 
 
@@ -379,7 +382,7 @@ _CLASSES = {cls.__name__: cls for cls in set(_ALIASES.values())}
 _CLASSES.update(IdentityInitializer=Identity, OrthogonalInitializer=Orthogonal)
 
 
-def serialize(initializer) -> dict:
+def serialize(initializer: Any) -> dict:
     """Keras's config dict of an initializer: ``{"module", "class_name", "config", ...}``.
 
     >>> import finegrad as fg
@@ -390,7 +393,7 @@ def serialize(initializer) -> dict:
             "config": initializer.get_config(), "registered_name": None}
 
 
-def deserialize(config, custom_objects=None):
+def deserialize(config: Any, custom_objects: Any = None) -> Any:
     """The initializer a `serialize` dict (or a class name / alias string) describes.
 
     >>> import finegrad as fg
@@ -409,7 +412,7 @@ def deserialize(config, custom_objects=None):
     return cls.from_config(config.get("config", {}))
 
 
-def get(identifier):
+def get(identifier: Any) -> Any:
     """An initializer from an identifier: None, an alias (``"glorot_uniform"``), a class name,
     a config dict, a class (instantiated) or a callable (returned).
 

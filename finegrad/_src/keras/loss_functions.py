@@ -4,6 +4,7 @@ come from the ops' rules. The `Loss` classes (``losses.py``) wrap them with a re
 """
 import math
 
+from typing import Any
 from finegrad._src.ops.array.manipulation import one_hot
 from finegrad._src.ops.array.shape_queries import shape
 from finegrad._src.ops.array.structural import (cast, convert_to_tensor, expand_dims,
@@ -19,7 +20,7 @@ from finegrad._src.ops.math.statistics import reduce_all
 EPSILON = 1e-7   # Keras's backend.epsilon()
 
 
-def squeeze_or_expand_to_same_rank(x1, x2, expand_rank_1=True):
+def squeeze_or_expand_to_same_rank(x1: Any, x2: Any, expand_rank_1: bool = True) -> Any:
     """Make two tensors' ranks equal when they differ by a trailing axis of size 1 (Keras's
     rule: a rank-1 partner is expanded, else the size-1 axis is squeezed)."""
     r1, r2 = len(x1.shape), len(x2.shape)
@@ -48,7 +49,7 @@ def _clip(x, low, high):
     return minimum(maximum(x, low), high)
 
 
-def mean_squared_error(y_true, y_pred):
+def mean_squared_error(y_true: Any, y_pred: Any) -> Any:
     """``mean(square(y_true - y_pred), axis=-1)``.
 
     >>> import finegrad as fg
@@ -59,7 +60,7 @@ def mean_squared_error(y_true, y_pred):
     return reduce_mean(ew.square(y_true - y_pred), axis=-1)
 
 
-def mean_absolute_error(y_true, y_pred):
+def mean_absolute_error(y_true: Any, y_pred: Any) -> Any:
     """``mean(abs(y_true - y_pred), axis=-1)``.
 
     >>> import finegrad as fg
@@ -70,7 +71,7 @@ def mean_absolute_error(y_true, y_pred):
     return reduce_mean(ew.abs(y_true - y_pred), axis=-1)
 
 
-def mean_absolute_percentage_error(y_true, y_pred):
+def mean_absolute_percentage_error(y_true: Any, y_pred: Any) -> Any:
     """``100 * mean(abs((y_true - y_pred) / max(abs(y_true), epsilon)), axis=-1)``.
 
     >>> import finegrad as fg
@@ -82,7 +83,7 @@ def mean_absolute_percentage_error(y_true, y_pred):
     return 100.0 * reduce_mean(diff, axis=-1)
 
 
-def mean_squared_logarithmic_error(y_true, y_pred):
+def mean_squared_logarithmic_error(y_true: Any, y_pred: Any) -> Any:
     """``mean(square(log(max(y_pred, eps) + 1) - log(max(y_true, eps) + 1)), axis=-1)``.
 
     >>> import finegrad as fg
@@ -100,7 +101,7 @@ def _l2_normalize(x, axis):
                        1.0 / EPSILON)
 
 
-def cosine_similarity(y_true, y_pred, axis=-1):
+def cosine_similarity(y_true: Any, y_pred: Any, axis: Any = -1) -> Any:
     """Minus the cosine similarity along ``axis`` (so that minimizing aligns the vectors).
 
     >>> import finegrad as fg
@@ -111,7 +112,7 @@ def cosine_similarity(y_true, y_pred, axis=-1):
     return -reduce_sum(_l2_normalize(y_true, axis) * _l2_normalize(y_pred, axis), axis=axis)
 
 
-def huber(y_true, y_pred, delta=1.0):
+def huber(y_true: Any, y_pred: Any, delta: Any = 1.0) -> Any:
     """``mean(0.5 e^2 if |e| <= delta else delta |e| - 0.5 delta^2, axis=-1)``,
     ``e = y_pred - y_true``.
 
@@ -127,7 +128,7 @@ def huber(y_true, y_pred, delta=1.0):
                                 delta * abs_error - 0.5 * ew.square(delta)), axis=-1)
 
 
-def log_cosh(y_true, y_pred):
+def log_cosh(y_true: Any, y_pred: Any) -> Any:
     """``mean(log(cosh(y_pred - y_true)), axis=-1)``, computed without overflow.
 
     >>> import finegrad as fg
@@ -139,7 +140,7 @@ def log_cosh(y_true, y_pred):
     return reduce_mean(x + ew.softplus(x * -2.0) - math.log(2.0), axis=-1)
 
 
-def kl_divergence(y_true, y_pred):
+def kl_divergence(y_true: Any, y_pred: Any) -> Any:
     """``sum(y_true * log(y_true / y_pred), axis=-1)``, both clipped to ``[epsilon, 1]``.
 
     >>> import finegrad as fg
@@ -151,7 +152,7 @@ def kl_divergence(y_true, y_pred):
     return reduce_sum(y_true * ew.log(y_true / y_pred), axis=-1)
 
 
-def poisson(y_true, y_pred):
+def poisson(y_true: Any, y_pred: Any) -> Any:
     """``mean(y_pred - y_true * log(y_pred + epsilon), axis=-1)``.
 
     >>> import finegrad as fg
@@ -168,7 +169,7 @@ def _hinge_labels(y_true):
     return ew.where(reduce_all(binary), 2.0 * y_true - 1.0, y_true)
 
 
-def hinge(y_true, y_pred):
+def hinge(y_true: Any, y_pred: Any) -> Any:
     """``mean(max(1 - y_true * y_pred, 0), axis=-1)``; labels 0/1 are read as -1/1.
 
     >>> import finegrad as fg
@@ -179,7 +180,7 @@ def hinge(y_true, y_pred):
     return reduce_mean(maximum(1.0 - _hinge_labels(y_true) * y_pred, 0.0), axis=-1)
 
 
-def squared_hinge(y_true, y_pred):
+def squared_hinge(y_true: Any, y_pred: Any) -> Any:
     """``mean(square(max(1 - y_true * y_pred, 0)), axis=-1)``; labels 0/1 read as -1/1.
 
     >>> import finegrad as fg
@@ -190,7 +191,7 @@ def squared_hinge(y_true, y_pred):
     return reduce_mean(ew.square(maximum(1.0 - _hinge_labels(y_true) * y_pred, 0.0)), axis=-1)
 
 
-def categorical_hinge(y_true, y_pred):
+def categorical_hinge(y_true: Any, y_pred: Any) -> Any:
     """``max(max((1 - y_true) * y_pred) - sum(y_true * y_pred) + 1, 0)`` over the last axis.
 
     >>> import finegrad as fg
@@ -213,7 +214,8 @@ def _check_axis(axis, fn):
         raise ValueError(f"keras.losses.{fn}: axis must be an int, got {axis!r}")
 
 
-def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, axis=-1):
+def categorical_crossentropy(y_true: Any, y_pred: Any, from_logits: bool = False,
+                             label_smoothing: Any = 0.0, axis: Any = -1) -> Any:
     """``-sum(y_true * log(y_pred), axis)`` with ``y_pred`` normalized and clipped to
     ``[epsilon, 1 - epsilon]`` (or the softmax cross-entropy of logits); ``label_smoothing``
     mixes the labels with the uniform distribution.
@@ -236,8 +238,9 @@ def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=
     return -reduce_sum(y_true * ew.log(output), axis=axis)
 
 
-def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False, ignore_class=None,
-                                    axis=-1):
+def sparse_categorical_crossentropy(y_true: Any, y_pred: Any, from_logits: bool = False,
+                                    ignore_class: Any = None,
+                                    axis: Any = -1) -> Any:
     """The categorical cross-entropy of integer class ids ``y_true``. With ``ignore_class``,
     entries of that label give a loss of 0 (the `Loss` class also leaves them out of the
     mean).
@@ -269,7 +272,8 @@ def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False, ignore_cl
     return result
 
 
-def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, axis=-1):
+def binary_crossentropy(y_true: Any, y_pred: Any, from_logits: bool = False,
+                        label_smoothing: Any = 0.0, axis: Any = -1) -> Any:
     """``mean(-(y log p + (1 - y) log(1 - p)), axis)``, ``p`` clipped to
     ``[epsilon, 1 - epsilon]`` (or the sigmoid cross-entropy of logits).
 
@@ -290,8 +294,10 @@ def _bce(y_true, y_pred, from_logits):
     return -(y_true * ew.log(p) + (1 - y_true) * ew.log(1 - p))
 
 
-def binary_focal_crossentropy(y_true, y_pred, apply_class_balancing=False, alpha=0.25,
-                              gamma=2.0, from_logits=False, label_smoothing=0.0, axis=-1):
+def binary_focal_crossentropy(y_true: Any, y_pred: Any, apply_class_balancing: bool = False,
+                              alpha: Any = 0.25,
+                              gamma: Any = 2.0, from_logits: bool = False,
+                              label_smoothing: Any = 0.0, axis: Any = -1) -> Any:
     """The binary cross-entropy scaled by ``(1 - p_t)^gamma`` (and by ``alpha`` /
     ``1 - alpha`` with ``apply_class_balancing``), ``p_t`` the probability of the true class.
 
@@ -312,8 +318,9 @@ def binary_focal_crossentropy(y_true, y_pred, apply_class_balancing=False, alpha
     return reduce_mean(focal, axis=axis)
 
 
-def categorical_focal_crossentropy(y_true, y_pred, alpha=0.25, gamma=2.0, from_logits=False,
-                                   label_smoothing=0.0, axis=-1):
+def categorical_focal_crossentropy(y_true: Any, y_pred: Any, alpha: Any = 0.25, gamma: Any = 2.0,
+                                   from_logits: bool = False,
+                                   label_smoothing: Any = 0.0, axis: Any = -1) -> Any:
     """The categorical cross-entropy with each term scaled by ``alpha * (1 - p)^gamma``.
 
     >>> import finegrad as fg
@@ -336,7 +343,7 @@ def categorical_focal_crossentropy(y_true, y_pred, alpha=0.25, gamma=2.0, from_l
     return reduce_sum(factor * cce, axis=axis)
 
 
-def dice(y_true, y_pred, axis=None):
+def dice(y_true: Any, y_pred: Any, axis: Any = None) -> Any:
     """``1 - 2 sum(y_true y_pred) / (sum(y_true) + sum(y_pred) + epsilon)`` over ``axis``
     (everything by default).
 
@@ -350,7 +357,7 @@ def dice(y_true, y_pred, axis=None):
                                      reduce_sum(y_pred, axis=axis) + EPSILON)
 
 
-def tversky(y_true, y_pred, alpha=0.5, beta=0.5, axis=None):
+def tversky(y_true: Any, y_pred: Any, alpha: Any = 0.5, beta: Any = 0.5, axis: Any = None) -> Any:
     """``1 - TP / (TP + alpha FP + beta FN + epsilon)`` with soft counts over ``axis``
     (Keras's naming: ``FP = sum((1 - y_pred) y_true)``, ``FN = sum(y_pred (1 - y_true))``).
 
@@ -365,7 +372,7 @@ def tversky(y_true, y_pred, alpha=0.5, beta=0.5, axis=None):
     return 1 - intersection / (intersection + fp * alpha + fn * beta + EPSILON)
 
 
-def categorical_generalized_cross_entropy(y_true, y_pred, q):
+def categorical_generalized_cross_entropy(y_true: Any, y_pred: Any, q: Any) -> Any:
     """``(1 - p^q) / q``, ``p`` the predicted probability of the integer class ``y_true``
     (robust to noisy labels; Zhang & Sabuncu, 2018).
 

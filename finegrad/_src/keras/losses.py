@@ -11,6 +11,8 @@ Inputs are converted to the loss's dtype (float32) first, integer labels include
 does.
 """
 import re
+from typing import Any
+
 
 from finegrad._src.keras import loss_functions as F
 from finegrad._src.keras.loss_functions import squeeze_or_expand_to_same_rank
@@ -22,7 +24,7 @@ from finegrad._src.ops.math.statistics import divide_no_nan
 _REDUCTIONS = ("sum_over_batch_size", "sum", None, "none", "mean", "mean_with_sample_weight")
 
 
-def standardize_reduction(reduction):
+def standardize_reduction(reduction: Any) -> Any:
     """``reduction`` itself, checked against Keras's names.
 
     Raises:
@@ -34,7 +36,7 @@ def standardize_reduction(reduction):
     return reduction
 
 
-def apply_mask(sample_weight, mask, dtype, reduction):
+def apply_mask(sample_weight: Any, mask: Any, dtype: Any, reduction: Any) -> Any:
     """Fold a boolean ``mask`` into ``sample_weight``; for the mean reductions the kept
     entries are scaled by ``total / kept`` so the mean is over the kept entries."""
     if mask is None:
@@ -53,7 +55,8 @@ def apply_mask(sample_weight, mask, dtype, reduction):
     return sample_weight * float_mask
 
 
-def reduce_values(values, sample_weight=None, reduction="sum_over_batch_size"):
+def reduce_values(values: Any, sample_weight: Any = None,
+                  reduction: Any = "sum_over_batch_size") -> Any:
     """Reduce already weighted per-sample ``values`` by ``reduction``."""
     if reduction in (None, "none") or tuple(values.shape) in ((), (0,)):
         return values
@@ -67,8 +70,8 @@ def reduce_values(values, sample_weight=None, reduction="sum_over_batch_size"):
     return loss
 
 
-def reduce_weighted_values(values, sample_weight=None, mask=None,
-                           reduction="sum_over_batch_size", dtype=None):
+def reduce_weighted_values(values: Any, sample_weight: Any = None, mask: Any = None,
+                           reduction: Any = "sum_over_batch_size", dtype: Any = None) -> Any:
     """Weight ``values`` by ``sample_weight`` (broadcast from the batch axes) and ``mask``,
     then reduce them by ``reduction``."""
     reduction = standardize_reduction(reduction)
@@ -103,13 +106,14 @@ class Loss:
         ValueError: for an unknown reduction.
     """
 
-    def __init__(self, name=None, reduction="sum_over_batch_size", dtype=None):
+    def __init__(self, name: str | None = None, reduction: Any = "sum_over_batch_size",
+                 dtype: Any = None) -> None:
         self.name = name or _snake(type(self).__name__)
         self.reduction = standardize_reduction(reduction)
         self._dtype = "float32" if dtype is None else str(getattr(dtype, "name", dtype))
 
     @property
-    def dtype(self):
+    def dtype(self) -> Any:
         """The dtype inputs are converted to (float32 by default)."""
         return self._dtype
 
@@ -124,7 +128,7 @@ class Loss:
             mask = out_mask if mask is None else ew.logical_and(cast(mask, "bool"), out_mask)
         return reduce_weighted_values(losses, sample_weight, mask, self.reduction, self.dtype)
 
-    def call(self, y_true, y_pred):
+    def call(self, y_true: Any, y_pred: Any) -> Any:
         """The per-sample losses (each loss defines it)."""
         raise NotImplementedError(f"{type(self).__name__} must define call")
 
@@ -133,7 +137,7 @@ class Loss:
         return {"name": self.name, "reduction": self.reduction}
 
     @classmethod
-    def from_config(cls, config: dict):
+    def from_config(cls, config: dict) -> Any:
         """A loss made from ``get_config()``'s dict."""
         return cls(**config)
 
@@ -148,19 +152,20 @@ class LossFunctionWrapper(Loss):
     1.5
     """
 
-    def __init__(self, fn, reduction="sum_over_batch_size", name=None, dtype=None, **kwargs):
+    def __init__(self, fn: Any, reduction: Any = "sum_over_batch_size", name: str | None = None,
+                 dtype: Any = None, **kwargs) -> None:
         super().__init__(name=name, reduction=reduction, dtype=dtype)
         self.fn, self._fn_kwargs = fn, kwargs
 
-    def call(self, y_true, y_pred):
+    def call(self, y_true: Any, y_pred: Any) -> Any:
         y_true, y_pred = squeeze_or_expand_to_same_rank(y_true, y_pred)
         return self.fn(y_true, y_pred, **self._fn_kwargs)
 
-    def get_config(self):
+    def get_config(self) -> Any:
         return {**super().get_config(), **self._fn_kwargs}
 
     @classmethod
-    def from_config(cls, config):
+    def from_config(cls, config: Any) -> Any:
         return cls(**config)
 
     def __repr__(self):
@@ -171,9 +176,11 @@ class LossFunctionWrapper(Loss):
 class _Builtin(LossFunctionWrapper):
     """A built-in loss: its function is fixed, ``from_config`` passes only the options."""
 
-    _fn = None
+    _fn: Any = None
+    _default_name: Any = None
 
-    def __init__(self, reduction="sum_over_batch_size", name=None, dtype=None, **kwargs):
+    def __init__(self, reduction: Any = "sum_over_batch_size", name: str | None = None,
+                 dtype: Any = None, **kwargs) -> None:
         super().__init__(type(self)._fn, reduction, name or self._default_name, dtype,
                          **kwargs)
 
@@ -240,7 +247,8 @@ class CosineSimilarity(_Builtin):
 
     _fn, _default_name = staticmethod(F.cosine_similarity), "cosine_similarity"
 
-    def __init__(self, axis=-1, reduction="sum_over_batch_size", name=None, dtype=None):
+    def __init__(self, axis: Any = -1, reduction: Any = "sum_over_batch_size",
+                 name: str | None = None, dtype: Any = None) -> None:
         super().__init__(reduction, name, dtype, axis=axis)
 
 
@@ -254,7 +262,8 @@ class Huber(_Builtin):
 
     _fn, _default_name = staticmethod(F.huber), "huber_loss"
 
-    def __init__(self, delta=1.0, reduction="sum_over_batch_size", name=None, dtype=None):
+    def __init__(self, delta: Any = 1.0, reduction: Any = "sum_over_batch_size",
+                 name: str | None = None, dtype: Any = None) -> None:
         super().__init__(reduction, name, dtype, delta=delta)
 
 
@@ -268,8 +277,9 @@ class BinaryCrossentropy(_Builtin):
 
     _fn, _default_name = staticmethod(F.binary_crossentropy), "binary_crossentropy"
 
-    def __init__(self, from_logits=False, label_smoothing=0.0, axis=-1,
-                 reduction="sum_over_batch_size", name=None, dtype=None):
+    def __init__(self, from_logits: bool = False, label_smoothing: Any = 0.0, axis: Any = -1,
+                 reduction: Any = "sum_over_batch_size", name: str | None = None,
+                 dtype: Any = None) -> None:
         super().__init__(reduction, name, dtype, from_logits=from_logits,
                          label_smoothing=label_smoothing, axis=axis)
 
@@ -286,9 +296,11 @@ class BinaryFocalCrossentropy(_Builtin):
 
     _fn, _default_name = staticmethod(F.binary_focal_crossentropy), "binary_focal_crossentropy"
 
-    def __init__(self, apply_class_balancing=False, alpha=0.25, gamma=2.0, from_logits=False,
-                 label_smoothing=0.0, axis=-1, reduction="sum_over_batch_size", name=None,
-                 dtype=None):
+    def __init__(self, apply_class_balancing: bool = False, alpha: Any = 0.25, gamma: Any = 2.0,
+                 from_logits: bool = False,
+                 label_smoothing: Any = 0.0, axis: Any = -1,
+                 reduction: Any = "sum_over_batch_size", name: str | None = None,
+                 dtype: Any = None) -> None:
         super().__init__(reduction, name, dtype, from_logits=from_logits,
                          label_smoothing=label_smoothing, axis=axis,
                          apply_class_balancing=apply_class_balancing, alpha=alpha, gamma=gamma)
@@ -304,8 +316,9 @@ class CategoricalCrossentropy(_Builtin):
 
     _fn, _default_name = staticmethod(F.categorical_crossentropy), "categorical_crossentropy"
 
-    def __init__(self, from_logits=False, label_smoothing=0.0, axis=-1,
-                 reduction="sum_over_batch_size", name=None, dtype=None):
+    def __init__(self, from_logits: bool = False, label_smoothing: Any = 0.0, axis: Any = -1,
+                 reduction: Any = "sum_over_batch_size", name: str | None = None,
+                 dtype: Any = None) -> None:
         super().__init__(reduction, name, dtype, from_logits=from_logits,
                          label_smoothing=label_smoothing, axis=axis)
 
@@ -322,8 +335,10 @@ class CategoricalFocalCrossentropy(_Builtin):
     _fn = staticmethod(F.categorical_focal_crossentropy)
     _default_name = "categorical_focal_crossentropy"
 
-    def __init__(self, alpha=0.25, gamma=2.0, from_logits=False, label_smoothing=0.0, axis=-1,
-                 reduction="sum_over_batch_size", name=None, dtype=None):
+    def __init__(self, alpha: Any = 0.25, gamma: Any = 2.0, from_logits: bool = False,
+                 label_smoothing: Any = 0.0, axis: Any = -1,
+                 reduction: Any = "sum_over_batch_size", name: str | None = None,
+                 dtype: Any = None) -> None:
         super().__init__(reduction, name, dtype, alpha=alpha, gamma=gamma,
                          from_logits=from_logits, label_smoothing=label_smoothing, axis=axis)
 
@@ -341,12 +356,13 @@ class SparseCategoricalCrossentropy(_Builtin):
     _fn = staticmethod(F.sparse_categorical_crossentropy)
     _default_name = "sparse_categorical_crossentropy"
 
-    def __init__(self, from_logits=False, ignore_class=None, reduction="sum_over_batch_size",
-                 name=None, dtype=None):
+    def __init__(self, from_logits: bool = False, ignore_class: Any = None,
+                 reduction: Any = "sum_over_batch_size",
+                 name: str | None = None, dtype: Any = None) -> None:
         super().__init__(reduction, name, dtype, from_logits=from_logits,
                          ignore_class=ignore_class)
 
-    def call(self, y_true, y_pred):
+    def call(self, y_true: Any, y_pred: Any) -> Any:
         values = F.sparse_categorical_crossentropy(y_true, y_pred, **self._fn_kwargs)
         ignore = self._fn_kwargs["ignore_class"]
         if ignore is None:
@@ -366,7 +382,8 @@ class Dice(_Builtin):
 
     _fn, _default_name = staticmethod(F.dice), "dice"
 
-    def __init__(self, reduction="sum_over_batch_size", name=None, axis=None, dtype=None):
+    def __init__(self, reduction: Any = "sum_over_batch_size", name: str | None = None,
+                 axis: Any = None, dtype: Any = None) -> None:
         super().__init__(reduction, name, dtype, axis=axis)
 
 
@@ -380,8 +397,9 @@ class Tversky(_Builtin):
 
     _fn, _default_name = staticmethod(F.tversky), "tversky"
 
-    def __init__(self, alpha=0.5, beta=0.5, reduction="sum_over_batch_size", name=None,
-                 axis=None, dtype=None):
+    def __init__(self, alpha: Any = 0.5, beta: Any = 0.5, reduction: Any = "sum_over_batch_size",
+                 name: str | None = None,
+                 axis: Any = None, dtype: Any = None) -> None:
         super().__init__(reduction, name, dtype, alpha=alpha, beta=beta, axis=axis)
 
 
@@ -400,13 +418,14 @@ class CategoricalGeneralizedCrossEntropy(_Builtin):
     _fn = staticmethod(F.categorical_generalized_cross_entropy)
     _default_name = "categorical_generalized_cross_entropy"
 
-    def __init__(self, q=0.5, reduction="sum_over_batch_size", name=None, dtype=None):
+    def __init__(self, q: Any = 0.5, reduction: Any = "sum_over_batch_size",
+                 name: str | None = None, dtype: Any = None) -> None:
         if not 0 < q < 1:
             raise ValueError(f"CategoricalGeneralizedCrossEntropy: q must be in the interval "
                              f"(0, 1), got {q}")
         super().__init__(reduction, name, dtype, q=q)
 
-    def call(self, y_true, y_pred):
+    def call(self, y_true: Any, y_pred: Any) -> Any:
         return self.fn(y_true, y_pred, **self._fn_kwargs)
 
 
@@ -445,7 +464,7 @@ _BY_NAME.update(mse=mse, MSE=mse, mae=mae, MAE=mae, mape=mape, MAPE=mape, msle=m
                 MSLE=msle, kld=kld, KLD=kld, kullback_leibler_divergence=kld, logcosh=logcosh)
 
 
-def serialize(loss):
+def serialize(loss: Any) -> Any:
     """Keras's config of a loss: a dict for a `Loss` object, the name for a function.
 
     >>> import finegrad as fg
@@ -458,7 +477,7 @@ def serialize(loss):
     return loss.__name__
 
 
-def deserialize(config, custom_objects=None):
+def deserialize(config: Any, custom_objects: Any = None) -> Any:
     """The loss a `serialize` config (a dict or a name) describes.
 
     >>> import finegrad as fg
@@ -469,15 +488,15 @@ def deserialize(config, custom_objects=None):
         ValueError: for an unknown name.
     """
     name = config.get("class_name") if isinstance(config, dict) else config
-    obj = (custom_objects or {}).get(name) or _BY_NAME.get(name)
+    obj: Any = (custom_objects or {}).get(name) or _BY_NAME.get(name)
     if obj is None:
         raise ValueError(f"keras.losses.deserialize: unknown loss {name!r}")
-    if isinstance(config, dict) and isinstance(obj, type):
+    if isinstance(config, dict) and isinstance(obj, type) and issubclass(obj, Loss):
         return obj.from_config(config.get("config", {}))
     return obj
 
 
-def get(identifier):
+def get(identifier: Any) -> Any:
     """A loss from None, a name (``"mse"``, ``"categorical_crossentropy"``, a class name:
     then an instance), a config dict or a callable (returned).
 

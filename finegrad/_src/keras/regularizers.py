@@ -3,6 +3,7 @@ scalar penalty that a layer adds to its losses.
 """
 import math
 
+from typing import Any
 from finegrad._src.ops.math import elementwise as ew
 from finegrad._src.ops.array.structural import cast, convert_to_tensor, reduce_sum, transpose
 from finegrad._src.ops.math.arithmetic import minimum
@@ -35,7 +36,7 @@ class Regularizer:
         return {}
 
     @classmethod
-    def from_config(cls, config: dict):
+    def from_config(cls, config: dict) -> Any:
         """A regularizer made from ``get_config()``'s dict."""
         return cls(**config)
 
@@ -51,7 +52,7 @@ class L1L2(Regularizer):
         ValueError: for a negative, infinite or nan factor.
     """
 
-    def __init__(self, l1=0.0, l2=0.0):
+    def __init__(self, l1: Any = 0.0, l2: Any = 0.0) -> None:
         self.l1 = _factor(0.0 if l1 is None else l1, "l1", "L1L2")
         self.l2 = _factor(0.0 if l2 is None else l2, "l2", "L1L2")
 
@@ -65,7 +66,7 @@ class L1L2(Regularizer):
                 ew.square(x))
         return penalty
 
-    def get_config(self):
+    def get_config(self) -> Any:
         return {"l1": self.l1, "l2": self.l2}
 
 
@@ -77,14 +78,14 @@ class L1(Regularizer):
     1.5
     """
 
-    def __init__(self, l1=0.01):
+    def __init__(self, l1: Any = 0.01) -> None:
         self.l1 = _factor(l1, "l1", "L1")
 
     def __call__(self, x):
         x = convert_to_tensor(x)
         return cast(convert_to_tensor(self.l1), x.dtype) * reduce_sum(ew.abs(x))
 
-    def get_config(self):
+    def get_config(self) -> Any:
         return {"l1": self.l1}
 
 
@@ -96,14 +97,14 @@ class L2(Regularizer):
     2.5
     """
 
-    def __init__(self, l2=0.01):
+    def __init__(self, l2: Any = 0.01) -> None:
         self.l2 = _factor(l2, "l2", "L2")
 
     def __call__(self, x):
         x = convert_to_tensor(x)
         return cast(convert_to_tensor(self.l2), x.dtype) * reduce_sum(ew.square(x))
 
-    def get_config(self):
+    def get_config(self) -> Any:
         return {"l2": self.l2}
 
 
@@ -125,7 +126,7 @@ class OrthogonalRegularizer(Regularizer):
         ValueError: for an unknown mode, or an input that is not 2-D.
     """
 
-    def __init__(self, factor=0.01, mode="rows"):
+    def __init__(self, factor: Any = 0.01, mode: Any = "rows") -> None:
         self.factor = _factor(factor, "factor", "OrthogonalRegularizer")
         if mode not in ("rows", "columns"):
             raise ValueError(f"OrthogonalRegularizer: mode must be 'rows' or 'columns', got "
@@ -147,7 +148,7 @@ class OrthogonalRegularizer(Regularizer):
         pairs = size * (size - 1.0) / 2.0
         return self.factor * 0.5 * reduce_sum(ew.abs(off_diagonal)) / pairs
 
-    def get_config(self):
+    def get_config(self) -> Any:
         return {"factor": self.factor, "mode": self.mode}
 
 
@@ -158,7 +159,7 @@ _BY_NAME = {"Regularizer": Regularizer, "L1": L1, "L2": L2, "L1L2": L1L2,
             "orthogonal_regularizer": OrthogonalRegularizer}
 
 
-def serialize(regularizer) -> dict:
+def serialize(regularizer: Any) -> dict:
     """Keras's config dict of a regularizer.
 
     >>> import finegrad as fg
@@ -169,7 +170,7 @@ def serialize(regularizer) -> dict:
             "config": regularizer.get_config(), "registered_name": None}
 
 
-def deserialize(config, custom_objects=None):
+def deserialize(config: Any, custom_objects: Any = None) -> Any:
     """The regularizer a `serialize` dict or a name describes.
 
     >>> import finegrad as fg
@@ -188,7 +189,7 @@ def deserialize(config, custom_objects=None):
     return cls.from_config(config.get("config", {}))
 
 
-def get(identifier):
+def get(identifier: Any) -> Any:
     """A regularizer from None, a name (``"l2"``), a config dict, a class or a callable.
 
     >>> import finegrad as fg

@@ -129,6 +129,7 @@ class GraphRecorder(GraphBuilder):
         self.producer = {}      # slot -> Operation
         self.control = []       # the control inputs of the open control_dependencies blocks
         self._entered = 0       # how many as_default blocks (or graph modes) build it now
+        self.guard_owner = {}   # id(guard) -> the node whose recording decided it
 
     def enter(self):
         """The graph is built again: its tensors get their example values back."""
@@ -157,7 +158,11 @@ class GraphRecorder(GraphBuilder):
 
     def record(self, prim, ins, params, out):
         self.v1_graph._check_open()
+        known = len(self.guards)
         super().record(prim, ins, params, out)
+        if len(self.guards) > known:   # sizes this node's shape rule (or lack of one) fixed:
+            for guard in self.guards[known:]:   # they bind only the runs that need the node
+                self.guard_owner[id(guard)] = len(self.nodes) - 1
         outs = out if prim.multiple_results else (out,)
         self.v1_graph._add_op(_camel(prim.name), len(self.nodes) - 1, ins, outs)
 

@@ -357,7 +357,7 @@ class _Plan:
         g.sym = {s: sh for s, sh in rec.sym.items() if s in slots}
         g.dyn = {s: frozenset(i for i, d in enumerate(sh) if type(d) is Dim)
                  for s, sh in g.sym.items()}
-        g.guards = _guards(rec, g)
+        g.guards = _guards(rec, g, walk.nodes)
         self.outputs = outputs
         self.conc = ConcreteFunction(g, rec, [True] * len(feed_slots))
         self.conc.polymorphic = bool(g.sym)
@@ -389,8 +389,10 @@ class _Plan:
         return res
 
 
-def _guards(rec, g):
-    """The trace's guards that this plan's symbols decide."""
+def _guards(rec, g, nodes):
+    """The trace's guards that this plan's symbols decide: those the Python that built the
+    graph decided, and those of the nodes the plan runs (a guard a node's recording decided
+    binds only the runs that need that node)."""
     binding = {}
     for sh in g.sym.values():
         for d in sh:
@@ -398,6 +400,9 @@ def _guards(rec, g):
                 binding[d.symbol_name()] = d.value
     out = []
     for guard in rec.root.guards:
+        owner = rec.guard_owner.get(id(guard))
+        if owner is not None and owner not in nodes:
+            continue
         try:
             guard.holds(binding)
         except Exception:  # noqa: BLE001 - a guard on sizes this plan does not have

@@ -7,7 +7,7 @@ class _Options:
     """Any field can be given or set; an unset field reads as None, and an unset options
     group (``config.gpu_options``) is made on first access."""
 
-    _groups = ()
+    _groups: tuple[str, ...] = ()
 
     def __init__(self, **fields):
         for k, v in fields.items():

@@ -1,6 +1,7 @@
 """Keras 3's accuracy metrics and their functions: ``Accuracy``, ``BinaryAccuracy``,
 ``CategoricalAccuracy``, ``SparseCategoricalAccuracy``, ``TopKCategoricalAccuracy`` and
 ``SparseTopKCategoricalAccuracy``."""
+from typing import Any
 from finegrad._src.keras.loss_functions import squeeze_or_expand_to_same_rank
 from finegrad._src.keras.metrics.reduction import _Wrapped
 from finegrad._src.ops.array.structural import (cast, convert_to_tensor, expand_dims, reshape,
@@ -11,7 +12,7 @@ from finegrad._src.ops.math.sorting import argmax
 from finegrad._src.ops.math.statistics import reduce_any
 
 
-def accuracy(y_true, y_pred):
+def accuracy(y_true: Any, y_pred: Any) -> Any:
     """1.0 where ``y_true == y_pred``, else 0.0.
 
     >>> from finegrad._src.keras.metrics.accuracy import accuracy
@@ -24,7 +25,7 @@ def accuracy(y_true, y_pred):
     return cast(ew.equal(y_true, y_pred), "float32")
 
 
-def binary_accuracy(y_true, y_pred, threshold=0.5):
+def binary_accuracy(y_true: Any, y_pred: Any, threshold: Any = 0.5) -> Any:
     """1.0 where ``y_pred > threshold`` matches the binary label ``y_true``.
 
     >>> import finegrad as fg
@@ -48,7 +49,7 @@ def _matches(y_true, y_pred):
     return expand_dims(matches, -1) if reshaped else matches
 
 
-def categorical_accuracy(y_true, y_pred):
+def categorical_accuracy(y_true: Any, y_pred: Any) -> Any:
     """1.0 where the arg max of the one-hot ``y_true`` equals that of ``y_pred``.
 
     >>> import finegrad as fg
@@ -60,7 +61,7 @@ def categorical_accuracy(y_true, y_pred):
     return _matches(y_true, y_pred)
 
 
-def sparse_categorical_accuracy(y_true, y_pred):
+def sparse_categorical_accuracy(y_true: Any, y_pred: Any) -> Any:
     """1.0 where the class id ``y_true`` equals the arg max of ``y_pred``.
 
     >>> import finegrad as fg
@@ -91,7 +92,7 @@ def _top_k_matches(ids, y_pred, k):
     return _reshape_to(matches, ids_shape) if rank > 1 else matches
 
 
-def top_k_categorical_accuracy(y_true, y_pred, k=5):
+def top_k_categorical_accuracy(y_true: Any, y_pred: Any, k: Any = 5) -> Any:
     """1.0 where the one-hot label's class is among the ``k`` largest predictions.
 
     >>> import finegrad as fg
@@ -103,7 +104,8 @@ def top_k_categorical_accuracy(y_true, y_pred, k=5):
     return _top_k_matches(y_true, y_pred, k)
 
 
-def sparse_top_k_categorical_accuracy(y_true, y_pred, k=5, from_sorted_ids=False):
+def sparse_top_k_categorical_accuracy(y_true: Any, y_pred: Any, k: Any = 5,
+                                      from_sorted_ids: bool = False) -> Any:
     """1.0 where the class id ``y_true`` is among the ``k`` largest predictions (or, with
     ``from_sorted_ids``, among the first ``k`` ids of ``y_pred``).
 
@@ -129,7 +131,7 @@ class Accuracy(_Wrapped):
 
     _fn_default, _default_name = staticmethod(accuracy), "accuracy"
 
-    def __init__(self, name="accuracy", dtype=None):
+    def __init__(self, name: str | None = "accuracy", dtype: Any = None) -> None:
         super().__init__(name, dtype)
 
 
@@ -143,7 +145,8 @@ class BinaryAccuracy(_Wrapped):
 
     _fn_default = staticmethod(binary_accuracy)
 
-    def __init__(self, name="binary_accuracy", dtype=None, threshold=0.5):
+    def __init__(self, name: str | None = "binary_accuracy", dtype: Any = None,
+                 threshold: Any = 0.5) -> None:
         super().__init__(name, dtype, threshold=threshold)
         self.threshold = threshold
 
@@ -158,7 +161,7 @@ class CategoricalAccuracy(_Wrapped):
 
     _fn_default = staticmethod(categorical_accuracy)
 
-    def __init__(self, name="categorical_accuracy", dtype=None):
+    def __init__(self, name: str | None = "categorical_accuracy", dtype: Any = None) -> None:
         super().__init__(name, dtype)
 
 
@@ -172,7 +175,7 @@ class SparseCategoricalAccuracy(_Wrapped):
 
     _fn_default = staticmethod(sparse_categorical_accuracy)
 
-    def __init__(self, name="sparse_categorical_accuracy", dtype=None):
+    def __init__(self, name: str | None = "sparse_categorical_accuracy", dtype: Any = None) -> None:
         super().__init__(name, dtype)
 
 
@@ -186,7 +189,8 @@ class TopKCategoricalAccuracy(_Wrapped):
 
     _fn_default = staticmethod(top_k_categorical_accuracy)
 
-    def __init__(self, k=5, name="top_k_categorical_accuracy", dtype=None):
+    def __init__(self, k: Any = 5, name: str | None = "top_k_categorical_accuracy",
+                 dtype: Any = None) -> None:
         super().__init__(name, dtype, k=k)
         self.k = k
 
@@ -201,8 +205,9 @@ class SparseTopKCategoricalAccuracy(_Wrapped):
 
     _fn_default = staticmethod(sparse_top_k_categorical_accuracy)
 
-    def __init__(self, k=5, name="sparse_top_k_categorical_accuracy", dtype=None,
-                 from_sorted_ids=False):
+    def __init__(self, k: Any = 5, name: str | None = "sparse_top_k_categorical_accuracy",
+                 dtype: Any = None,
+                 from_sorted_ids: bool = False) -> None:
         kwargs = {"k": k, "from_sorted_ids": True} if from_sorted_ids else {"k": k}
         super().__init__(name, dtype, **kwargs)
         self.k, self.from_sorted_ids = k, from_sorted_ids

@@ -1,6 +1,7 @@
 """Keras 3's metrics read at an operating point of a curve: ``SensitivityAtSpecificity``,
 ``SpecificityAtSensitivity``, ``PrecisionAtRecall`` and ``RecallAtPrecision``: the best
 value of one rate over the thresholds where the other reaches its target."""
+from typing import Any
 from finegrad._src.keras.metrics.base import Metric
 from finegrad._src.keras.metrics.confusion import update_confusion_matrix_variables
 from finegrad._src.ops.math import elementwise as ew
@@ -12,9 +13,15 @@ from finegrad._src.ops.math.statistics import divide_no_nan
 class _AtOperatingPoint(Metric):
     """Confusion counts at ``num_thresholds`` evenly spaced thresholds in [0, 1]."""
 
-    _target = None      # the constructor argument holding the target value
+    true_positives: Any
+    false_positives: Any
+    true_negatives: Any
+    false_negatives: Any
 
-    def __init__(self, value, num_thresholds=200, class_id=None, name=None, dtype=None):
+    _target: str = ""      # the constructor argument holding the target value
+
+    def __init__(self, value: Any, num_thresholds: Any = 200, class_id: Any = None,
+                 name: str | None = None, dtype: Any = None) -> None:
         cls = type(self).__name__
         if not 0 <= value <= 1:
             raise ValueError(f"{cls}: {self._target} must be in [0, 1], got {value}")
@@ -33,7 +40,7 @@ class _AtOperatingPoint(Metric):
                       "false_negatives"):
             setattr(self, name_, self.add_variable((n,), "zeros", name=name_))
 
-    def update_state(self, y_true, y_pred, sample_weight=None):
+    def update_state(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> Any:
         update_confusion_matrix_variables(
             {"tp": self.true_positives, "tn": self.true_negatives,
              "fp": self.false_positives, "fn": self.false_negatives},
@@ -51,7 +58,7 @@ class _AtOperatingPoint(Metric):
         feasible = constrained >= self.value
         return maximum(reduce_max(ew.where(feasible, dependent, dependent * 0)), 0.0)
 
-    def get_config(self):
+    def get_config(self) -> Any:
         return {**super().get_config(), "class_id": self.class_id,
                 "num_thresholds": self.num_thresholds, self._target: self.value}
 
@@ -70,10 +77,11 @@ class SensitivityAtSpecificity(_AtOperatingPoint):
 
     _target = "specificity"
 
-    def __init__(self, specificity, num_thresholds=200, class_id=None, name=None, dtype=None):
+    def __init__(self, specificity: Any, num_thresholds: Any = 200, class_id: Any = None,
+                 name: str | None = None, dtype: Any = None) -> None:
         super().__init__(specificity, num_thresholds, class_id, name, dtype)
 
-    def result(self):
+    def result(self) -> Any:
         r = self._rates()
         return self._best(r["specificity"], r["sensitivity"])
 
@@ -89,10 +97,11 @@ class SpecificityAtSensitivity(_AtOperatingPoint):
 
     _target = "sensitivity"
 
-    def __init__(self, sensitivity, num_thresholds=200, class_id=None, name=None, dtype=None):
+    def __init__(self, sensitivity: Any, num_thresholds: Any = 200, class_id: Any = None,
+                 name: str | None = None, dtype: Any = None) -> None:
         super().__init__(sensitivity, num_thresholds, class_id, name, dtype)
 
-    def result(self):
+    def result(self) -> Any:
         r = self._rates()
         return self._best(r["sensitivity"], r["specificity"])
 
@@ -107,10 +116,11 @@ class PrecisionAtRecall(_AtOperatingPoint):
 
     _target = "recall"
 
-    def __init__(self, recall, num_thresholds=200, class_id=None, name=None, dtype=None):
+    def __init__(self, recall: Any, num_thresholds: Any = 200, class_id: Any = None,
+                 name: str | None = None, dtype: Any = None) -> None:
         super().__init__(recall, num_thresholds, class_id, name, dtype)
 
-    def result(self):
+    def result(self) -> Any:
         r = self._rates()
         return self._best(r["recall"], r["precision"])
 
@@ -125,9 +135,10 @@ class RecallAtPrecision(_AtOperatingPoint):
 
     _target = "precision"
 
-    def __init__(self, precision, num_thresholds=200, class_id=None, name=None, dtype=None):
+    def __init__(self, precision: Any, num_thresholds: Any = 200, class_id: Any = None,
+                 name: str | None = None, dtype: Any = None) -> None:
         super().__init__(precision, num_thresholds, class_id, name, dtype)
 
-    def result(self):
+    def result(self) -> Any:
         r = self._rates()
         return self._best(r["precision"], r["recall"])

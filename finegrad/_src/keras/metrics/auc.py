@@ -1,6 +1,7 @@
 """Keras 3's ``AUC``: the area under the ROC or precision-recall curve, from confusion counts
 at ``num_thresholds`` thresholds (Riemann sums, or the interpolated PR-AUC of Davis and
 Goadrich, 2006)."""
+from typing import Any
 import numpy as np
 
 from finegrad._src.keras.activations import sigmoid
@@ -40,9 +41,16 @@ class AUC(Metric):
         ValueError: for an unknown curve or summation method, or ``num_thresholds <= 1``.
     """
 
-    def __init__(self, num_thresholds=200, curve="ROC", summation_method="interpolation",
-                 name=None, dtype=None, thresholds=None, multi_label=False, num_labels=None,
-                 label_weights=None, from_logits=False):
+    true_positives: Any
+    false_positives: Any
+    true_negatives: Any
+    false_negatives: Any
+
+    def __init__(self, num_thresholds: Any = 200, curve: Any = "ROC",
+                 summation_method: Any = "interpolation",
+                 name: str | None = None, dtype: Any = None, thresholds: Any = None,
+                 multi_label: bool = False, num_labels: Any = None,
+                 label_weights: Any = None, from_logits: bool = False) -> None:
         self.curve = _choice(curve, _CURVES, "curve")
         self.summation_method = _choice(summation_method, _SUMMATIONS, "summation_method")
         self._init_from_thresholds = thresholds is not None
@@ -67,7 +75,7 @@ class AUC(Metric):
             self._build([None, num_labels] if multi_label else None)
 
     @property
-    def thresholds(self):
+    def thresholds(self) -> Any:
         """The thresholds, 0 - epsilon and 1 + epsilon included."""
         return list(self._thresholds)
 
@@ -83,7 +91,7 @@ class AUC(Metric):
             setattr(self, name, self.add_variable(var_shape, "zeros", name=name))
         self._built = True
 
-    def update_state(self, y_true, y_pred, sample_weight=None):
+    def update_state(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> Any:
         y_pred = convert_to_tensor(y_pred)
         if not self._built:
             self._build(y_pred.shape)
@@ -109,7 +117,7 @@ class AUC(Metric):
         return divide_no_nan(reduce_sum(by_label * self.label_weights),
                              reduce_sum(self.label_weights))
 
-    def interpolate_pr_auc(self):
+    def interpolate_pr_auc(self) -> Any:
         """The PR-AUC with precision interpolated between thresholds (Davis & Goadrich)."""
         tp, fp, _, fn = self._counts()
         n = self.num_thresholds
@@ -138,7 +146,7 @@ class AUC(Metric):
         precision_gain = ew.where(none, ones_like(tp), precision_gain)
         return recall_gain, precision_gain
 
-    def result(self):
+    def result(self) -> Any:
         if self.curve == "PR" and self.summation_method == "interpolation":
             return self.interpolate_pr_auc()
         x, y = self._curve()
@@ -151,11 +159,11 @@ class AUC(Metric):
             heights = maximum(y[:n - 1], y[1:])
         return self._by_label((x[:n - 1] - x[1:]) * heights)
 
-    def reset_state(self):
+    def reset_state(self) -> None:
         if self._built:
             super().reset_state()
 
-    def get_config(self):
+    def get_config(self) -> Any:
         label_weights = None if self.label_weights is None else \
             [float(w) for w in np.asarray(self.label_weights.numpy())]
         config = {"num_thresholds": self.num_thresholds, "curve": self.curve,

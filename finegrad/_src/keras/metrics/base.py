@@ -4,6 +4,7 @@ they read and update the variables each time the graph runs), ``update_state`` /
 ``result`` / ``reset_state``, and ``metric(y_true, y_pred)`` for one update and the result.
 """
 import re
+from typing import Any
 
 import numpy as np
 
@@ -12,10 +13,10 @@ from finegrad._src.api.contexts import init_scope
 from finegrad._src.keras import initializers
 from finegrad._src.keras.state_variables import state_variable
 
-_COUNTS = {}
+_COUNTS: dict[str, int] = {}
 
 
-def auto_name(cls_name):
+def auto_name(cls_name: Any) -> Any:
     """Keras's default name: the class name in snake case, numbered after the first."""
     snake = re.sub("(.)([A-Z][a-z]+)", r"\1_\2", re.sub(r"\W+", "", cls_name))
     snake = re.sub("([a-z])([A-Z])", r"\1_\2", snake).lower()
@@ -42,7 +43,10 @@ class Metric:
     (2.0, 3.0)
     """
 
-    def __init__(self, dtype=None, name=None):
+    _variables: list[Any]
+    _metrics: list[Any]
+
+    def __init__(self, dtype: Any = None, name: str | None = None) -> None:
         object.__setattr__(self, "_variables", [])
         object.__setattr__(self, "_metrics", [])
         self.name = name or auto_name(type(self).__name__)
@@ -54,19 +58,20 @@ class Metric:
         object.__setattr__(self, name, value)
 
     @property
-    def dtype(self):
+    def dtype(self) -> Any:
         """The dtype of the metric's computations and result (float32 by default)."""
         return self._dtype
 
     @property
-    def variables(self):
+    def variables(self) -> Any:
         """The state variables, this metric's then its sub-metrics'."""
         out = list(self._variables)
         for m in self._metrics:
             out.extend(m.variables)
         return out
 
-    def add_variable(self, shape, initializer, dtype=None, aggregation="sum", name=None):
+    def add_variable(self, shape: Any, initializer: Any, dtype: Any = None,
+                     aggregation: Any = "sum", name: str | None = None) -> Any:
         """A new non-trainable state variable of ``shape`` filled by ``initializer``."""
         init = initializers.get(initializer)
         dt = dtypes.as_dtype(dtype or self._dtype)
@@ -76,19 +81,20 @@ class Metric:
         self._variables.append(v)
         return v
 
-    def add_weight(self, shape=(), initializer=None, dtype=None, name=None):
+    def add_weight(self, shape: Any = (), initializer: Any = None, dtype: Any = None,
+                   name: str | None = None) -> Any:
         """`add_variable` under its Keras 2 name (zeros by default)."""
         return self.add_variable(shape, initializer or "zeros", dtype, name=name)
 
-    def update_state(self, *args, **kwargs):
+    def update_state(self, *args, **kwargs) -> Any:
         """Accumulate statistics from a batch (each metric defines it)."""
         raise NotImplementedError(f"{type(self).__name__} must define update_state")
 
-    def result(self):
+    def result(self) -> Any:
         """The metric's value from the accumulated state (each metric defines it)."""
         raise NotImplementedError(f"{type(self).__name__} must define result")
 
-    def reset_state(self):
+    def reset_state(self) -> None:
         """Set every state variable back to zero."""
         for v in self.variables:
             v.assign(np.zeros(tuple(v.shape), v.dtype._np))
@@ -102,7 +108,7 @@ class Metric:
         return {"name": self.name, "dtype": self.dtype}
 
     @classmethod
-    def from_config(cls, config: dict):
+    def from_config(cls, config: dict) -> Any:
         """A metric made from ``get_config()``'s dict."""
         return cls(**config)
 

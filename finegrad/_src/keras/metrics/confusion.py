@@ -5,6 +5,7 @@ Each keeps, per threshold ``t``, weighted counts of the four cases of ``label`` 
 non-zero) against ``y_pred > t``, as Keras does; ``top_k`` keeps only the ``k`` largest
 predictions of each row and ``class_id`` looks at one class.
 """
+from typing import Any
 import numpy as np
 
 from finegrad._src.keras.loss_functions import squeeze_or_expand_to_same_rank
@@ -57,9 +58,11 @@ def _prepare(y_true, y_pred, dtype, sample_weight, top_k, class_id):
     return y_true, y_pred, sample_weight
 
 
-def update_confusion_matrix_variables(variables, y_true, y_pred, thresholds, top_k=None,
-                                      class_id=None, sample_weight=None, multi_label=False,
-                                      label_weights=None):
+def update_confusion_matrix_variables(variables: Any, y_true: Any, y_pred: Any, thresholds: Any,
+                                      top_k: Any = None,
+                                      class_id: Any = None, sample_weight: Any = None,
+                                      multi_label: bool = False,
+                                      label_weights: Any = None) -> Any:
     """Add the weighted counts of this batch to ``variables`` (a dict from ``"tp"``,
     ``"fp"``, ``"tn"``, ``"fn"`` to count variables of one entry per threshold, or
     ``(thresholds, labels)`` with ``multi_label``)."""
@@ -94,24 +97,24 @@ def update_confusion_matrix_variables(variables, y_true, y_pred, thresholds, top
 class _ConfusionCount(Metric):
     """One weighted count per threshold of one case of the confusion matrix."""
 
-    _case = None
+    _case: str = ""
 
-    def __init__(self, thresholds=None, name=None, dtype=None):
+    def __init__(self, thresholds: Any = None, name: str | None = None, dtype: Any = None) -> None:
         super().__init__(name=name, dtype=dtype)
         self.init_thresholds = thresholds
         self.thresholds = _thresholds(thresholds, 0.5)
         self.accumulator = self.add_variable((len(self.thresholds),), "zeros",
                                              name="accumulator")
 
-    def update_state(self, y_true, y_pred, sample_weight=None):
+    def update_state(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> Any:
         update_confusion_matrix_variables({self._case: self.accumulator}, y_true, y_pred,
                                           self.thresholds, sample_weight=sample_weight)
 
-    def result(self):
+    def result(self) -> Any:
         value = self.accumulator.read_value()
         return value[0] if len(self.thresholds) == 1 else value
 
-    def get_config(self):
+    def get_config(self) -> Any:
         return {**super().get_config(), "thresholds": self.init_thresholds}
 
 
@@ -137,9 +140,10 @@ FalseNegatives = _count("FalseNegatives", "fn", _COUNT_DOC.format(
 
 
 class _PrecisionRecall(Metric):
-    _second = None
+    _second: str = ""
 
-    def __init__(self, thresholds=None, top_k=None, class_id=None, name=None, dtype=None):
+    def __init__(self, thresholds: Any = None, top_k: Any = None, class_id: Any = None,
+                 name: str | None = None, dtype: Any = None) -> None:
         super().__init__(name=name, dtype=dtype)
         self.init_thresholds, self.top_k, self.class_id = thresholds, top_k, class_id
         self.thresholds = _thresholds(thresholds, 0.5 if top_k is None else NEG_INF)
@@ -149,17 +153,17 @@ class _PrecisionRecall(Metric):
         setattr(self, other, self.add_variable((n,), "zeros", name=other))
         self._other = getattr(self, other)
 
-    def update_state(self, y_true, y_pred, sample_weight=None):
+    def update_state(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> Any:
         update_confusion_matrix_variables(
             {"tp": self.true_positives, self._second: self._other}, y_true, y_pred,
             self.thresholds, self.top_k, self.class_id, sample_weight)
 
-    def result(self):
+    def result(self) -> Any:
         tp = self.true_positives.read_value()
         value = divide_no_nan(tp, tp + self._other.read_value())
         return value[0] if len(self.thresholds) == 1 else value
 
-    def get_config(self):
+    def get_config(self) -> Any:
         return {**super().get_config(), "thresholds": self.init_thresholds,
                 "top_k": self.top_k, "class_id": self.class_id}
 

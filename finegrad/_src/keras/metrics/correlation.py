@@ -1,5 +1,6 @@
 """Keras 3's correlation metrics: ``PearsonCorrelation`` and ``ConcordanceCorrelation``,
 the mean over samples of a correlation along ``axis``."""
+from typing import Any
 from finegrad._src.keras.loss_functions import EPSILON, squeeze_or_expand_to_same_rank
 from finegrad._src.keras.metrics.reduction import _Wrapped
 from finegrad._src.ops.array.structural import cast, convert_to_tensor
@@ -17,7 +18,7 @@ def _centered(x, axis):
     return x - reduce_mean(x, axis=axis, keepdims=True)
 
 
-def pearson_correlation(y_true, y_pred, axis=-1):
+def pearson_correlation(y_true: Any, y_pred: Any, axis: Any = -1) -> Any:
     """Pearson's correlation of ``y_true`` and ``y_pred`` along ``axis``.
 
     >>> import finegrad as fg
@@ -31,7 +32,7 @@ def pearson_correlation(y_true, y_pred, axis=-1):
     return reduce_mean(t * p, axis=axis)
 
 
-def concordance_correlation(y_true, y_pred, axis=-1):
+def concordance_correlation(y_true: Any, y_pred: Any, axis: Any = -1) -> Any:
     """Lin's concordance correlation along ``axis``, as Keras 3 computes it (its
     covariance term centers ``y_true`` on the mean of ``y_pred``).
 
@@ -59,7 +60,8 @@ class PearsonCorrelation(_Wrapped):
 
     _fn_default = staticmethod(pearson_correlation)
 
-    def __init__(self, name="pearson_correlation", dtype=None, axis=-1):
+    def __init__(self, name: str | None = "pearson_correlation", dtype: Any = None,
+                 axis: Any = -1) -> None:
         super().__init__(name, dtype, axis=axis)
         self.axis = axis
 
@@ -75,6 +77,7 @@ class ConcordanceCorrelation(_Wrapped):
 
     _fn_default = staticmethod(concordance_correlation)
 
-    def __init__(self, name="concordance_correlation", dtype=None, axis=-1):
+    def __init__(self, name: str | None = "concordance_correlation", dtype: Any = None,
+                 axis: Any = -1) -> None:
         super().__init__(name, dtype, axis=axis)
         self.axis = axis

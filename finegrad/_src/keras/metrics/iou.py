@@ -1,6 +1,7 @@
 """Keras 3's intersection-over-union metrics: ``IoU``, ``MeanIoU``, ``BinaryIoU``,
 ``OneHotIoU`` and ``OneHotMeanIoU``, from a running ``num_classes x num_classes`` confusion
 matrix (integer counts by default, as Keras keeps them)."""
+from typing import Any
 import numpy as np
 
 from finegrad._src.keras.loss_functions import EPSILON
@@ -28,8 +29,9 @@ class IoU(Metric):
         ValueError: for a target class id not below ``num_classes``.
     """
 
-    def __init__(self, num_classes, target_class_ids, name=None, dtype=None, ignore_class=None,
-                 sparse_y_true=True, sparse_y_pred=True, axis=-1):
+    def __init__(self, num_classes: Any, target_class_ids: Any, name: str | None = None,
+                 dtype: Any = None, ignore_class: Any = None,
+                 sparse_y_true: bool = True, sparse_y_pred: bool = True, axis: Any = -1) -> None:
         super().__init__(name=name, dtype="int64" if dtype in (None, "int") else dtype)
         if max(target_class_ids) >= num_classes:
             raise ValueError(f"IoU: target_class_ids must be below num_classes={num_classes}, "
@@ -40,7 +42,7 @@ class IoU(Metric):
         self.total_cm = self.add_variable((num_classes, num_classes), "zeros",
                                           name="total_confusion_matrix")
 
-    def update_state(self, y_true, y_pred, sample_weight=None):
+    def update_state(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> Any:
         y_true, y_pred = convert_to_tensor(y_true), convert_to_tensor(y_pred)
         if not self.sparse_y_true:
             y_true = argmax(y_true, axis=self.axis)
@@ -60,7 +62,7 @@ class IoU(Metric):
                               dtype=self.dtype)
         self.total_cm.assign_add(cm)
 
-    def result(self):
+    def result(self) -> Any:
         cm = self.total_cm.read_value()
         tp = cast(diag_part(cm), "float32")
         denominator = cast(reduce_sum(cm, axis=0) + reduce_sum(cm, axis=1), "float32") - tp
@@ -70,7 +72,7 @@ class IoU(Metric):
         iou = ew.where(valid, tp / (denominator + EPSILON), tp * 0)
         return reduce_sum(iou, axis=self.axis) / (reduce_sum(cast(valid, "float32")) + EPSILON)
 
-    def get_config(self):
+    def get_config(self) -> Any:
         return {**super().get_config(), "num_classes": self.num_classes,
                 "target_class_ids": self.target_class_ids, "ignore_class": self.ignore_class,
                 "sparse_y_true": self.sparse_y_true, "sparse_y_pred": self.sparse_y_pred,
@@ -85,12 +87,13 @@ class MeanIoU(IoU):
     0.3333
     """
 
-    def __init__(self, num_classes, name=None, dtype=None, ignore_class=None,
-                 sparse_y_true=True, sparse_y_pred=True, axis=-1):
+    def __init__(self, num_classes: Any, name: str | None = None, dtype: Any = None,
+                 ignore_class: Any = None,
+                 sparse_y_true: bool = True, sparse_y_pred: bool = True, axis: Any = -1) -> None:
         super().__init__(num_classes, list(range(num_classes)), name, dtype, ignore_class,
                          sparse_y_true, sparse_y_pred, axis)
 
-    def get_config(self):
+    def get_config(self) -> Any:
         config = super().get_config()
         del config["target_class_ids"]
         return config
@@ -104,15 +107,16 @@ class BinaryIoU(IoU):
     0.5
     """
 
-    def __init__(self, target_class_ids=(0, 1), threshold=0.5, name=None, dtype=None):
+    def __init__(self, target_class_ids: Any = (0, 1), threshold: Any = 0.5,
+                 name: str | None = None, dtype: Any = None) -> None:
         super().__init__(2, target_class_ids, name, dtype)
         self.threshold = threshold
 
-    def update_state(self, y_true, y_pred, sample_weight=None):
+    def update_state(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> Any:
         y_pred = cast(cast(convert_to_tensor(y_pred), "float32") >= self.threshold, self.dtype)
         return super().update_state(y_true, y_pred, sample_weight)
 
-    def get_config(self):
+    def get_config(self) -> Any:
         return {"target_class_ids": self.target_class_ids, "threshold": self.threshold,
                 "name": self.name, "dtype": self.dtype}
 
@@ -126,12 +130,13 @@ class OneHotIoU(IoU):
     1.0
     """
 
-    def __init__(self, num_classes, target_class_ids, name=None, dtype=None, ignore_class=None,
-                 sparse_y_pred=False, axis=-1):
+    def __init__(self, num_classes: Any, target_class_ids: Any, name: str | None = None,
+                 dtype: Any = None, ignore_class: Any = None,
+                 sparse_y_pred: bool = False, axis: Any = -1) -> None:
         super().__init__(num_classes, target_class_ids, name, dtype, ignore_class, False,
                          sparse_y_pred, axis)
 
-    def get_config(self):
+    def get_config(self) -> Any:
         config = super().get_config()
         del config["sparse_y_true"]
         return config
@@ -146,11 +151,12 @@ class OneHotMeanIoU(MeanIoU):
     1.0
     """
 
-    def __init__(self, num_classes, name=None, dtype=None, ignore_class=None,
-                 sparse_y_pred=False, axis=-1):
+    def __init__(self, num_classes: Any, name: str | None = None, dtype: Any = None,
+                 ignore_class: Any = None,
+                 sparse_y_pred: bool = False, axis: Any = -1) -> None:
         super().__init__(num_classes, name, dtype, ignore_class, False, sparse_y_pred, axis)
 
-    def get_config(self):
+    def get_config(self) -> Any:
         config = super().get_config()
         del config["sparse_y_true"]
         return config

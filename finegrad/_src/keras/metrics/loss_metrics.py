@@ -4,6 +4,7 @@
 (``BinaryCrossentropy``, ``CategoricalCrossentropy``, ``SparseCategoricalCrossentropy``,
 ``KLDivergence``, ``Poisson``) and hinge (``Hinge``, ``SquaredHinge``,
 ``CategoricalHinge``)."""
+from typing import Any
 from finegrad._src.keras import loss_functions as F
 from finegrad._src.keras.loss_functions import squeeze_or_expand_to_same_rank
 from finegrad._src.keras.metrics.reduction import Mean, _Wrapped
@@ -11,7 +12,7 @@ from finegrad._src.ops.array.structural import cast, convert_to_tensor
 from finegrad._src.ops.math import elementwise as ew
 
 
-def cosine_similarity(y_true, y_pred, axis=-1):
+def cosine_similarity(y_true: Any, y_pred: Any, axis: Any = -1) -> Any:
     """The cosine similarity of ``y_true`` and ``y_pred`` along ``axis`` (the metric's
     function: positive, unlike the loss).
 
@@ -23,7 +24,7 @@ def cosine_similarity(y_true, y_pred, axis=-1):
 
 
 def _metric(cls_name, fn, default_name, doc):
-    def __init__(self, name=default_name, dtype=None):
+    def __init__(self: Any, name: str | None = default_name, dtype: Any = None) -> None:
         _Wrapped.__init__(self, name, dtype)
     return type(cls_name, (_Wrapped,), {"_fn_default": staticmethod(fn), "__doc__": doc,
                                         "__init__": __init__, "__module__": __name__})
@@ -85,16 +86,17 @@ class RootMeanSquaredError(Mean):
     3.535533905029297
     """
 
-    def __init__(self, name="root_mean_squared_error", dtype=None):
+    def __init__(self, name: str | None = "root_mean_squared_error", dtype: Any = None) -> None:
         super().__init__(name=name, dtype=dtype)
 
-    def update_state(self, y_true, y_pred, sample_weight=None):
+    def update_state(self, y_true: Any, y_pred: Any,  # type: ignore[override]
+                     sample_weight: Any = None) -> Any:
         y_true = cast(convert_to_tensor(y_true), self.dtype)
         y_pred = cast(convert_to_tensor(y_pred), self.dtype)
         y_true, y_pred = squeeze_or_expand_to_same_rank(y_true, y_pred)
         return super().update_state(ew.square(y_pred - y_true), sample_weight=sample_weight)
 
-    def result(self):
+    def result(self) -> Any:
         return ew.sqrt(super().result())
 
 
@@ -108,10 +110,11 @@ class CosineSimilarity(_Wrapped):
 
     _fn_default = staticmethod(cosine_similarity)
 
-    def __init__(self, name="cosine_similarity", dtype=None, axis=-1):
+    def __init__(self, name: str | None = "cosine_similarity", dtype: Any = None,
+                 axis: Any = -1) -> None:
         super().__init__(name, dtype, axis=axis)
 
-    def get_config(self):
+    def get_config(self) -> Any:
         return {"name": self.name, "dtype": self.dtype}
 
 
@@ -125,8 +128,9 @@ class BinaryCrossentropy(_Wrapped):
 
     _fn_default = staticmethod(F.binary_crossentropy)
 
-    def __init__(self, name="binary_crossentropy", dtype=None, from_logits=False,
-                 label_smoothing=0):
+    def __init__(self, name: str | None = "binary_crossentropy", dtype: Any = None,
+                 from_logits: bool = False,
+                 label_smoothing: Any = 0) -> None:
         super().__init__(name, dtype, from_logits=from_logits, label_smoothing=label_smoothing)
 
 
@@ -140,8 +144,9 @@ class CategoricalCrossentropy(_Wrapped):
 
     _fn_default = staticmethod(F.categorical_crossentropy)
 
-    def __init__(self, name="categorical_crossentropy", dtype=None, from_logits=False,
-                 label_smoothing=0, axis=-1):
+    def __init__(self, name: str | None = "categorical_crossentropy", dtype: Any = None,
+                 from_logits: bool = False,
+                 label_smoothing: Any = 0, axis: Any = -1) -> None:
         super().__init__(name, dtype, from_logits=from_logits, label_smoothing=label_smoothing,
                          axis=axis)
 
@@ -157,7 +162,8 @@ class SparseCategoricalCrossentropy(_Wrapped):
 
     _fn_default = staticmethod(F.sparse_categorical_crossentropy)
 
-    def __init__(self, name="sparse_categorical_crossentropy", dtype=None, from_logits=False,
-                 ignore_class=None, axis=-1):
+    def __init__(self, name: str | None = "sparse_categorical_crossentropy", dtype: Any = None,
+                 from_logits: bool = False,
+                 ignore_class: Any = None, axis: Any = -1) -> None:
         super().__init__(name, dtype, from_logits=from_logits, ignore_class=ignore_class,
                          axis=axis)

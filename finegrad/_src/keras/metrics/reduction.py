@@ -1,5 +1,7 @@
 """Keras 3's ``Sum``, ``Mean`` and ``MeanMetricWrapper`` (the mean of a function's
 per-sample values, which most metrics are)."""
+from typing import Any
+
 from finegrad._src.keras.loss_functions import squeeze_or_expand_to_same_rank
 from finegrad._src.keras.losses import apply_mask
 from finegrad._src.keras.metrics.base import Metric
@@ -9,7 +11,7 @@ from finegrad._src.ops.math.reductions import reduce_mean
 from finegrad._src.ops.math.statistics import divide_no_nan
 
 
-def reduce_to_samplewise_values(values, sample_weight, reduce_fn, dtype):
+def reduce_to_samplewise_values(values: Any, sample_weight: Any, reduce_fn: Any, dtype: Any) -> Any:
     """``values`` reduced to one value per sample (the first axis), weighted by
     ``sample_weight`` (broadcast from its own axes); returns ``(values, sample_weight)``."""
     mask = getattr(values, "_keras_mask", None)
@@ -41,15 +43,15 @@ class Sum(Metric):
     6.0
     """
 
-    def __init__(self, name="sum", dtype=None):
+    def __init__(self, name: str | None = "sum", dtype: Any = None) -> None:
         super().__init__(name=name, dtype=dtype)
         self.total = self.add_variable((), "zeros", name="total")
 
-    def update_state(self, values, sample_weight=None):
+    def update_state(self, values: Any, sample_weight: Any = None) -> Any:
         values, _ = reduce_to_samplewise_values(values, sample_weight, reduce_sum, self.dtype)
         self.total.assign_add(reduce_sum(values))
 
-    def result(self):
+    def result(self) -> Any:
         return cast(self.total.read_value(), self.dtype)
 
 
@@ -64,12 +66,12 @@ class Mean(Metric):
     2.5
     """
 
-    def __init__(self, name="mean", dtype=None):
+    def __init__(self, name: str | None = "mean", dtype: Any = None) -> None:
         super().__init__(name=name, dtype=dtype)
         self.total = self.add_variable((), "zeros", name="total")
         self.count = self.add_variable((), "zeros", name="count")
 
-    def update_state(self, values, sample_weight=None):
+    def update_state(self, values: Any, sample_weight: Any = None) -> Any:
         values, sample_weight = reduce_to_samplewise_values(values, sample_weight, reduce_mean,
                                                             self.dtype)
         self.total.assign_add(reduce_sum(values))
@@ -81,7 +83,7 @@ class Mean(Metric):
             count = convert_to_tensor(1.0)
         self.count.assign_add(cast(count, self.dtype))
 
-    def result(self):
+    def result(self) -> Any:
         return divide_no_nan(self.total.read_value(), cast(self.count.read_value(), self.dtype))
 
 
@@ -94,25 +96,26 @@ class MeanMetricWrapper(Mean):
     1.5
     """
 
-    def __init__(self, fn, name=None, dtype=None, **kwargs):
+    def __init__(self, fn: Any, name: str | None = None, dtype: Any = None, **kwargs) -> None:
         super().__init__(name=name or getattr(fn, "__name__", None), dtype=dtype)
         self._fn, self._fn_kwargs = fn, kwargs
 
-    def update_state(self, y_true, y_pred, sample_weight=None):
+    def update_state(self, y_true: Any, y_pred: Any,  # type: ignore[override]
+                     sample_weight: Any = None) -> Any:
         mask = getattr(y_pred, "_keras_mask", None)
         values = self._fn(y_true, y_pred, **self._fn_kwargs)
         sample_weight = apply_mask(sample_weight, mask, self.dtype, "sum")
         return super().update_state(values, sample_weight=sample_weight)
 
-    def get_config(self):
+    def get_config(self) -> Any:
         return {**super().get_config(), **self._fn_kwargs}
 
 
 class _Wrapped(MeanMetricWrapper):
     """A built-in metric: its function is fixed, ``from_config`` passes only the options."""
 
-    _fn_default = None
-    _default_name = None
+    _fn_default: Any = None
+    _default_name: Any = None
 
-    def __init__(self, name=None, dtype=None, **kwargs):
+    def __init__(self, name: str | None = None, dtype: Any = None, **kwargs) -> None:
         super().__init__(type(self)._fn_default, name or self._default_name, dtype, **kwargs)

@@ -1,5 +1,6 @@
 """Keras 3's ``FBetaScore``, ``F1Score`` and ``R2Score``: metrics whose state is one count
 per class (or output)."""
+from typing import Any
 from finegrad._src.keras.loss_functions import EPSILON, squeeze_or_expand_to_same_rank
 from finegrad._src.keras.metrics.base import Metric
 from finegrad._src.ops.array.shape_queries import size
@@ -32,8 +33,14 @@ class FBetaScore(Metric):
             threshold outside (0, 1].
     """
 
-    def __init__(self, average=None, beta=1.0, threshold=None, name="fbeta_score",
-                 dtype=None):
+    true_positives: Any
+    false_positives: Any
+    false_negatives: Any
+    intermediate_weights: Any
+
+    def __init__(self, average: Any = None, beta: Any = 1.0, threshold: Any = None,
+                 name: str | None = "fbeta_score",
+                 dtype: Any = None) -> None:
         super().__init__(name=name, dtype=dtype)
         if average not in (None, "micro", "macro", "weighted"):
             raise ValueError(f"FBetaScore: average must be one of None, 'micro', 'macro', "
@@ -55,7 +62,7 @@ class FBetaScore(Metric):
             setattr(self, name, self.add_variable(shape, "zeros", name=name))
         self._built = True
 
-    def update_state(self, y_true, y_pred, sample_weight=None):
+    def update_state(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> Any:
         y_true = cast(convert_to_tensor(y_true), self.dtype)
         y_pred = cast(convert_to_tensor(y_pred), self.dtype)
         classes = _two_d(y_true, y_pred, type(self).__name__)
@@ -77,7 +84,7 @@ class FBetaScore(Metric):
         self.false_negatives.assign_add(total((1 - y_pred) * y_true))
         self.intermediate_weights.assign_add(total(y_true))
 
-    def result(self):
+    def result(self) -> Any:
         tp = self.true_positives.read_value()
         precision = tp / (tp + self.false_positives.read_value() + EPSILON)
         recall = tp / (tp + self.false_negatives.read_value() + EPSILON)
@@ -90,11 +97,11 @@ class FBetaScore(Metric):
             return reduce_mean(score)
         return score
 
-    def reset_state(self):
+    def reset_state(self) -> None:
         if self._built:
             super().reset_state()
 
-    def get_config(self):
+    def get_config(self) -> Any:
         return {**super().get_config(), "average": self.average, "beta": self.beta,
                 "threshold": self.threshold}
 
@@ -108,11 +115,12 @@ class F1Score(FBetaScore):
     1.0
     """
 
-    def __init__(self, average=None, threshold=None, name="f1_score", dtype=None):
+    def __init__(self, average: Any = None, threshold: Any = None, name: str | None = "f1_score",
+                 dtype: Any = None) -> None:
         super().__init__(average=average, beta=1.0, threshold=threshold, name=name,
                          dtype=dtype)
 
-    def get_config(self):
+    def get_config(self) -> Any:
         config = super().get_config()
         del config["beta"]
         return config
@@ -135,8 +143,13 @@ class R2Score(Metric):
         ValueError: for an unknown aggregation or a negative ``num_regressors``.
     """
 
-    def __init__(self, class_aggregation="uniform_average", num_regressors=0,
-                 name="r2_score", dtype=None):
+    sum: Any
+    squared_sum: Any
+    total_mse: Any
+    count: Any
+
+    def __init__(self, class_aggregation: Any = "uniform_average", num_regressors: Any = 0,
+                 name: str | None = "r2_score", dtype: Any = None) -> None:
         super().__init__(name=name, dtype=dtype)
         if class_aggregation not in _AGGREGATIONS:
             raise ValueError(f"R2Score: class_aggregation must be one of {_AGGREGATIONS}, "
@@ -153,7 +166,7 @@ class R2Score(Metric):
             setattr(self, attr, self.add_variable((outputs,), "zeros", name=name))
         self._built = True
 
-    def update_state(self, y_true, y_pred, sample_weight=None):
+    def update_state(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> Any:
         y_true = cast(convert_to_tensor(y_true), self.dtype)
         y_pred = cast(convert_to_tensor(y_pred), self.dtype)
         y_true, y_pred = squeeze_or_expand_to_same_rank(y_true, y_pred)
@@ -171,7 +184,7 @@ class R2Score(Metric):
         self.count.assign_add(reduce_sum(w, axis=0))
         self.num_samples.assign_add(cast(size(y_true), self.dtype))
 
-    def result(self):
+    def result(self) -> Any:
         s, count = self.sum.read_value(), self.count.read_value()
         total = self.squared_sum.read_value() - s * (s / count)
         raw = 1 - self.total_mse.read_value() / total
@@ -188,12 +201,12 @@ class R2Score(Metric):
             score = ew.where(n - p - 1.0 > 0, adjusted, score)   # Keras warns and keeps r2
         return score
 
-    def reset_state(self):
+    def reset_state(self) -> None:
         self.num_samples.assign(0.0)
         if self._built:
             for v in (self.squared_sum, self.sum, self.total_mse, self.count):
                 v.assign(v * 0)
 
-    def get_config(self):
+    def get_config(self) -> Any:
         return {**super().get_config(), "class_aggregation": self.class_aggregation,
                 "num_regressors": self.num_regressors}

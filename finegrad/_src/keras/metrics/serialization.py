@@ -1,6 +1,7 @@
 """``keras.metrics.get``, ``serialize`` and ``deserialize``: metrics by name or config."""
 import re
 
+from typing import Any
 from finegrad._src.keras.metrics import accuracy as A
 from finegrad._src.keras.metrics import loss_metrics as LM
 from finegrad._src.keras.metrics.at_operating_point import (
@@ -41,7 +42,7 @@ _BY_NAME.update(bce=LM.BinaryCrossentropy, BCE=LM.BinaryCrossentropy,
                 msle=LM.MeanSquaredLogarithmicError, MSLE=LM.MeanSquaredLogarithmicError)
 
 
-def serialize(metric) -> dict:
+def serialize(metric: Any) -> dict:
     """Keras's config dict of a metric.
 
     >>> import finegrad as fg
@@ -52,7 +53,7 @@ def serialize(metric) -> dict:
             "config": metric.get_config(), "registered_name": None}
 
 
-def deserialize(config, custom_objects=None):
+def deserialize(config: Any, custom_objects: Any = None) -> Any:
     """The metric a `serialize` dict (or a name) describes.
 
     >>> import finegrad as fg
@@ -71,7 +72,7 @@ def deserialize(config, custom_objects=None):
     return cls.from_config(config.get("config", {}))
 
 
-def get(identifier):
+def get(identifier: Any) -> Any:
     """A metric from None, a name (``"auc"``, ``"mse"``, a class name: an instance), a
     config dict, a class (instantiated) or a callable (returned).
 

@@ -1,5 +1,6 @@
 """Keras 3's optimizers that scale by accumulated squared gradients: ``Adagrad``,
 ``Adadelta`` and ``RMSprop``."""
+from typing import Any
 from finegrad._src.keras import initializers
 from finegrad._src.keras.optimizers.base import Optimizer
 from finegrad._src.ops.math import elementwise as ew
@@ -18,30 +19,34 @@ class Adagrad(Optimizer):
     0.9
     """
 
-    def __init__(self, learning_rate=0.001, initial_accumulator_value=0.1, epsilon=1e-7,
-                 weight_decay=None, clipnorm=None, clipvalue=None, global_clipnorm=None,
-                 use_ema=False, ema_momentum=0.99, ema_overwrite_frequency=None,
-                 loss_scale_factor=None, gradient_accumulation_steps=None, name=None,
-                 **kwargs):
+    def __init__(self, learning_rate: Any = 0.001, initial_accumulator_value: Any = 0.1,
+                 epsilon: Any = 1e-7,
+                 weight_decay: Any = None, clipnorm: Any = None, clipvalue: Any = None,
+                 global_clipnorm: Any = None,
+                 use_ema: bool = False, ema_momentum: Any = 0.99,
+                 ema_overwrite_frequency: Any = None,
+                 loss_scale_factor: Any = None, gradient_accumulation_steps: Any = None,
+                 name: str | None = None,
+                 **kwargs) -> None:
         super().__init__(learning_rate, weight_decay, clipnorm, clipvalue, global_clipnorm,
                          use_ema, ema_momentum, ema_overwrite_frequency, loss_scale_factor,
                          gradient_accumulation_steps, name, **kwargs)
         self.initial_accumulator_value, self.epsilon = initial_accumulator_value, epsilon
 
-    def build(self, variables):
+    def build(self, variables: Any) -> None:
         if self.built:
             return
         super().build(variables)
         self._accumulators = self.add_optimizer_variables(
             variables, "accumulator", initializers.Constant(self.initial_accumulator_value))
 
-    def update_step(self, gradient, variable, learning_rate):
+    def update_step(self, gradient: Any, variable: Any, learning_rate: Any) -> Any:
         lr, g = cast(learning_rate, variable.dtype), cast(gradient, variable.dtype)
         acc = self._accumulators[self._get_variable_index(variable)]
         acc.assign_add(ew.square(g))
         variable.assign_sub((lr * g) / ew.sqrt(acc + self.epsilon))
 
-    def get_config(self):
+    def get_config(self) -> Any:
         return {**super().get_config(),
                 "initial_accumulator_value": self.initial_accumulator_value,
                 "epsilon": self.epsilon}
@@ -58,23 +63,27 @@ class Adadelta(Optimizer):
     True
     """
 
-    def __init__(self, learning_rate=0.001, rho=0.95, epsilon=1e-7, weight_decay=None,
-                 clipnorm=None, clipvalue=None, global_clipnorm=None, use_ema=False,
-                 ema_momentum=0.99, ema_overwrite_frequency=None, loss_scale_factor=None,
-                 gradient_accumulation_steps=None, name=None, **kwargs):
+    def __init__(self, learning_rate: Any = 0.001, rho: Any = 0.95, epsilon: Any = 1e-7,
+                 weight_decay: Any = None,
+                 clipnorm: Any = None, clipvalue: Any = None, global_clipnorm: Any = None,
+                 use_ema: bool = False,
+                 ema_momentum: Any = 0.99, ema_overwrite_frequency: Any = None,
+                 loss_scale_factor: Any = None,
+                 gradient_accumulation_steps: Any = None, name: str | None = None,
+                 **kwargs) -> None:
         super().__init__(learning_rate, weight_decay, clipnorm, clipvalue, global_clipnorm,
                          use_ema, ema_momentum, ema_overwrite_frequency, loss_scale_factor,
                          gradient_accumulation_steps, name, **kwargs)
         self.rho, self.epsilon = rho, epsilon
 
-    def build(self, variables):
+    def build(self, variables: Any) -> None:
         if self.built:
             return
         super().build(variables)
         self._accumulated_grads, self._accumulated_delta_vars = self.add_optimizer_variables(
             variables, ["accumulated_grad", "accumulated_delta_var"])
 
-    def update_step(self, gradient, variable, learning_rate):
+    def update_step(self, gradient: Any, variable: Any, learning_rate: Any) -> Any:
         lr, g = cast(learning_rate, variable.dtype), cast(gradient, variable.dtype)
         i, rho = self._get_variable_index(variable), self.rho
         acc_g, acc_d = self._accumulated_grads[i], self._accumulated_delta_vars[i]
@@ -83,7 +92,7 @@ class Adadelta(Optimizer):
         acc_d.assign(rho * acc_d + (1 - rho) * ew.square(delta))
         variable.assign_add(lr * delta)
 
-    def get_config(self):
+    def get_config(self) -> Any:
         return {**super().get_config(), "rho": self.rho, "epsilon": self.epsilon}
 
 
@@ -98,17 +107,20 @@ class RMSprop(Optimizer):
     0.9
     """
 
-    def __init__(self, learning_rate=0.001, rho=0.9, momentum=0.0, epsilon=1e-7,
-                 centered=False, weight_decay=None, clipnorm=None, clipvalue=None,
-                 global_clipnorm=None, use_ema=False, ema_momentum=0.99,
-                 ema_overwrite_frequency=None, loss_scale_factor=None,
-                 gradient_accumulation_steps=None, name=None, **kwargs):
+    def __init__(self, learning_rate: Any = 0.001, rho: Any = 0.9, momentum: Any = 0.0,
+                 epsilon: Any = 1e-7,
+                 centered: bool = False, weight_decay: Any = None, clipnorm: Any = None,
+                 clipvalue: Any = None,
+                 global_clipnorm: Any = None, use_ema: bool = False, ema_momentum: Any = 0.99,
+                 ema_overwrite_frequency: Any = None, loss_scale_factor: Any = None,
+                 gradient_accumulation_steps: Any = None, name: str | None = None,
+                 **kwargs) -> None:
         super().__init__(learning_rate, weight_decay, clipnorm, clipvalue, global_clipnorm,
                          use_ema, ema_momentum, ema_overwrite_frequency, loss_scale_factor,
                          gradient_accumulation_steps, name, **kwargs)
         self.rho, self.momentum, self.epsilon, self.centered = rho, momentum, epsilon, centered
 
-    def build(self, variables):
+    def build(self, variables: Any) -> None:
         if self.built:
             return
         super().build(variables)
@@ -118,7 +130,7 @@ class RMSprop(Optimizer):
         self._average_gradients = self.add_optimizer_variables(
             variables, "average_gradient") if self.centered else []
 
-    def update_step(self, gradient, variable, learning_rate):
+    def update_step(self, gradient: Any, variable: Any, learning_rate: Any) -> Any:
         lr, g = cast(learning_rate, variable.dtype), cast(gradient, variable.dtype)
         i, rho = self._get_variable_index(variable), self.rho
         velocity = self._velocities[i]
@@ -137,6 +149,6 @@ class RMSprop(Optimizer):
         else:
             variable.assign_sub(increment)
 
-    def get_config(self):
+    def get_config(self) -> Any:
         return {**super().get_config(), "rho": self.rho, "momentum": self.momentum,
                 "epsilon": self.epsilon, "centered": self.centered}

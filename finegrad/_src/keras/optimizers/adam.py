@@ -1,4 +1,5 @@
 """Keras 3's Adam family: ``Adam`` (with AMSGrad), ``AdamW``, ``Adamax`` and ``Nadam``."""
+from typing import Any
 import numpy as np
 
 from finegrad._src import dtypes
@@ -23,17 +24,20 @@ class Adam(Optimizer):
     0.9
     """
 
-    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
-                 amsgrad=False, weight_decay=None, clipnorm=None, clipvalue=None,
-                 global_clipnorm=None, use_ema=False, ema_momentum=0.99,
-                 ema_overwrite_frequency=None, loss_scale_factor=None,
-                 gradient_accumulation_steps=None, name=None, **kwargs):
+    def __init__(self, learning_rate: Any = 0.001, beta_1: Any = 0.9, beta_2: Any = 0.999,
+                 epsilon: Any = 1e-7,
+                 amsgrad: bool = False, weight_decay: Any = None, clipnorm: Any = None,
+                 clipvalue: Any = None,
+                 global_clipnorm: Any = None, use_ema: bool = False, ema_momentum: Any = 0.99,
+                 ema_overwrite_frequency: Any = None, loss_scale_factor: Any = None,
+                 gradient_accumulation_steps: Any = None, name: str | None = None,
+                 **kwargs) -> None:
         super().__init__(learning_rate, weight_decay, clipnorm, clipvalue, global_clipnorm,
                          use_ema, ema_momentum, ema_overwrite_frequency, loss_scale_factor,
                          gradient_accumulation_steps, name, **kwargs)
         self.beta_1, self.beta_2, self.epsilon, self.amsgrad = beta_1, beta_2, epsilon, amsgrad
 
-    def build(self, variables):
+    def build(self, variables: Any) -> None:
         if self.built:
             return
         super().build(variables)
@@ -42,7 +46,7 @@ class Adam(Optimizer):
         if self.amsgrad:
             self._velocity_hats = self.add_optimizer_variables(variables, "velocity_hat")
 
-    def update_step(self, gradient, variable, learning_rate):
+    def update_step(self, gradient: Any, variable: Any, learning_rate: Any) -> Any:
         dt = variable.dtype
         lr, g = cast(learning_rate, dt), cast(gradient, dt)
         step = cast(self.iterations + 1, dt)
@@ -58,7 +62,7 @@ class Adam(Optimizer):
             v = v_hat
         variable.assign_sub((m * alpha) / (ew.sqrt(v) + self.epsilon))
 
-    def get_config(self):
+    def get_config(self) -> Any:
         return {**super().get_config(), "beta_1": self.beta_1, "beta_2": self.beta_2,
                 "epsilon": self.epsilon, "amsgrad": self.amsgrad}
 
@@ -77,11 +81,14 @@ class AdamW(Adam):
         ValueError: for ``weight_decay=None``.
     """
 
-    def __init__(self, learning_rate=0.001, weight_decay=0.004, beta_1=0.9, beta_2=0.999,
-                 epsilon=1e-7, amsgrad=False, clipnorm=None, clipvalue=None,
-                 global_clipnorm=None, use_ema=False, ema_momentum=0.99,
-                 ema_overwrite_frequency=None, loss_scale_factor=None,
-                 gradient_accumulation_steps=None, name=None, **kwargs):
+    def __init__(self, learning_rate: Any = 0.001, weight_decay: Any = 0.004, beta_1: Any = 0.9,
+                 beta_2: Any = 0.999,
+                 epsilon: Any = 1e-7, amsgrad: bool = False, clipnorm: Any = None,
+                 clipvalue: Any = None,
+                 global_clipnorm: Any = None, use_ema: bool = False, ema_momentum: Any = 0.99,
+                 ema_overwrite_frequency: Any = None, loss_scale_factor: Any = None,
+                 gradient_accumulation_steps: Any = None, name: str | None = None,
+                 **kwargs) -> None:
         super().__init__(learning_rate, beta_1, beta_2, epsilon, amsgrad, weight_decay,
                          clipnorm, clipvalue, global_clipnorm, use_ema, ema_momentum,
                          ema_overwrite_frequency, loss_scale_factor,
@@ -101,23 +108,27 @@ class Adamax(Optimizer):
     0.9
     """
 
-    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
-                 weight_decay=None, clipnorm=None, clipvalue=None, global_clipnorm=None,
-                 use_ema=False, ema_momentum=0.99, ema_overwrite_frequency=None,
-                 loss_scale_factor=None, gradient_accumulation_steps=None, name=None,
-                 **kwargs):
+    def __init__(self, learning_rate: Any = 0.001, beta_1: Any = 0.9, beta_2: Any = 0.999,
+                 epsilon: Any = 1e-7,
+                 weight_decay: Any = None, clipnorm: Any = None, clipvalue: Any = None,
+                 global_clipnorm: Any = None,
+                 use_ema: bool = False, ema_momentum: Any = 0.99,
+                 ema_overwrite_frequency: Any = None,
+                 loss_scale_factor: Any = None, gradient_accumulation_steps: Any = None,
+                 name: str | None = None,
+                 **kwargs) -> None:
         super().__init__(learning_rate, weight_decay, clipnorm, clipvalue, global_clipnorm,
                          use_ema, ema_momentum, ema_overwrite_frequency, loss_scale_factor,
                          gradient_accumulation_steps, name, **kwargs)
         self.beta_1, self.beta_2, self.epsilon = beta_1, beta_2, epsilon
 
-    def build(self, variables):
+    def build(self, variables: Any) -> None:
         if self.built:
             return
         super().build(variables)
         self._m, self._u = self.add_optimizer_variables(variables, ["momentum", "norm"])
 
-    def update_step(self, gradient, variable, learning_rate):
+    def update_step(self, gradient: Any, variable: Any, learning_rate: Any) -> Any:
         dt = variable.dtype
         lr, g = cast(learning_rate, dt), cast(gradient, dt)
         beta_1_power = _power(self.beta_1, cast(self.iterations + 1, dt), dt)
@@ -127,7 +138,7 @@ class Adamax(Optimizer):
         u.assign(maximum(u * self.beta_2, ew.abs(g)))
         variable.assign_sub((lr * m) / ((1 - beta_1_power) * (u + self.epsilon)))
 
-    def get_config(self):
+    def get_config(self) -> Any:
         return {**super().get_config(), "beta_1": self.beta_1, "beta_2": self.beta_2,
                 "epsilon": self.epsilon}
 
@@ -143,17 +154,21 @@ class Nadam(Optimizer):
     0.894
     """
 
-    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
-                 weight_decay=None, clipnorm=None, clipvalue=None, global_clipnorm=None,
-                 use_ema=False, ema_momentum=0.99, ema_overwrite_frequency=None,
-                 loss_scale_factor=None, gradient_accumulation_steps=None, name=None,
-                 **kwargs):
+    def __init__(self, learning_rate: Any = 0.001, beta_1: Any = 0.9, beta_2: Any = 0.999,
+                 epsilon: Any = 1e-7,
+                 weight_decay: Any = None, clipnorm: Any = None, clipvalue: Any = None,
+                 global_clipnorm: Any = None,
+                 use_ema: bool = False, ema_momentum: Any = 0.99,
+                 ema_overwrite_frequency: Any = None,
+                 loss_scale_factor: Any = None, gradient_accumulation_steps: Any = None,
+                 name: str | None = None,
+                 **kwargs) -> None:
         super().__init__(learning_rate, weight_decay, clipnorm, clipvalue, global_clipnorm,
                          use_ema, ema_momentum, ema_overwrite_frequency, loss_scale_factor,
                          gradient_accumulation_steps, name, **kwargs)
         self.beta_1, self.beta_2, self.epsilon = beta_1, beta_2, epsilon
 
-    def build(self, variables):
+    def build(self, variables: Any) -> None:
         if self.built:
             return
         variables = list(variables)
@@ -171,7 +186,7 @@ class Nadam(Optimizer):
                                (1.0 - 0.5 * _power(0.96, step, dt)))
         super()._backend_update_step(grads, variables, learning_rate)
 
-    def update_step(self, gradient, variable, learning_rate):
+    def update_step(self, gradient: Any, variable: Any, learning_rate: Any) -> Any:
         dt = variable.dtype
         lr, g = cast(learning_rate, dt), cast(gradient, dt)
         step, next_step = cast(self.iterations + 1, dt), cast(self.iterations + 2, dt)
@@ -189,6 +204,6 @@ class Nadam(Optimizer):
         v_hat = v / (1 - beta_2_power)
         variable.assign_sub((m_hat * lr) / (ew.sqrt(v_hat) + self.epsilon))
 
-    def get_config(self):
+    def get_config(self) -> Any:
         return {**super().get_config(), "beta_1": self.beta_1, "beta_2": self.beta_2,
                 "epsilon": self.epsilon}

@@ -11,6 +11,7 @@ choice is a tensor op or `cond`, so the same step runs eagerly and inside a trac
 """
 import re
 import warnings
+from typing import Any
 
 import numpy as np
 
@@ -27,7 +28,7 @@ from finegrad._src.ops.nn.softmax_cross_entropy import clip_by_norm
 from finegrad._src.keras.state_variables import state_variable
 from finegrad._src.variables import Variable
 
-_COUNTS = {}
+_COUNTS: dict[str, int] = {}
 
 
 def _auto_name(cls_name):
@@ -39,13 +40,13 @@ def _auto_name(cls_name):
     return snake if n == 0 else f"{snake}_{n}"
 
 
-def global_norm(values):
+def global_norm(values: Any) -> Any:
     """The L2 norm of all the tensors in ``values`` together (``None`` entries skipped)."""
     return ew.sqrt(reduce_sum(stack([reduce_sum(ew.square(v)) for v in values
                                      if v is not None])))
 
 
-def clip_by_global_norm(values, clip_norm):
+def clip_by_global_norm(values: Any, clip_norm: Any) -> Any:
     """``values`` scaled by ``clip_norm / max(global_norm, clip_norm)`` (Keras's formula, whose
     scale is nan when the norm is inf or nan)."""
     norm = global_norm(values)
@@ -53,7 +54,7 @@ def clip_by_global_norm(values, clip_norm):
     return [None if v is None else v * cast(scale, v.dtype) for v in values]
 
 
-def side_effect_cond(pred, true_fn, false_fn):
+def side_effect_cond(pred: Any, true_fn: Any, false_fn: Any) -> Any:
     """Run ``true_fn`` or ``false_fn`` (functions that only update variables) by ``pred``,
     eagerly or in a trace. (Each branch returns a dummy tensor: a traced `cond` needs an
     output.)"""
@@ -109,10 +110,12 @@ class Optimizer:
             for more than one clipping rule; for an unknown keyword argument.
     """
 
-    def __init__(self, learning_rate, weight_decay=None, clipnorm=None, clipvalue=None,
-                 global_clipnorm=None, use_ema=False, ema_momentum=0.99,
-                 ema_overwrite_frequency=None, loss_scale_factor=None,
-                 gradient_accumulation_steps=None, name=None, **kwargs):
+    def __init__(self, learning_rate: Any, weight_decay: Any = None, clipnorm: Any = None,
+                 clipvalue: Any = None,
+                 global_clipnorm: Any = None, use_ema: bool = False, ema_momentum: Any = 0.99,
+                 ema_overwrite_frequency: Any = None, loss_scale_factor: Any = None,
+                 gradient_accumulation_steps: Any = None, name: str | None = None,
+                 **kwargs) -> None:
         if kwargs.pop("decay", None) is not None:
             warnings.warn("Argument `decay` is no longer supported and will be ignored.",
                           stacklevel=2)
@@ -132,8 +135,11 @@ class Optimizer:
         self.loss_scale_factor = loss_scale_factor
         self.gradient_accumulation_steps = gradient_accumulation_steps
         self.built = False
-        self._variables, self._trainable_variables, self._index = [], [], {}
-        self._exclude_ids, self._exclude_pattern = set(), None
+        self._variables: list[Any] = []
+        self._trainable_variables: list[Any] = []
+        self._index: dict[int, int] = {}
+        self._exclude_ids: set[int] = set()
+        self._exclude_pattern: Any = None
         self._iterations = self._new_variable(np.int64(0), "iteration")
         self._learning_rate = self._lr_value(learning_rate)
 
@@ -155,7 +161,7 @@ class Optimizer:
         return self._new_variable(np.float32(learning_rate), "learning_rate")
 
     @property
-    def iterations(self):
+    def iterations(self) -> Any:
         """The number of steps applied so far (an int64 Variable; counted in updates when
         gradients are accumulated)."""
         if self.gradient_accumulation_steps:
@@ -163,12 +169,13 @@ class Optimizer:
         return self._iterations
 
     @property
-    def variables(self):
+    def variables(self) -> Any:
         """The optimizer's own variables: ``iterations``, the learning rate, the slots."""
         return self._variables[:]
 
-    def add_variable(self, shape, initializer="zeros", dtype=None, aggregation="none",
-                     layout=None, name=None):
+    def add_variable(self, shape: Any, initializer: Any = "zeros", dtype: Any = None,
+                     aggregation: Any = "none",
+                     layout: Any = None, name: str | None = None) -> Any:
         """A new non-trainable optimizer variable of ``shape`` filled by ``initializer``."""
         init = initializers.get(initializer)
         dt = dtypes.as_dtype(dtype or "float32")
@@ -176,7 +183,8 @@ class Optimizer:
             value = init(tuple(shape), dtype=dt)
         return self._new_variable(value, name or "var")
 
-    def add_variable_from_reference(self, reference_variable, name=None, initializer="zeros"):
+    def add_variable_from_reference(self, reference_variable: Any, name: str | None = None,
+                                    initializer: Any = "zeros") -> Any:
         """A slot variable shaped and typed as ``reference_variable`` (a model weight)."""
         ref = getattr(reference_variable, "path", None) or \
             str(reference_variable.name).replace(":", "_")
@@ -184,18 +192,19 @@ class Optimizer:
                                  reference_variable.dtype,
                                  name=f"{ref.replace('/', '_')}_{name or 'var'}")
 
-    def add_optimizer_variables(self, trainable_variables, name, initializer="zeros"):
+    def add_optimizer_variables(self, trainable_variables: Any, name: Any,
+                                initializer: Any = "zeros") -> Any:
         """One slot per variable for ``name`` (or a tuple of lists for a list of names)."""
         names = [name] if isinstance(name, str) else list(name)
         inits = initializer if isinstance(initializer, (list, tuple)) else \
             [initializer] * len(names)
-        slots = tuple([] for _ in names)
+        slots: tuple[list[Any], ...] = tuple([] for _ in names)
         for v in trainable_variables:     # Keras's order: each variable's slots together
             for k, (n, i) in enumerate(zip(names, inits, strict=True)):
                 slots[k].append(self.add_variable_from_reference(v, n, i))
         return slots[0] if isinstance(name, str) else slots
 
-    def build(self, variables):
+    def build(self, variables: Any) -> None:
         """Create the slot variables of ``variables`` (the base: EMA and accumulators)."""
         variables = list(variables)
         if self.use_ema:
@@ -213,7 +222,7 @@ class Optimizer:
     # --- learning rate --------------------------------------------------------------------
 
     @property
-    def learning_rate(self):
+    def learning_rate(self) -> Any:
         """The current learning rate: the Variable, or the schedule's value at this step."""
         if isinstance(self._learning_rate, LearningRateSchedule):
             return self._learning_rate(self._iterations)
@@ -222,7 +231,7 @@ class Optimizer:
         return self._learning_rate()
 
     @learning_rate.setter
-    def learning_rate(self, learning_rate):
+    def learning_rate(self, learning_rate: Any) -> Any:
         if isinstance(learning_rate, LearningRateSchedule) or callable(learning_rate):
             self._learning_rate = learning_rate
         elif isinstance(self._learning_rate, LearningRateSchedule):
@@ -235,13 +244,13 @@ class Optimizer:
 
     # --- the step -------------------------------------------------------------------------
 
-    def apply_gradients(self, grads_and_vars):
+    def apply_gradients(self, grads_and_vars: Any) -> Any:
         """Apply ``(gradient, variable)`` pairs; returns ``iterations``."""
         grads, variables = zip(*grads_and_vars, strict=True)
         self.apply(list(grads), list(variables))
         return self._iterations
 
-    def apply(self, grads, trainable_variables=None):
+    def apply(self, grads: Any, trainable_variables: Any = None) -> Any:
         """One optimizer step: ``grads[i]`` updates ``trainable_variables[i]`` (by default
         the variables the optimizer was built with).
 
@@ -331,7 +340,7 @@ class Optimizer:
         for g, v in zip(grads, variables, strict=True):
             self.update_step(g, v, learning_rate)
 
-    def update_step(self, gradient, variable, learning_rate):
+    def update_step(self, gradient: Any, variable: Any, learning_rate: Any) -> Any:
         """Update ``variable`` from its ``gradient`` (each optimizer defines it)."""
         raise NotImplementedError(f"{type(self).__name__} must define update_step")
 
@@ -345,7 +354,7 @@ class Optimizer:
             return [minimum(maximum(g, -c), c) for g in grads]
         return grads
 
-    def exclude_from_weight_decay(self, var_list=None, var_names=None):
+    def exclude_from_weight_decay(self, var_list: Any = None, var_names: Any = None) -> None:
         """Exclude these variables, or those whose name contains one of ``var_names``, from
         weight decay (call before the first step)."""
         self._exclude_ids = {id(v) for v in var_list or ()}
@@ -370,7 +379,7 @@ class Optimizer:
             momentum = cast(ew.not_equal(self.iterations, 0), var.dtype) * self.ema_momentum
             avg.assign(momentum * avg + (1 - momentum) * var)
 
-    def finalize_variable_values(self, var_list):
+    def finalize_variable_values(self, var_list: Any) -> None:
         """With ``use_ema``, copy the moving averages into the model's variables."""
         if self.use_ema:
             for var, avg in zip(var_list, self._ema_averages, strict=True):
@@ -378,30 +387,30 @@ class Optimizer:
 
     # --- helpers subclasses use (Keras's names) --------------------------------------------
 
-    def assign(self, variable, value):
+    def assign(self, variable: Any, value: Any) -> None:
         """``variable.assign(value)``."""
         variable.assign(value)
 
-    def assign_add(self, variable, value):
+    def assign_add(self, variable: Any, value: Any) -> None:
         """``variable.assign_add(value)``."""
         variable.assign_add(value)
 
-    def assign_sub(self, variable, value):
+    def assign_sub(self, variable: Any, value: Any) -> None:
         """``variable.assign_sub(value)``."""
         variable.assign_sub(value)
 
-    def scale_loss(self, loss):
+    def scale_loss(self, loss: Any) -> Any:
         """``loss * loss_scale_factor`` (``loss`` when there is none)."""
         return loss if self.loss_scale_factor is None else loss * self.loss_scale_factor
 
     # --- saving ---------------------------------------------------------------------------
 
-    def save_own_variables(self, store):
+    def save_own_variables(self, store: Any) -> None:
         """Write the variables' values into ``store`` under ``"0"``, ``"1"``..."""
         for i, v in enumerate(self.variables):
             store[str(i)] = v.numpy()
 
-    def load_own_variables(self, store):
+    def load_own_variables(self, store: Any) -> None:
         """Read the variables back from a `save_own_variables` store (as Keras, a warning
         and nothing loaded when the store holds another number of variables)."""
         if len(store.keys()) != len(self.variables):
@@ -412,7 +421,7 @@ class Optimizer:
         for i, v in enumerate(self.variables):
             v.assign(np.asarray(store[str(i)]))
 
-    def set_weights(self, weights):
+    def set_weights(self, weights: Any) -> None:
         """Assign ``weights`` (arrays, in the order of `variables`) to the optimizer's
         variables.
 
@@ -444,7 +453,7 @@ class Optimizer:
                 "gradient_accumulation_steps": self.gradient_accumulation_steps}
 
     @classmethod
-    def from_config(cls, config: dict, custom_objects=None):
+    def from_config(cls, config: dict, custom_objects: Any = None) -> Any:
         """An optimizer made from ``get_config()``'s dict."""
         config = dict(config)
         if isinstance(config.get("learning_rate"), dict):

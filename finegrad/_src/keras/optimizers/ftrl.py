@@ -1,4 +1,5 @@
 """Keras 3's ``Ftrl`` (follow the regularized leader) and ``Lion`` (evolved sign momentum)."""
+from typing import Any
 from finegrad._src.keras import initializers
 from finegrad._src.keras.optimizers.base import Optimizer
 from finegrad._src.ops.math import elementwise as ew
@@ -25,13 +26,16 @@ class Ftrl(Optimizer):
             positive ``learning_rate_power``.
     """
 
-    def __init__(self, learning_rate=0.001, learning_rate_power=-0.5,
-                 initial_accumulator_value=0.1, l1_regularization_strength=0.0,
-                 l2_regularization_strength=0.0, l2_shrinkage_regularization_strength=0.0,
-                 beta=0.0, weight_decay=None, clipnorm=None, clipvalue=None,
-                 global_clipnorm=None, use_ema=False, ema_momentum=0.99,
-                 ema_overwrite_frequency=None, loss_scale_factor=None,
-                 gradient_accumulation_steps=None, name=None, **kwargs):
+    def __init__(self, learning_rate: Any = 0.001, learning_rate_power: Any = -0.5,
+                 initial_accumulator_value: Any = 0.1, l1_regularization_strength: Any = 0.0,
+                 l2_regularization_strength: Any = 0.0,
+                 l2_shrinkage_regularization_strength: Any = 0.0,
+                 beta: Any = 0.0, weight_decay: Any = None, clipnorm: Any = None,
+                 clipvalue: Any = None,
+                 global_clipnorm: Any = None, use_ema: bool = False, ema_momentum: Any = 0.99,
+                 ema_overwrite_frequency: Any = None, loss_scale_factor: Any = None,
+                 gradient_accumulation_steps: Any = None, name: str | None = None,
+                 **kwargs) -> None:
         super().__init__(learning_rate, weight_decay, clipnorm, clipvalue, global_clipnorm,
                          use_ema, ema_momentum, ema_overwrite_frequency, loss_scale_factor,
                          gradient_accumulation_steps, name, **kwargs)
@@ -49,7 +53,7 @@ class Ftrl(Optimizer):
         self.l2_shrinkage_regularization_strength = l2_shrinkage_regularization_strength
         self.beta = beta
 
-    def build(self, variables):
+    def build(self, variables: Any) -> None:
         if self.built:
             return
         super().build(variables)
@@ -57,7 +61,7 @@ class Ftrl(Optimizer):
             variables, ["accumulator", "linear"],
             [initializers.Constant(self.initial_accumulator_value), "zeros"])
 
-    def update_step(self, gradient, variable, learning_rate):
+    def update_step(self, gradient: Any, variable: Any, learning_rate: Any) -> Any:
         lr, g = cast(learning_rate, variable.dtype), cast(gradient, variable.dtype)
         i = self._get_variable_index(variable)
         accum, linear = self._accumulators[i], self._linears[i]
@@ -73,7 +77,7 @@ class Ftrl(Optimizer):
         variable.assign((clipped - linear) / quadratic)
         accum.assign(new_accum)
 
-    def get_config(self):
+    def get_config(self) -> Any:
         return {**super().get_config(), "learning_rate_power": self.learning_rate_power,
                 "initial_accumulator_value": self.initial_accumulator_value,
                 "l1_regularization_strength": self.l1_regularization_strength,
@@ -97,10 +101,14 @@ class Lion(Optimizer):
         ValueError: for ``beta_1`` outside (0, 1].
     """
 
-    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.99, weight_decay=None,
-                 clipnorm=None, clipvalue=None, global_clipnorm=None, use_ema=False,
-                 ema_momentum=0.99, ema_overwrite_frequency=None, loss_scale_factor=None,
-                 gradient_accumulation_steps=None, name=None, **kwargs):
+    def __init__(self, learning_rate: Any = 0.001, beta_1: Any = 0.9, beta_2: Any = 0.99,
+                 weight_decay: Any = None,
+                 clipnorm: Any = None, clipvalue: Any = None, global_clipnorm: Any = None,
+                 use_ema: bool = False,
+                 ema_momentum: Any = 0.99, ema_overwrite_frequency: Any = None,
+                 loss_scale_factor: Any = None,
+                 gradient_accumulation_steps: Any = None, name: str | None = None,
+                 **kwargs) -> None:
         super().__init__(learning_rate, weight_decay, clipnorm, clipvalue, global_clipnorm,
                          use_ema, ema_momentum, ema_overwrite_frequency, loss_scale_factor,
                          gradient_accumulation_steps, name, **kwargs)
@@ -108,13 +116,13 @@ class Lion(Optimizer):
             raise ValueError(f"Lion: beta_1 must be in the (0, 1] range, got {beta_1}")
         self.beta_1, self.beta_2 = beta_1, beta_2
 
-    def build(self, variables):
+    def build(self, variables: Any) -> None:
         if self.built:
             return
         super().build(variables)
         self._momentums = self.add_optimizer_variables(variables, "momentum")
 
-    def update_step(self, gradient, variable, learning_rate):
+    def update_step(self, gradient: Any, variable: Any, learning_rate: Any) -> Any:
         dt = variable.dtype
         lr, g = cast(learning_rate, dt), cast(gradient, dt)
         beta_1 = cast(convert_to_tensor(self.beta_1), dt)
@@ -123,5 +131,5 @@ class Lion(Optimizer):
         variable.assign_sub(lr * ew.sign(m * beta_1 + g * (1.0 - beta_1)))
         m.assign(m * beta_2 + g * (1.0 - beta_2))
 
-    def get_config(self):
+    def get_config(self) -> Any:
         return {**super().get_config(), "beta_1": self.beta_1, "beta_2": self.beta_2}

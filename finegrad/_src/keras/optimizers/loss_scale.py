@@ -1,4 +1,5 @@
 """Keras 3's ``LossScaleOptimizer``: dynamic loss scaling for mixed precision."""
+from typing import Any
 import numpy as np
 
 from finegrad._src.keras.optimizers.base import Optimizer, side_effect_cond
@@ -33,8 +34,9 @@ class LossScaleOptimizer(Optimizer):
             optimizer).
     """
 
-    def __init__(self, inner_optimizer, initial_scale=2.0 ** 15, dynamic_growth_steps=2000,
-                 name=None, **kwargs):
+    def __init__(self, inner_optimizer: Any, initial_scale: Any = 2.0 ** 15,
+                 dynamic_growth_steps: Any = 2000,
+                 name: str | None = None, **kwargs) -> None:
         if not kwargs.pop("dynamic", True):
             raise ValueError("LossScaleOptimizer no longer supports dynamic=False; set "
                              "loss_scale_factor on the inner optimizer instead")
@@ -50,7 +52,7 @@ class LossScaleOptimizer(Optimizer):
         self.initial_scale, self.dynamic_growth_steps = initial_scale, dynamic_growth_steps
         inner_optimizer.loss_scale_factor = None
 
-    def build(self, variables):
+    def build(self, variables: Any) -> None:
         variables = list(variables)
         self.step_counter = self.add_variable((), "zeros", "int64", name="step_counter")
         self.dynamic_scale = self._new_variable(np.float32(self.initial_scale),
@@ -59,14 +61,14 @@ class LossScaleOptimizer(Optimizer):
         super().build(variables)
 
     @property
-    def variables(self):
+    def variables(self) -> Any:
         return self._variables + self.inner_optimizer.variables
 
-    def check_finite(self, grads):
+    def check_finite(self, grads: Any) -> Any:
         """True when every entry of every (non-None) gradient is finite."""
         return reduce_all(stack([reduce_all(ew.is_finite(g)) for g in grads if g is not None]))
 
-    def apply(self, grads, trainable_variables=None):
+    def apply(self, grads: Any, trainable_variables: Any = None) -> Any:
         grads = list(grads)
         if not self.built:
             self.build(trainable_variables)
@@ -93,25 +95,25 @@ class LossScaleOptimizer(Optimizer):
         self.dynamic_scale.assign(self.dynamic_scale * 0.5)
 
     @property
-    def learning_rate(self):
+    def learning_rate(self) -> Any:
         return self.inner_optimizer.learning_rate
 
     @learning_rate.setter
-    def learning_rate(self, learning_rate):
+    def learning_rate(self, learning_rate: Any) -> Any:
         self.inner_optimizer.learning_rate = learning_rate
 
     @property
-    def iterations(self):
+    def iterations(self) -> Any:
         return self.inner_optimizer.iterations
 
-    def scale_loss(self, loss):
+    def scale_loss(self, loss: Any) -> Any:
         """``loss`` times the current dynamic scale (the initial scale before building)."""
         return loss * (self.dynamic_scale if self.built else self.initial_scale)
 
-    def finalize_variable_values(self, var_list):
+    def finalize_variable_values(self, var_list: Any) -> None:
         self.inner_optimizer.finalize_variable_values(var_list)
 
-    def get_config(self):
+    def get_config(self) -> Any:
         from_inner = {"module": "keras.optimizers",
                       "class_name": type(self.inner_optimizer).__name__,
                       "config": self.inner_optimizer.get_config(), "registered_name": None}

@@ -5,6 +5,7 @@ optimizer's ``iterations`` variable instead of freezing at the trace's value.
 """
 import math
 
+from typing import Any
 from finegrad._src.ops.math import elementwise as ew
 from finegrad._src.ops.math.arithmetic import minimum, pow as _pow
 from finegrad._src.ops.array.structural import cast, convert_to_tensor, ones_like
@@ -32,7 +33,7 @@ class LearningRateSchedule:
                                   f"override `get_config()` in order to be serializable.")
 
     @classmethod
-    def from_config(cls, config: dict):
+    def from_config(cls, config: dict) -> Any:
         """A schedule made from ``get_config()``'s dict."""
         return cls(**config)
 
@@ -61,8 +62,9 @@ class ExponentialDecay(LearningRateSchedule):
         ValueError: for ``decay_steps <= 0``.
     """
 
-    def __init__(self, initial_learning_rate, decay_steps, decay_rate, staircase=False,
-                 name="ExponentialDecay"):
+    def __init__(self, initial_learning_rate: Any, decay_steps: Any, decay_rate: Any,
+                 staircase: bool = False,
+                 name: str | None = "ExponentialDecay") -> None:
         _positive_steps(decay_steps, "ExponentialDecay")
         self.initial_learning_rate, self.decay_steps = initial_learning_rate, decay_steps
         self.decay_rate, self.staircase, self.name = decay_rate, staircase, name
@@ -74,7 +76,7 @@ class ExponentialDecay(LearningRateSchedule):
             p = ew.floor(p)
         return lr * _pow(cast(convert_to_tensor(self.decay_rate), lr.dtype), p)
 
-    def get_config(self):
+    def get_config(self) -> Any:
         return {"initial_learning_rate": self.initial_learning_rate,
                 "decay_steps": self.decay_steps, "decay_rate": self.decay_rate,
                 "staircase": self.staircase, "name": self.name}
@@ -93,7 +95,8 @@ class PiecewiseConstantDecay(LearningRateSchedule):
         ValueError: when there is not one value more than boundaries.
     """
 
-    def __init__(self, boundaries, values, name="PiecewiseConstant"):
+    def __init__(self, boundaries: Any, values: Any,
+                 name: str | None = "PiecewiseConstant") -> None:
         if len(boundaries) != len(values) - 1:
             raise ValueError(f"PiecewiseConstantDecay: the length of boundaries should be 1 "
                              f"less than the length of values, got boundaries={boundaries} "
@@ -111,7 +114,7 @@ class PiecewiseConstantDecay(LearningRateSchedule):
             result = result + cast(ew.logical_and(step > low, step <= high), dt) * value
         return result
 
-    def get_config(self):
+    def get_config(self) -> Any:
         return {"boundaries": self.boundaries, "values": self.values, "name": self.name}
 
 
@@ -128,8 +131,9 @@ class PolynomialDecay(LearningRateSchedule):
         ValueError: for ``decay_steps <= 0``.
     """
 
-    def __init__(self, initial_learning_rate, decay_steps, end_learning_rate=0.0001, power=1.0,
-                 cycle=False, name="PolynomialDecay"):
+    def __init__(self, initial_learning_rate: Any, decay_steps: Any,
+                 end_learning_rate: Any = 0.0001, power: Any = 1.0,
+                 cycle: bool = False, name: str | None = "PolynomialDecay") -> None:
         _positive_steps(decay_steps, "PolynomialDecay")
         self.initial_learning_rate, self.decay_steps = initial_learning_rate, decay_steps
         self.end_learning_rate, self.power = end_learning_rate, power
@@ -147,7 +151,7 @@ class PolynomialDecay(LearningRateSchedule):
         p = step / steps
         return (lr - end) * _pow(1 - p, cast(convert_to_tensor(self.power), lr.dtype)) + end
 
-    def get_config(self):
+    def get_config(self) -> Any:
         return {"initial_learning_rate": self.initial_learning_rate,
                 "decay_steps": self.decay_steps, "end_learning_rate": self.end_learning_rate,
                 "power": self.power, "cycle": self.cycle, "name": self.name}
@@ -165,8 +169,9 @@ class InverseTimeDecay(LearningRateSchedule):
         ValueError: for ``decay_steps <= 0``.
     """
 
-    def __init__(self, initial_learning_rate, decay_steps, decay_rate, staircase=False,
-                 name="InverseTimeDecay"):
+    def __init__(self, initial_learning_rate: Any, decay_steps: Any, decay_rate: Any,
+                 staircase: bool = False,
+                 name: str | None = "InverseTimeDecay") -> None:
         _positive_steps(decay_steps, "InverseTimeDecay")
         self.initial_learning_rate, self.decay_steps = initial_learning_rate, decay_steps
         self.decay_rate, self.staircase, self.name = decay_rate, staircase, name
@@ -178,7 +183,7 @@ class InverseTimeDecay(LearningRateSchedule):
             p = ew.floor(p)
         return lr / (1 + cast(convert_to_tensor(self.decay_rate), lr.dtype) * p)
 
-    def get_config(self):
+    def get_config(self) -> Any:
         return {"initial_learning_rate": self.initial_learning_rate,
                 "decay_steps": self.decay_steps, "decay_rate": self.decay_rate,
                 "staircase": self.staircase, "name": self.name}
@@ -198,8 +203,9 @@ class CosineDecay(LearningRateSchedule):
         ValueError: for ``decay_steps <= 0``.
     """
 
-    def __init__(self, initial_learning_rate, decay_steps, alpha=0.0, name="CosineDecay",
-                 warmup_target=None, warmup_steps=0):
+    def __init__(self, initial_learning_rate: Any, decay_steps: Any, alpha: Any = 0.0,
+                 name: str | None = "CosineDecay",
+                 warmup_target: Any = None, warmup_steps: Any = 0) -> None:
         _positive_steps(decay_steps, "CosineDecay")
         self.initial_learning_rate, self.decay_steps = initial_learning_rate, decay_steps
         self.alpha, self.name = alpha, name
@@ -220,7 +226,7 @@ class CosineDecay(LearningRateSchedule):
         warming = (target - lr) * (step / warmup) + lr
         return ew.where(step < warmup, warming, self._decay(step - warmup, steps, target))
 
-    def get_config(self):
+    def get_config(self) -> Any:
         return {"initial_learning_rate": self.initial_learning_rate,
                 "decay_steps": self.decay_steps, "alpha": self.alpha, "name": self.name,
                 "warmup_target": self.warmup_target, "warmup_steps": self.warmup_steps}
@@ -239,8 +245,9 @@ class CosineDecayRestarts(LearningRateSchedule):
         ValueError: for ``first_decay_steps <= 0``.
     """
 
-    def __init__(self, initial_learning_rate, first_decay_steps, t_mul=2.0, m_mul=1.0,
-                 alpha=0.0, name="SGDRDecay"):
+    def __init__(self, initial_learning_rate: Any, first_decay_steps: Any, t_mul: Any = 2.0,
+                 m_mul: Any = 1.0,
+                 alpha: Any = 0.0, name: str | None = "SGDRDecay") -> None:
         _positive_steps(first_decay_steps, "CosineDecayRestarts")
         self.initial_learning_rate, self.first_decay_steps = (initial_learning_rate,
                                                               first_decay_steps)
@@ -261,7 +268,7 @@ class CosineDecayRestarts(LearningRateSchedule):
         cosine = 0.5 * m_fac * (1.0 + ew.cos(math.pi * fraction))
         return lr * ((1 - self.alpha) * cosine + self.alpha)
 
-    def get_config(self):
+    def get_config(self) -> Any:
         return {"initial_learning_rate": self.initial_learning_rate,
                 "first_decay_steps": self.first_decay_steps, "t_mul": self._t_mul,
                 "m_mul": self._m_mul, "alpha": self.alpha, "name": self.name}
@@ -272,7 +279,7 @@ _BY_NAME = {cls.__name__: cls for cls in (
     InverseTimeDecay, CosineDecay, CosineDecayRestarts)}
 
 
-def serialize(learning_rate_schedule) -> dict:
+def serialize(learning_rate_schedule: Any) -> dict:
     """Keras's config dict of a schedule.
 
     >>> import finegrad as fg
@@ -285,7 +292,7 @@ def serialize(learning_rate_schedule) -> dict:
             "config": learning_rate_schedule.get_config(), "registered_name": None}
 
 
-def deserialize(config, custom_objects=None):
+def deserialize(config: Any, custom_objects: Any = None) -> Any:
     """The schedule a `serialize` dict describes.
 
     >>> import finegrad as fg

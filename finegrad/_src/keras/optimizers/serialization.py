@@ -1,4 +1,5 @@
 """``keras.optimizers.get``, ``serialize`` and ``deserialize``: optimizers by name or config."""
+from typing import Any
 from finegrad._src.keras.optimizers.adagrad import Adadelta, Adagrad, RMSprop
 from finegrad._src.keras.optimizers.adam import Adam, Adamax, AdamW, Nadam
 from finegrad._src.keras.optimizers.base import Optimizer
@@ -8,10 +9,10 @@ from finegrad._src.keras.optimizers.sgd import SGD
 
 _CLASSES = (Optimizer, SGD, Adam, AdamW, Adamax, Nadam, Adagrad, Adadelta, RMSprop, Ftrl,
             Lion, LossScaleOptimizer)
-_BY_NAME = {cls.__name__.lower(): cls for cls in _CLASSES}
+_BY_NAME: dict[str, Any] = {cls.__name__.lower(): cls for cls in _CLASSES}
 
 
-def serialize(optimizer) -> dict:
+def serialize(optimizer: Any) -> dict:
     """Keras's config dict of an optimizer.
 
     >>> import finegrad as fg
@@ -22,7 +23,7 @@ def serialize(optimizer) -> dict:
             "config": optimizer.get_config(), "registered_name": None}
 
 
-def deserialize(config, custom_objects=None):
+def deserialize(config: Any, custom_objects: Any = None) -> Any:
     """The optimizer a `serialize` dict describes (class names match case-insensitively).
 
     >>> import finegrad as fg
@@ -45,7 +46,7 @@ def deserialize(config, custom_objects=None):
     return cls.from_config(cfg, custom_objects)
 
 
-def get(identifier):
+def get(identifier: Any) -> Any:
     """An optimizer from a name (``"adam"``), a config dict or an optimizer (returned).
 
     >>> import finegrad as fg

@@ -1,4 +1,5 @@
 """Keras 3's ``SGD``: gradient descent with optional (Nesterov) momentum."""
+from typing import Any
 from finegrad._src.keras.optimizers.base import Optimizer
 from finegrad._src.ops.array.structural import cast
 
@@ -19,10 +20,14 @@ class SGD(Optimizer):
         ValueError: for a momentum that is not a float in [0, 1].
     """
 
-    def __init__(self, learning_rate=0.01, momentum=0.0, nesterov=False, weight_decay=None,
-                 clipnorm=None, clipvalue=None, global_clipnorm=None, use_ema=False,
-                 ema_momentum=0.99, ema_overwrite_frequency=None, loss_scale_factor=None,
-                 gradient_accumulation_steps=None, name=None, **kwargs):
+    def __init__(self, learning_rate: Any = 0.01, momentum: Any = 0.0, nesterov: bool = False,
+                 weight_decay: Any = None,
+                 clipnorm: Any = None, clipvalue: Any = None, global_clipnorm: Any = None,
+                 use_ema: bool = False,
+                 ema_momentum: Any = 0.99, ema_overwrite_frequency: Any = None,
+                 loss_scale_factor: Any = None,
+                 gradient_accumulation_steps: Any = None, name: str | None = None,
+                 **kwargs) -> None:
         super().__init__(learning_rate, weight_decay, clipnorm, clipvalue, global_clipnorm,
                          use_ema, ema_momentum, ema_overwrite_frequency, loss_scale_factor,
                          gradient_accumulation_steps, name, **kwargs)
@@ -30,14 +35,14 @@ class SGD(Optimizer):
             raise ValueError(f"SGD: momentum must be a float between [0, 1], got {momentum!r}")
         self.momentum, self.nesterov = momentum, nesterov
 
-    def build(self, variables):
+    def build(self, variables: Any) -> None:
         if self.built:
             return
         super().build(variables)
         self.momentums = self.add_optimizer_variables(variables, "momentum") \
             if self.momentum != 0 else []
 
-    def update_step(self, gradient, variable, learning_rate):
+    def update_step(self, gradient: Any, variable: Any, learning_rate: Any) -> Any:
         lr = cast(learning_rate, variable.dtype)
         g = cast(gradient, variable.dtype)
         if self.momentum == 0:
@@ -50,5 +55,5 @@ class SGD(Optimizer):
         else:
             variable.assign_add(m)
 
-    def get_config(self):
+    def get_config(self) -> Any:
         return {**super().get_config(), "momentum": self.momentum, "nesterov": self.nesterov}

@@ -27,7 +27,8 @@ class Optimizer:
     ``apply_gradients``, ``get_slot``, ``get_slot_names``, ``variables``."""
 
     GATE_NONE, GATE_OP, GATE_GRAPH = 0, 1, 2
-    _slots_spec = ()   # (slot name, initial value: "zeros" or a number), in creation order
+    # (slot name, initial value: "zeros" or a number), in creation order
+    _slots_spec: tuple[tuple[str, object], ...] = ()
 
     def __init__(self, use_locking, name):
         if not name:
