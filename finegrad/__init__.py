@@ -85,9 +85,9 @@ from finegrad._src.ad.functional import (vjp, jvp, grad, value_and_grad,
                                          hessian_vector_product, jacfwd, jacrev)
 
 # ---- graphs: finegrad.function and what runs inside it -----------------------------------------
-from finegrad._src.graph.function import function, gradients, TensorSpec
-from finegrad._src.graph.builder import get_static_value
-from finegrad._src.graph.gradients import hessians
+from finegrad._src.graph.tracing.function import function, gradients, TensorSpec
+from finegrad._src.graph.tracing.builder import get_static_value
+from finegrad._src.graph.tracing.gradients import hessians
 from finegrad._src.graph.pyfunc import numpy_function, py_function
 
 # ---- control flow ------------------------------------------------------------------------------

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import finegrad as tf
-from finegrad._src.graph import jit
+from finegrad._src.graph.compile import jit
 from test_graph_rewrite import rosenbrock_hvp
 
 SPECIAL = [0.0, -0.0, np.inf, -np.inf, np.nan, 1e30, -3e38, 1e300, -1.7e308, 2.5e-300]

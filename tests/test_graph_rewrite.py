@@ -3,7 +3,7 @@ compiled source) and gives the same values, to the bit, as the unrewritten ops r
 import numpy as np
 
 import finegrad as tf
-from finegrad._src.graph import jit
+from finegrad._src.graph.compile import jit
 
 
 def _grad_of_slices(x, slices):

@@ -7,8 +7,11 @@ import pytest
 
 import finegrad as tf
 from finegrad._src import threads
-from finegrad._src.graph import fast, fuse, jit
+from finegrad._src.graph.compile import fast
+from finegrad._src.graph.compile import fuse
+from finegrad._src.graph.compile import jit
 from finegrad._src.ops.math.elementwise import sigmoid_grad, tanh_grad
+from finegrad._src.graph.compile.pipeline import compiled as compiled_form
 
 from test_graph_rewrite import rosenbrock_hvp
 
@@ -28,7 +31,7 @@ def _bitwise(a, b):
 
 
 def _chains(fn, *args):
-    g = fn.get_concrete_function(*args).graph.compiled().graph
+    g = compiled_form(fn.get_concrete_function(*args).graph).graph
     return [n.prim for n in g.nodes if isinstance(n.prim, fuse.Fused)]
 
 

@@ -16,14 +16,15 @@ from finegrad._src import core, nest
 from finegrad._src.ad.rediff import jvp_by_transposing, vjp_of
 from finegrad._src.core import Primitive, bind
 from finegrad._src.ops.zeros_and_axes import instantiate_zeros
-from finegrad._src.graph import symbolic
-from finegrad._src.graph.builder import GraphBuilder, is_traced
-from finegrad._src.graph.concrete import replay
+from finegrad._src.graph.compile import symbolic
+from finegrad._src.graph.tracing.builder import GraphBuilder, is_traced
+from finegrad._src.graph.tracing.concrete import replay
 from finegrad._src.graph import ir
 from finegrad._src.control_flow import vectorized_map as vmap
 from finegrad._src.graph.ir import OutSlot
 from finegrad._src.ops.array.structural import convert_to_tensor
 from finegrad._src.tensor import Tensor
+from finegrad._src.graph.compile import pipeline
 
 
 class _Branch:
@@ -37,7 +38,7 @@ class _Branch:
         if self._compiled is None:
             # symbolic params at their traced values: the cond or while op pinned the sizes
             # flowing into it (graph/symbolic.py)
-            self._compiled = symbolic.at_traced_sizes(self.graph).compiled()
+            self._compiled = pipeline.compiled(symbolic.at_traced_sizes(self.graph))
         outer = {s: captured_values[i] for s, i in self.outer_index.items()}
         return self._compiled.run(list(args), outer)
 

@@ -29,8 +29,8 @@ import numpy as np
 from finegrad._src import core, dims, nest
 from finegrad._src.ad import custom
 from finegrad._src.core import bind
-from finegrad._src.graph.builder import GraphBuilder
-from finegrad._src.graph.concrete import _ReplayRule
+from finegrad._src.graph.tracing.builder import GraphBuilder
+from finegrad._src.graph.tracing.concrete import _ReplayRule
 from finegrad._src.graph.ir import OutSlot, assign_variable_p, read_variable_p
 from finegrad._src.control_flow import map_fn as mapping
 from finegrad._src.ops.array.structural import (_t, batch_all, batch_size, broadcast_to, concat,

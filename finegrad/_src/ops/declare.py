@@ -7,6 +7,8 @@ of an elementwise primitive of several inputs from its partial derivatives, the 
 broadcasting; `sum_tangents`: the sum of tangent terms, None (a symbolic zero) skipped.
 Every family declares its elementwise primitives through these.
 """
+import sys
+
 import numpy as np
 
 from finegrad._src import dtypes
@@ -69,6 +71,7 @@ def unary(name, impl, deriv, doc, scale=None, features=False, real=False, numexp
             return bind(prim, x)
 
     op.__name__ = op.__qualname__ = name
+    op.__module__ = sys._getframe(1).f_globals["__name__"]   # the module that declares it
     op.__doc__ = doc + f"\n\n    Primitive ``{name}``; float inputs only (TypeError otherwise).\n"
     return prim, op
 

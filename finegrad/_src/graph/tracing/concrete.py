@@ -13,11 +13,12 @@ import numpy as np
 
 from finegrad._src import core, nest
 from finegrad._src.ad import custom
-from finegrad._src.graph import ir, symbolic
-from finegrad._src.graph.builder import GraphBuilder
+from finegrad._src.graph.compile import symbolic
+from finegrad._src.graph.tracing.builder import GraphBuilder
 from finegrad._src.graph.ir import OutSlot, read_variable_p, assign_variable_p
 from finegrad._src.ops.array.structural import convert_to_tensor
 from finegrad._src.tensor import Tensor
+from finegrad._src.graph.compile import pipeline
 
 
 class ConcreteFunction:
@@ -65,7 +66,7 @@ class ConcreteFunction:
         <BLANKLINE>
         """
         if self._compiled is None:
-            self._compiled = self.graph.compiled()
+            self._compiled = pipeline.compiled(self.graph)
         return self._compiled.source
 
     def _tensors(self, args, kwargs):
@@ -86,7 +87,7 @@ class ConcreteFunction:
             values = [None if v is None else Tensor(v) for v in first]
         else:
             if compiled is None:
-                compiled = self._compiled = self.graph.compiled()
+                compiled = self._compiled = pipeline.compiled(self.graph)
             values = [None if v is None else Tensor(v)
                       for v in compiled.run([t._value for t in tensors])]
         it = iter(values)
@@ -134,9 +135,9 @@ class ConcreteFunction:
             self._sized.move_to_end(key)
             return compiled, None
         self._check_guards(key, symbolic.bindings(self.graph, vals))
-        outs, sized, binding = ir.specialize(self.graph, vals)
+        outs, sized, binding = symbolic.specialize(self.graph, vals)
         self._check_guards(key, binding)   # those on sizes the run gave
-        self._sized[key] = sized.compiled()
+        self._sized[key] = pipeline.compiled(sized)
         if len(self._sized) > self.MAX_SIZES:
             self._sized.popitem(last=False)
         return self._sized[key], outs

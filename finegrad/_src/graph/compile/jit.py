@@ -29,7 +29,7 @@ import re
 import numpy as np
 
 from finegrad._src import threads
-from finegrad._src.graph import fast
+from finegrad._src.graph.compile import fast
 
 #: chains over fewer elements stay NumPy ufuncs (a compiled call costs a few microseconds)
 JIT_MIN = 1 << 13

@@ -15,7 +15,8 @@ import numpy as np
 
 from finegrad._src import core, dtypes, nest
 from finegrad._src.ad import custom
-from finegrad._src.graph import ir, symbolic
+from finegrad._src.graph import ir
+from finegrad._src.graph.compile import symbolic
 from finegrad._src.ops.array import indexing
 from finegrad._src.graph.ir import Graph, Node, OutSlot, read_variable_p, assign_variable_p
 from finegrad._src.dims import Dim, has_dims, is_symbolic

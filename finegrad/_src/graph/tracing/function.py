@@ -25,11 +25,11 @@ import weakref
 import numpy as np
 
 from finegrad._src import core, nest
-from finegrad._src.graph.builder import GraphBuilder, TensorSpec, is_traced  # noqa: F401
-from finegrad._src.graph.concrete import ConcreteFunction, replay  # noqa: F401
-from finegrad._src.graph.gradients import gradients  # noqa: F401
+from finegrad._src.graph.tracing.builder import GraphBuilder, TensorSpec, is_traced  # noqa: F401
+from finegrad._src.graph.tracing.concrete import ConcreteFunction, replay  # noqa: F401
+from finegrad._src.graph.tracing.gradients import gradients  # noqa: F401
 from finegrad._src.graph.ir import assign_variable_p
-from finegrad._src.graph.symbolic import GuardFailed
+from finegrad._src.graph.compile.symbolic import GuardFailed
 from finegrad._src.api.scopes import name_scope
 from finegrad._src.ops.array.structural import convert_to_tensor
 from finegrad._src.ops.array.boolean_mask import DataDependentSize
