@@ -99,7 +99,7 @@ from finegrad._src.control_flow.vectorized_map import vectorized_map
 
 # ---- namespaces --------------------------------------------------------------------------------
 from finegrad import (math, nn, linalg, autodiff, testing, stable, nest, errors, debugging,
-                      compat, random, dtypes, signal)
+                      compat, random, dtypes, signal, distribute, train)
 
 newaxis = None
 truediv = divide
@@ -137,7 +137,8 @@ __all__ = ["DType", "as_dtype", "float16", "float32", "float64", "int8", "int16"
            "TensorSpec", "get_static_value", "hessians", "numpy_function", "py_function", "cond",
            "while_loop", "case", "switch_case", "map_fn", "scan", "foldl", "foldr",
            "vectorized_map", "math", "nn", "linalg", "autodiff", "testing", "stable", "nest",
-           "errors", "debugging", "compat", "random", "dtypes", "signal", "newaxis", "truediv"]
+           "errors", "debugging", "compat", "random", "dtypes", "signal",
+           "distribute", "train", "newaxis", "truediv"]
 
 
 def __getattr__(name):

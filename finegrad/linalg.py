@@ -18,6 +18,14 @@ from finegrad._src.ops.linalg.eig import eig, eigvals
 from finegrad._src.ops.linalg.diag_cross_rank import (normalize, cross, set_diag,
                                                       tensor_diag, tensor_diag_part, matrix_rank,
                                                       tridiagonal_matmul)
+from finegrad._src.ops.linalg.linear_operator.base import (
+    LinearOperator, LinearOperatorAdjoint, LinearOperatorComposition, LinearOperatorFullMatrix,
+    LinearOperatorInversion, LinearOperatorLowerTriangular)
+from finegrad._src.ops.linalg.linear_operator.diagonal import (
+    LinearOperatorDiag, LinearOperatorIdentity, LinearOperatorScaledIdentity)
+from finegrad._src.ops.linalg.linear_operator.structured import (
+    LinearOperatorBlockDiag, LinearOperatorKronecker, LinearOperatorLowRankUpdate,
+    LinearOperatorToeplitz)
 
 __all__ = ["matmul", "matvec", "tensordot", "einsum", "norm", "transpose", "eye", "l2_normalize",
            "band_part", "diag", "diag_part", "trace", "inv", "det", "slogdet", "solve",
@@ -25,4 +33,9 @@ __all__ = ["matmul", "matvec", "tensordot", "einsum", "norm", "transpose", "eye"
            "eigvalsh", "lstsq", "pinv", "svd", "qr", "global_norm", "expm", "logdet", "lu",
            "lu_reconstruct", "lu_solve", "lu_matrix_inverse", "eig", "eigvals", "normalize",
            "cross", "set_diag", "tensor_diag", "tensor_diag_part", "matrix_rank",
-           "tridiagonal_matmul"]
+           "tridiagonal_matmul",
+           "LinearOperator", "LinearOperatorAdjoint", "LinearOperatorComposition",
+           "LinearOperatorFullMatrix", "LinearOperatorInversion", "LinearOperatorLowerTriangular",
+           "LinearOperatorDiag", "LinearOperatorIdentity", "LinearOperatorScaledIdentity",
+           "LinearOperatorBlockDiag", "LinearOperatorKronecker", "LinearOperatorLowRankUpdate",
+           "LinearOperatorToeplitz"]
