@@ -1,4 +1,4 @@
-"""The algebraic rewrites of `graph/algebra.py`: each happens where it should (seen in the
+"""The algebraic rewrites of `graph/compile/algebra.py`: each happens where it should (seen in the
 compiled source) and gives the values of the unrewritten ops run eagerly, to the bit (the
 one exception, documented: a folded scalar factor where ``c1 * x`` is subnormal)."""
 import numpy as np

@@ -1,4 +1,4 @@
-"""The structural rewrite `diagonal_matmuls` (graph/structure.py): a traced Jacobian's products
+"""The structural rewrite `diagonal_matmuls` (compile/structure.py): a traced Jacobian's products
 of a diagonal matrix with a matrix become scalings, seen in the compiled source, with the same
 values as the dense products run eagerly (compared with ``assert_array_equal``: equal
 elements, nan where nan; only a zero's sign may differ, which that comparison allows), and

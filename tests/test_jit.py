@@ -1,4 +1,4 @@
-"""Compiled chains (finegrad/_src/graph/jit.py): with numba installed, a fused chain of
+"""Compiled chains (finegrad/_src/graph/compile/jit.py): with numba installed, a fused chain of
 arithmetic steps runs as one compiled loop whose results are bitwise those of NumPy's ufuncs,
 special values included; it reads strided slices in place and writes a covering scatter's
 array directly; it is off with FINEGRAD_FAST=0 and inside fast.disabled()."""

@@ -72,7 +72,7 @@ class Primitive:
       ``elementwise`` and ``fresh``.
     - ``numexpr``: the kernel as an expression over ``{0}``, ``{1}``, ... (the inputs), in
       numexpr's syntax, e.g. ``"{0} * {1}"``: when it is plain arithmetic, compiled graphs
-      spell the primitive's scalar steps with it (`graph/fast.py: arithmetic`).
+      spell the primitive's scalar steps with it (`graph/compile/fast.py: arithmetic`).
     - ``elementwise=True``: the output's shape is the NumPy broadcast of the inputs' shapes
       (its default shape rule).
     - ``fresh=True``: what the executor runs for it (its kernel, else ``impl``) always returns
@@ -81,10 +81,10 @@ class Primitive:
     - ``reducer``: a ufunc whose ``reduce`` computes the primitive (a reduction with
       parameters ``axis`` and ``keepdims``) as ``impl`` does, but for the order of its
       operations: with the fast path (`threads`), a reduction over all axes of a fused
-      chain's value is computed block by block inside the chain (`graph/fuse.py`).
+      chain's value is computed block by block inside the chain (`graph/compile/fuse.py`).
     - ``into_pool=True``: its ``impl`` (not elementwise) accepts ``out=``, a buffer of the
       output's shape and dtype, so the executor hands it a recycled one (graph-only
-      primitives of the rewrite passes, `graph/rewrite.py`).
+      primitives of the rewrite passes, `graph/compile/rewrite.py`).
     - ``stateful=True``: each run may give new values for the same inputs (random ops draw
       from a stream): compiled graphs never fold it into a constant nor merge two of its nodes.
     - ``shape_rule``: ``rule(*shapes, **params)`` giving the output's shape (a list of them

@@ -37,7 +37,7 @@ class _Branch:
     def run_values(self, args, captured_values):
         if self._compiled is None:
             # symbolic params at their traced values: the cond or while op pinned the sizes
-            # flowing into it (graph/symbolic.py)
+            # flowing into it (graph/compile/symbolic.py)
             self._compiled = pipeline.compiled(symbolic.at_traced_sizes(self.graph))
         outer = {s: captured_values[i] for s, i in self.outer_index.items()}
         return self._compiled.run(list(args), outer)

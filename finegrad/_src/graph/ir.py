@@ -102,7 +102,7 @@ class Graph:
         self.consts, self.nodes, self.outputs, self.meta = consts, nodes, outputs, meta
         self.outer = outer  # slots whose values come from an enclosing graph (sub-graphs)
         self.dyn = {}       # slot -> its open axes, in a graph that serves any size of them
-        self.sym = {}       # slot -> its shape with symbolic sizes (graph/symbolic.py)
+        self.sym = {}       # slot -> its shape with symbolic sizes (graph/compile/symbolic.py)
         self.guards = []    # the size comparisons the trace decided (dims.Guard)
         self._compiled = None  # its executable form (`compile.pipeline.compiled`)
 

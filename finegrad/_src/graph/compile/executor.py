@@ -80,7 +80,7 @@ def plan_buffers(g):
 
 
 class Step(NamedTuple):
-    """One node as the generated code runs it (`graph/codegen.py` emits one statement each).
+    """One node as the generated code runs it (`graph/compile/codegen.py` emits one statement each).
 
     ``kind``: "call" (``fn(*ins, **params)`` gives the one output), "scalar" (a kernel on
     0-d values: NumPy-scalar arithmetic where ``fn`` is an `operator` function),
@@ -136,7 +136,7 @@ def emit_steps(g, index, plan):
             # multiplying by a broadcast one), so its output can be recycled later
             fn, kind, key, dying = _kernel_step(n, plan, g, dying, index)
         elif n.prim.into_pool and n.meta[0][0]:
-            # an impl taking ``out=`` (graph/rewrite.py): a recycled buffer when there is one
+            # an impl taking ``out=`` (`graph_ops`): a recycled buffer when there is one
             fn, kind, key = n.prim.impl, "call_into_pool", _buffer_key(n.meta[0])
         else:
             fn, kind, key = n.prim.impl, "call", None
@@ -151,7 +151,7 @@ def emit_steps(g, index, plan):
 class Compiled:
     """The executable form: ``run(args)`` returns the values of the output slots.
 
-    It is one generated Python function (``source`` prints it; see `graph/codegen.py`).
+    It is one generated Python function (``source`` prints it; see `graph/compile/codegen.py`).
     Memory: each value is dropped after its last use. A value produced as a new array, whose
     consumers all produce new arrays too (so no view of it can outlive it), is *recyclable*:
     an elementwise ufunc writes its result into a recyclable input that dies at that step,

@@ -5,7 +5,7 @@ exp(x))`` over 10^7 floats) is bound by memory traffic, not arithmetic. `fuse_ru
 of two or more consecutive nodes whose primitives declare a ``kernel`` (a NumPy ufunc) over
 one large float shape, and replaces each run by one `Fused` pseudo-primitive that applies the
 same ufuncs to cache-sized blocks. Each element goes through the same ufuncs as unfused, so
-results are bitwise identical. With the fast path (`graph/fast.py`), the blocks are split over
+results are bitwise identical. With the fast path (`fast`), the blocks are split over
 threads (still the same bits) and a sum over all axes of a chain's value joins the chain
 (added block by block: within float rounding). The pass works on node
 lists; `fuse_elementwise` (the pass) wraps it.
@@ -30,7 +30,7 @@ class Fused:
     block by block so the intermediates stay in cache. Values used only inside the chain
     live in block-sized scratch buffers; the others are written to full arrays.
 
-    With the fast path on (`graph/fast.py`), the blocks are split over threads (each thread
+    With the fast path on (`graph/compile/fast.py`), the blocks are split over threads (each thread
     a contiguous part, with scratch buffers of its own: the same ufuncs per element, so the
     same bits), and ``reductions``, nodes reducing a chain value over all its axes with a
     primitive that declares a ``reducer``, are computed per block and combined, so the value
@@ -161,7 +161,7 @@ def fusable(n, meta):
 
 
 def compilable(n, meta):
-    """Whether node ``n`` may be a step of a compiled chain (`graph/jit.py`) now."""
+    """Whether node ``n`` may be a step of a compiled chain (`graph/compile/jit.py`) now."""
     return int(np.prod(n.meta[0][0], dtype=np.int64)) >= jit.JIT_MIN and jit.enabled() and \
         jit.takes(n, meta)
 

@@ -21,10 +21,10 @@ from finegrad._src.graph.compile.simplify import scalarize_constants, simplify
 
 def compile_graph(g):
     """The graph's executable form, after the passes: simplify, scalarize constants, fold
-    negations (graph/rewrite.py), drop x * 1 and the like, merge commuted subexpressions
-    and fold scalar factors (graph/algebra.py), products with diagonal matrices as
-    scalings (graph/structure.py), merge scatters, copy slices into recycled buffers or
-    read them in place (graph/rewrite.py), fuse, plan buffers, emit."""
+    negations (graph/compile/rewrite.py), drop x * 1 and the like, merge commuted subexpressions
+    and fold scalar factors (graph/compile/algebra.py), products with diagonal matrices as
+    scalings (graph/compile/structure.py), merge scatters, copy slices into recycled buffers or
+    read them in place (graph/compile/rewrite.py), fuse, plan buffers, emit."""
     g = rewrite.fold_negations(scalarize_constants(simplify(g)))
     g = algebra.fold_scalar_factors(algebra.commute_operands(algebra.drop_identities(g)))
     g = structure.diagonal_matmuls(g)

@@ -12,9 +12,9 @@ has one (a fresh large array costs page faults as much as a pass over memory).
 `copy_slices`: a large strided slice is copied to a new contiguous array by ``strided_slice``
 (ops on it are then faster); in a compiled graph it becomes `strided_slice_copy_p`, which
 copies into a recycled buffer: the same values, without a fresh allocation per call. A
-strided slice read by one elementwise kernel only (one that `graph/fuse.py` will not fuse,
+strided slice read by one elementwise kernel only (one that `graph/compile/fuse.py` will not fuse,
 as fused blocks need contiguous operands), or only by steps of compiled chains (which read
-any strides, `graph/jit.py`), becomes `strided_view_p` instead, a view: the kernels read the
+any strides, `graph/compile/jit.py`), becomes `strided_view_p` instead, a view: the kernels read the
 strided elements directly, the same values without the copy's pass.
 
 `fold_negations`: forward-over-reverse gradients negate and scale the same values again and

@@ -1,4 +1,5 @@
-"""TensorFlow array names written with finegrad ops: ``shape_n``, ``sequence_mask``,
+"""Sequences, index arithmetic, broadcast shapes and depth/space blocks, written with
+finegrad ops: ``shape_n``, ``sequence_mask``,
 ``unravel_index``, ``reverse_sequence``, ``parallel_stack``, ``broadcast_static_shape``,
 ``broadcast_dynamic_shape``, and ``nn.space_to_depth`` / ``nn.depth_to_space`` (NHWC).
 

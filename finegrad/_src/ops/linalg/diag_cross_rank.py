@@ -1,5 +1,5 @@
-"""More of ``tf.linalg``: ``normalize``, ``cross``, ``set_diag``, ``tensor_diag``,
-``tensor_diag_part`` and ``matrix_rank``.
+"""Composites of ``tf.linalg``: ``normalize``, ``cross``, ``set_diag``, ``tensor_diag``,
+``tensor_diag_part``, ``matrix_rank`` and ``tridiagonal_matmul``.
 
 Each is a composite of finegrad ops (norms, slices, ``where``, reshapes and ``svd``), so
 gradients (where TensorFlow has them), every order, forward mode and traces come from those

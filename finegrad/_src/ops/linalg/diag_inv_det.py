@@ -1,5 +1,6 @@
-"""More of ``tf.linalg``: band_part, diag, diag_part and trace, written with existing ops
-(a constant mask times the matrix), as TensorFlow's gradients of them are those masks."""
+"""Masks, diagonals, inverse and determinants of ``tf.linalg``: band_part, diag, diag_part
+and trace (a constant mask times the matrix, as TensorFlow's gradients of them are those
+masks), and the primitives inv, det and slogdet."""
 import numpy as np
 
 from finegrad._src import core, dims

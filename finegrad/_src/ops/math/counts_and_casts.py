@@ -1,4 +1,4 @@
-"""More of TensorFlow's elementwise and counting names: ``realdiv``, ``truncatemod``,
+"""Counts, order checks, casts and division variants of ``tf.math``: ``realdiv``, ``truncatemod``,
 ``scalar_mul``, ``saturate_cast``, ``math.nextafter``, ``math.count_nonzero``,
 ``math.zero_fraction``, ``math.is_non_decreasing``, ``math.is_strictly_increasing``,
 ``math.invert_permutation`` and ``math.accumulate_n``.

@@ -1,4 +1,5 @@
-"""Reductions over axes: mean, max, min, prod, logsumexp (reduce_sum lives in array.py)."""
+"""Reductions over axes: mean, max, min, prod, logsumexp (reduce_sum lives in
+`ops.array.structural`)."""
 import numpy as np
 
 from finegrad._src import core, dims

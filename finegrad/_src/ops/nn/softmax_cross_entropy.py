@@ -1,4 +1,5 @@
-"""Neural-network ops: softmax, log_softmax, cross-entropies, clip_by_norm."""
+"""Softmax and the cross-entropies of ``tf.nn``: softmax, log_softmax, the softmax and
+sigmoid cross-entropies, and clip_by_norm and l2_loss."""
 import numpy as np
 
 from finegrad._src import core, dims

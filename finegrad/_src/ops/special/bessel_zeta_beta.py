@@ -1,4 +1,5 @@
-"""More of ``tf.math``'s special functions as primitives: ndtri (and erfcinv through it), the
+"""The Bessel, zeta and incomplete beta functions of ``tf.math`` as primitives: ndtri (and
+erfcinv through it), the
 modified Bessel functions i0, i1 and their exponentially scaled forms i0e, i1e, the Hurwitz
 zeta function and the regularized incomplete beta function.
 
