@@ -9,7 +9,7 @@ user-defined gradients (`custom_gradient`).
 >>> tape.gradient(y, x).numpy()
 np.float32(4.0)
 """
-from finegrad._src import ops as _ops  # registers every primitive  # noqa: F401
+from finegrad._src import ops as _ops  # registers every primitive
 
 # ---- tensors, dtypes, shapes, variables, constants ---------------------------------------------
 from finegrad._src.dtypes import (DType, as_dtype, float16, float32, float64, int8, int16,
@@ -36,7 +36,7 @@ from finegrad._src.ops.array.scatter_nd import (gather_nd, scatter_nd, tensor_sc
                                                 tensor_scatter_nd_max, tensor_scatter_nd_min)
 from finegrad._src.ops.array.boolean_mask import boolean_mask
 from finegrad._src.ops.array.variable_scatter import IndexedSlices
-from finegrad._src.ops.array.slicing import slice_ as slice, strided_slice  # noqa: A004
+from finegrad._src.ops.array.slicing import slice_ as slice, strided_slice
 from finegrad._src.ops.array.sequences_and_blocks import (shape_n, sequence_mask, unravel_index,
                                                           reverse_sequence, parallel_stack,
                                                           broadcast_static_shape,
@@ -51,7 +51,7 @@ from finegrad._src.ops.math.elementwise import (exp, sqrt, square, abs, sign, si
                                                 logical_and, logical_or, logical_not, sinh, cosh,
                                                 asinh, asin, acos, atan)
 from finegrad._src.ops.math.inverse_trig import acosh, atanh, atan2
-from finegrad._src.ops.math.complex_numbers import complex  # noqa: A004 (TF's tf.complex)
+from finegrad._src.ops.math.complex_numbers import complex  # TF's tf.complex
 from finegrad._src.ops.math.reductions import (reduce_mean, reduce_max, reduce_min, reduce_prod,
                                                reduce_logsumexp, cumsum)
 from finegrad._src.ops.math.statistics import add_n, reduce_any, reduce_all
@@ -68,11 +68,11 @@ from finegrad._src.api.module import Module
 from finegrad._src.api.scopes import (name_scope, control_dependencies, no_op, executing_eagerly,
                                       is_tensor, get_current_name_scope)
 from finegrad._src.api.contexts import device, init_scope, inside_function, group
-from finegrad._src.api.contexts import tuple_ as tuple  # noqa: A001 (TensorFlow's tf.tuple)
+from finegrad._src.api.contexts import tuple_ as tuple  # TensorFlow's tf.tuple
 from finegrad._src.api.initializers import (constant_initializer, zeros_initializer,
                                             ones_initializer, random_normal_initializer,
                                             random_uniform_initializer)
-from finegrad._src.api.printing import print_ as print  # noqa: A001 (TensorFlow's tf.print)
+from finegrad._src.api.printing import print_ as print  # TensorFlow's tf.print
 from finegrad._src.api.debugging import (assert_equal, assert_less, assert_greater, assert_rank,
                                          Assert, ensure_shape, identity_n)
 

@@ -254,7 +254,7 @@ def assert_shapes(shapes, data=None, summarize=None, message=None, name=None):
         _match_spec(tuple(convert_to_tensor(x).shape), spec, symbols, i)
 
 
-def Assert(condition, data, summarize=None, name=None):  # noqa: N802 (TensorFlow's name)
+def Assert(condition, data, summarize=None, name=None):  # TensorFlow's name
     """Check that ``condition`` is true; else raise, showing the tensors in ``data``.
 
     >>> import finegrad as fg
@@ -310,7 +310,7 @@ def ensure_shape(x, shape, name=None):
     return t
 
 
-def identity_n(input, name=None):  # noqa: A002 (TensorFlow's keyword)
+def identity_n(input, name=None):  # TensorFlow's keyword
     """Each tensor of the list ``input`` passed through `finegrad.identity`.
 
     >>> import finegrad as fg

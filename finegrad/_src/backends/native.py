@@ -81,7 +81,7 @@ def value_and_grad(f, argnums=0):
     return value_and_grad_f
 
 
-abs = _ew.abs  # noqa: A001 (Keras's name)
+abs = _ew.abs  # Keras's name
 exp, log, log1p, expm1 = _ew.exp, _ew.log, _ew.log1p, _ew.expm1
 sqrt, square, sin, cos, tan, tanh = _ew.sqrt, _ew.square, _ew.sin, _ew.cos, _ew.tan, _ew.tanh
 sign, negative, floor = _ew.sign, _ar.negative, _ew.floor
@@ -91,7 +91,7 @@ add, subtract, multiply, divide, power = _ar.add, _ar.subtract, _ar.multiply, _a
 maximum, minimum, matmul = _ar.maximum, _ar.minimum, _pr.matmul
 equal, not_equal, less, less_equal = _ew.equal, _ew.not_equal, _ew.less, _ew.less_equal
 greater, greater_equal = _ew.greater, _ew.greater_equal
-sum, mean, max, min = _st.reduce_sum, _rd.reduce_mean, _rd.reduce_max, _rd.reduce_min  # noqa: A001
+sum, mean, max, min = _st.reduce_sum, _rd.reduce_mean, _rd.reduce_max, _rd.reduce_min
 prod, logsumexp = _rd.reduce_prod, _rd.reduce_logsumexp
 reshape, expand_dims, squeeze, where = _st.reshape, _st.expand_dims, _st.squeeze, _ew.where
 concatenate, stack, einsum = _st.concat, _st.stack, _pr.einsum

@@ -71,7 +71,7 @@ def _numpy_function_impl(*args, func, touts):
         return _as_arrays(func(*(np.asarray(a) for a in args)), touts, "numpy_function")
 
 
-def numpy_function(func, inp, Tout, stateful=True, name=None):  # noqa: N803 (TF's names)
+def numpy_function(func, inp, Tout, stateful=True, name=None):  # TF's names
     """``func`` called on the NumPy values of ``inp``; its results become tensors of the
     dtypes ``Tout`` (a dtype: one tensor; a list: a list). No gradient flows through it, as
     in TensorFlow. Inside `finegrad.function` it runs each time the graph runs.
@@ -137,7 +137,7 @@ py_function_vjp_p.def_jvp(_no_second_order)
 py_function_vjp_p.def_vjp(_no_second_order)
 
 
-def py_function(func, inp, Tout, name=None):  # noqa: N803 (TF's names)
+def py_function(func, inp, Tout, name=None):  # TF's names
     """``func`` called on the tensors ``inp``; its results become tensors of the dtypes
     ``Tout`` (a dtype: one tensor; a list: a list). Eagerly ``func`` is simply called, so the
     ops it runs are recorded and differentiated as usual (TensorFlow's behaviour). Inside

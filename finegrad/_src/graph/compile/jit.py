@@ -91,7 +91,7 @@ def kernel(src):
     """The compiled loop of ``src`` (from `source`), made once per source."""
     import numba
     env = {"f4": np.float32, "f8": np.float64}
-    exec(compile(src, "<finegrad compiled chain>", "exec"), env)   # noqa: S102
+    exec(compile(src, "<finegrad compiled chain>", "exec"), env)
     return numba.njit(nogil=True, error_model="numpy")(env["chain"])
 
 

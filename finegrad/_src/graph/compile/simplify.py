@@ -31,7 +31,7 @@ def simplify(g):
             try:
                 consts[n.outs[0]] = prim.impl(*[consts[s] for s in ins], **n.params)
                 continue
-            except Exception:  # noqa: BLE001 - leave it to run time, with its real error
+            except Exception:  # leave it to run time, with its real error
                 pass
         if pure:
             pk = _params_key(n.params)

@@ -151,24 +151,13 @@ def replay(graph, tensors, builder, outer=None):
     if outer:
         env.update(outer)
     sym = graph.sym
-    binding = {}
-    if sym:
-        for s, t in env.items():
-            if s in sym:
-                symbolic.bind_shape(binding, sym[s], core.shape_of(t))
+    binding = _bindings(sym, env)
     for s, v in graph.consts.items():
         # the captured tensor itself, so an outer tape or trace sees the connection
         env[s] = builder.captured(s) if builder is not None else Tensor(v)
     for n in graph.nodes:
-        if n.prim is read_variable_p:
-            env[n.outs[0]] = n.params["var"].read_value()
-            continue
-        if n.prim is assign_variable_p:
-            p = n.params
-            if "index" in p:    # v[index].assign(value)
-                p["var"]._assign_slice(p["index"].idx, env[n.ins[0]])
-            else:
-                getattr(p["var"], p["mode"])(env[n.ins[0]])
+        if n.prim is read_variable_p or n.prim is assign_variable_p:
+            _replay_effect(n, env)
             continue
         ins = [env[s] for s in n.ins]
         params = symbolic.resolve_params(n.params, binding) if sym else n.params
@@ -183,6 +172,26 @@ def replay(graph, tensors, builder, outer=None):
     # one value per output leaf (None where the function returned something else), as the
     # compiled form gives them
     return [env[o.slot] if isinstance(o, OutSlot) else None for o in nest.flatten(graph.outputs)]
+
+
+def _bindings(sym, env):
+    """The symbol bindings from the shapes of the values in ``env`` that have symbolic ones."""
+    binding = {}
+    for s, t in env.items():
+        if s in sym:
+            symbolic.bind_shape(binding, sym[s], core.shape_of(t))
+    return binding
+
+
+def _replay_effect(n, env):
+    """Replay a variable read or update node on the variable itself."""
+    p = n.params
+    if n.prim is read_variable_p:
+        env[n.outs[0]] = p["var"].read_value()
+    elif "index" in p:    # v[index].assign(value)
+        p["var"]._assign_slice(p["index"].idx, env[n.ins[0]])
+    else:
+        getattr(p["var"], p["mode"])(env[n.ins[0]])
 
 
 class _ReplayRule:

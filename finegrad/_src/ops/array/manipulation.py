@@ -60,7 +60,7 @@ def reverse(tensor, axis, name=None):
                             for d in range(ndim)))
 
 
-def roll(input, shift, axis, name=None):  # noqa: A002 (TensorFlow's keyword)
+def roll(input, shift, axis, name=None):  # TensorFlow's keyword
     """Roll elements of ``input`` by ``shift`` along ``axis`` (TensorFlow's ``tf.roll``);
     elements shifted past the end come back at the start. ``shift`` and ``axis`` may be
     lists of equal length; shifts on a repeated axis add up.
@@ -151,7 +151,7 @@ def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
     return out if out is not x else getitem(x, (Ellipsis,))
 
 
-def repeat(input, repeats, axis=None, name=None):  # noqa: A002 (TensorFlow's keyword)
+def repeat(input, repeats, axis=None, name=None):  # TensorFlow's keyword
     """Repeat each element of ``input`` ``repeats`` times along ``axis`` (TensorFlow's
     ``tf.repeat``); with ``axis=None`` the input is flattened first. A `gather`, whose
     gradient sums the cotangent over each element's copies.

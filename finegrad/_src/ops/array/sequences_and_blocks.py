@@ -31,7 +31,7 @@ def _static_ints(x, fn, arg):
     return np.asarray(_static(t, f"{fn}'s {arg}"))
 
 
-def shape_n(input, out_type=dtypes.int32, name=None):  # noqa: A002 (TensorFlow's keyword)
+def shape_n(input, out_type=dtypes.int32, name=None):  # TensorFlow's keyword
     """The shape of each tensor of the list ``input``, as a list of 1-D ``out_type`` tensors.
 
     >>> import finegrad as fg
@@ -109,7 +109,7 @@ def unravel_index(indices, dims, name=None):
     return stack([(i // int(s)) % int(n) for s, n in zip(strides, d, strict=True)])
 
 
-def reverse_sequence(input, seq_lengths, seq_axis=None, batch_axis=0, name=None):  # noqa: A002
+def reverse_sequence(input, seq_lengths, seq_axis=None, batch_axis=0, name=None):
     """For each ``b`` along ``batch_axis``, the first ``seq_lengths[b]`` entries along
     ``seq_axis`` reversed, the rest kept. Differentiable in ``input`` (one `gather`); the
     lengths are static.
@@ -227,7 +227,7 @@ def _nhwc(x, block_size, data_format, fn):
     return x, bs, tuple(core.shape_of(x))
 
 
-def space_to_depth(input, block_size, data_format="NHWC", name=None):  # noqa: A002
+def space_to_depth(input, block_size, data_format="NHWC", name=None):
     """Moves each ``block_size x block_size`` block of the height and width axes into the
     channels: ``[b, h, w, c] -> [b, h/bs, w/bs, bs*bs*c]`` (TensorFlow's order).
     Differentiable (a reshape and a transpose).
@@ -248,7 +248,7 @@ def space_to_depth(input, block_size, data_format="NHWC", name=None):  # noqa: A
     return reshape(transpose(y, [0, 1, 3, 2, 4, 5]), (b, h // bs, w // bs, bs * bs * c))
 
 
-def depth_to_space(input, block_size, data_format="NHWC", name=None):  # noqa: A002
+def depth_to_space(input, block_size, data_format="NHWC", name=None):
     """Moves channels into ``block_size x block_size`` blocks of height and width:
     ``[b, h, w, c] -> [b, h*bs, w*bs, c/(bs*bs)]``, the inverse of `space_to_depth`.
     Differentiable.

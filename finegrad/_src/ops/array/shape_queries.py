@@ -14,7 +14,7 @@ from finegrad._src.ops.zeros_and_axes import count
 from finegrad._src.tensor import Tensor
 
 
-def shape(input, out_type=dtypes.int32, name=None):  # noqa: A002 (TensorFlow's keyword)
+def shape(input, out_type=dtypes.int32, name=None):  # TensorFlow's keyword
     """The shape of ``x`` as a 1-D integer tensor (``finegrad.shape``).
 
     >>> import finegrad as fg
@@ -48,7 +48,7 @@ def _shape_impl(x, *, dtype):
     return np.asarray(np.shape(x), dtype)
 
 
-def size(input, out_type=dtypes.int32, name=None):  # noqa: A002 (TensorFlow's keyword)
+def size(input, out_type=dtypes.int32, name=None):  # TensorFlow's keyword
     """The number of elements of ``x`` as a scalar integer tensor.
 
     >>> import finegrad as fg
@@ -60,7 +60,7 @@ def size(input, out_type=dtypes.int32, name=None):  # noqa: A002 (TensorFlow's k
     return count(x, tuple(range(x._value.ndim)), dtypes.as_dtype(out_type)._np)
 
 
-def rank(input, name=None):  # noqa: A002 (TensorFlow's keyword)
+def rank(input, name=None):  # TensorFlow's keyword
     """The number of axes of ``x`` as a scalar int32 tensor.
 
     >>> import finegrad as fg

@@ -60,7 +60,7 @@ def _t(x):
     return x if type(x) is Tensor else convert_to_tensor(x)
 
 
-def zeros_like(input, dtype=None, name=None, layout=None):  # noqa: A002 (TensorFlow's keyword)
+def zeros_like(input, dtype=None, name=None, layout=None):  # TensorFlow's keyword
     """Zeros with the shape (and, unless given, the dtype) of ``x``.
 
     >>> import finegrad as fg
@@ -72,7 +72,7 @@ def zeros_like(input, dtype=None, name=None, layout=None):  # noqa: A002 (Tensor
     return zeros_of(x, x._value.dtype if dtype is None else dtypes.as_dtype(dtype)._np)
 
 
-def ones_like(input, dtype=None, name=None, layout=None):  # noqa: A002 (TensorFlow's keyword)
+def ones_like(input, dtype=None, name=None, layout=None):  # TensorFlow's keyword
     """Ones with the shape (and, unless given, the dtype) of ``x``.
 
     >>> import finegrad as fg
@@ -90,7 +90,7 @@ def ones_like(input, dtype=None, name=None, layout=None):  # noqa: A002 (TensorF
 identity_p = Primitive("identity", batch_rule=True, elementwise=True)
 
 
-def identity(input, name=None):  # noqa: A002 (TensorFlow's keyword)
+def identity(input, name=None):  # TensorFlow's keyword
     """Return ``x`` unchanged, as a new tensor (gradient: identity). Primitive ``identity``.
 
     >>> import finegrad as fg
@@ -109,7 +109,7 @@ identity_p.def_vjp(lambda ct, x, *, out, needs, batch: (ct,))
 stop_gradient_p = def_nondiff(Primitive("stop_gradient", elementwise=True))
 
 
-def stop_gradient(input, name=None):  # noqa: A002 (TensorFlow's keyword)
+def stop_gradient(input, name=None):  # TensorFlow's keyword
     """Return ``x``, but no gradient flows through it (primitive ``stop_gradient``).
 
     >>> import finegrad as fg
@@ -267,7 +267,7 @@ def _reshape_vjp(ct, x, *, out, needs, batch, shape):
 broadcast_to_p = Primitive("broadcast_to", batch_rule=True)
 
 
-def broadcast_to(input, shape, name=None):  # noqa: A002 (TensorFlow's keyword)
+def broadcast_to(input, shape, name=None):  # TensorFlow's keyword
     """Broadcast ``x`` to ``shape`` with NumPy's rules. Primitive ``broadcast_to``.
 
     >>> import finegrad as fg
@@ -457,7 +457,7 @@ def _transpose_vjp(ct, x, *, out, needs, batch, perm, conjugate=False):
     return (transpose(ct, tuple(range(b)) + tuple(b + i for i in inv), conjugate),)
 
 
-def expand_dims(input, axis, name=None):  # noqa: A002 (TensorFlow's keyword)
+def expand_dims(input, axis, name=None):  # TensorFlow's keyword
     """Insert a length-1 axis at ``axis`` (a reshape).
 
     >>> import finegrad as fg
@@ -472,7 +472,7 @@ def expand_dims(input, axis, name=None):  # noqa: A002 (TensorFlow's keyword)
     return reshape(x, shape)
 
 
-def squeeze(input, axis=None, name=None):  # noqa: A002 (TensorFlow's keyword)
+def squeeze(input, axis=None, name=None):  # TensorFlow's keyword
     """Remove length-1 axes (all of them, or those in ``axis``), as a reshape.
 
     >>> import finegrad as fg
@@ -627,7 +627,7 @@ def split(value, num_or_size_splits, axis=0, num=None, name=None):
 tile_p = Primitive("tile", batch_rule=True, fresh=True)
 
 
-def tile(input, multiples, name=None):  # noqa: A002 (TensorFlow's keyword)
+def tile(input, multiples, name=None):  # TensorFlow's keyword
     """Repeat ``x`` ``multiples[i]`` times along each axis ``i``. Primitive ``tile``.
 
     >>> import finegrad as fg

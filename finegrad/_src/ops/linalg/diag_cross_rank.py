@@ -26,7 +26,7 @@ def _same_dtype(a, b, fn, what):
                         f"{b.dtype.name}")
 
 
-def normalize(tensor, ord="euclidean", axis=None, name=None):  # noqa: A002 (TF's keyword)
+def normalize(tensor, ord="euclidean", axis=None, name=None):  # TF's keyword
     """``(tensor / norm, norm)`` with the norm over ``axis`` kept as axes of length 1 (all
     axes by default): TensorFlow's ``tf.linalg.normalize``. ``ord`` as `finegrad.norm`. A
     zero norm gives nan (as TensorFlow). Differentiable in both outputs.
@@ -104,7 +104,7 @@ def _placed(d, m, n, k, np_dtype):
     return pad(block, edges)
 
 
-def set_diag(input, diagonal, name="set_diag", k=0, align="RIGHT_LEFT"):  # noqa: A002
+def set_diag(input, diagonal, name="set_diag", k=0, align="RIGHT_LEFT"):
     """``input`` with diagonal ``k`` of each matrix (the last two axes, ``[..., M, N]``;
     ``k`` = 0 the main one, > 0 above it, < 0 below) replaced by ``diagonal``
     (``[..., L]``, ``L`` that diagonal's length, ``min(M, N)`` for ``k`` = 0). Gradients:
@@ -160,7 +160,7 @@ def tensor_diag(diagonal, name=None):
     return reshape(diag(reshape(d, [-1])), shape + shape)
 
 
-def tensor_diag_part(input, name=None):  # noqa: A002 (TensorFlow's keyword)
+def tensor_diag_part(input, name=None):  # TensorFlow's keyword
     """The diagonal of a rank-2k tensor of shape ``s + s``: ``out[i1..ik] =
     input[i1..ik, i1..ik]`` (shape ``s``). Differentiable.
 

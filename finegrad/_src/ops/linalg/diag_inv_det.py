@@ -27,7 +27,7 @@ def _int_arg(v, fn, arg):
     return int(v)
 
 
-def band_part(input, num_lower, num_upper, name=None):  # noqa: A002 (TensorFlow's keyword)
+def band_part(input, num_lower, num_upper, name=None):  # TensorFlow's keyword
     """Keep a band of each matrix: entries ``(i, j)`` with ``i - j <= num_lower`` and
     ``j - i <= num_upper`` (a negative count keeps that whole triangle), zero elsewhere.
 
@@ -46,7 +46,7 @@ def band_part(input, num_lower, num_upper, name=None):  # noqa: A002 (TensorFlow
                                 & ((up < 0) | (j - i <= up))))
 
 
-def diag_part(input, name=None, k=0, padding_value=0, align="RIGHT_LEFT"):  # noqa: A002
+def diag_part(input, name=None, k=0, padding_value=0, align="RIGHT_LEFT"):
     """The main diagonal of each matrix (of length ``min(rows, cols)``); only ``k=0``.
 
     >>> import finegrad as fg
@@ -103,7 +103,7 @@ inv_p = Primitive("inv", batch_rule=True, fresh=True,
                   shape_rule=lambda x: tuple(x))
 
 
-def inv(input, adjoint=False, name=None):  # noqa: A002 (TensorFlow's keyword)
+def inv(input, adjoint=False, name=None):  # TensorFlow's keyword
     """The inverse of each square matrix (of its adjoint with ``adjoint=True``).
 
     Gradient: ``-inv(A)^H @ ct @ inv(A)^H``, TensorFlow's.
@@ -138,7 +138,7 @@ det_p = Primitive("det", batch_rule=True, fresh=True,
                   shape_rule=_batch_shape)
 
 
-def det(input, name=None):  # noqa: A002 (TensorFlow's keyword)
+def det(input, name=None):  # TensorFlow's keyword
     """The determinant of each square matrix (over the last two axes).
 
     Gradient: ``ct * det(A) * inv(A)^H``, TensorFlow's (nan-free only where A is invertible).
@@ -177,7 +177,7 @@ det_sign_p = core.def_nondiff(Primitive("det_sign", fresh=True,
                                         shape_rule=_batch_shape))
 
 
-def slogdet(input, name=None):  # noqa: A002 (TensorFlow's keyword)
+def slogdet(input, name=None):  # TensorFlow's keyword
     """``(sign, log_abs_determinant)`` of each square matrix, without overflow.
 
     The sign carries no gradient; ``log|det A|``'s is ``ct * inv(A)^H``, TensorFlow's.

@@ -49,7 +49,7 @@ lu_perm_p = core.def_nondiff(Primitive("lu_perm", fresh=True,
                                        shape_rule=lambda x: tuple(x[:-1])))
 
 
-def lu(input, output_idx_type="int32", name=None):  # noqa: A002 (TensorFlow's keyword)
+def lu(input, output_idx_type="int32", name=None):  # TensorFlow's keyword
     """``(lu, p)``: the LU decomposition with partial pivoting of each square matrix, packed
     as TensorFlow's (``L`` unit lower below the diagonal, ``U`` on and above it) with the row
     permutation ``p`` (``input[p] = L @ U``). Only ``output_idx_type="int32"``.

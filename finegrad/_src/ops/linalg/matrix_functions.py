@@ -91,7 +91,7 @@ def _expm_impl(a):
 expm_p = Primitive("expm", batch_rule=True, fresh=True, shape_rule=core.same_shape_rule)
 
 
-def expm(input, name=None):  # noqa: A002 (TensorFlow's keyword)
+def expm(input, name=None):  # TensorFlow's keyword
     """The matrix exponential ``sum_k A^k / k!`` of each square matrix, by TensorFlow's
     scaling and squaring with Pade approximants (same values as ``tf.linalg.expm``).
 

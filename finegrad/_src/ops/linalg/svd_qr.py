@@ -142,7 +142,7 @@ qr_p = Primitive("qr", multiple_results=True, batch_rule=True, fresh=True,
                      lambda m, n, full_matrices: (m if full_matrices else min(m, n), n)))
 
 
-def qr(input, full_matrices=False, name=None):  # noqa: A002 (TensorFlow's keyword)
+def qr(input, full_matrices=False, name=None):  # TensorFlow's keyword
     """QR decomposition of each matrix: ``(q, r)`` with ``input == q @ r``, ``q`` with
     orthonormal columns and ``r`` upper triangular (``[..., M, K]`` and ``[..., K, N]``,
     ``K = min(M, N)``; ``full_matrices=True``: ``q`` is ``[..., M, M]``, ``r`` ``[..., M, N]``).

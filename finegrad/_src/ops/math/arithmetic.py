@@ -232,7 +232,7 @@ def _mod_vjp(ct, x, y, *, out, needs, batch):
 pow_p = Primitive("pow", batch_rule=True, elementwise=True, fresh=True)
 
 
-def pow(x, y, name=None):  # noqa: A001 - TensorFlow's public name
+def pow(x, y, name=None):  # TensorFlow's public name
     """Elementwise x ** y. Primitive ``pow``; ``pow_scalar`` when ``y`` is a Python number and
     ``x`` is floating (a simpler rule: y * x**(y-1), as JAX's integer_pow).
 

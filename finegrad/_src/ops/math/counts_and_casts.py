@@ -212,7 +212,7 @@ def saturate_cast(value, dtype, name=None):
 
 # ---- counting and order checks -----------------------------------------------------------
 
-def count_nonzero(input, axis=None, keepdims=None, dtype=dtypes.int64, name=None):  # noqa: A002
+def count_nonzero(input, axis=None, keepdims=None, dtype=dtypes.int64, name=None):
     """How many entries of ``input`` are not zero (not False, not the empty string) over
     ``axis`` (all axes by default), as ``dtype`` (int64 by default). Exact comparison with 0:
     tiny values count.

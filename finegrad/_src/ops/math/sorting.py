@@ -51,7 +51,7 @@ def _arg_extreme(name, np_fn, nan_as):
 
     prim.def_vmap(axis_vmap(prim, "axis"))
 
-    def op(input, axis=None, output_type="int64", name=None):  # noqa: A002 (TF's keyword)
+    def op(input, axis=None, output_type="int64", name=None):  # TF's keyword
         x = convert_to_tensor(input)
         _check_real(name_, x)
         if x._value.ndim == 0:
@@ -188,7 +188,7 @@ def argsort(values, axis=-1, direction="ASCENDING", stable=False, name=None):
 TopKV2 = collections.namedtuple("TopKV2", ["values", "indices"])
 
 
-def top_k(input, k=1, sorted=True, index_type="int32", name=None):  # noqa: A002 (TF's names)
+def top_k(input, k=1, sorted=True, index_type="int32", name=None):  # TF's names
     """The ``k`` largest entries along the last axis and their indices, as a named tuple
     ``(values, indices)``; on ties the lower index comes first. ``values`` is differentiable
     (the upstream gradient goes back to the chosen positions); ``sorted=False`` also returns

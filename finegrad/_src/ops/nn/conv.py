@@ -188,7 +188,7 @@ def _conv_params(x, w, strides, padding, dilations, fn, n=2):
     return dict(strides=strides, dilations=dilations, pads=pads)
 
 
-def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None,  # noqa: A002
+def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None,
            name=None):
     """2-D convolution (cross-correlation, as TensorFlow's) of ``input`` [batch, height,
     width, in_channels] with ``filters`` [kh, kw, in_channels, out_channels].
@@ -214,7 +214,7 @@ def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None,
     return bind(conv2d_p, x, w, **_conv_params(x, w, strides, padding, dilations, fn))
 
 
-def conv1d(input, filters, stride, padding, data_format="NWC", dilations=None,  # noqa: A002
+def conv1d(input, filters, stride, padding, data_format="NWC", dilations=None,
            name=None):
     """1-D convolution of ``input`` [batch, width, in_channels] with ``filters`` [k,
     in_channels, out_channels] (conv2d over a height of 1).
@@ -234,7 +234,7 @@ def conv1d(input, filters, stride, padding, data_format="NWC", dilations=None,  
     return squeeze(y, [1])
 
 
-def conv2d_transpose(input, filters, output_shape, strides, padding="SAME",  # noqa: A002
+def conv2d_transpose(input, filters, output_shape, strides, padding="SAME",
                      data_format="NHWC", dilations=None, name=None):
     """The transpose (gradient) of `conv2d` in its input: ``input`` [batch, h, w,
     out_channels], ``filters`` [kh, kw, in_channels, out_channels] (as conv2d's), and the
@@ -276,7 +276,7 @@ def conv2d_transpose(input, filters, output_shape, strides, padding="SAME",  # n
     return bind(conv2d_input_grad_p, ct, w, in_hw=shape, **params)
 
 
-def depthwise_conv2d(input, filter, strides, padding, data_format=None,  # noqa: A002
+def depthwise_conv2d(input, filter, strides, padding, data_format=None,
                      dilations=None, name=None):
     """Depthwise 2-D convolution: each input channel c convolved with its own
     ``filter[:, :, c, :]`` ([kh, kw, in_channels, multiplier]); output channel c *
@@ -300,7 +300,7 @@ def depthwise_conv2d(input, filter, strides, padding, data_format=None,  # noqa:
     return bind(conv2d_p, x, full, **_conv_params(x, full, strides, padding, dilations, fn))
 
 
-def convolution(input, filters, strides=None, padding="VALID", data_format=None,  # noqa: A002
+def convolution(input, filters, strides=None, padding="VALID", data_format=None,
                 dilations=None, name=None):
     """`conv1d` or `conv2d`, by the rank of ``input`` (3 or 4), channels last.
 

@@ -225,7 +225,7 @@ def _avg_pool_grad_vjp(g, ct, *, out, needs, batch, in_hw, **params):
 
 # --- the public functions ----------------------------------------------------------------------
 
-def _pool(prim, fn, input, ksize, strides, padding, data_format, n):  # noqa: A002
+def _pool(prim, fn, input, ksize, strides, padding, data_format, n):
     """Check the arguments and run ``prim`` (2-D; 1-D as a height of 1)."""
     cg.check_format(data_format, "NHWC" if n == 2 else "NWC", fn)
     x = _float_input(input, n + 2, fn, "input")
@@ -242,7 +242,7 @@ def _pool(prim, fn, input, ksize, strides, padding, data_format, n):  # noqa: A0
     return bind(prim, x, ksize=ksize, strides=strides, pads=pads)
 
 
-def max_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):  # noqa: A002
+def max_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):
     """The maximum of each ``ksize`` window of ``input`` [batch, height, width, channels].
 
     ``ksize`` and ``strides``: an int or a list of length 1, 2 or 4; ``padding``: "SAME",
@@ -259,7 +259,7 @@ def max_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):  
                  data_format, 2)
 
 
-def avg_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):  # noqa: A002
+def avg_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):
     """The mean of each ``ksize`` window of ``input`` [batch, height, width, channels]; with
     "SAME" padding, padded positions do not count (TensorFlow's).
 
@@ -272,7 +272,7 @@ def avg_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):  
                  data_format, 2)
 
 
-def max_pool1d(input, ksize, strides, padding, data_format="NWC", name=None):  # noqa: A002
+def max_pool1d(input, ksize, strides, padding, data_format="NWC", name=None):
     """`max_pool2d` over [batch, width, channels].
 
     >>> import finegrad as fg
@@ -283,7 +283,7 @@ def max_pool1d(input, ksize, strides, padding, data_format="NWC", name=None):  #
                  data_format, 1)
 
 
-def avg_pool1d(input, ksize, strides, padding, data_format="NWC", name=None):  # noqa: A002
+def avg_pool1d(input, ksize, strides, padding, data_format="NWC", name=None):
     """`avg_pool2d` over [batch, width, channels].
 
     >>> import finegrad as fg
@@ -294,7 +294,7 @@ def avg_pool1d(input, ksize, strides, padding, data_format="NWC", name=None):  #
                  data_format, 1)
 
 
-def _by_rank(fn, one, two, input, ksize, strides, padding, data_format):  # noqa: A002
+def _by_rank(fn, one, two, input, ksize, strides, padding, data_format):
     r = _t(input)._value.ndim
     if r not in (3, 4):
         raise ValueError(f"{fn}: input must have rank 3 or 4 (1-D or 2-D pooling), got rank "
@@ -303,7 +303,7 @@ def _by_rank(fn, one, two, input, ksize, strides, padding, data_format):  # noqa
     return f(input, ksize, strides, padding, data_format or ("NWC" if r == 3 else "NHWC"))
 
 
-def max_pool(input, ksize, strides, padding, data_format=None, name=None):  # noqa: A002
+def max_pool(input, ksize, strides, padding, data_format=None, name=None):
     """`max_pool1d` or `max_pool2d`, by the rank of ``input`` (3 or 4).
 
     >>> import finegrad as fg
@@ -314,7 +314,7 @@ def max_pool(input, ksize, strides, padding, data_format=None, name=None):  # no
                     padding, data_format)
 
 
-def avg_pool(input, ksize, strides, padding, data_format=None, name=None):  # noqa: A002
+def avg_pool(input, ksize, strides, padding, data_format=None, name=None):
     """`avg_pool1d` or `avg_pool2d`, by the rank of ``input`` (3 or 4).
 
     >>> import finegrad as fg

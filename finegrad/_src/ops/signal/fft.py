@@ -73,7 +73,7 @@ def _fft_vjp(ct, x, *, out, needs, batch, rank, inverse):
 fft_p.def_vmap(_vmap_same(fft_p))
 
 
-def _complex_transform(input, rank, inverse):  # noqa: A002 (TensorFlow's keyword)
+def _complex_transform(input, rank, inverse):  # TensorFlow's keyword
     name = _public_name("fft", rank, inverse)
     x = _t(input)
     if x._value.dtype.kind != "c":
@@ -86,7 +86,7 @@ def _complex_transform(input, rank, inverse):  # noqa: A002 (TensorFlow's keywor
     return bind(fft_p, x, rank=rank, inverse=inverse)
 
 
-def fft(input, name=None):  # noqa: A002 (TensorFlow's keyword)
+def fft(input, name=None):  # TensorFlow's keyword
     """The discrete Fourier transform over the innermost axis of a complex tensor.
 
     Primitive ``fft``; gradient ``n * ifft(ct)`` (TensorFlow's), JVP ``fft`` of the tangent.
@@ -101,7 +101,7 @@ def fft(input, name=None):  # noqa: A002 (TensorFlow's keyword)
     return _complex_transform(input, 1, False)
 
 
-def ifft(input, name=None):  # noqa: A002 (TensorFlow's keyword)
+def ifft(input, name=None):  # TensorFlow's keyword
     """The inverse discrete Fourier transform over the innermost axis (divides by its length).
 
     Primitive ``fft`` (``inverse=True``); gradient ``fft(ct) / n``.
@@ -116,7 +116,7 @@ def ifft(input, name=None):  # noqa: A002 (TensorFlow's keyword)
     return _complex_transform(input, 1, True)
 
 
-def fft2d(input, name=None):  # noqa: A002 (TensorFlow's keyword)
+def fft2d(input, name=None):  # TensorFlow's keyword
     """The 2-D discrete Fourier transform over the two innermost axes of a complex tensor.
 
     >>> import finegrad as fg
@@ -130,7 +130,7 @@ def fft2d(input, name=None):  # noqa: A002 (TensorFlow's keyword)
     return _complex_transform(input, 2, False)
 
 
-def ifft2d(input, name=None):  # noqa: A002 (TensorFlow's keyword)
+def ifft2d(input, name=None):  # TensorFlow's keyword
     """The inverse 2-D discrete Fourier transform over the two innermost axes.
 
     >>> import finegrad as fg
@@ -144,7 +144,7 @@ def ifft2d(input, name=None):  # noqa: A002 (TensorFlow's keyword)
     return _complex_transform(input, 2, True)
 
 
-def fft3d(input, name=None):  # noqa: A002 (TensorFlow's keyword)
+def fft3d(input, name=None):  # TensorFlow's keyword
     """The 3-D discrete Fourier transform over the three innermost axes of a complex tensor.
 
     >>> import finegrad as fg
@@ -157,7 +157,7 @@ def fft3d(input, name=None):  # noqa: A002 (TensorFlow's keyword)
     return _complex_transform(input, 3, False)
 
 
-def ifft3d(input, name=None):  # noqa: A002 (TensorFlow's keyword)
+def ifft3d(input, name=None):  # TensorFlow's keyword
     """The inverse 3-D discrete Fourier transform over the three innermost axes.
 
     >>> import finegrad as fg
