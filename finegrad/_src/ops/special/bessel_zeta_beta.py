@@ -31,7 +31,7 @@ ndtri_p, ndtri = unary("ndtri", _in_float64(kernels.ndtri),
 
     >>> import finegrad as fg
     >>> round(float(fg.math.ndtri(fg.constant(0.975, fg.float64))), 12)
-    1.959963984540""", real=True)
+    1.95996398454""", real=True)
 
 
 def erfcinv(x, name=None):
@@ -69,7 +69,7 @@ bessel_i0e_p, bessel_i0e = unary("bessel_i0e", _in_float64(kernels.i0e),
 
     >>> import finegrad as fg
     >>> round(float(fg.math.bessel_i0e(fg.constant(1., fg.float64))), 12)
-    0.465759607401""", real=True)
+    0.465759607594""", real=True)
 
 bessel_i1e_p, bessel_i1e = unary("bessel_i1e", _in_float64(kernels.i1e), _i1e_deriv,
                                   """Elementwise exponentially scaled modified Bessel function of
@@ -78,7 +78,7 @@ bessel_i1e_p, bessel_i1e = unary("bessel_i1e", _in_float64(kernels.i1e), _i1e_de
 
     >>> import finegrad as fg
     >>> round(float(fg.math.bessel_i1e(fg.constant(1., fg.float64))), 12)
-    0.207910415997""", real=True)
+    0.20791041535""", real=True)
 
 bessel_i0_p, bessel_i0 = unary("bessel_i0", _in_float64(kernels.i0),
                                 lambda x, out: bessel_i1(x), """Elementwise modified Bessel
