@@ -16,6 +16,7 @@ from finegrad._src.dtypes import (DType, as_dtype, float16, float32, float64, in
                                   int32, int64, uint8, uint16, uint32, uint64, bool_ as bool,
                                   complex64, complex128, half, double, string)
 from finegrad._src.dtypes import unsupported_bfloat16 as _unsupported_bfloat16
+from typing import Any as _Any
 from finegrad._src.tensor import Tensor
 from finegrad._src.shapes import TensorShape
 from finegrad._src.variables import Variable
@@ -37,6 +38,7 @@ from finegrad._src.ops.array.scatter_nd import (gather_nd, scatter_nd, tensor_sc
 from finegrad._src.ops.array.boolean_mask import boolean_mask
 from finegrad._src.ops.array.variable_scatter import IndexedSlices
 from finegrad._src.ops.array.slicing import slice_ as slice, strided_slice
+from finegrad._src.ops.array.bitcast import bitcast
 from finegrad._src.ops.array.sequences_and_blocks import (shape_n, sequence_mask, unravel_index,
                                                           reverse_sequence, parallel_stack,
                                                           broadcast_static_shape,
@@ -99,11 +101,13 @@ from finegrad._src.control_flow.vectorized_map import vectorized_map
 
 # ---- namespaces --------------------------------------------------------------------------------
 from finegrad import (math, nn, linalg, autodiff, testing, stable, nest, errors, debugging,
-                      compat, random, dtypes, signal, distribute, train)
+                      compat, random, dtypes, signal, distribute, train, experimental,
+                      types)
+
+from finegrad._version import __version__  # one source: finegrad/_version.py
 
 newaxis = None
 truediv = divide
-__version__ = "0.1.0"
 
 __all__ = ["DType", "as_dtype", "float16", "float32", "float64", "int8", "int16", "int32", "int64",
            "uint8", "uint16", "uint32", "uint64", "bool", "complex64", "complex128", "half",
@@ -138,10 +142,10 @@ __all__ = ["DType", "as_dtype", "float16", "float32", "float64", "int8", "int16"
            "while_loop", "case", "switch_case", "map_fn", "scan", "foldl", "foldr",
            "vectorized_map", "math", "nn", "linalg", "autodiff", "testing", "stable", "nest",
            "errors", "debugging", "compat", "random", "dtypes", "signal",
-           "distribute", "train", "newaxis", "truediv"]
+           "distribute", "train", "experimental", "types", "bitcast", "newaxis", "truediv"]
 
 
-def __getattr__(name):
+def __getattr__(name: str) -> _Any:
     # TensorFlow names finegrad cannot have get a reason, not a bare AttributeError
     if name == "bfloat16":
         raise _unsupported_bfloat16("finegrad.bfloat16")

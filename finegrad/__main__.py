@@ -1,6 +1,7 @@
 """The ``finegrad`` command: ``python -m finegrad demo`` shows custom gradients at work;
 ``python -m finegrad check file.py:fn --reference file.py:plain`` checks a custom gradient
-over a whole range (``python -m finegrad check --help``)."""
+over a whole range (``python -m finegrad check --help``); ``finegrad --version`` prints the
+version."""
 import argparse
 import functools
 import inspect
@@ -10,7 +11,9 @@ import textwrap
 
 import numpy as np
 
-DEMOS = []
+from finegrad._version import __version__
+
+DEMOS: list = []
 
 
 BROKEN_PIPE_STATUS = 128 + 13   # 128 + SIGPIPE, as a shell reports a process killed by it
@@ -141,6 +144,7 @@ def main(argv=None):
     if argv[:1] == ["check"]:
         return run_check(argv[1:])
     parser = argparse.ArgumentParser(prog="finegrad", description=__doc__)
+    parser.add_argument("--version", action="version", version=f"finegrad {__version__}")
     parser.add_argument("command", choices=["demo", "check"], help="what to run")
     args = parser.parse_args(argv)
     if args.command == "demo":

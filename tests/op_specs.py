@@ -37,6 +37,10 @@ NONDIFF = (
     "stop_gradient",
     # a traced function's variable read and update: effects, run in program order
     "read_variable", "assign_variable",
+    # a check that a traced int used as a size has its traced value (tests/test_traced_ints.py)
+    "size_guard",
+    # a check that a traced int used as a size has its traced value (tests/test_traced_ints.py)
+    "size_guard",
     # constants of a symbolic shape (shape-polymorphic graphs), and a shape's value
     "full", "shape",
     # the compiler's graph-only primitives (graph/compile/graph_ops.py, structure.py): made by

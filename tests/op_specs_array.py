@@ -201,4 +201,5 @@ _add(
 
 
 NONDIFF = ("searchsorted",   # positions in a sorted sequence
-           "mask_indices")  # the positions boolean_mask selects
+           "mask_indices",  # the positions boolean_mask selects
+           "bitcast")       # the same bytes as another dtype (TensorFlow: no gradient)

@@ -126,7 +126,7 @@ def test_order_2_reports_the_seed_rules_nan_second_derivative(tmp_path, capsys):
     (["log1pexp"], "TARGET must be path/to/file.py:name or package.module:name"),
     ([f"{SEED}:tf"], "is a module, not a function"),
     ([f"{SEED}:log1pexp", "--reference", f"{SEED}:plain"], "REF: "),
-    ([f"{SEED}:log1pexp", "--range", "5:1"], "--range must be LO:HI with LO < HI"),
+    ([f"{SEED}:log1pexp", "--range", "5:1"], "--range must be LO:HI with finite LO < HI"),
     ([f"{SEED}:log1pexp", "--range", "a:1"], "--range must be LO:HI with two numbers"),
     ([f"{SEED}:log1pexp", "--modes", "back"], "--modes must be"),
     ([f"{SEED}:log1pexp", "--plot", "out.gif"], "--plot must name a .png, .svg or .pdf"),

@@ -37,6 +37,9 @@ def _stray_names(module):
                 stray.append(f"{name} (the module {value.__name__})")
         elif value is None:
             continue   # a constant of TensorFlow's API (newaxis)
+        elif getattr(value, "__module__", None) in ("typing", "types") and \
+                name in getattr(module, "__all__", ()):
+            continue   # a type alias finegrad defines (a union's module is typing or types)
         elif str(getattr(value, "__module__", None)).partition(".")[0] != "finegrad":
             stray.append(f"{name} ({type(value).__name__} from "
                          f"{getattr(value, '__module__', None)})")

@@ -2,6 +2,9 @@
 composite's gradient overflows or divides by zero. Each is checked by
 `finegrad.testing.check_custom_gradient` over extreme inputs in the test suite.
 """
+
+from __future__ import annotations
+
 from finegrad._src import core
 from finegrad._src.ad.custom import custom_gradient
 from finegrad._src.ops.math import elementwise as ew
@@ -12,9 +15,17 @@ from finegrad._src.ops.math.reductions import reduce_max
 from finegrad._src.ops.math.elementwise import where
 from finegrad._src.ops.math.reductions import reduce_logsumexp
 
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from collections.abc import Callable
+
+    from finegrad._src.tensor import Tensor
+    from finegrad._src.types import TensorLike
+
 
 @custom_gradient
-def log1pexp(x):
+def log1pexp(x: TensorLike) -> tuple[Tensor, Callable[..., Any]]:
     """log(1 + exp(x)) with the gradient sigmoid(x): exactly 1.0 at x = 100 in float32.
 
     >>> import finegrad as fg
@@ -36,7 +47,7 @@ softplus = log1pexp
 
 
 @custom_gradient
-def log_sigmoid(x):
+def log_sigmoid(x: Any) -> tuple[Tensor, Callable[..., Any]]:
     """log(sigmoid(x)) = -log1pexp(-x), stable for large |x|; gradient sigmoid(-x).
 
     >>> import finegrad as fg
@@ -50,7 +61,7 @@ def log_sigmoid(x):
     return -ew.softplus(-x), grad
 
 
-def logsumexp(x, axis=None, keepdims=False):
+def logsumexp(x: Any, axis: Any = None, keepdims: Any = False) -> Tensor:
     """log(sum(exp(x))) over ``axis``, stable; the gradient is softmax(x) (finite at +-1e4).
 
     >>> import finegrad as fg
@@ -78,7 +89,7 @@ def logsumexp(x, axis=None, keepdims=False):
 
 
 @custom_gradient
-def safe_sqrt(x):
+def safe_sqrt(x: Any) -> tuple[Tensor, Callable[..., Any]]:
     """sqrt(x) whose gradient at 0 is 0 instead of inf (elsewhere 0.5 / sqrt(x)).
 
     >>> import finegrad as fg
@@ -114,7 +125,7 @@ def safe_sqrt(x):
     return out, grad
 
 
-def safe_norm(x, axis=None, keepdims=False):
+def safe_norm(x: Any, axis: Any = None, keepdims: Any = False) -> Tensor:
     """Euclidean norm whose gradient at 0 is 0 instead of nan (elsewhere x / norm).
 
     >>> import finegrad as fg
@@ -144,7 +155,7 @@ def safe_norm(x, axis=None, keepdims=False):
 
 
 @custom_gradient
-def safe_divide(x, y):
+def safe_divide(x: Any, y: Any) -> tuple[Tensor, Callable[..., Any]]:
     """x / y where y != 0, else 0; gradients are 0 where y == 0 (never nan or inf).
 
     >>> import finegrad as fg
@@ -164,7 +175,7 @@ def safe_divide(x, y):
     return out, grad
 
 
-def clip_gradient(x, lo, hi):
+def clip_gradient(x: TensorLike, lo: Any, hi: Any) -> Tensor:
     """Identity forward; the gradient is clipped elementwise to [lo, hi].
 
     >>> import finegrad as fg
@@ -183,7 +194,7 @@ def clip_gradient(x, lo, hi):
     return clip_gradient(x)
 
 
-def scale_gradient(x, scale):
+def scale_gradient(x: TensorLike, scale: Any) -> Tensor:
     """Identity forward; the gradient is multiplied by ``scale``.
 
     >>> import finegrad as fg
@@ -200,7 +211,7 @@ def scale_gradient(x, scale):
     return scale_gradient(x)
 
 
-def gradient_reversal(x, scale=1.0):
+def gradient_reversal(x: TensorLike, scale: float = 1.0) -> Tensor:
     """Identity forward; the gradient is negated (and scaled), as in domain-adversarial
     training.
 
@@ -219,7 +230,7 @@ def gradient_reversal(x, scale=1.0):
 
 
 @custom_gradient
-def straight_through_round(x):
+def straight_through_round(x: TensorLike) -> tuple[Tensor, Callable[..., Any]]:
     """round(x) forward; identity gradient (the straight-through estimator).
 
     >>> import finegrad as fg

@@ -3,12 +3,16 @@ finegrad's TensorFlow 2 names): the casts ``to_float``, ``to_double``, ``to_int3
 ``to_int64``, TensorFlow 1's ``name_scope(name, default_name, values)``, and
 ``enable_eager_execution`` / ``enable_v2_behavior`` (nothing to do: finegrad is eager).
 """
+from typing import Any as _Any
+
 from finegrad._src import dtypes as _dtypes
 from finegrad._src.api.scopes import name_scope as _name_scope
 from finegrad._src.ops.array.structural import cast as _cast
+from finegrad._src.tensor import Tensor as _Tensor
+from finegrad._src.types import TensorLike as _TensorLike
 
 
-def to_float(x, name="ToFloat"):
+def to_float(x: _TensorLike, name: str = "ToFloat") -> _Tensor:
     """``x`` cast to float32 (TensorFlow 1's ``tf.to_float``).
 
     >>> import finegrad as fg
@@ -18,22 +22,22 @@ def to_float(x, name="ToFloat"):
     return _cast(x, _dtypes.float32)
 
 
-def to_double(x, name="ToDouble"):
+def to_double(x: _TensorLike, name: str = "ToDouble") -> _Tensor:
     """``x`` cast to float64."""
     return _cast(x, _dtypes.float64)
 
 
-def to_int32(x, name="ToInt32"):
+def to_int32(x: _TensorLike, name: str = "ToInt32") -> _Tensor:
     """``x`` cast to int32."""
     return _cast(x, _dtypes.int32)
 
 
-def to_int64(x, name="ToInt64"):
+def to_int64(x: _TensorLike, name: str = "ToInt64") -> _Tensor:
     """``x`` cast to int64."""
     return _cast(x, _dtypes.int64)
 
 
-def name_scope(name, default_name=None, values=None):
+def name_scope(name: str, default_name: _Any = None, values: _Any = None) -> _Any:
     """TensorFlow 1's ``name_scope(name, default_name, values)``: ``default_name`` when
     ``name`` is None; ``values`` is accepted and ignored.
 
@@ -46,7 +50,8 @@ def name_scope(name, default_name=None, values=None):
     return _name_scope(default_name if name is None else name)
 
 
-def enable_eager_execution(config=None, device_policy=None, execution_mode=None):
+def enable_eager_execution(config: _Any = None, device_policy: _Any = None,
+                           execution_mode: _Any = None) -> None:
     """Nothing to do: finegrad always executes eagerly outside `finegrad.function`.
 
     >>> import finegrad as fg
@@ -55,7 +60,7 @@ def enable_eager_execution(config=None, device_policy=None, execution_mode=None)
     del config, device_policy, execution_mode
 
 
-def enable_v2_behavior():
+def enable_v2_behavior() -> None:
     """Nothing to do: finegrad always behaves as TensorFlow 2.
 
     >>> import finegrad as fg

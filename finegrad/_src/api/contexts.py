@@ -8,11 +8,17 @@ it runs its block eagerly, out of the trace (the per-thread state of `state.py`:
 recorder, no read listener; the trace it left is kept as ``state.lifted``), as TensorFlow
 lifts it out of the function's graph.
 """
+
+from __future__ import annotations
+
 import contextlib
 
 from finegrad._src import core
 from finegrad._src.ops.array.structural import identity
 from finegrad._src.state import state as _state
+
+from collections.abc import Iterator
+from typing import Any
 
 _DEVICE_TYPES = ("CPU", "GPU", "TPU")   # the types a bare "/gpu:0" component may name
 
@@ -41,7 +47,7 @@ def _device_parts(name):
                              f"one of {', '.join(_DEVICE_TYPES)} (as in '/GPU:0')")
 
 
-def device(device_name):
+def device(device_name: Any) -> Any:
     """A context manager that places the ops of its block on ``device_name`` (a device string
     such as ``"/cpu:0"``, ``"/GPU:0"`` or ``"/job:localhost/device:CPU:0"``, or None).
 
@@ -94,7 +100,7 @@ class _Lifted(core.Recorder):
 
 
 @contextlib.contextmanager
-def init_scope():
+def init_scope() -> Iterator[None]:
     """A context manager that runs its block out of every `finegrad.function` trace, eagerly,
     with gradient tapes and forward accumulators paused, as TensorFlow's ``tf.init_scope``.
 
@@ -127,7 +133,7 @@ def init_scope():
         _state.tracer, _state.recorders, _state.read_listener, _state.lifted = saved
 
 
-def inside_function():
+def inside_function() -> bool:
     """Whether the code runs while `finegrad.function` traces (TensorFlow's
     ``tf.inside_function``); it stays True in an `init_scope` block during a trace, as in
     TensorFlow.
@@ -142,7 +148,7 @@ def inside_function():
     return core.current_tracer() is not None or _state.lifted is not None
 
 
-def group(*inputs, **kwargs):
+def group(*inputs: Any, **kwargs: Any) -> None:
     """Groups ``inputs`` (tensors, ops or lists of them) into one op that waits for them all.
 
     finegrad runs ops in program order, eagerly and in traced functions, so there is nothing
@@ -162,7 +168,7 @@ def group(*inputs, **kwargs):
     del inputs
 
 
-def tuple_(tensors, control_inputs=None, name=None):
+def tuple_(tensors: Any, control_inputs: Any = None, name: str | None = None) -> Any:
     """``tensors``, each value available once all of them are (TensorFlow's ``tf.tuple``).
     Eagerly the same object comes back, as in TensorFlow 2; inside a `finegrad.function`
     trace, a list of `identity` copies (None entries stay None), as TensorFlow's graph gives.

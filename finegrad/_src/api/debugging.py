@@ -8,6 +8,9 @@ check nothing there (finegrad graphs have no assert node). The assertions return
 eager TensorFlow; `check_numerics` and `ensure_shape` return their input, so gradients flow
 through them unchanged.
 """
+
+from __future__ import annotations
+
 import numpy as np
 
 from finegrad._src import core, dtypes
@@ -15,6 +18,16 @@ from finegrad._src.errors import InvalidArgumentError
 from finegrad._src.ops.array.structural import identity
 from finegrad._src.shapes import TensorShape, as_shape
 from finegrad._src.tensor import Tensor, convert_to_tensor
+
+from typing import TYPE_CHECKING, Any
+
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.types import TensorLike
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.dtypes import DType
+    from finegrad._src.types import TensorLike
 
 
 def _eager():
@@ -43,7 +56,8 @@ def _compare(x, y, op, what, message, summarize):
     return None
 
 
-def assert_equal(x, y, message=None, summarize=None, name=None):
+def assert_equal(x: TensorLike, y: TensorLike, message: Any = None, summarize: Any = None,
+                 name: str | None = None) -> Any:
     """Check that ``x == y`` holds for every element (broadcasting).
 
     >>> import finegrad as fg
@@ -59,7 +73,8 @@ def assert_equal(x, y, message=None, summarize=None, name=None):
     return _compare(x, y, np.equal, "x == y", message, summarize)
 
 
-def assert_none_equal(x, y, message=None, summarize=None, name=None):
+def assert_none_equal(x: TensorLike, y: TensorLike, message: Any = None, summarize: Any = None,
+                      name: str | None = None) -> Any:
     """Check that ``x != y`` holds for every element.
 
     >>> import finegrad as fg
@@ -68,7 +83,8 @@ def assert_none_equal(x, y, message=None, summarize=None, name=None):
     return _compare(x, y, np.not_equal, "x != y", message, summarize)
 
 
-def assert_less(x, y, message=None, summarize=None, name=None):
+def assert_less(x: TensorLike, y: TensorLike, message: Any = None, summarize: Any = None,
+                name: str | None = None) -> Any:
     """Check that ``x < y`` holds for every element.
 
     >>> import finegrad as fg
@@ -77,7 +93,8 @@ def assert_less(x, y, message=None, summarize=None, name=None):
     return _compare(x, y, np.less, "x < y", message, summarize)
 
 
-def assert_less_equal(x, y, message=None, summarize=None, name=None):
+def assert_less_equal(x: TensorLike, y: TensorLike, message: Any = None, summarize: Any = None,
+                      name: str | None = None) -> Any:
     """Check that ``x <= y`` holds for every element.
 
     >>> import finegrad as fg
@@ -86,7 +103,8 @@ def assert_less_equal(x, y, message=None, summarize=None, name=None):
     return _compare(x, y, np.less_equal, "x <= y", message, summarize)
 
 
-def assert_greater(x, y, message=None, summarize=None, name=None):
+def assert_greater(x: TensorLike, y: TensorLike, message: Any = None, summarize: Any = None,
+                   name: str | None = None) -> Any:
     """Check that ``x > y`` holds for every element.
 
     >>> import finegrad as fg
@@ -95,7 +113,8 @@ def assert_greater(x, y, message=None, summarize=None, name=None):
     return _compare(x, y, np.greater, "x > y", message, summarize)
 
 
-def assert_greater_equal(x, y, message=None, summarize=None, name=None):
+def assert_greater_equal(x: TensorLike, y: TensorLike, message: Any = None, summarize: Any = None,
+                         name: str | None = None) -> Any:
     """Check that ``x >= y`` holds for every element.
 
     >>> import finegrad as fg
@@ -104,7 +123,8 @@ def assert_greater_equal(x, y, message=None, summarize=None, name=None):
     return _compare(x, y, np.greater_equal, "x >= y", message, summarize)
 
 
-def assert_positive(x, message=None, summarize=None, name=None):
+def assert_positive(x: TensorLike, message: Any = None, summarize: Any = None,
+                    name: str | None = None) -> Any:
     """Check that every element of ``x`` is > 0.
 
     >>> import finegrad as fg
@@ -113,7 +133,8 @@ def assert_positive(x, message=None, summarize=None, name=None):
     return _compare(x, 0, np.greater, "x > 0", message, summarize)
 
 
-def assert_non_negative(x, message=None, summarize=None, name=None):
+def assert_non_negative(x: TensorLike, message: Any = None, summarize: Any = None,
+                        name: str | None = None) -> Any:
     """Check that every element of ``x`` is >= 0.
 
     >>> import finegrad as fg
@@ -122,7 +143,8 @@ def assert_non_negative(x, message=None, summarize=None, name=None):
     return _compare(x, 0, np.greater_equal, "x >= 0", message, summarize)
 
 
-def assert_negative(x, message=None, summarize=None, name=None):
+def assert_negative(x: TensorLike, message: Any = None, summarize: Any = None,
+                    name: str | None = None) -> Any:
     """Check that every element of ``x`` is < 0.
 
     >>> import finegrad as fg
@@ -131,7 +153,8 @@ def assert_negative(x, message=None, summarize=None, name=None):
     return _compare(x, 0, np.less, "x < 0", message, summarize)
 
 
-def assert_non_positive(x, message=None, summarize=None, name=None):
+def assert_non_positive(x: TensorLike, message: Any = None, summarize: Any = None,
+                        name: str | None = None) -> Any:
     """Check that every element of ``x`` is <= 0.
 
     >>> import finegrad as fg
@@ -140,7 +163,8 @@ def assert_non_positive(x, message=None, summarize=None, name=None):
     return _compare(x, 0, np.less_equal, "x <= 0", message, summarize)
 
 
-def assert_near(x, y, rtol=None, atol=None, message=None, summarize=None, name=None):
+def assert_near(x: TensorLike, y: TensorLike, rtol: Any = None, atol: Any = None,
+                message: Any = None, summarize: Any = None, name: str | None = None) -> None:
     """Check that ``|x - y| <= atol + rtol * |y|`` for every element.
 
     ``rtol`` and ``atol`` default to 10 times the dtype's machine epsilon, as in TensorFlow.
@@ -166,7 +190,7 @@ def _static_rank(x):
     return len(convert_to_tensor(x).shape)
 
 
-def assert_rank(x, rank, message=None, name=None):
+def assert_rank(x: TensorLike, rank: Any, message: Any = None, name: str | None = None) -> None:
     """Check that ``x`` has ``rank`` dimensions.
 
     >>> import finegrad as fg
@@ -181,7 +205,8 @@ def assert_rank(x, rank, message=None, name=None):
                          f"received rank {got}, shape {convert_to_tensor(x).shape}")
 
 
-def assert_rank_at_least(x, rank, message=None, name=None):
+def assert_rank_at_least(x: TensorLike, rank: Any, message: Any = None,
+                         name: str | None = None) -> None:
     """Check that ``x`` has at least ``rank`` dimensions.
 
     >>> import finegrad as fg
@@ -193,7 +218,7 @@ def assert_rank_at_least(x, rank, message=None, name=None):
                          f"{int(rank)}; received rank {got}")
 
 
-def assert_scalar(tensor, message=None, name=None):
+def assert_scalar(tensor: TensorLike, message: Any = None, name: str | None = None) -> None:
     """Check that ``tensor`` is a scalar (rank 0).
 
     >>> import finegrad as fg
@@ -202,7 +227,8 @@ def assert_scalar(tensor, message=None, name=None):
     assert_rank(tensor, 0, message)
 
 
-def assert_type(tensor, tf_type, message=None, name=None):
+def assert_type(tensor: TensorLike, tf_type: Any, message: Any = None,
+                name: str | None = None) -> None:
     """Check that ``tensor`` has dtype ``tf_type``.
 
     >>> import finegrad as fg
@@ -235,7 +261,8 @@ def _match_spec(shape, spec, symbols, i):
                              f"(with {symbols})")
 
 
-def assert_shapes(shapes, data=None, summarize=None, message=None, name=None):
+def assert_shapes(shapes: Any, data: Any = None, summarize: Any = None, message: Any = None,
+                  name: str | None = None) -> None:
     """Check tensors' shapes against specs whose string entries must agree across tensors.
 
     ``shapes`` is a list of ``(tensor, spec)`` pairs (or a dict's items); a spec lists an int,
@@ -249,12 +276,13 @@ def assert_shapes(shapes, data=None, summarize=None, message=None, name=None):
         ValueError: when a shape does not match, or a symbol takes two sizes.
     """
     pairs = shapes.items() if isinstance(shapes, dict) else shapes
-    symbols = {}
+    symbols: dict = {}
     for i, (x, spec) in enumerate(pairs):
         _match_spec(tuple(convert_to_tensor(x).shape), spec, symbols, i)
 
 
-def Assert(condition, data, summarize=None, name=None):  # TensorFlow's name
+def Assert(condition: TensorLike, data: Any,  # TensorFlow's name
+           summarize: Any = None, name: str | None = None) -> None:
     """Check that ``condition`` is true; else raise, showing the tensors in ``data``.
 
     >>> import finegrad as fg
@@ -272,7 +300,7 @@ def Assert(condition, data, summarize=None, name=None):  # TensorFlow's name
     return None
 
 
-def check_numerics(tensor, message, name=None):
+def check_numerics(tensor: Any, message: Any, name: str | None = None) -> Any:
     """``tensor`` itself, after checking that it holds no NaN or infinity.
 
     >>> import finegrad as fg
@@ -291,7 +319,7 @@ def check_numerics(tensor, message, name=None):
     return tensor if hasattr(type(tensor), "_as_tensor") else t
 
 
-def ensure_shape(x, shape, name=None):
+def ensure_shape(x: TensorLike, shape: Any, name: str | None = None) -> Tensor:
     """``x`` itself, after checking its shape against ``shape`` (None matches any size).
 
     >>> import finegrad as fg
@@ -310,7 +338,8 @@ def ensure_shape(x, shape, name=None):
     return t
 
 
-def identity_n(input, name=None):  # TensorFlow's keyword
+def identity_n(input: Any,  # TensorFlow's keyword
+               name: str | None = None) -> list[Tensor]:
     """Each tensor of the list ``input`` passed through `finegrad.identity`.
 
     >>> import finegrad as fg
@@ -320,7 +349,7 @@ def identity_n(input, name=None):  # TensorFlow's keyword
     return [identity(t) for t in input]
 
 
-def assert_all_finite(x, message, name=None):
+def assert_all_finite(x: TensorLike, message: Any, name: str | None = None) -> Tensor:
     """``x`` itself, after checking that it holds no NaN or infinity (`check_numerics`).
 
     >>> import finegrad as fg
@@ -333,7 +362,7 @@ def assert_all_finite(x, message, name=None):
     return check_numerics(x, message)
 
 
-def assert_integer(x, message=None, name=None):
+def assert_integer(x: TensorLike, message: Any = None, name: str | None = None) -> None:
     """Check that ``x`` has an integer dtype (a static check, eagerly and traced alike).
 
     >>> import finegrad as fg
@@ -348,7 +377,7 @@ def assert_integer(x, message=None, name=None):
                         f"expected x to be of an integer dtype, got {t.dtype.name}")
 
 
-def assert_rank_in(x, ranks, message=None, name=None):
+def assert_rank_in(x: TensorLike, ranks: Any, message: Any = None, name: str | None = None) -> None:
     """Check that ``x``'s rank is one of ``ranks`` (a static check).
 
     >>> import finegrad as fg
@@ -370,7 +399,7 @@ def assert_rank_in(x, ranks, message=None, name=None):
                          f"rank {got}, shape {tuple(t.shape)}")
 
 
-def assert_same_float_dtype(tensors=None, dtype=None):
+def assert_same_float_dtype(tensors: Any = None, dtype: Any = None) -> DType:
     """The one floating dtype of ``tensors`` (a list; None entries are skipped) and ``dtype``,
     after checking that they agree; float32 when neither gives one.
 
@@ -400,7 +429,7 @@ def assert_same_float_dtype(tensors=None, dtype=None):
     return want
 
 
-def is_numeric_tensor(tensor):
+def is_numeric_tensor(tensor: TensorLike) -> bool:
     """Whether ``tensor`` is a finegrad tensor of a numeric dtype (integer, float or complex;
     not bool nor string). Variables, NumPy arrays and Python numbers are not tensors here,
     as in TensorFlow.
@@ -437,7 +466,7 @@ def _numerics_error(prim, i, n, a, ins):
         f"{shown}; inputs: {inputs or 'none'}")
 
 
-def enable_check_numerics(stack_height_limit=30, path_length_limit=50):
+def enable_check_numerics(stack_height_limit: int = 30, path_length_limit: int = 50) -> None:
     """From now on, on this thread, every op whose float or complex output holds a nan or an
     infinity raises `finegrad.errors.InvalidArgumentError` naming the op, eagerly and when a
     `finegrad.function` runs (its graph then runs op by op), and in gradient computations.
@@ -459,7 +488,7 @@ def enable_check_numerics(stack_height_limit=30, path_length_limit=50):
         core.push_recorder(_NumericsCheck())
 
 
-def disable_check_numerics():
+def disable_check_numerics() -> None:
     """End `enable_check_numerics` on this thread (nothing happens when it is not enabled).
 
     >>> import finegrad as fg

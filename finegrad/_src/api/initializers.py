@@ -9,6 +9,9 @@ those of the stateless op with the seed ``[seed, 0]`` (TensorFlow's own values f
 initializer, bit for bit; for the normal one, to the last bits of float32); without, each call
 draws new values from the global seed's stream, as `finegrad.random.normal` does.
 """
+
+from __future__ import annotations
+
 import numpy as np
 
 from finegrad._src import dtypes
@@ -16,6 +19,11 @@ from finegrad._src.ops.random import sampling as random_ops
 from finegrad._src.ops.zeros_and_axes import _shape_arg
 from finegrad._src.ops.array.constants import ones, zeros
 from finegrad._src.tensor import Tensor, filled, to_numpy_value
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.types import DTypeLike
 
 _PARTITION = ("partition_shape", "partition_offset")
 
@@ -82,18 +90,18 @@ class constant_initializer(Initializer):  # TensorFlow's name
 
     _fn = "finegrad.constant_initializer"
 
-    def __init__(self, value=0, support_partition=False):
+    def __init__(self, value: Any = 0, support_partition: bool = False) -> None:
         if not (np.isscalar(value) or isinstance(value, (list, tuple, np.ndarray))):
             raise TypeError(f"{self._fn}: value must be a Python scalar, list, tuple or NumPy "
                             f"array, got {type(value).__name__}")
         self.value = value
         self.support_partition = support_partition
 
-    def __call__(self, shape, dtype=None, **kwargs):
+    def __call__(self, shape: Any, dtype: Any = None, **kwargs: Any) -> Tensor:
         shape = self._shape(shape, kwargs, self.support_partition)
         return Tensor(filled(to_numpy_value(self.value, dtype, self._fn), shape, self._fn))
 
-    def get_config(self):
+    def get_config(self) -> Any:
         return {"value": self.value}
 
 
@@ -110,7 +118,7 @@ class zeros_initializer(Initializer):  # TensorFlow's name
 
     _fn = "finegrad.zeros_initializer"
 
-    def __call__(self, shape, dtype=dtypes.float32, **kwargs):
+    def __call__(self, shape: Any, dtype: DTypeLike = dtypes.float32, **kwargs: Any) -> Tensor:
         shape = self._shape(shape, kwargs)
         return zeros(shape, self._dtype(dtype, "biufc", "numeric or boolean"))
 
@@ -128,7 +136,7 @@ class ones_initializer(Initializer):  # TensorFlow's name
 
     _fn = "finegrad.ones_initializer"
 
-    def __call__(self, shape, dtype=dtypes.float32, **kwargs):
+    def __call__(self, shape: Any, dtype: DTypeLike = dtypes.float32, **kwargs: Any) -> Tensor:
         shape = self._shape(shape, kwargs)
         return ones(shape, self._dtype(dtype, "biufc", "numeric or boolean"))
 
@@ -149,17 +157,17 @@ class random_normal_initializer(Initializer):  # TensorFlow's name
 
     _fn = "finegrad.random_normal_initializer"
 
-    def __init__(self, mean=0.0, stddev=0.05, seed=None):
+    def __init__(self, mean: float = 0.0, stddev: float = 0.05, seed: Any = None) -> None:
         self.mean, self.stddev, self.seed = mean, stddev, seed
 
-    def __call__(self, shape, dtype=dtypes.float32, **kwargs):
+    def __call__(self, shape: Any, dtype: DTypeLike = dtypes.float32, **kwargs: Any) -> Tensor:
         shape = self._shape(shape, kwargs)
         dt = self._dtype(dtype, "f", "floating point")
         if self.seed is None:
             return random_ops.normal(shape, self.mean, self.stddev, dt)
         return random_ops.stateless_normal(shape, [self.seed, 0], self.mean, self.stddev, dt)
 
-    def get_config(self):
+    def get_config(self) -> Any:
         return {"mean": self.mean, "stddev": self.stddev, "seed": self.seed}
 
 
@@ -178,15 +186,15 @@ class random_uniform_initializer(Initializer):  # TensorFlow's name
 
     _fn = "finegrad.random_uniform_initializer"
 
-    def __init__(self, minval=-0.05, maxval=0.05, seed=None):
+    def __init__(self, minval: float = -0.05, maxval: float = 0.05, seed: Any = None) -> None:
         self.minval, self.maxval, self.seed = minval, maxval, seed
 
-    def __call__(self, shape, dtype=dtypes.float32, **kwargs):
+    def __call__(self, shape: Any, dtype: Any = dtypes.float32, **kwargs: Any) -> Tensor:
         shape = self._shape(shape, kwargs)
         dt = self._dtype(dtype, "fiu", "floating point or integer")
         if self.seed is None:
             return random_ops.uniform(shape, self.minval, self.maxval, dt)
         return random_ops.stateless_uniform(shape, [self.seed, 0], self.minval, self.maxval, dt)
 
-    def get_config(self):
+    def get_config(self) -> Any:
         return {"minval": self.minval, "maxval": self.maxval, "seed": self.seed}

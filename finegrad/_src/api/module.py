@@ -5,7 +5,12 @@ loop asks ``model.trainable_variables``. The properties walk the object's attrib
 lists, tuples, dicts and sub-modules in them), in attribute-name order as TensorFlow does,
 each variable once.
 """
+
+from __future__ import annotations
+
 from finegrad._src.variables import Variable
+
+from typing import Any
 
 
 class Module:
@@ -24,29 +29,29 @@ class Module:
     (['w:0'], 2)
     """
 
-    def __init__(self, name=None):
+    def __init__(self, name: str | None = None) -> None:
         self._name = type(self).__name__.lower() if name is None else name
 
     @property
-    def name(self):
+    def name(self) -> Any:
         return self._name
 
     @property
-    def variables(self):
+    def variables(self) -> Any:
         """Every Variable held by this module and its sub-modules, each once."""
         return tuple(_walk(self, Variable))
 
     @property
-    def trainable_variables(self):
+    def trainable_variables(self) -> Any:
         """The variables with ``trainable=True`` (what an optimizer updates)."""
         return tuple(v for v in self.variables if v.trainable)
 
     @property
-    def non_trainable_variables(self):
+    def non_trainable_variables(self) -> Any:
         return tuple(v for v in self.variables if not v.trainable)
 
     @property
-    def submodules(self):
+    def submodules(self) -> Any:
         """Every Module held by this one (recursively), each once."""
         return tuple(_walk(self, Module))
 

@@ -1,7 +1,8 @@
 """TensorFlow's ``tf.nest``: flatten nested structures of lists, tuples, dicts and namedtuples.
 
 Dicts are visited in sorted key order and rebuilt with their own key order; ``None`` and
-strings are leaves; ``expand_composites`` is accepted (finegrad has no composite tensors).
+strings are leaves; with ``expand_composites``, an `IndexedSlices` counts as its components
+(values, indices, dense_shape), as in TensorFlow.
 
 >>> import finegrad as fg
 >>> fg.nest.flatten({"b": (1, 2), "a": [3]})
@@ -9,10 +10,13 @@ strings are leaves; ``expand_composites`` is accepted (finegrad has no composite
 >>> fg.nest.map_structure(lambda x, y: x + y, [1, (2, 3)], [10, (20, 30)])
 [11, (22, 33)]
 """
+
 from finegrad._src import nest as _nest
 
+from typing import Any as _Any
 
-def is_nested(seq):
+
+def is_nested(seq: _Any) -> bool:
     """Whether ``seq`` is a list, tuple (namedtuples included) or dict, not a leaf.
 
     >>> import finegrad as fg
@@ -22,18 +26,17 @@ def is_nested(seq):
     return _nest.is_nested(seq)
 
 
-def flatten(structure, expand_composites=False):
+def flatten(structure: _Any, expand_composites: bool = False) -> _Any:
     """The leaves of ``structure`` in order (dict values by sorted key); a leaf gives ``[leaf]``.
 
     >>> import finegrad as fg
     >>> fg.nest.flatten([1, {"y": 2, "x": None}]), fg.nest.flatten(5)
     ([1, None, 2], [5])
     """
-    del expand_composites
-    return _nest.flatten(structure)
+    return _nest.flatten(structure, expand_composites)
 
 
-def pack_sequence_as(structure, flat_sequence, expand_composites=False):
+def pack_sequence_as(structure: _Any, flat_sequence: _Any, expand_composites: bool = False) -> _Any:
     """``structure`` rebuilt with its leaves taken in order from ``flat_sequence``.
 
     >>> import finegrad as fg
@@ -44,21 +47,21 @@ def pack_sequence_as(structure, flat_sequence, expand_composites=False):
         TypeError: when ``flat_sequence`` is not a list or tuple.
         ValueError: when it holds more or fewer items than ``structure`` has leaves.
     """
-    del expand_composites
     if not isinstance(flat_sequence, (list, tuple)):
         raise TypeError(f"finegrad.nest.pack_sequence_as: flat_sequence must be a list or "
                         f"tuple, got {type(flat_sequence).__name__}")
-    n = len(_nest.flatten(structure))
+    n = len(_nest.flatten(structure, expand_composites))
     if n != len(flat_sequence):
         raise ValueError(f"finegrad.nest.pack_sequence_as: could not pack sequence: the "
                          f"structure has {n} leaves, but flat_sequence has "
                          f"{len(flat_sequence)} items")
     if not _nest.is_nested(structure):
         return flat_sequence[0]
-    return _nest.pack_sequence_as(structure, flat_sequence)
+    return _nest.pack_sequence_as(structure, flat_sequence, expand_composites)
 
 
-def assert_same_structure(nest1, nest2, check_types=True, expand_composites=False):
+def assert_same_structure(nest1: _Any, nest2: _Any, check_types: bool = True,
+                          expand_composites: bool = False) -> None:
     """Raise if ``nest1`` and ``nest2`` differ in nesting (leaf values aside).
 
     >>> import finegrad as fg
@@ -78,7 +81,7 @@ def assert_same_structure(nest1, nest2, check_types=True, expand_composites=Fals
                   f"Second structure: {nest2!r:.200}")
 
 
-def map_structure(func, *structure, **kwargs):
+def map_structure(func: _Any, *structure: _Any, **kwargs: _Any) -> _Any:
     """``func`` applied to the leaves of one or more structures of the same nesting.
 
     The result has the nesting of ``structure[0]``. Keyword arguments: ``check_types``

@@ -3,6 +3,9 @@
 Each tensor prints as its values, summarized to ``summarize`` items at each end of every
 axis; floats print in their shortest form (``1``, ``0.5``); Python strings print as they are.
 """
+
+from __future__ import annotations
+
 import sys
 import warnings
 
@@ -10,6 +13,8 @@ import numpy as np
 
 from finegrad._src import core, nest
 from finegrad._src.tensor import Tensor
+
+from typing import Any
 
 
 def _format_float(v):
@@ -39,7 +44,8 @@ def _format_value(value, summarize):
                            formatter={"float_kind": _format_float})
 
 
-def print_(*inputs, output_stream=None, summarize=3, sep=" ", end="\n", name=None):
+def print_(*inputs: Any, output_stream: Any = None, summarize: int = 3, sep: str = " ",
+           end: str = "\n", name: str | None = None) -> None:
     """Print the values of tensors (and other objects) as TensorFlow's ``tf.print`` does.
 
     Args:

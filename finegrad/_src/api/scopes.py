@@ -7,12 +7,20 @@ control dependencies have nothing to order and names label nothing; these names 
 code written for TensorFlow runs, and they do what TensorFlow 2 does in eager mode. The name
 scope stack is per thread and only read by `name_scope` itself.
 """
+
+from __future__ import annotations
+
 import contextlib
 import threading
 
 from finegrad._src import core
 from finegrad._src.tensor import Tensor
 from finegrad._src.variables import Variable
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.types import TensorLike
 
 
 class _Scopes(threading.local):
@@ -38,16 +46,16 @@ class name_scope:  # TensorFlow's name
         ValueError: when ``name`` is not a string.
     """
 
-    def __init__(self, name):
+    def __init__(self, name: str) -> None:
         if not isinstance(name, str):
             raise ValueError(f"finegrad.name_scope: name must be a string, got {name!r:.60}")
         self._name = name
 
     @property
-    def name(self):
+    def name(self) -> str:
         return self._name
 
-    def __enter__(self):
+    def __enter__(self) -> str:
         if not self._name or self._name.endswith("/"):
             scope = self._name
         else:
@@ -55,12 +63,12 @@ class name_scope:  # TensorFlow's name
         _scopes.stack.append(scope)
         return scope
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: Any) -> Any:
         _scopes.stack.pop()
         return False
 
 
-def control_dependencies(control_inputs):
+def control_dependencies(control_inputs: Any) -> Any:
     """A context manager that orders ``control_inputs`` before the ops in its block.
 
     finegrad runs ops in program order, eagerly and in traced functions, so there is nothing
@@ -80,7 +88,7 @@ def control_dependencies(control_inputs):
     return contextlib.nullcontext()
 
 
-def no_op(name=None):
+def no_op(name: str | None = None) -> None:
     """An operation that does nothing; ``None``, as eager TensorFlow returns.
 
     >>> import finegrad as fg
@@ -90,7 +98,7 @@ def no_op(name=None):
     del name
 
 
-def executing_eagerly():
+def executing_eagerly() -> bool:
     """Whether operations run now: False while `finegrad.function` traces its Python function.
 
     >>> import finegrad as fg
@@ -103,7 +111,7 @@ def executing_eagerly():
     return core.current_tracer() is None
 
 
-def executing_eagerly_outside_functions():
+def executing_eagerly_outside_functions() -> bool:
     """Whether code outside `finegrad.function` runs eagerly: always True in finegrad.
 
     >>> import finegrad as fg
@@ -113,7 +121,7 @@ def executing_eagerly_outside_functions():
     return True
 
 
-def is_tensor(x):
+def is_tensor(x: TensorLike) -> bool:
     """Whether ``x`` is a finegrad tensor or variable (not a NumPy array or Python number).
 
     >>> import numpy as np, finegrad as fg
@@ -123,7 +131,7 @@ def is_tensor(x):
     return isinstance(x, (Tensor, Variable))
 
 
-def get_current_name_scope():
+def get_current_name_scope() -> str:
     """The name scope open now, as `name_scope` builds it, without the trailing ``/``
     (``""`` outside every scope).
 

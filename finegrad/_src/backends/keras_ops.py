@@ -22,9 +22,13 @@ Keras's ``grad(upstream)`` and ``grad(*args, upstream=...)``.
 >>> ops.grad(log1pexp)(ops.convert_to_tensor(100.)).numpy()
 np.float32(1.0)
 """
+
 import functools as _functools
 
 from finegrad._src import backends as _backends
+from finegrad._src.ad import functional as _functional
+
+from typing import Any as _Any
 
 # a tensor's framework, from the top-level package of its type's module
 _ROOTS = {"finegrad": "finegrad", "jax": "jax", "jaxlib": "jax", "torch": "torch",
@@ -52,7 +56,7 @@ def _mixed(backend, xs):
 
 # --- choosing the backend ---------------------------------------------------------------------
 
-def backend():
+def backend() -> str:
     """The name of the active backend of this thread: finegrad, jax, torch or tensorflow.
 
     >>> from finegrad import ops
@@ -62,7 +66,7 @@ def backend():
     return _backends.current_name()
 
 
-def set_backend(name):
+def set_backend(name: str) -> None:
     """Select the backend of every thread (outside ``backend_scope`` blocks).
 
     Raises:
@@ -72,7 +76,7 @@ def set_backend(name):
     _backends.set_default(name)
 
 
-def backend_scope(name):
+def backend_scope(name: str) -> _Any:
     """A context manager: inside it, this thread's ops calls run on backend ``name``.
 
     >>> from finegrad import ops
@@ -85,7 +89,7 @@ def backend_scope(name):
 
 # --- differentiation --------------------------------------------------------------------------
 
-def custom_gradient(f=None, *, forward="none", jvp=None):
+def custom_gradient(f: _Any = None, *, forward: _Any = "none", jvp: _Any = None) -> _Any:
     """Decorator: define the gradient of ``f`` yourself, on any backend.
 
     ``f(*args, **kwargs)`` returns ``(y, grad)``; the decorated function returns ``y``. ``grad``
@@ -100,7 +104,9 @@ def custom_gradient(f=None, *, forward="none", jvp=None):
     so one decorated function runs on every backend.
 
     Forward mode: the finegrad and torch backends transpose ``grad`` (it is linear in the
-    upstream gradient). On JAX the default is a ``jax.custom_vjp`` (reverse mode only);
+    upstream gradient; a rule that is not, found by running it at two scales of the upstream
+    at the first forward-mode use, is a TypeError naming the function, never a made-up
+    tangent). On JAX the default is a ``jax.custom_vjp`` (reverse mode only);
     ``forward="transpose"`` opts in to a ``jax.custom_jvp`` whose JVP is the
     ``jax.linear_transpose`` of ``grad``, correct only for rules linear in the upstream (a
     rule JAX cannot transpose is a TypeError saying so). An explicit forward rule
@@ -119,7 +125,7 @@ def custom_gradient(f=None, *, forward="none", jvp=None):
     if forward not in ("none", "transpose"):
         raise ValueError(f"finegrad.ops.custom_gradient: forward must be 'none' or "
                          f"'transpose', got {forward!r}")
-    per_backend = {}
+    per_backend: dict = {}
 
     @_functools.wraps(f)
     def decorated(*args, **kwargs):
@@ -135,7 +141,7 @@ def custom_gradient(f=None, *, forward="none", jvp=None):
     return decorated
 
 
-def value_and_grad(f, argnums=0):
+def value_and_grad(f: _Any, argnums: int | tuple[int, ...] = 0) -> _Any:
     """``f`` -> a function returning ``(f(*args), gradient)`` for a scalar-valued ``f``, on
     the active backend (``argnums`` an int or a tuple of ints, as in ``jax.value_and_grad``).
 
@@ -144,10 +150,24 @@ def value_and_grad(f, argnums=0):
     >>> g.numpy()
     array([2., 4.], dtype=float32)
     """
-    return _backends.current().value_and_grad(f, argnums)
+    return _checked_value_and_grad(f, argnums, "finegrad.ops.value_and_grad")
 
 
-def grad(f, argnums=0):
+def _checked_value_and_grad(f, argnums, fn):
+    """The backend's value_and_grad, with JAX's checks of ``argnums`` and of a scalar output
+    on every backend (never the gradient of a non-scalar's sum)."""
+    value_and_grad_f = _backends.current().value_and_grad(f, argnums)
+    nums = (argnums,) if isinstance(argnums, int) else tuple(argnums)
+
+    def checked(*args, **kwargs):
+        _functional.check_argnums(nums, args, fn)
+        value, g = value_and_grad_f(*args, **kwargs)
+        _functional.check_scalar(value, fn)
+        return value, g
+    return checked
+
+
+def grad(f: _Any, argnums: int | tuple[int, ...] = 0) -> _Any:
     """``f`` -> a function returning the gradient of the scalar-valued ``f`` (see
     ``value_and_grad``).
 
@@ -155,7 +175,7 @@ def grad(f, argnums=0):
     >>> ops.grad(lambda x: ops.sum(ops.square(x)))(ops.convert_to_tensor([3.])).numpy()
     array([6.], dtype=float32)
     """
-    value_and_grad_f = value_and_grad(f, argnums)
+    value_and_grad_f = _checked_value_and_grad(f, argnums, "finegrad.ops.grad")
 
     def grad_f(*args, **kwargs):
         return value_and_grad_f(*args, **kwargs)[1]
@@ -164,279 +184,279 @@ def grad(f, argnums=0):
 
 # --- tensors ----------------------------------------------------------------------------------
 
-def convert_to_tensor(x, dtype=None):
+def convert_to_tensor(x: _Any, dtype: _Any = None) -> _Any:
     """``x`` (a number, nested list, NumPy array or tensor) as the backend's tensor; Python
     floats become float32."""
     return _on(x).convert_to_tensor(x, dtype=dtype)
 
 
-def convert_to_numpy(x):
+def convert_to_numpy(x: _Any) -> _Any:
     """The value of tensor ``x`` as a NumPy array."""
     return _on(x).convert_to_numpy(x)
 
 
-def cast(x, dtype):
+def cast(x: _Any, dtype: _Any) -> _Any:
     """``x`` converted to ``dtype`` (a name such as ``"float32"``)."""
     return _on(x).cast(x, dtype)
 
 
-def shape(x):
+def shape(x: _Any) -> _Any:
     """The shape of ``x`` as a tuple (None for sizes unknown while tracing)."""
     return _on(x).static_shape(x)
 
 
-def zeros(shape, dtype="float32"):
+def zeros(shape: _Any, dtype: _Any = "float32") -> _Any:
     """A tensor of zeros of ``shape``."""
     return _backends.current().zeros(shape, dtype)
 
 
-def ones(shape, dtype="float32"):
+def ones(shape: _Any, dtype: _Any = "float32") -> _Any:
     """A tensor of ones of ``shape``."""
     return _backends.current().ones(shape, dtype)
 
 
-def reshape(x, newshape):
+def reshape(x: _Any, newshape: _Any) -> _Any:
     """``x`` with shape ``newshape`` (one size may be -1)."""
     return _on(x).reshape(x, newshape)
 
 
-def transpose(x, axes=None):
+def transpose(x: _Any, axes: _Any = None) -> _Any:
     """``x`` with its axes permuted by ``axes`` (reversed when None)."""
     return _on(x).transpose(x, axes)
 
 
-def expand_dims(x, axis):
+def expand_dims(x: _Any, axis: _Any) -> _Any:
     """``x`` with a new axis of length 1 at ``axis``."""
     return _on(x).expand_dims(x, axis)
 
 
-def squeeze(x, axis=None):
+def squeeze(x: _Any, axis: _Any = None) -> _Any:
     """``x`` without its axes of length 1 (or only ``axis``)."""
     return _on(x).squeeze(x, axis)
 
 
-def concatenate(xs, axis=0):
+def concatenate(xs: _Any, axis: int = 0) -> _Any:
     """The tensors ``xs`` joined along the existing ``axis``."""
     return _on(*xs).concatenate(list(xs), axis)
 
 
-def stack(x, axis=0):
+def stack(x: _Any, axis: _Any = 0) -> _Any:
     """The tensors ``x`` joined along a new ``axis``."""
     return _on(*x).stack(list(x), axis)
 
 
-def where(condition, x1, x2):
+def where(condition: _Any, x1: _Any, x2: _Any) -> _Any:
     """Elementwise ``x1`` where ``condition`` holds, else ``x2`` (broadcasting)."""
     return _on(condition, x1, x2).where(condition, x1, x2)
 
 
-def clip(x, x_min, x_max):
+def clip(x: _Any, x_min: _Any, x_max: _Any) -> _Any:
     """``x`` limited to ``[x_min, x_max]``."""
     return _on(x, x_min, x_max).clip(x, x_min, x_max)
 
 
-def einsum(subscripts, *operands):
+def einsum(subscripts: _Any, *operands: _Any) -> _Any:
     """Einstein summation of ``operands`` as ``subscripts`` says (e.g. ``"ij,jk->ik"``)."""
     return _on(*operands).einsum(subscripts, *operands)
 
 
-def softmax(x, axis=-1):
+def softmax(x: _Any, axis: int = -1) -> _Any:
     """e**x normalised to sum to 1 along ``axis``."""
     return _on(x).softmax(x, axis)
 
 
-def log_softmax(x, axis=-1):
+def log_softmax(x: _Any, axis: int = -1) -> _Any:
     """log(softmax(x)) along ``axis``, computed stably."""
     return _on(x).log_softmax(x, axis)
 
 
 # --- elementwise, binary and reductions -------------------------------------------------------
 
-def abs(x):
+def abs(x: _Any) -> _Any:
     """Elementwise absolute value."""
     return _on(x).abs(x)
 
 
-def exp(x):
+def exp(x: _Any) -> _Any:
     """Elementwise e**x."""
     return _on(x).exp(x)
 
 
-def log(x):
+def log(x: _Any) -> _Any:
     """Elementwise natural logarithm."""
     return _on(x).log(x)
 
 
-def log1p(x):
+def log1p(x: _Any) -> _Any:
     """Elementwise log(1 + x)."""
     return _on(x).log1p(x)
 
 
-def expm1(x):
+def expm1(x: _Any) -> _Any:
     """Elementwise e**x - 1."""
     return _on(x).expm1(x)
 
 
-def sqrt(x):
+def sqrt(x: _Any) -> _Any:
     """Elementwise square root."""
     return _on(x).sqrt(x)
 
 
-def square(x):
+def square(x: _Any) -> _Any:
     """Elementwise x**2."""
     return _on(x).square(x)
 
 
-def sin(x):
+def sin(x: _Any) -> _Any:
     """Elementwise sine."""
     return _on(x).sin(x)
 
 
-def cos(x):
+def cos(x: _Any) -> _Any:
     """Elementwise cosine."""
     return _on(x).cos(x)
 
 
-def tan(x):
+def tan(x: _Any) -> _Any:
     """Elementwise tangent."""
     return _on(x).tan(x)
 
 
-def tanh(x):
+def tanh(x: _Any) -> _Any:
     """Elementwise hyperbolic tangent."""
     return _on(x).tanh(x)
 
 
-def sign(x):
+def sign(x: _Any) -> _Any:
     """Elementwise sign (-1, 0 or 1)."""
     return _on(x).sign(x)
 
 
-def negative(x):
+def negative(x: _Any) -> _Any:
     """Elementwise -x."""
     return _on(x).negative(x)
 
 
-def floor(x):
+def floor(x: _Any) -> _Any:
     """Elementwise floor."""
     return _on(x).floor(x)
 
 
-def sigmoid(x):
+def sigmoid(x: _Any) -> _Any:
     """Elementwise logistic sigmoid 1 / (1 + e**-x)."""
     return _on(x).sigmoid(x)
 
 
-def softplus(x):
+def softplus(x: _Any) -> _Any:
     """Elementwise log(1 + e**x)."""
     return _on(x).softplus(x)
 
 
-def relu(x):
+def relu(x: _Any) -> _Any:
     """Elementwise max(x, 0)."""
     return _on(x).relu(x)
 
 
-def stop_gradient(x):
+def stop_gradient(x: _Any) -> _Any:
     """``x``, through which no gradient flows."""
     return _on(x).stop_gradient(x)
 
 
-def add(x1, x2):
+def add(x1: _Any, x2: _Any) -> _Any:
     """Elementwise x1 + x2 (broadcasting)."""
     return _on(x1, x2).add(x1, x2)
 
 
-def subtract(x1, x2):
+def subtract(x1: _Any, x2: _Any) -> _Any:
     """Elementwise x1 - x2 (broadcasting)."""
     return _on(x1, x2).subtract(x1, x2)
 
 
-def multiply(x1, x2):
+def multiply(x1: _Any, x2: _Any) -> _Any:
     """Elementwise x1 * x2 (broadcasting)."""
     return _on(x1, x2).multiply(x1, x2)
 
 
-def divide(x1, x2):
+def divide(x1: _Any, x2: _Any) -> _Any:
     """Elementwise x1 / x2 (broadcasting)."""
     return _on(x1, x2).divide(x1, x2)
 
 
-def power(x1, x2):
+def power(x1: _Any, x2: _Any) -> _Any:
     """Elementwise x1 ** x2 (broadcasting)."""
     return _on(x1, x2).power(x1, x2)
 
 
-def maximum(x1, x2):
+def maximum(x1: _Any, x2: _Any) -> _Any:
     """Elementwise maximum (broadcasting)."""
     return _on(x1, x2).maximum(x1, x2)
 
 
-def minimum(x1, x2):
+def minimum(x1: _Any, x2: _Any) -> _Any:
     """Elementwise minimum (broadcasting)."""
     return _on(x1, x2).minimum(x1, x2)
 
 
-def equal(x1, x2):
+def equal(x1: _Any, x2: _Any) -> _Any:
     """Elementwise x1 == x2 (boolean)."""
     return _on(x1, x2).equal(x1, x2)
 
 
-def not_equal(x1, x2):
+def not_equal(x1: _Any, x2: _Any) -> _Any:
     """Elementwise x1 != x2 (boolean)."""
     return _on(x1, x2).not_equal(x1, x2)
 
 
-def less(x1, x2):
+def less(x1: _Any, x2: _Any) -> _Any:
     """Elementwise x1 < x2 (boolean)."""
     return _on(x1, x2).less(x1, x2)
 
 
-def less_equal(x1, x2):
+def less_equal(x1: _Any, x2: _Any) -> _Any:
     """Elementwise x1 <= x2 (boolean)."""
     return _on(x1, x2).less_equal(x1, x2)
 
 
-def greater(x1, x2):
+def greater(x1: _Any, x2: _Any) -> _Any:
     """Elementwise x1 > x2 (boolean)."""
     return _on(x1, x2).greater(x1, x2)
 
 
-def greater_equal(x1, x2):
+def greater_equal(x1: _Any, x2: _Any) -> _Any:
     """Elementwise x1 >= x2 (boolean)."""
     return _on(x1, x2).greater_equal(x1, x2)
 
 
-def matmul(x1, x2):
+def matmul(x1: _Any, x2: _Any) -> _Any:
     """Matrix product of x1 and x2 (batched over leading axes)."""
     return _on(x1, x2).matmul(x1, x2)
 
 
-def sum(x, axis=None, keepdims=False):
+def sum(x: _Any, axis: _Any = None, keepdims: bool = False) -> _Any:
     """Sum over ``axis`` (all axes when None)."""
     return _on(x).sum(x, axis=axis, keepdims=keepdims)
 
 
-def mean(x, axis=None, keepdims=False):
+def mean(x: _Any, axis: _Any = None, keepdims: bool = False) -> _Any:
     """Mean over ``axis`` (all axes when None)."""
     return _on(x).mean(x, axis=axis, keepdims=keepdims)
 
 
-def max(x, axis=None, keepdims=False):
+def max(x: _Any, axis: _Any = None, keepdims: bool = False) -> _Any:
     """Maximum over ``axis`` (all axes when None)."""
     return _on(x).max(x, axis=axis, keepdims=keepdims)
 
 
-def min(x, axis=None, keepdims=False):
+def min(x: _Any, axis: _Any = None, keepdims: bool = False) -> _Any:
     """Minimum over ``axis`` (all axes when None)."""
     return _on(x).min(x, axis=axis, keepdims=keepdims)
 
 
-def prod(x, axis=None, keepdims=False):
+def prod(x: _Any, axis: _Any = None, keepdims: bool = False) -> _Any:
     """Product over ``axis`` (all axes when None)."""
     return _on(x).prod(x, axis=axis, keepdims=keepdims)
 
 
-def logsumexp(x, axis=None, keepdims=False):
+def logsumexp(x: _Any, axis: _Any = None, keepdims: bool = False) -> _Any:
     """log(sum(exp(x))) over ``axis``, computed stably."""
     return _on(x).logsumexp(x, axis=axis, keepdims=keepdims)

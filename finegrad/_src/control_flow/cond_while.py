@@ -10,6 +10,9 @@ a tape), so it works eagerly and traced, at any order; the JVP likewise with an 
 A while node's gradient re-runs the loop under a tape: ordinary recorded ops outside a trace,
 a `while_grad` node inside one; both to any order.
 """
+
+from __future__ import annotations
+
 import numpy as np
 
 from finegrad._src import core, nest
@@ -25,6 +28,8 @@ from finegrad._src.graph.ir import OutSlot
 from finegrad._src.ops.array.structural import convert_to_tensor
 from finegrad._src.tensor import Tensor
 from finegrad._src.graph.compile import pipeline
+
+from typing import Any
 
 
 class _Branch:
@@ -109,7 +114,7 @@ def _captured(parent, subs):
 cond_p = Primitive("cond", multiple_results=True, unify=False)
 
 
-def cond(pred, true_fn=None, false_fn=None, name=None):
+def cond(pred: Any, true_fn: Any = None, false_fn: Any = None, name: str | None = None) -> Any:
     """``true_fn()`` if ``pred`` else ``false_fn()``, as one differentiable op in graphs.
 
     Eagerly (or with a constant predicate) only the chosen branch runs. Inside
@@ -222,8 +227,9 @@ while_p = Primitive("while_loop", multiple_results=True, unify=False)
 while_p.def_vmap(vmap.while_rule)   # each slice loops as long as its own condition holds
 
 
-def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations=10,
-               back_prop=True, swap_memory=False, maximum_iterations=None, name=None):
+def while_loop(cond: Any, body: Any, loop_vars: Any, shape_invariants: Any = None,
+               parallel_iterations: int = 10, back_prop: bool = True, swap_memory: bool = False,
+               maximum_iterations: Any = None, name: str | None = None) -> Any:
     """Repeat ``loop_vars = body(*loop_vars)`` while ``cond(*loop_vars)``; returns the vars.
 
     Eagerly (and when the condition is not traced) this is a Python loop, recorded by tapes
@@ -299,7 +305,10 @@ def _over_flat(cond, body, structure):
         return list(nest.pack_sequence_as(structure, list(flat)))
 
     def flat_cond(*flat):
-        return cond(*packed_args(flat))
+        c = cond(*packed_args(flat))
+        # a Python or NumPy bool is a constant condition (as in TensorFlow): a tensor, so
+        # that a traced loop runs it as the graph's condition
+        return c if isinstance(c, Tensor) else convert_to_tensor(np.asarray(c, dtype=bool))
 
     def flat_body(*flat):
         out = body(*packed_args(flat))

@@ -9,6 +9,9 @@ predicate holds when there is no default, and that at most one does when ``exclu
 and hands it to `switch_case`; with traced predicates that index is computed by a
 `numpy_function` whose check raises `InvalidArgumentError` at run time.
 """
+
+from __future__ import annotations
+
 import numpy as np
 
 from finegrad._src.errors import InvalidArgumentError
@@ -17,6 +20,8 @@ from finegrad._src.control_flow.cond_while import cond
 from finegrad._src.graph.pyfunc import numpy_function
 from finegrad._src.ops.array.structural import convert_to_tensor
 from finegrad._src.tensor import Tensor
+
+from typing import Any
 
 
 def _scalar(x, kind, where, arg):
@@ -65,7 +70,8 @@ def _unpack_singleton(out, strict):
     return out
 
 
-def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name=None):
+def case(pred_fn_pairs: Any, default: Any = None, exclusive: bool = False, strict: bool = False,
+         name: str | None = None) -> Any:
     """The result of the callable paired with the first true predicate (TensorFlow's
     ``tf.case``).
 
@@ -92,7 +98,7 @@ def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name=None):
         return _unpack_singleton(default(), strict)
     pick = _first_true(exclusive, default is not None)
     if any(is_traced(p) for p in preds):
-        index = numpy_function(pick, preds, "int32", stateful=False)
+        index: Any = numpy_function(pick, preds, "int32", stateful=False)
     else:
         index = int(pick(*[p._value for p in preds]))
     branches = fns + ([default] if default is not None else [])
@@ -140,7 +146,8 @@ def _switch(index, fns, where):
                          f"with the same shapes and dtypes ({e})") from e
 
 
-def switch_case(branch_index, branch_fns, default=None, name=None):
+def switch_case(branch_index: Any, branch_fns: Any, default: Any = None,
+                name: str | None = None) -> Any:
     """``branch_fns[branch_index]()``; out of range, ``default()`` (by default the last
     branch), as TensorFlow's ``tf.switch_case``.
 

@@ -22,6 +22,9 @@ on a tensor; or it assigns a variable), or whose sizes depend on each slice's va
 (``fallback_to_while_loop=True``), or raises (``False``). It imports `core`, `ops`, `ad`
 and the graph builder.
 """
+
+from __future__ import annotations
+
 import warnings
 
 import numpy as np
@@ -35,12 +38,17 @@ from finegrad._src.graph.ir import OutSlot, assign_variable_p, read_variable_p
 from finegrad._src.control_flow import map_fn as mapping
 from finegrad._src.ops.array.structural import (_t, batch_all, batch_size, broadcast_to, concat,
                                                 convert_to_tensor, stack)
-from finegrad._src.ops.array.gather import gather
+from finegrad._src.ops.array.gather import take
 from finegrad._src.ops.array.scatter_nd import tensor_scatter_nd_update
 from finegrad._src.ops.batching import aligned_vmap
 from finegrad._src.ops.array.constants import zeros
 from finegrad._src.ops.array.boolean_mask import DataDependentSize
 from finegrad._src.tensor import Tensor
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.types import TensorLike
 
 _FN = "finegrad.vectorized_map"
 
@@ -70,7 +78,8 @@ class _VmapBuilder(GraphBuilder):
                            f"the other, which only a loop does", ValueError)
 
 
-def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
+def vectorized_map(fn: Any, elems: TensorLike, fallback_to_while_loop: bool = True,
+                   warn: bool = True) -> Any:
     """``fn`` applied to each slice of ``elems`` along axis 0, the results stacked, computed
     by one vectorized run of ``fn``'s ops over the whole batch (TensorFlow's
     ``tf.vectorized_map``).
@@ -144,12 +153,17 @@ def _trace(fn, elems, flat):
     examples = [_example(t) for t in flat]
     if not flat[0]._value.shape[0]:   # zero slices: the traced values are made up
         b.examples = True
-    with core.tracing(b):
-        for t, x in zip(flat, examples, strict=True):
-            b.add_arg(x, shape=tuple(core.shape_of(t))[1:] if b.poly else None)
-        out = fn(nest.pack_sequence_as(elems, examples))
-        if nest.is_nested(out) and not nest.flatten(out):
-            raise ValueError(f"{_FN}: fn returned an empty structure")
+    try:
+        with core.tracing(b):
+            for t, x in zip(flat, examples, strict=True):
+                b.add_arg(x, shape=tuple(core.shape_of(t))[1:] if b.poly else None)
+            out = fn(nest.pack_sequence_as(elems, examples))
+            if nest.is_nested(out) and not nest.flatten(out):
+                raise ValueError(f"{_FN}: fn returned an empty structure")
+    except BaseException:   # a trace that raised: what it made is out of scope all the same
+        if parent is None:
+            b.release()
+        raise
     g = b.finish(out, [f"e{i}" for i in range(len(flat))])
     outer = {b.slots[k]: t for k, t in b.alive.items() if b.slots[k] in b.outer}
     return g, b, outer
@@ -203,12 +217,12 @@ def cond_rule(args, batched, *, branches):
     for branch, idx in zip(branches, (np.flatnonzero(pred), np.flatnonzero(~pred)),
                            strict=True):
         if idx.size:
-            captured = [gather(x, idx) if b else x
+            captured = [take(x, idx) if b else x
                         for x, b in zip(args[1:], batched[1:], strict=True)]
             parts.append(_run_branch(branch, captured, batched[1:], idx.size))
             order.append(idx)
     perm = np.argsort(np.concatenate(order), kind="stable")
-    return tuple(gather(concat(list(p), 0) if len(p) > 1 else p[0], perm)
+    return tuple(take(concat(list(p), 0) if len(p) > 1 else p[0], perm)
                  for p in zip(*parts, strict=True))
 
 
@@ -239,14 +253,14 @@ def while_rule(args, batched, *, parts, n, max_iter):
     captured, flags = list(args[n:]), list(batched[n:])
     active, step = np.arange(size), 0
     while active.size and (max_iter is None or step < max_iter):
-        cap = [gather(c, active) if f else c for c, f in zip(captured, flags, strict=True)]
+        cap = [take(c, active) if f else c for c, f in zip(captured, flags, strict=True)]
         pred = _run_branch(parts[0], cap, flags, active.size,
-                           [gather(v, active) for v in state])[0]
+                           [take(v, active) for v in state])[0]
         active = active[np.asarray(pred._value, bool)]
         if active.size:
-            cap = [gather(c, active) if f else c for c, f in zip(captured, flags, strict=True)]
+            cap = [take(c, active) if f else c for c, f in zip(captured, flags, strict=True)]
             new = _run_branch(parts[1], cap, flags, active.size,
-                              [gather(v, active) for v in state])
+                              [take(v, active) for v in state])
             rows = active[:, None]
             state = [tensor_scatter_nd_update(v, rows, u) for v, u in zip(state, new,
                                                                           strict=True)]

@@ -15,10 +15,14 @@ import numpy as np
 
 from finegrad._src import dtypes, nest
 from finegrad._src.core import Primitive, def_nondiff
+from finegrad._src.ops.array.boolean_mask import DataDependentSize
 
 # effects: gradients reach variables through the tensors reads produce (see replay)
 read_variable_p = def_nondiff(Primitive("read_variable", unify=False))
 assign_variable_p = def_nondiff(Primitive("assign_variable", unify=False))
+# a traced integer whose value the trace used as a Python int (a shape, a range's bound):
+# each run checks the value is the traced one (graph/value_sizes.py)
+size_guard_p = def_nondiff(Primitive("size_guard", multiple_results=True, unify=False))
 
 
 # While a trace evaluates a sub-graph (a cond branch, a loop body) to learn its values, its
@@ -40,6 +44,25 @@ class dry_run:
         _DRY.shadow = self._saved
 
 
+@size_guard_p.def_impl
+def _size_guard_impl(x, *, value, what):
+    if np.asarray(x).tolist() != _thawed(value):
+        raise DataDependentSize(f"{what} was traced as {_thawed(value)} and this call's is "
+                                f"{np.asarray(x).tolist()} (the graph has the traced value "
+                                f"written into it)")
+    return ()
+
+
+def frozen(a):
+    """NumPy value ``a`` as a hashable param (nested tuples of Python numbers)."""
+    a = np.asarray(a)
+    return a.item() if a.ndim == 0 else tuple(frozen(r) for r in a)
+
+
+def _thawed(v):
+    return [_thawed(r) for r in v] if isinstance(v, tuple) else v
+
+
 @read_variable_p.def_impl
 def _read_variable_impl(*, var):
     shadow = getattr(_DRY, "shadow", None)
@@ -50,7 +73,13 @@ def _read_variable_impl(*, var):
 @assign_variable_p.def_impl
 def _assign_variable_impl(value, *, var, mode, index=None):
     shadow = getattr(_DRY, "shadow", None)
-    cur = var._storage if shadow is None else shadow.get(id(var), var._storage)
+    if shadow is None:
+        with var._lock:   # atomic, as the eager update
+            return _assign_into(var, var._storage, value, mode, index)
+    return _assign_into(var, shadow.get(id(var), var._storage), value, mode, index, shadow)
+
+
+def _assign_into(var, cur, value, mode, index, shadow=None):
     if index is not None:   # v[index].assign(value): the slice takes value, broadcast
         cur = np.array(cur)
         cur[index.idx] = value
@@ -68,7 +97,7 @@ def _assign_variable_impl(value, *, var, mode, index=None):
 
 def has_effects(node):
     """Whether running ``node`` may update a variable (directly or in a sub-graph)."""
-    if node.prim is assign_variable_p:
+    if node.prim is assign_variable_p or node.prim is size_guard_p:
         return True
     for key in ("branches", "parts"):
         for sub in node.params.get(key, ()):

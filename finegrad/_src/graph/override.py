@@ -10,12 +10,17 @@ primitive names are the same words in snake_case or run together (``MatMul`` is
 the map decides where a registered name applies; it works eagerly and inside a traced
 function (TensorFlow 2 itself honours it only in `gradients` inside a traced function).
 """
+
+from __future__ import annotations
+
 import copy
 import re
 import warnings
 
 from finegrad._src import core
 from finegrad._src.ad.register import RegisterGradient, registered_rule
+
+from typing import Any
 
 
 def _primitive_of(op_type):
@@ -91,7 +96,7 @@ class Graph:
 _DEFAULT_GRAPH = Graph()
 
 
-def get_default_graph():
+def get_default_graph() -> Any:
     """The default graph (TensorFlow 1's ``tf.compat.v1.get_default_graph``), whose use in
     TensorFlow 2 code is `Graph.gradient_override_map`.
 

@@ -47,4 +47,3 @@ def install(matmul):
     T.__xor__, T.__rxor__ = ew.logical_xor, _rev(ew.logical_xor)
     T.__invert__ = ew.logical_not
     T.__getitem__ = indexing.getitem
-    T.__hash__ = None

@@ -14,17 +14,23 @@ Complex inputs and outputs are checked in TensorFlow's convention (a cotangent o
 is ``dL/dx + i dL/dy``): directions and cotangents are then complex, and the pairings are the
 real inner product ``Re(sum(conj(a) * b))``, for which the VJP is the adjoint of the JVP.
 """
+
 import functools as _functools
 
 import numpy as _np
 
 from finegrad._src import nest as _nest
 from finegrad._src.testing import sweep as _sweep
+from finegrad._src.ad import linearity as _linearity
 from finegrad._src.ad.functional import jvp as _jvp
 from finegrad._src.ad.functional import vjp as _vjp
 from finegrad._src.testing.comparison import compare as _compare
+from finegrad._src.ops.array.gather import dense_cotangent as _dense_cotangent
 from finegrad._src.ops.array.structural import convert_to_tensor as _convert_to_tensor
 from finegrad._src.tensor import Tensor as _Tensor
+
+from typing import Any as _Any
+from finegrad._src.types import DTypeLike as _DTypeLike
 
 __all__ = ["CustomGradientReport", "InputReport", "check_custom_gradient", "check_gradients",
            "numerical_jvp", "sweep"]
@@ -60,7 +66,7 @@ def _vdot(a, b):
     return float(sum(_np.vdot(_wide(x), _wide(y)).real for x, y in zip(a, b, strict=True)))
 
 
-def numerical_jvp(f, args, tangents, eps=1e-6):
+def numerical_jvp(f: _Any, args: _Any, tangents: _Any, eps: float = 1e-6) -> _Any:
     """Central-difference J v of ``f`` at ``args`` along ``tangents`` (lists of arrays).
 
     >>> import numpy as np, finegrad as fg
@@ -116,8 +122,9 @@ def _fmt(f):
     return getattr(f, "__qualname__", getattr(f, "__name__", repr(f)))
 
 
-def check_gradients(f, args, order=2, modes=("fwd", "rev"), eps=1e-6, atol=1e-5, rtol=1e-4,
-                    seed=0):
+def check_gradients(f: _Any, args: _Any, order: int = 2, modes: _Any = ("fwd", "rev"),
+                    eps: float = 1e-6, atol: float = 1e-5, rtol: float = 1e-4,
+                    seed: int = 0) -> None:
     """Check finegrad's derivatives of ``f`` against finite differences (float64).
 
     Args:
@@ -204,14 +211,14 @@ def _check(f, args, diff, order, modes, eps, atol, rtol, rng, level):
 class InputReport:
     """How one input's custom gradient compares with finite differences and plain autodiff."""
 
-    def __init__(self, name):
+    def __init__(self, name: str) -> None:
         self.name = name
         self.max_error_fd = 0.0         # |custom - finite differences|, worst element
         self.where_fd = None            # index of that element
         self.max_error_autodiff = 0.0   # |custom - plain autodiff| where both are finite
         self.where_autodiff = None
-        self.plain_nonfinite = []       # indices where plain autodiff is nan/inf, custom finite
-        self.custom_nonfinite = []      # indices where the custom gradient is nan/inf
+        self.plain_nonfinite: list = []   # indices where plain autodiff is nan/inf, custom finite
+        self.custom_nonfinite: list = []  # indices where the custom gradient is nan/inf
         self.ok = True
 
     def __repr__(self):
@@ -233,16 +240,16 @@ class CustomGradientReport:
     check_custom_gradient(double): ok
     """
 
-    def __init__(self, name):
+    def __init__(self, name: str) -> None:
         self.name = name
-        self.inputs = {}
+        self.inputs: dict = {}
         self.forward_error = 0.0
         self.forward_ok = True
-        self.second_order = {}   # mode -> None (ok) or the failure message
-        self.notes = []
+        self.second_order: dict = {}   # mode -> None (ok) or the failure message
+        self.notes: list = []
 
     @property
-    def ok(self):
+    def ok(self) -> bool:
         return all(r.ok for r in self.inputs.values()) and self.forward_ok and \
             all(v is None for v in self.second_order.values())
 
@@ -276,8 +283,9 @@ def _index(flat_i, shape):
     return tuple(int(i) for i in _np.unravel_index(flat_i, shape)) if shape else ()
 
 
-def check_custom_gradient(h, args, order=2, eps=1e-6, atol=1e-5, rtol=1e-4, seed=0,
-                          strict=False):
+def check_custom_gradient(h: _Any, args: _Any, order: int = 2, eps: float = 1e-6,
+                          atol: float = 1e-5, rtol: float = 1e-4, seed: int = 0,
+                          strict: bool = False) -> _Any:
     """Compare a `custom_gradient` function's rule with finite differences and plain autodiff.
 
     For a random output cotangent ``u`` and direction ``v`` (float64 copies of ``args``):
@@ -357,7 +365,8 @@ class _CustomCheck:
             out = _flat_out(self.call(fn, xs))
             cts = [_Tensor(_np.asarray(u, o._value.dtype)) for u, o in zip(self.us, out,
                                                                           strict=True)]
-        return tape.gradient(out, xs, output_gradients=cts, unconnected_gradients=unconnected)
+        grads = tape.gradient(out, xs, output_gradients=cts, unconnected_gradients=unconnected)
+        return [_dense_cotangent(g) for g in grads]
 
     def vjp_values(self, fn):
         g = self.vjp_tensors(fn, self.xs)
@@ -390,9 +399,12 @@ class _CustomCheck:
     def forward(self):
         """The custom JVP along ``vs`` against finite differences: (max error, ok)."""
         from finegrad._src.ad.forward import ForwardAccumulator
-        with ForwardAccumulator(self.xs, [_Tensor(v) for v in self.vs]) as acc:
-            out = _flat_out(self.call(self.h, self.xs))
-        tans = [acc.jvp(o) for o in out]
+        try:
+            with ForwardAccumulator(self.xs, [_Tensor(v) for v in self.vs]) as acc:
+                out = _flat_out(self.call(self.h, self.xs))
+            tans = [acc.jvp(o) for o in out]
+        except _linearity.NotLinearError:   # no forward mode: the check fails
+            return _np.inf, False
         got = [_np.zeros(o._value.shape) if t is None else _np.asarray(t._value, _np.float64)
                for t, o in zip(tans, out, strict=True)]
         with _np.errstate(all="ignore"):
@@ -415,7 +427,7 @@ class _CustomCheck:
                 check_gradients(custom_vjp, self.xs, order=1, modes=(mode,), eps=self.eps,
                                 atol=self.atol * 10, rtol=self.rtol * 10, seed=self.seed)
                 results[mode] = None
-            except AssertionError as e:
+            except (AssertionError, _linearity.NotLinearError) as e:
                 results[mode] = str(e)
         return results
 
@@ -453,9 +465,16 @@ def _depends(h, call, xs, k, direction):
 
 
 def _jvp_nonzero(fn, call, xs, k, direction, finite_only=False):
-    from finegrad._src.ad.forward import ForwardAccumulator
     tans = [_Tensor(_np.zeros(_np.shape(x._value))) for x in xs]
     tans[k] = _Tensor(_np.asarray(direction, _np.float64))
+    try:
+        return _jvp_nonzero_at(fn, call, xs, tans, finite_only)
+    except _linearity.NotLinearError:   # a rule not linear in dy: assume it depends
+        return [_np.ones(_np.shape(o._value), bool) for o in _flat_out(call(fn, list(xs)))]
+
+
+def _jvp_nonzero_at(fn, call, xs, tans, finite_only):
+    from finegrad._src.ad.forward import ForwardAccumulator
     with _np.errstate(all="ignore"):
         with ForwardAccumulator(list(xs), tans) as acc:
             out = _flat_out(call(fn, list(xs)))
@@ -472,9 +491,10 @@ def _is_num(a):
         not isinstance(a, bool)
 
 
-def sweep(f, reference=None, interval=(-10.0, 10.0), points=1001, scale="linear",
-          dtype="float32", order=1, modes=("rev", "fwd"), rtol=None, floor=1e-3, base=None,
-          seed=0, progress=False):
+def sweep(f: _Any, reference: _Any = None, interval: _Any = (-10.0, 10.0), points: int = 1001,
+          scale: str = "linear", dtype: _DTypeLike = "float32", order: int = 1,
+          modes: _Any = ("rev", "fwd"), rtol: _Any = None, floor: float = 1e-3, base: _Any = None,
+          seed: int = 0, progress: bool = False) -> _Any:
     """Check ``f``'s derivatives over a whole range, against float64 finite differences.
 
     ``f`` takes scalar inputs (its required positional parameters) and returns a scalar

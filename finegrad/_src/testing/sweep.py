@@ -314,7 +314,7 @@ def sweep(f, reference=None, interval=(-10.0, 10.0), points=1001, scale="linear"
           dtype="float32", order=1, modes=MODES, rtol=None, floor=1e-3, base=None, seed=0,
           progress=False):
     """Check ``f``'s derivatives over a whole range; see `finegrad.testing.sweep`."""
-    np_dtype = np.dtype(as_dtype(dtype)._np)
+    np_dtype, interval, points = _checked_arguments(f, interval, points, dtype, rtol)
     reference_name = None if reference is None else _name(reference)
     if reference is None and hasattr(f, "forward_without_rule"):
         reference = f.forward_without_rule
@@ -348,6 +348,44 @@ def sweep(f, reference=None, interval=(-10.0, 10.0), points=1001, scale="linear"
         cols=cols, groups=groups, value=value, got=got, expected=fd, noise=noise, kinks=kinks,
         value64=value64, reference=ref,
         vectorized=evaluators[0].vectorized)
+
+
+def _checked_arguments(f, interval, points, dtype, rtol):
+    """The dtype, interval and number of points of a sweep, each checked: a sweep whose
+    arguments would compare nothing (an infinite range, rtol nan) is an error, not "ok"."""
+    fn = "finegrad.testing.sweep"
+    if not callable(f):
+        raise TypeError(f"{fn}: f must be a function, got {type(f).__name__} {f!r:.40}")
+    try:
+        np_dtype = np.dtype(as_dtype(dtype)._np)
+    except (TypeError, ValueError):
+        np_dtype = None
+    if np_dtype is None or np_dtype not in (np.float32, np.float64):
+        raise ValueError(f"{fn}: dtype must be float32 or float64, got {dtype!r}")
+    if isinstance(interval, (str, bytes)) or not isinstance(interval, (tuple, list)) or \
+            len(interval) != 2:
+        raise TypeError(f"{fn}: interval must be a pair of numbers (lo, hi), got "
+                        f"{type(interval).__name__} {interval!r:.40}")
+    try:
+        lo, hi = float(interval[0]), float(interval[1])
+    except (TypeError, ValueError):
+        raise TypeError(f"{fn}: interval must be a pair of numbers (lo, hi), got "
+                        f"{interval!r:.40}") from None
+    if not (np.isfinite(lo) and np.isfinite(hi) and lo < hi):
+        raise ValueError(f"{fn}: interval must be finite with lo < hi, got {interval!r:.40}")
+    if isinstance(points, bool) or not isinstance(points, (int, np.integer)) or points < 3:
+        raise ValueError(f"{fn}: points must be an int >= 3, got {points!r:.40}")
+    if points > MAX_POINTS:
+        raise ValueError(f"{fn}: points must be at most {MAX_POINTS:,} (the sweep keeps "
+                         f"several float64 arrays of that many values), got {points:,}")
+    if rtol is not None and not (isinstance(rtol, (int, float, np.floating)) and
+                                 np.isfinite(rtol) and rtol > 0):
+        raise ValueError(f"{fn}: rtol must be a finite number > 0, got {rtol!r:.40}")
+    return np_dtype, (lo, hi), int(points)
+
+
+# a larger sweep would take minutes and gigabytes: a typo (--points 1e9) more likely than a need
+MAX_POINTS = 10 ** 7
 
 
 def _default_rtol(np_dtype):

@@ -14,7 +14,8 @@ import sys
 import numpy as np
 
 from finegrad._src.ad.tape import GradientTape
-from finegrad._src.testing.sweep import input_names, sweep
+from finegrad._src.ad.linearity import NotLinearError
+from finegrad._src.testing.sweep import MAX_POINTS, input_names, sweep
 from finegrad._src.tensor import Tensor
 
 USAGE_ERROR = 2
@@ -71,16 +72,28 @@ def main(argv=None):
     try:
         report = sweep(f, ref, progress=("auto" if long_sweep and not args.quiet else False),
                        **options)
-    except Exception as e:  # e.g. a rule that works in reverse mode only
+    except (Exception, SystemExit) as e:  # e.g. a rule that works in reverse mode only
         print(f"finegrad check: the sweep of {args.target} failed: {type(e).__name__}: {e}"
-              + ("" if options["modes"] == ("rev",) else " (--modes rev checks reverse mode "
-                 "alone)"), file=sys.stderr)
+              + (" (--modes rev checks reverse mode alone)" if _forward_failed(e, options)
+                 else ""), file=sys.stderr)
         return USAGE_ERROR
     try:
         print(report, flush=True)
     except BrokenPipeError:       # e.g. piped into `head`: the status still counts
         sys.stdout = open(os.devnull, "w")
-    return _write_outputs(report, args)
+    status = _write_outputs(report, args)
+    if not report.compared:      # "ok" must mean something was compared and agreed
+        print(f"finegrad check: nothing was compared for {args.target} (see above)",
+              file=sys.stderr)
+        return USAGE_ERROR
+    return status
+
+
+def _forward_failed(e, options):
+    """Whether the hint to check reverse mode alone applies: forward mode was part of the
+    sweep and the error is about it."""
+    return "fwd" in options["modes"] and (isinstance(e, NotLinearError) or
+                                          "forward" in str(e).lower())
 
 
 def _try_call(fn, target, spec, what, options):
@@ -93,7 +106,7 @@ def _try_call(fn, target, spec, what, options):
         with GradientTape() as tape:
             tape.watch(xs)
             out = fn(*xs)
-    except Exception as e:
+    except (Exception, SystemExit) as e:
         raise UsageError(f"{what}: calling {spec} on {len(names)} scalar input"
                          f"{'s' if len(names) > 1 else ''} ({', '.join(names)}) failed: "
                          f"{type(e).__name__}: {e}") from None
@@ -135,13 +148,18 @@ def _options(args):
         interval = (float(lo), float(hi))
     except ValueError:
         raise UsageError(f"--range must be LO:HI with two numbers, got {args.range!r}") from None
-    if not sep or not interval[0] < interval[1]:
-        raise UsageError(f"--range must be LO:HI with LO < HI, got {args.range!r}")
+    if not sep or not interval[0] < interval[1] or not np.isfinite(interval).all():
+        raise UsageError(f"--range must be LO:HI with finite LO < HI, got {args.range!r}")
+    if args.rtol is not None and not (np.isfinite(args.rtol) and args.rtol > 0):
+        raise UsageError(f"--rtol must be a finite number > 0, got {args.rtol!r}")
     modes = tuple(m.strip() for m in args.modes.split(",") if m.strip())
     if not modes or any(m not in ("rev", "fwd") for m in modes):
         raise UsageError(f"--modes must be rev, fwd or rev,fwd, got {args.modes!r}")
     if args.points < 3:
         raise UsageError(f"--points must be at least 3, got {args.points}")
+    if args.points > MAX_POINTS:
+        raise UsageError(f"--points must be at most {MAX_POINTS:,} (the sweep keeps several "
+                         f"float64 arrays of that many values), got {args.points:,}")
     if args.plot:
         if os.path.splitext(args.plot)[1].lower() not in (".png", ".svg", ".pdf"):
             raise UsageError(f"--plot must name a .png, .svg or .pdf file, got {args.plot!r}")
@@ -191,7 +209,7 @@ def _load_module(source, what):
         sys.path.insert(0, os.path.dirname(path))   # so the file's own imports resolve
         try:
             spec.loader.exec_module(module)
-        except Exception as e:
+        except (Exception, SystemExit) as e:   # sys.exit() on import: no silent exit 0
             del sys.modules[mod_name]
             raise UsageError(f"{what}: importing {source} failed: {type(e).__name__}: {e}") \
                 from None
@@ -204,7 +222,7 @@ def _load_module(source, what):
         return importlib.import_module(source)
     except ModuleNotFoundError as e:
         raise UsageError(f"{what}: no module {e.name!r} (from {source!r})") from None
-    except Exception as e:
+    except (Exception, SystemExit) as e:
         raise UsageError(f"{what}: importing {source} failed: {type(e).__name__}: {e}") \
             from None
 

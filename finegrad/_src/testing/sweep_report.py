@@ -34,6 +34,7 @@ class Check:
         self.reference_breaks = []  # per input: reference nan/inf where the rule is finite
         self.reference_off = []     # per input: reference finite but off by more than rtol
         self.unchecked = []         # per input: rule finite, no finite expected value
+        self.compared = []          # per input: where the rule was compared with the expected
         limit = np.finfo(report.dtype).max
         value_finite = np.isfinite(report.value)
         value64_finite = np.isfinite(report.value64)
@@ -53,6 +54,7 @@ class Check:
             self.error.append(rel)
             self.rule_nonfinite.append(due & ~c.got_finite)
             self.failing.append((c.checked & (rel > report.rtol)) | self.rule_nonfinite[-1])
+            self.compared.append(c.checked)
             self.reference_breaks.append(c.reference_breaks)
             if ref is None:
                 self.reference_off.append(np.zeros(exp.shape, bool))
@@ -100,9 +102,16 @@ class SweepReport:
                        for mode in self.modes]
 
     @property
+    def compared(self):
+        """How many (point, input, mode, order) comparisons were made: 0 means the sweep
+        checked nothing (the value is nan/inf everywhere, say), which is never "ok"."""
+        return sum(int(m.sum()) for c in self.checks for m in c.compared)
+
+    @property
     def ok(self):
-        """True when the rule agrees within ``rtol`` at every point where it must."""
-        return all(c.ok for c in self.checks)
+        """True when something was compared, and the rule agrees within ``rtol`` at every
+        point where it must."""
+        return self.compared > 0 and all(c.ok for c in self.checks)
 
     def __bool__(self):
         return self.ok
@@ -152,7 +161,8 @@ class SweepReport:
         return report_text(self)
 
     def __repr__(self):
-        return f"<SweepReport of {self.name}: {'ok' if self.ok else 'MISMATCH'}>"
+        state = "ok" if self.ok else "MISMATCH" if self.compared else "NOTHING COMPARED"
+        return f"<SweepReport of {self.name}: {state}>"
 
     def to_dict(self):
         """The report as plain data (what ``finegrad check --json`` writes)."""

@@ -43,6 +43,10 @@ def verdict(report):
     """One line: ok or MISMATCH, the worst point, and where the reference breaks."""
     modes = " and ".join(report.modes)
     orders = "order 1" if report.order == 1 else "orders 1 and 2"
+    if not report.compared:
+        return (f"NOTHING COMPARED: no point of the sweep had both a finite derivative of "
+                f"{report.name} and a finite expected value ({modes}, {orders}): its value "
+                f"is nan/inf at every point, or its derivatives are; choose another range")
     if report.ok:
         line = (f"ok: {report.name} agrees with float64 finite differences within rtol="
                 f"{report.rtol:g} wherever its derivatives must be finite ({modes}, {orders})")
@@ -118,6 +122,7 @@ def report_dict(report):
         "range": list(report.interval), "scale": report.scale, "points": len(report.cols[0]),
         "order": report.order, "modes": list(report.modes), "rtol": report.rtol,
         "floor": report.floor, "vectorized": bool(report.vectorized), "ok": report.ok,
+        "compared": report.compared,
         "worst": None if w is None else {
             "mode": w.mode, "order": w.order, "input": w.input, "point": w.point,
             "error": _finite(w.error), "got": _finite(w.got), "expected": _finite(w.expected)},

@@ -102,7 +102,7 @@ class Step(NamedTuple):
     recycle: tuple
     params: dict
     name: str
-    expr: str = None
+    expr: str | None = None
 
 
 def _kernel_step(n, plan, g, dying, index):

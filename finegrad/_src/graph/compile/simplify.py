@@ -27,7 +27,8 @@ def simplify(g):
         prim = n.prim
         pure = prim not in EFFECTS and prim.impl is not None and not n.params.get("rule") \
             and not prim.stateful and not has_effects(n)
-        if pure and ins and all(s in consts for s in ins) and not prim.multiple_results:
+        # (no inputs: a `full` of sizes a shape-polymorphic graph resolved for this call)
+        if pure and all(s in consts for s in ins) and not prim.multiple_results:
             try:
                 consts[n.outs[0]] = prim.impl(*[consts[s] for s in ins], **n.params)
                 continue

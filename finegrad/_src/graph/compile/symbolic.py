@@ -104,17 +104,22 @@ def broken_guard(g, env):
     return None
 
 
-def specialize(g, values):
-    """Run graph ``g`` once, op by op, on argument ``values`` whose open (symbolic) sizes
-    have new values. Returns (the output values, a copy of ``g`` with this run's shapes in
-    its meta and its symbolic params resolved, ready to compile for those sizes, and the
-    symbol bindings: from the arguments' sizes, and fresh symbols from the values')."""
+def specialize(g, values, outer=None):
+    """Run graph ``g`` once, op by op, on argument ``values`` (and ``outer``, the values of
+    a sub-graph's outer slots) whose open (symbolic) sizes have new values. Returns (the
+    output values, a copy of ``g`` with this run's shapes in its meta and its symbolic params
+    resolved, ready to compile for those sizes, and the symbol bindings: from the arguments'
+    sizes, and fresh symbols from the values')."""
     env = dict(zip(g.args, values, strict=True))
     env.update(g.consts)
     sym = g.sym
     binding = bindings(g, values)
+    for s, v in (outer or {}).items():
+        env[s] = v
+        if s in sym:
+            bind_shape(binding, sym[s], np.shape(v))
     meta = dict(g.meta)
-    for s in g.args:
+    for s in list(g.args) + list(outer or ()):
         meta[s] = (tuple(np.shape(env[s])), np.asarray(env[s]).dtype)
     nodes = []
     for n in g.nodes:

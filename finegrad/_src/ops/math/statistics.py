@@ -3,6 +3,9 @@ ops (so every mode and order of differentiation comes from the ops' own rules): 
 standard deviation, Euclidean norms, moments, ``add_n``, ``divide_no_nan``, logical
 reductions and ``compute_average_loss``.
 """
+
+from __future__ import annotations
+
 from finegrad._src.ops.math import elementwise as ew
 from finegrad._src.ops.math import arithmetic as ar
 from finegrad._src.ops.array.structural import cast, reduce_sum, zeros_like
@@ -11,8 +14,15 @@ from finegrad._src.ops.math.reductions import reduce_mean
 from finegrad._src.tensor import convert_to_tensor
 from finegrad._src import dtypes
 
+from typing import TYPE_CHECKING, Any
 
-def reduce_variance(input_tensor, axis=None, keepdims=False, name=None):
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.tensor import Tensor
+    from finegrad._src.types import TensorLike
+
+
+def reduce_variance(input_tensor: TensorLike, axis: Any = None, keepdims: bool = False,
+                    name: str | None = None) -> Tensor:
     """The variance ``mean(|x - mean(x)|^2)`` over ``axis`` (all axes when None).
 
     >>> import finegrad as fg
@@ -24,7 +34,8 @@ def reduce_variance(input_tensor, axis=None, keepdims=False, name=None):
     return reduce_mean(dev * dev, axis=axis, keepdims=keepdims)
 
 
-def reduce_std(input_tensor, axis=None, keepdims=False, name=None):
+def reduce_std(input_tensor: TensorLike, axis: Any = None, keepdims: bool = False,
+               name: str | None = None) -> Tensor:
     """The standard deviation ``sqrt(reduce_variance(x))`` over ``axis``.
 
     >>> import finegrad as fg
@@ -34,7 +45,8 @@ def reduce_std(input_tensor, axis=None, keepdims=False, name=None):
     return ew.sqrt(reduce_variance(input_tensor, axis=axis, keepdims=keepdims))
 
 
-def reduce_euclidean_norm(input_tensor, axis=None, keepdims=False, name=None):
+def reduce_euclidean_norm(input_tensor: TensorLike, axis: Any = None, keepdims: bool = False,
+                          name: str | None = None) -> Tensor:
     """``sqrt(sum(x^2))`` over ``axis``.
 
     >>> import finegrad as fg
@@ -45,7 +57,8 @@ def reduce_euclidean_norm(input_tensor, axis=None, keepdims=False, name=None):
     return ew.sqrt(reduce_sum(x * x, axis=axis, keepdims=keepdims))
 
 
-def reduce_any(input_tensor, axis=None, keepdims=False, name=None):
+def reduce_any(input_tensor: TensorLike, axis: Any = None, keepdims: bool = False,
+               name: str | None = None) -> Tensor:
     """Logical or over ``axis`` (False for an empty reduction).
 
     >>> import finegrad as fg
@@ -56,7 +69,8 @@ def reduce_any(input_tensor, axis=None, keepdims=False, name=None):
     return reduce_sum(x, axis=axis, keepdims=keepdims) > 0
 
 
-def reduce_all(input_tensor, axis=None, keepdims=False, name=None):
+def reduce_all(input_tensor: TensorLike, axis: Any = None, keepdims: bool = False,
+               name: str | None = None) -> Tensor:
     """Logical and over ``axis`` (True for an empty reduction).
 
     >>> import finegrad as fg
@@ -67,7 +81,8 @@ def reduce_all(input_tensor, axis=None, keepdims=False, name=None):
     return ew.equal(reduce_sum(x, axis=axis, keepdims=keepdims), 0)
 
 
-def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
+def l2_normalize(x: TensorLike, axis: Any = None, epsilon: float = 1e-12, name: str | None = None,
+                 dim: Any = None) -> Tensor:
     """``x / sqrt(max(sum(x^2, axis), epsilon))``.
 
     >>> import finegrad as fg
@@ -80,7 +95,8 @@ def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
     return x * (1 / ew.sqrt(ar.maximum(square_sum, epsilon)))
 
 
-def moments(x, axes, shift=None, keepdims=False, name=None):
+def moments(x: TensorLike, axes: Any, shift: Any = None, keepdims: bool = False,
+            name: str | None = None) -> tuple[Tensor, ...]:
     """``(mean, variance)`` of ``x`` over ``axes``.
 
     The variance's gradient is the exact one at every order (TensorFlow stops the mean's
@@ -102,7 +118,7 @@ def moments(x, axes, shift=None, keepdims=False, name=None):
     return mean, variance
 
 
-def add_n(inputs, name=None):
+def add_n(inputs: TensorLike, name: str | None = None) -> Tensor:
     """The elementwise sum of a list of tensors of one shape and dtype.
 
     >>> import finegrad as fg
@@ -125,7 +141,7 @@ def add_n(inputs, name=None):
     return total
 
 
-def divide_no_nan(x, y, name=None):
+def divide_no_nan(x: TensorLike, y: TensorLike, name: str | None = None) -> Tensor:
     """``x / y``, and 0 where ``y == 0`` (with gradient 0 there, not nan).
 
     >>> import finegrad as fg
@@ -141,7 +157,8 @@ def divide_no_nan(x, y, name=None):
     return ew.where(zero, zeros_like(quotient), quotient)
 
 
-def compute_average_loss(per_example_loss, sample_weight=None, global_batch_size=None):
+def compute_average_loss(per_example_loss: Any, sample_weight: Any = None,
+                         global_batch_size: Any = None) -> Tensor:
     """``sum(per_example_loss * sample_weight) / global_batch_size``.
 
     ``global_batch_size`` defaults to the size of the first axis (one replica, as finegrad

@@ -4,6 +4,9 @@ differentiation comes from the ops' own rules.
 At each kink the subgradient is TensorFlow's: ``leaky_relu`` and ``elu`` take the negative
 side's slope at 0 (TensorFlow's kernels test ``x > 0``).
 """
+
+from __future__ import annotations
+
 import math
 
 from finegrad._src.ops.math import elementwise as ew
@@ -11,11 +14,17 @@ from finegrad._src.ops.math import arithmetic as ar
 from finegrad._src.ops.special.error_and_gamma import erfc
 from finegrad._src.tensor import convert_to_tensor
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.tensor import Tensor
+    from finegrad._src.types import TensorLike
+
 _SELU_ALPHA = 1.6732632423543772848170429916717
 _SELU_SCALE = 1.0507009873554804934193349852946
 
 
-def leaky_relu(features, alpha=0.2, name=None):
+def leaky_relu(features: TensorLike, alpha: float = 0.2, name: str | None = None) -> Tensor:
     """``x`` where ``x > 0``, else ``alpha * x``.
 
     >>> import finegrad as fg
@@ -26,7 +35,7 @@ def leaky_relu(features, alpha=0.2, name=None):
     return ew.where(x > 0, x, x * alpha)
 
 
-def elu(features, name=None):
+def elu(features: TensorLike, name: str | None = None) -> Tensor:
     """``x`` where ``x > 0``, else ``exp(x) - 1``.
 
     >>> import finegrad as fg
@@ -39,7 +48,7 @@ def elu(features, name=None):
     return ew.where(x > 0, x, ew.expm1(ar.minimum(x, 0)))
 
 
-def selu(features, name=None):
+def selu(features: TensorLike, name: str | None = None) -> Tensor:
     """``scale * elu(x)`` with ``alpha * scale`` on the negative side (self-normalizing).
 
     >>> import finegrad as fg
@@ -50,7 +59,7 @@ def selu(features, name=None):
     return _SELU_SCALE * ew.where(x > 0, x, _SELU_ALPHA * ew.expm1(ar.minimum(x, 0)))
 
 
-def gelu(features, approximate=False, name=None):
+def gelu(features: TensorLike, approximate: bool = False, name: str | None = None) -> Tensor:
     """The Gaussian error linear unit ``x * Phi(x)``.
 
     With ``approximate=True``, TensorFlow's tanh approximation
@@ -72,7 +81,7 @@ def gelu(features, approximate=False, name=None):
     return 0.5 * x * erfc(x * (-1 / math.sqrt(2)))
 
 
-def silu(features, beta=1.0, name=None):
+def silu(features: TensorLike, beta: float = 1.0, name: str | None = None) -> Tensor:
     """``x * sigmoid(beta * x)`` (also called swish).
 
     >>> import finegrad as fg
@@ -86,7 +95,7 @@ def silu(features, beta=1.0, name=None):
 swish = silu
 
 
-def relu6(features, name=None):
+def relu6(features: TensorLike, name: str | None = None) -> Tensor:
     """``min(max(x, 0), 6)``.
 
     >>> import finegrad as fg
