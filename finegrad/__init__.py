@@ -99,6 +99,10 @@ from finegrad._src.control_flow.map_fn import map_fn
 from finegrad._src.control_flow.scan import scan, foldl, foldr
 from finegrad._src.control_flow.vectorized_map import vectorized_map
 
+# ---- TensorFlow 1 graphs at the top level (tf.Graph, tf.Operation, tf.AggregationMethod) ------
+from finegrad._src.v1.graphs import Graph, Operation
+from finegrad._src.v1.gradients import AggregationMethod
+
 # ---- namespaces --------------------------------------------------------------------------------
 from finegrad import (math, nn, linalg, autodiff, testing, stable, nest, errors, debugging,
                       compat, random, dtypes, signal, distribute, train, experimental,
@@ -142,7 +146,8 @@ __all__ = ["DType", "as_dtype", "float16", "float32", "float64", "int8", "int16"
            "while_loop", "case", "switch_case", "map_fn", "scan", "foldl", "foldr",
            "vectorized_map", "math", "nn", "linalg", "autodiff", "testing", "stable", "nest",
            "errors", "debugging", "compat", "random", "dtypes", "signal",
-           "distribute", "train", "experimental", "types", "bitcast", "newaxis", "truediv"]
+           "Graph", "Operation", "AggregationMethod", "distribute", "train", "experimental",
+           "types", "bitcast", "newaxis", "truediv"]
 
 
 def __getattr__(name: str) -> _Any:

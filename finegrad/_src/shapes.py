@@ -176,6 +176,30 @@ def dimension_value(dimension: Any) -> int:
     return _value_of(dimension)
 
 
+#: whether ``TensorShape[i]`` is a `Dimension` (TensorFlow 1's shapes, turned on by
+#: ``compat.v1.disable_v2_tensorshape`` or ``disable_v2_behavior``) rather than an int or None
+V1_DIMENSIONS = [False]
+
+
+def disable_v2_tensorshape():
+    """``shape[i]`` is a `Dimension` (with ``.value``), as in TensorFlow 1.
+
+    >>> import finegrad as fg
+    >>> fg.compat.v1.disable_v2_tensorshape()
+    >>> fg.zeros((2, 3)).shape[1].value
+    3
+    >>> fg.compat.v1.enable_v2_tensorshape()
+    >>> fg.zeros((2, 3)).shape[1]
+    3
+    """
+    V1_DIMENSIONS[0] = True
+
+
+def enable_v2_tensorshape():
+    """``shape[i]`` is an int or None again (TensorFlow 2's shapes)."""
+    V1_DIMENSIONS[0] = False
+
+
 class TensorShape(tuple):
     """The shape of a tensor: a tuple of ints (None for an open size) with TensorFlow's API.
 
@@ -204,6 +228,8 @@ class TensorShape(tuple):
     def __getitem__(self, key):
         if isinstance(key, slice):
             return TensorShape(tuple.__getitem__(self, key))
+        if V1_DIMENSIONS[0]:   # TensorFlow 1's shapes (disable_v2_tensorshape): a Dimension
+            return Dimension(tuple.__getitem__(self, key))
         return tuple.__getitem__(self, key)
 
     def __eq__(self, other):

@@ -22,6 +22,8 @@ import numpy as np
 from finegrad._src import dtypes, interop
 from finegrad._src.shapes import TensorShape
 from finegrad._src.state import state as _state
+from finegrad._src.graph_values import (MISSING, GraphOnly, OutOfScope,  # noqa: F401
+                                         add_graph, graphs, live_graphs)
 
 
 def _concrete(t, what):
@@ -32,6 +34,9 @@ def _concrete(t, what):
         tracer = _state.lifted   # inside `init_scope` during a trace: still the trace's tensor
     if tracer is not None:
         tracer.check_concrete(t, what)
+    elif graphs:   # a tensor of a TF1 graph, used after its graph's block: its graph refuses
+        for g in live_graphs():
+            g.check_concrete(t, what)
 
 
 def _static_value(t, what):
@@ -51,50 +56,6 @@ def _static_value(t, what):
     return t._value
 
 
-class OutOfScope:
-    """The value of a tensor made while a `finegrad.function` traced, once that trace is over.
-
-    Such a tensor holds the trace's example values, not the values of any call; code that kept
-    it (in a global or an attribute) and uses it later would compute silently with them. So
-    the trace's end replaces its value with this object, which refuses every use with a
-    TypeError naming the function (TensorFlow's "out of scope" error)."""
-
-    __slots__ = ("function",)
-
-    def __init__(self, function):
-        self.function = function
-
-    def error(self):
-        return TypeError(f"finegrad.function: this tensor was made while {self.function!r} was "
-                         f"traced and is out of scope: it was kept (in a global, an attribute "
-                         f"or a closure) after the trace ended, and its value is not the value "
-                         f"of any call. Return it from {self.function!r} instead")
-
-    def __getattr__(self, name):
-        raise self.error()
-
-    def __array__(self, *args, **kwargs):
-        raise self.error()
-
-    def __array_ufunc__(self, *args, **kwargs):
-        raise self.error()
-
-    def __array_function__(self, *args, **kwargs):
-        raise self.error()
-
-    def __getitem__(self, key):
-        raise self.error()
-
-    def __bool__(self):
-        raise self.error()
-
-    def __float__(self):
-        raise self.error()
-
-    def __index__(self):
-        raise self.error()
-
-    __int__ = __index__
 
 
 class Tensor:
@@ -192,6 +153,11 @@ class Tensor:
         tracer = _state.tracer
         if tracer is not None:
             return tracer.static_shape(self)
+        if graphs:   # a tensor of a TF1 graph keeps its graph's static shape
+            for g in live_graphs():
+                shape = g.tensor_attribute(self, "shape")
+                if shape is not MISSING:
+                    return shape
         return TensorShape(self._value.shape)
 
     @property
@@ -271,8 +237,10 @@ class Tensor:
 
     def __format__(self, spec: str) -> str:
         """``f"{loss:.4f}"``: the value formatted as NumPy formats it (as in TensorFlow)."""
+        if not spec:
+            return str(self)
         _concrete(self, "formatting")
-        return format(self.numpy(), spec) if spec else str(self)
+        return format(self.numpy(), spec)
 
     def __int__(self) -> int:
         _concrete(self, "int()")
@@ -304,19 +272,41 @@ class Tensor:
         return (self[i] for i in range(self._value.shape[0]))
 
     def __hash__(self) -> int:
-        # `==` is elementwise, as in TensorFlow 2: a tensor cannot be a dict key or set member
+        # `==` is elementwise, as in TensorFlow 2, so a tensor is no dict key (use .ref());
+        # but a tensor of a TF1 graph is, by identity, as TensorFlow's graph tensors are
+        # (feed_dict={x: ...})
+        for g in live_graphs():
+            if g.tensor_attribute(self, "graph") is g:
+                return id(self)
         raise TypeError("finegrad.Tensor is unhashable (== compares elementwise, as in "
                         "TensorFlow). Instead, use tensor.ref() as the key (and "
                         "ref.deref() to get the tensor back)")
 
+    def __getattr__(self, name: str) -> Any:
+        # ``.name``, ``.op``, ``.graph``, ``.eval``, ``.set_shape``: a tensor of a TF1 graph
+        # (v1/graphs.py) asks the graph that made it; eager tensors have none of them
+        if not name.startswith("_"):
+            for g in live_graphs():
+                r = g.tensor_attribute(self, name)
+                if r is not MISSING:
+                    return r
+        if name in ("name", "op", "graph"):
+            raise AttributeError(f"Tensor.{name} is undefined when eager execution is enabled.")
+        raise AttributeError(f"'Tensor' object has no attribute {name!r}")
+
     def __repr__(self) -> str:
+        for g in live_graphs():     # a tensor of a TF1 graph shows no (example) value
+            r = g.tensor_attribute(self, "repr")
+            if r is not MISSING:
+                return r
         if type(self._value) is OutOfScope:
             return f"<finegrad.Tensor: out of scope (traced in {self._value.function!r})>"
         return (f"<finegrad.Tensor: shape={tuple(self._value.shape)}, dtype={self.dtype.name}, "
                 f"numpy={numpy_text(self._value)}>")
 
     def __str__(self) -> str:
-        if type(self._value) is OutOfScope:
+        if type(self._value) is OutOfScope or graphs and any(
+                g.tensor_attribute(self, "graph") is g for g in live_graphs()):
             return repr(self)
         return (f"finegrad.Tensor({np.array2string(np.asarray(self._value))}, "
                 f"shape={tuple(self._value.shape)}, dtype={self.dtype.name})")

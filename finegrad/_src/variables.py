@@ -106,9 +106,7 @@ class Variable:
             raise ValueError("finegrad.Variable: initial_value must be given")
         if callable(initial_value):
             initial_value = initial_value()
-        tracer = core.current_tracer() or _state.lifted  # (init_scope: still the trace's)
-        if tracer is not None:   # inside finegrad.function: its rule for new variables
-            tracer.create_variable(self, initial_value)
+        given = initial_value
         if isinstance(initial_value, Variable):
             initial_value = initial_value.read_value()
         if isinstance(initial_value, Tensor):
@@ -130,6 +128,9 @@ class Variable:
         # TensorFlow's form, "<name>:<output index>": a given "w" is named "w:0"
         self.name = f"Variable:{self._unique_id}" if name is None else \
             name if ":" in str(name) else f"{name}:0"
+        tracer = core.current_tracer() or _state.lifted  # (init_scope: still the trace's)
+        if tracer is not None:   # inside finegrad.function: its rule for new variables (a
+            tracer.create_variable(self, given)   # TF1 graph names it, gives it an initializer)
 
     # --- reading ----------------------------------------------------------------------------
 
@@ -161,11 +162,19 @@ class Variable:
         >>> fg.Variable(2, dtype=fg.float64).numpy()
         np.float64(2.0)
         """
-        v = self._storage
+        v = self._eager_storage(".numpy()")
         return v.copy() if v.ndim else v[()]
 
+    def _eager_storage(self, what):
+        """The stored value; a variable of a TF1 graph has its values in sessions only."""
+        if "graph" in self.__dict__:
+            raise NotImplementedError(f"finegrad.Variable{what if what[0] == '.' else ''}: "
+                                      f"{what} of variable {self.name!r} of a TF1 graph: its "
+                                      f"value is in a Session (sess.run(v) or v.eval())")
+        return self._storage
+
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
-        a = np.array(self._storage)
+        a = np.array(self._eager_storage("NumPy conversion"))
         return a if dtype is None else a.astype(dtype)
 
     def __dlpack__(self, *, stream: Any = None, max_version: tuple[int, int] | None = None,
@@ -256,8 +265,9 @@ class Variable:
         tracer = core.current_tracer()
         if tracer is not None:  # inside finegrad.function: an assign node, run at each call
             v = self._new_value(value, mode)   # the same checks as eagerly
-            tracer.assign_variable(self, value if isinstance(value, Tensor) else Tensor(v), mode)
-            return self
+            r = tracer.assign_variable(self, value if isinstance(value, Tensor) else Tensor(v),
+                                       mode)
+            return self if r is None else r   # (a TF1 graph: the read of the new value)
         v = self._new_value(value, mode)
         if mode == "assign":
             return self._set(v)
@@ -304,13 +314,13 @@ class Variable:
                 f"dtype={self.dtype.name}, numpy={numpy_text(self._storage)}>")
 
     def __bool__(self) -> bool:
-        return bool(self._storage)
+        return bool(self._eager_storage("a Python bool"))
 
     def __float__(self) -> float:
-        return float(self._storage)
+        return float(self._eager_storage("float()"))
 
     def __int__(self) -> int:
-        return int(self._storage)
+        return int(self._eager_storage("int()"))
 
     def __len__(self) -> int:
         return len(self._storage)
@@ -322,9 +332,13 @@ class Variable:
         return id(self)
 
     def __eq__(self, other: object) -> Tensor:  # type: ignore[override]
+        if getattr(_state.tracer, "v1_graph", None) is not None:   # a TF1 graph: identity
+            return self is other
         return self._as_tensor() == other
 
     def __ne__(self, other: object) -> Tensor:  # type: ignore[override]
+        if getattr(_state.tracer, "v1_graph", None) is not None:
+            return self is not other
         return self._as_tensor() != other
 
 

@@ -165,6 +165,9 @@ def group(*inputs: Any, **kwargs: Any) -> None:
     if unknown:
         raise TypeError(f"finegrad.group: unknown keyword arguments {unknown}; expected only "
                         f"'name'")
+    graph = getattr(core.current_tracer(), "v1_graph", None)
+    if graph is not None:   # a TF1 graph: one op that runs them all (v1/graphs.py)
+        return graph.group(inputs, kwargs.get("name"))
     del inputs
 
 

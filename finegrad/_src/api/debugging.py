@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 
 if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.types import DTypeLike
     from finegrad._src.types import TensorLike
 
 if TYPE_CHECKING:   # annotations only: nothing imported at run time
@@ -399,7 +400,7 @@ def assert_rank_in(x: TensorLike, ranks: Any, message: Any = None, name: str | N
                          f"rank {got}, shape {tuple(t.shape)}")
 
 
-def assert_same_float_dtype(tensors: Any = None, dtype: Any = None) -> DType:
+def assert_same_float_dtype(tensors: Any = None, dtype: DTypeLike | None = None) -> DType:
     """The one floating dtype of ``tensors`` (a list; None entries are skipped) and ``dtype``,
     after checking that they agree; float32 when neither gives one.
 

@@ -97,7 +97,7 @@ class constant_initializer(Initializer):  # TensorFlow's name
         self.value = value
         self.support_partition = support_partition
 
-    def __call__(self, shape: Any, dtype: Any = None, **kwargs: Any) -> Tensor:
+    def __call__(self, shape: Any, dtype: DTypeLike | None = None, **kwargs: Any) -> Tensor:
         shape = self._shape(shape, kwargs, self.support_partition)
         return Tensor(filled(to_numpy_value(self.value, dtype, self._fn), shape, self._fn))
 

@@ -60,6 +60,9 @@ class name_scope:  # TensorFlow's name
             scope = self._name
         else:
             scope = f"{_scopes.stack[-1]}{self._name}/"
+            unique = getattr(core.current_tracer(), "unique_scope", None)
+            if unique is not None:   # a TF1 graph's scopes are unique: "layer", "layer_1"
+                scope = unique(scope)
         _scopes.stack.append(scope)
         return scope
 
@@ -85,7 +88,15 @@ def control_dependencies(control_inputs: Any) -> Any:
     if control_inputs is not None and not isinstance(control_inputs, (list, tuple)):
         raise TypeError(f"finegrad.control_dependencies: control_inputs must be a list or None, "
                         f"got {type(control_inputs).__name__}")
+    graph = _v1_graph()
+    if graph is not None:   # a TF1 graph orders its ops by control inputs
+        return graph.control_dependencies(control_inputs)
     return contextlib.nullcontext()
+
+
+def _v1_graph():
+    """The TF1 graph being built (v1/graphs.py), which the tracer knows, or None."""
+    return getattr(core.current_tracer(), "v1_graph", None)
 
 
 def no_op(name: str | None = None) -> None:
@@ -95,6 +106,9 @@ def no_op(name: str | None = None) -> None:
     >>> fg.no_op() is None
     True
     """
+    graph = _v1_graph()
+    if graph is not None:   # a TF1 graph: an op a Session can run
+        return graph.no_op(name)
     del name
 
 

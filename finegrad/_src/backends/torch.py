@@ -138,7 +138,7 @@ try:   # what Function.apply runs, for _apply (private: the standard apply if th
     from torch._functorch.utils import unwrap_dead_wrappers as _unwrap_dead_wrappers
     _transforms_active = torch._C._are_functorch_transforms_active
 except (ImportError, AttributeError):
-    _transforms_active = None  # type: ignore[assignment]  # (an old or moved torch)
+    _transforms_active = None  # type: ignore[assignment, unused-ignore]  # (old/moved torch)
 
 
 def _apply(call, leaves):

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from finegrad._src import core, nest
+from finegrad._src import core, dims, nest
 from finegrad._src.ad.rediff import jvp_by_transposing, vjp_of
 from finegrad._src.core import Primitive, bind
 from finegrad._src.ops.zeros_and_axes import instantiate_zeros
@@ -38,13 +38,24 @@ class _Branch:
     def __init__(self, graph, builder, outer_index):
         self.graph, self.builder, self.outer_index = graph, builder, outer_index
         self._compiled = None
+        self._sized = {}    # argument and captured shapes -> compiled (symbolic sub-graphs)
 
     def run_values(self, args, captured_values):
-        if self._compiled is None:
-            # symbolic params at their traced values: the cond or while op pinned the sizes
-            # flowing into it (graph/compile/symbolic.py)
-            self._compiled = pipeline.compiled(symbolic.at_traced_sizes(self.graph))
         outer = {s: captured_values[i] for s, i in self.outer_index.items()}
+        if self.graph.sym:
+            # open sizes of the enclosing graph (a cond follows them, see _cond_shape): the
+            # sub-graph resolved for these sizes, as a polymorphic function is
+            key = (tuple(np.shape(a) for a in args),
+                   tuple(np.shape(v) for v in captured_values))
+            compiled = self._sized.get(key)
+            if compiled is None:
+                outs, sized, _ = symbolic.specialize(self.graph, list(args), outer)
+                if len(self._sized) < 16:
+                    self._sized[key] = pipeline.compiled(sized)
+                return outs
+            return compiled.run(list(args), outer)
+        if self._compiled is None:
+            self._compiled = pipeline.compiled(self.graph)
         return self._compiled.run(list(args), outer)
 
     def replay(self, args, captured):
@@ -175,6 +186,22 @@ def _dry(fn):
 
 
 cond_p.def_vmap(vmap.cond_rule)   # the slices partitioned by the predicate
+
+
+@cond_p.def_shape
+def _cond_shape(pred, *captured, branches):
+    """The branches' output shapes, whose open sizes are the enclosing trace's when the
+    branches were traced with them (else, and where the two branches differ, the sizes
+    flowing in are kept at their traced values, as for an op without a shape rule)."""
+    def shape(b, s):
+        return tuple(b.graph.sym.get(s, b.graph.meta[s][0]))
+    same_sizes = all(core.same_shape(shape(b, s), tuple(captured[i]))
+                     for b in branches for s, i in b.outer_index.items())
+    t, f = ([shape(b, o.slot) for o in nest.flatten(b.graph.outputs) if isinstance(o, OutSlot)]
+            for b in branches)
+    if not same_sizes or not all(core.same_shape(a, b) for a, b in zip(t, f, strict=True)):
+        dims.pin([d for sh in captured for d in sh], "cond has no rule for dynamic axes")
+    return t
 
 
 @cond_p.def_impl

@@ -26,6 +26,7 @@ from finegrad._src.tensor import Tensor
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.types import DTypeLike
     from finegrad._src.types import TensorLike
 
 
@@ -134,8 +135,9 @@ def _map(fn, elems, signature, where):
     return nest.pack_sequence_as(first, stacked) if nest.is_nested(first) else stacked[0]
 
 
-def map_fn(fn: Any, elems: TensorLike, dtype: Any = None, parallel_iterations: Any = None,
-           back_prop: bool = True, swap_memory: bool = False, infer_shape: bool = True,
+def map_fn(fn: Any, elems: TensorLike, dtype: DTypeLike | None = None,
+           parallel_iterations: Any = None, back_prop: bool = True, swap_memory: bool = False,
+           infer_shape: bool = True,
            name: str | None = None, fn_output_signature: Any = None) -> Any:
     """``fn`` applied to each slice of ``elems`` along axis 0, the results stacked.
 

@@ -63,6 +63,12 @@ def _thawed(v):
     return [_thawed(r) for r in v] if isinstance(v, tuple) else v
 
 
+def current_shadow():
+    """The variable values a `dry_run` block gives read/assign nodes (a TF1 session's), or
+    None."""
+    return getattr(_DRY, "shadow", None)
+
+
 @read_variable_p.def_impl
 def _read_variable_impl(*, var):
     shadow = getattr(_DRY, "shadow", None)
@@ -75,11 +81,15 @@ def _assign_variable_impl(value, *, var, mode, index=None):
     shadow = getattr(_DRY, "shadow", None)
     if shadow is None:
         with var._lock:   # atomic, as the eager update
-            return _assign_into(var, var._storage, value, mode, index)
-    return _assign_into(var, shadow.get(id(var), var._storage), value, mode, index, shadow)
+            return _assign_into(var, value, mode, index, None)
+    return _assign_into(var, value, mode, index, shadow)
 
 
-def _assign_into(var, cur, value, mode, index, shadow=None):
+def _assign_into(var, value, mode, index, shadow):
+    if index is None and mode == "assign":   # (the old value is not read: a TF1 session's
+        cur = None                           # initializer assigns an uninitialized variable)
+    else:
+        cur = var._storage if shadow is None else shadow.get(id(var), var._storage)
     if index is not None:   # v[index].assign(value): the slice takes value, broadcast
         cur = np.array(cur)
         cur[index.idx] = value

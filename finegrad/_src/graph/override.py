@@ -27,6 +27,8 @@ def _primitive_of(op_type):
     """The finegrad primitive of a TensorFlow op type (``"IdentityN"`` -> ``identity``)."""
     if op_type == "IdentityN":   # finegrad's identity_n is identity applied per tensor
         op_type = "Identity"
+    if op_type in ("PyFunc", "PyFuncStateless"):   # TF1's py_func: finegrad's numpy_function
+        op_type = "NumpyFunction"
     return core.find_primitive(op_type) or \
         core.find_primitive(re.sub(r"(?<!^)(?=[A-Z])", "_", op_type).lower()) or \
         core.find_primitive(op_type.lower())   # MatMul -> matmul

@@ -1,11 +1,11 @@
-"""Algebraic rewrites of compiled graphs (passes of `ir.compile_graph`), each keeping values.
+"""Algebraic rewrites of compiled graphs (passes of `pipeline.compile_graph`), each keeping values.
 
 `commute_operands`: addition and multiplication commute exactly in IEEE arithmetic (real and
 complex: the same products and sums, in the same order), and so does their broadcasting and
 their type promotion; a traced gradient often computes ``2.0 * v`` in one rule and ``v * 2.0``
 in another. The pass reads equal scalar constants (same type, same bits) from one slot and
 swaps the two operands of an ``add`` or ``multiply`` kernel where that writes it as an
-earlier node is written (other nodes keep the order the user wrote), so that `ir.simplify`
+earlier node is written (other nodes keep the order the user wrote), so that `simplify`
 merges such repeated subexpressions: one pass over memory instead of two, identical values.
 
 `fold_scalar_factors`: ``c2 * (c1 * x)`` with scalar constants, where the inner product is
@@ -35,7 +35,7 @@ from finegrad._src.graph.compile.simplify import simplify
 def commute_operands(g):
     """Equal scalar constants read from one slot, and the operands of an ``add`` or
     ``multiply`` swapped where that writes it as an earlier node is written, then
-    `ir.simplify` (which merges them); again while that merges more. Returns ``g`` when
+    `simplify` (which merges them); again while that merges more. Returns ``g`` when
     nothing changes."""
     for _ in range(4):
         same, seen, nodes, changed = _same_scalars(g.consts), set(), [], False

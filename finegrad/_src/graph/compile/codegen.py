@@ -235,7 +235,7 @@ def _signature(name, bound):
 
 
 def generate(c, steps, wrap=None):
-    """(source, function) for `ir.Compiled` ``c`` running ``steps``; ``wrap(fn, step)``, when
+    """(source, function) for `executor.Compiled` ``c`` running ``steps``; ``wrap(fn, step)``, when
     given, replaces each step's callable (scalar steps are then calls too: for profiling)."""
     names = _Names()
     em = _Emitter(names, c.pool_keys, wrap)

@@ -1,4 +1,4 @@
-"""Graph rewrites that remove work a traced gradient leaves behind (passes of `ir.compile_graph`).
+"""Graph rewrites that remove work a traced gradient leaves behind (passes of the `pipeline`).
 
 `merge_scatters`: the VJP of slicing scatters its cotangent into a new array of zeros
 (``scatter_add_into_zeros``); a gradient that slices one array several times (``x[0::2]`` and

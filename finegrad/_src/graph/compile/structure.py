@@ -1,4 +1,4 @@
-"""Structural rewrites: matrix products with a diagonal operand (a pass of `ir.compile_graph`).
+"""Structural rewrites: matrix products with a diagonal operand (a pass of the `pipeline`).
 
 `diagonal_matmuls`: a Jacobian taken by one batched reverse pass (`GradientTape.jacobian`)
 seeds it with an identity matrix; elementwise VJPs then scale it by vectors

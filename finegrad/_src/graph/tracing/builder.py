@@ -23,7 +23,8 @@ from finegrad._src.graph.compile import symbolic
 from finegrad._src.ops.array import indexing
 from finegrad._src.graph.ir import Graph, Node, OutSlot, read_variable_p, assign_variable_p
 from finegrad._src.dims import Dim, has_dims, is_symbolic
-from finegrad._src.tensor import OutOfScope, Tensor, TensorShape
+from finegrad._src.graph_values import OutOfScope
+from finegrad._src.tensor import Tensor, TensorShape
 from finegrad._src import variables
 from finegrad._src.variables import Variable
 

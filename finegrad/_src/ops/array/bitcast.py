@@ -4,12 +4,20 @@ Element sizes decide the shape, as in TensorFlow: equal sizes keep it; a larger 
 gains a last axis of ``size_in / size_out``; a smaller one needs a last axis of
 ``size_out / size_in``, which disappears.
 """
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
 
 from finegrad._src import dtypes
 from finegrad._src.core import Primitive, bind, def_nondiff
 from finegrad._src.errors import InvalidArgumentError
 from finegrad._src.ops.array.structural import convert_to_tensor
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.tensor import Tensor
+    from finegrad._src.types import TensorLike
 
 # TensorFlow's allowed types: numbers (bool and strings are refused)
 _KINDS = "iufc"
@@ -29,7 +37,8 @@ def _bitcast_impl(x, *, dtype, axis):
     return out.reshape(shape)
 
 
-def bitcast(input, type, name=None):  # TensorFlow's argument names
+def bitcast(input: TensorLike, type: Any,  # TensorFlow's argument names
+            name: str | None = None) -> Tensor:
     """The bytes of ``input`` read as dtype ``type``, without copying values (``tf.bitcast``).
 
     >>> import finegrad as fg

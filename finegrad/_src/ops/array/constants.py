@@ -101,7 +101,7 @@ def fill(dims: Any, value: TensorLike, name: str | None = None, layout: Any = No
     return broadcast_to(v, _shape_arg(dims, "finegrad.fill"))
 
 
-def range_(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None,
+def range_(start: Any, limit: Any = None, delta: Any = 1, dtype: DTypeLike | None = None,
            name: str = "range") -> Tensor:
     """Like Python's range, as a tensor (``finegrad.range``); int32 for ints, float32 for floats.
 
@@ -118,7 +118,7 @@ def range_(start: Any, limit: Any = None, delta: Any = 1, dtype: Any = None,
         raise ValueError("finegrad.range: delta must not be zero")
     if dtype is None:
         kinds = [np.asarray(v).dtype for v in vals]
-        dt = np.float32 if any(k.kind == "f" for k in kinds) else np.int32
+        dt: Any = np.float32 if any(k.kind == "f" for k in kinds) else np.int32
         if any(k == np.float64 for k in kinds):
             dt = np.float64
         elif any(k == np.int64 for k in kinds) and dt == np.int32:

@@ -20,7 +20,8 @@ from finegrad._src.tensor import Tensor
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:   # annotations only: nothing imported at run time
-    from finegrad._src.tensor import Tensor
+    from finegrad._src.dtypes import DType
+    from finegrad._src.shapes import TensorShape
     from finegrad._src.types import TensorLike
 
 
@@ -218,7 +219,8 @@ class IndexedSlices:
     array([1., 2.], dtype=float32)
     """
 
-    def __init__(self, values, indices, dense_shape=None):
+    def __init__(self, values: Any, indices: TensorLike,
+                 dense_shape: TensorLike | None = None) -> None:
         self.values = convert_to_tensor(values)
         self.indices = convert_to_tensor(indices)
         if not self.indices.dtype.is_integer:
@@ -227,11 +229,11 @@ class IndexedSlices:
         self.dense_shape = None if dense_shape is None else convert_to_tensor(dense_shape)
 
     @property
-    def dtype(self):
+    def dtype(self) -> DType:
         return self.values.dtype
 
     @property
-    def shape(self):
+    def shape(self) -> TensorShape:
         """The dense tensor's shape: ``dense_shape`` when given, else the values' with an
         unknown first axis."""
         if self.dense_shape is not None:

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 
 if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.types import DTypeLike
     from finegrad._src.types import TensorLike
 
 if TYPE_CHECKING:   # annotations only: nothing imported at run time
@@ -200,7 +201,7 @@ def _flatten(x):
 
 
 def one_hot(indices: TensorLike, depth: Any, on_value: Any = None, off_value: Any = None,
-            axis: Any = None, dtype: Any = None, name: str | None = None) -> Tensor:
+            axis: Any = None, dtype: DTypeLike | None = None, name: str | None = None) -> Tensor:
     """One-hot encode integer ``indices`` into a new axis of size ``depth`` (TensorFlow's
     ``tf.one_hot``); indices outside ``[0, depth)`` give an all-``off_value`` row. Not
     differentiable with respect to ``indices``; the result is a constant.

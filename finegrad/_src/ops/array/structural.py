@@ -27,10 +27,10 @@ from finegrad._src.shapes import as_ints
 from finegrad._src.tensor import Tensor
 
 if TYPE_CHECKING:   # annotations only: nothing imported at run time
-    from finegrad._src.types import TensorLike
+    from finegrad._src.types import DTypeLike, TensorLike
 
 
-def convert_to_tensor(value: TensorLike, dtype: Any = None, dtype_hint: Any = None,
+def convert_to_tensor(value: TensorLike, dtype: DTypeLike | None = None, dtype_hint: Any = None,
                       name: str | None = None) -> Tensor:
     """Convert a tensor, Variable, number, NumPy array or nested list to a Tensor.
 
@@ -68,7 +68,7 @@ def _t(x):
     return x if type(x) is Tensor else convert_to_tensor(x)
 
 
-def zeros_like(input: TensorLike, dtype: Any = None,  # TensorFlow's keyword
+def zeros_like(input: TensorLike, dtype: DTypeLike | None = None,  # TensorFlow's keyword
                name: str | None = None, layout: Any = None) -> Tensor:
     """Zeros with the shape (and, unless given, the dtype) of ``x``.
 
@@ -81,7 +81,7 @@ def zeros_like(input: TensorLike, dtype: Any = None,  # TensorFlow's keyword
     return zeros_of(x, x._value.dtype if dtype is None else dtypes.as_dtype(dtype)._np)
 
 
-def ones_like(input: TensorLike, dtype: Any = None,  # TensorFlow's keyword
+def ones_like(input: TensorLike, dtype: DTypeLike | None = None,  # TensorFlow's keyword
               name: str | None = None, layout: Any = None) -> Tensor:
     """Ones with the shape (and, unless given, the dtype) of ``x``.
 

@@ -143,7 +143,8 @@ def _nextafter_vjp(ct, x1, x2, *, out, needs, batch):
 
 # ---- scalar_mul, saturate_cast -----------------------------------------------------------
 
-def scalar_mul(scalar: Any, x: TensorLike, name: str | None = None) -> Tensor:
+def scalar_mul(scalar: Any, x: TensorLike | IndexedSlices,
+               name: str | None = None) -> Tensor | IndexedSlices:
     """``scalar * x`` for a 0-D ``scalar``; differentiable in both (as TensorFlow's). An
     `IndexedSlices` ``x`` stays sparse: its values are scaled.
 
@@ -349,7 +350,7 @@ def _invert_permutation_impl(x):
     return out
 
 
-def accumulate_n(inputs: TensorLike, shape: Any = None, tensor_dtype: Any = None,
+def accumulate_n(inputs: TensorLike, shape: Any = None, tensor_dtype: DTypeLike | None = None,
                  name: str | None = None) -> Tensor:
     """The elementwise sum of a list of tensors of one shape and dtype (TensorFlow's
     deprecated alias of `finegrad.math.add_n`, with its checks of ``shape`` and

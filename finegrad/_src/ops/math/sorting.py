@@ -54,7 +54,9 @@ def _index_dtype(output_type, fn, allowed=("int32", "int64")):
 # ---- argmax, argmin ---------------------------------------------------------------------------
 
 def _arg_extreme(name: Any, np_fn: Any, nan_as: Any) -> tuple[Primitive, Callable[..., Tensor]]:
-    prim = def_nondiff(Primitive(name, unify=False))
+    prim = def_nondiff(Primitive(
+        name, unify=False,   # the shape without ``axis`` (open sizes follow)
+        shape_rule=lambda shape, *, axis, dtype: tuple(shape[:axis]) + tuple(shape[axis + 1:])))
 
     @prim.def_impl
     def _impl(x, *, axis, dtype):

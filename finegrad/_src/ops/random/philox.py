@@ -15,10 +15,11 @@ _WEYL = (0x9E3779B9, 0xBB67AE85)
 _SEED_KEY = (0x3EC8F720, 0x02461E29)
 
 
-def blocks(counter, key, n):
+def blocks(counter, key, n, offsets=None):
     """``n`` Philox4x32-10 outputs from the 128-bit ``counter`` (four uint32, low first)
-    counting up, under ``key`` (two uint32): an (n, 4) uint32 array."""
-    i = np.arange(n, dtype=np.uint64)
+    counting up, under ``key`` (two uint32): an (n, 4) uint32 array. With ``offsets`` (a
+    uint64 array), the outputs at ``counter + offsets`` instead."""
+    i = np.arange(n, dtype=np.uint64) if offsets is None else offsets
     c, carry = [], i
     for word in counter:
         s = np.uint64(word) + carry
@@ -41,10 +42,11 @@ def key_counter(seed):
     return (0, 0, int(mix[2]), int(mix[3])), (int(mix[0]), int(mix[1]))
 
 
-def _bits(seed, n, per_group, group):
+def _bits(seed, n, per_group, group, state=None):
     """The uint32 words of ``n`` outputs, ``group`` outputs per block of which each uses
-    ``per_group // group`` words (TensorFlow's grouping): an (n, words) array."""
-    counter, key = key_counter(seed)
+    ``per_group // group`` words (TensorFlow's grouping): an (n, words) array. ``state``:
+    the (counter, key) to start from instead of the stateless seed's (a stateful op's)."""
+    counter, key = key_counter(seed) if state is None else state
     words = per_group // group
     b = blocks(counter, key, -(-n // group)).reshape(-1, group, words)
     return b.reshape(-1, words)[:n]
@@ -63,31 +65,32 @@ def _unit_float(bits, dt):
     return (man | np.uint32(127 << 23)).view(np.float32) - np.float32(1)
 
 
-def uniform(seed, shape, dt, low=None, high=None):
-    """TensorFlow's stateless uniform values of NumPy dtype ``dt``."""
+def uniform(seed, shape, dt, low=None, high=None, state=None):
+    """TensorFlow's stateless uniform values of NumPy dtype ``dt`` (``state``: see `_bits`)."""
     dt = np.dtype(dt)
     n = int(np.prod(shape, dtype=np.int64))
     if dt.kind in "iu":
         if dt.itemsize == 8:
-            b = _bits(seed, n, 4, 2).astype(np.uint64)
+            b = _bits(seed, n, 4, 2, state).astype(np.uint64)
             x = b[:, 0] | (b[:, 1] << np.uint64(32))
         else:
-            x = _bits(seed, n, 4, 4)[:, 0]
+            x = _bits(seed, n, 4, 4, state)[:, 0]
         if low is None:   # the full range (``random.split``): the bits as they come
             return x.view(np.dtype(f"u{x.itemsize}")).view(dt).reshape(shape)
         x = x.astype(np.uint64) % np.uint64(high - low)
         return (x.astype(np.int64) + low).astype(dt).reshape(shape)
     two = dt == np.float64
-    return _unit_float(_bits(seed, n, 4, 2 if two else 4), dt).reshape(shape)
+    return _unit_float(_bits(seed, n, 4, 2 if two else 4, state), dt).reshape(shape)
 
 
-def normal(seed, shape, dt):
-    """TensorFlow's stateless normal values (Box-Muller on pairs of uniform draws)."""
+def normal(seed, shape, dt, state=None):
+    """TensorFlow's stateless normal values (Box-Muller on pairs of uniform draws;
+    ``state``: see `_bits`)."""
     dt = np.dtype(dt)
     n = int(np.prod(shape, dtype=np.int64))
     wide = dt == np.float64
     calc = np.float64 if wide else np.float32
-    b = _bits(seed, 2 * -(-n // 2), 4, 2 if wide else 4)
+    b = _bits(seed, 2 * -(-n // 2), 4, 2 if wide else 4, state)
     u = _unit_float(b, np.float64 if wide else np.float32).astype(calc).reshape(-1, 2)
     u1 = np.maximum(u[:, 0], calc(1e-7))
     v1 = calc(2 * np.pi) * u[:, 1]

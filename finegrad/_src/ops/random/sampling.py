@@ -175,8 +175,8 @@ def _logits(logits, fn):
     return x
 
 
-def categorical(logits: TensorLike, num_samples: Any, dtype: Any = None, seed: Any = None,
-                name: str | None = None) -> Tensor:
+def categorical(logits: TensorLike, num_samples: Any, dtype: DTypeLike | None = None,
+                seed: Any = None, name: str | None = None) -> Tensor:
     """``num_samples`` class ids per row of ``logits`` ([batch, classes], unnormalized log
     probabilities); int64 by default.
 
