@@ -46,16 +46,21 @@ def _eager_run(mod, name, args, kw, steps=3):
     return w.numpy(), [opt.get_slot(w, s).numpy() for s in SLOTS.get(name, [])]
 
 
-def _same(got, want):
-    np.testing.assert_allclose(got[0], want[0], rtol=1e-6, atol=1e-7)
-    for g, w in zip(got[1], want[1], strict=True):
-        np.testing.assert_allclose(g, w, rtol=1e-6, atol=1e-7)
+def _same(got, want, exact=True):
+    for g, w in zip([got[0]] + got[1], [want[0]] + want[1], strict=True):
+        if exact:   # bit for bit, as the dense updates
+            np.testing.assert_array_equal(g, w)
+        else:
+            np.testing.assert_allclose(g, w, rtol=1e-6, atol=1e-7)
 
 
 @pytest.mark.parametrize("name,args,kw", CASES)
 def test_session_against_tensorflow(name, args, kw):
     tf = pytest.importorskip("tensorflow")
-    _same(_session_run(fg, name, args, kw), _session_run(tf, name, args, kw))
+    # TF's Session rounds GradientDescent's repeated rows differently from its eager
+    # scatter-add (1 ulp, same kernel); every other sparse update matches bit for bit
+    _same(_session_run(fg, name, args, kw), _session_run(tf, name, args, kw),
+          exact=name != "GradientDescentOptimizer")
 
 
 @pytest.mark.parametrize("name,args,kw", CASES)

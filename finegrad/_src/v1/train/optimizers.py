@@ -379,20 +379,19 @@ class RMSPropOptimizer(Optimizer):
         return _after(first, lambda: var.assign_sub(mom_t))
 
     def _apply_rows(self, grad, rows, var):
+        # TensorFlow's sparse RMSProp kernels order their operations unlike the dense ones
         lr, rho = self._lr(var), _scalar(self._decay, var)
         momentum, eps = _scalar(self._momentum, var), _scalar(self._epsilon, var)
         ms, mom = self.get_slot(var, "rms"), self.get_slot(var, "momentum")
-        ms_t = gather(ms.read_value(), rows)
-        ms_t = ms_t + (square(grad) - ms_t) * (1. - rho)
+        ms_t = gather(ms.read_value(), rows) * rho + square(grad) * (1. - rho)
         writes = [ms.scatter_update(IndexedSlices(ms_t, rows))]
         denom = ms_t + eps
         if self._centered:
             mg = self.get_slot(var, "mg")
-            mg_t = gather(mg.read_value(), rows)
-            mg_t = mg_t + (grad - mg_t) * (1. - rho)
-            denom = ms_t - square(mg_t) + eps
+            mg_t = gather(mg.read_value(), rows) * rho + grad * (1. - rho)
+            denom = (ms_t - square(mg_t)) + eps
             writes.append(mg.scatter_update(IndexedSlices(mg_t, rows)))
-        mom_t = gather(mom.read_value(), rows) * momentum + (grad * lr) / sqrt(denom)
+        mom_t = gather(mom.read_value(), rows) * momentum + (1. / sqrt(denom)) * lr * grad
         writes.append(mom.scatter_update(IndexedSlices(mom_t, rows)))
         first = group(*writes) if graphs.current_graph() is not None else writes[-1]
         return _after(first, lambda: _sub_rows(var, rows, mom_t))
