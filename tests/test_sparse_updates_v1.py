@@ -84,3 +84,26 @@ def test_adagrad_sums_repeated_rows_before_squaring():
     # TensorFlow's sparse kernels see the summed gradient of row 1: (1 + 0.5)^2 + 0.1
     _, (acc,) = _session_run(fg, "AdagradOptimizer", (0.1,), {}, steps=1)
     np.testing.assert_allclose(acc[1], [0.1 + 1.5 ** 2, 0.1 + 2.5 ** 2], rtol=1e-6)
+
+
+@pytest.mark.parametrize("name,args,kw", CASES)
+def test_traced_function_equals_eager(name, args, kw):
+    # inside finegrad.function the sparse step is traced once and runs with the ids it gets
+    w = fg.Variable(INIT.copy())
+    opt = getattr(fg.compat.v1.train, name)(*args, **kw)
+
+    @fg.function
+    def step(ids):
+        opt.minimize(lambda: fg.reduce_sum(fg.gather(w, ids) * VALUES), var_list=[w])
+
+    for k in range(3):
+        step(fg.constant(IDS if k < 2 else OTHER_IDS))
+    w_eager = fg.Variable(INIT.copy())
+    opt_eager = getattr(fg.compat.v1.train, name)(*args, **kw)
+    for k in range(3):
+        ids = IDS if k < 2 else OTHER_IDS
+        opt_eager.minimize(lambda ids=ids: fg.reduce_sum(fg.gather(w_eager, ids) * VALUES),
+                           var_list=[w_eager])
+    np.testing.assert_allclose(w.numpy(), w_eager.numpy(), rtol=1e-6)
+    if name != "AdamOptimizer":
+        np.testing.assert_array_equal(w.numpy()[[0, 2, 4, 5]], INIT[[0, 2, 4, 5]])

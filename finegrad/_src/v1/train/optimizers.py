@@ -15,7 +15,7 @@ from finegrad._src.api import scopes
 from finegrad._src.ad.tape import GradientTape
 from finegrad._src.api.contexts import group
 from finegrad._src.ops.array.structural import cast, convert_to_tensor
-from finegrad._src.ops.array.constants import ones, zeros
+from finegrad._src.ops.array.constants import zeros
 from finegrad._src.ops.math.elementwise import floor, sqrt, square
 from finegrad._src.ops.array.gather import IndexedSlices, gather
 from finegrad._src.v1 import default_graph, graphs, variable_scope as vs
@@ -184,7 +184,9 @@ def _slot_variable(var, label, init):
         else f"{base}/{label}"
 
     def value():
-        return zeros(shape, dt) if init == "zeros" else ones(shape, dt) * init
+        # (a constant: inside finegrad.function a slot is made from no traced tensor)
+        return zeros(shape, dt) if init == "zeros" else \
+            convert_to_tensor(np.full(shape, init, dt._np))
     return vs._make(full, value, dt, False, None)
 
 
