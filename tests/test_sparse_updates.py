@@ -20,6 +20,7 @@ CASES = [("SGD", {}), ("SGD", {"momentum": 0.5}), ("SGD", {"momentum": 0.5, "nes
          ("Adamax", {}), ("Nadam", {}),
          pytest.param("Adadelta", {}, marks=pytest.mark.xfail(
              strict=True, reason="not yet Keras's sparse arithmetic (duplicates squared apart)")),
+         ("Lion", {}),
          pytest.param("Ftrl", {}, marks=pytest.mark.xfail(
              strict=True, reason="not yet Keras's sparse arithmetic (duplicates squared apart)"))]
 # Keras (TF) keeps the untouched rows of the variable unchanged for these (its sparse test).
