@@ -18,15 +18,11 @@ CASES = [("SGD", {}), ("SGD", {"momentum": 0.5}), ("SGD", {"momentum": 0.5, "nes
          ("Adagrad", {}), ("Adagrad", {"clipnorm": 1.0}),
          ("RMSprop", {}), ("RMSprop", {"momentum": 0.5}), ("RMSprop", {"centered": True}),
          ("Adamax", {}), ("Nadam", {}),
-         pytest.param("Adadelta", {}, marks=pytest.mark.xfail(
-             strict=True, reason="not yet Keras's sparse arithmetic (duplicates squared apart)")),
-         ("Lion", {}),
-         pytest.param("Ftrl", {}, marks=pytest.mark.xfail(
-             strict=True, reason="not yet Keras's sparse arithmetic (duplicates squared apart)"))]
+         ("Adadelta", {}), ("Lion", {}), ("Ftrl", {})]
 # Keras (TF) keeps the untouched rows of the variable unchanged for these (its sparse test).
 SPARSE_VAR = {("SGD", ()), ("SGD", ("clipnorm",)), ("Adagrad", ("clipnorm",)),
               ("SGD", ("clipvalue",)), ("SGD", ("global_clipnorm",)), ("Adagrad", ()),
-              ("RMSprop", ()), ("RMSprop", ("centered",))}
+              ("RMSprop", ()), ("RMSprop", ("centered",)), ("Adadelta", ())}
 
 
 def _grad(mod, step):

@@ -92,10 +92,23 @@ class Adadelta(Optimizer):
         self._accumulated_grads, self._accumulated_delta_vars = self.add_optimizer_variables(
             variables, ["accumulated_grad", "accumulated_delta_var"])
 
+    _sparse_steps = True
+
     def update_step(self, gradient: Any, variable: Any, learning_rate: Any) -> Any:
-        lr, g = cast(learning_rate, variable.dtype), cast(gradient, variable.dtype)
+        lr = cast(learning_rate, variable.dtype)
+        g = sparse_rows.cast_grad(gradient, variable.dtype)
         i, rho = self._get_variable_index(variable), self.rho
         acc_g, acc_d = self._accumulated_grads[i], self._accumulated_delta_vars[i]
+        if sparse_rows.is_sparse(g):    # Keras's sparse arithmetic: delta only on the rows
+            acc_g.assign(rho * acc_g + sparse_rows.dense(
+                sparse_rows.map_values(g, lambda t: (1 - rho) * ew.square(t))))
+            num = sparse_rows.rows_of(ew.sqrt(acc_d + self.epsilon), g)
+            den = sparse_rows.rows_of(ew.sqrt(acc_g + self.epsilon), g)
+            delta = sparse_rows.map_values(g, lambda t: -((num * t) / den))
+            acc_d.assign(rho * acc_d + sparse_rows.dense(
+                sparse_rows.map_values(delta, lambda t: (1 - rho) * ew.square(t))))
+            variable.scatter_add(sparse_rows.map_values(delta, lambda t: lr * t))
+            return
         acc_g.assign(rho * acc_g + (1 - rho) * ew.square(g))
         delta = -(ew.sqrt(acc_d + self.epsilon) * g) / ew.sqrt(acc_g + self.epsilon)
         acc_d.assign(rho * acc_d + (1 - rho) * ew.square(delta))
