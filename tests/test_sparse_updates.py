@@ -88,3 +88,16 @@ def test_sparse_step_in_a_traced_function():
     np.subtract.at(want, INDICES, 0.2 * VALUES)
     np.testing.assert_allclose(v.numpy(), want, rtol=1e-6)
     np.testing.assert_array_equal(v.numpy()[UNTOUCHED], INIT[UNTOUCHED])
+
+
+def test_loss_scale_optimizer_against_keras():
+    keras = pytest.importorskip("keras")
+    tf = pytest.importorskip("tensorflow")
+    if keras.backend.backend() != "tensorflow":
+        pytest.skip("Keras's sparse updates need KERAS_BACKEND=tensorflow")
+    want, _ = _run(tf, keras.optimizers.LossScaleOptimizer(keras.optimizers.SGD(0.5)),
+                   keras.Variable)
+    got, _ = _run(fg, fg.keras.optimizers.LossScaleOptimizer(fg.keras.optimizers.SGD(0.5)),
+                  fg.Variable)
+    np.testing.assert_allclose(got, want, rtol=2e-6, atol=1e-7)
+    np.testing.assert_array_equal(got[UNTOUCHED], INIT[UNTOUCHED])
