@@ -12,7 +12,7 @@ import importlib
 import os
 import threading
 
-# backend name -> (module under finegrad._src.backends, framework to import, pip extra)
+# backend name -> (package under finegrad._src.backends, framework to import, pip extra)
 _KNOWN = {"finegrad": ("native", "numpy", None),
           "jax": ("jax", "jax", "jax"),
           "torch": ("torch", "torch", "torch"),
@@ -45,13 +45,15 @@ def _check_name(name):
 
 
 def load(name):
-    """The backend module ``name``, importing its framework (ImportError naming the extra)."""
+    """The backend ``name`` (an `assemble.Backend`), importing its framework (ImportError
+    naming the extra)."""
     loaded = _LOADED.get(name)
     if loaded is not None:
         return loaded
     module, framework, extra = _KNOWN[_check_name(name)]
     try:
-        loaded = _LOADED[name] = importlib.import_module(f"finegrad._src.backends.{module}")
+        package = importlib.import_module(f"finegrad._src.backends.{module}")
+        loaded = _LOADED[name] = package.BACKEND
         return loaded
     except ImportError as e:
         if e.name is not None and e.name.split(".")[0] != framework:

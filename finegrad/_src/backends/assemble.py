@@ -1,0 +1,70 @@
+"""A backend object: every Keras name bound to its implementation on one framework.
+
+Implementations come in layers, later layers overriding earlier ones: the composites
+(`finegrad._src.backends.composite`, Keras ops written once with other ops, for every
+backend), the TensorFlow-API implementations shared by the finegrad and tensorflow backends
+(`finegrad._src.backends.tfapi`, written against ``b.tf``), and the framework's own modules.
+A function of the first two kinds takes the backend as its first argument; a framework
+module's functions take only Keras's arguments. A Keras name that no layer implements is a
+function raising NotImplementedError that names the function, the backend and where it can
+be had.
+"""
+import functools
+import types
+
+from finegrad._src.backends import keras_names
+
+
+def _exported(module):
+    """Public callables of ``module`` (not modules, classes or private names)."""
+    for name, value in vars(module).items():
+        if name.startswith("_") or isinstance(value, (types.ModuleType, type)):
+            continue
+        if callable(value):
+            yield name, value
+
+
+class Backend:
+    """Keras's names on one framework, with ``name``, ``framework`` and where each
+    implementation came from (``sources``: name -> 'composite', 'tfapi' or the framework
+    function's dotted name)."""
+
+    def __init__(self, name, framework, with_backend=(), own=(), **attributes):
+        self.name, self.framework = name, framework
+        self.sources = {}
+        self.__dict__.update(attributes)
+        for module in with_backend:
+            kind = module.__name__.split(".")[-2]
+            for n, fn in _exported(module):
+                setattr(self, n, functools.partial(fn, self))
+                self.sources[n] = kind
+        for module in own:
+            for n, fn in _exported(module):
+                setattr(self, n, fn)
+                self.sources[n] = _dotted(fn)
+        for group, names in keras_names.GROUPS.items():
+            for n in names:
+                attr = f"image_{n}" if group == "image" else n
+                if not hasattr(self, attr):
+                    setattr(self, attr, _missing(name, n, group))
+                    self.sources[attr] = None
+
+
+def _dotted(fn):
+    target = getattr(fn, "__wrapped__", fn)
+    module = getattr(target, "__module__", None) or ""
+    if module.startswith("finegrad._src.backends"):
+        return "finegrad"   # written here, on the framework's functions
+    return f"{module}.{getattr(target, '__name__', '?')}"
+
+
+def _missing(backend, name, group):
+    where = f"ops.image.{name}" if group == "image" else f"ops.{name}"
+
+    def missing(*args, **kwargs):
+        raise NotImplementedError(
+            f"finegrad.ops: {where} is not implemented on the {backend!r} backend; run it "
+            f"on another backend (ops.backend_scope('jax') or 'tensorflow'), or see "
+            f"docs/backends.md's table for the backends that have it")
+    missing.__name__ = name
+    return missing

@@ -1,0 +1,170 @@
+"""`keras.ops.numpy` on TensorFlow: ``tf.experimental.numpy`` and ``tf`` functions under
+Keras's names, with Keras's promotion (``int32 + float32`` is float32, never TensorFlow's
+error or a silent int32)."""
+import builtins as _builtins
+
+import tensorflow as tf
+import tensorflow.experimental.numpy as tnp
+
+from finegrad._src.backends import elementwise as _elementwise
+from finegrad._src.backends import promotion as _promotion
+from finegrad._src.backends.tensorflow import custom as _custom
+
+
+def _convert(x, dtype=None):
+    if dtype is None and isinstance(x, (list, tuple)):
+        return _custom.convert_to_tensor(tnp.asarray(x)) if not _builtins.any(
+            isinstance(v, float) for v in tf.nest.flatten(x)) else \
+            tf.convert_to_tensor(x, dtype="float32")
+    return _custom.convert_to_tensor(x, dtype)
+
+
+_C = _elementwise.Convention(_custom.is_tensor, _convert, tf.cast, _custom.dtype_name)
+_t = _C.tensor
+_elementwise.fill(globals(), _C, tnp)
+exp, log, sqrt, sin, cos, tanh = (_C.unary_float(f) for f in (tf.exp, tf.math.log, tf.sqrt,
+                                                               tf.sin, tf.cos, tf.tanh))
+add, subtract, multiply = _C.binary(tf.add), _C.binary(tf.subtract), _C.binary(tf.multiply)
+equal, not_equal = _C.binary(tf.equal), _C.binary(tf.not_equal)
+less, greater = _C.binary(tf.less), _C.binary(tf.greater)
+fmod = _C.binary(tf.truncatemod)
+bitwise_invert = bitwise_not = _C.unary(tf.bitwise.invert)
+bitwise_left_shift = left_shift = _C.binary(tf.bitwise.left_shift)
+bitwise_right_shift = right_shift = _C.binary(tf.bitwise.right_shift)
+trunc = _C.unary_float(lambda x: tf.where(x < 0, tf.math.ceil(x), tf.math.floor(x)))
+
+_elementwise.fill_by_keyword(globals(), _C, tnp, one="""all any amax amin argmax argmin
+argsort average broadcast_to count_nonzero cumprod cumsum diag diagflat diagonal diff flip
+full_like mean moveaxis prod ptp ravel repeat roll rot90 sort std sum swapaxes trace tril
+triu var vander zeros_like ones_like empty_like hsplit vsplit dsplit split ndim size
+round""".split(), two="isclose allclose kron tensordot cross inner outer vdot dot append"
+                             .split(), indexed="take take_along_axis".split())
+tile = _C.by_keyword(tnp.tile, "tile", rename={"repeats": "reps"})
+linspace = _C.by_keyword(tnp.linspace, "linspace", 2)
+logspace = _C.by_keyword(tnp.logspace, "logspace", 2)
+geomspace = _C.by_keyword(tnp.geomspace, "geomspace", 2)
+
+
+def max(x, axis=None, keepdims=False, initial=None):  # noqa: A001 (Keras's name)
+    out = tf.reduce_max(_t(x), axis=axis, keepdims=keepdims)
+    return out if initial is None else tf.maximum(out, tf.cast(initial, out.dtype))
+
+
+def min(x, axis=None, keepdims=False, initial=None):  # noqa: A001
+    out = tf.reduce_min(_t(x), axis=axis, keepdims=keepdims)
+    return out if initial is None else tf.minimum(out, tf.cast(initial, out.dtype))
+
+
+def matmul(x1, x2):
+    x1, x2 = _C.promote(x1, x2)
+    return tnp.matmul(x1, x2)
+
+
+def reshape(x, newshape):
+    return tf.reshape(x, newshape)
+
+
+def transpose(x, axes=None):
+    return tf.transpose(x, perm=axes)
+
+
+def expand_dims(x, axis):
+    return tnp.expand_dims(x, axis)
+
+
+def squeeze(x, axis=None):
+    return tf.squeeze(x, axis=axis)
+
+
+def _joined(xs):
+    ts = [_t(x) for x in xs]
+    dtype = _promotion.result_type(*[_custom.dtype_name(t) for t in ts])
+    return [t if _custom.dtype_name(t) == dtype else tf.cast(t, dtype) for t in ts]
+
+
+def concatenate(xs, axis=0):
+    return tf.concat(_joined(xs), axis=axis)
+
+
+def stack(x, axis=0):
+    return tf.stack(_joined(x), axis=axis)
+
+
+def where(condition, x1=None, x2=None):
+    c = tf.cast(_t(condition), "bool")
+    if x1 is None and x2 is None:
+        return tuple(tf.cast(i, "int32") for i in tnp.nonzero(c))
+    x1, x2 = _C.promote(x1, x2)
+    return tf.where(c, x1, x2)
+
+
+def clip(x, x_min, x_max):
+    x = _t(x)
+    if x.dtype == tf.bool:
+        x = tf.cast(x, "int32")
+    return tf.clip_by_value(x, tf.cast(x_min, x.dtype), tf.cast(x_max, x.dtype))
+
+
+def einsum(subscripts, *operands, **kwargs):
+    return tf.einsum(subscripts, *_joined(operands))
+
+
+def arange(start, stop=None, step=None, dtype=None):
+    if dtype is None:
+        floats = _builtins.any(isinstance(v, float) for v in (start, stop, step))
+        dtype = "float32" if floats else "int32"
+    if stop is None:
+        start, stop = 0, start
+    return tf.range(start, stop, 1 if step is None else step, dtype=dtype)
+
+
+def zeros(shape, dtype=None):
+    return tf.zeros(shape, dtype=dtype or "float32")
+
+
+def ones(shape, dtype=None):
+    return tf.ones(shape, dtype=dtype or "float32")
+
+
+def full(shape, fill_value, dtype=None):
+    value = _t(fill_value)
+    return tf.broadcast_to(tf.cast(value, dtype or value.dtype), shape)
+
+
+def eye(N, M=None, k=0, dtype=None):  # noqa: N803 (Keras's names)
+    return tnp.eye(N, M, k, dtype=dtype or "float32")
+
+
+def tri(N, M=None, k=0, dtype=None):  # noqa: N803
+    return tnp.tri(N, M, k, dtype=dtype or "float32")
+
+
+def identity(n, dtype=None):
+    return tnp.identity(n, dtype=dtype or "float32")
+
+
+def pad(x, pad_width, mode="constant", constant_values=None):
+    if constant_values is None:
+        return tnp.pad(x, pad_width, mode=mode)
+    return tnp.pad(x, pad_width, mode=mode, constant_values=constant_values)
+
+
+def searchsorted(sorted_sequence, values, side="left"):
+    return tf.cast(tf.searchsorted(sorted_sequence, values, side=side), "int32")
+
+
+def rint(x):
+    return tf.math.round(_t(x))
+
+
+def result_type(*dtypes):
+    return _promotion.result_type(*dtypes)
+
+
+def slogdet(x):
+    return tuple(tf.linalg.slogdet(_C.floating(x)))
+
+
+def divide(x1, x2):
+    x1, x2 = _C.promote(x1, x2, float)
+    return tf.divide(x1, x2)
