@@ -62,9 +62,10 @@ def _missing(backend, name, group):
     where = f"ops.image.{name}" if group == "image" else f"ops.{name}"
 
     def missing(*args, **kwargs):
+        other = "tensorflow" if backend == "jax" else "jax"
         raise NotImplementedError(
             f"finegrad.ops: {where} is not implemented on the {backend!r} backend; run it "
-            f"on another backend (ops.backend_scope('jax') or 'tensorflow'), or see "
-            f"docs/backends.md's table for the backends that have it")
+            f"on a backend that has it (ops.backend_scope({other!r}); docs/backends.md's "
+            f"table lists them), or write it with the ops this backend has")
     missing.__name__ = name
     return missing

@@ -16,7 +16,8 @@ def ndim(b, x):
 
 
 def size(b, x):
-    return int(_np.prod(b.static_shape(_t(b, x)), dtype=_np.int64))
+    return b.convert_to_tensor(int(_np.prod(b.static_shape(_t(b, x)), dtype=_np.int64)),
+                               "int32")
 
 
 def swapaxes(b, x, axis1, axis2):

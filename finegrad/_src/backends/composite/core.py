@@ -133,3 +133,16 @@ def _groups(side):
         else:
             groups.append([tok])
     return groups
+
+
+def slice_update(b, inputs, start_indices, updates):
+    """``inputs`` with the block at ``start_indices`` replaced by ``updates`` (padding the
+    update to the input's shape, and a mask of where it lands)."""
+    x, u = _t(b, inputs), _t(b, updates)
+    starts = [int(s) for s in (b.convert_to_numpy(start_indices) if b.is_tensor(start_indices)
+                               else start_indices)]
+    widths = [(s, n - s - m) for s, n, m in
+              zip(starts, b.static_shape(x), b.static_shape(u), strict=True)]
+    padded = b.pad(b.cast(u, b.dtype_name(x)), widths)
+    mask = b.cast(b.pad(b.ones(b.static_shape(u), "int32"), widths), "bool")
+    return b.where(mask, padded, x)

@@ -2,6 +2,8 @@
 every backend (Keras's formulas and defaults). Each takes the backend ``b`` first."""
 import math as _math
 
+import numpy as _np
+
 from finegrad._src.backends.composite.numpy import _axes, _float, _ndim, _t
 
 
@@ -172,7 +174,7 @@ def batch_normalization(b, x, mean, variance, axis, offset=None, scale=None, eps
 
 def layer_normalization(b, x, gamma=None, beta=None, axis=-1, epsilon=None, **kwargs):
     x = _float(b, x)
-    eps = 1e-3 if epsilon is None else epsilon
+    eps = 1e-7 if epsilon is None else epsilon   # backend.epsilon()
     axes = _axes(axis, _ndim(b, x))
     mean, var = moments(b, x, axes, True)
     out = b.multiply(b.subtract(x, mean), b.rsqrt(b.add(var, eps)))
@@ -274,3 +276,37 @@ def space_to_depth(b, x, block_size, data_format="channels_last"):
     y = b.reshape(x, (n, h // bs, bs, w // bs, bs, c))
     y = b.reshape(b.transpose(y, (0, 1, 3, 2, 4, 5)), (n, h // bs, w // bs, c * bs * bs))
     return b.transpose(y, (0, 3, 1, 2)) if data_format == "channels_first" else y
+
+
+def dot_product_attention(b, query, key, value, bias=None, mask=None, scale=None,
+                          is_causal=False, flash_attention=None, attn_logits_soft_cap=None):
+    """softmax(q k^T * scale + bias, masked) v over (batch, time, heads, head size) inputs."""
+    q, k, v = _float(b, query), _float(b, key), _float(b, value)
+    if scale is None:
+        scale = 1.0 / _math.sqrt(b.static_shape(q)[-1])
+    logits = b.multiply(b.einsum("BTNH,BSNH->BNTS", q, k), scale)
+    if attn_logits_soft_cap is not None:
+        logits = b.multiply(b.tanh(b.divide(logits, attn_logits_soft_cap)),
+                            attn_logits_soft_cap)
+    if bias is not None:
+        logits = b.add(logits, b.cast(_t(b, bias), b.dtype_name(logits)))
+    if is_causal:
+        t, s = b.static_shape(logits)[-2:]
+        causal = b.cast(b.tril(b.ones((t, s), "int32")), "bool")
+        mask = causal if mask is None else b.logical_and(b.cast(_t(b, mask), "bool"), causal)
+    if mask is not None:
+        low = b.full_like(logits, float(_np_finfo_min(b.dtype_name(logits))))
+        logits = b.where(b.cast(_t(b, mask), "bool"), logits, low)
+    probs = b.softmax(logits, -1)
+    return b.einsum("BNTS,BSNH->BTNH", probs, v)
+
+
+def _np_finfo_min(name):
+    return _np.finfo(name).min
+
+
+def separable_conv(b, inputs, depthwise_kernel, pointwise_kernel, strides=1, padding="valid",
+                   data_format=None, dilation_rate=1):
+    out = b.depthwise_conv(inputs, depthwise_kernel, strides, padding, data_format,
+                           dilation_rate)
+    return b.conv(out, pointwise_kernel, 1, "valid", data_format, 1)

@@ -134,13 +134,19 @@ def signbit(b, x):
                                                     b.less(b.divide(1.0, x), 0)))
 
 
-def fmax(b, x1, x2):
+def _promoted(b, x1, x2):
     x1, x2 = _t(b, x1), _t(b, x2)
+    dtype = b.result_type(b.dtype_name(x1), b.dtype_name(x2))
+    return b.cast(x1, dtype), b.cast(x2, dtype)
+
+
+def fmax(b, x1, x2):
+    x1, x2 = _promoted(b, x1, x2)
     return b.where(b.isnan(x1), x2, b.where(b.isnan(x2), x1, b.maximum(x1, x2)))
 
 
 def fmin(b, x1, x2):
-    x1, x2 = _t(b, x1), _t(b, x2)
+    x1, x2 = _promoted(b, x1, x2)
     return b.where(b.isnan(x1), x2, b.where(b.isnan(x2), x1, b.minimum(x1, x2)))
 
 
@@ -284,3 +290,70 @@ def hanning(b, x):
 
 def kaiser(b, x, beta):
     return _window(b, x, _np.kaiser(int(x), float(beta)))
+
+
+def ldexp(b, x1, x2):
+    x1 = _float(b, x1)
+    x2 = _t(b, x2)
+    if b.dtype_name(x2).startswith(("float", "bfloat")):
+        raise TypeError(f"finegrad.ops.ldexp: x2 must be an integer tensor, got "
+                        f"{b.dtype_name(x2)}")
+    return b.multiply(x1, b.power(b.convert_to_tensor(2.0, b.dtype_name(x1)),
+                                  b.cast(x2, b.dtype_name(x1))))
+
+
+def i0(b, x):
+    """The modified Bessel function I0 by its power series (40 terms: float32-accurate for
+    |x| < 30)."""
+    x = _float(b, x)
+    q = b.multiply(b.square(x), 0.25)
+    term, total = b.ones_like(x), b.ones_like(x)
+    for k in range(1, 40):
+        term = b.divide(b.multiply(term, q), float(k * k))
+        total = b.add(total, term)
+    return total
+
+
+def _integer_eager(b, name, fn, *xs):
+    """An integer-only function computed by NumPy on eager values (no gradient exists)."""
+    ts = [_t(b, x) for x in xs]
+    dtype = b.result_type(*[b.dtype_name(t) for t in ts])
+    try:
+        values = [b.convert_to_numpy(t) for t in ts]
+    except Exception as e:   # a traced value
+        raise NotImplementedError(f"finegrad.ops.{name} on the {b.name!r} backend runs "
+                                  f"eagerly only; use the jax or tensorflow backend inside "
+                                  f"a compiled function") from e
+    return b.convert_to_tensor(_np.asarray(fn(*values)).astype(dtype))
+
+
+def gcd(b, x1, x2):
+    return _integer_eager(b, "gcd", _np.gcd, x1, x2)
+
+
+def lcm(b, x1, x2):
+    return _integer_eager(b, "lcm", _np.lcm, x1, x2)
+
+
+def bitwise_and(b, x, y):
+    return _integer_eager(b, "bitwise_and", _np.bitwise_and, x, y)
+
+
+def bitwise_or(b, x, y):
+    return _integer_eager(b, "bitwise_or", _np.bitwise_or, x, y)
+
+
+def bitwise_xor(b, x, y):
+    return _integer_eager(b, "bitwise_xor", _np.bitwise_xor, x, y)
+
+
+def bitwise_left_shift(b, x, y):
+    return _integer_eager(b, "bitwise_left_shift", _np.left_shift, x, y)
+
+
+def bitwise_right_shift(b, x, y):
+    return _integer_eager(b, "bitwise_right_shift", _np.right_shift, x, y)
+
+
+def bitwise_invert(b, x):
+    return _integer_eager(b, "bitwise_invert", _np.invert, x)

@@ -131,7 +131,7 @@ def histogram(b, x, bins=10, range=None):  # noqa: A002 (Keras's name)
                                          "int32"), -1), 1), 0, bins - 1)
     inside = b.logical_and(b.greater_equal(x, lo), b.less_equal(x, hi))
     counts = b.sum(b.cast(b.logical_and(b.equal(b.expand_dims(idx, -1), b.arange(bins)),
-                                        b.expand_dims(inside, -1)), "int32"), 0)
+                                        b.expand_dims(inside, -1)), "float32"), 0)
     return counts, edges
 
 

@@ -42,7 +42,8 @@ def shape(x):
     >>> ops.shape(ops.zeros((2, 3)))
     (2, 3)
     """
-    return _on(x).static_shape(x)
+    backend = _on(x)
+    return backend.static_shape(x if backend.is_tensor(x) else backend.convert_to_tensor(x))
 
 
 def dtype(x):
@@ -52,7 +53,8 @@ def dtype(x):
     >>> ops.dtype(ops.ones((1,), dtype="int8"))
     'int8'
     """
-    return _on(x).dtype_name(x)
+    backend = _on(x)
+    return backend.dtype_name(x if backend.is_tensor(x) else backend.convert_to_tensor(x))
 
 
 def result_type(*dtypes):

@@ -18,16 +18,15 @@ _C = _elementwise.Convention(_custom.is_tensor, _custom.convert_to_tensor,
                              lambda x, d: jnp.asarray(x).astype(d), _custom.dtype_name,
                              wide=_wide())
 _elementwise.fill(globals(), _C, jnp)
-exp, log, sqrt, sin, cos, tanh = jnp.exp, jnp.log, jnp.sqrt, jnp.sin, jnp.cos, jnp.tanh
 
 # Keras's parameters by keyword: jax.numpy's names are NumPy's, as Keras's
 _elementwise.fill_by_keyword(globals(), _C, jnp, one="""all any amax amin argmax argmin
 argsort average broadcast_to count_nonzero cumprod cumsum diag diagflat diagonal diff flip
 full_like histogram max mean median min moveaxis nanargmax nanargmin nancumprod nancumsum
-nanmax nanmean nanmedian nanmin nanpercentile nanprod nanquantile nanstd nansum nanvar
-nan_to_num percentile prod ptp quantile ravel repeat roll rot90 sort std sum swapaxes trace
+nanmax nanmean nanmedian nanmin nanprod nanstd nansum nanvar
+nan_to_num prod ptp ravel repeat roll rot90 sort std sum swapaxes trace
 trapezoid tril triu var vander zeros_like ones_like empty_like array_split hsplit vsplit
-dsplit split corrcoef ndim size argpartition round""".split(),
+dsplit split corrcoef ndim argpartition round""".split(),
                              two="""isin kron tensordot isclose allclose correlate cross
 inner outer vdot dot matmul append""".split(),
                              indexed="take take_along_axis searchsorted digitize".split())
@@ -179,3 +178,17 @@ def divide_no_nan(x1, x2):
     x1, x2 = _C.promote(x1, x2, float)
     safe = jnp.where(x2 == 0, 1, x2)
     return jnp.where(x2 == 0, 0, x1 / safe)
+
+
+def _quantiles(fn):
+    def q_function(x, q, axis=None, method="linear", keepdims=False):
+        return fn(_C.floating(x), jnp.asarray(q), axis=axis, method=method, keepdims=keepdims)
+    return q_function
+
+
+quantile, percentile = _quantiles(jnp.quantile), _quantiles(jnp.percentile)
+nanquantile, nanpercentile = _quantiles(jnp.nanquantile), _quantiles(jnp.nanpercentile)
+
+
+def ldexp(x1, x2):
+    return jnp.ldexp(_C.floating(x1), jnp.asarray(x2))

@@ -123,3 +123,66 @@ def scatter_update(inputs, indices, updates, reduction=None):
 
 def unstack(x, num=None, axis=0):
     return fg.unstack(x, num, axis)
+
+
+def _fmt(x, data_format):
+    n = x.shape.rank - 2
+    return ("NC" + "DHW"[-n:]) if data_format == "channels_first" else ("N" + "DHW"[-n:] + "C")
+
+
+def conv(inputs, kernel, strides=1, padding="valid", data_format=None, dilation_rate=1):
+    x = _f(inputs)
+    k = fg.cast(kernel, x.dtype)
+    channels = x.shape[1 if data_format == "channels_first" else -1]
+    if k.shape[-2] != channels:
+        raise NotImplementedError("finegrad.ops.conv on the 'finegrad' backend: grouped "
+                                  "convolutions; use the jax or tensorflow backend")
+    return fg.nn.convolution(x, k, strides, padding.upper(), _fmt(x, data_format),
+                             dilation_rate)
+
+
+def depthwise_conv(inputs, kernel, strides=1, padding="valid", data_format=None,
+                   dilation_rate=1):
+    x = _f(inputs)
+    if x.shape.rank != 4:
+        raise NotImplementedError("finegrad.ops.depthwise_conv on the 'finegrad' backend: 2D "
+                                  "inputs only; use the jax or tensorflow backend")
+    s = (strides, strides) if isinstance(strides, int) else tuple(strides)
+    full = (1, 1) + s if data_format == "channels_first" else (1,) + s + (1,)
+    d = (dilation_rate,) * 2 if isinstance(dilation_rate, int) else tuple(dilation_rate)
+    return fg.nn.depthwise_conv2d(x, fg.cast(kernel, x.dtype), full, padding.upper(),
+                                  _fmt(x, data_format), d)
+
+
+def _pool(fn, inputs, pool_size, strides, padding, data_format):
+    x = _f(inputs)
+    n = x.shape.rank - 2
+    size = (pool_size,) * n if isinstance(pool_size, int) else tuple(pool_size)
+    step = size if strides is None else (strides,) * n if isinstance(strides, int) \
+        else tuple(strides)
+    return fn(x, size, step, padding.upper(), _fmt(x, data_format))
+
+
+def max_pool(inputs, pool_size, strides=None, padding="valid", data_format=None):
+    return _pool(fg.nn.max_pool, inputs, pool_size, strides, padding, data_format)
+
+
+def average_pool(inputs, pool_size, strides=None, padding="valid", data_format=None):
+    return _pool(fg.nn.avg_pool, inputs, pool_size, strides, padding, data_format)
+
+
+def fft(x):
+    real, imag = x
+    out = fg.signal.fft(fg.complex(_f(real), _f(imag)))
+    return fg.math.real(out), fg.math.imag(out)
+
+
+def rfft(x, fft_length=None):
+    out = fg.signal.rfft(_f(x), None if fft_length is None else [fft_length])
+    return fg.math.real(out), fg.math.imag(out)
+
+
+def irfft(x, fft_length=None):
+    real, imag = x
+    return fg.signal.irfft(fg.complex(_f(real), _f(imag)),
+                           None if fft_length is None else [fft_length])

@@ -19,6 +19,7 @@ exp, expm1, log, log1p = _uf(fg.exp), _uf(fg.math.expm1), _uf(fg.math.log), _uf(
 sin, sinh, sqrt, tan, tanh = _uf(fg.sin), _uf(fg.sinh), _uf(fg.sqrt), _uf(fg.tan), _uf(fg.tanh)
 ceil, floor = _uf(fg.math.ceil), _uf(fg.floor)
 i0 = _uf(fg.math.bessel_i0)
+
 abs, negative, sign = _u(fg.abs), _u(fg.negative), _u(fg.sign)  # noqa: A001
 real, imag, conj, angle = _u(fg.math.real), _u(fg.math.imag), _u(fg.math.conj), \
     _u(fg.math.angle)
@@ -277,7 +278,13 @@ def diagonal(x, offset=0, axis1=0, axis2=1):
     x = _t(x)
     n = x.shape.rank
     perm = [a for a in range(n) if a not in (axis1 % n, axis2 % n)] + [axis1 % n, axis2 % n]
-    return fg.linalg.diag_part(fg.transpose(x, perm), k=offset)
+    x = fg.transpose(x, perm)
+    if offset == 0:
+        return fg.linalg.diag_part(x)
+    rows, cols = x.shape[-2], x.shape[-1]
+    r = _np.arange(_builtins.max(0, -offset), _builtins.min(rows, cols - offset))
+    flat = fg.reshape(x, tuple(x.shape[:-2]) + (rows * cols,))
+    return fg.gather(flat, (r * cols + r + offset).astype(_np.int32), axis=-1)
 
 
 def diag(x, k=0):

@@ -21,7 +21,7 @@ def _convert(x, dtype=None):
 
 _C = _elementwise.Convention(_custom.is_tensor, _convert, tf.cast, _custom.dtype_name)
 _t = _C.tensor
-_elementwise.fill(globals(), _C, tnp)
+_elementwise.fill(globals(), _C, tnp, skip=("fmax", "fmin"))
 exp, log, sqrt, sin, cos, tanh = (_C.unary_float(f) for f in (tf.exp, tf.math.log, tf.sqrt,
                                                                tf.sin, tf.cos, tf.tanh))
 add, subtract, multiply = _C.binary(tf.add), _C.binary(tf.subtract), _C.binary(tf.multiply)
@@ -33,16 +33,65 @@ bitwise_left_shift = left_shift = _C.binary(tf.bitwise.left_shift)
 bitwise_right_shift = right_shift = _C.binary(tf.bitwise.right_shift)
 trunc = _C.unary_float(lambda x: tf.where(x < 0, tf.math.ceil(x), tf.math.floor(x)))
 
-_elementwise.fill_by_keyword(globals(), _C, tnp, one="""all any amax amin argmax argmin
-argsort average broadcast_to count_nonzero cumprod cumsum diag diagflat diagonal diff flip
-full_like mean moveaxis prod ptp ravel repeat roll rot90 sort std sum swapaxes trace tril
-triu var vander zeros_like ones_like empty_like hsplit vsplit dsplit split ndim size
-round""".split(), two="isclose allclose kron tensordot cross inner outer vdot dot append"
+_elementwise.fill_by_keyword(globals(), _C, tnp, one="""average broadcast_to cumprod cumsum
+diag diagflat diagonal diff flip full_like moveaxis ptp ravel repeat roll rot90 sort
+swapaxes trace tril triu vander zeros_like ones_like empty_like hsplit vsplit dsplit split
+ndim""".split(), two="isclose allclose kron tensordot cross inner outer vdot dot append"
                              .split(), indexed="take take_along_axis".split())
 tile = _C.by_keyword(tnp.tile, "tile", rename={"repeats": "reps"})
-linspace = _C.by_keyword(tnp.linspace, "linspace", 2)
-logspace = _C.by_keyword(tnp.logspace, "logspace", 2)
-geomspace = _C.by_keyword(tnp.geomspace, "geomspace", 2)
+i0 = _C.unary_float(tf.math.bessel_i0)
+
+
+def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0):
+    out = tnp.linspace(_C.floating(start), _C.floating(stop), num, endpoint, retstep,
+                       dtype or "float32", axis)
+    return out
+
+
+def _reduction(fn, bool_as=None, floating=False):
+    def reduce(x, axis=None, keepdims=False):
+        x = _C.floating(x) if floating else _t(x)
+        if bool_as and x.dtype == tf.bool:
+            x = tf.cast(x, bool_as)
+        return fn(x, axis=axis, keepdims=keepdims)
+    return reduce
+
+
+sum = _reduction(tf.reduce_sum, "int32")  # noqa: A001 (Keras's name)
+mean = _reduction(tf.reduce_mean, floating=True)
+std = _reduction(tf.math.reduce_std, floating=True)
+var = _reduction(tf.math.reduce_variance, floating=True)
+all = _reduction(lambda x, axis, keepdims: tf.reduce_all(tf.cast(x, "bool"), axis, keepdims))  # noqa: A001,E501
+any = _reduction(lambda x, axis, keepdims: tf.reduce_any(tf.cast(x, "bool"), axis, keepdims))  # noqa: A001,E501
+
+
+def prod(x, axis=None, keepdims=False, dtype=None):
+    x = _t(x)
+    return tf.reduce_prod(x if dtype is None else tf.cast(x, dtype), axis, keepdims)
+
+
+def _arg(fn, x, axis, keepdims):
+    x = _t(x)
+    out = fn(tf.reshape(x, (-1,)) if axis is None else x, 0 if axis is None else axis,
+             output_type="int32")
+    if keepdims:
+        out = tf.reshape(out, (1,) * x.shape.rank) if axis is None else \
+            tf.expand_dims(out, axis)
+    return out
+
+
+def argmax(x, axis=None, keepdims=False):
+    return _arg(tf.argmax, x, axis, keepdims)
+
+
+def argmin(x, axis=None, keepdims=False):
+    return _arg(tf.argmin, x, axis, keepdims)
+
+
+def argsort(x, axis=-1):
+    x = _t(x)
+    return tf.argsort(tf.reshape(x, (-1,)) if axis is None else x,
+                      -1 if axis is None else axis, stable=True)
 
 
 def max(x, axis=None, keepdims=False, initial=None):  # noqa: A001 (Keras's name)

@@ -46,7 +46,7 @@ def log_softmax(x, axis=-1):
 
 
 def stop_gradient(variable):
-    return variable.detach()
+    return _custom.convert_to_tensor(variable).detach()
 
 
 def _first(x, data_format):
@@ -78,10 +78,6 @@ def depthwise_conv(inputs, kernel, strides=1, padding="valid", data_format=None,
     return conv(inputs, k, strides, padding, data_format, dilation_rate)
 
 
-def separable_conv(inputs, depthwise_kernel, pointwise_kernel, strides=1, padding="valid",
-                   data_format=None, dilation_rate=1):
-    out = depthwise_conv(inputs, depthwise_kernel, strides, padding, data_format, dilation_rate)
-    return conv(out, pointwise_kernel, 1, "valid", data_format, 1)
 
 
 def max_pool(inputs, pool_size, strides=None, padding="valid", data_format=None):

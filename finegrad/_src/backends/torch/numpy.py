@@ -28,7 +28,31 @@ power = _C.binary(torch.pow)
 bitwise_invert = bitwise_not = _C.unary(torch.bitwise_not)
 left_shift = _C.binary(torch.bitwise_left_shift)
 right_shift = _C.binary(torch.bitwise_right_shift)
-exp, log, sqrt, sin, cos, tanh = torch.exp, torch.log, torch.sqrt, torch.sin, torch.cos, torch.tanh
+
+
+def _fast_float(fn):
+    """``fn`` of a float tensor directly (the common case, kept short), else as Keras: a
+    NumPy array or list converted, integers cast to float32."""
+    def op(x):
+        if type(x) is torch.Tensor and x.is_floating_point():
+            return fn(x)
+        return fn(_C.floating(x))
+    op.__wrapped__ = fn
+    return op
+
+
+exp, log, sqrt = _fast_float(torch.exp), _fast_float(torch.log), _fast_float(torch.sqrt)
+sin, cos, tanh = _fast_float(torch.sin), _fast_float(torch.cos), _fast_float(torch.tanh)
+
+
+def real(x):
+    x = _t(x)
+    return torch.real(x) if x.is_complex() else x
+
+
+def imag(x):
+    x = _t(x)
+    return torch.imag(x) if x.is_complex() else torch.zeros_like(x)
 
 
 def _dims(x, axis):
