@@ -126,4 +126,8 @@ def __getattr__(name):
     if name == "bfloat16":
         from finegrad._src.dtypes import unsupported_bfloat16
         raise unsupported_bfloat16("finegrad.bfloat16")
+    if name == "ops":   # (an attribute once finegrad.ops is imported)
+        raise AttributeError("module 'finegrad' has no attribute 'ops': TensorFlow has no "
+                             "tf.ops namespace; Keras 3's keras.ops on finegrad, JAX, PyTorch "
+                             "or TensorFlow is `from finegrad import ops`")
     raise AttributeError(f"module 'finegrad' has no attribute {name!r}")

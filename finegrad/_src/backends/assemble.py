@@ -1,13 +1,11 @@
 """A backend object: every Keras name bound to its implementation on one framework.
 
-Implementations come in layers, later layers overriding earlier ones: the composites
+Implementations come in two layers, the second overriding the first: the composites
 (`finegrad._src.backends.composite`, Keras ops written once with other ops, for every
-backend), the TensorFlow-API implementations shared by the finegrad and tensorflow backends
-(`finegrad._src.backends.tfapi`, written against ``b.tf``), and the framework's own modules.
-A function of the first two kinds takes the backend as its first argument; a framework
-module's functions take only Keras's arguments. A Keras name that no layer implements is a
-function raising NotImplementedError that names the function, the backend and where it can
-be had.
+backend), and the framework's own modules. A composite takes the backend as its first
+argument; a framework module's functions take only Keras's arguments. A Keras name that no
+layer implements is a function raising NotImplementedError that names the function, the
+backend and where it can be had.
 """
 import functools
 import types
@@ -26,8 +24,9 @@ def _exported(module):
 
 class Backend:
     """Keras's names on one framework, with ``name``, ``framework`` and where each
-    implementation came from (``sources``: name -> 'composite', 'tfapi' or the framework
-    function's dotted name)."""
+    implementation came from (``sources``: name -> 'composite', the framework's function a
+    wrapper calls, a function written in the backend's modules, or None where the backend
+    lacks the name)."""
 
     def __init__(self, name, framework, with_backend=(), own=(), **attributes):
         self.name, self.framework = name, framework
@@ -41,21 +40,13 @@ class Backend:
         for module in own:
             for n, fn in _exported(module):
                 setattr(self, n, fn)
-                self.sources[n] = _dotted(fn)
+                self.sources[n] = getattr(fn, "__wrapped__", fn)
         for group, names in keras_names.GROUPS.items():
             for n in names:
                 attr = f"image_{n}" if group == "image" else n
                 if not hasattr(self, attr):
                     setattr(self, attr, _missing(name, n, group))
                     self.sources[attr] = None
-
-
-def _dotted(fn):
-    target = getattr(fn, "__wrapped__", fn)
-    module = getattr(target, "__module__", None) or ""
-    if module.startswith("finegrad._src.backends"):
-        return "finegrad"   # written here, on the framework's functions
-    return f"{module}.{getattr(target, '__name__', '?')}"
 
 
 def _missing(backend, name, group):

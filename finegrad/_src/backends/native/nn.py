@@ -50,7 +50,7 @@ def logsumexp(x, axis=None, keepdims=False):
 
 
 def top_k(x, k, sorted=True):  # noqa: A002 (Keras's name)
-    return fg.math.top_k(x, k, sorted=sorted)
+    return tuple(fg.math.top_k(x, k, sorted=sorted))
 
 
 def cholesky(x, upper=False):

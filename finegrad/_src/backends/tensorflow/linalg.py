@@ -73,7 +73,7 @@ def logsumexp(x, axis=None, keepdims=False):
 
 
 def top_k(x, k, sorted=True):  # noqa: A002 (Keras's name)
-    return tf.math.top_k(x, k, sorted=sorted)
+    return tuple(tf.math.top_k(x, k, sorted=sorted))
 
 
 def fft(x):

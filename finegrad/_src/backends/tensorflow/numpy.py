@@ -3,6 +3,7 @@ Keras's names, with Keras's promotion (``int32 + float32`` is float32, never Ten
 error or a silent int32)."""
 import builtins as _builtins
 
+import numpy as _np
 import tensorflow as tf
 import tensorflow.experimental.numpy as tnp
 
@@ -193,6 +194,8 @@ def identity(n, dtype=None):
 
 
 def pad(x, pad_width, mode="constant", constant_values=None):
+    x = _t(x)
+    pad_width = _np.broadcast_to(_np.asarray(pad_width), (x.shape.rank, 2)).tolist()
     if constant_values is None:
         return tnp.pad(x, pad_width, mode=mode)
     return tnp.pad(x, pad_width, mode=mode, constant_values=constant_values)
