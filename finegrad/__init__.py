@@ -13,27 +13,29 @@ from finegrad._src import ops as _ops  # registers every primitive  # noqa: F401
 from finegrad._src.dtypes import (DType, as_dtype, float16, float32, float64, int8, int16,
                                   int32, int64, uint8, uint16, uint32, uint64, bool_ as bool,
                                   complex64, complex128, half, double, string)
-from finegrad._src.ops.array import convert_to_tensor
+from finegrad._src.ops.array.structural import convert_to_tensor
 from finegrad._src.tensor import Tensor
 from finegrad._src.variables import Variable
 from finegrad._src.module import Module
-from finegrad._src.ops.constants import zeros, ones, fill, range_ as range, linspace, eye
-from finegrad._src.ops.array import (zeros_like, ones_like, identity, stop_gradient, cast, reshape,
-                                     broadcast_to, reduce_sum, transpose, expand_dims, squeeze,
-                                     concat, stack, unstack, split, tile)
-from finegrad._src.ops.gather import gather
-from finegrad._src.ops.queries import shape, size, rank
-from finegrad._src.ops.arithmetic import (add, subtract, multiply, divide, negative, pow,
-                                          maximum, minimum, clip_by_value)
-from finegrad._src.ops.elementwise import (
-    exp, sqrt, square, abs, sign, sin, cos, tan, tanh, sigmoid, where, floor, round, equal,
-    not_equal, less, less_equal, greater, greater_equal, logical_and, logical_or, logical_not)
-from finegrad._src.ops.reduce import (reduce_mean, reduce_max, reduce_min, reduce_prod,
-                                      reduce_logsumexp)
-from finegrad._src.ops.linalg import matmul, tensordot, einsum, norm
-from finegrad._src.ops.complex_numbers import complex  # noqa: A004 (TF's tf.complex)
-from finegrad._src.ops.nn import clip_by_norm
-from finegrad._src.ops.tf_extras import clip_by_global_norm
+from finegrad._src.ops.array.constants import zeros, ones, fill, range_ as range, linspace, eye
+from finegrad._src.ops.array.structural import (zeros_like, ones_like, identity, stop_gradient,
+                                                cast, reshape, broadcast_to, reduce_sum, transpose,
+                                                expand_dims, squeeze, concat, stack, unstack,
+                                                split, tile)
+from finegrad._src.ops.array.gather import gather
+from finegrad._src.ops.array.shape_queries import shape, size, rank
+from finegrad._src.ops.math.arithmetic import (add, subtract, multiply, divide, negative, pow,
+                                               maximum, minimum, clip_by_value)
+from finegrad._src.ops.math.elementwise import (exp, sqrt, square, abs, sign, sin, cos, tan, tanh,
+                                                sigmoid, where, floor, round, equal, not_equal,
+                                                less, less_equal, greater, greater_equal,
+                                                logical_and, logical_or, logical_not)
+from finegrad._src.ops.math.reductions import (reduce_mean, reduce_max, reduce_min, reduce_prod,
+                                               reduce_logsumexp)
+from finegrad._src.ops.linalg.products import matmul, tensordot, einsum, norm
+from finegrad._src.ops.math.complex_numbers import complex  # noqa: A004 (TF's tf.complex)
+from finegrad._src.ops.nn.softmax_cross_entropy import clip_by_norm
+from finegrad._src.ops.nn.clipping import clip_by_global_norm
 from finegrad._src.ad.tape import GradientTape, UnconnectedGradients
 from finegrad._src.ad.custom import custom_gradient
 from finegrad._src.ad.register import RegisterGradient, no_gradient
@@ -59,30 +61,31 @@ from finegrad._src.debugging import (assert_equal, assert_less, assert_greater, 
                                      Assert, ensure_shape, identity_n)
 from finegrad._src.shapes import TensorShape
 from finegrad._src.statistics import add_n, reduce_any, reduce_all
-from finegrad._src.ops.reduce import cumsum
-from finegrad._src.ops.manipulation import reverse, roll, pad, repeat, one_hot, meshgrid
-from finegrad._src.ops.scatter_nd import (gather_nd, scatter_nd, tensor_scatter_nd_add,
-                                         tensor_scatter_nd_sub, tensor_scatter_nd_update,
-                                         tensor_scatter_nd_max, tensor_scatter_nd_min)
-from finegrad._src.ops.masking import boolean_mask
-from finegrad._src.ops.mapping import map_fn
-from finegrad._src.ops.scan import scan, foldl, foldr
-from finegrad._src.ops.variable_scatter import IndexedSlices
+from finegrad._src.ops.math.reductions import cumsum
+from finegrad._src.ops.array.manipulation import reverse, roll, pad, repeat, one_hot, meshgrid
+from finegrad._src.ops.array.scatter_nd import (gather_nd, scatter_nd, tensor_scatter_nd_add,
+                                                tensor_scatter_nd_sub, tensor_scatter_nd_update,
+                                                tensor_scatter_nd_max, tensor_scatter_nd_min)
+from finegrad._src.ops.array.boolean_mask import boolean_mask
+from finegrad._src.control_flow.map_fn import map_fn
+from finegrad._src.control_flow.scan import scan, foldl, foldr
+from finegrad._src.ops.array.variable_scatter import IndexedSlices
 from finegrad._src.graph.vmap import vectorized_map
-from finegrad._src.ops.elementwise import sinh, cosh, asinh, asin, acos, atan
-from finegrad._src.ops.math_more import realdiv, truncatemod, scalar_mul, saturate_cast
-from finegrad._src.ops.special import acosh, atanh, atan2
-from finegrad._src.ops.special_functions import truncatediv
-from finegrad._src.ops.sorting import argmax, argmin, sort, argsort
-from finegrad._src.ops.counting import unique
-from finegrad._src.ops.slicing import slice_ as slice, strided_slice  # noqa: A004
-from finegrad._src.ops.array_extra import (shape_n, sequence_mask, unravel_index,
-                                           reverse_sequence, parallel_stack,
-                                           broadcast_static_shape, broadcast_dynamic_shape)
-from finegrad._src.ops.sorting import searchsorted
-from finegrad._src.ops.counting import unique_with_counts
+from finegrad._src.ops.math.elementwise import sinh, cosh, asinh, asin, acos, atan
+from finegrad._src.ops.math.counts_and_casts import realdiv, truncatemod, scalar_mul, saturate_cast
+from finegrad._src.ops.math.inverse_trig import acosh, atanh, atan2
+from finegrad._src.ops.special.error_and_gamma import truncatediv
+from finegrad._src.ops.math.sorting import argmax, argmin, sort, argsort
+from finegrad._src.ops.math.counting import unique
+from finegrad._src.ops.array.slicing import slice_ as slice, strided_slice  # noqa: A004
+from finegrad._src.ops.array.sequences_and_blocks import (shape_n, sequence_mask, unravel_index,
+                                                          reverse_sequence, parallel_stack,
+                                                          broadcast_static_shape,
+                                                          broadcast_dynamic_shape)
+from finegrad._src.ops.math.sorting import searchsorted
+from finegrad._src.ops.math.counting import unique_with_counts
 from finegrad import (math, nn, linalg, autodiff, testing, stable, nest, errors,  # noqa: E402
-                      debugging, compat, random, dtypes, signal)
+                      debugging, compat, random, dtypes, signal, distribute, train)
 
 newaxis = None
 

@@ -6,18 +6,18 @@ loads on first use, so that ``import finegrad`` does not pay for it.
 """
 import importlib as _importlib
 
-from finegrad._src.ops.fft import (fft, ifft, fft2d, ifft2d, fft3d, ifft3d,  # noqa: F401
-                                   rfft, irfft, rfft2d, irfft2d, rfft3d, irfft3d)
+from finegrad._src.ops.signal.fft import (fft, ifft, fft2d, ifft2d, fft3d, ifft3d,  # noqa: F401
+                                          rfft, irfft, rfft2d, irfft2d, rfft3d, irfft3d)
 
 # public name -> the module of finegrad._src.ops that defines it (imported on first use)
 _ON_FIRST_USE = {
     **dict.fromkeys(("fftshift", "ifftshift", "frame", "hann_window", "hamming_window",
                      "kaiser_window", "vorbis_window", "kaiser_bessel_derived_window"),
-                    "signal_ops"),
-    **dict.fromkeys(("dct", "idct", "mfccs_from_log_mel_spectrograms"), "dct"),
+                    "signal.shifts_frames_windows"),
+    **dict.fromkeys(("dct", "idct", "mfccs_from_log_mel_spectrograms"), "signal.dct"),
     **dict.fromkeys(("stft", "inverse_stft", "inverse_stft_window_fn", "overlap_and_add",
-                     "mdct", "inverse_mdct"), "spectral"),
-    "linear_to_mel_weight_matrix": "mel",
+                     "mdct", "inverse_mdct"), "signal.spectral"),
+    "linear_to_mel_weight_matrix": "signal.mel",
 }
 
 

@@ -23,7 +23,7 @@ from finegrad._src import sweep as _sweep
 from finegrad._src.ad.functional import jvp as _jvp
 from finegrad._src.ad.functional import vjp as _vjp
 from finegrad._src.comparison import compare as _compare
-from finegrad._src.ops.array import convert_to_tensor as _convert_to_tensor
+from finegrad._src.ops.array.structural import convert_to_tensor as _convert_to_tensor
 from finegrad._src.tensor import Tensor as _Tensor
 
 __all__ = ["CustomGradientReport", "InputReport", "check_custom_gradient", "check_gradients",

@@ -558,7 +558,7 @@ _add(
            shapes=(((), ()), ((3,), (3,)), ((2, 3), (2, 3))), prims=("add",)),
     OpSpec(fg.nn.compute_average_loss, shapes=((3,), (2, 3)), prims=("reduce_sum", "divide")),
 )
-# ops/special.py: inverse hyperbolic functions and log_sigmoid
+# ops/math/inverse_trig.py: inverse hyperbolic functions and log_sigmoid
 _add(
     OpSpec(fg.math.acosh, domain=Domain(1.5, 3.0)),
     OpSpec(fg.math.atanh, domain=UNIT),
@@ -602,5 +602,5 @@ from op_specs_math_extra import NONDIFF_MATH_EXTRA  # noqa: E402  (tf.math speci
 NONDIFF += NONDIFF_MATH_EXTRA
 import op_specs_array_extra  # noqa: E402  (slice, strided_slice and other array composites)
 NONDIFF += op_specs_array_extra.NONDIFF
-from op_specs_tf_names import NONDIFF_TF_NAMES  # noqa: E402  (ops/math_more.py, linalg_more.py)
+from op_specs_tf_names import NONDIFF_TF_NAMES  # noqa: E402  (ops/math/counts_and_casts.py, linalg_more.py)
 NONDIFF += NONDIFF_TF_NAMES

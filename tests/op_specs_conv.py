@@ -5,7 +5,8 @@ The convolution rows use small odd shapes; each primitive is reached directly (t
 gradient through its primitive), so all its rules meet the finite differences."""
 import finegrad as fg
 from finegrad._src.core import bind
-from finegrad._src.ops import conv, pool
+from finegrad._src.ops.nn import conv
+from finegrad._src.ops.nn import pool
 
 from op_table import OpSpec, _add, _named
 

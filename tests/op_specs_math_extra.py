@@ -1,10 +1,10 @@
-"""Op-table rows of the tf.math families in ops/special_functions.py, ops/sorting.py and
-ops/segments.py (kept out of op_specs.py, which imports this module, to keep it short).
+"""Op-table rows of the tf.math families in ops/special/error_and_gamma.py, ops/math/sorting.py and
+ops/math/segments.py (kept out of op_specs.py, which imports this module, to keep it short).
 
 `NONDIFF_MATH_EXTRA` names their primitives that carry no gradient.
 """
 import finegrad as fg
-from finegrad._src.ops.igamma import gamma_sample_grad
+from finegrad._src.ops.special.igamma import gamma_sample_grad
 
 from op_table import ANY, AWAY_FROM_ZERO, POSITIVE, UNIT, Domain, OpSpec, _add, _named
 

@@ -1,5 +1,6 @@
-"""Op-table rows of the TensorFlow names of ops/math_more.py and ops/linalg_more.py
-(included by op_specs.py). Most are composites: each row names the primitives it reaches.
+"""Op-table rows of the TensorFlow names of ops/math/counts_and_casts.py and
+ops/linalg/diag_cross_rank.py (included by op_specs.py). Most are composites: each row names the
+primitives it reaches.
 
 `NONDIFF_TF_NAMES` names their primitives that carry no gradient.
 """
@@ -10,7 +11,7 @@ from op_table import ANY, AWAY_FROM_ZERO, OpSpec, _add, _named
 _SCALAR_FIRST = (((), ()), ((), (3,)), ((), (2, 3)))
 _SAME = (((), ()), ((3,), (3,)), ((2, 3), (2, 3)))
 
-# ---- ops/math_more.py
+# ---- ops/math/counts_and_casts.py
 _add(
     OpSpec(fg.realdiv, nargs=2, domains=(ANY, AWAY_FROM_ZERO), prims=("divide",)),
     OpSpec(fg.scalar_mul, nargs=2, shapes=_SCALAR_FIRST, prims=("multiply",)),
@@ -30,7 +31,7 @@ _add(
            shapes=((2, 3),), prims=("gather", "argsort")),
 )
 
-# ---- ops/linalg_more.py (the norms are away from 0, where the euclidean one has a kink)
+# ---- ops/linalg/diag_cross_rank.py (the norms are away from 0, where the euclidean one has a kink)
 _add(
     OpSpec(_named("linalg.normalize", lambda x: fg.linalg.normalize(x)[0]),
            domain=AWAY_FROM_ZERO, shapes=((3,), (2, 3)), prims=("divide", "sqrt")),

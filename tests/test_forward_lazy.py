@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 import finegrad as tf
-from finegrad._src.ops import elementwise
+from finegrad._src.ops.math import elementwise
 
 
 def test_long_chain_resolves_without_recursion():

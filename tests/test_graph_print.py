@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import finegrad as tf
-from finegrad._src.ops import reduce as reduce_ops
+from finegrad._src.ops.math import reductions as reduce_ops
 
 
 def _prims(graph):

@@ -8,7 +8,7 @@ import pytest
 import finegrad as tf
 from finegrad._src import threads
 from finegrad._src.graph import fast, fuse, jit
-from finegrad._src.ops.elementwise import sigmoid_grad, tanh_grad
+from finegrad._src.ops.math.elementwise import sigmoid_grad, tanh_grad
 
 from test_graph_rewrite import rosenbrock_hvp
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import finegrad as fg
-from finegrad._src.ops.igamma import gamma_sample_grad
+from finegrad._src.ops.special.igamma import gamma_sample_grad
 
 stats = pytest.importorskip("scipy.stats")
 special = pytest.importorskip("scipy.special")

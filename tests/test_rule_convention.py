@@ -13,8 +13,8 @@ import pytest
 import finegrad as fg
 from finegrad._src import nest
 from finegrad._src import core
-from finegrad._src.ops.arithmetic import multiply_p
-from finegrad._src.ops.linalg import matmul_p
+from finegrad._src.ops.math.arithmetic import multiply_p
+from finegrad._src.ops.linalg.products import matmul_p
 
 from op_specs import SPECS
 

@@ -560,7 +560,8 @@ def test_signal_helpers_load_on_first_use():
     import sys
     code = ("import sys, finegrad as fg\n"
             "from finegrad._src.core import primitives\n"
-            "mods = [f'finegrad._src.ops.{m}' for m in ('signal_ops', 'dct', 'spectral', 'mel')]\n"
+            "mods = [f'finegrad._src.ops.signal.{m}'\n"
+            "        for m in ('shifts_frames_windows', 'dct', 'spectral', 'mel')]\n"
             "print({'fft', 'rfft', 'irfft'} <= set(primitives()),\n"
             "      any(m in sys.modules for m in mods))\n"
             "print(float(fg.signal.dct(fg.constant([1., 2.]))[0]), 'dct' in dir(fg.signal))\n"

@@ -1,4 +1,5 @@
-"""Values of the ops in ops/special.py against NumPy, their gradients, and their bad input."""
+"""Values of the ops in ops/math/inverse_trig.py against NumPy, their gradients, and their
+bad input."""
 import numpy as np
 import pytest
 

@@ -1,4 +1,4 @@
-"""The composites of ops/tf_extras.py, math.lbeta, math.cumulative_logsumexp and
+"""The composites of ops/nn/clipping.py, math.lbeta, math.cumulative_logsumexp and
 finegrad.hessians: values and gradients against closed forms and, when installed,
 TensorFlow."""
 import math

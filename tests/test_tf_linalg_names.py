@@ -1,4 +1,4 @@
-"""The tf.linalg names of ops/linalg_more.py (normalize, cross, set_diag, tensor_diag,
+"""The tf.linalg names of ops/linalg/diag_cross_rank.py (normalize, cross, set_diag, tensor_diag,
 tensor_diag_part, matrix_rank): values, gradients and errors against the installed
 TensorFlow, and closed forms where it is absent."""
 import numpy as np

@@ -1,5 +1,5 @@
-"""The TensorFlow names of ops/math_more.py and finegrad.dtypes: values, gradients and errors
-against the installed TensorFlow, and closed forms where it is absent."""
+"""The TensorFlow names of ops/math/counts_and_casts.py and finegrad.dtypes: values, gradients
+and errors against the installed TensorFlow, and closed forms where it is absent."""
 import numpy as np
 import pytest
 

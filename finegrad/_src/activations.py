@@ -6,9 +6,9 @@ side's slope at 0 (TensorFlow's kernels test ``x > 0``).
 """
 import math
 
-from finegrad._src.ops import elementwise as ew
-from finegrad._src.ops import arithmetic as ar
-from finegrad._src.ops.special_functions import erfc
+from finegrad._src.ops.math import elementwise as ew
+from finegrad._src.ops.math import arithmetic as ar
+from finegrad._src.ops.special.error_and_gamma import erfc
 from finegrad._src.tensor import convert_to_tensor
 
 _SELU_ALPHA = 1.6732632423543772848170429916717

@@ -11,7 +11,7 @@ lifts it out of the function's graph.
 import contextlib
 
 from finegrad._src import core
-from finegrad._src.ops.array import identity
+from finegrad._src.ops.array.structural import identity
 from finegrad._src.state import state as _state
 
 _DEVICE_TYPES = ("CPU", "GPU", "TPU")   # the types a bare "/gpu:0" component may name

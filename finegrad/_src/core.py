@@ -44,7 +44,8 @@ class Primitive:
       input, each with the ``batch`` axes in front;
     - ``jvp(primals, tangents, *, out, **params)``: returns the output's tangent; a tangent
       is None (a symbolic zero) for an input without one, and at least one is not None
-      (a rule that needs them all materializes the zeros with `ops.base.instantiate_zeros`).
+      (a rule that needs them all materializes the zeros with
+      `ops.zeros_and_axes.instantiate_zeros`).
 
     ``unify=True`` makes all inputs share one dtype (Python scalars take the tensors' dtype,
     by `tensor.convert_like`; a mismatch between tensors is a TypeError); a tuple of

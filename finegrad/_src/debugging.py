@@ -12,7 +12,7 @@ import numpy as np
 
 from finegrad._src import core, dtypes
 from finegrad._src.errors import InvalidArgumentError
-from finegrad._src.ops.array import identity
+from finegrad._src.ops.array.structural import identity
 from finegrad._src.shapes import TensorShape, as_shape
 from finegrad._src.tensor import Tensor, convert_to_tensor
 

@@ -12,9 +12,9 @@ draws new values from the global seed's stream, as `finegrad.random.normal` does
 import numpy as np
 
 from finegrad._src import dtypes
-from finegrad._src.ops import random_ops
-from finegrad._src.ops.base import _shape_arg
-from finegrad._src.ops.constants import ones, zeros
+from finegrad._src.ops.random import sampling as random_ops
+from finegrad._src.ops.zeros_and_axes import _shape_arg
+from finegrad._src.ops.array.constants import ones, zeros
 from finegrad._src.tensor import Tensor, filled, to_numpy_value
 
 _PARTITION = ("partition_shape", "partition_offset")

@@ -4,13 +4,13 @@ composite's gradient overflows or divides by zero. Each is checked by
 """
 from finegrad._src import core
 from finegrad._src.ad.custom import custom_gradient
-from finegrad._src.ops import elementwise as ew
-from finegrad._src.ops import arithmetic as ar
-from finegrad._src.ops.array import _t, reshape, reduce_sum, stop_gradient
-from finegrad._src.ops.base import normalize_axes
-from finegrad._src.ops.reduce import reduce_max
-from finegrad._src.ops.elementwise import where
-from finegrad._src.ops.reduce import reduce_logsumexp
+from finegrad._src.ops.math import elementwise as ew
+from finegrad._src.ops.math import arithmetic as ar
+from finegrad._src.ops.array.structural import _t, reshape, reduce_sum, stop_gradient
+from finegrad._src.ops.zeros_and_axes import normalize_axes
+from finegrad._src.ops.math.reductions import reduce_max
+from finegrad._src.ops.math.elementwise import where
+from finegrad._src.ops.math.reductions import reduce_logsumexp
 
 
 @custom_gradient
@@ -157,7 +157,7 @@ def safe_divide(x, y):
     out = where(nz, x / ys, x * 0)
 
     def grad(dy):
-        from finegrad._src.ops.array import unbroadcast
+        from finegrad._src.ops.array.structural import unbroadcast
         gx = where(nz, dy / ys, dy * 0)
         gy = where(nz, -dy * x / (ys * ys), dy * 0)
         return unbroadcast(gx, x), unbroadcast(gy, y)

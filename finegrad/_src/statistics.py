@@ -3,11 +3,11 @@ ops (so every mode and order of differentiation comes from the ops' own rules): 
 standard deviation, Euclidean norms, moments, ``add_n``, ``divide_no_nan``, logical
 reductions and ``compute_average_loss``.
 """
-from finegrad._src.ops import elementwise as ew
-from finegrad._src.ops import arithmetic as ar
-from finegrad._src.ops.array import cast, reduce_sum, zeros_like
-from finegrad._src.ops.queries import shape
-from finegrad._src.ops.reduce import reduce_mean
+from finegrad._src.ops.math import elementwise as ew
+from finegrad._src.ops.math import arithmetic as ar
+from finegrad._src.ops.array.structural import cast, reduce_sum, zeros_like
+from finegrad._src.ops.array.shape_queries import shape
+from finegrad._src.ops.math.reductions import reduce_mean
 from finegrad._src.tensor import convert_to_tensor
 from finegrad._src import dtypes
 

@@ -20,7 +20,7 @@ from finegrad._src import nest
 from finegrad._src.ad.forward import ForwardAccumulator
 from finegrad._src.ad.tape import GradientTape
 from finegrad._src.dtypes import as_dtype
-from finegrad._src.ops.array import reduce_sum
+from finegrad._src.ops.array.structural import reduce_sum
 from finegrad._src.progress import ProgressBar
 from finegrad._src.sweep_report import SweepReport
 from finegrad._src.tensor import Tensor

@@ -482,8 +482,8 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
     Python floats become float32 and ints int32 (TensorFlow's defaults); NumPy values keep
     their dtype. With ``dtype``, Python values are converted to it; a Tensor of another dtype
     is a TypeError (use `finegrad.cast`). A list holding tensors becomes a new, unrecorded
-    tensor here; `finegrad.convert_to_tensor` (ops/array.py, where ``stack`` is known) packs
-    it with a recorded stack instead.
+    tensor here; `finegrad.convert_to_tensor` (ops/array/structural.py, where ``stack`` is
+    known) packs it with a recorded stack instead.
 
     >>> import numpy as np, finegrad as fg
     >>> fg.convert_to_tensor(1.5).dtype, fg.convert_to_tensor(np.ones(2)).dtype

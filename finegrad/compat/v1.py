@@ -20,7 +20,7 @@ from finegrad._src.scopes import (control_dependencies, no_op, executing_eagerly
 from finegrad._src.shapes import (Dimension, TensorShape, dimension_at_index,  # noqa: F401
                                   dimension_value)
 from finegrad._src.scopes import name_scope as _name_scope
-from finegrad._src.ops.array import cast as _cast
+from finegrad._src.ops.array.structural import cast as _cast
 from finegrad._src import dtypes as _dtypes
 
 

@@ -10,7 +10,7 @@ import functools
 from finegrad._src import core, nest
 from finegrad._src.ad.custom import _is_input, _VariableReads, custom_gradient
 from finegrad._src.ad.rediff import vjp_of
-from finegrad._src.ops.array import convert_to_tensor
+from finegrad._src.ops.array.structural import convert_to_tensor
 from finegrad._src.tensor import Tensor
 
 

@@ -23,8 +23,8 @@ from finegrad._src.ad.rediff import jvp_by_transposing
 from finegrad._src.ad.signatures import _accepts_variables, _param_names, _positional_count
 from finegrad._src.core import Primitive
 from finegrad._src.dtypes import INEXACT_SCALARS
-from finegrad._src.ops.array import convert_to_tensor
-from finegrad._src.ops.base import instantiate_zeros
+from finegrad._src.ops.array.structural import convert_to_tensor
+from finegrad._src.ops.zeros_and_axes import instantiate_zeros
 from finegrad._src.tensor import Tensor
 from finegrad._src.variables import Variable
 

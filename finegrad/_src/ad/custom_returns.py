@@ -11,7 +11,7 @@ import warnings
 import numpy as np
 
 from finegrad._src import nest
-from finegrad._src.ops.array import convert_to_tensor
+from finegrad._src.ops.array.structural import convert_to_tensor
 from finegrad._src.tensor import Tensor
 from finegrad._src.variables import Variable
 

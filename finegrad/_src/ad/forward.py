@@ -16,7 +16,7 @@ from finegrad._src import core, nest
 from finegrad._src.ad.rediff import jvp_by_transposing
 from finegrad._src.ad.tape import (UnconnectedGradients, _unconnected,
                                    _shape_of, _zeros_for)
-from finegrad._src.ops.array import convert_to_tensor
+from finegrad._src.ops.array.structural import convert_to_tensor
 from finegrad._src.tensor import Tensor
 from finegrad._src.variables import Variable
 

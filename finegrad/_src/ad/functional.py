@@ -5,7 +5,7 @@ These are JAX-style entry points (TensorFlow has none); `finegrad.testing` is bu
 from finegrad._src import nest
 from finegrad._src.ad.forward import ForwardAccumulator
 from finegrad._src.ad.tape import GradientTape
-from finegrad._src.ops.array import convert_to_tensor
+from finegrad._src.ops.array.structural import convert_to_tensor
 from finegrad._src.tensor import Tensor
 
 
@@ -50,7 +50,7 @@ def jvp(f, primals, tangents):
 
 
 def _fill_zero(out, tan):
-    from finegrad._src.ops.array import zeros_like
+    from finegrad._src.ops.array.structural import zeros_like
     flat_o, flat_t = nest.flatten(out), nest.flatten(tan)
     return nest.pack_sequence_as(out, [zeros_like(o) if t is None else t
                                        for o, t in zip(flat_o, flat_t, strict=True)])

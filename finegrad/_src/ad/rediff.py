@@ -10,7 +10,7 @@ tapes and accumulators: derivatives of these gradients come for free, to any ord
 """
 from finegrad._src import nest
 from finegrad._src.ad.tape import GradientTape
-from finegrad._src.ops.array import reduce_sum, zeros_like
+from finegrad._src.ops.array.structural import reduce_sum, zeros_like
 from finegrad._src.tensor import Tensor
 from finegrad._src.variables import Variable
 

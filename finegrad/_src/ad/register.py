@@ -6,7 +6,7 @@ function for `gradient_override_map` (graph/override.py) to apply where the map 
 `no_gradient(name)` makes a primitive non-differentiable.
 """
 from finegrad._src import core
-from finegrad._src.ops.array import convert_to_tensor
+from finegrad._src.ops.array.structural import convert_to_tensor
 
 
 class _Op:

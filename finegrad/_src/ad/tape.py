@@ -20,8 +20,8 @@ import numpy as np
 
 from finegrad._src import core, dims, nest
 from finegrad._src.dtypes import INEXACT_SCALARS
-from finegrad._src.ops.array import reshape, zeros_like, transpose
-from finegrad._src.ops.array import convert_to_tensor
+from finegrad._src.ops.array.structural import reshape, zeros_like, transpose
+from finegrad._src.ops.array.structural import convert_to_tensor
 from finegrad._src.tensor import Tensor
 from finegrad._src.variables import Variable
 
@@ -458,7 +458,7 @@ class GradientTape(core.Recorder):
                 out.append(None)
                 continue
             z = _zeros_for(s)
-            from finegrad._src.ops.array import stack
+            from finegrad._src.ops.array.structural import stack
             out.append(stack([z if g is None else g for g in col]))
         return out
 
@@ -545,7 +545,7 @@ def _ones_seed(t):
     if v.ndim == 0:
         return Tensor(v.dtype.type(1))
     if dims.is_symbolic(core.shape_of(t)):   # a shape-polymorphic trace: sized at each call
-        from finegrad._src.ops.array import ones_like
+        from finegrad._src.ops.array.structural import ones_like
         return ones_like(t)
     return Tensor(np.broadcast_to(np.ones((), v.dtype), v.shape))
 
@@ -560,7 +560,7 @@ def _broadcast_ct(g, t):
         raise ValueError(f"finegrad.GradientTape.gradient: output_gradients of shape "
                          f"{tuple(g._value.shape)} do not match the target's shape "
                          f"{tuple(t._value.shape)}") from None
-    from finegrad._src.ops.array import broadcast_as
+    from finegrad._src.ops.array.structural import broadcast_as
     return broadcast_as(g, t)
 
 

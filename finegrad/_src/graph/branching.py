@@ -15,7 +15,7 @@ from finegrad._src.errors import InvalidArgumentError
 from finegrad._src.graph.builder import is_traced
 from finegrad._src.graph.control import cond
 from finegrad._src.graph.pyfunc import numpy_function
-from finegrad._src.ops.array import convert_to_tensor
+from finegrad._src.ops.array.structural import convert_to_tensor
 from finegrad._src.tensor import Tensor
 
 

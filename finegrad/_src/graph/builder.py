@@ -16,7 +16,7 @@ import numpy as np
 from finegrad._src import core, dtypes, nest
 from finegrad._src.ad import custom
 from finegrad._src.graph import ir, symbolic
-from finegrad._src.ops import indexing
+from finegrad._src.ops.array import indexing
 from finegrad._src.graph.ir import Graph, Node, OutSlot, read_variable_p, assign_variable_p
 from finegrad._src.dims import Dim, has_dims, is_symbolic
 from finegrad._src.tensor import OutOfScope, Tensor, TensorShape

@@ -16,7 +16,7 @@ from finegrad._src.ad import custom
 from finegrad._src.graph import ir, symbolic
 from finegrad._src.graph.builder import GraphBuilder
 from finegrad._src.graph.ir import OutSlot, read_variable_p, assign_variable_p
-from finegrad._src.ops.array import convert_to_tensor
+from finegrad._src.ops.array.structural import convert_to_tensor
 from finegrad._src.tensor import Tensor
 
 

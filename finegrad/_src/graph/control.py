@@ -15,13 +15,13 @@ import numpy as np
 from finegrad._src import core, nest
 from finegrad._src.ad.rediff import jvp_by_transposing, vjp_of
 from finegrad._src.core import Primitive, bind
-from finegrad._src.ops.base import instantiate_zeros
+from finegrad._src.ops.zeros_and_axes import instantiate_zeros
 from finegrad._src.graph import symbolic
 from finegrad._src.graph.builder import GraphBuilder, is_traced
 from finegrad._src.graph.concrete import replay
 from finegrad._src.graph import ir, vmap
 from finegrad._src.graph.ir import OutSlot
-from finegrad._src.ops.array import convert_to_tensor
+from finegrad._src.ops.array.structural import convert_to_tensor
 from finegrad._src.tensor import Tensor
 
 
@@ -338,7 +338,7 @@ def _while_vjp(cts, *ins, out, needs, batch, parts, n, max_iter):
     """VJP of while_loop: the loop re-run under a tape. Outside a trace the re-run is ordinary
     recorded ops (differentiable again, to any order); while tracing, it is one while_grad
     node (first order)."""
-    from finegrad._src.ops.array import zeros_like
+    from finegrad._src.ops.array.structural import zeros_like
     cts = [zeros_like(o) if c is None else c for c, o in zip(cts, out, strict=True)]
     if core.current_tracer() is None:
         return _while_vjp_eager(list(ins), cts, parts, n, max_iter)
@@ -348,7 +348,7 @@ def _while_vjp(cts, *ins, out, needs, batch, parts, n, max_iter):
 
 
 def _while_vjp_eager(ins, cts, parts, n, max_iter):
-    from finegrad._src.ops.array import identity
+    from finegrad._src.ops.array.structural import identity
     # one tensor per input position: a loop variable may also be captured by the body
     ins = [identity(t) for t in ins]
     return tuple(vjp_of(lambda *ts: _while_eager(list(ts[:n]), list(ts[n:]), parts, max_iter),
@@ -376,7 +376,7 @@ def _while_jvp(primals, tangents, *, out, parts, n, max_iter):
             return _while_vjp(tuple(us), *primals, out=out, needs=[True] * len(primals),
                               batch=(), parts=parts, n=n, max_iter=max_iter)
         return tuple(jvp_by_transposing(vjp, primals, tangents, out, "while_loop"))
-    from finegrad._src.ops.array import identity
+    from finegrad._src.ops.array.structural import identity
     ins = [identity(t) for t in primals]
     floats = [i for i, t in enumerate(ins) if t.dtype.is_differentiable]
     tangents = instantiate_zeros(primals, tangents)
@@ -424,7 +424,7 @@ def _while_grad_impl(*vals, parts, n, max_iter, n_base=None, depth=1):
 @while_grad_p.def_vjp
 def _while_grad_vjp(cts, *ins, out, needs, batch, parts, n, max_iter, n_base=None, depth=1):
     """VJP of a while derivative: the derivative of the next order (any order in a trace)."""
-    from finegrad._src.ops.array import zeros_like
+    from finegrad._src.ops.array.structural import zeros_like
     n_base = len(ins) - n if n_base is None else n_base
     cts = [zeros_like(o) if c is None else c for c, o in zip(cts, out, strict=True)]
     grads = bind(while_grad_p, *ins, *cts, parts=parts, n=n, max_iter=max_iter,

@@ -31,8 +31,8 @@ from finegrad._src.graph.gradients import gradients  # noqa: F401
 from finegrad._src.graph.ir import assign_variable_p
 from finegrad._src.graph.symbolic import GuardFailed
 from finegrad._src.scopes import name_scope
-from finegrad._src.ops.array import convert_to_tensor
-from finegrad._src.ops.masking import DataDependentSize
+from finegrad._src.ops.array.structural import convert_to_tensor
+from finegrad._src.ops.array.boolean_mask import DataDependentSize
 from finegrad._src.tensor import Tensor
 from finegrad._src.variables import Variable
 

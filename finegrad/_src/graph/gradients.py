@@ -9,7 +9,7 @@ import numpy as np
 from finegrad._src import core, nest
 from finegrad._src.ad.tape import (UnconnectedGradients, _finish, _ones_seed, _unconnected,
                                    reverse_pass)
-from finegrad._src.ops.array import convert_to_tensor, reshape, stack
+from finegrad._src.ops.array.structural import convert_to_tensor, reshape, stack
 from finegrad._src.variables import Variable
 from finegrad._src.tensor import Tensor
 

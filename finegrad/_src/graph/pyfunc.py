@@ -17,7 +17,7 @@ import numpy as np
 from finegrad._src import core, dtypes, nest
 from finegrad._src.ad.rediff import vjp_of
 from finegrad._src.core import Primitive, bind, def_nondiff
-from finegrad._src.ops.array import cast, convert_to_tensor
+from finegrad._src.ops.array.structural import cast, convert_to_tensor
 from finegrad._src.tensor import Tensor
 
 

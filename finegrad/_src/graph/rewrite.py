@@ -26,7 +26,7 @@ nan's sign bit may differ), so values are identical and two passes over memory b
 import numpy as np
 
 from finegrad._src.core import Primitive, def_nondiff
-from finegrad._src.ops.indexing import COPY_MIN, getitem_p, scatter_add_p
+from finegrad._src.ops.array.indexing import COPY_MIN, getitem_p, scatter_add_p
 
 # graph-only primitives whose impl takes ``out=`` (a recycled buffer: see `ir.emit_steps`)
 scatter_sum_p = def_nondiff(Primitive("scatter_sum_into_zeros", unify=False, fresh=True,

@@ -25,8 +25,8 @@ takes (and some more: a check that may only be too strict). Then:
 import numpy as np
 
 from finegrad._src.core import Primitive, def_nondiff
-from finegrad._src.ops.array import reshape_p
-from finegrad._src.ops.linalg import matmul_p
+from finegrad._src.ops.array.structural import reshape_p
+from finegrad._src.ops.linalg.products import matmul_p
 
 diag_matmul_p = def_nondiff(Primitive("diagonal_matmul", unify=False, fresh=True))
 

@@ -32,14 +32,14 @@ from finegrad._src.core import bind
 from finegrad._src.graph.builder import GraphBuilder
 from finegrad._src.graph.concrete import _ReplayRule
 from finegrad._src.graph.ir import OutSlot, assign_variable_p, read_variable_p
-from finegrad._src.ops import mapping
-from finegrad._src.ops.array import (_t, batch_all, batch_size, broadcast_to, concat,
-                                     convert_to_tensor, stack)
-from finegrad._src.ops.gather import gather
-from finegrad._src.ops.scatter_nd import tensor_scatter_nd_update
+from finegrad._src.control_flow import map_fn as mapping
+from finegrad._src.ops.array.structural import (_t, batch_all, batch_size, broadcast_to, concat,
+                                                convert_to_tensor, stack)
+from finegrad._src.ops.array.gather import gather
+from finegrad._src.ops.array.scatter_nd import tensor_scatter_nd_update
 from finegrad._src.ops.batching import aligned_vmap
-from finegrad._src.ops.constants import zeros
-from finegrad._src.ops.masking import DataDependentSize
+from finegrad._src.ops.array.constants import zeros
+from finegrad._src.ops.array.boolean_mask import DataDependentSize
 from finegrad._src.tensor import Tensor
 
 _FN = "finegrad.vectorized_map"

@@ -1,16 +1,21 @@
-"""The primitives, one family per module; importing this package registers them all."""
+"""The primitives, grouped by family as TensorFlow's namespaces group them; importing this
+package registers every primitive.
+
+Families: `array` (tf's array ops), `math` (tf.math), `special` (tf.math's special
+functions), `linalg` (tf.linalg), `nn` (tf.nn), `random` (tf.random), `signal` (tf.signal).
+Shared by all: `zeros_and_axes` (static arguments and axes, symbolic zeros, constants of a
+symbolic shape), `declare` (how an elementwise primitive is declared from its derivative or
+partials), `batching` (vectorized_map's shared batching rules) and `operators` (the Python
+operators installed on Tensor).
+"""
 import warnings
 
-from finegrad._src.ops import (base, indexing, array, constants, gather, queries,  # noqa: F401
-                               complex_numbers, elementwise, arithmetic, reduce, linalg, nn,
-                               operators, special, manipulation, linalg_extra,
-                               solvers, decompositions, svd_qr,
-                               random_streams, random_ops, random_generator, conv, pool,
-                               scatter_nd, masking, mapping,
-                               special_functions, sorting, segments, counting, math_more,
-                               linalg_more)
+from finegrad._src.ops import zeros_and_axes, array, math, linalg, nn  # noqa: F401
+from finegrad._src.ops import special, random, signal  # noqa: F401
+from finegrad._src.ops import operators
+from finegrad._src.ops.linalg import products
 
-operators.install(linalg.matmul)
+operators.install(products.matmul)
 
 # NumPy warns on overflow and invalid values (exp(1000), log(0)); finegrad keeps the IEEE
 # inf/nan the math produces and, like TensorFlow, does not warn about them.

@@ -4,12 +4,13 @@ A rule gets ``(args, batched, **params)``: a batched input has the slices along 
 axis 0. The rules here cover primitives that broadcast leading axes (`aligned_vmap`: the
 elementwise default, matmul), that map over leading axes (`leading_vmap`: linalg), and that
 compute each example of an NHWC batch on its own (`merged_vmap`: convolutions, pools). The
-axis-shifting rule is `ops.base.axis_vmap`; `ops.array.batch_all` and
+axis-shifting rule is `ops.zeros_and_axes.axis_vmap`; `ops.array.batch_all` and
 `ops.array.expand_after_batch` are the helpers beside reshape and broadcast_to.
 """
 from finegrad._src import core
 from finegrad._src.core import bind
-from finegrad._src.ops.array import batch_all, broadcast_to_p, expand_after_batch, reshape_p
+from finegrad._src.ops.array.structural import (batch_all, broadcast_to_p, expand_after_batch,
+                                                reshape_p)
 
 
 def aligned_vmap(prim):

@@ -4,7 +4,9 @@
 ops themselves, attached here in one place. ``==`` is elementwise, as in TensorFlow 2.
 """
 from finegrad._src.core import bind
-from finegrad._src.ops import arithmetic as ar, elementwise as ew, indexing
+from finegrad._src.ops.math import arithmetic as ar
+from finegrad._src.ops.math import elementwise as ew
+from finegrad._src.ops.array import indexing
 from finegrad._src.tensor import Tensor
 
 

@@ -1,0 +1,116 @@
+"""`scan`, `foldl`, `foldr`: a function carried over the slices of tensors along axis 0.
+
+As `map_fn` (control_flow/map_fn.py), these run ``fn`` once per slice in a Python loop over the
+outputs of one ``unstack_rows`` (whose VJP stacks all the slices' cotangents at once), so
+every op ``fn`` runs is an ordinary recorded op: tapes, accumulators and `finegrad.function`
+traces see them and gradients (any order, both modes) flow through the accumulator chain.
+Inside a trace the loop is unrolled into the graph. It imports the core modules and
+`ops.array`, `ops.array.constants` and `control_flow.map_fn`.
+"""
+from finegrad._src import nest
+from finegrad._src.core import bind
+from finegrad._src.ops.array.structural import _t, stack, stop_gradient
+from finegrad._src.ops.array.constants import zeros
+from finegrad._src.control_flow.map_fn import _leading_size, unstack_rows_p
+
+
+def _slices(elems, where):
+    """The number of slices of ``elems`` and a function giving slice ``i`` (packed as
+    ``elems``)."""
+    flat = [_t(e) for e in nest.flatten(elems)]
+    if not flat:
+        raise ValueError(f"{where}: elems must hold at least one tensor")
+    n = _leading_size(flat, where)
+    columns = [bind(unstack_rows_p, t) for t in flat] if n else []
+    return n, lambda i: nest.pack_sequence_as(elems, [c[i] for c in columns])
+
+
+def _step(fn, a, x, where):
+    """``fn(a, x)``, checked to return the accumulator's structure (as TensorFlow)."""
+    out = fn(a, x)
+    why = nest.structure_difference(a, out, False)
+    if why is not None:
+        raise ValueError(f"{where}: fn must return the accumulator's structure: {why[1]}")
+    return nest.pack_sequence_as(a, [_t(t) for t in nest.flatten(out)])
+
+
+def _carry(fn, elems, initializer, reverse, where):
+    """The accumulators after each slice (in slice order) and the slices' count."""
+    n, slice_at = _slices(elems, where)
+    order = range(n - 1, -1, -1) if reverse else range(n)
+    if initializer is None:
+        if n == 0:
+            raise ValueError(f"{where}: elems have zero slices and no initializer was given "
+                             f"(the first slice is the initial accumulator)")
+        a = nest.map_structure(_t, slice_at(order[0]))
+        done = {order[0]: a}
+        order = order[1:]
+    else:
+        a = nest.map_structure(_t, initializer)
+        done = {}
+    for i in order:
+        a = _step(fn, a, slice_at(i), where)
+        done[i] = a
+    return a, done, n
+
+
+def _no_grad(out, back_prop):
+    return out if back_prop else nest.map_structure(stop_gradient, out)
+
+
+def scan(fn, elems, initializer=None, parallel_iterations=None, back_prop=True,
+         swap_memory=False, infer_shape=True, reverse=False, name=None):
+    """The accumulators ``a = fn(a, x)`` over the slices ``x`` of ``elems`` along axis 0,
+    stacked.
+
+    ``elems`` is a tensor or a nested structure of tensors sharing the size of axis 0;
+    ``initializer`` (any structure of tensors; by default the first slice of ``elems``,
+    which is then the first output) is the starting accumulator, and ``fn`` must return the
+    accumulator's structure. ``reverse=True`` runs from the last slice to the first (the
+    outputs stay in slice order), as TensorFlow's ``tf.scan``. Gradients flow through
+    ``fn``'s ops as they run; ``back_prop=False`` stops them. ``parallel_iterations``,
+    ``swap_memory`` and ``infer_shape`` are accepted and have no effect.
+
+    >>> import finegrad as fg
+    >>> fg.scan(lambda a, x: a + x, fg.constant([1., 2., 3.])).numpy()
+    array([1., 3., 6.], dtype=float32)
+    """
+    where = "finegrad.scan"
+    a, done, n = _carry(fn, elems, initializer, reverse, where)
+    if n == 0:
+        out = nest.map_structure(lambda t: zeros((0,) + tuple(t.shape), t.dtype), a)
+    else:
+        flat = [nest.flatten(done[i]) for i in range(n)]
+        stacked = [stack([f[k] for f in flat]) for k in range(len(flat[0]))]
+        out = nest.pack_sequence_as(a, stacked)
+    return _no_grad(out, back_prop)
+
+
+def foldl(fn, elems, initializer=None, parallel_iterations=10, back_prop=True,
+          swap_memory=False, name=None):
+    """The last accumulator of ``a = fn(a, x)`` over the slices ``x`` of ``elems`` along
+    axis 0, first to last (TensorFlow's ``tf.foldl``).
+
+    ``initializer`` defaults to the first slice of ``elems`` (then the fold starts at the
+    second); structures are as in `scan`. With zero slices the initializer is returned.
+
+    >>> import finegrad as fg
+    >>> fg.foldl(lambda a, x: a * 10. + x, fg.constant([1., 2., 3.])).numpy()
+    np.float32(123.0)
+    """
+    return _no_grad(_carry(fn, elems, initializer, False, "finegrad.foldl")[0], back_prop)
+
+
+def foldr(fn, elems, initializer=None, parallel_iterations=10, back_prop=True,
+          swap_memory=False, name=None):
+    """The last accumulator of ``a = fn(a, x)`` over the slices ``x`` of ``elems`` along
+    axis 0, last to first (TensorFlow's ``tf.foldr``).
+
+    ``initializer`` defaults to the last slice of ``elems`` (then the fold starts at the one
+    before); structures are as in `scan`. With zero slices the initializer is returned.
+
+    >>> import finegrad as fg
+    >>> fg.foldr(lambda a, x: a * 10. + x, fg.constant([1., 2., 3.])).numpy()
+    np.float32(321.0)
+    """
+    return _no_grad(_carry(fn, elems, initializer, True, "finegrad.foldr")[0], back_prop)

@@ -1,0 +1,83 @@
+"""`boolean_mask`: the entries of a tensor where a boolean mask is true, a result whose size
+depends on the mask's values.
+
+It is a `gather` at the positions of the true entries (primitive ``mask_indices``, not
+differentiable), so its gradient scatters the cotangent back (gather's VJP). Inside
+`finegrad.function` the graph's later ops may have written the traced number of entries
+into the graph (a mean's divisor, a reshape), so ``mask_indices`` keeps that number and, when
+a run of the graph selects another number, raises `DataDependentSize`: `finegrad.function`
+then runs that call's Python eagerly (it never reuses a size baked in at trace time).
+It imports the core modules and `ops.zeros_and_axes`, `ops.array` and `ops.array.gather`.
+"""
+import numpy as np
+
+from finegrad._src import core
+from finegrad._src.core import Primitive, bind, def_nondiff
+from finegrad._src.ops.array.structural import _t, reshape
+from finegrad._src.ops.zeros_and_axes import _normalize_axis
+from finegrad._src.ops.array.gather import gather
+
+
+class DataDependentSize(RuntimeError):
+    """A traced graph's run selected a number of entries other than the traced one (caught
+    by `finegrad.function`, which then runs the call eagerly; a `ConcreteFunction` called
+    directly has no Python to run and raises it)."""
+
+
+mask_indices_p = def_nondiff(Primitive("mask_indices", unify=False, fresh=True))
+
+
+@mask_indices_p.def_impl
+def _mask_indices_impl(mask, *, traced_count):
+    """The int64 positions of the true entries of the 1-D ``mask``."""
+    idx = np.flatnonzero(mask).astype(np.int64)
+    if traced_count is not None and idx.size != traced_count:
+        raise DataDependentSize(f"finegrad.boolean_mask: the graph was traced with a mask of "
+                                f"{traced_count} true entries, this call's has {idx.size} (the "
+                                f"graph may have the traced count written into it)")
+    return idx
+
+
+def mask_indices(mask):
+    """The positions of the true entries of the 1-D bool tensor ``mask`` (int64). Inside a
+    trace, the graph checks each run's count against the traced one (see the module)."""
+    traced = None
+    if core.current_tracer() is not None:
+        traced = int(np.count_nonzero(mask._value))
+    return bind(mask_indices_p, mask, traced_count=traced)
+
+
+def boolean_mask(tensor, mask, axis=None, name=None):
+    """The slices of ``tensor`` where ``mask`` is true (TensorFlow's ``tf.boolean_mask``).
+
+    ``mask`` (bool, rank k >= 1) has the shape of ``tensor``'s axes ``axis .. axis + k``
+    (``axis`` defaults to 0); those axes become one, holding the selected slices in row-major
+    order. The gradient scatters the cotangent back to the selected positions.
+
+    Inside `finegrad.function` the number of selected slices may change from call to call:
+    a call whose mask selects another number than the traced one runs eagerly (correct
+    values and gradients; a graph that also assigns variables refuses it instead).
+
+    Raises:
+        TypeError: for a mask that is not bool.
+        ValueError: for a mask of rank 0 or a shape that does not match ``tensor``'s.
+
+    >>> import finegrad as fg
+    >>> fg.boolean_mask(fg.constant([[1., 2.], [3., 4.]]), [True, False]).numpy()
+    array([[1., 2.]], dtype=float32)
+    """
+    fn = "finegrad.boolean_mask"
+    t, m = _t(tensor), _t(mask)
+    if not m.dtype.is_bool:
+        raise TypeError(f"{fn}: mask must be bool, got {m.dtype.name}")
+    k, shape = m._value.ndim, t._value.shape
+    if k == 0:
+        raise ValueError(f"{fn}: mask must have rank >= 1, got a scalar")
+    a = 0 if axis is None else _normalize_axis(axis, max(t._value.ndim, 1), fn)
+    if tuple(shape[a:a + k]) != m._value.shape:
+        raise ValueError(f"{fn}: mask of shape {list(m._value.shape)} does not match axes "
+                         f"{a}..{a + k - 1} of tensor of shape {list(shape)}")
+    sym = core.shape_of(t)
+    flat = reshape(t, tuple(sym[:a]) + (-1,) + tuple(sym[a + k:])) if k != 1 else t
+    m1 = reshape(m, (-1,)) if k != 1 else m
+    return gather(flat, mask_indices(m1), axis=a)

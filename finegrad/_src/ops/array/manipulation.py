@@ -1,0 +1,248 @@
+"""Shape manipulation built from differentiable slicing and concatenation: `reverse`, `roll`,
+`pad`, `repeat`, and the non-differentiable `one_hot`.
+
+Each is a composite of `getitem`, `concat` and `gather`, so its gradients (and its behaviour
+inside `finegrad.function`) are theirs. It imports `ops.array.indexing`, `ops.array`,
+`ops.array.constants` and `ops.array.gather`.
+"""
+import numpy as np
+
+from finegrad._src import core, dims, dtypes
+from finegrad._src.ops.array.structural import (_t, broadcast_to, concat, convert_to_tensor,
+                                                reshape, transpose)
+from finegrad._src.ops.zeros_and_axes import _normalize_axis, _static
+from finegrad._src.ops.array.constants import fill
+from finegrad._src.ops.math.elementwise import equal, where
+from finegrad._src.ops.array.gather import gather
+from finegrad._src.ops.array.indexing import getitem
+from finegrad._src.tensor import Tensor
+
+
+def _int_list(values, fn, what):
+    """``values`` (an int, a list or an integer tensor) as a list of Python ints."""
+    if isinstance(values, Tensor):   # a traced tensor cannot fix the graph's shapes
+        values = _static(values, f"{fn}'s {what}")
+    arr = np.asarray(values)
+    if arr.dtype.kind not in "iu" and arr.size:
+        raise TypeError(f"{fn}: {what} must be integers, got {arr.dtype}")
+    return [int(v) for v in arr.reshape(-1)]
+
+
+def _sizes_fixed(x, axes, fn):
+    """Mark the current trace as serving only its traced sizes when one of ``axes`` of ``x``
+    is dynamic: these composites write that axis's size into the graph."""
+    shape = core.shape_of(x)
+    dims.pin([shape[a] for a in axes], fn)
+
+
+def _axis_slice(ndim, axis, sl):
+    """An index tuple applying slice ``sl`` on ``axis`` only."""
+    return tuple(sl if d == axis else slice(None) for d in range(ndim))
+
+
+def reverse(tensor, axis, name=None):
+    """Reverse ``tensor`` along each axis in ``axis`` (TensorFlow's ``tf.reverse``).
+
+    A strided slice; its gradient reverses the cotangent along the same axes.
+
+    >>> import finegrad as fg
+    >>> fg.reverse(fg.constant([[1., 2.], [3., 4.]]), [1]).numpy()
+    array([[2., 1.],
+           [4., 3.]], dtype=float32)
+    """
+    x = _t(tensor)
+    ndim = x._value.ndim
+    axes = {_normalize_axis(a, ndim, "finegrad.reverse")
+            for a in _int_list(axis, "finegrad.reverse", "axis")}
+    if not axes:
+        return getitem(x, (Ellipsis,))
+    return getitem(x, tuple(slice(None, None, -1) if d in axes else slice(None)
+                            for d in range(ndim)))
+
+
+def roll(input, shift, axis, name=None):  # noqa: A002 (TensorFlow's keyword)
+    """Roll elements of ``input`` by ``shift`` along ``axis`` (TensorFlow's ``tf.roll``);
+    elements shifted past the end come back at the start. ``shift`` and ``axis`` may be
+    lists of equal length; shifts on a repeated axis add up.
+
+    >>> import finegrad as fg
+    >>> fg.roll(fg.constant([1., 2., 3., 4.]), shift=1, axis=0).numpy()
+    array([4., 1., 2., 3.], dtype=float32)
+    """
+    x = _t(input)
+    ndim = x._value.ndim
+    shifts = _int_list(shift, "finegrad.roll", "shift")
+    axes = _int_list(axis, "finegrad.roll", "axis")
+    if len(shifts) != len(axes):
+        raise ValueError(f"finegrad.roll: shift and axis must have the same length, got "
+                         f"{len(shifts)} and {len(axes)}")
+    total = {}
+    for s, a in zip(shifts, axes, strict=True):
+        a = _normalize_axis(a, ndim, "finegrad.roll")
+        total[a] = total.get(a, 0) + s
+    _sizes_fixed(x, [a for a, s in total.items() if s], "roll")
+    out = x
+    for a, s in sorted(total.items()):
+        n = x._value.shape[a]
+        k = s % n if n else 0
+        if k:
+            out = concat([getitem(out, _axis_slice(ndim, a, slice(n - k, None))),
+                          getitem(out, _axis_slice(ndim, a, slice(0, n - k)))], axis=a)
+    return out if out is not x else getitem(x, (Ellipsis,))
+
+
+def _pad_axis(x, axis, before, after, mode, constant_values):
+    """``x`` padded on one axis."""
+    n = x._value.shape[axis]
+    if mode == "CONSTANT":
+        def block(k):
+            shape = list(x._value.shape)
+            shape[axis] = k
+            return fill(shape, convert_to_tensor(constant_values, dtype=x.dtype))
+        lo, hi = (block(before) if before else None), (block(after) if after else None)
+    else:
+        off = 1 if mode == "REFLECT" else 0
+        limit = n - off
+        if before > limit or after > limit:
+            raise ValueError(f"finegrad.pad: paddings must be at most {limit} on an axis of "
+                             f"size {n} in {mode} mode, got ({before}, {after})")
+        lo = _mirror(x, axis, before - 1 + off, before) if before else None
+        hi = _mirror(x, axis, n - 1 - off, after) if after else None
+    parts = [p for p in (lo, x, hi) if p is not None]
+    return concat(parts, axis=axis) if len(parts) > 1 else x
+
+
+def _mirror(x, axis, start, count):
+    """``count`` elements of ``x`` along ``axis`` from ``start`` backwards."""
+    stop = start - count
+    sl = slice(start, stop if stop >= 0 else None, -1)
+    return getitem(x, _axis_slice(x._value.ndim, axis, sl))
+
+
+def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
+    """Pad ``tensor`` by ``paddings`` (an ``[ndim, 2]`` list of before/after counts), as
+    TensorFlow's ``tf.pad``. ``mode`` is ``"CONSTANT"`` (fill with ``constant_values``),
+    ``"REFLECT"`` (mirror, edge excluded) or ``"SYMMETRIC"`` (mirror, edge included).
+
+    The gradient with respect to ``tensor`` sums the cotangent over each element's copies;
+    ``constant_values`` gets no gradient path other than its own tensor's.
+
+    >>> import finegrad as fg
+    >>> fg.pad(fg.constant([1., 2., 3.]), [[1, 2]], mode="REFLECT").numpy()
+    array([2., 1., 2., 3., 2., 1.], dtype=float32)
+    """
+    x = _t(tensor)
+    m = str(mode).upper()
+    if m not in ("CONSTANT", "REFLECT", "SYMMETRIC"):
+        raise ValueError(f"finegrad.pad: mode must be CONSTANT, REFLECT or SYMMETRIC, got {mode!r}")
+    flat = _int_list(paddings, "finegrad.pad", "paddings")
+    ndim = x._value.ndim
+    if len(flat) != 2 * ndim:
+        raise ValueError(f"finegrad.pad: paddings must have shape [{ndim}, 2], got "
+                         f"{np.shape(getattr(paddings, '_value', paddings))}")
+    if any(v < 0 for v in flat):
+        raise ValueError(f"finegrad.pad: paddings must be non-negative, got {flat}")
+    _sizes_fixed(x, range(ndim) if any(flat) else (), "pad")
+    out = x
+    for axis in range(ndim):
+        before, after = flat[2 * axis], flat[2 * axis + 1]
+        if before or after:
+            out = _pad_axis(out, axis, before, after, m, constant_values)
+    return out if out is not x else getitem(x, (Ellipsis,))
+
+
+def repeat(input, repeats, axis=None, name=None):  # noqa: A002 (TensorFlow's keyword)
+    """Repeat each element of ``input`` ``repeats`` times along ``axis`` (TensorFlow's
+    ``tf.repeat``); with ``axis=None`` the input is flattened first. A `gather`, whose
+    gradient sums the cotangent over each element's copies.
+
+    >>> import finegrad as fg
+    >>> fg.repeat(fg.constant([1., 2.]), [2, 3], axis=0).numpy()
+    array([1., 1., 2., 2., 2.], dtype=float32)
+    """
+    x = _t(input)
+    if axis is None:
+        x = getitem(x, (Ellipsis,)) if x._value.ndim == 1 else _flatten(x)
+        axis = 0
+    a = _normalize_axis(axis, x._value.ndim, "finegrad.repeat")
+    reps = _int_list(repeats, "finegrad.repeat", "repeats")
+    n = x._value.shape[a]
+    if len(reps) == 1:
+        reps = reps * n
+    if len(reps) != n:
+        raise ValueError(f"finegrad.repeat: repeats must be a scalar or have {n} entries "
+                         f"(the size of axis {a}), got {len(reps)}")
+    if any(r < 0 for r in reps):
+        raise ValueError(f"finegrad.repeat: repeats must be non-negative, got {reps}")
+    _sizes_fixed(x, [a], "repeat")
+    idx = np.repeat(np.arange(n, dtype=np.int64), reps)
+    return gather(x, idx, axis=a)
+
+
+def _flatten(x):
+    """``x`` as a vector."""
+    return reshape(x, [-1])
+
+
+def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
+    """One-hot encode integer ``indices`` into a new axis of size ``depth`` (TensorFlow's
+    ``tf.one_hot``); indices outside ``[0, depth)`` give an all-``off_value`` row. Not
+    differentiable with respect to ``indices``; the result is a constant.
+
+    >>> import finegrad as fg
+    >>> fg.one_hot([0, 2], 3).numpy()
+    array([[1., 0., 0.],
+           [0., 0., 1.]], dtype=float32)
+    """
+    ind = _t(indices)
+    if not ind.dtype.is_integer:
+        raise TypeError(f"finegrad.one_hot: indices must be integers, got {ind.dtype.name}")
+    depth = int(_int_list(depth, "finegrad.one_hot", "depth")[0])
+    if depth < 0:
+        raise ValueError(f"finegrad.one_hot: depth must be non-negative, got {depth}")
+    dt = dtypes.as_dtype(dtype) if dtype is not None else dtypes.float32
+    on = convert_to_tensor(1 if on_value is None else on_value, dtype=dt)
+    off = convert_to_tensor(0 if off_value is None else off_value, dtype=dt)
+    hot = equal(getitem(ind, (Ellipsis, None)),
+                convert_to_tensor(np.arange(depth), dtype=ind.dtype))
+    out = where(hot, on, off)
+    if axis is not None and axis != -1:
+        a = _normalize_axis(axis, out._value.ndim, "finegrad.one_hot")
+        perm = list(range(out._value.ndim - 1))
+        perm.insert(a, out._value.ndim - 1)
+        out = transpose(out, perm)
+    return out
+
+
+def meshgrid(*args, **kwargs):
+    """Coordinate grids from 1-D ``args`` (TensorFlow's ``tf.meshgrid``); ``indexing`` is
+    ``"xy"`` (default: the first two output axes swapped) or ``"ij"``. Each output is a
+    reshape and broadcast of one input, whose gradient sums the cotangent back.
+
+    >>> import finegrad as fg
+    >>> x, y = fg.meshgrid(fg.constant([1., 2., 3.]), fg.constant([4., 5.]))
+    >>> x.numpy()
+    array([[1., 2., 3.],
+           [1., 2., 3.]], dtype=float32)
+    """
+    indexing = kwargs.pop("indexing", "xy")
+    kwargs.pop("name", None)
+    if kwargs:
+        raise TypeError(f"finegrad.meshgrid: unexpected keyword arguments {sorted(kwargs)}")
+    if indexing not in ("xy", "ij"):
+        raise ValueError(f"finegrad.meshgrid: indexing must be 'xy' or 'ij', got {indexing!r}")
+    xs = [reshape(_t(a), [-1]) for a in args]
+    pos = list(range(len(xs)))
+    if indexing == "xy" and len(xs) > 1:
+        pos[0], pos[1] = 1, 0
+    shape = [0] * len(xs)
+    for p, x in zip(pos, xs, strict=True):
+        shape[p] = x._value.shape[0]
+    for x in xs:
+        _sizes_fixed(x, [0], "meshgrid")
+    outs = []
+    for p, x in zip(pos, xs, strict=True):
+        target = [1] * len(xs)
+        target[p] = -1
+        outs.append(broadcast_to(reshape(x, target), shape))
+    return outs

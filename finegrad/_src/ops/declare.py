@@ -1,0 +1,108 @@
+"""How a primitive is declared from a few facts about it.
+
+`unary`: a float-only elementwise primitive of one input from its derivative ``d(x, out)``
+written with finegrad ops (the JVP is ``x_dot * d``, the VJP ``ct * conj(d)``); `float_only`:
+the TypeError those primitives raise for a non-float input. `def_partials`: the JVP and VJP
+of an elementwise primitive of several inputs from its partial derivatives, the VJP undoing
+broadcasting; `sum_tangents`: the sum of tangent terms, None (a symbolic zero) skipped.
+Every family declares its elementwise primitives through these.
+"""
+import numpy as np
+
+from finegrad._src import dtypes
+from finegrad._src.core import Primitive, bind
+from finegrad._src.ops.array.structural import broadcast_as, unbroadcast
+from finegrad._src.ops.math.complex_numbers import conj_if_complex, no_order
+
+
+def float_only(name, x, real=False):
+    """TypeError naming ``finegrad.<name>`` unless NumPy value ``x`` is floating (or complex,
+    unless ``real``: ops that need an order, as TensorFlow has no complex kernel for them)."""
+    if real and x.dtype.kind == "c":
+        no_order(name, x)
+    if x.dtype.kind not in "fc":
+        got = "string" if x.dtype.kind == "O" else np.dtype(x.dtype).name
+        raise TypeError(f"finegrad.{name}: expected a floating tensor, got {got}; cast it "
+                        f"first, e.g. finegrad.cast(x, finegrad.float32)")
+
+
+def unary(name, impl, deriv, doc, scale=None, features=False, real=False, numexpr=None):
+    """Declare a float-only unary primitive whose derivative is ``deriv(x, out)``.
+
+    ``scale(g, x, out)``, when given, computes ``g * deriv`` in fewer passes (e.g. ``g / x``
+    for log, one pass instead of two over large arrays). ``features``: the public function's
+    argument is named ``features``, as TensorFlow names it for activations (else ``x``).
+    ``real``: complex inputs refused. ``numexpr``: the kernel's numexpr spelling (see
+    `core.Primitive`).
+    """
+    kinds = "f" if real else "fc"
+    scalars = dtypes.FLOAT_SCALARS if real else dtypes.INEXACT_SCALARS   # (see dtypes)
+    # a plain ufunc is also the kernel of compiled graphs; every impl here returns new arrays
+    prim = Primitive(name, batch_rule=True, kernel=impl if isinstance(impl, np.ufunc) else None,
+                     elementwise=True, fresh=True, numexpr=numexpr)
+    if scale is None:
+        def scale(g, x, out):
+            return g * deriv(x, out)
+
+    @prim.def_impl
+    def _impl(x):
+        if type(x) not in scalars and x.dtype.kind not in kinds:
+            float_only(name, x, real)
+        return impl(x)
+
+    @prim.def_jvp
+    def _jvp(primals, tangents, *, out):
+        return scale(tangents[0], primals[0], out)
+
+    @prim.def_vjp
+    def _vjp(ct, x, *, out, needs, batch):
+        # each derivative has real coefficients, so conj(d(x, out)) = d(conj x, conj out)
+        if x._value.dtype.kind == "c":
+            x, out = conj_if_complex(x), conj_if_complex(out)
+        return (scale(ct, x, out),)
+
+    if features:
+        def op(features, name=None):
+            return bind(prim, features)
+    else:
+        def op(x, name=None):
+            return bind(prim, x)
+
+    op.__name__ = op.__qualname__ = name
+    op.__doc__ = doc + f"\n\n    Primitive ``{name}``; float inputs only (TypeError otherwise).\n"
+    return prim, op
+
+
+def sum_tangents(terms, out):
+    """Add the tangent terms that are not None (symbolic zeros); broadcast to ``out``'s shape."""
+    total = None
+    for t in terms:
+        if t is not None:
+            total = t if total is None else total + t
+    if out is None:
+        return total
+    if total is None:
+        return 0 * out
+    return broadcast_as(total, out)
+
+
+def def_partials(prim):
+    """Decorator: declare the JVP and VJP of ``prim``, an elementwise primitive of real
+    inputs, from its partial derivatives, ``partials(*inputs, out=out, **params)``: one
+    ``d out / d input`` per input (broadcastable to ``out``), or None for an input with no
+    derivative (an order, a parameter). The JVP sums tangent times partial; the VJP is the
+    cotangent times each partial, unbroadcast to its input."""
+    def declare(partials):
+        @prim.def_jvp
+        def _jvp(primals, tangents, *, out, **params):
+            ds = partials(*primals, out=out, **params)
+            return sum_tangents([None if t is None or d is None else t * d
+                                  for t, d in zip(tangents, ds, strict=True)], out)
+
+        @prim.def_vjp
+        def _vjp(ct, *ins, out, needs, batch, **params):
+            ds = partials(*ins, out=out, **params)
+            return tuple(unbroadcast(ct * d, x, batch) if need and d is not None else None
+                         for d, x, need in zip(ds, ins, needs, strict=True))
+        return partials
+    return declare

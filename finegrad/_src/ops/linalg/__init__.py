@@ -1,0 +1,9 @@
+"""``tf.linalg``: products (`products`: matmul, einsum, tensordot, matvec, norm), the matrix
+argument checks (`checks`), masks, diagonals, inverse and determinants (`diag_inv_det`),
+solves (`solvers`), decompositions (`cholesky_eigh`, `svd_qr`, `eig`, `lu`), least squares
+and the pseudo-inverse (`least_squares`), matrix functions (`matrix_functions`: expm,
+logdet) and the composites normalize, cross, set_diag, matrix_rank (`diag_cross_rank`).
+"""
+from finegrad._src.ops.linalg import (products, checks, diag_inv_det, solvers,  # noqa: F401
+                                      cholesky_eigh, svd_qr, eig, lu, least_squares,
+                                      matrix_functions, diag_cross_rank)

@@ -1,0 +1,3 @@
+"""``tf.linalg.LinearOperator`` and its subclasses: matrices known by their structure
+(diagonal, triangular, identity, low-rank updates, block-diagonal, Kronecker, Toeplitz, and
+compositions, adjoints and inverses of them), built from finegrad ops."""

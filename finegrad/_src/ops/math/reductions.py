@@ -1,0 +1,318 @@
+"""Reductions over axes: mean, max, min, prod, logsumexp (reduce_sum lives in array.py)."""
+import numpy as np
+
+from finegrad._src import core, dims
+from finegrad._src.core import Primitive, bind
+from finegrad._src.ops.array.structural import (_t, expand_reduced, reduce_sum, reshape, cast,
+                                                transpose, concat, ones_like, stop_gradient,
+                                                zeros_like)
+from finegrad._src.ops.array.indexing import getitem
+from finegrad._src.ops.zeros_and_axes import (normalize_axes, shape_with, count, no_strings,
+                                              axis_vmap)
+from finegrad._src.ops.math import elementwise as ew
+from finegrad._src.ops.math import arithmetic as ar
+from finegrad._src.ops.math.complex_numbers import conj_if_complex, no_order
+
+
+def reduce_mean(input_tensor, axis=None, keepdims=False, name=None):
+    """Mean over ``axis`` (all axes by default); integer tensors give an integer mean, as in TF.
+
+    >>> import finegrad as fg
+    >>> fg.reduce_mean(fg.constant([[1., 2.], [3., 4.]]), axis=1).numpy()
+    array([1.5, 3.5], dtype=float32)
+    """
+    x = _t(input_tensor)
+    axes = normalize_axes(axis, x._value.ndim, "finegrad.reduce_mean")
+    s = reduce_sum(x, axes, keepdims)
+    n = dims.size_product(core.shape_of(x)[a] for a in axes)
+    if type(n) is dims.Dim:   # a symbolic count: resolved at each call
+        n = count(x, axes, x._value.dtype)
+        return s // ar.maximum(n, 1) if x.dtype.is_integer else s / n
+    if x.dtype.is_integer:
+        return s // max(n, 1)
+    return s / n if n else s * np.nan
+
+
+def _identity(name, dtype):
+    """The value of reduce_max (reduce_min) over nothing: the lowest (highest) of the dtype."""
+    low = name == "reduce_max"
+    if dtype.kind == "f":
+        return -np.inf if low else np.inf
+    if dtype.kind == "b":
+        return not low
+    info = np.iinfo(dtype)
+    return info.min if low else info.max
+
+
+def _extremum(name, impl, doc):
+    prim = Primitive(name, batch_rule=True, fresh=True, shape_rule=core.reduction_shape_rule)
+
+    @prim.def_impl
+    def _impl(x, *, axis, keepdims):
+        if x.dtype.kind == "c":
+            no_order(name, x)
+        no_strings(name, x)
+        if x.size == 0:   # TensorFlow's identities: -inf for a max, inf for a min (ints: limits)
+            return impl(x, axis=axis, keepdims=keepdims, initial=_identity(name, x.dtype))
+        return impl(x, axis=axis, keepdims=keepdims)
+
+    def _mask(x, out, axis, keepdims):
+        # ties share the gradient equally, as in TensorFlow's reduce_max gradient
+        o = out if keepdims else reshape(out, shape_with(x, ones=axis))
+        eq = cast(ew.equal(x, o), x.dtype)
+        return eq / reduce_sum(eq, axis, keepdims=True)
+
+    prim.def_vmap(axis_vmap(prim, "axis"))
+
+    @prim.def_jvp
+    def _jvp(primals, tangents, *, out, axis, keepdims):
+        x, = primals
+        return reduce_sum(tangents[0] * _mask(x, out, axis, keepdims), axis, keepdims)
+
+    @prim.def_vjp
+    def _vjp(ct, x, *, out, needs, batch, axis, keepdims):
+        return (expand_reduced(ct, x, axis, keepdims, batch) * _mask(x, out, axis, keepdims),)
+
+    def op(input_tensor, axis=None, keepdims=False, name=None):
+        x = _t(input_tensor)
+        return bind(prim, x, axis=normalize_axes(axis, x._value.ndim, f"finegrad.{prim.name}"),
+                    keepdims=bool(keepdims))
+
+    op.__name__ = op.__qualname__ = name
+    op.__doc__ = doc + f"\n\n    Primitive ``{name}``; ties share the gradient equally.\n"
+    return prim, op
+
+
+reduce_max_p, reduce_max = _extremum("reduce_max", np.max, """Maximum over ``axis``.
+
+    >>> import finegrad as fg
+    >>> fg.reduce_max(fg.constant([[1., 5.], [3., 4.]]), axis=0).numpy()
+    array([3., 5.], dtype=float32)""")
+reduce_min_p, reduce_min = _extremum("reduce_min", np.min, """Minimum over ``axis``.
+
+    >>> import finegrad as fg
+    >>> fg.reduce_min(fg.constant([[1., 5.], [3., 4.]]), axis=0).numpy()
+    array([1., 4.], dtype=float32)""")
+
+
+reduce_prod_p = Primitive("reduce_prod", batch_rule=True, fresh=True,
+                          shape_rule=core.reduction_shape_rule)
+
+
+def reduce_prod(input_tensor, axis=None, keepdims=False, name=None):
+    """Product over ``axis``. Primitive ``reduce_prod``; exact gradient with zeros in the input.
+
+    >>> import finegrad as fg
+    >>> fg.reduce_prod(fg.constant([1., 2., 3.])).numpy()
+    np.float32(6.0)
+    """
+    x = _t(input_tensor)
+    return bind(reduce_prod_p, x, axis=normalize_axes(axis, x._value.ndim, "finegrad.reduce_prod"),
+                keepdims=bool(keepdims))
+
+
+@reduce_prod_p.def_impl
+def _reduce_prod_impl(x, *, axis, keepdims):
+    return np.prod(x, axis=axis, keepdims=keepdims).astype(x.dtype)
+
+
+def _prod_others(x, axis):
+    """prod of all other elements along ``axis`` for each element (exact with zeros)."""
+    # move reduced axes to the end, flatten them, use exclusive cumulative products
+    nd = x._value.ndim
+    dims.pin(core.shape_of(x), "the derivative of reduce_prod over a tensor with a dynamic axis")
+    keep = [i for i in range(nd) if i not in axis]
+    perm = keep + list(axis)
+    xt = _transpose(x, perm)
+    shp = xt._value.shape
+    n = int(np.prod([x._value.shape[a] for a in axis], dtype=np.int64))
+    flat = reshape(xt, shp[:len(keep)] + (n,))
+    left = _cumprod_exclusive(flat, reverse=False)
+    right = _cumprod_exclusive(flat, reverse=True)
+    others = reshape(left * right, shp)
+    return _transpose(others, list(np.argsort(perm)))
+
+
+def _transpose(x, perm):
+    return transpose(x, tuple(int(p) for p in perm))
+
+
+def _scan_prep(x, axis, exclusive, reverse, identity, fn):
+    """Reduce exclusive/reverse scans to an inclusive forward scan along ``axis``."""
+    x = _t(x)
+    ax = normalize_axes(axis, x._value.ndim, fn)[0]
+    if reverse:
+        x = _flip(x, ax)
+    if exclusive:
+        first = getitem_axis(x, ax, slice(0, 1))
+        x = concat([ones_like(first) * identity, getitem_axis(x, ax, slice(0, -1))], ax)
+    return x, ax
+
+
+def getitem_axis(x, axis, sl):
+    return getitem(x, (slice(None),) * axis + (sl,))
+
+
+def _flip(x, axis):
+    return getitem_axis(x, axis, slice(None, None, -1))
+
+
+cumsum_p = Primitive("cumsum", batch_rule=True, fresh=True, shape_rule=core.same_shape_rule)
+
+
+def cumsum(x, axis=0, exclusive=False, reverse=False, name=None):
+    """Cumulative sum along ``axis``. Primitive ``cumsum``.
+
+    >>> import finegrad as fg
+    >>> fg.math.cumsum(fg.constant([1., 2., 3.])).numpy()
+    array([1., 3., 6.], dtype=float32)
+    """
+    y, ax = _scan_prep(x, axis, exclusive, reverse, 0, "finegrad.cumsum")
+    out = bind(cumsum_p, y, axis=ax)
+    return _flip(out, ax) if reverse else out
+
+
+@cumsum_p.def_impl
+def _cumsum_impl(x, *, axis):
+    return np.cumsum(x, axis=axis, dtype=x.dtype)
+
+
+cumsum_p.def_vmap(axis_vmap(cumsum_p, "axis"))
+
+
+@cumsum_p.def_jvp
+def _cumsum_jvp(primals, tangents, *, out, axis):
+    return bind(cumsum_p, tangents[0], axis=axis)
+
+
+@cumsum_p.def_vjp
+def _cumsum_vjp(ct, x, *, out, needs, batch, axis):
+    """VJP of cumsum: the reversed cumulative sum of the cotangent."""
+    return (_reverse_cumsum(ct, axis, batch),)
+
+
+def _reverse_cumsum(ct, axis, batch):
+    """sum over j >= i along ``axis`` (``batch``: the leading axes of a Jacobian's
+    cotangents)."""
+    a = axis + len(batch)
+    return _flip(bind(cumsum_p, _flip(ct, a), axis=a), a)
+
+
+cumprod_p = Primitive("cumprod", batch_rule=True, fresh=True, shape_rule=core.same_shape_rule)
+
+
+def cumprod(x, axis=0, exclusive=False, reverse=False, name=None):
+    """Cumulative product along ``axis``. Primitive ``cumprod``.
+
+    Its gradient is exact where elements are 0, to any order, in both modes:
+    ``reduce_sum(cumprod([2., 0., 3.]))`` has gradient ``[1., 8., 0.]``. (TensorFlow's
+    gradient divides by ``x`` and returns ``[1., 0., 0.]`` there: the products that skip the
+    zero are lost.)
+
+    >>> import finegrad as fg
+    >>> fg.math.cumprod(fg.constant([1., 2., 3.])).numpy()
+    array([1., 2., 6.], dtype=float32)
+    """
+    y, ax = _scan_prep(x, axis, exclusive, reverse, 1, "finegrad.cumprod")
+    out = bind(cumprod_p, y, axis=ax)
+    return _flip(out, ax) if reverse else out
+
+
+@cumprod_p.def_impl
+def _cumprod_impl(x, *, axis):
+    return np.cumprod(x, axis=axis, dtype=x.dtype)
+
+
+def _product_scan(x, axis):
+    """The levels of a Hillis-Steele product scan along ``axis``: ``[x, y1, y2, ...]``, where
+    level k+1 multiplies each element of level k by the one 2**k before it; the last level is
+    cumprod(x). Only multiplications, never a division: the derivatives of cumprod written
+    over these levels are exact where x holds zeros, to any order (as JAX's associative scan)."""
+    dims.pin(core.shape_of(x)[axis:axis + 1], "the derivative of cumprod along a dynamic axis")
+    n = x._value.shape[axis]
+    levels, d = [x], 1
+    while d < n:
+        y = levels[-1]
+        levels.append(concat([getitem_axis(y, axis, slice(0, d)),
+                              getitem_axis(y, axis, slice(d, None)) *
+                              getitem_axis(y, axis, slice(0, n - d))], axis))
+        d *= 2
+    return levels
+
+
+cumprod_p.def_vmap(axis_vmap(cumprod_p, "axis"))
+
+
+@cumprod_p.def_jvp
+def _cumprod_jvp(primals, tangents, *, out, axis):
+    """JVP of cumprod: the product rule through each level of `_product_scan`."""
+    (x,), (t,) = primals, tangents
+    levels = _product_scan(x, axis)
+    n, d = x._value.shape[axis], 1
+    for y in levels[:-1]:
+        head = getitem_axis(t, axis, slice(0, d))
+        tail = (getitem_axis(t, axis, slice(d, None)) * getitem_axis(y, axis, slice(0, n - d)) +
+                getitem_axis(y, axis, slice(d, None)) * getitem_axis(t, axis, slice(0, n - d)))
+        t = concat([head, tail], axis)
+        d *= 2
+    return t
+
+
+@cumprod_p.def_vjp
+def _cumprod_vjp(ct, x, *, out, needs, batch, axis):
+    """VJP of cumprod: the transposed product rule through the levels of `_product_scan`,
+    last level first (no division by x, so exact at zeros); complex x: TensorFlow's
+    convention, the conjugate products."""
+    levels = _product_scan(conj_if_complex(x), axis)
+    n, a = x._value.shape[axis], axis + len(batch)
+    d = 2 ** (len(levels) - 2) if len(levels) > 1 else 1
+    for y in reversed(levels[:-1]):
+        # level k+1: z[j] = y[j] * y[j - d] for j >= d, z[j] = y[j] before
+        tail = getitem_axis(ct, a, slice(d, None))
+        own = concat([getitem_axis(ct, a, slice(0, d)),
+                      tail * getitem_axis(y, axis, slice(0, n - d))], a)
+        other = tail * getitem_axis(y, axis, slice(d, None))
+        ct = own + concat([other, zeros_like(getitem_axis(ct, a, slice(0, d)))], a)
+        d //= 2
+    return (ct,)
+
+
+def _cumprod_exclusive(flat, reverse):
+    return cumprod(flat, axis=-1, exclusive=True, reverse=reverse)
+
+
+reduce_prod_p.def_vmap(axis_vmap(reduce_prod_p, "axis"))
+
+
+@reduce_prod_p.def_jvp
+def _reduce_prod_jvp(primals, tangents, *, out, axis, keepdims):
+    x, = primals
+    return reduce_sum(tangents[0] * _prod_others(x, axis), axis, keepdims)
+
+
+@reduce_prod_p.def_vjp
+def _reduce_prod_vjp(ct, x, *, out, needs, batch, axis, keepdims):
+    """VJP of reduce_prod: ct times the product of the other elements (no division by x)."""
+    return (expand_reduced(ct, x, axis, keepdims, batch) *
+            conj_if_complex(_prod_others(x, axis)),)
+
+
+def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
+    """log(sum(exp(x))) over ``axis``, computed stably (shifted by the max).
+
+    Its gradient is softmax(x) along the axis; the shift carries no gradient.
+
+    >>> import finegrad as fg
+    >>> float(fg.reduce_logsumexp(fg.constant([1000., 1000.])))
+    1000.6931762695312
+    """
+    x = _t(input_tensor)
+    axes = normalize_axes(axis, x._value.ndim, "finegrad.reduce_logsumexp")
+    m = stop_gradient(reduce_max(x, axes, keepdims=True))
+    # an infinite max would give inf - inf = nan; shift by 0 then (0 * m would be nan too)
+    m = ew.where(ew.is_finite(m), m, zeros_like(m))
+    out = ew.log(reduce_sum(ew.exp(x - m), axes, keepdims=True)) + m
+    if not keepdims:
+        out = reshape(out, tuple(s for i, s in enumerate(shape_with(x, ones=axes))
+                                 if i not in axes))
+    return out

@@ -1,0 +1,264 @@
+"""Where random values come from: streams, TensorFlow's global seed, and the random primitives.
+
+A `Stream` is a Philox bit generator (NumPy's) started from a key. Random primitives carry
+their stream as a parameter and draw from it when they *run*, not when they are traced: a
+random op inside `finegrad.function` is a graph node (declared ``stateful``, so compiled
+graphs never fold it into a constant nor merge two of them) that gives new values on every
+call. While a trace computes its example values, a draw peeks at a copy of the stream, so the
+trace does not consume values.
+
+Which stream an op draws from follows TensorFlow's global-seed rules (`tf.random.set_seed`):
+
+- no global seed and no op seed: a nondeterministic stream;
+- a global seed (or only an op ``seed``, the global seed then being TensorFlow's default
+  87654321): the stream of the pair (global seed, op seed), where an op without a seed takes
+  the next number of a counter that `set_seed` resets (eagerly: a process-wide counter; in a
+  trace: one counter per trace), so the same program after the same `set_seed` gives the same
+  values. Eager ops with the same explicit op seed continue one stream, as TensorFlow's kernel
+  cache does; a traced op owns its stream; `set_seed` restarts every seeded stream.
+
+Stateful values follow TensorFlow's distributions and determinism, not its bit streams.
+The stateless uniform and normal ops do give TensorFlow's values (`philox`).
+"""
+import threading
+import weakref
+
+import numpy as np
+
+from finegrad._src import core
+from finegrad._src.core import Primitive, def_nondiff
+from finegrad._src.ops.random import philox
+
+DEFAULT_GRAPH_SEED = 87654321   # TensorFlow's global seed when only an op seed is given
+_MASK64 = (1 << 64) - 1
+
+
+class _GlobalSeed:
+    """The process's random state: the global seed, the op counter, and the streams."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.seed = None
+        self.counter = 0
+        self.epoch = 0          # bumped by set_seed: seeded streams restart
+        self.streams = {}       # (global seed, op seed) -> the eager stream of that pair
+        self.nondet = None      # the eager nondeterministic stream
+        self.trace_counters = weakref.WeakKeyDictionary()  # tracer -> its op counter
+
+    def set(self, seed):
+        with self.lock:
+            self.seed = seed
+            self.counter = 0
+            self.epoch += 1
+            self.streams = {}
+            self.trace_counters = weakref.WeakKeyDictionary()
+
+
+GLOBAL = _GlobalSeed()
+
+
+def key_of(seeds):
+    """A 128-bit Philox key from a sequence of integers (negative ones wrap, as uint64)."""
+    k = 0
+    for i, s in enumerate(seeds):
+        k |= (int(s) & _MASK64) << (64 * i)
+    return k
+
+
+class Stream:
+    """A Philox stream from ``seeds`` (a tuple of ints; None: fresh OS entropy). With
+    ``follows_global``, `set_seed` restarts it from its seeds (TensorFlow's seeded ops)."""
+
+    def __init__(self, seeds=None, follows_global=True):
+        self.seeds = seeds
+        self.follows_global = follows_global
+        self._restart()
+
+    def _restart(self):
+        self.epoch = GLOBAL.epoch
+        if self.seeds is None:
+            self.bits = np.random.Philox(np.random.SeedSequence())
+        else:
+            self.bits = np.random.Philox(key=key_of(self.seeds))
+
+    def generator(self):
+        """A NumPy Generator on this stream; while tracing, on a copy (the trace's example
+        values consume nothing: the first call of the graph draws what eager code would)."""
+        if self.follows_global and self.seeds is not None and self.epoch != GLOBAL.epoch:
+            self._restart()
+        if core.current_tracer() is not None:
+            bits = np.random.Philox()
+            bits.state = self.bits.state
+            return np.random.Generator(bits)
+        return np.random.Generator(self.bits)
+
+    def __repr__(self):
+        return "Stream(nondeterministic)" if self.seeds is None else f"Stream{self.seeds}"
+
+
+def _next_op_seed():
+    tracer = core.current_tracer()
+    with GLOBAL.lock:
+        if tracer is None:
+            n = GLOBAL.counter
+            GLOBAL.counter += 1
+            return n, False
+        n = GLOBAL.trace_counters.get(tracer, 0)
+        GLOBAL.trace_counters[tracer] = n + 1
+        return n, True
+
+
+def op_stream(seed, fn):
+    """The stream a stateful op with op seed ``seed`` (None or an int) draws from."""
+    if seed is not None:
+        from finegrad._src.shapes import as_int
+        seed = as_int(seed, fn, "seed")
+    traced = core.current_tracer() is not None
+    g = GLOBAL.seed
+    if g is None and seed is None:
+        if traced:
+            return Stream(None)
+        if GLOBAL.nondet is None:
+            GLOBAL.nondet = Stream(None, follows_global=False)
+        return GLOBAL.nondet
+    if g is None:
+        g = DEFAULT_GRAPH_SEED
+    if seed is None:
+        seed, traced = _next_op_seed()
+        return Stream((g, seed))    # a counter value is never reused before set_seed
+    if traced:
+        return Stream((g, seed))
+    with GLOBAL.lock:
+        s = GLOBAL.streams.get((g, seed))
+        if s is None:
+            s = GLOBAL.streams[(g, seed)] = Stream((g, seed))
+    return s
+
+
+# --- drawing: one function per distribution, shared by the stateful and stateless primitives --
+
+def draw(rng, dist, shape, dtype, low=None, high=None):
+    """``shape`` values of distribution ``dist`` as NumPy dtype ``dtype``."""
+    dt = np.dtype(dtype)
+    if dist == "normal":
+        return _real(rng.standard_normal(shape, np.float64 if dt.itemsize > 4 else np.float32),
+                     dt)
+    if dist == "uniform":
+        if dt.kind in "iu":
+            return rng.integers(low, high, shape, dtype=dt)
+        return _real(rng.random(shape, np.float64 if dt.itemsize > 4 else np.float32), dt,
+                     unit=True)
+    if dist == "truncated_normal":
+        # TensorFlow's truncation: a standard normal redrawn where |x| > 2
+        x = rng.standard_normal(shape)
+        bad = np.abs(x) > 2
+        while bad.any():
+            x[bad] = rng.standard_normal(int(bad.sum()))
+            bad = np.abs(x) > 2
+        return _real(x, dt)
+    raise ValueError(f"finegrad.random: unknown distribution {dist!r}")
+
+
+def _real(x, dt, unit=False):
+    """``x`` as dtype ``dt`` (a NumPy scalar for shape ()); with ``unit``, kept below 1."""
+    x = np.asarray(x).astype(dt, copy=False)
+    if unit and dt == np.float16 and x.size:
+        # rounding to float16 may reach 1.0; a uniform draw stays in [0, 1)
+        x = np.minimum(x, np.float16(np.nextafter(np.float16(1), np.float16(0))))
+    return x if x.ndim else x[()]
+
+
+random_p = def_nondiff(Primitive("random", unify=False, fresh=True, stateful=True))
+
+
+@random_p.def_impl
+def _random_impl(*, stream, dist, shape, dtype, low=None, high=None):
+    """Draws ``shape`` values of ``dist`` from ``stream`` (at run time, so a graph draws anew
+    on every call)."""
+    return draw(stream.generator(), dist, shape, dtype, low, high)
+
+
+random_like_p = def_nondiff(Primitive(
+    "random_like", unify=False, fresh=True, stateful=True,
+    shape_rule=lambda like, **params: tuple(like)))
+
+
+@random_like_p.def_impl
+def _random_like_impl(like, *, stream, dist, dtype, low=None, high=None):
+    """`random` shaped like ``like`` when the graph runs (its open sizes included)."""
+    return draw(stream.generator(), dist, np.shape(like), dtype, low, high)
+
+
+random_poisson_p = def_nondiff(Primitive("random_poisson", unify=False, fresh=True,
+                                         stateful=True))
+
+
+@random_poisson_p.def_impl
+def _random_poisson_impl(lam, *, stream, shape, dtype):
+    """Poisson counts of rates ``lam``: shape ``shape + lam.shape`` (TensorFlow's layout)."""
+    lam = np.asarray(lam, np.float64)
+    out = stream.generator().poisson(lam, tuple(shape) + lam.shape)
+    return _real(out, np.dtype(dtype))
+
+
+random_shuffle_p = def_nondiff(Primitive("random_shuffle", unify=False, fresh=True,
+                                         stateful=True))
+
+
+@random_shuffle_p.def_impl
+def _random_shuffle_impl(x, *, stream):
+    """A random permutation of ``x`` along its first axis (TensorFlow's: no gradient)."""
+    if np.ndim(x) == 0:
+        return np.array(x)
+    return np.asarray(x)[stream.generator().permutation(np.shape(x)[0])]
+
+
+def _categorical(rng, logits, num_samples, dtype):
+    """``num_samples`` class ids per row of ``logits`` (unnormalized log-probabilities), by
+    the Gumbel-max trick: argmax(logits + Gumbel noise), one draw per sample."""
+    logits = np.asarray(logits, np.float64)
+    n, k = logits.shape
+    if k == 0:
+        return np.zeros((n, num_samples), dtype)
+    g = -np.log(-np.log(rng.random((n, num_samples, k)) + 1e-300) + 1e-300)
+    return np.argmax(logits[:, None, :] + g, axis=-1).astype(dtype)
+
+
+random_categorical_p = def_nondiff(Primitive("random_categorical", unify=False, fresh=True,
+                                             stateful=True))
+
+
+@random_categorical_p.def_impl
+def _random_categorical_impl(logits, *, stream, num_samples, dtype):
+    return _categorical(stream.generator(), logits, num_samples, dtype)
+
+
+# --- stateless: pure functions of (shape, seed); the seed is an input, so it may be traced ----
+
+def stateless_generator(seed):
+    """A generator that depends only on the two integers of ``seed``."""
+    s = np.asarray(seed).reshape(-1)
+    return np.random.Generator(np.random.Philox(key=key_of(s.tolist())))
+
+
+stateless_random_p = def_nondiff(Primitive("stateless_random", unify=False, fresh=True))
+
+
+@stateless_random_p.def_impl
+def _stateless_random_impl(seed, *, dist, shape, dtype, low=None, high=None):
+    """Uniform and normal values are TensorFlow's own (its Philox4x32 stream, `philox`);
+    truncated normals are drawn from a NumPy Philox keyed by the seed."""
+    if dist == "uniform":
+        return _real(philox.uniform(seed, shape, dtype, low, high), np.dtype(dtype))
+    if dist == "normal":
+        return _real(philox.normal(seed, shape, dtype), np.dtype(dtype))
+    return draw(stateless_generator(seed), dist, shape, dtype, low, high)
+
+
+stateless_categorical_p = def_nondiff(Primitive("stateless_categorical", unify=False,
+                                                fresh=True))
+
+
+@stateless_categorical_p.def_impl
+def _stateless_categorical_impl(logits, seed, *, num_samples, dtype):
+    return _categorical(stateless_generator(seed), logits, num_samples, dtype)
