@@ -61,12 +61,46 @@ def value_and_grad(f, argnums=0):
     """``f`` -> a function returning ``(f(*args), gradient)`` for a scalar-valued ``f``, on
     the active backend (``argnums`` an int or a tuple of ints, as in ``jax.value_and_grad``).
 
+    The same rules on every backend (JAX's, Keras having none): a gradient the function does
+    not depend on, or that a custom rule gave as None, is zeros; the differentiated arguments
+    must be floating point (an integer argument is a TypeError, as in ``jax.grad``); ``f`` must
+    return a scalar (anything else is a TypeError naming its shape, never an implicit sum).
+
     >>> from finegrad import ops
     >>> value, g = ops.value_and_grad(lambda x: ops.sum(x * x))(ops.convert_to_tensor([1., 2.]))
     >>> g.numpy()
     array([2., 4.], dtype=float32)
     """
-    return _backends.current().value_and_grad(f, argnums)
+    backend = _backends.current()
+    nums = (argnums,) if isinstance(argnums, int) else tuple(argnums)
+
+    def scalar_f(*args, **kwargs):
+        y = f(*args, **kwargs)
+        shape = backend.static_shape(y if backend.is_tensor(y) else backend.convert_to_tensor(y))
+        if shape != ():
+            raise TypeError(f"finegrad.ops.value_and_grad ({backend.name} backend): the "
+                            f"gradient is defined for functions returning a scalar; "
+                            f"{getattr(f, '__qualname__', f)} returned shape {shape} (reduce "
+                            f"it, e.g. with ops.sum, or use the framework's jacobian)")
+        return y
+    differentiate = backend.value_and_grad(scalar_f, argnums)
+
+    def value_and_grad_f(*args, **kwargs):
+        args = list(args)
+        for i in nums:
+            args[i] = _differentiable(backend, args[i], i)
+        return differentiate(*args, **kwargs)
+    return value_and_grad_f
+
+
+def _differentiable(backend, x, i):
+    t = x if backend.is_tensor(x) else backend.convert_to_tensor(x)
+    if not backend.dtype_name(t).startswith(("float", "bfloat", "complex")):
+        raise TypeError(f"finegrad.ops.value_and_grad ({backend.name} backend): argument {i} "
+                        f"is {backend.dtype_name(t)}; gradients are taken with respect to "
+                        f"floating point arguments only (cast it with ops.cast(x, "
+                        f"'float32'))")
+    return t
 
 
 def grad(f, argnums=0):

@@ -66,6 +66,7 @@ def value_and_grad(f, argnums=0):
             for i in nums:
                 tape.watch(args[i])
             y = f(*args, **kwargs)
-        grads = tape.gradient(y, [args[i] for i in nums])
+        grads = tape.gradient(y, [args[i] for i in nums],
+                              unconnected_gradients=fg.UnconnectedGradients.ZERO)
         return y, grads[0] if isinstance(argnums, int) else tuple(grads)
     return value_and_grad_f

@@ -154,8 +154,11 @@ def value_and_grad(f, argnums=0):
             t = convert_to_tensor(args[i])
             args[i] = t if t.requires_grad else t.detach().requires_grad_(True)
         y = f(*args, **kwargs)
-        grads = torch.autograd.grad(y, [args[i] for i in nums], create_graph=True,
-                                    allow_unused=True, materialize_grads=True)
+        if not (isinstance(y, torch.Tensor) and y.requires_grad):   # y ignores the arguments
+            grads = [torch.zeros_like(args[i]) for i in nums]
+        else:
+            grads = torch.autograd.grad(y, [args[i] for i in nums], create_graph=True,
+                                        allow_unused=True, materialize_grads=True)
         return y, grads[0] if isinstance(argnums, int) else tuple(grads)
     return value_and_grad_f
 
