@@ -38,10 +38,17 @@ def names():
 
 
 def _check_name(name):
+    if name == "keras":   # whatever the installed Keras runs on
+        return importlib.import_module("finegrad._src.backends.keras_graph").keras_backend_name()
     if name not in _KNOWN:
         raise ValueError(f"finegrad.ops: unknown backend {name!r}; choose one of "
-                         f"{', '.join(_KNOWN)}")
+                         f"{', '.join(_KNOWN)}, or keras (Keras's own backend)")
     return name
+
+
+def symbolic(backend=None):
+    """The stand-in backend for calls with Keras symbolic tensors (`keras_graph.Symbolic`)."""
+    return importlib.import_module("finegrad._src.backends.keras_graph").SYMBOLIC
 
 
 def load(name):
@@ -77,7 +84,9 @@ def current():
 
 
 def set_default(name):
-    """Make ``name`` the backend of every thread outside a ``scope``; it is loaded now."""
+    """Make ``name`` the backend of every thread outside a ``scope``; it is loaded now
+    (``"keras"``: the backend the installed Keras runs on)."""
+    name = _check_name(name)
     load(name)
     _Selection.default = name
 
@@ -88,6 +97,7 @@ class scope:  # noqa: N801 (used as a function: `with scope("jax"):`)
     __slots__ = ("name",)
 
     def __init__(self, name):
+        name = _check_name(name)
         load(name)
         self.name = name
 

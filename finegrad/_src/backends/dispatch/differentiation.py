@@ -45,6 +45,9 @@ def custom_gradient(f=None, *, forward="none", jvp=None):
 
     @_functools.wraps(f)
     def decorated(*args, **kwargs):
+        if _symbolic(args) or kwargs and _symbolic(kwargs.values()):
+            # a functional Keras model's placeholder: a node of Keras's graph
+            return _backends.symbolic().run(decorated, f.__name__, args, kwargs)
         backend = _backends.current()
         on_backend = per_backend.get(backend.name)
         if on_backend is None:
@@ -55,6 +58,15 @@ def custom_gradient(f=None, *, forward="none", jvp=None):
     # __wrapped__ names instead (the undecorated f, which returns (y, grad))
     del decorated.__wrapped__
     return decorated
+
+
+def _symbolic(values):
+    """Whether a value (or an element of a list or tuple value) is a Keras symbolic tensor."""
+    for v in values:
+        if type(v).__name__ == "KerasTensor" or type(v) in (list, tuple) and any(
+                type(e).__name__ == "KerasTensor" for e in v):
+            return True
+    return False
 
 
 def value_and_grad(f, argnums=0):
