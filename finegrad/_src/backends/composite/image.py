@@ -120,3 +120,59 @@ def image_pad_images(b, images, top_padding=None, left_padding=None, bottom_padd
         (target_width - w - left if target_width is not None else 0)
     pads = [(0, 0)] * (_ndim(b, x) - 3) + [(top, bottom), (left, right), (0, 0)]
     return _back(b, b.pad(x, pads), data_format)
+
+
+def image_rgb_to_hsv(b, images, data_format=None):
+    """Hue, saturation, value in [0, 1] of RGB images in [0, 1] (float)."""
+    x = _float(b, _last(b, images, data_format))
+    r, g, c = (b.take(x, i, -1) for i in range(3))
+    value = b.maximum(b.maximum(r, g), c)
+    rng = b.subtract(value, b.minimum(b.minimum(r, g), c))
+    safe_value = b.where(b.greater(value, 0), value, b.ones_like(value))
+    safe_range = b.where(b.greater(rng, 0), rng, b.ones_like(rng))
+    saturation = b.where(b.greater(value, 0), b.divide(rng, safe_value), b.zeros_like(value))
+    norm = b.divide(1.0, b.multiply(safe_range, 6.0))
+    hue = b.where(b.equal(value, g), b.add(b.multiply(norm, b.subtract(c, r)), 2.0 / 6.0),
+                  b.add(b.multiply(norm, b.subtract(r, g)), 4.0 / 6.0))
+    hue = b.where(b.equal(value, r), b.multiply(norm, b.subtract(g, c)), hue)
+    hue = b.where(b.greater(rng, 0), hue, b.zeros_like(hue))
+    hue = b.add(hue, b.cast(b.less(hue, 0), b.dtype_name(hue)))
+    return _back(b, b.stack([hue, saturation, value], -1), data_format)
+
+
+def image_hsv_to_rgb(b, images, data_format=None):
+    """RGB of HSV images (hue, saturation, value in [0, 1])."""
+    x = _float(b, _last(b, images, data_format))
+    h, s, v = (b.take(x, i, -1) for i in range(3))
+    dh = b.multiply(b.mod(h, 1.0), 6.0)
+    r = b.clip(b.subtract(b.abs(b.subtract(dh, 3.0)), 1.0), 0.0, 1.0)
+    g = b.clip(b.subtract(2.0, b.abs(b.subtract(dh, 2.0))), 0.0, 1.0)
+    c = b.clip(b.subtract(2.0, b.abs(b.subtract(dh, 4.0))), 0.0, 1.0)
+    out = [b.multiply(v, b.add(b.multiply(s, b.subtract(p, 1.0)), 1.0)) for p in (r, g, c)]
+    return _back(b, b.stack(out, -1), data_format)
+
+
+def _adaptive(b, inputs, output_size, data_format, reduce):
+    x = _float(b, _last(b, inputs, data_format)) if _ndim(b, _t(b, inputs)) == 4 else \
+        _float(b, inputs if data_format != "channels_first" else b.moveaxis(inputs, 1, -1))
+    n = _ndim(b, x) - 2
+    sizes = (output_size,) * n if isinstance(output_size, int) else tuple(output_size)
+    for d, out in enumerate(sizes):
+        axis = 1 + d
+        size = b.static_shape(x)[axis]
+        pieces = []
+        for i in range(out):
+            lo, hi = (i * size) // out, -(-((i + 1) * size) // out)
+            pieces.append(reduce(b.take(x, b.arange(lo, hi, dtype="int32"), axis), axis, True))
+        x = b.concatenate(pieces, axis)
+    if data_format == "channels_first":
+        x = b.moveaxis(x, -1, 1)
+    return x
+
+
+def adaptive_average_pool(b, inputs, output_size, data_format=None):
+    return _adaptive(b, inputs, output_size, data_format, b.mean)
+
+
+def adaptive_max_pool(b, inputs, output_size, data_format=None):
+    return _adaptive(b, inputs, output_size, data_format, b.max)

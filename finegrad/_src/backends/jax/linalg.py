@@ -20,11 +20,11 @@ def det(x):
 
 
 def eig(x):
-    return jnp.linalg.eig(_f(x))
+    return tuple(jnp.linalg.eig(_f(x)))
 
 
 def eigh(x):
-    return jnp.linalg.eigh(_f(x))
+    return tuple(jnp.linalg.eigh(_f(x)))
 
 
 def inv(x):
@@ -36,7 +36,7 @@ def lu_factor(x):
 
 
 def qr(x, mode="reduced"):
-    return jnp.linalg.qr(_f(x), mode=mode)
+    return tuple(jnp.linalg.qr(_f(x), mode=mode))
 
 
 def solve(a, b):
@@ -48,7 +48,8 @@ def solve_triangular(a, b, lower=False):
 
 
 def svd(x, full_matrices=True, compute_uv=True):
-    return jnp.linalg.svd(_f(x), full_matrices=full_matrices, compute_uv=compute_uv)
+    out = jnp.linalg.svd(_f(x), full_matrices=full_matrices, compute_uv=compute_uv)
+    return tuple(out) if compute_uv else out
 
 
 def jvp(fun, primals, tangents, has_aux=False):
@@ -68,7 +69,7 @@ def logsumexp(x, axis=None, keepdims=False):
 
 
 def top_k(x, k, sorted=True):  # noqa: A002 (Keras's name)
-    return jax.lax.top_k(x, k)
+    return tuple(jax.lax.top_k(x, k))
 
 
 def fft(x):

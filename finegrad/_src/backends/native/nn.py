@@ -63,7 +63,7 @@ def det(x):
 
 
 def eigh(x):
-    return fg.linalg.eigh(_f(x))
+    return tuple(fg.linalg.eigh(_f(x)))
 
 
 def inv(x):
@@ -71,7 +71,7 @@ def inv(x):
 
 
 def qr(x, mode="reduced"):
-    return fg.linalg.qr(_f(x), full_matrices=mode == "complete")
+    return tuple(fg.linalg.qr(_f(x), full_matrices=mode == "complete"))
 
 
 def solve(a, b):
@@ -186,3 +186,23 @@ def irfft(x, fft_length=None):
     real, imag = x
     return fg.signal.irfft(fg.complex(_f(real), _f(imag)),
                            None if fft_length is None else [fft_length])
+
+
+def eig(x):
+    return tuple(fg.linalg.eig(_f(x)))
+
+
+def lu_factor(x):
+    return tuple(fg.linalg.lu(_f(x)))
+
+
+def view_as_complex(x):
+    x = _f(x)
+    return fg.complex(x[..., 0], x[..., 1])
+
+
+def jvp(fun, primals, tangents, has_aux=False):
+    if has_aux:
+        raise NotImplementedError("finegrad.ops.jvp on the 'finegrad' backend: has_aux=True; "
+                                  "return the auxiliary value separately")
+    return fg.jvp(fun, primals, tangents)

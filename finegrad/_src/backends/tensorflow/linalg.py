@@ -19,11 +19,11 @@ def det(x):
 
 
 def eig(x):
-    return tf.linalg.eig(_f(x))
+    return tuple(tf.linalg.eig(_f(x)))
 
 
 def eigh(x):
-    return tf.linalg.eigh(_f(x))
+    return tuple(tf.linalg.eigh(_f(x)))
 
 
 def inv(x):
@@ -36,7 +36,7 @@ def lu_factor(x):
 
 
 def qr(x, mode="reduced"):
-    return tf.linalg.qr(_f(x), full_matrices=mode == "complete")
+    return tuple(tf.linalg.qr(_f(x), full_matrices=mode == "complete"))
 
 
 def solve(a, b):
@@ -107,3 +107,14 @@ def segment_sum(data, segment_ids, num_segments=None, sorted=False):  # noqa: A0
 def segment_max(data, segment_ids, num_segments=None, sorted=False):  # noqa: A002
     n = num_segments if num_segments is not None else tf.reduce_max(segment_ids) + 1
     return tf.math.unsorted_segment_max(data, segment_ids, n)
+
+
+def jvp(fun, primals, tangents, has_aux=False):
+    primals = [tf.convert_to_tensor(p) for p in primals]
+    tangents = [tf.convert_to_tensor(t) for t in tangents]
+    with tf.autodiff.ForwardAccumulator(primals, tangents) as acc:
+        result = fun(*primals)
+    out, aux = result if has_aux else (result, None)
+    tangent_out = tf.nest.map_structure(
+        lambda o: acc.jvp(o, unconnected_gradients=tf.UnconnectedGradients.ZERO), out)
+    return (out, tangent_out, aux) if has_aux else (out, tangent_out)
