@@ -23,11 +23,17 @@ LOGICAL = ("logical_and", "logical_or", "logical_xor")
 
 class Convention:
     """A framework's ``is_tensor``, ``convert(x, dtype=None)``, ``cast`` and ``dtype_name``,
-    and whether it has 64-bit types (``wide``)."""
+    whether it has 64-bit types (``wide``); for the fast paths, ``is_float(tensor)`` and
+    ``scalar(value, like)``: a Python number as an operand of the tensor ``like``'s dtype (the
+    number itself where the framework's function takes it so)."""
 
-    def __init__(self, is_tensor, convert, cast, dtype_name, wide=True):
+    def __init__(self, is_tensor, convert, cast, dtype_name, wide=True, is_float=None,
+                 scalar=None, tensor_type=None):
         self.is_tensor, self.convert, self.cast = is_tensor, convert, cast
+        self.tensor_type = tensor_type   # the eager tensor class, for the shortest path
         self.dtype_name, self.wide = dtype_name, wide
+        self.is_float = is_float or (lambda x: dtype_name(x).startswith("float"))
+        self.scalar = scalar or (lambda v, like: v)
 
     def tensor(self, x):
         return x if self.is_tensor(x) else self.convert(x)
@@ -36,8 +42,14 @@ class Convention:
         """``x1, x2`` as tensors of their Keras result type (``extra``: more dtypes, such as
         ``float``, taking part in the promotion)."""
         t1, t2 = self.is_tensor(x1), self.is_tensor(x2)
-        if t1 and t2 and not extra and self.dtype_name(x1) == self.dtype_name(x2):
-            return x1, x2
+        if not extra:   # the common cases, without the lattice
+            if t1 and t2:
+                if x1.dtype == x2.dtype:
+                    return x1, x2
+            elif t1 and self._weak_fits(x2, x1):
+                return x1, self.scalar(x2, x1)
+            elif t2 and self._weak_fits(x1, x2):
+                return self.scalar(x1, x2), x2
         if not t1 and not isinstance(x1, (bool, int, float)):
             x1, t1 = self.convert(x1), True
         if not t2 and not isinstance(x2, (bool, int, float)):
@@ -46,12 +58,22 @@ class Convention:
                                     self.dtype_name(x2) if t2 else x2, *extra, wide=self.wide)
         return self._as(x1, t1, out), self._as(x2, t2, out)
 
+    def _weak_fits(self, value, tensor):
+        """Whether the Python number ``value`` keeps ``tensor``'s dtype under Keras's rule
+        (an int with a float or int tensor, a float with a float tensor)."""
+        kind = type(value)
+        if kind is float:
+            return self.is_float(tensor)
+        return kind is int and (self.is_float(tensor) or self.dtype_name(tensor) != "bool")
+
     def _as(self, x, is_tensor, dtype):
         if not is_tensor:
             return self.convert(x, dtype)
         return x if self.dtype_name(x) == dtype else self.cast(x, dtype)
 
     def floating(self, x):
+        if self.is_tensor(x) and self.is_float(x):
+            return x
         x = self.tensor(x)
         name = self.dtype_name(x)
         if name.startswith(("float", "bfloat", "complex")):
@@ -59,9 +81,18 @@ class Convention:
         return self.cast(x, "float64" if name == "int64" and self.wide else "float32")
 
     def binary(self, fn, *extra):
-        @functools.wraps(fn)
-        def op(x1, x2):
-            return fn(*self.promote(x1, x2, *extra))
+        tensor_type, promote = self.tensor_type, self.promote
+        if extra:
+            @functools.wraps(fn)
+            def op(x1, x2):
+                return fn(*promote(x1, x2, *extra))
+        else:
+            @functools.wraps(fn)
+            def op(x1, x2):
+                if type(x1) is tensor_type and type(x2) is tensor_type and \
+                        x1.dtype == x2.dtype:
+                    return fn(x1, x2)
+                return fn(*promote(x1, x2))
         return op
 
     def logical(self, fn):
@@ -71,9 +102,13 @@ class Convention:
         return op
 
     def unary_float(self, fn):
+        tensor_type, is_float, floating = self.tensor_type, self.is_float, self.floating
+
         @functools.wraps(fn)
         def op(x):
-            return fn(self.floating(x))
+            if type(x) is tensor_type and is_float(x):
+                return fn(x)
+            return fn(floating(x))
         return op
 
     def unary(self, fn):

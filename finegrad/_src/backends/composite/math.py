@@ -192,3 +192,33 @@ def lstsq(b, a, c, rcond=None):
     vec = _ndim(b, c) == 1
     out = b.matmul(pinv(b, a, rcond), b.expand_dims(c, -1) if vec else c)
     return b.squeeze(out, -1) if vec else out
+
+
+def _window(b, window, length, dtype):
+    if window is None:
+        return b.ones((length,), dtype)
+    if isinstance(window, str):
+        k = _np.arange(length)
+        if window == "hann":
+            w = 0.5 - 0.5 * _np.cos(2 * _np.pi * k / length)
+        elif window == "hamming":
+            w = 0.54 - 0.46 * _np.cos(2 * _np.pi * k / length)
+        else:
+            raise ValueError(f"finegrad.ops.stft: window must be 'hann', 'hamming', None or "
+                             f"a tensor, got {window!r}")
+        return b.convert_to_tensor(w, dtype)
+    return b.cast(_t(b, window), dtype)
+
+
+def stft(b, x, sequence_length, sequence_stride, fft_length, window="hann", center=True):
+    """Frames of ``x`` (reflect-padded by fft_length // 2 when ``center``), windowed by a
+    periodic window centred in ``fft_length``, and their real FFTs as ``(real, imag)``."""
+    x = _float(b, x)
+    if center:
+        pads = [(0, 0)] * (_ndim(b, x) - 1) + [(fft_length // 2, fft_length // 2)]
+        x = b.pad(x, pads, "reflect")
+    left = (fft_length - sequence_length) // 2
+    win = b.pad(_window(b, window, sequence_length, b.dtype_name(x)),
+                [(left, fft_length - sequence_length - left)])
+    frames = b.multiply(extract_sequences(b, x, fft_length, sequence_stride), win)
+    return b.rfft(frames, fft_length)

@@ -310,3 +310,22 @@ def separable_conv(b, inputs, depthwise_kernel, pointwise_kernel, strides=1, pad
     out = b.depthwise_conv(inputs, depthwise_kernel, strides, padding, data_format,
                            dilation_rate)
     return b.conv(out, pointwise_kernel, 1, "valid", data_format, 1)
+
+
+def unfold(b, x, kernel_size, dilation=1, padding=0, stride=1):
+    """Sliding blocks of ``x`` (N, C, H, W) as columns (N, C * kh * kw, blocks), as PyTorch's
+    ``unfold``."""
+    x = _float(b, x)
+    kh, kw = (kernel_size,) * 2 if isinstance(kernel_size, int) else kernel_size
+    dh, dw = (dilation,) * 2 if isinstance(dilation, int) else dilation
+    ph, pw = (padding,) * 2 if isinstance(padding, int) else padding
+    sh, sw = (stride,) * 2 if isinstance(stride, int) else stride
+    x = b.pad(x, [(0, 0), (0, 0), (ph, ph), (pw, pw)])
+    n, c, h, w = b.static_shape(x)
+    oh, ow = (h - dh * (kh - 1) - 1) // sh + 1, (w - dw * (kw - 1) - 1) // sw + 1
+    rows = (_np.arange(kh)[:, None] * dh + _np.arange(oh)[None, :] * sh).astype(_np.int32)
+    cols = (_np.arange(kw)[:, None] * dw + _np.arange(ow)[None, :] * sw).astype(_np.int32)
+    p = b.take(x, b.convert_to_tensor(rows), 2)          # n, c, kh, oh, w
+    p = b.take(p, b.convert_to_tensor(cols), 4)          # n, c, kh, oh, kw, ow
+    p = b.transpose(p, (0, 1, 2, 4, 3, 5))               # n, c, kh, kw, oh, ow
+    return b.reshape(p, (n, c * kh * kw, oh * ow))

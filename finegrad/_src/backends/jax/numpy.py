@@ -16,7 +16,8 @@ def _wide():
 
 _C = _elementwise.Convention(_custom.is_tensor, _custom.convert_to_tensor,
                              lambda x, d: jnp.asarray(x).astype(d), _custom.dtype_name,
-                             wide=_wide())
+                             wide=_wide(), is_float=lambda x: x.dtype.kind == "f",
+                             tensor_type=type(jnp.zeros(())))
 _elementwise.fill(globals(), _C, jnp)
 
 # Keras's parameters by keyword: jax.numpy's names are NumPy's, as Keras's

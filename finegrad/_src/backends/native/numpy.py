@@ -10,7 +10,8 @@ from finegrad._src.backends import promotion as _promotion
 from finegrad._src.backends.native import custom as _custom
 
 _C = _elementwise.Convention(_custom.is_tensor, _custom.convert_to_tensor, fg.cast,
-                             _custom.dtype_name)
+                             _custom.dtype_name, is_float=lambda x: x.dtype.is_floating,
+                             tensor_type=fg.Tensor)
 _t = _C.tensor
 _uf, _u, _b = _C.unary_float, _C.unary, _C.binary
 arccos, arccosh, arcsin, arcsinh = _uf(fg.acos), _uf(fg.acosh), _uf(fg.asin), _uf(fg.asinh)

@@ -20,7 +20,10 @@ def _convert(x, dtype=None):
     return _custom.convert_to_tensor(x, dtype)
 
 
-_C = _elementwise.Convention(_custom.is_tensor, _convert, tf.cast, _custom.dtype_name)
+_C = _elementwise.Convention(_custom.is_tensor, _convert, tf.cast, _custom.dtype_name,
+                             is_float=lambda x: x.dtype.is_floating,
+                             scalar=lambda v, like: tf.constant(v, like.dtype),
+                             tensor_type=type(tf.zeros(())))
 _t = _C.tensor
 _elementwise.fill(globals(), _C, tnp, skip=("fmax", "fmin"))
 exp, log, sqrt, sin, cos, tanh = (_C.unary_float(f) for f in (tf.exp, tf.math.log, tf.sqrt,

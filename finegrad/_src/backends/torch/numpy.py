@@ -19,7 +19,10 @@ def _cast(x, d):
 
 
 _C = _elementwise.Convention(_custom.is_tensor, _custom.convert_to_tensor, _cast,
-                             _custom.dtype_name)
+                             _custom.dtype_name, is_float=torch.Tensor.is_floating_point,
+                             scalar=lambda v, like: torch.as_tensor(v, dtype=like.dtype,
+                                                                    device=like.device),
+                             tensor_type=torch.Tensor)
 _t = _C.tensor
 _elementwise.fill(globals(), _C, torch, skip=("square", "equal", "real", "imag"))
 equal = _C.binary(torch.eq)
