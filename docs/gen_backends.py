@@ -66,7 +66,9 @@ def render():
     for shown, attr in names:
         cells = []
         for b, backend in loaded.items():
-            src = backend.sources.get(attr, "core" if attr in ("shape", "dtype") else None)
+            src = backend.sources.get(attr)
+            if src is None and attr in ("shape", "dtype"):   # answered by the dispatch layer
+                src = "`x.shape`" if attr == "shape" else "`x.dtype`"
             counts[b] += src is not None
             cells.append(cell(src, indexes[b]))
         lines.append(f"| `ops.{shown}` | " + " | ".join(cells) + " |")
