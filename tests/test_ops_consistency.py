@@ -75,3 +75,38 @@ def test_numpy_inputs_are_accepted_everywhere(backend):
     np.testing.assert_allclose(ops.convert_to_numpy(ops.add(x, x)), 2 * x)
     value, g = ops.value_and_grad(lambda v: ops.sum(ops.square(v)))(x)
     np.testing.assert_allclose(ops.convert_to_numpy(g), 2 * x)
+
+
+def test_int8_products_accumulate_in_int32_as_keras(backend):
+    # Keras 3: matmul and einsum of int8 tensors give int32 (no int8 overflow)
+    a = np.full((2, 3), 100, np.int8)
+    out = ops.matmul(a, a.T)
+    assert ops.dtype(out) == "int32"
+    np.testing.assert_array_equal(_np_value(out), np.full((2, 2), 30000))
+    assert ops.dtype(ops.einsum("ij,kj->ik", a, a)) == "int32"
+
+
+def _np_value(x):
+    return np.asarray(ops.convert_to_numpy(x))
+
+
+def test_keras_int8_dense_inputs_gradient_pattern(backend):
+    # Keras's int8 Dense: the rule returns a gradient for the float inputs only (None for the
+    # int8 kernel and the scale); the kernel is dequantized in the rule
+    kernel = np.array([[1, -2], [3, 4], [-5, 6]], np.int8)
+    scale = np.float32(0.5)
+
+    @ops.custom_gradient
+    def matmul_with_inputs_gradient(inputs, kernel, kernel_scale):
+        def grad_fn(*args, upstream=None):
+            if upstream is None:
+                (upstream,) = args
+            float_kernel = ops.divide(ops.cast(kernel, "float32"), kernel_scale)
+            return ops.matmul(upstream, ops.transpose(float_kernel)), None, None
+        x = ops.matmul(inputs, ops.cast(kernel, "float32"))
+        return ops.divide(x, kernel_scale), grad_fn
+
+    x = ops.convert_to_tensor(np.array([[0.5, -1.0, 2.0]], np.float32))
+    g = ops.grad(lambda v: ops.sum(matmul_with_inputs_gradient(
+        v, ops.convert_to_tensor(kernel), ops.convert_to_tensor(scale))))(x)
+    np.testing.assert_allclose(_np_value(g), (kernel.astype(np.float32) / 0.5).sum(1)[None])

@@ -58,6 +58,12 @@ class Convention:
                                     self.dtype_name(x2) if t2 else x2, *extra, wide=self.wide)
         return self._as(x1, t1, out), self._as(x2, t2, out)
 
+    def int8_as_int32(self, *xs):
+        """Keras's rule for products of int8 tensors: they accumulate in int32."""
+        if all(self.dtype_name(x) == "int8" for x in xs):
+            return [self.cast(x, "int32") for x in xs]
+        return list(xs)
+
     def _weak_fits(self, value, tensor):
         """Whether the Python number ``value`` keeps ``tensor``'s dtype under Keras's rule
         (an int with a float or int tensor, a float with a float tensor)."""

@@ -29,7 +29,7 @@ nan_to_num prod ptp ravel repeat roll rot90 sort std sum swapaxes trace
 trapezoid tril triu var vander zeros_like ones_like empty_like array_split hsplit vsplit
 dsplit split corrcoef ndim argpartition round""".split(),
                              two="""isin kron tensordot isclose allclose correlate cross
-inner outer vdot dot matmul append""".split(),
+inner outer vdot dot append""".split(),
                              indexed="take take_along_axis searchsorted digitize".split())
 tile = _C.by_keyword(jnp.tile, "tile", rename={"repeats": "reps"})
 linspace = _C.by_keyword(jnp.linspace, "linspace", 2)
@@ -96,7 +96,7 @@ def clip(x, x_min, x_max):
 
 
 def einsum(subscripts, *operands, **kwargs):
-    return jnp.einsum(subscripts, *operands, **kwargs)
+    return jnp.einsum(subscripts, *_C.int8_as_int32(*[_C.tensor(x) for x in operands]), **kwargs)
 
 
 def arange(start, stop=None, step=None, dtype=None):
@@ -193,3 +193,7 @@ nanquantile, nanpercentile = _quantiles(jnp.nanquantile), _quantiles(jnp.nanperc
 
 def ldexp(x1, x2):
     return jnp.ldexp(_C.floating(x1), jnp.asarray(x2))
+
+
+def matmul(x1, x2):
+    return jnp.matmul(*_C.int8_as_int32(*_C.promote(x1, x2)))

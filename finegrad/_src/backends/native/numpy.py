@@ -38,7 +38,11 @@ nextafter = _C.binary(fg.math.nextafter, float)
 logical_and, logical_or = _C.logical(fg.logical_and), _C.logical(fg.logical_or)
 logical_xor = _C.logical(fg.math.logical_xor)
 rint = _u(fg.math.rint)
-matmul = _b(fg.matmul)
+
+
+def matmul(x1, x2):
+    return fg.matmul(*_C.int8_as_int32(*_C.promote(x1, x2)))
+
 
 
 def trunc(x):
@@ -171,7 +175,7 @@ def clip(x, x_min, x_max):
 
 
 def einsum(subscripts, *operands, **kwargs):
-    return fg.einsum(subscripts, *_joined(operands))
+    return fg.einsum(subscripts, *_C.int8_as_int32(*_joined(operands)))
 
 
 def arange(start, stop=None, step=None, dtype=None):

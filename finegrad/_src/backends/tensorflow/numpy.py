@@ -109,8 +109,7 @@ def min(x, axis=None, keepdims=False, initial=None):  # noqa: A001
 
 
 def matmul(x1, x2):
-    x1, x2 = _C.promote(x1, x2)
-    return tnp.matmul(x1, x2)
+    return tnp.matmul(*_C.int8_as_int32(*_C.promote(x1, x2)))
 
 
 def reshape(x, newshape):
@@ -159,7 +158,7 @@ def clip(x, x_min, x_max):
 
 
 def einsum(subscripts, *operands, **kwargs):
-    return tf.einsum(subscripts, *_joined(operands))
+    return tf.einsum(subscripts, *_C.int8_as_int32(*_joined(operands)))
 
 
 def arange(start, stop=None, step=None, dtype=None):

@@ -197,12 +197,11 @@ def clip(x, x_min, x_max):
 
 
 def einsum(subscripts, *operands, **kwargs):
-    return torch.einsum(subscripts, *_joined(operands))
+    return torch.einsum(subscripts, *_C.int8_as_int32(*_joined(operands)))
 
 
 def matmul(x1, x2):
-    x1, x2 = _C.promote(x1, x2)
-    return torch.matmul(x1, x2)
+    return torch.matmul(*_C.int8_as_int32(*_C.promote(x1, x2)))
 
 
 def tensordot(x1, x2, axes=2):
