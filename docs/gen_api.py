@@ -1,4 +1,5 @@
-"""Writes docs/api.md: every public name of finegrad with its TensorFlow counterpart.
+"""Writes docs/api.md: every public name of finegrad with its TensorFlow counterpart, the
+first line of its docstring and its signature.
 
 Run from the repository root: ``python3 docs/gen_api.py > docs/api.md``. A test regenerates
 the page and fails when the committed one differs, so the page follows the package.
@@ -9,6 +10,7 @@ A name ``finegrad.<module>.<name>`` has the counterpart ``tf.<module>.<name>`` u
 import importlib
 import inspect
 import pkgutil
+import re
 import sys
 from pathlib import Path
 
@@ -60,12 +62,30 @@ def summary(value):
     return first.replace("|", "\\|") or "(no docstring)"
 
 
+def signature(value):
+    """``value``'s call signature without annotations, ``(x, y, name=None)``, as a table cell;
+    a class's is its constructor's; empty for what is not called (modules, dtypes, None)."""
+    if inspect.ismodule(value) or not callable(value) or type(value).__name__ == "DType":
+        return ""
+    try:
+        sig = inspect.signature(value)
+    except (TypeError, ValueError):   # a builtin without a signature
+        return ""
+    bare = sig.replace(parameters=[p.replace(annotation=p.empty) for p in
+                                   sig.parameters.values()],
+                       return_annotation=sig.empty)
+    text = re.sub(r"<function (\S+) at 0x[0-9a-f]+>", r"\1", str(bare))   # default: a name
+    text = re.sub(r" at 0x[0-9a-f]+", "", text)                           # no addresses
+    return "`" + text.replace("|", "\\|") + "`"
+
+
 def _table(module):
-    rows = ["| finegrad | TensorFlow | summary |", "|---|---|---|"]
+    rows = ["| finegrad | TensorFlow | summary | signature |", "|---|---|---|---|"]
     for name in sorted(n for n in dir(module) if not n.startswith("_")):
         qualname = f"{module.__name__}.{name}"
-        rows.append(f"| `{qualname}` | {counterpart(qualname)} | "
-                    f"{summary(getattr(module, name))} |")
+        value = getattr(module, name)
+        rows.append(f"| `{qualname}` | {counterpart(qualname)} | {summary(value)} | "
+                    f"{signature(value)} |")
     return rows
 
 
@@ -75,7 +95,8 @@ def render(package=None):
         package = importlib.import_module("finegrad")
     lines = ["# API reference", "",
              "Every public name of finegrad and of its public modules, with its TensorFlow 2",
-             "counterpart and the first line of its docstring. Generated from the package by",
+             "counterpart, the first line of its docstring and its signature (without type",
+             "annotations; the package's own carry them). Generated from the package by",
              f"`{REGENERATE}`; a test fails when this page and the package differ.", ""]
     for module in public_modules(package):
         lines += [f"## `{module.__name__}`", "", summary(module), "",

@@ -1,2 +1,4 @@
 """TensorFlow's ``tf.autodiff`` namespace."""
-from finegrad._src.ad.forward import ForwardAccumulator  # noqa: F401
+from finegrad._src.ad.forward import ForwardAccumulator
+
+__all__ = ["ForwardAccumulator"]

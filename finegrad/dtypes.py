@@ -5,12 +5,16 @@
 >>> fg.dtypes.float32 is fg.float32, fg.dtypes.as_dtype("int64")
 (True, finegrad.int64)
 """
-from finegrad._src.dtypes import (DType, as_dtype, float16, float32, float64, int8,  # noqa: F401
+from finegrad._src.dtypes import (DType, as_dtype, float16, float32, float64, int8,
                                   int16, int32, int64, uint8, uint16, uint32, uint64,
                                   bool_ as bool, complex64, complex128, half, double, string)
-from finegrad._src.ops.array.structural import cast  # noqa: F401
-from finegrad._src.ops.math.complex_numbers import (complex)  # noqa: F401,A004 (TF's tf.dtypes.complex)
-from finegrad._src.ops.math.counts_and_casts import saturate_cast  # noqa: F401
+from finegrad._src.ops.array.structural import cast
+from finegrad._src.ops.math.complex_numbers import complex  # noqa: A004 (TF's tf.dtypes.complex)
+from finegrad._src.ops.math.counts_and_casts import saturate_cast
+
+__all__ = ["DType", "as_dtype", "float16", "float32", "float64", "int8", "int16", "int32", "int64",
+           "uint8", "uint16", "uint32", "uint64", "bool", "complex64", "complex128", "half",
+           "double", "string", "cast", "complex", "saturate_cast"]
 
 
 def __getattr__(name):

@@ -1,5 +1,9 @@
 """TensorFlow's ``tf.errors`` namespace."""
-from finegrad._src.errors import (OpError, InvalidArgumentError,  # noqa: F401
+from finegrad._src.errors import (OpError, InvalidArgumentError,
                                   FailedPreconditionError, OutOfRangeError, NotFoundError,
                                   UnimplementedError, InternalError, ResourceExhaustedError,
                                   UnknownError)
+
+__all__ = ["OpError", "InvalidArgumentError", "FailedPreconditionError", "OutOfRangeError",
+           "NotFoundError", "UnimplementedError", "InternalError", "ResourceExhaustedError",
+           "UnknownError"]

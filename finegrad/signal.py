@@ -6,7 +6,7 @@ loads on first use, so that ``import finegrad`` does not pay for it.
 """
 import importlib as _importlib
 
-from finegrad._src.ops.signal.fft import (fft, ifft, fft2d, ifft2d, fft3d, ifft3d,  # noqa: F401
+from finegrad._src.ops.signal.fft import (fft, ifft, fft2d, ifft2d, fft3d, ifft3d,
                                           rfft, irfft, rfft2d, irfft2d, rfft3d, irfft3d)
 
 # public name -> the module of finegrad._src.ops that defines it (imported on first use)
@@ -19,6 +19,10 @@ _ON_FIRST_USE = {
                      "mdct", "inverse_mdct"), "signal.spectral"),
     "linear_to_mel_weight_matrix": "signal.mel",
 }
+
+
+__all__ = ["fft", "ifft", "fft2d", "ifft2d", "fft3d", "ifft3d", "rfft", "irfft", "rfft2d",
+           "irfft2d", "rfft3d", "irfft3d", *sorted(_ON_FIRST_USE)]
 
 
 def __getattr__(name):

@@ -498,6 +498,8 @@ NONDIFF = (
     "stop_gradient",
     # a traced function's variable read and update: effects, run in program order
     "read_variable", "assign_variable",
+    # a check that a traced int used as a size has its traced value (tests/test_traced_ints.py)
+    "size_guard",
     # constants of a symbolic shape (shape-polymorphic graphs), and a shape's value
     "full", "shape",
 )
@@ -591,6 +593,7 @@ _add(*(OpSpec(_named(f"linalg.{n}", lambda x, f=f: f(x + 3 * np.eye(3))), shapes
                        ("slogdet", lambda x: fg.linalg.slogdet(x)[1], ("log_abs_det",)))))
 NONDIFF += ("det_sign",)  # the sign of slogdet, which carries no gradient
 NONDIFF += ("lu_perm",)   # the row permutation of linalg.lu
+NONDIFF += ("bitcast",)   # the same bytes as another dtype (TensorFlow: no gradient)
 
 import op_specs_decompositions  # noqa: E402,F401 (solves and decompositions)
 import op_specs_conv  # noqa: E402  (random, dropout, convolutions and pooling)

@@ -44,6 +44,19 @@ def test_counterparts():
     assert gen_api.counterpart("finegrad.linalg.transpose").startswith("`tf.transpose`")
 
 
+def test_signatures():
+    page = gen_api.render()
+    assert "| `finegrad.add` | `tf.add` |" in page
+    add_row = next(line for line in page.splitlines() if line.startswith("| `finegrad.add` |"))
+    assert add_row.endswith("| `(x, y, name=None)` |")
+    assert gen_api.signature(finegrad.float32) == "" and gen_api.signature(finegrad.nn) == ""
+    assert gen_api.signature(finegrad.Variable).startswith("`(initial_value=None")
+
+    def annotated(x: int, y: "str | None" = None) -> int:
+        return x
+    assert gen_api.signature(annotated) == "`(x, y=None)`"
+
+
 def test_summaries_are_one_table_cell():
     def documented():
         """First line

@@ -17,7 +17,7 @@ import pytest
 
 import finegrad as tf
 from finegrad.__main__ import main
-from finegrad._src.progress import ProgressBar
+from finegrad._src.testing.progress import ProgressBar
 from tests.seed_examples import log1pexp, plain_log1pexp
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -99,7 +99,7 @@ def test_a_rule_off_by_a_factor_exits_1_and_names_the_worst_point(off_file, caps
 
 
 def _load(path, name):
-    from finegrad._src.sweep_cli import load_function
+    from finegrad._src.testing.sweep_cli import load_function
     return load_function(f"{path}:{name}")
 
 
@@ -126,7 +126,7 @@ def test_order_2_reports_the_seed_rules_nan_second_derivative(tmp_path, capsys):
     (["log1pexp"], "TARGET must be path/to/file.py:name or package.module:name"),
     ([f"{SEED}:tf"], "is a module, not a function"),
     ([f"{SEED}:log1pexp", "--reference", f"{SEED}:plain"], "REF: "),
-    ([f"{SEED}:log1pexp", "--range", "5:1"], "--range must be LO:HI with LO < HI"),
+    ([f"{SEED}:log1pexp", "--range", "5:1"], "--range must be LO:HI with finite LO < HI"),
     ([f"{SEED}:log1pexp", "--range", "a:1"], "--range must be LO:HI with two numbers"),
     ([f"{SEED}:log1pexp", "--modes", "back"], "--modes must be"),
     ([f"{SEED}:log1pexp", "--plot", "out.gif"], "--plot must name a .png, .svg or .pdf"),

@@ -51,7 +51,9 @@ def _value_and_grads(spec):
 
 
 def _leaves(res):
-    return [np.asarray(t.numpy()) for t in nest.flatten(res) if t is not None]
+    # a gather's gradient is an IndexedSlices, as TensorFlow's: its dense value is compared
+    return [np.asarray(fg.convert_to_tensor(t).numpy()) for t in nest.flatten(res)
+            if t is not None]
 
 
 def _fused(fn, args):

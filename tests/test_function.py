@@ -621,3 +621,15 @@ def test_assign_then_read_gradients_match_eager():
     _assert_same(yt, ye)
     assert gxe is None and gxt is None         # assign is not differentiable
     _assert_same(gwt, gwe)
+
+
+def test_assigning_a_variable_in_a_trace_reads_it_when_the_graph_runs():
+    v, m = tf.Variable(0.), tf.Variable(1.)
+
+    @tf.function
+    def f():
+        m.assign(m + 1.)
+        v.assign_add(m)     # the value m has now, at every call, not at trace time
+    f()
+    f()
+    assert float(v) == 5. and float(m) == 3.

@@ -1,6 +1,7 @@
 """The direction of imports inside finegrad/_src (DESIGN.md, "Layers"):
 
-    core (dtypes, state, tensor, nest, core, variables, shapes, dims, errors)
+    core (dtypes, state, tensor, nest, core, variables, shapes, dims, errors, interop, dlpack,
+          types)
         <-  ops  <-  ad  <-  graph  <-  backends
 
 The rule the code follows today, checked here on every import statement (including imports
@@ -20,7 +21,7 @@ import pytest
 
 SRC = pathlib.Path(__file__).resolve().parent.parent / "finegrad" / "_src"
 CORE = {"core", "dtypes", "state", "tensor", "nest", "variables", "shapes", "dims", "errors",
-        "threads"}
+        "threads", "interop", "dlpack", "types", "graph_values"}
 STDLIB = set(getattr(sys, "stdlib_module_names", ())) or {
     "threading", "numbers", "itertools", "enum", "functools", "inspect", "string", "math",
     "warnings", "collections", "contextlib", "weakref", "operator", "types", "typing"}

@@ -321,26 +321,6 @@ def test_integer_true_division_by_zero_is_float_inf():
 
 # --- variables created inside finegrad.function: TensorFlow's rule ----------------------------
 
-def test_variable_created_on_first_trace_is_created_once():
-    @fg.function
-    def counter(x):
-        v = fg.Variable(0.)
-        v.assign_add(x)
-        return v.read_value()
-
-    # as in TensorFlow: the first trace creates the variable, every call of the graph uses it
-    assert float(counter(fg.constant(1.))) == 1.
-    assert float(counter(fg.constant(2.))) == 3.
-    assert counter.experimental_get_tracing_count() == 1
-    @fg.function
-    def shift(x):
-        return x + fg.Variable(1.)
-
-    np.testing.assert_allclose(shift(fg.constant(1.)).numpy(), 2.)
-    with pytest.raises(ValueError, match="'shift'.*only the first trace may create"):
-        shift(fg.constant([1., 2.]))   # a new shape: a second trace would create another
-
-
 def test_variable_created_once_in_a_method_is_fine():
     class Model:
         def __init__(self):

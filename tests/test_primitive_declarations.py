@@ -153,17 +153,43 @@ def test_compiled_steps_have_named_kinds():
 def test_undeclared_shape_rule_keeps_the_traced_sizes():
     """A symbolic input of a primitive with no shape rule pins its sizes (a guard): a call
     with another size traces again, and the warning names the primitive."""
-    prim = core.get_primitive("cond")
+    prim = core.get_primitive("numpy_function")
     assert prim.shape_rule is None
 
+    @finegrad.function(input_signature=[finegrad.TensorSpec([None], finegrad.float32)])
+    def f(x):
+        return finegrad.numpy_function(lambda v: v * 2, [x], finegrad.float32)
+
+    np.testing.assert_array_equal(f(finegrad.ones(2)).numpy(), [2., 2.])
+    with pytest.warns(UserWarning, match="numpy_function has no rule for dynamic axes"):
+        np.testing.assert_array_equal(f(finegrad.ones(3)).numpy(), [2., 2., 2.])
+    assert f.experimental_get_tracing_count() == 2
+
+
+def test_cond_follows_the_open_sizes_of_its_branches():
+    """A cond whose branches were traced in the same polymorphic trace declares their output
+    shapes (graph/control.py): one graph serves every size."""
     @finegrad.function(input_signature=[finegrad.TensorSpec([None], finegrad.float32)])
     def f(x):
         return finegrad.cond(finegrad.reduce_sum(x) > 0, lambda: x * 2., lambda: x)
 
     np.testing.assert_array_equal(f(finegrad.ones(2)).numpy(), [2., 2.])
-    with pytest.warns(UserWarning, match="cond has no rule for dynamic axes"):
-        np.testing.assert_array_equal(f(finegrad.ones(3)).numpy(), [2., 2., 2.])
-    assert f.experimental_get_tracing_count() == 2
+    np.testing.assert_array_equal(f(finegrad.ones(3)).numpy(), [2., 2., 2.])
+    np.testing.assert_array_equal(f(-finegrad.ones(4)).numpy(), [-1., -1., -1., -1.])
+    assert f.experimental_get_tracing_count() == 1
+
+
+def test_while_loop_follows_the_open_sizes_of_its_variables():
+    """A while_loop whose condition and body were traced in the same polymorphic trace keeps
+    its loop variables' open sizes (graph/control.py): one graph serves every size."""
+    @finegrad.function(input_signature=[finegrad.TensorSpec([None], finegrad.float32)])
+    def f(x):
+        return finegrad.while_loop(lambda v: finegrad.reduce_sum(v) < 10., lambda v: v * 2.,
+                                   [x])[0]
+
+    np.testing.assert_array_equal(f(finegrad.ones(2)).numpy(), [8., 8.])
+    np.testing.assert_array_equal(f(finegrad.ones(3)).numpy(), [4., 4., 4.])
+    assert f.experimental_get_tracing_count() == 1
 
 
 def test_declarations_count():

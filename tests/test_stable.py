@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import finegrad as tf
-import finegrad._src.stable as stable_impl
+import finegrad._src.ad.stable as stable_impl
 from finegrad.testing import check_custom_gradient
 
 S = tf.stable

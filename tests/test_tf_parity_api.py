@@ -328,8 +328,11 @@ def test_newaxis_and_dtype_names():
 
 def test_compat_v1_reaches_the_top_level_names_and_casts():
     v1 = tf.compat.v1
-    assert v1.reduce_sum is tf.reduce_sum and v1.nn is tf.nn and v1.constant is tf.constant
+    # names without a TF1 variant are the top-level ones; reduce_sum and nn have TF1's
+    # arguments (reduction_indices, keep_prob), as in TensorFlow, where they differ too
+    assert v1.constant is tf.constant and v1.matmul is tf.matmul and v1.nn.relu is tf.nn.relu
     assert float(v1.reduce_sum(v1.constant([1., 2.]))) == 3.
+    assert float(v1.reduce_sum(v1.constant([1., 2.]), reduction_indices=0)) == 3.
     assert v1.to_float(tf.constant(1)).dtype == tf.float32
     assert v1.to_double(tf.constant(1)).dtype == tf.float64
     assert v1.to_int32(tf.constant(1.7)).numpy() == 1 and v1.to_int64(1).dtype == tf.int64

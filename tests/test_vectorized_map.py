@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import finegrad as fg
-from finegrad._src.graph import vmap
+from finegrad._src.control_flow import vectorized_map as vmap
 from finegrad.testing import check_gradients
 
 RNG = np.random.default_rng(0)

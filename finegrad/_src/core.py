@@ -19,13 +19,13 @@ gives derivatives of any order and how forward-over-reverse works.
 import numpy as np
 from numpy import ndarray
 
-from finegrad._src import dims, threads
+from finegrad._src import dims, interop, threads
 from finegrad._src.state import state as _state
-from finegrad._src.errors import OpError
+from finegrad._src.errors import InvalidArgumentError, OpError
 from finegrad._src.tensor import Tensor, convert_to_tensor, convert_like, to_numpy_value
 
 
-_PRIMITIVES = {}
+_PRIMITIVES: dict = {}
 
 
 class Primitive:
@@ -329,9 +329,17 @@ def size_of(t, axis):
 
 
 def _shape_error(prim, vals, e):
-    if isinstance(e, OpError):   # a kernel's own runtime check (integer division by zero)
+    """A ValueError from a kernel restated with the op's name: NumPy's broadcasting errors
+    as incompatible shapes, a singular matrix as TensorFlow's InvalidArgumentError; the
+    kernel's own finegrad errors pass unchanged."""
+    if isinstance(e, OpError) or str(e).startswith("finegrad"):
         return e
     shapes = " and ".join(str(tuple(np.shape(v))) for v in vals)
+    if isinstance(e, np.linalg.LinAlgError):
+        return InvalidArgumentError(f"finegrad.{prim.name}: the input is not invertible "
+                                    f"({e}; input of shape {shapes})")
+    if "broadcast" not in str(e) and "shape" not in str(e):
+        return ValueError(f"finegrad.{prim.name}: {e} (inputs of shapes {shapes})")
     return ValueError(f"finegrad.{prim.name}: incompatible inputs of shapes {shapes}: {e}")
 
 
@@ -345,7 +353,7 @@ def _dtype_error(prim, vals, e):
     return TypeError(f"finegrad.{prim.name}: not defined for inputs of dtype {dts} ({e})")
 
 
-_SCALARS = {}  # (value, key) -> constant Tensor: Python scalars in hot loops cost a lookup
+_SCALARS: dict = {}  # (value, key) -> constant Tensor: Python scalars in hot loops cost a lookup
 
 
 def _scalar_pair(prim, a, b):
@@ -408,7 +416,8 @@ def unify_args(prim, args):
     strong = [_to_tensor(a, fn) if _is_strong(a) else None for a in args]
     known = [t._value.dtype for t in strong if t is not None]
     if not known:   # no tensor: NumPy arrays fix the dtype, as they would on their own
-        strong = [_to_tensor(a, fn) if isinstance(a, np.ndarray) else None for a in args]
+        strong = [_to_tensor(a, fn) if isinstance(a, np.ndarray) or interop.is_array_like(a)
+                  else None for a in args]
         known = [t._value.dtype for t in strong if t is not None]
     if known:
         dt = known[0]
@@ -434,9 +443,14 @@ def _to_tensor(a, fn):
 
 def _is_strong(a):
     """Tensors and Variables fix the dtype; NumPy arrays beside them take it (TensorFlow's
-    conversion of a NumPy operand, by `convert_like`), and so do Python and NumPy scalars."""
-    return not isinstance(a, (int, float, complex, np.generic, np.ndarray, list, tuple)) or \
-        isinstance(a, (list, tuple)) and _contains_strong(a)
+    conversion of a NumPy operand, by `convert_like`), and so do Python and NumPy scalars and
+    other libraries' arrays (a pandas Series, a PyTorch tensor: NumPy arrays to TensorFlow)."""
+    if isinstance(a, (list, tuple)):
+        return _contains_strong(a)
+    if isinstance(a, (int, float, complex, np.generic, np.ndarray)):
+        return False
+    return isinstance(a, Tensor) or hasattr(type(a), "_as_tensor") or \
+        not interop.is_array_like(a)
 
 
 def _contains_strong(a):
@@ -545,7 +559,7 @@ class recorded_as:
 
 # the `recorded_as` scopes open on any thread: while there is none, `bind` does not read the
 # (thread-local, so slower to read) overrides at all. Appends and removes are atomic.
-_OVERRIDE_SCOPES = []
+_OVERRIDE_SCOPES: list = []
 
 
 def listen(listener, recorders=None):

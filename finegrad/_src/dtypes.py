@@ -7,7 +7,12 @@ values, and `from_numpy` maps a NumPy dtype back to its `DType` with one dict lo
 Defaults follow TensorFlow: a Python float becomes float32, a Python int int32, a bool bool;
 NumPy arrays keep their dtype.
 """
+
+from __future__ import annotations
+
 import numpy as np
+
+from typing import Any
 
 #: NumPy's float and complex scalar types. A tensor's value is an array or a NumPy scalar, and
 #: a scalar's type tells its kind without reading its dtype (an attribute that costs more):
@@ -26,50 +31,50 @@ class DType:
 
     __slots__ = ("_np", "name")
 
-    def __init__(self, np_dtype):
+    def __init__(self, np_dtype: Any) -> None:
         self._np = np.dtype(np_dtype)
         # strings are NumPy object arrays of bytes (TensorFlow's tf.string holds bytes)
         self.name = {"b": "bool", "O": "string"}.get(self._np.kind, self._np.name)
 
     @property
-    def as_numpy_dtype(self):
+    def as_numpy_dtype(self) -> Any:
         return self._np.type
 
     @property
-    def is_floating(self):
+    def is_floating(self) -> bool:
         return self._np.kind == "f"
 
     @property
-    def is_complex(self):
+    def is_complex(self) -> bool:
         return self._np.kind == "c"
 
     @property
-    def is_integer(self):
+    def is_integer(self) -> bool:
         return self._np.kind in "iu"
 
     @property
-    def is_unsigned(self):
+    def is_unsigned(self) -> Any:
         return self._np.kind in "ub"
 
     @property
-    def is_bool(self):
+    def is_bool(self) -> bool:
         return self._np.kind == "b"
 
     @property
-    def is_differentiable(self):
+    def is_differentiable(self) -> bool:
         """Whether gradients flow through values of this dtype (floating and complex)."""
         return self._np.kind in "fc"
 
     @property
-    def size(self):
+    def size(self) -> Any:
         return self._np.itemsize
 
     @property
-    def min(self):
+    def min(self) -> Any:
         return self._limits().min
 
     @property
-    def max(self):
+    def max(self) -> Any:
         return self._limits().max
 
     def _limits(self):
@@ -133,7 +138,7 @@ def from_numpy(np_dtype):
                         f"{', '.join(sorted(_BY_NAME))}") from None
 
 
-def as_dtype(type_value):
+def as_dtype(type_value: Any) -> Any:
     """Convert a DType, NumPy dtype, NumPy scalar type or dtype name to a DType.
 
     >>> import numpy as np, finegrad as fg

@@ -6,6 +6,10 @@ it catches that class. Here every class also derives from the Python exception a
 expect (``InvalidArgumentError`` is a ``ValueError``), so plain ``except ValueError`` works too.
 """
 
+from __future__ import annotations
+
+from typing import Any
+
 
 class OpError(Exception):
     """The base of TensorFlow's runtime errors.
@@ -19,7 +23,7 @@ class OpError(Exception):
     True
     """
 
-    def __init__(self, *args):
+    def __init__(self, *args: Any) -> None:
         if len(args) >= 3:
             node_def, op, message = args[:3]
         else:

@@ -13,25 +13,29 @@ def is_nested(x):
     return isinstance(x, (list, tuple, dict))
 
 
-def flatten(structure):
-    """The leaves of ``structure`` in order.
+def flatten(structure, expand_composites=True):
+    """The leaves of ``structure`` in order; a composite (an object with
+    ``_nest_components``, such as `IndexedSlices`) counts as its components' structure unless
+    ``expand_composites`` is False.
 
     >>> from finegrad._src import nest
     >>> nest.flatten({"b": [1, 2], "a": 3})
     [3, 1, 2]
     """
     out = []
-    _flatten_into(structure, out)
+    _flatten_into(structure, out, expand_composites)
     return out
 
 
-def _flatten_into(x, out):
+def _flatten_into(x, out, composites=True):
     if isinstance(x, dict):
         for k in sorted(x, key=_sort_key):
-            _flatten_into(x[k], out)
+            _flatten_into(x[k], out, composites)
     elif isinstance(x, (list, tuple)):
         for v in x:
-            _flatten_into(v, out)
+            _flatten_into(v, out, composites)
+    elif composites and hasattr(type(x), "_nest_components"):
+        _flatten_into(x._nest_components(), out)
     else:
         out.append(x)
 
@@ -41,24 +45,26 @@ def _sort_key(k):
         if isinstance(k, str) else (1, k)
 
 
-def pack_sequence_as(structure, flat):
+def pack_sequence_as(structure, flat, expand_composites=True):
     """Rebuild ``structure`` with the leaves taken in order from ``flat``."""
     it = iter(flat)
-    out = _pack(structure, it)
+    out = _pack(structure, it, expand_composites)
     rest = list(it)
     if rest:
         raise ValueError(f"finegrad.nest: {len(rest)} leaves left over when rebuilding a structure")
     return out
 
 
-def _pack(x, it):
+def _pack(x, it, composites=True):
     if isinstance(x, dict):
-        vals = {k: _pack(x[k], it) for k in sorted(x, key=_sort_key)}
+        vals = {k: _pack(x[k], it, composites) for k in sorted(x, key=_sort_key)}
         return type(x)((k, vals[k]) for k in x) if type(x) is not dict else {k: vals[k] for k in x}
     if _is_namedtuple(x):
-        return type(x)(*[_pack(v, it) for v in x])
+        return type(x)(*[_pack(v, it, composites) for v in x])
     if isinstance(x, (list, tuple)):
-        return type(x)(_pack(v, it) for v in x)
+        return type(x)(_pack(v, it, composites) for v in x)
+    if composites and hasattr(type(x), "_nest_components"):
+        return type(x)._from_nest_components(_pack(x._nest_components(), it))
     try:
         return next(it)
     except StopIteration:

@@ -7,10 +7,15 @@ an int (or None) and slicing that gives a TensorShape, and equality with lists a
 `Dimension` is TensorFlow 1's wrapper of one size (``tf.compat.v1.Dimension``), kept for code
 that still builds or reads one.
 """
+
+from __future__ import annotations
+
 import operator
 from collections.abc import Iterable
 
 import numpy as np
+
+from typing import Any
 
 
 class Dimension:
@@ -24,7 +29,7 @@ class Dimension:
 
     __slots__ = ("_value",)
 
-    def __init__(self, value):
+    def __init__(self, value: Any) -> None:
         if isinstance(value, Dimension):
             value = value.value
         if value is not None:
@@ -36,7 +41,7 @@ class Dimension:
         self._value = value
 
     @property
-    def value(self):
+    def value(self) -> int:
         return self._value
 
     def __int__(self):
@@ -120,17 +125,17 @@ class Dimension:
         raise TypeError(f"unsupported operand type(s) for /: 'Dimension' and "
                         f"'{type(other).__name__}', please use // instead")
 
-    def assert_is_compatible_with(self, other):
+    def assert_is_compatible_with(self, other: Any) -> None:
         """ValueError unless the sizes agree where both are known."""
         if not self.is_compatible_with(other):
             raise ValueError(f"Dimensions {self} and {Dimension(other)} are not compatible")
 
-    def is_compatible_with(self, other):
+    def is_compatible_with(self, other: Any) -> bool:
         """Whether the sizes agree where both are known."""
         other = _value_of(other)
         return self._value is None or other is None or self._value == other
 
-    def merge_with(self, other):
+    def merge_with(self, other: Any) -> Any:
         """The known one of two compatible sizes; ValueError when they differ."""
         if not self.is_compatible_with(other):
             raise ValueError(f"Dimensions {self} and {Dimension(other)} are not compatible")
@@ -147,7 +152,7 @@ def _value_of(d):
     return d.value if isinstance(d, Dimension) else (None if d is None else int(d))
 
 
-def dimension_at_index(shape, index):
+def dimension_at_index(shape: Any, index: Any) -> Any:
     """Axis ``index`` of ``shape`` as a `Dimension` (``tf.compat.dimension_at_index``);
     ``Dimension(None)`` for a shape of unknown rank.
 
@@ -161,7 +166,7 @@ def dimension_at_index(shape, index):
     return Dimension(shape[index])
 
 
-def dimension_value(dimension):
+def dimension_value(dimension: Any) -> int:
     """The int (or None) of a Dimension, an int or None (``tf.compat.dimension_value``).
 
     >>> import finegrad as fg
@@ -169,6 +174,30 @@ def dimension_value(dimension):
     5
     """
     return _value_of(dimension)
+
+
+#: whether ``TensorShape[i]`` is a `Dimension` (TensorFlow 1's shapes, turned on by
+#: ``compat.v1.disable_v2_tensorshape`` or ``disable_v2_behavior``) rather than an int or None
+V1_DIMENSIONS = [False]
+
+
+def disable_v2_tensorshape():
+    """``shape[i]`` is a `Dimension` (with ``.value``), as in TensorFlow 1.
+
+    >>> import finegrad as fg
+    >>> fg.compat.v1.disable_v2_tensorshape()
+    >>> fg.zeros((2, 3)).shape[1].value
+    3
+    >>> fg.compat.v1.enable_v2_tensorshape()
+    >>> fg.zeros((2, 3)).shape[1]
+    3
+    """
+    V1_DIMENSIONS[0] = True
+
+
+def enable_v2_tensorshape():
+    """``shape[i]`` is an int or None again (TensorFlow 2's shapes)."""
+    V1_DIMENSIONS[0] = False
 
 
 class TensorShape(tuple):
@@ -199,6 +228,8 @@ class TensorShape(tuple):
     def __getitem__(self, key):
         if isinstance(key, slice):
             return TensorShape(tuple.__getitem__(self, key))
+        if V1_DIMENSIONS[0]:   # TensorFlow 1's shapes (disable_v2_tensorshape): a Dimension
+            return Dimension(tuple.__getitem__(self, key))
         return tuple.__getitem__(self, key)
 
     def __eq__(self, other):
@@ -220,39 +251,39 @@ class TensorShape(tuple):
     def __radd__(self, other):
         return as_shape(other).concatenate(self)
 
-    def as_list(self):
+    def as_list(self) -> Any:
         """The sizes as a list of ints (None for an open size)."""
         return list(self)
 
     @property
-    def rank(self):
+    def rank(self) -> int:
         return len(self)
 
     @property
-    def ndims(self):
+    def ndims(self) -> int:
         return len(self)
 
     @property
-    def dims(self):
+    def dims(self) -> Any:
         """The sizes as `Dimension` objects (TensorFlow 1's view)."""
         return [Dimension(d) for d in self]
 
-    def num_elements(self):
+    def num_elements(self) -> Any:
         """The number of elements, or None when a size is unknown (inside a trace)."""
         if any(s is None for s in self):
             return None
         return int(np.prod(self, dtype=np.int64))
 
-    def is_fully_defined(self):
+    def is_fully_defined(self) -> bool:
         return all(s is not None for s in self)
 
-    def concatenate(self, other):
+    def concatenate(self, other: Any) -> Any:
         """This shape followed by ``other``'s sizes."""
         if isinstance(as_shape(other), _UnknownRankShape):
             return as_shape(other)
         return TensorShape(tuple(self) + tuple(as_shape(other)))
 
-    def is_compatible_with(self, other):
+    def is_compatible_with(self, other: Any) -> bool:
         """Whether both have the same rank and agree on every size both know."""
         other = as_shape(other)
         if isinstance(other, _UnknownRankShape):
@@ -260,12 +291,12 @@ class TensorShape(tuple):
         return len(self) == len(other) and all(
             a is None or b is None or a == b for a, b in zip(self, other, strict=True))
 
-    def assert_is_compatible_with(self, other):
+    def assert_is_compatible_with(self, other: Any) -> None:
         """Raise ValueError unless `is_compatible_with(other)`."""
         if not self.is_compatible_with(other):
             raise ValueError(f"Shapes {self} and {as_shape(other)} are incompatible")
 
-    def merge_with(self, other):
+    def merge_with(self, other: Any) -> Any:
         """The shape with every size either shape knows; ValueError when they disagree."""
         other = as_shape(other)
         self.assert_is_compatible_with(other)
@@ -274,29 +305,29 @@ class TensorShape(tuple):
         return TensorShape(tuple(a if a is not None else b
                                  for a, b in zip(self, other, strict=True)))
 
-    def most_specific_compatible_shape(self, other):
+    def most_specific_compatible_shape(self, other: Any) -> Any:
         """The sizes both shapes share, None where they differ."""
         other = as_shape(other)
         if len(self) != len(other):
             raise ValueError(f"Shapes {self} and {other} have different ranks")
         return TensorShape(tuple(a if a == b else None for a, b in zip(self, other, strict=True)))
 
-    def assert_has_rank(self, rank):
+    def assert_has_rank(self, rank: Any) -> None:
         """Raise ValueError unless the shape has ``rank`` dimensions."""
         if len(self) != rank:
             raise ValueError(f"Shape {self} must have rank {rank}")
 
-    def assert_same_rank(self, other):
+    def assert_same_rank(self, other: Any) -> None:
         """Raise ValueError unless ``other`` has the same rank."""
         if len(self) != len(as_shape(other)):
             raise ValueError(f"Shapes {self} and {as_shape(other)} must have the same rank")
 
-    def with_rank(self, rank):
+    def with_rank(self, rank: Any) -> Any:
         """This shape, checked to have ``rank`` dimensions."""
         self.assert_has_rank(rank)
         return self
 
-    def with_rank_at_least(self, rank):
+    def with_rank_at_least(self, rank: Any) -> Any:
         """This shape, checked to have at least ``rank`` dimensions."""
         if len(self) < rank:
             raise ValueError(f"Shape {self} must have rank at least {rank}")
@@ -379,7 +410,8 @@ def as_int(value, fn, arg, whole=None):
     truncating ``2.5`` to 2 would be a silent wrong shape)."""
     if not isinstance(value, (bool, np.bool_, str, bytes)):
         try:
-            return operator.index(value)
+            static = getattr(value, "_static_int", None)   # a Tensor: a traced one is guarded
+            return operator.index(value) if static is None else static(f"{fn}'s {arg}")
         except TypeError:
             pass
     shown = "" if whole is None else f" in {whole!r:.60}"

@@ -10,13 +10,20 @@ class by `ops/operators.py`, since ops are built on top of this module.
 ints int32, NumPy values keep their dtype, and a Python scalar used beside a tensor takes that
 tensor's dtype (`convert_like`).
 """
+from __future__ import annotations
+
 import numbers
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
+import operator
 
 import numpy as np
 
-from finegrad._src import dtypes
+from finegrad._src import dtypes, interop
 from finegrad._src.shapes import TensorShape
 from finegrad._src.state import state as _state
+from finegrad._src.graph_values import (MISSING, GraphOnly, OutOfScope,  # noqa: F401
+                                         add_graph, graphs, live_graphs)
 
 
 def _concrete(t, what):
@@ -27,52 +34,28 @@ def _concrete(t, what):
         tracer = _state.lifted   # inside `init_scope` during a trace: still the trace's tensor
     if tracer is not None:
         tracer.check_concrete(t, what)
+    elif graphs:   # a tensor of a TF1 graph, used after its graph's block: its graph refuses
+        for g in live_graphs():
+            g.check_concrete(t, what)
 
 
-class OutOfScope:
-    """The value of a tensor made while a `finegrad.function` traced, once that trace is over.
+def _static_value(t, what):
+    """The NumPy value of ``t`` used as a static argument (a shape, a range's bound, a
+    depth). Inside finegrad.function a traced ``t`` is accepted as TensorFlow accepts it:
+    the graph keeps a guard that checks each run's value against the traced one (a call with
+    another value runs eagerly, graph/value_sizes.py); other tracers refuse."""
+    tracer = _state.tracer
+    if tracer is None:
+        tracer = _state.lifted
+    if tracer is not None:
+        static = getattr(tracer, "static_value", None)
+        if static is None:
+            tracer.check_concrete(t, what)
+        else:
+            return static(t, what)
+    return t._value
 
-    Such a tensor holds the trace's example values, not the values of any call; code that kept
-    it (in a global or an attribute) and uses it later would compute silently with them. So
-    the trace's end replaces its value with this object, which refuses every use with a
-    TypeError naming the function (TensorFlow's "out of scope" error)."""
 
-    __slots__ = ("function",)
-
-    def __init__(self, function):
-        self.function = function
-
-    def error(self):
-        return TypeError(f"finegrad.function: this tensor was made while {self.function!r} was "
-                         f"traced and is out of scope: it was kept (in a global, an attribute "
-                         f"or a closure) after the trace ended, and its value is not the value "
-                         f"of any call. Return it from {self.function!r} instead")
-
-    def __getattr__(self, name):
-        raise self.error()
-
-    def __array__(self, *args, **kwargs):
-        raise self.error()
-
-    def __array_ufunc__(self, *args, **kwargs):
-        raise self.error()
-
-    def __array_function__(self, *args, **kwargs):
-        raise self.error()
-
-    def __getitem__(self, key):
-        raise self.error()
-
-    def __bool__(self):
-        raise self.error()
-
-    def __float__(self):
-        raise self.error()
-
-    def __index__(self):
-        raise self.error()
-
-    __int__ = __index__
 
 
 class Tensor:
@@ -89,33 +72,107 @@ class Tensor:
 
     __slots__ = ("_value", "_slice_of", "__weakref__")  # _slice_of: set by Variable[key]
     __array_priority__ = 100  # NumPy defers `ndarray op Tensor` to our reflected operators
+    _value: Any                      # an ndarray, a NumPy scalar, or OutOfScope
+    _slice_of: tuple[Any, Any]
 
-    def __init__(self, value):
+    def __init__(self, value: Any) -> None:
         self._value = value
 
+    if TYPE_CHECKING:   # the operators ops/operators.py attaches, declared for type checkers
+        def __add__(self, other: Any) -> Tensor: ...
+
+        def __radd__(self, other: Any) -> Tensor: ...
+
+        def __sub__(self, other: Any) -> Tensor: ...
+
+        def __rsub__(self, other: Any) -> Tensor: ...
+
+        def __mul__(self, other: Any) -> Tensor: ...
+
+        def __rmul__(self, other: Any) -> Tensor: ...
+
+        def __truediv__(self, other: Any) -> Tensor: ...
+
+        def __rtruediv__(self, other: Any) -> Tensor: ...
+
+        def __floordiv__(self, other: Any) -> Tensor: ...
+
+        def __rfloordiv__(self, other: Any) -> Tensor: ...
+
+        def __mod__(self, other: Any) -> Tensor: ...
+
+        def __rmod__(self, other: Any) -> Tensor: ...
+
+        def __pow__(self, other: Any) -> Tensor: ...
+
+        def __rpow__(self, other: Any) -> Tensor: ...
+
+        def __matmul__(self, other: Any) -> Tensor: ...
+
+        def __rmatmul__(self, other: Any) -> Tensor: ...
+
+        def __lt__(self, other: Any) -> Tensor: ...
+
+        def __le__(self, other: Any) -> Tensor: ...
+
+        def __gt__(self, other: Any) -> Tensor: ...
+
+        def __ge__(self, other: Any) -> Tensor: ...
+
+        def __and__(self, other: Any) -> Tensor: ...
+
+        def __rand__(self, other: Any) -> Tensor: ...
+
+        def __or__(self, other: Any) -> Tensor: ...
+
+        def __ror__(self, other: Any) -> Tensor: ...
+
+        def __xor__(self, other: Any) -> Tensor: ...
+
+        def __rxor__(self, other: Any) -> Tensor: ...
+
+        def __eq__(self, other: object) -> Tensor: ...  # type: ignore[override]
+
+        def __ne__(self, other: object) -> Tensor: ...  # type: ignore[override]
+
+        def __neg__(self) -> Tensor: ...
+
+        def __pos__(self) -> Tensor: ...
+
+        def __abs__(self) -> Tensor: ...
+
+        def __invert__(self) -> Tensor: ...
+
+        def __getitem__(self, key: Any) -> Tensor: ...
+
     @property
-    def shape(self):
+    def shape(self) -> TensorShape:
         """The static shape. Inside a `finegrad.function` traced for an input_signature with
         None dimensions, the axes those sizes flow into are None (use `finegrad.shape` for
         their value when the graph runs), as in TensorFlow."""
         tracer = _state.tracer
         if tracer is not None:
             return tracer.static_shape(self)
+        if graphs:   # a tensor of a TF1 graph keeps its graph's static shape
+            for g in live_graphs():
+                shape = g.tensor_attribute(self, "shape")
+                if shape is not MISSING:
+                    return shape
         return TensorShape(self._value.shape)
 
     @property
-    def dtype(self):
+    def dtype(self) -> dtypes.DType:
         return dtypes.from_numpy(self._value.dtype)
 
     @property
-    def ndim(self):
+    def ndim(self) -> int:
         return self._value.ndim
 
     @property
-    def size(self):
+    def size(self) -> int:
         return self._value.size
 
-    def numpy(self):
+    def numpy(self) -> Any:   # an ndarray, or a NumPy scalar for shape ()
         """The value as a NumPy array (a NumPy scalar for shape ``()``), a copy.
 
         >>> import finegrad as fg
@@ -126,11 +183,11 @@ class Tensor:
         v = self._value
         return v.copy() if isinstance(v, np.ndarray) and v.ndim else v[()]
 
-    def get_shape(self):
+    def get_shape(self) -> TensorShape:
         return self.shape
 
     @property
-    def assign(self):
+    def assign(self) -> Callable[..., Any]:
         """Only on a slice of a Variable: ``v[0].assign(5.)`` writes that slice (TensorFlow's
         sliced assignment). Other tensors are immutable and have no ``assign``."""
         try:
@@ -144,11 +201,11 @@ class Tensor:
             return var._assign_slice(key, value, read_value)
         return assign
 
-    def ref(self):
+    def ref(self) -> _TensorRef:
         """A hashable reference to this tensor (tensors themselves are unhashable, as in TF)."""
         return _TensorRef(self)
 
-    def __array__(self, dtype=None, copy=None):
+    def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
         _concrete(self, "NumPy conversion")
         a = np.asarray(self._value)
         if dtype is not None and a.dtype != dtype:
@@ -159,49 +216,97 @@ class Tensor:
         a.setflags(write=False)
         return a
 
-    def __bool__(self):
+    def __dlpack__(self, *, stream: Any = None, max_version: tuple[int, int] | None = None,
+                   dl_device: tuple[int, int] | None = None, copy: bool | None = None) -> Any:
+        """The DLPack export (``torch.from_dlpack(t)``, ``np.from_dlpack(t)``): the tensor's
+        own buffer, read-only where the consumer's protocol can say so (`interop`)."""
+        _concrete(self, "DLPack export")
+        return interop.export_dlpack(self._value, stream, max_version, dl_device, copy)
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        """``(1, 0)``: DLPack's CPU device, where every finegrad tensor lives."""
+        return (interop.CPU, 0)
+
+    def __bool__(self) -> bool:
         _concrete(self, "a Python bool (an `if` or `while`)")
         return bool(self._value)
 
-    def __float__(self):
+    def __float__(self) -> float:
         _concrete(self, "float()")
         return float(self._value)
 
-    def __format__(self, spec):
+    def __format__(self, spec: str) -> str:
         """``f"{loss:.4f}"``: the value formatted as NumPy formats it (as in TensorFlow)."""
+        if not spec:
+            return str(self)
         _concrete(self, "formatting")
-        return format(self.numpy(), spec) if spec else str(self)
+        return format(self.numpy(), spec)
 
-    def __int__(self):
+    def __int__(self) -> int:
         _concrete(self, "int()")
         return int(self._value)
 
-    def __index__(self):
+    def __index__(self) -> int:
         if self.dtype.is_integer and self._value.ndim == 0:
+            _concrete(self, "a Python int (range(), a list index); use finegrad.range or "
+                            "finegrad.while_loop for a loop over it and finegrad.gather to "
+                            "index with it")
             return int(self._value)
         raise TypeError(f"finegrad.Tensor.__index__: only integer scalar tensors can be used "
                         f"as an index, got shape {tuple(self._value.shape)} and {self.dtype.name}")
 
-    def __len__(self):
+    def _static_int(self, what):
+        """This integer scalar as a Python int for a static argument (see `_static_value`)."""
+        if not (self.dtype.is_integer and self._value.ndim == 0):
+            return operator.index(self)
+        return int(_static_value(self, what))
+
+    def __len__(self) -> int:
         if self._value.ndim == 0:
             raise TypeError("finegrad.Tensor.__len__: len() of a scalar tensor (shape ())")
         return self._value.shape[0]
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Tensor]:
         if self._value.ndim == 0:
             raise TypeError("finegrad.Tensor.__iter__: iteration over a scalar tensor (shape ())")
         return (self[i] for i in range(self._value.shape[0]))
 
-    __hash__ = None  # `==` is elementwise, as in TensorFlow 2; use .ref() as a dict key
+    def __hash__(self) -> int:
+        # `==` is elementwise, as in TensorFlow 2, so a tensor is no dict key (use .ref());
+        # but a tensor of a TF1 graph is, by identity, as TensorFlow's graph tensors are
+        # (feed_dict={x: ...})
+        for g in live_graphs():
+            if g.tensor_attribute(self, "graph") is g:
+                return id(self)
+        raise TypeError("finegrad.Tensor is unhashable (== compares elementwise, as in "
+                        "TensorFlow). Instead, use tensor.ref() as the key (and "
+                        "ref.deref() to get the tensor back)")
 
-    def __repr__(self):
+    def __getattr__(self, name: str) -> Any:
+        # ``.name``, ``.op``, ``.graph``, ``.eval``, ``.set_shape``: a tensor of a TF1 graph
+        # (v1/graphs.py) asks the graph that made it; eager tensors have none of them
+        if not name.startswith("_"):
+            for g in live_graphs():
+                r = g.tensor_attribute(self, name)
+                if r is not MISSING:
+                    return r
+        if name in ("name", "op", "graph"):
+            raise AttributeError(f"Tensor.{name} is undefined when eager execution is enabled.")
+        raise AttributeError(f"'Tensor' object has no attribute {name!r}")
+
+    def __repr__(self) -> str:
+        for g in live_graphs():     # a tensor of a TF1 graph shows no (example) value
+            r = g.tensor_attribute(self, "repr")
+            if r is not MISSING:
+                return r
         if type(self._value) is OutOfScope:
             return f"<finegrad.Tensor: out of scope (traced in {self._value.function!r})>"
         return (f"<finegrad.Tensor: shape={tuple(self._value.shape)}, dtype={self.dtype.name}, "
                 f"numpy={numpy_text(self._value)}>")
 
-    def __str__(self):
-        if type(self._value) is OutOfScope:
+    def __str__(self) -> str:
+        if type(self._value) is OutOfScope or graphs and any(
+                g.tensor_attribute(self, "graph") is g for g in live_graphs()):
             return repr(self)
         return (f"finegrad.Tensor({np.array2string(np.asarray(self._value))}, "
                 f"shape={tuple(self._value.shape)}, dtype={self.dtype.name})")
@@ -261,8 +366,10 @@ def _python_default(value):
 
 
 def _bad_type(value, fn):
-    return TypeError(f"{fn}: expected a tensor, number, NumPy array or nested list of numbers, "
-                     f"got {type(value).__name__} {value!r:.60}")
+    # the type only, never the object's printout (a DataFrame's would fill the screen)
+    return TypeError(f"{fn}: expected a tensor, number, array (anything NumPy converts to an "
+                     f"array of numbers) or nested list of numbers, got "
+                     f"{interop.type_name(value)}")
 
 
 def _from_sequence(value, fn, np_dtype=None):
@@ -395,10 +502,13 @@ def to_numpy_value(value, dtype=None, fn="finegrad.convert_to_tensor"):
             return default(value)
         except OverflowError:
             raise _out_of_range(value, np.dtype(default), fn) from None
-    elif isinstance(value, (list, tuple)):
-        arr = _from_sequence(value, fn, np_dtype)
-    else:
-        raise _bad_type(value, fn)
+    elif isinstance(value, (list, tuple, range)):   # a range too, as TensorFlow converts it
+        arr = _from_sequence(list(value) if isinstance(value, range) else value, fn, np_dtype)
+    else:   # another library's array (pandas, JAX, PyTorch, TensorFlow, a memoryview...)
+        foreign = interop.array_from(value, fn)
+        if foreign is None:
+            raise _bad_type(value, fn)
+        return to_numpy_value(foreign, dtype, fn)
     if arr.dtype.kind not in "biufc":
         raise _bad_type(value, fn)
     if np_dtype is not None and arr.dtype != np_dtype:
@@ -476,7 +586,8 @@ def _out_of_range(value, np_dtype, fn):
                       f"{np.dtype(np_dtype).name}")
 
 
-def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
+def convert_to_tensor(value: Any, dtype: Any = None, dtype_hint: Any = None,
+                      name: str | None = None) -> Tensor:
     """Convert a tensor, Variable, number, NumPy array or nested list to a Tensor.
 
     Python floats become float32 and ints int32 (TensorFlow's defaults); NumPy values keep
@@ -517,6 +628,10 @@ def convert_like(value, np_dtype, fn):
     assigned a Python value, and `convert_to_tensor`'s ``dtype_hint`` all use it."""
     if isinstance(value, (list, tuple)) or np_dtype.kind == "O":
         return to_numpy_value(value, np_dtype, fn)
+    if not isinstance(value, (np.ndarray, np.generic, numbers.Number)):
+        foreign = interop.array_from(value, fn)   # as a NumPy array (or list) would convert
+        if foreign is not None:
+            return convert_like(foreign, np_dtype, fn)
     if isinstance(value, np.ndarray):
         return _array_as(value, np_dtype, fn)
     if isinstance(value, np.generic) and value.dtype.kind == np_dtype.kind:

@@ -62,7 +62,7 @@ RECYCLE_MIN = 1 << 18
 split_from = RECYCLE_MIN
 
 _on = False             # eager calls split over threads (the switch)
-_cache = []             # the buffers `split` handed out, oldest first (under _lock)
+_cache: list = []       # the buffers `split` handed out, oldest first (under _lock)
 _lock = threading.Lock()
 _pool = None
 _pool_pid = None

@@ -7,12 +7,18 @@ accessed variables) then treats that tensor as a read of the variable, and the g
 respect to the variable is the sum over its reads. `custom_gradient` learns which variables its
 function used the same way.
 """
+from __future__ import annotations
+
 import itertools
 import numbers
+import threading
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from finegrad._src import core, dtypes
+from finegrad._src import core, dtypes, interop
+from finegrad._src.shapes import TensorShape
 from finegrad._src.state import state as _state
 from finegrad._src.tensor import (Tensor, _has_numpy, convert_like, convert_to_tensor,
                                   numpy_text, to_numpy_value)
@@ -41,14 +47,66 @@ class Variable:
 
     __array_priority__ = 100
 
-    def __init__(self, initial_value=None, trainable=True, name=None, dtype=None, shape=None):
+    if TYPE_CHECKING:   # the operators attached below (`_forward`), for type checkers
+        def __add__(self, other: Any) -> Tensor: ...
+
+        def __radd__(self, other: Any) -> Tensor: ...
+
+        def __sub__(self, other: Any) -> Tensor: ...
+
+        def __rsub__(self, other: Any) -> Tensor: ...
+
+        def __mul__(self, other: Any) -> Tensor: ...
+
+        def __rmul__(self, other: Any) -> Tensor: ...
+
+        def __truediv__(self, other: Any) -> Tensor: ...
+
+        def __rtruediv__(self, other: Any) -> Tensor: ...
+
+        def __floordiv__(self, other: Any) -> Tensor: ...
+
+        def __rfloordiv__(self, other: Any) -> Tensor: ...
+
+        def __mod__(self, other: Any) -> Tensor: ...
+
+        def __rmod__(self, other: Any) -> Tensor: ...
+
+        def __pow__(self, other: Any) -> Tensor: ...
+
+        def __rpow__(self, other: Any) -> Tensor: ...
+
+        def __matmul__(self, other: Any) -> Tensor: ...
+
+        def __rmatmul__(self, other: Any) -> Tensor: ...
+
+        def __lt__(self, other: Any) -> Tensor: ...
+
+        def __le__(self, other: Any) -> Tensor: ...
+
+        def __gt__(self, other: Any) -> Tensor: ...
+
+        def __ge__(self, other: Any) -> Tensor: ...
+
+        def __and__(self, other: Any) -> Tensor: ...
+
+        def __or__(self, other: Any) -> Tensor: ...
+
+        def __neg__(self) -> Tensor: ...
+
+        def __pos__(self) -> Tensor: ...
+
+        def __abs__(self) -> Tensor: ...
+
+        def __invert__(self) -> Tensor: ...
+
+    def __init__(self, initial_value: Any = None, trainable: bool = True, name: str | None = None,
+                 dtype: Any = None, shape: Any = None) -> None:
         if initial_value is None:
             raise ValueError("finegrad.Variable: initial_value must be given")
         if callable(initial_value):
             initial_value = initial_value()
-        tracer = core.current_tracer() or _state.lifted  # (init_scope: still the trace's)
-        if tracer is not None:   # inside finegrad.function: its rule for new variables
-            tracer.create_variable(self, initial_value)
+        given = initial_value
         if isinstance(initial_value, Variable):
             initial_value = initial_value.read_value()
         if isinstance(initial_value, Tensor):
@@ -63,15 +121,20 @@ class Variable:
             raise TypeError("finegrad.Variable: variables of dtype string are not supported; "
                             "keep strings in tensors (finegrad.constant)")
         self._storage.setflags(write=False)
+        # updates are atomic, as TensorFlow's: assign_add from threads loses none
+        self._lock = threading.RLock()
         self.trainable = bool(trainable)
         self._unique_id = next(_ids)
         # TensorFlow's form, "<name>:<output index>": a given "w" is named "w:0"
         self.name = f"Variable:{self._unique_id}" if name is None else \
             name if ":" in str(name) else f"{name}:0"
+        tracer = core.current_tracer() or _state.lifted  # (init_scope: still the trace's)
+        if tracer is not None:   # inside finegrad.function: its rule for new variables (a
+            tracer.create_variable(self, given)   # TF1 graph names it, gives it an initializer)
 
     # --- reading ----------------------------------------------------------------------------
 
-    def _as_tensor(self):
+    def _as_tensor(self) -> Tensor:
         tracer = core.current_tracer()
         if tracer is not None:  # inside finegrad.function: a read node, run at each call
             return tracer.read_variable(self)
@@ -81,7 +144,7 @@ class Variable:
             core.notify_variable_read(self, t)
         return t
 
-    def read_value(self):
+    def read_value(self) -> Tensor:
         """The current value, as a (recorded) Tensor.
 
         >>> import finegrad as fg
@@ -92,34 +155,50 @@ class Variable:
 
     value = read_value
 
-    def numpy(self):
+    def numpy(self) -> Any:   # an ndarray, or a NumPy scalar for shape ()
         """The current value as a NumPy array (a NumPy scalar for shape ``()``), a copy.
 
         >>> import finegrad as fg
         >>> fg.Variable(2, dtype=fg.float64).numpy()
         np.float64(2.0)
         """
-        v = self._storage
+        v = self._eager_storage(".numpy()")
         return v.copy() if v.ndim else v[()]
 
-    def __array__(self, dtype=None, copy=None):
-        a = np.array(self._storage)
+    def _eager_storage(self, what):
+        """The stored value; a variable of a TF1 graph has its values in sessions only."""
+        if "graph" in self.__dict__:
+            raise NotImplementedError(f"finegrad.Variable{what if what[0] == '.' else ''}: "
+                                      f"{what} of variable {self.name!r} of a TF1 graph: its "
+                                      f"value is in a Session (sess.run(v) or v.eval())")
+        return self._storage
+
+    def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
+        a = np.array(self._eager_storage("NumPy conversion"))
         return a if dtype is None else a.astype(dtype)
 
+    def __dlpack__(self, *, stream: Any = None, max_version: tuple[int, int] | None = None,
+                   dl_device: tuple[int, int] | None = None, copy: bool | None = None) -> Any:
+        """DLPack export of the current value, a copy (the variable may change later)."""
+        return interop.export_dlpack(np.array(self._storage), stream, max_version, dl_device)
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        return (interop.CPU, 0)
+
     @property
-    def shape(self):
+    def shape(self) -> TensorShape:
         from finegrad._src.tensor import TensorShape
         return TensorShape(self._storage.shape)
 
     @property
-    def dtype(self):
+    def dtype(self) -> dtypes.DType:
         return dtypes.from_numpy(self._storage.dtype)
 
     @property
-    def ndim(self):
+    def ndim(self) -> int:
         return self._storage.ndim
 
-    def get_shape(self):
+    def get_shape(self) -> TensorShape:
         return self.shape
 
     # --- writing ------------------------------------------------------------------------------
@@ -135,8 +214,9 @@ class Variable:
                 isinstance(value, np.ndarray):   # NumPy arrays too: TensorFlow converts them
             v = convert_like(value, np_dtype, f"{where} (variable {self.name!r})")
         else:
-            v = convert_to_tensor(value)._value if isinstance(value, (Tensor, Variable)) \
-                else to_numpy_value(value, None, where)
+            # tensors, variables and tensor-likes (an IndexedSlices: its dense value)
+            v = convert_to_tensor(value)._value if isinstance(value, Tensor) or hasattr(
+                type(value), "_as_tensor") else to_numpy_value(value, None, where)
             if v.dtype != np_dtype:
                 raise TypeError(f"{where}: variable {self.name!r} has dtype {self.dtype.name}, "
                                 f"the value has {dtypes.from_numpy(v.dtype).name}")
@@ -151,7 +231,8 @@ class Variable:
         self._storage = a
         return self
 
-    def assign(self, value, use_locking=False, name=None, read_value=True):
+    def assign(self, value: Any, use_locking: bool = False, name: str | None = None,
+               read_value: bool = True) -> Variable:
         """Replace the value (same shape and dtype). Returns the variable.
 
         >>> import finegrad as fg
@@ -160,7 +241,8 @@ class Variable:
         """
         return self._update(value, "assign")
 
-    def assign_add(self, delta, use_locking=False, name=None, read_value=True):
+    def assign_add(self, delta: Any, use_locking: bool = False, name: str | None = None,
+                   read_value: bool = True) -> Variable:
         """Add ``delta`` in place. Returns the variable.
 
         >>> import finegrad as fg
@@ -169,7 +251,8 @@ class Variable:
         """
         return self._update(delta, "assign_add")
 
-    def assign_sub(self, delta, use_locking=False, name=None, read_value=True):
+    def assign_sub(self, delta: Any, use_locking: bool = False, name: str | None = None,
+                   read_value: bool = True) -> Variable:
         """Subtract ``delta`` in place. Returns the variable.
 
         >>> import finegrad as fg
@@ -181,17 +264,19 @@ class Variable:
     def _update(self, value, mode):
         tracer = core.current_tracer()
         if tracer is not None:  # inside finegrad.function: an assign node, run at each call
+            if isinstance(value, Variable):   # a traced read, not the trace-time value
+                value = value.read_value()
             v = self._new_value(value, mode)   # the same checks as eagerly
-            tracer.assign_variable(self, value if isinstance(value, Tensor) else Tensor(v), mode)
-            return self
+            r = tracer.assign_variable(self, value if isinstance(value, Tensor) else Tensor(v),
+                                       mode)
+            return self if r is None else r   # (a TF1 graph: the read of the new value)
         v = self._new_value(value, mode)
-        if mode == "assign_add":
-            v = self._storage + v
-        elif mode == "assign_sub":
-            v = self._storage - v
-        return self._set(v)
+        if mode == "assign":
+            return self._set(v)
+        with self._lock:   # read, add and store as one step
+            return self._set(self._storage + v if mode == "assign_add" else self._storage - v)
 
-    def __getitem__(self, key):
+    def __getitem__(self, key: Any) -> Tensor:
         """``v[key]``: a (recorded) read, sliced; ``v[key].assign(value)`` writes the slice,
         as in TensorFlow."""
         t = self._as_tensor()[key]
@@ -205,43 +290,57 @@ class Variable:
         if tracer is not None:  # inside finegrad.function: a node that writes the slice
             tracer.assign_variable(self, value, "assign", key)
             return self if read_value else None
-        v = _slice_value(self, value, np.asarray(self._storage[key]))
-        new = np.array(self._storage)
-        new[key] = v
-        self._set(new)
+        with self._lock:
+            v = _slice_value(self, value, np.asarray(self._storage[key]))
+            new = np.array(self._storage)
+            new[key] = v
+            self._set(new)
         return self if read_value else None
 
     # --- Python protocol --------------------------------------------------------------------
 
-    def ref(self):
+    def __getstate__(self):      # copy and pickle: a fresh lock for the copy
+        state = dict(self.__dict__)
+        del state["_lock"]
+        return state
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self._lock = threading.RLock()
+
+    def ref(self) -> Variable:
         return self
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return (f"<finegrad.Variable '{self.name}' shape={tuple(self._storage.shape)} "
                 f"dtype={self.dtype.name}, numpy={numpy_text(self._storage)}>")
 
-    def __bool__(self):
-        return bool(self._storage)
+    def __bool__(self) -> bool:
+        return bool(self._eager_storage("a Python bool"))
 
-    def __float__(self):
-        return float(self._storage)
+    def __float__(self) -> float:
+        return float(self._eager_storage("float()"))
 
-    def __int__(self):
-        return int(self._storage)
+    def __int__(self) -> int:
+        return int(self._eager_storage("int()"))
 
-    def __len__(self):
+    def __len__(self) -> int:
         return len(self._storage)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Tensor]:
         return iter(self._as_tensor())
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return id(self)
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> Tensor | bool:  # type: ignore[override]
+        if getattr(_state.tracer, "v1_graph", None) is not None:   # a TF1 graph: identity
+            return self is other
         return self._as_tensor() == other
 
-    def __ne__(self, other):
+    def __ne__(self, other: object) -> Tensor | bool:  # type: ignore[override]
+        if getattr(_state.tracer, "v1_graph", None) is not None:
+            return self is not other
         return self._as_tensor() != other
 
 

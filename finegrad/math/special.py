@@ -7,5 +7,7 @@ implemented yet.
 >>> round(float(fg.math.special.bessel_i0(fg.constant(0., fg.float64))), 12)
 1.0
 """
-from finegrad._src.ops.special.bessel_zeta_beta import (bessel_i0, bessel_i0e,  # noqa: F401
+from finegrad._src.ops.special.bessel_zeta_beta import (bessel_i0, bessel_i0e,
                                                         bessel_i1, bessel_i1e)
+
+__all__ = ["bessel_i0", "bessel_i0e", "bessel_i1", "bessel_i1e"]

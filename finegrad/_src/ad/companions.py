@@ -5,6 +5,9 @@ intermediates and, for the gradient, differentiates it again (`rediff.vjp_of`);
 `grad_pass_through` runs its function hidden from every recorder and passes the upstream
 gradient through unchanged.
 """
+
+from __future__ import annotations
+
 import functools
 
 from finegrad._src import core, nest
@@ -13,8 +16,10 @@ from finegrad._src.ad.rediff import vjp_of
 from finegrad._src.ops.array.structural import convert_to_tensor
 from finegrad._src.tensor import Tensor
 
+from typing import Any
 
-def recompute_grad(f):
+
+def recompute_grad(f: Any) -> Any:
     """Decorator: keep no intermediates of ``f`` in the forward pass; recompute them for the
     gradient (TensorFlow's ``tf.recompute_grad``, gradient checkpointing).
 
@@ -72,7 +77,7 @@ def recompute_grad(f):
     return wrapped
 
 
-def grad_pass_through(f):
+def grad_pass_through(f: Any) -> Any:
     """Decorator: compute ``f`` forward, but let the gradient pass through as if ``f`` were the
     identity (TensorFlow's ``tf.grad_pass_through``; e.g. a straight-through estimator).
 

@@ -8,10 +8,14 @@ from the inputs (and the variables ``f`` read) to those outputs; that op's VJP c
 derivatives go through ``grad_fn``'s own ops; and forward mode transposes ``grad_fn``
 (see forward.py).
 """
+
+from __future__ import annotations
+
 import dataclasses
 import functools
 import numbers
 import warnings
+from typing import Any
 
 import numpy as np
 from numpy import ndarray
@@ -19,6 +23,7 @@ from numpy import ndarray
 from finegrad._src import core, nest
 from finegrad._src.ad.custom_returns import (_LEAF_CASES, _RETURN_CASES, _WARNED, _check,
                                              _split_var_grads, _unused)
+from finegrad._src.ad import linearity
 from finegrad._src.ad.rediff import jvp_by_transposing
 from finegrad._src.ad.signatures import _accepts_variables, _param_names, _positional_count
 from finegrad._src.core import Primitive
@@ -108,6 +113,13 @@ def _custom_jvp(primals, tangents, *, out, rule):
         return tuple(rule.layout.outputs(tangents))
     if rule.jvp is not None:
         return rule.forward(ins, instantiate_zeros(ins, tans))
+    cg = getattr(rule, "cg", None)
+    if cg is None or not cg._linear:   # the first forward-mode use: is grad_fn linear in dy?
+        why = linearity.probe(rule, out if isinstance(out, (tuple, list)) else (out,))
+        if why is not None:
+            raise linearity.not_linear_error(rule.name, why)
+        if cg is not None:
+            cg._linear = True
     return tuple(jvp_by_transposing(rule, ins, tans, out, rule.name))
 
 
@@ -212,7 +224,7 @@ def _is_input(x):
         isinstance(x, numbers.Number) and not isinstance(x, bool)
 
 
-def custom_gradient(f=None, *, jvp=None):
+def custom_gradient(f: Any = None, *, jvp: Any = None) -> Any:
     """Decorator: define the gradient of a function yourself (TensorFlow's contract, extended).
 
     ``f(*args, **kwargs)`` returns ``(y, grad_fn)``; the decorated function returns ``y``, and
@@ -273,6 +285,7 @@ class _CustomGradient:
         self._f = f
         self._instance = instance
         self._jvp = jvp
+        self._linear = False   # grad_fn found linear in dy (ad/linearity.py), once
         self._names = {}  # number of positional arguments -> their parameter names
         functools.update_wrapper(self, f)
 
@@ -348,7 +361,7 @@ def _split(result, f):
     return result[0], result[1]
 
 
-_NONE = frozenset()
+_NONE: frozenset = frozenset()
 
 
 class _Params:

@@ -226,4 +226,4 @@ def _unused(g, t, param, name):
     return None
 
 
-_WARNED = set()
+_WARNED: set = set()

@@ -12,6 +12,8 @@ A primitive without a JVP rule, a gradient registered with `RegisterGradient`, a
 cotangent ``u``, so ``J v`` is the gradient of ``<vjp(u), v>`` with respect to ``u``.
 """
 
+from __future__ import annotations
+
 from finegrad._src import core, nest
 from finegrad._src.ad.rediff import jvp_by_transposing
 from finegrad._src.ad.tape import (UnconnectedGradients, _unconnected,
@@ -19,6 +21,11 @@ from finegrad._src.ad.tape import (UnconnectedGradients, _unconnected,
 from finegrad._src.ops.array.structural import convert_to_tensor
 from finegrad._src.tensor import Tensor
 from finegrad._src.variables import Variable
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.types import TensorLike
 
 
 class ForwardAccumulator(core.Recorder):
@@ -38,13 +45,13 @@ class ForwardAccumulator(core.Recorder):
 
     runs_rules = True
 
-    def __init__(self, primals, tangents):
+    def __init__(self, primals: Any, tangents: Any) -> None:
         flat_p, flat_t = nest.flatten(primals), nest.flatten(tangents)
         if len(flat_p) != len(flat_t):
             raise ValueError(f"finegrad.autodiff.ForwardAccumulator: {len(flat_p)} primals but "
                              f"{len(flat_t)} tangents")
-        self._tangents = {}   # id(primal tensor) -> (primal, tangent)
-        self._var_tangents = {}
+        self._tangents: dict = {}   # id(primal tensor) -> (primal, tangent)
+        self._var_tangents: dict = {}
         for p, t in zip(flat_p, flat_t, strict=True):
             if id(p) in self._tangents or id(p) in self._var_tangents:
                 raise ValueError("finegrad.autodiff.ForwardAccumulator: a primal is watched "
@@ -70,17 +77,17 @@ class ForwardAccumulator(core.Recorder):
                             f"{t.dtype.name} for a primal of dtype {p.dtype.name}")
         return t
 
-    def __enter__(self):
+    def __enter__(self) -> Any:
         if any(r is self for r in core.active_recorders()):
             raise ValueError("finegrad.autodiff.ForwardAccumulator: this accumulator is "
                              "already recording (a `with` block re-entered it)")
         core.push_recorder(self)
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: Any) -> None:
         core.pop_recorder(self)
 
-    def record(self, prim, ins, params, out):
+    def record(self, prim: Any, ins: Any, params: TensorLike, out: Any) -> None:
         tans = self._tangents
         found = [tans.get(id(t)) for t in ins]
         if all(f is None for f in found) or prim.nondiff and prim.gradient_override is None:
@@ -102,12 +109,12 @@ class ForwardAccumulator(core.Recorder):
         elif out_dot is not None and out._value.dtype.kind in "fc":
             tans[id(out)] = (out, out_dot)
 
-    def variable_read(self, variable, tensor):
+    def variable_read(self, variable: Any, tensor: Any) -> None:
         found = self._var_tangents.get(id(variable))
         if found is not None:
             self._tangents[id(tensor)] = (tensor, found[1])
 
-    def jvp(self, primals, unconnected_gradients=UnconnectedGradients.NONE):
+    def jvp(self, primals: Any, unconnected_gradients: Any = UnconnectedGradients.NONE) -> Any:
         """The tangent of each tensor in ``primals`` (None, or zeros, when it has none).
 
         >>> import finegrad as fg
@@ -121,6 +128,12 @@ class ForwardAccumulator(core.Recorder):
         unconnected = _unconnected(unconnected_gradients)
 
         def one(p):
+            if not isinstance(p, (Tensor, Variable)):   # as GradientTape.gradient: never None
+                where = "" if p is primals else \
+                    f" (in {type(primals).__name__} {primals!r:.60})"
+                raise TypeError(f"finegrad.autodiff.ForwardAccumulator.jvp: primals must be "
+                                f"tensors, Variables or a nested structure of them, got "
+                                f"{type(p).__name__} {p!r:.40}{where}")
             if isinstance(p, Variable):
                 found = self._var_tangents.get(id(p))
             else:

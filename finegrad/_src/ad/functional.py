@@ -2,18 +2,27 @@
 
 These are JAX-style entry points (TensorFlow has none); `finegrad.testing` is built on them.
 """
+
+from __future__ import annotations
+
 from finegrad._src import nest
 from finegrad._src.ad.forward import ForwardAccumulator
 from finegrad._src.ad.tape import GradientTape
+from finegrad._src.ops.array.gather import dense_cotangent
 from finegrad._src.ops.array.structural import convert_to_tensor
 from finegrad._src.tensor import Tensor
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.types import TensorLike
 
 
 def _as_tensors(xs):
     return [x if type(x) is Tensor else convert_to_tensor(x) for x in xs]
 
 
-def vjp(f, *primals):
+def vjp(f: Any, *primals: Any) -> Any:
     """``(f(*primals), vjp_fn)``; ``vjp_fn(ct)`` returns one cotangent per primal.
 
     >>> import finegrad as fg
@@ -28,11 +37,11 @@ def vjp(f, *primals):
         out = f(*xs)
 
     def vjp_fn(ct):
-        return tuple(tape.gradient(out, xs, output_gradients=ct))
+        return tuple(map(dense_cotangent, tape.gradient(out, xs, output_gradients=ct)))
     return out, vjp_fn
 
 
-def jvp(f, primals, tangents):
+def jvp(f: Any, primals: Any, tangents: Any) -> Any:
     """``(f(*primals), J v)`` in forward mode.
 
     >>> import finegrad as fg
@@ -56,43 +65,69 @@ def _fill_zero(out, tan):
                                        for o, t in zip(flat_o, flat_t, strict=True)])
 
 
-def value_and_grad(f, argnums=0):
+def value_and_grad(f: Any, argnums: Any = 0) -> Any:
     """``f`` -> a function returning ``(f(*args), gradient)`` for scalar-valued ``f``.
 
     >>> import finegrad as fg
     >>> fg.value_and_grad(lambda x: x ** 2)(fg.constant(3.))[1].numpy()
     np.float32(6.0)
     """
+    return _value_and_grad(f, argnums, "finegrad.value_and_grad")
+
+
+def check_argnums(nums, args, fn):
+    """JAX's TypeError for an ``argnums`` beyond the positional arguments given."""
+    if nums and max(nums) >= len(args):
+        raise TypeError(f"{fn}: differentiating with respect to argnums={max(nums)} requires "
+                        f"at least {max(nums) + 1} positional arguments to be passed by the "
+                        f"caller, but got only {len(args)} positional arguments")
+
+
+def check_scalar(out, fn):
+    """JAX's rule (and torch.func's): a gradient of a function whose output is not a scalar
+    is an error, never the gradient of its sum."""
+    shape = getattr(out, "shape", None)
+    if shape is None or len(tuple(shape)) != 0:
+        what = f"shape {tuple(shape)}" if shape is not None else type(out).__name__
+        raise TypeError(f"{fn}: the gradient is only defined for functions with a scalar "
+                        f"output, and f returned {what}; reduce it (e.g. with reduce_sum), or "
+                        f"use GradientTape.jacobian or a VJP for a non-scalar output")
+
+
+def _value_and_grad(f, argnums, fn):
     single = isinstance(argnums, int)
     nums = (argnums,) if single else tuple(argnums)
 
     def wrapped(*args):
+        check_argnums(nums, args, fn)
         xs = list(args)
         for i in nums:
             xs[i] = convert_to_tensor(xs[i])
         with GradientTape() as tape:
             tape.watch([xs[i] for i in nums])
             out = f(*xs)
+        check_scalar(out, fn)
         g = tape.gradient(out, [xs[i] for i in nums], unconnected_gradients="zero")
+        g = [dense_cotangent(gi) for gi in g]
         return out, g[0] if single else tuple(g)
     return wrapped
 
 
-def grad(f, argnums=0):
+def grad(f: Any, argnums: int | tuple[int, ...] = 0) -> Any:
     """The gradient function of a scalar-valued ``f`` (JAX's ``grad``).
 
     >>> import finegrad as fg
     >>> fg.grad(fg.sin)(fg.constant(0.)).numpy()
     np.float32(1.0)
     """
-    vg = value_and_grad(f, argnums)
+    vg = _value_and_grad(f, argnums, "finegrad.grad")
 
     def wrapped(*args):
         return vg(*args)[1]
     return wrapped
 
 
-def hessian_vector_product(f, x, v):
+def hessian_vector_product(f: Any, x: TensorLike, v: Any) -> Tensor:
     """H v of scalar ``f`` at ``x``, forward over reverse.
 
     >>> import finegrad as fg
@@ -106,11 +141,12 @@ def hessian_vector_product(f, x, v):
         with GradientTape() as tape:
             tape.watch(x)
             y = f(x)
-        g = tape.gradient(y, x)
+        check_scalar(y, "finegrad.hessian_vector_product")
+        g = dense_cotangent(tape.gradient(y, x))
     return acc.jvp(g, unconnected_gradients="zero")
 
 
-def jacfwd(f, argnums=0):
+def jacfwd(f: Any, argnums: int | tuple[int, ...] = 0) -> Any:
     """The Jacobian of ``f`` by forward mode, one JVP per input element (JAX's ``jacfwd``).
 
     Shape ``f(x).shape + x.shape``. Works through `custom_gradient` functions (their JVP
@@ -145,7 +181,7 @@ def jacfwd(f, argnums=0):
     return wrapped
 
 
-def jacrev(f, argnums=0):
+def jacrev(f: Any, argnums: int | tuple[int, ...] = 0) -> Any:
     """The Jacobian of ``f`` by reverse mode, in one vectorized pass where the rules allow
     (`GradientTape.jacobian`; JAX's ``jacrev``).
 

@@ -10,6 +10,7 @@ tapes and accumulators: derivatives of these gradients come for free, to any ord
 """
 from finegrad._src import nest
 from finegrad._src.ad.tape import GradientTape
+from finegrad._src.ops.array.gather import dense_cotangent
 from finegrad._src.ops.array.structural import reduce_sum, zeros_like
 from finegrad._src.tensor import Tensor
 from finegrad._src.variables import Variable
@@ -56,7 +57,7 @@ def vjp_of(fn, primals, cts, unconnected_gradients="zero"):
         targets, seeds = [o for o, _ in pairs], [c for _, c in pairs]
     grads = iter(tape.gradient(targets, sources, output_gradients=seeds,
                                unconnected_gradients=unconnected_gradients))
-    return [next(grads) if _differentiable(p) else None for p in primals]
+    return [dense_cotangent(next(grads)) if _differentiable(p) else None for p in primals]
 
 
 def jvp_by_transposing(vjp, ins, tangents, outs, name):

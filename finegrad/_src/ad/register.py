@@ -5,8 +5,13 @@ gradient (stored on the primitive, where its rules are); under any other name it
 function for `gradient_override_map` (graph/override.py) to apply where the map says.
 `no_gradient(name)` makes a primitive non-differentiable.
 """
+
+from __future__ import annotations
+
 from finegrad._src import core
 from finegrad._src.ops.array.structural import convert_to_tensor
+
+from typing import Any
 
 
 class _Op:
@@ -46,15 +51,15 @@ class RegisterGradient:
     >>> fg.RegisterGradient.remove("tanh")
     """
 
-    _by_name = {}   # name -> gradient function, for names that are not primitives
+    _by_name: dict = {}   # name -> gradient function, for names that are not primitives
 
-    def __init__(self, op_type):
+    def __init__(self, op_type: Any) -> None:
         if not isinstance(op_type, str):
             raise TypeError(f"finegrad.RegisterGradient: op_type must be a string, got "
                             f"{type(op_type).__name__}")
         self._name = op_type
 
-    def __call__(self, fn):
+    def __call__(self, fn: Any) -> Any:
         name = self._name
         prim = core.find_primitive(name)
         if (prim.gradient_override is not None) if prim else (name in self._by_name):
@@ -67,7 +72,7 @@ class RegisterGradient:
         return fn
 
     @staticmethod
-    def remove(op_type):
+    def remove(op_type: Any) -> None:
         """Restore the built-in gradient of ``op_type`` (undoes RegisterGradient/no_gradient),
         or forget the gradient registered under a name that is not a primitive."""
         if RegisterGradient._by_name.pop(op_type, None) is not None:
@@ -77,7 +82,7 @@ class RegisterGradient:
         prim.nondiff = getattr(prim, "_builtin_nondiff", prim.nondiff)
 
     @staticmethod
-    def lookup(name):
+    def lookup(name: str) -> Any:
         """The gradient function registered under ``name`` (not a primitive), or None."""
         return RegisterGradient._by_name.get(name)
 
@@ -97,7 +102,7 @@ def registered_rule(prim, fn):
     return rule
 
 
-def no_gradient(op_type):
+def no_gradient(op_type: Any) -> None:
     """Declare that primitive ``op_type`` has no gradient: tapes pass None through it.
 
     >>> import finegrad as fg

@@ -42,7 +42,8 @@ def _inspect_facts(fn):
                         and p.name != "variables" for p in params)
 
 
-_FACTS = weakref.WeakKeyDictionary()   # code object -> _signature_facts of its functions
+# code object -> _signature_facts of its functions
+_FACTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def _param_names(f, n):

@@ -11,6 +11,9 @@ reverse pass itself: that is how nested tapes give higher derivatives.
 The tape holds references to the tensors it recorded (ids stay unique while it lives) and
 drops them after a non-persistent gradient, so a loop of tapes keeps memory flat.
 """
+
+from __future__ import annotations
+
 import contextlib
 import enum
 import itertools
@@ -22,8 +25,14 @@ from finegrad._src import core, dims, nest
 from finegrad._src.dtypes import INEXACT_SCALARS
 from finegrad._src.ops.array.structural import reshape, zeros_like, transpose
 from finegrad._src.ops.array.structural import convert_to_tensor
+from finegrad._src.ops.array.gather import add_cotangents, dense_cotangent
 from finegrad._src.tensor import Tensor
 from finegrad._src.variables import Variable
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.types import TensorLike
 
 
 class UnconnectedGradients(enum.Enum):
@@ -69,7 +78,7 @@ class GradientTape(core.Recorder):
     (np.float32(27.0), np.float32(18.0))
     """
 
-    def __init__(self, persistent=False, watch_accessed_variables=True):
+    def __init__(self, persistent: bool = False, watch_accessed_variables: bool = True) -> None:
         self._persistent = bool(persistent)
         # a persistent tape may differentiate grad_fn's ops, which use f's tensors, later
         self.inner_ops = self._persistent
@@ -88,7 +97,7 @@ class GradientTape(core.Recorder):
 
     # --- the recorder protocol ----------------------------------------------------------------
 
-    def __enter__(self):
+    def __enter__(self) -> Any:
         if self._active:
             raise ValueError("finegrad.GradientTape: the tape is still recording; a tape "
                              "cannot be entered again inside its own `with` block")
@@ -98,11 +107,11 @@ class GradientTape(core.Recorder):
         self._active = True
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: Any) -> None:
         core.pop_recorder(self)
         self._active = False
 
-    def record(self, prim, ins, params, out):
+    def record(self, prim: Any, ins: Any, params: TensorLike, out: Any) -> None:
         watched = self._watched
         for t in ins:
             if id(t) in watched:
@@ -119,49 +128,49 @@ class GradientTape(core.Recorder):
         elif type(out._value) in INEXACT_SCALARS or out._value.dtype.kind in "fc":
             watched[id(out)] = out
 
-    def variable_read(self, variable, tensor):
+    def variable_read(self, variable: Any, tensor: TensorLike) -> None:
         if id(variable) in self._variables or (self._watch_accessed and variable.trainable):
             self._variables[id(variable)] = variable
             self._reads.setdefault(id(variable), []).append(tensor)
             if _is_float(tensor):
                 self._watched[id(tensor)] = tensor
 
-    def watches(self, tensor):
+    def watches(self, tensor: TensorLike) -> bool:
         return id(tensor) in self._watched
 
-    def watch_site(self, tensor):
+    def watch_site(self, tensor: TensorLike) -> Any:
         site = self._sites.get(id(tensor))
         return None if site is None else (site[0].co_filename, _line_of(*site))
 
-    def mark(self, inputs=()):
+    def mark(self, inputs: Any = ()) -> Any:
         watched = self._watched
         n = len(watched)
         if n == 0 or n <= len(inputs) and set(map(id, inputs)).issuperset(watched):
             return None   # it watches only inputs: no tensor it watches can be captured
         return self._entries, len(self._entries), watched, n
 
-    def captured_since(self, mark, known):
+    def captured_since(self, mark: Any, known: Any) -> Any:
         # a tensor watched before the mark is one of the first n0 keys of `_watched` (it only
         # grows, in insertion order, and holds its tensors, so their ids stay theirs); the
         # ones watched since are counted from the end. An op that consumed a watched tensor
         # was recorded (nondifferentiable ones aside), so the entries since the mark hold all
         # such uses. A reset or released tape (new containers) reports nothing.
+        # Linear in the ops since the mark, whatever the tape's size: never a scan of all it
+        # watched (a chain of custom_gradient calls under one tape would be quadratic).
         entries, start, watched, n0 = mark
         if entries is not self._entries or watched is not self._watched:
             return []
-        if n0 <= len(known) and known.issuperset(itertools.islice(watched, n0)):
-            return []   # all it watched before were known (a tape watching just the inputs)
         used = {id(t) for e in entries[start:] for t in e[1]}
         used.difference_update(known, itertools.islice(reversed(watched), len(watched) - n0))
-        if used.isdisjoint(watched):   # the common case: nothing captured
-            return []
+        if not any(k in watched for k in used):   # the common case: nothing captured (not
+            return []                               # set.isdisjoint(dict): it walks the dict)
         out = {id(t): t for e in entries[start:] for t in e[1]
                if id(t) in used and id(t) in watched}
         return list(out.values())
 
     # --- public API ---------------------------------------------------------------------------
 
-    def watch(self, tensor):
+    def watch(self, tensor: TensorLike) -> None:
         """Watch a tensor, a Variable, or a nested structure of them.
 
         >>> import finegrad as fg
@@ -189,7 +198,7 @@ class GradientTape(core.Recorder):
                                  f"got {type(t).__name__} {t!r:.40}; convert it with "
                                  f"finegrad.constant first")
 
-    def watched_variables(self):
+    def watched_variables(self) -> Any:
         """The variables this tape watches, in the order they were first watched or read.
 
         >>> import finegrad as fg
@@ -201,7 +210,7 @@ class GradientTape(core.Recorder):
         """
         return tuple(self._variables.values())
 
-    def stop_recording(self):
+    def stop_recording(self) -> Any:
         """Context manager: ops inside it are not recorded on this tape.
 
         >>> import finegrad as fg
@@ -218,7 +227,7 @@ class GradientTape(core.Recorder):
                                "recording; use it inside the tape's `with` block")
         return core.without(self)
 
-    def reset(self):
+    def reset(self) -> None:
         """Forget everything recorded so far (watched tensors included).
 
         >>> import finegrad as fg
@@ -247,8 +256,8 @@ class GradientTape(core.Recorder):
                 self._watched, self._entries, self._reads = {}, [], {}
             self._released = True
 
-    def gradient(self, target, sources, output_gradients=None,
-                 unconnected_gradients=UnconnectedGradients.NONE):
+    def gradient(self, target: Any, sources: Any, output_gradients: Any = None,
+                 unconnected_gradients: Any = UnconnectedGradients.NONE) -> Any:
         """d(sum of ``target``)/d``sources``, as a vector-Jacobian product.
 
         Args:
@@ -359,8 +368,9 @@ class GradientTape(core.Recorder):
         entries, watched = self._take(consume)
         return reverse_pass(entries, watched, targets, cts, keys, consume=consume, batch=batch)
 
-    def jacobian(self, target, sources, unconnected_gradients=UnconnectedGradients.NONE,
-                 parallel_iterations=None, experimental_use_pfor=True):
+    def jacobian(self, target: Any, sources: Any,
+                 unconnected_gradients: Any = UnconnectedGradients.NONE,
+                 parallel_iterations: Any = None, experimental_use_pfor: bool = True) -> Any:
         """The full Jacobian of ``target`` w.r.t. each source: shape target.shape + source.shape.
 
         Computed in one vectorized reverse pass when every recorded rule accepts batched
@@ -402,8 +412,9 @@ class GradientTape(core.Recorder):
                 out.append(reshape(g, tshape + sshape))
         return nest.pack_sequence_as(sources, out)
 
-    def batch_jacobian(self, target, source, unconnected_gradients=UnconnectedGradients.NONE,
-                       parallel_iterations=None, experimental_use_pfor=True):
+    def batch_jacobian(self, target: Any, source: Any,
+                       unconnected_gradients: Any = UnconnectedGradients.NONE,
+                       parallel_iterations: Any = None, experimental_use_pfor: Any = True) -> Any:
         """Per-example Jacobians: ``target[i]`` w.r.t. ``source[i]``, shape (B,) + t[1:] + s[1:].
 
         Assumes, as TensorFlow does, that example i of the target depends only on example i of
@@ -450,7 +461,8 @@ class GradientTape(core.Recorder):
         rows = []
         with self._pass_scope():
             for i in range(batch[0]):
-                rows.append(self._backward([target], [ct[i]], sources))
+                rows.append([dense_cotangent(g) for g in
+                             self._backward([target], [ct[i]], sources)])
         out = []
         for j, s in enumerate(sources):
             col = [r[j] for r in rows]
@@ -550,7 +562,7 @@ def _ones_seed(t):
     return Tensor(np.broadcast_to(np.ones((), v.dtype), v.shape))
 
 
-_ONES = {}   # NumPy scalar type -> its one (immutable, so shared by the seeds)
+_ONES: dict = {}   # NumPy scalar type -> its one (immutable, so shared by the seeds)
 
 
 def _broadcast_ct(g, t):
@@ -605,7 +617,7 @@ def reverse_pass(entries, watched, targets, target_cts, source_keys, consume=Fal
         gs = [ct[k] for k in ks if k in ct]
         g = gs[0] if gs else None
         for other in gs[1:]:
-            g = g + other
+            g = add_cotangents(g, other)
         out.append(g)
     return out
 
@@ -633,10 +645,9 @@ def _cotangents(entries, watched, ct, keep, consume=False, blocked=(), batch=())
     unprocessed entry refers to is still alive. Rules receive ``needs``, one flag per input
     telling whether its cotangent is used, and ``batch``, the shape of the leading axes the
     cotangents carry (a whole Jacobian in one pass). Cotangents reach the tensors in
-    ``blocked`` but go no further (`finegrad.gradients`' stop_gradients).
+    ``blocked`` but go no further (stop_gradients). A gather's may be an IndexedSlices.
     """
-    # the entries, last first; with ``consume``, each is popped off the list as it is
-    # reached (a C-level iterator: no generator step per entry)
+    # the entries, last first; with ``consume``, popped as reached (a C-level iterator)
     walk = map(entries.pop, itertools.repeat(-1, len(entries))) if consume else \
         reversed(entries)
     for prim, ins, params, out in walk:
@@ -671,6 +682,8 @@ def _cotangents(entries, watched, ct, keep, consume=False, blocked=(), batch=())
         needs = _ONE_NEEDED if n == 1 else \
             (id(ins[0]) in watched, id(ins[1]) in watched) if n == 2 else \
             [id(t) in watched for t in ins]
+        if type(c) is not Tensor:   # rules take dense cotangents, never IndexedSlices
+            c = tuple(map(dense_cotangent, c)) if type(c) is tuple else dense_cotangent(c)
         in_cts = prim.run_vjp(c, ins, out, params, needs, batch)
         for t, g in zip(ins, in_cts):  # noqa: B905 (run_vjp checked the lengths)
             if g is None:
@@ -679,7 +692,7 @@ def _cotangents(entries, watched, ct, keep, consume=False, blocked=(), batch=())
             if k not in watched:
                 continue
             prev = ct.get(k)
-            ct[k] = g if prev is None else prev + g
+            ct[k] = g if prev is None else add_cotangents(prev, g)
     return ct
 
 

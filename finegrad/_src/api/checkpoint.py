@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 
 from finegrad._src.errors import NotFoundError
-from finegrad._src.module import Module
+from finegrad._src.api.module import Module
 from finegrad._src.variables import Variable
 
 __all__ = ["Checkpoint", "CheckpointLoadStatus", "InitializationOnlyStatus",
@@ -98,7 +98,7 @@ def _write(prefix: str, variables: dict[str, Variable]) -> None:
              "variables": {k: {"dtype": str(a.dtype), "shape": list(a.shape)}
                            for k, a in arrays.items()}}
     with open(prefix + ".data.npz", "wb") as f:
-        np.savez(f, **arrays)
+        np.savez(f, **arrays)  # type: ignore[arg-type]  # (numpy's stub types **kwds as bool)
     with open(prefix + ".index", "w", encoding="utf-8") as f:
         json.dump(index, f, indent=1, sort_keys=True)
 
@@ -217,7 +217,7 @@ class Checkpoint:
     np.float32(1.0)
     """
 
-    def __init__(self, root: Any = None, **kwargs: Any):
+    def __init__(self, root: Any = None, **kwargs: Any) -> None:
         if root is not None:
             kwargs["root"] = root
         for name, value in kwargs.items():

@@ -26,9 +26,9 @@ class CheckpointManager:
     """
 
     def __init__(self, checkpoint: Checkpoint, directory: str, max_to_keep: int | None,
-                 keep_checkpoint_every_n_hours: float | None = None,
-                 checkpoint_name: str = "ckpt", step_counter: Any = None,
-                 checkpoint_interval: int | None = None, init_fn: Callable | None = None):
+                 keep_checkpoint_every_n_hours: float | None = None, checkpoint_name: str = "ckpt",
+                 step_counter: Any = None, checkpoint_interval: int | None = None,
+                 init_fn: Callable | None = None) -> None:
         if not isinstance(checkpoint, Checkpoint):
             raise TypeError(f"CheckpointManager: checkpoint must be a tf.train.Checkpoint, got "
                             f"{type(checkpoint).__name__}")
@@ -42,7 +42,7 @@ class CheckpointManager:
         self._prefix = os.path.join(self._directory, checkpoint_name)
         self._step_counter, self._interval = step_counter, checkpoint_interval
         self._init_fn = init_fn
-        self._last_step = None
+        self._last_step: int | None = None
         self._last_preserved = time.time()
         _, recorded = read_state(self._directory)
         self._checkpoints = [p for p in recorded if os.path.exists(p + ".index")]

@@ -97,14 +97,14 @@ class InputContext:
 class InputOptions:
     """Accepted for code that passes it; with one replica there is nothing to place."""
 
-    def __init__(self, **options: Any):
+    def __init__(self, **options: Any) -> None:
         self.options = options
 
 
 class DistributedDataset:
     """A dataset split over the replicas; with one replica, the dataset's own elements."""
 
-    def __init__(self, dataset: Iterable):
+    def __init__(self, dataset: Iterable) -> None:
         self._dataset = dataset
 
     def __iter__(self) -> Iterator:
@@ -124,7 +124,7 @@ class ReplicaContext:
     array([1., 2.], dtype=float32)
     """
 
-    def __init__(self, strategy: Strategy, replica_id_in_sync_group: int = 0):
+    def __init__(self, strategy: Strategy, replica_id_in_sync_group: int = 0) -> None:
         self._strategy = strategy
         self._replica_id = replica_id_in_sync_group
 
@@ -149,7 +149,7 @@ class ReplicaContext:
         """The replicas' values concatenated along ``axis``: ``value`` itself, for one."""
         return nest.map_structure(lambda v: identity(convert_to_tensor(v)), value)
 
-    def merge_call(self, merge_fn: Callable, args: tuple = (), kwargs: dict | None = None):
+    def merge_call(self, merge_fn: Callable, args: tuple = (), kwargs: dict | None = None) -> Any:
         """``merge_fn(strategy, *args, **kwargs)`` run once, in the cross-replica context."""
         with _entered(self._strategy, "cross"):
             return merge_fn(self._strategy, *args, **(kwargs or {}))
@@ -169,7 +169,7 @@ class Strategy:
     np.float32(6.0)
     """
 
-    def __init__(self, devices: Any = None):
+    def __init__(self, devices: Any = None) -> None:
         self._devices = tuple(devices) if isinstance(devices, (list, tuple)) else (
             ("/cpu:0",) if devices is None else (devices,))
 
@@ -186,7 +186,7 @@ class Strategy:
         return self._devices
 
     @contextlib.contextmanager
-    def scope(self):
+    def scope(self) -> Iterator[Any]:
         """Enter the cross-replica context of this strategy (variables made here are its)."""
         current, mode = _top()
         if mode != "default" and current is not self:
@@ -240,14 +240,14 @@ class _ValueContext:
 class OneDeviceStrategy(Strategy):
     """A strategy that places everything on one device."""
 
-    def __init__(self, device: str):
+    def __init__(self, device: str) -> None:
         super().__init__(device)
 
 
 class MirroredStrategy(Strategy):
     """Synchronous training over the GPUs of one machine; here one replica on the CPU."""
 
-    def __init__(self, devices: Any = None, cross_device_ops: Any = None):
+    def __init__(self, devices: Any = None, cross_device_ops: Any = None) -> None:
         super().__init__(devices)
 
 
@@ -255,7 +255,7 @@ class _DefaultStrategy(Strategy):
     """The strategy in force when none was entered: no distribution at all."""
 
     @contextlib.contextmanager
-    def scope(self):
+    def scope(self) -> Iterator[Any]:
         yield self
 
 

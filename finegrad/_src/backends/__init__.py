@@ -29,7 +29,7 @@ class _Selection(threading.local):
 
 
 _SELECTION = _Selection()
-_LOADED = {}   # backend name -> its module, once imported
+_LOADED: dict = {}   # backend name -> its module, once imported
 
 
 def names():

@@ -11,6 +11,9 @@ scatter per slice. Inside a trace the loop is unrolled into the graph, which the
 only the traced number of slices. It imports the core modules, `ops.zeros_and_axes`, `ops.array` and
 `ops.array.constants`.
 """
+
+from __future__ import annotations
+
 import numpy as np
 
 from finegrad._src import core, dims, dtypes, nest
@@ -19,6 +22,12 @@ from finegrad._src.ops.array.structural import _t, stack, stop_gradient, transpo
 from finegrad._src.ops.zeros_and_axes import instantiate_zeros
 from finegrad._src.ops.array.constants import zeros
 from finegrad._src.tensor import Tensor
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.types import DTypeLike
+    from finegrad._src.types import TensorLike
 
 
 unstack_rows_p = Primitive("unstack_rows", multiple_results=True, unify=False, batch_rule=True)
@@ -126,8 +135,10 @@ def _map(fn, elems, signature, where):
     return nest.pack_sequence_as(first, stacked) if nest.is_nested(first) else stacked[0]
 
 
-def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True,
-           swap_memory=False, infer_shape=True, name=None, fn_output_signature=None):
+def map_fn(fn: Any, elems: TensorLike, dtype: DTypeLike | None = None,
+           parallel_iterations: Any = None, back_prop: bool = True, swap_memory: bool = False,
+           infer_shape: bool = True,
+           name: str | None = None, fn_output_signature: Any = None) -> Any:
     """``fn`` applied to each slice of ``elems`` along axis 0, the results stacked.
 
     ``elems`` is a tensor or a nested structure of tensors sharing the size of axis 0;

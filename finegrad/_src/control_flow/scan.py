@@ -7,11 +7,19 @@ traces see them and gradients (any order, both modes) flow through the accumulat
 Inside a trace the loop is unrolled into the graph. It imports the core modules and
 `ops.array`, `ops.array.constants` and `control_flow.map_fn`.
 """
+
+from __future__ import annotations
+
 from finegrad._src import nest
 from finegrad._src.core import bind
 from finegrad._src.ops.array.structural import _t, stack, stop_gradient
 from finegrad._src.ops.array.constants import zeros
 from finegrad._src.control_flow.map_fn import _leading_size, unstack_rows_p
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.types import TensorLike
 
 
 def _slices(elems, where):
@@ -58,8 +66,9 @@ def _no_grad(out, back_prop):
     return out if back_prop else nest.map_structure(stop_gradient, out)
 
 
-def scan(fn, elems, initializer=None, parallel_iterations=None, back_prop=True,
-         swap_memory=False, infer_shape=True, reverse=False, name=None):
+def scan(fn: Any, elems: TensorLike, initializer: Any = None, parallel_iterations: Any = None,
+         back_prop: bool = True, swap_memory: bool = False, infer_shape: bool = True,
+         reverse: bool = False, name: str | None = None) -> Any:
     """The accumulators ``a = fn(a, x)`` over the slices ``x`` of ``elems`` along axis 0,
     stacked.
 
@@ -86,8 +95,8 @@ def scan(fn, elems, initializer=None, parallel_iterations=None, back_prop=True,
     return _no_grad(out, back_prop)
 
 
-def foldl(fn, elems, initializer=None, parallel_iterations=10, back_prop=True,
-          swap_memory=False, name=None):
+def foldl(fn: Any, elems: TensorLike, initializer: Any = None, parallel_iterations: int = 10,
+          back_prop: bool = True, swap_memory: bool = False, name: str | None = None) -> Any:
     """The last accumulator of ``a = fn(a, x)`` over the slices ``x`` of ``elems`` along
     axis 0, first to last (TensorFlow's ``tf.foldl``).
 
@@ -101,8 +110,8 @@ def foldl(fn, elems, initializer=None, parallel_iterations=10, back_prop=True,
     return _no_grad(_carry(fn, elems, initializer, False, "finegrad.foldl")[0], back_prop)
 
 
-def foldr(fn, elems, initializer=None, parallel_iterations=10, back_prop=True,
-          swap_memory=False, name=None):
+def foldr(fn: Any, elems: TensorLike, initializer: Any = None, parallel_iterations: int = 10,
+          back_prop: bool = True, swap_memory: bool = False, name: str | None = None) -> Any:
     """The last accumulator of ``a = fn(a, x)`` over the slices ``x`` of ``elems`` along
     axis 0, last to first (TensorFlow's ``tf.foldr``).
 

@@ -9,6 +9,9 @@ to Python (`check_concrete`) and which of its sizes are open (`static_shape`). U
 input_signature with ``None`` dimensions it keeps every value's shape with its symbolic
 sizes (`dims.Dim`, graph/symbolic.py) and the guards the trace decided.
 """
+
+from __future__ import annotations
+
 import contextlib
 
 import numpy as np
@@ -19,9 +22,15 @@ from finegrad._src.graph import ir, symbolic
 from finegrad._src.ops.array import indexing
 from finegrad._src.graph.ir import Graph, Node, OutSlot, read_variable_p, assign_variable_p
 from finegrad._src.dims import Dim, has_dims, is_symbolic
-from finegrad._src.tensor import OutOfScope, Tensor, TensorShape
+from finegrad._src.graph_values import OutOfScope
+from finegrad._src.tensor import Tensor, TensorShape
 from finegrad._src import variables
 from finegrad._src.variables import Variable
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.types import TensorLike
 
 
 class TensorSpec:
@@ -33,7 +42,7 @@ class TensorSpec:
     True
     """
 
-    def __init__(self, shape, dtype=dtypes.float32, name=None):
+    def __init__(self, shape: Any, dtype: Any = dtypes.float32, name: str | None = None) -> None:
         # None: an unknown shape (any rank), as in TensorFlow; () is a scalar
         self.shape = TensorShape(None) if shape is None else tuple(
             None if s is None else int(s) for s in shape)
@@ -44,7 +53,7 @@ class TensorSpec:
     def _rank_known(self):
         return self.shape.rank is not None if isinstance(self.shape, TensorShape) else True
 
-    def is_compatible_with(self, t):
+    def is_compatible_with(self, t: Any) -> bool:
         if not self._rank_known:
             return t.dtype == self.dtype
         shape = tuple(t._value.shape) if isinstance(t, Tensor) else tuple(t.shape)
@@ -60,6 +69,10 @@ class TensorSpec:
 
     def __repr__(self):
         return f"TensorSpec(shape={self.shape}, dtype={self.dtype!r})"
+
+
+# params of ops that run sub-graphs or user code (which may read variables): never folded
+_RUNS_CODE = frozenset(("rule", "branches", "parts", "func"))
 
 
 # --- the graph builder --------------------------------------------------------------------------
@@ -81,6 +94,7 @@ class GraphBuilder(core.Recorder):
         self.shadow = {}     # id(variable) -> its value as assigned so far in this trace
         self.var_reads = {}  # id(variable) -> the tensors its reads produced (for gradients)
         self.const_tensors = {}  # slot -> the captured tensor (replays keep the connection)
+        self.folded = set()  # slots of constants and of values computed from them alone
         self.created_variables = []  # variables the traced Python created (finegrad.Variable)
         # whether some arguments are made-up values for TensorSpecs: a kernel's check of
         # values (gather's index range) then gives way, as only shapes are traced
@@ -149,6 +163,7 @@ class GraphBuilder(core.Recorder):
         s = self._new_slot(t)     # a tensor from outside the trace: captured by value
         self.consts[s] = t._value
         self.const_tensors[s] = t
+        self.folded.add(s)
         return s
 
     def captured(self, s):
@@ -240,6 +255,9 @@ class GraphBuilder(core.Recorder):
         self.nodes.append(Node(prim, in_slots, params, out_slots,
                                [self.meta[s] for s in out_slots]))
         self.entries.append((prim, ins, params, out))
+        if all(s in self.folded for s in in_slots) and not prim.stateful \
+                and not _RUNS_CODE.intersection(params):
+            self.folded.update(out_slots)   # computed from constants alone: a constant too
 
     def read_variable(self, var):
         v = self.shadow.get(id(var), var._storage)
@@ -270,12 +288,23 @@ class GraphBuilder(core.Recorder):
         """Asked by `Tensor` before it hands its value to Python: a traced tensor has none
         to branch on (its value is only known when the graph runs)."""
         s = self.slots.get(id(t))
-        if s is not None and s not in self.consts:
+        if s is not None and s not in self.folded:
             raise TypeError(f"finegrad.function: {what} of a traced tensor (shape "
                             f"{tuple(t._value.shape)}) in {self.name}: its value is only known "
                             f"when the graph runs. Use finegrad.cond(pred, true_fn, false_fn) "
                             f"for a branch, finegrad.while_loop for a loop, and finegrad ops "
                             f"instead of NumPy or Python on tensors")
+
+    def static_value(self, t, what):
+        """Asked by `Tensor` for a traced value used as a static argument (a shape, a bound):
+        the trace uses its value, and the graph checks each run's (`ir.size_guard_p`)."""
+        if not self.knows(t):
+            return t._value
+        s = self.slot_of(t)
+        if s not in self.folded:
+            self.nodes.append(Node(ir.size_guard_p, (s,), {"value": ir.frozen(t._value),
+                                                           "what": what}, (), []))
+        return t._value
 
     def static_shape(self, t):
         """``Tensor.shape`` inside this trace: the axes left open (symbolic) are None."""
@@ -338,7 +367,7 @@ def is_traced(t):
     return s is not None and s not in tracer.consts
 
 
-def get_static_value(tensor, partial=False):
+def get_static_value(tensor: TensorLike, partial: bool = False) -> Any:
     """The value of ``tensor`` as a NumPy array when it is known without running a graph
     (``tf.get_static_value``): eagerly, always; inside a `finegrad.function` trace, for
     tensors that do not depend on the function's arguments or variables (constants made or

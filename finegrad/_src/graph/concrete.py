@@ -8,6 +8,7 @@ call's values. A polymorphic graph (one for every size of its open axes) runs ea
 once op by op and then keeps a compiled form for it.
 """
 import collections
+import contextlib
 
 import numpy as np
 
@@ -28,6 +29,7 @@ class ConcreteFunction:
         self._builder = builder      # keeps trace-time tensors alive for custom rules
         self._is_tensor = is_tensor
         self._compiled = None
+        self._assigned = None   # the variables it assigns (locked while it runs)
         self.polymorphic = False   # one graph for every size of its symbolic axes (guarded)
         self._sized = collections.OrderedDict()  # argument shapes -> compiled graph (LRU)
         self._broken = {}   # argument shapes -> the guard they break
@@ -74,6 +76,17 @@ class ConcreteFunction:
         return [x if isinstance(x, Tensor) else convert_to_tensor(x) for x in leaves]
 
     def __call__(self, *args, **kwargs):
+        assigned = self._assigned
+        if assigned is None:
+            assigned = self._assigned = _assigned_variables(self.graph)
+        if not assigned:
+            return self._call(args, kwargs)
+        with contextlib.ExitStack() as locks:   # a call's updates are atomic per variable
+            for var in assigned:                # (in one order everywhere: no deadlock)
+                locks.enter_context(var._lock)
+            return self._call(args, kwargs)
+
+    def _call(self, args, kwargs):
         tensors = self._tensors(args, kwargs)
         first = None
         if self.polymorphic:   # resolves the graph for these sizes (GuardFailed if it can't)
@@ -184,12 +197,25 @@ def replay(graph, tensors, builder, outer=None):
     return [env[o.slot] if isinstance(o, OutSlot) else None for o in nest.flatten(graph.outputs)]
 
 
+def _assigned_variables(g):
+    """The variables graph ``g`` (or a sub-graph of it) assigns, ordered by creation."""
+    found = {}
+    for n in g.nodes:
+        if n.prim is assign_variable_p:
+            found[n.params["var"]._unique_id] = n.params["var"]
+        for key in ("branches", "parts"):
+            for sub in n.params.get(key, ()):
+                found.update((v._unique_id, v) for v in _assigned_variables(sub.graph))
+    return [found[k] for k in sorted(found)]
+
+
 class _ReplayRule:
     """A traced custom_gradient rule, evaluated with the values of one replayed call."""
 
     def __init__(self, node, builder, env, rule):
         self.node, self.builder, self.env, self.rule = node, builder, env, rule
         self.layout, self.name, self.jvp = rule.layout, rule.name, None
+        self.cg = getattr(rule, "cg", None)   # the decorated function (its linearity, once)
 
     def __call__(self, cts):
         if self.node.vjp_graph is None:

@@ -16,9 +16,13 @@ an earlier one in sizes only opens those sizes, as TensorFlow generalizes shapes
 
 The names defined in builder.py, concrete.py and gradients.py stay importable from here.
 """
+
+from __future__ import annotations
+
 import collections
 import functools
 import inspect
+import threading
 import warnings
 import weakref
 
@@ -30,11 +34,13 @@ from finegrad._src.graph.concrete import ConcreteFunction, replay  # noqa: F401
 from finegrad._src.graph.gradients import gradients  # noqa: F401
 from finegrad._src.graph.ir import assign_variable_p
 from finegrad._src.graph.symbolic import GuardFailed
-from finegrad._src.scopes import name_scope
+from finegrad._src.api.scopes import name_scope
 from finegrad._src.ops.array.structural import convert_to_tensor
 from finegrad._src.ops.array.boolean_mask import DataDependentSize
 from finegrad._src.tensor import Tensor
 from finegrad._src.variables import Variable
+
+from typing import Any
 
 
 #: how many traced graphs one Function keeps (least recently used ones are dropped)
@@ -43,11 +49,12 @@ MAX_CONCRETE_FUNCTIONS = 256
 
 # --- function ---------------------------------------------------------------------------------
 
-def function(func=None, input_signature=None, autograph=True, jit_compile=None,
-             reduce_retracing=False, experimental_implements=None,
-             experimental_autograph_options=None, experimental_attributes=None,
-             experimental_relax_shapes=None, experimental_compile=None,
-             experimental_follow_type_hints=None, name=None):
+def function(func: Any = None, input_signature: Any = None, autograph: bool = True,
+             jit_compile: Any = None, reduce_retracing: bool = False,
+             experimental_implements: Any = None, experimental_autograph_options: Any = None,
+             experimental_attributes: Any = None, experimental_relax_shapes: Any = None,
+             experimental_compile: Any = None, experimental_follow_type_hints: Any = None,
+             name: str | None = None) -> Any:
     """Decorator: trace ``func`` into a graph once per input signature and run the graph.
 
     TensorFlow's arguments in its order; ``autograph``, ``jit_compile`` and the
@@ -63,12 +70,14 @@ def function(func=None, input_signature=None, autograph=True, jit_compile=None,
     whose code fixes such a size is kept for the traced size, and a new size traces again
     with a warning naming the op (see graph/symbolic.py).
 
-    As in TensorFlow: a `Variable` created by ``func`` is created once, by the first trace,
-    and the graph keeps using it (so it keeps its state from call to call, unlike the same
-    code run eagerly); a later trace that creates variables is a ValueError, and so is a
-    variable initialized from a traced tensor. A tensor made during a trace and kept past
-    it (in a global or an attribute) is out of scope: using it raises a TypeError naming
-    the function.
+    As in TensorFlow: ``func`` may create a `Variable` on its first trace only. A first
+    trace that creates variables is followed at once by a second one, which must create
+    none (it uses those of the first: ``if self.v is None: self.v = finegrad.Variable(...)``);
+    so a function that creates a variable at every call is a ValueError at its first call,
+    never a variable that silently keeps or loses its state. A later trace that creates
+    variables is a ValueError too, and so is a variable initialized from a traced tensor.
+    A tensor made during a trace and kept past it (in a global or an attribute) is out of
+    scope: using it raises a TypeError naming the function.
 
     >>> import finegrad as fg
     >>> @fg.function
@@ -107,6 +116,7 @@ class Function:
         #                       (more than one when a call broke the guards of the others)
         self._warned_shapes = False
         self._count = [0]
+        self._lock = threading.RLock()
         self._traced = False  # whether this (bound) function has traced once: only its first
         #                       trace may create variables, as in TensorFlow
         functools.update_wrapper(self, func)
@@ -183,6 +193,10 @@ class Function:
         if not args and not kwargs and self._signature is not None:
             args = tuple(self._signature)
         self._check_signature(args)
+        with self._lock:   # concurrent first calls: one trace per signature, as in TensorFlow
+            return self._concrete_function(args, kwargs)
+
+    def _concrete_function(self, args, kwargs):
         broken = None
         if self._polys:
             conc, broken = self._polymorphic_function(args, kwargs)
@@ -304,6 +318,28 @@ class Function:
             dynamic = self._open_axes(leaves)
         builder.poly = any(dynamic)
         builder.examples = any(isinstance(x, TensorSpec) for x in leaves)
+        try:
+            out = self._run_trace(builder, args, kwargs, leaves, dynamic)
+            first = not self._traced
+            self._check_variable_creation(builder)
+            again = first and builder.created_variables   # TF: traced again, creating none
+            if not again:
+                names = _arg_names(self._func, leaves, skip=self._instance is not None)
+                graph = builder.finish(out, names)
+        except BaseException:   # a trace that raised: what it made is out of scope too
+            builder.release()
+            raise
+        if again:
+            builder.release()
+            return self._trace(args, kwargs, dynamic)
+        builder.release(graph)
+        conc = ConcreteFunction(graph, builder, [isinstance(x, (Tensor, TensorSpec, np.ndarray,
+                                                                np.generic)) for x in leaves])
+        conc.polymorphic = builder.poly
+        return conc
+
+    def _run_trace(self, builder, args, kwargs, leaves, dynamic):
+        """Run the Python function on traced arguments under ``builder``; its output."""
         traced = []
         # as in TensorFlow, the function's graph starts at the root name scope
         with core.tracing(builder), name_scope(""):
@@ -321,16 +357,7 @@ class Function:
             targs, tkwargs = nest.pack_sequence_as((args, kwargs), traced)
             f = self._func if self._instance is None else \
                 functools.partial(self._func, self._self())
-            out = f(*targs, **tkwargs)
-        self._check_variable_creation(builder)
-        names = _arg_names(self._func, leaves, skip=self._instance is not None)
-        graph = builder.finish(out, names)
-        builder.release(graph)
-        conc = ConcreteFunction(graph, builder, [isinstance(x, (Tensor, TensorSpec, np.ndarray,
-                                                                np.generic)) for x in leaves])
-        conc.polymorphic = builder.poly
-        return conc
-
+            return f(*targs, **tkwargs)
 
     def _check_variable_creation(self, builder):
         """TensorFlow's rule for variables created by the traced Python: the first trace
@@ -339,8 +366,9 @@ class Function:
         if builder.created_variables and self._traced:
             raise ValueError(f"finegrad.function: {self._name!r} created "
                              f"{len(builder.created_variables)} finegrad.Variable(s) while "
-                             f"traced again (for new argument shapes or dtypes); only the "
-                             f"first trace may create variables, as in TensorFlow. Create them "
+                             f"traced again; it only supports singleton Variables created on "
+                             f"the first trace, as in TensorFlow (a function creating one at "
+                             f"every call would reset or keep its state wrongly). Create them "
                              f"outside the function (or once, e.g. `if self.v is None:`)")
         self._traced = True
 

@@ -4,6 +4,9 @@ Inside a trace, `gradients(ys, xs)` runs the same reverse pass as a tape
 (`tape.reverse_pass`) over the ops the graph builder recorded; the VJP rules' ops become
 graph nodes: symbolic gradients, one set of rules.
 """
+
+from __future__ import annotations
+
 import numpy as np
 
 from finegrad._src import core, nest
@@ -13,10 +16,13 @@ from finegrad._src.ops.array.structural import convert_to_tensor, reshape, stack
 from finegrad._src.variables import Variable
 from finegrad._src.tensor import Tensor
 
+from typing import Any
 
-def gradients(ys, xs, grad_ys=None, name="gradients", gate_gradients=False,
-              aggregation_method=None, stop_gradients=None,
-              unconnected_gradients=UnconnectedGradients.NONE):
+
+def gradients(ys: Any, xs: Any, grad_ys: Any = None, name: str = "gradients",
+              gate_gradients: bool = False, aggregation_method: Any = None,
+              stop_gradients: Any = None,
+              unconnected_gradients: Any = UnconnectedGradients.NONE) -> list[Any]:
     """Symbolic gradients inside `finegrad.function`: d(sum of ``ys``)/d``xs``.
 
     ``grad_ys`` are the initial cotangents (default ones); ``stop_gradients`` are held
@@ -82,8 +88,8 @@ def _seeds(ys, grad_ys):
     return cts
 
 
-def hessians(ys, xs, name="hessians", colocate_gradients_with_ops=False,
-             gate_gradients=False, aggregation_method=None):
+def hessians(ys: Any, xs: Any, name: str = "hessians", colocate_gradients_with_ops: bool = False,
+             gate_gradients: bool = False, aggregation_method: Any = None) -> list[Any]:
     """Inside `finegrad.function`: for each x of ``xs``, the Hessian of sum(``ys``) with
     respect to x, of shape ``x.shape + x.shape`` (one `gradients` pass per element of x, as
     TensorFlow builds it). Returns a list, one entry per x (None where there is no gradient).
@@ -104,7 +110,7 @@ def hessians(ys, xs, name="hessians", colocate_gradients_with_ops=False,
                            "code use nested finegrad.GradientTape (tape.jacobian of a "
                            "gradient)")
     xs_list = [xs] if not isinstance(xs, (list, tuple)) else list(xs)
-    out = []
+    out: list[Any] = []
     for x, g in zip(xs_list, gradients(ys, xs_list), strict=True):
         if g is None:
             out.append(None)

@@ -24,10 +24,14 @@ import numpy as np
 from finegrad._src import dtypes
 from finegrad._src.core import Primitive, def_nondiff
 from finegrad._src.graph import codegen, fast, fuse
+from finegrad._src.ops.array.boolean_mask import DataDependentSize
 
 # effects: gradients reach variables through the tensors reads produce (see replay)
 read_variable_p = def_nondiff(Primitive("read_variable", unify=False))
 assign_variable_p = def_nondiff(Primitive("assign_variable", unify=False))
+# a traced integer whose value the trace used as a Python int (a shape, a range's bound):
+# each run checks the value is the traced one (graph/value_sizes.py)
+size_guard_p = def_nondiff(Primitive("size_guard", multiple_results=True, unify=False))
 
 
 # While a trace evaluates a sub-graph (a cond branch, a loop body) to learn its values, its
@@ -49,6 +53,31 @@ class dry_run:
         _DRY.shadow = self._saved
 
 
+@size_guard_p.def_impl
+def _size_guard_impl(x, *, value, what):
+    if np.asarray(x).tolist() != _thawed(value):
+        raise DataDependentSize(f"{what} was traced as {_thawed(value)} and this call's is "
+                                f"{np.asarray(x).tolist()} (the graph has the traced value "
+                                f"written into it)")
+    return ()
+
+
+def frozen(a):
+    """NumPy value ``a`` as a hashable param (nested tuples of Python numbers)."""
+    a = np.asarray(a)
+    return a.item() if a.ndim == 0 else tuple(frozen(r) for r in a)
+
+
+def _thawed(v):
+    return [_thawed(r) for r in v] if isinstance(v, tuple) else v
+
+
+def current_shadow():
+    """The variable values a `dry_run` block gives read/assign nodes (a TF1 session's), or
+    None."""
+    return getattr(_DRY, "shadow", None)
+
+
 @read_variable_p.def_impl
 def _read_variable_impl(*, var):
     shadow = getattr(_DRY, "shadow", None)
@@ -59,7 +88,17 @@ def _read_variable_impl(*, var):
 @assign_variable_p.def_impl
 def _assign_variable_impl(value, *, var, mode, index=None):
     shadow = getattr(_DRY, "shadow", None)
-    cur = var._storage if shadow is None else shadow.get(id(var), var._storage)
+    if shadow is None:
+        with var._lock:   # atomic, as the eager update
+            return _assign_into(var, value, mode, index, None)
+    return _assign_into(var, value, mode, index, shadow)
+
+
+def _assign_into(var, value, mode, index, shadow):
+    if index is None and mode == "assign":   # (the old value is not read: a TF1 session's
+        cur = None                           # initializer assigns an uninitialized variable)
+    else:
+        cur = var._storage if shadow is None else shadow.get(id(var), var._storage)
     if index is not None:   # v[index].assign(value): the slice takes value, broadcast
         cur = np.array(cur)
         cur[index.idx] = value
@@ -77,7 +116,7 @@ def _assign_variable_impl(value, *, var, mode, index=None):
 
 def has_effects(node):
     """Whether running ``node`` may update a variable (directly or in a sub-graph)."""
-    if node.prim is assign_variable_p:
+    if node.prim is assign_variable_p or node.prim is size_guard_p:
         return True
     for key in ("branches", "parts"):
         for sub in node.params.get(key, ()):
@@ -226,7 +265,8 @@ def simplify(g):
         prim = n.prim
         pure = prim not in EFFECTS and prim.impl is not None and not n.params.get("rule") \
             and not prim.stateful and not has_effects(n)
-        if pure and ins and all(s in consts for s in ins) and not prim.multiple_results:
+        # (no inputs: a `full` of sizes a shape-polymorphic graph resolved for this call)
+        if pure and all(s in consts for s in ins) and not prim.multiple_results:
             try:
                 consts[n.outs[0]] = prim.impl(*[consts[s] for s in ins], **n.params)
                 continue
@@ -405,7 +445,7 @@ class Step(NamedTuple):
     recycle: tuple
     params: dict
     name: str
-    expr: str = None
+    expr: str | None = None
 
 
 def _kernel_step(n, plan, g, dying, index):
@@ -538,19 +578,24 @@ def compile_graph(g):
     return Compiled(fuse_elementwise(rewrite.copy_slices(rewrite.merge_scatters(g))))
 
 
-def specialize(g, values):
-    """Run graph ``g`` once, op by op, on argument ``values`` whose open (symbolic) sizes
-    have new values. Returns (the output values, a copy of ``g`` with this run's shapes in
-    its meta and its symbolic params resolved, ready to compile for those sizes, and the
-    symbol bindings: from the arguments' sizes, and fresh symbols from the values')."""
+def specialize(g, values, outer=None):
+    """Run graph ``g`` once, op by op, on argument ``values`` (and ``outer``, the values of
+    a sub-graph's outer slots) whose open (symbolic) sizes have new values. Returns (the
+    output values, a copy of ``g`` with this run's shapes in its meta and its symbolic params
+    resolved, ready to compile for those sizes, and the symbol bindings: from the arguments'
+    sizes, and fresh symbols from the values')."""
     from finegrad._src import core, nest
     from finegrad._src.graph import symbolic
     env = dict(zip(g.args, values, strict=True))
     env.update(g.consts)
     sym = g.sym
     binding = symbolic.bindings(g, values)
+    for s, v in (outer or {}).items():
+        env[s] = v
+        if s in sym:
+            symbolic.bind_shape(binding, sym[s], np.shape(v))
     meta = dict(g.meta)
-    for s in g.args:
+    for s in list(g.args) + list(outer or ()):
         meta[s] = (tuple(np.shape(env[s])), np.asarray(env[s]).dtype)
     nodes = []
     for n in g.nodes:

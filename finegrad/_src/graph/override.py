@@ -10,6 +10,9 @@ primitive names are the same words in snake_case or run together (``MatMul`` is
 the map decides where a registered name applies; it works eagerly and inside a traced
 function (TensorFlow 2 itself honours it only in `gradients` inside a traced function).
 """
+
+from __future__ import annotations
+
 import copy
 import re
 import warnings
@@ -17,11 +20,15 @@ import warnings
 from finegrad._src import core
 from finegrad._src.ad.register import RegisterGradient, registered_rule
 
+from typing import Any
+
 
 def _primitive_of(op_type):
     """The finegrad primitive of a TensorFlow op type (``"IdentityN"`` -> ``identity``)."""
     if op_type == "IdentityN":   # finegrad's identity_n is identity applied per tensor
         op_type = "Identity"
+    if op_type in ("PyFunc", "PyFuncStateless"):   # TF1's py_func: finegrad's numpy_function
+        op_type = "NumpyFunction"
     return core.find_primitive(op_type) or \
         core.find_primitive(re.sub(r"(?<!^)(?=[A-Z])", "_", op_type).lower()) or \
         core.find_primitive(op_type.lower())   # MatMul -> matmul
@@ -91,7 +98,7 @@ class Graph:
 _DEFAULT_GRAPH = Graph()
 
 
-def get_default_graph():
+def get_default_graph() -> Any:
     """The default graph (TensorFlow 1's ``tf.compat.v1.get_default_graph``), whose use in
     TensorFlow 2 code is `Graph.gradient_override_map`.
 

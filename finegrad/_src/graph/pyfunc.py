@@ -12,6 +12,9 @@ graph runs; its gradient is another node (``py_function_vjp``) that runs ``func`
 under a tape (`rediff.vjp_of`). A second derivative through a traced ``py_function`` is not
 supported (NotImplementedError naming it).
 """
+
+from __future__ import annotations
+
 import numpy as np
 
 from finegrad._src import core, dtypes, nest
@@ -19,6 +22,8 @@ from finegrad._src.ad.rediff import vjp_of
 from finegrad._src.core import Primitive, bind, def_nondiff
 from finegrad._src.ops.array.structural import cast, convert_to_tensor
 from finegrad._src.tensor import Tensor
+
+from typing import Any
 
 
 class _eagerly:
@@ -61,17 +66,51 @@ def _as_arrays(results, touts, fn):
     return tuple(out)
 
 
+class _Made:
+    """The results ``func`` gave while a trace ran (the trace needs its outputs' shapes):
+    the graph's first run uses them, in order, for as long as its inputs are the same, so
+    that ``func``'s side effects (a data iterator's next batch) happen once per run of the
+    graph, as in TensorFlow, not once more for the trace."""
+
+    __slots__ = ("entries",)
+
+    def __init__(self):
+        self.entries = []
+
+    def __repr__(self):
+        return "made"
+
+    def call(self, func, args):
+        if core.current_tracer() is not None:   # tracing: keep what it gave
+            result = func()
+            self.entries.append((args, result))
+            return result
+        if self.entries:
+            made_args, result = self.entries.pop(0)
+            if len(made_args) == len(args) and all(
+                    a.shape == b.shape and np.array_equal(a, b, equal_nan=a.dtype.kind in "fc")
+                    for a, b in zip(made_args, args, strict=True)):
+                return result
+            self.entries.clear()   # other inputs: the trace's results do not apply
+        return func()
+
+
 numpy_function_p = def_nondiff(Primitive("numpy_function", multiple_results=True, fresh=True,
                                          unify=False, stateful=True))
 
 
 @numpy_function_p.def_impl
-def _numpy_function_impl(*args, func, touts):
-    with _eagerly():
-        return _as_arrays(func(*(np.asarray(a) for a in args)), touts, "numpy_function")
+def _numpy_function_impl(*args, func, touts, made):
+    args = [np.asarray(a) for a in args]
+
+    def run():
+        with _eagerly():
+            return _as_arrays(func(*args), touts, "numpy_function")
+    return made.call(run, args)
 
 
-def numpy_function(func, inp, Tout, stateful=True, name=None):  # noqa: N803 (TF's names)
+def numpy_function(func: Any, inp: Any, Tout: Any, stateful: bool = True,  # noqa: N803 (TF's names)
+                   name: str | None = None) -> Any:
     """``func`` called on the NumPy values of ``inp``; its results become tensors of the
     dtypes ``Tout`` (a dtype: one tensor; a list: a list). No gradient flows through it, as
     in TensorFlow. Inside `finegrad.function` it runs each time the graph runs.
@@ -82,7 +121,7 @@ def numpy_function(func, inp, Tout, stateful=True, name=None):  # noqa: N803 (TF
     """
     touts, single = _touts(Tout, "numpy_function")
     ins = [convert_to_tensor(x) for x in inp]
-    out = bind(numpy_function_p, *ins, func=func, touts=touts)
+    out = bind(numpy_function_p, *ins, func=func, touts=touts, made=_Made())
     return out[0] if single else list(out)
 
 
@@ -91,9 +130,13 @@ py_function_p = Primitive("py_function", multiple_results=True, fresh=True, unif
 
 
 @py_function_p.def_impl
-def _py_function_impl(*args, func, touts):
-    with _eagerly():
-        return _as_arrays(func(*(Tensor(np.asarray(a)) for a in args)), touts, "py_function")
+def _py_function_impl(*args, func, touts, made):
+    args = [np.asarray(a) for a in args]
+
+    def run():
+        with _eagerly():
+            return _as_arrays(func(*(Tensor(a) for a in args)), touts, "py_function")
+    return made.call(run, args)
 
 
 py_function_vjp_p = Primitive("py_function_vjp", multiple_results=True, fresh=True,
@@ -116,7 +159,7 @@ def _float(t):
 
 
 @py_function_p.def_vjp
-def _py_function_vjp(ct, *ins, out, needs, batch, func, touts):
+def _py_function_vjp(ct, *ins, out, needs, batch, func, touts, made):
     """VJP of a traced py_function: run ``func`` again under a tape when the graph runs."""
     diff = [i for i, x in enumerate(ins) if _float(x)]
     if not diff:
@@ -137,7 +180,8 @@ py_function_vjp_p.def_jvp(_no_second_order)
 py_function_vjp_p.def_vjp(_no_second_order)
 
 
-def py_function(func, inp, Tout, name=None):  # noqa: N803 (TF's names)
+def py_function(func: Any, inp: Any, Tout: Any,  # noqa: N803 (TF's names)
+                name: str | None = None) -> Any:
     """``func`` called on the tensors ``inp``; its results become tensors of the dtypes
     ``Tout`` (a dtype: one tensor; a list: a list). Eagerly ``func`` is simply called, so the
     ops it runs are recorded and differentiated as usual (TensorFlow's behaviour). Inside
@@ -160,5 +204,5 @@ def py_function(func, inp, Tout, name=None):  # noqa: N803 (TF's names)
             else [results]
         outs = [cast(convert_to_tensor(v), t) for v, t in zip(values, touts, strict=True)]
     else:
-        outs = list(bind(py_function_p, *ins, func=func, touts=touts))
+        outs = list(bind(py_function_p, *ins, func=func, touts=touts, made=_Made()))
     return outs[0] if single else nest.pack_sequence_as(list(touts), outs)

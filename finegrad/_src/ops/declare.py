@@ -7,12 +7,22 @@ of an elementwise primitive of several inputs from its partial derivatives, the 
 broadcasting; `sum_tangents`: the sum of tangent terms, None (a symbolic zero) skipped.
 Every family declares its elementwise primitives through these.
 """
+
+from __future__ import annotations
+
 import numpy as np
 
 from finegrad._src import dtypes
 from finegrad._src.core import Primitive, bind
 from finegrad._src.ops.array.structural import broadcast_as, unbroadcast
 from finegrad._src.ops.math.complex_numbers import conj_if_complex, no_order
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.types import TensorLike
+    from collections.abc import Callable
+    from finegrad._src.tensor import Tensor
 
 
 def float_only(name, x, real=False):
@@ -26,7 +36,8 @@ def float_only(name, x, real=False):
                         f"first, e.g. finegrad.cast(x, finegrad.float32)")
 
 
-def unary(name, impl, deriv, doc, scale=None, features=False, real=False, numexpr=None):
+def unary(name: Any, impl: Any, deriv: Any, doc: Any, scale: Any = None, features: Any = False,
+          real: Any = False, numexpr: Any = None) -> tuple[Primitive, Callable[..., Tensor]]:
     """Declare a float-only unary primitive whose derivative is ``deriv(x, out)``.
 
     ``scale(g, x, out)``, when given, computes ``g * deriv`` in fewer passes (e.g. ``g / x``
@@ -62,10 +73,10 @@ def unary(name, impl, deriv, doc, scale=None, features=False, real=False, numexp
         return (scale(ct, x, out),)
 
     if features:
-        def op(features, name=None):
+        def op(features: TensorLike, name: str | None = None) -> Tensor:
             return bind(prim, features)
     else:
-        def op(x, name=None):
+        def op(x: TensorLike, name: str | None = None) -> Tensor:  # type: ignore[misc]
             return bind(prim, x)
 
     op.__name__ = op.__qualname__ = name

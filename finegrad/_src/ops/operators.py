@@ -7,7 +7,26 @@ from finegrad._src.core import bind
 from finegrad._src.ops.math import arithmetic as ar
 from finegrad._src.ops.math import elementwise as ew
 from finegrad._src.ops.array import indexing
+from finegrad._src.state import state as _state
 from finegrad._src.tensor import Tensor
+
+
+def _identity_equality():
+    """Whether ``==`` compares identities: while a TF1 graph is built (v1/graphs.py), as in
+    TensorFlow, whose graph tensors compare by identity (``tf.equal`` is elementwise)."""
+    return getattr(_state.tracer, "v1_graph", None) is not None
+
+
+def _eq(self, other):
+    if other is None:
+        return False
+    return self is other if _identity_equality() else ew.equal(self, other)
+
+
+def _ne(self, other):
+    if other is None:
+        return True
+    return self is not other if _identity_equality() else ew.not_equal(self, other)
 
 
 def _rev(op):
@@ -38,8 +57,8 @@ def install(matmul):
     T.__neg__ = ar.negative
     T.__pos__ = lambda self: self
     T.__abs__ = ew.abs
-    T.__eq__ = lambda self, other: False if other is None else ew.equal(self, other)
-    T.__ne__ = lambda self, other: True if other is None else ew.not_equal(self, other)
+    T.__eq__ = _eq
+    T.__ne__ = _ne
     T.__lt__, T.__le__ = ew.less, ew.less_equal
     T.__gt__, T.__ge__ = ew.greater, ew.greater_equal
     T.__and__, T.__rand__ = ew.logical_and, _rev(ew.logical_and)
@@ -47,4 +66,4 @@ def install(matmul):
     T.__xor__, T.__rxor__ = ew.logical_xor, _rev(ew.logical_xor)
     T.__invert__ = ew.logical_not
     T.__getitem__ = indexing.getitem
-    T.__hash__ = None
+    # (__hash__ stays tensor.py's: unhashable but in a TF1 graph, despite __eq__ here)

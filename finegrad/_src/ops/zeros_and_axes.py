@@ -24,8 +24,7 @@ def as_tensor(x):
 def _static(t, what):
     """The value of a tensor used as a static argument (shape, axis, index); inside
     finegrad.function it must not be traced, since it fixes the graph's structure."""
-    tensor_module._concrete(t, what)
-    return t._value
+    return tensor_module._static_value(t, what)
 
 
 def no_strings(name, x):

@@ -4,6 +4,7 @@ mechanism, and `grad` / `value_and_grad` by each framework's own reverse mode.""
 import functools as _functools
 
 from finegrad._src import backends as _backends
+from finegrad._src.ad import functional as _functional
 
 
 def custom_gradient(f=None, *, forward="none", jvp=None):
@@ -88,16 +89,13 @@ def value_and_grad(f, argnums=0):
 
     def scalar_f(*args, **kwargs):
         y = f(*args, **kwargs)
-        shape = backend.static_shape(y if backend.is_tensor(y) else backend.convert_to_tensor(y))
-        if shape != ():
-            raise TypeError(f"finegrad.ops.value_and_grad ({backend.name} backend): the "
-                            f"gradient is defined for functions returning a scalar; "
-                            f"{getattr(f, '__qualname__', f)} returned shape {shape} (reduce "
-                            f"it, e.g. with ops.sum, or use the framework's jacobian)")
+        _functional.check_scalar(y if backend.is_tensor(y) else backend.convert_to_tensor(y),
+                                 f"finegrad.ops.value_and_grad ({backend.name} backend)")
         return y
     differentiate = backend.value_and_grad(scalar_f, argnums)
 
     def value_and_grad_f(*args, **kwargs):
+        _functional.check_argnums(nums, args, "finegrad.ops.value_and_grad")
         args = list(args)
         for i in nums:
             args[i] = _differentiable(backend, args[i], i)

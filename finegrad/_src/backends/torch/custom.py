@@ -15,6 +15,8 @@ import numpy as np
 import torch
 
 from finegrad._src import backends as _backends
+from finegrad._src.ad import linearity
+from finegrad._src.ad.functional import check_scalar
 from finegrad._src.backends import rule as _rule
 
 name = "torch"
@@ -56,8 +58,9 @@ def convert_to_numpy(x):
 class _Call:
     """One call of a decorated function: its inputs, and what the forward pass produced."""
 
-    def __init__(self, f, inputs, jvp=None):
+    def __init__(self, f, inputs, jvp=None, linear=None):
         self.f, self.inputs, self.jvp = f, inputs, jvp
+        self.linear = linear   # [bool]: grad found linear in the upstream (once per function)
         self.y = self.grad = None
 
     def run(self, leaves):
@@ -107,15 +110,39 @@ class _CustomFunction(torch.autograd.Function):
             gs = call.grads(grad, leaves, y, cts)
             return tuple(torch.zeros_like(t) if g is None else g
                          for g, t in zip(gs, leaves, strict=True))
+        if call.linear is not None and not call.linear[0]:
+            _check_linear(call, grads_of, flat_y)
         _, transpose = torch.func.vjp(grads_of, *[torch.zeros_like(o) for o in flat_y])
         return transpose(tuple(tangents))
+
+
+def _check_linear(call, grads_of, flat_y):
+    """The first forward-mode use: ``grad`` must be linear in the upstream (ad/linearity.py)."""
+    def run(scale):
+        us = [torch.as_tensor(linearity.upstream_probe(tuple(o.shape), np.float64, scale),
+                              dtype=o.dtype) for o in flat_y]
+        with torch.no_grad():
+            return [None if g is None else _plain_numpy(g) for g in grads_of(*us)]
+    why = linearity.scaling_problem(run(1.), run(2.))
+    if why is not None:
+        raise linearity.not_linear_error(call.f.__qualname__, why,
+                                         "finegrad.ops.custom_gradient (torch backend)")
+    call.linear[0] = True
+
+
+def _plain_numpy(t):
+    """A tensor's values, also from under torch.func's transforms (which wrap tensors)."""
+    try:
+        return t.detach().cpu().numpy()
+    except (RuntimeError, TypeError):
+        return np.asarray(torch._C._functorch.get_unwrapped(t).detach().cpu().tolist())
 
 
 try:   # what Function.apply runs, for _apply (private: the standard apply if they move)
     from torch._functorch.utils import unwrap_dead_wrappers as _unwrap_dead_wrappers
     _transforms_active = torch._C._are_functorch_transforms_active
 except (ImportError, AttributeError):
-    _transforms_active = None
+    _transforms_active = None  # type: ignore[assignment, unused-ignore]  # (old/moved torch)
 
 
 def _apply(call, leaves):
@@ -133,10 +160,11 @@ def _apply(call, leaves):
 def custom_gradient(f, forward="none", jvp=None):
     """``f`` as a ``torch.autograd.Function`` whose backward is the user's checked ``grad``."""
     names_by_count = {}
+    linear = [False]
 
     @functools.wraps(f)
     def decorated(*args, **kwargs):
-        call = _Call(f, _rule.Inputs(f, args, kwargs, _this, names_by_count), jvp)
+        call = _Call(f, _rule.Inputs(f, args, kwargs, _this, names_by_count), jvp, linear)
         outs = _apply(call, call.inputs.tensors)
         spec = torch.utils._pytree.tree_structure(call.y)
         return torch.utils._pytree.tree_unflatten(list(outs), spec)
@@ -154,6 +182,7 @@ def value_and_grad(f, argnums=0):
             t = convert_to_tensor(args[i])
             args[i] = t if t.requires_grad else t.detach().requires_grad_(True)
         y = f(*args, **kwargs)
+        check_scalar(y, "finegrad.ops.value_and_grad (torch backend)")
         if not (isinstance(y, torch.Tensor) and y.requires_grad):   # y ignores the arguments
             grads = [torch.zeros_like(args[i]) for i in nums]
         else:

@@ -9,13 +9,22 @@ a run of the graph selects another number, raises `DataDependentSize`: `finegrad
 then runs that call's Python eagerly (it never reuses a size baked in at trace time).
 It imports the core modules and `ops.zeros_and_axes`, `ops.array` and `ops.array.gather`.
 """
+
+from __future__ import annotations
+
 import numpy as np
 
 from finegrad._src import core
 from finegrad._src.core import Primitive, bind, def_nondiff
 from finegrad._src.ops.array.structural import _t, reshape
 from finegrad._src.ops.zeros_and_axes import _normalize_axis
-from finegrad._src.ops.array.gather import gather
+from finegrad._src.ops.array.gather import take
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.tensor import Tensor
+    from finegrad._src.types import TensorLike
 
 
 class DataDependentSize(RuntimeError):
@@ -47,7 +56,8 @@ def mask_indices(mask):
     return bind(mask_indices_p, mask, traced_count=traced)
 
 
-def boolean_mask(tensor, mask, axis=None, name=None):
+def boolean_mask(tensor: TensorLike, mask: Any, axis: Any = None,
+                 name: str | None = None) -> Tensor:
     """The slices of ``tensor`` where ``mask`` is true (TensorFlow's ``tf.boolean_mask``).
 
     ``mask`` (bool, rank k >= 1) has the shape of ``tensor``'s axes ``axis .. axis + k``
@@ -80,4 +90,4 @@ def boolean_mask(tensor, mask, axis=None, name=None):
     sym = core.shape_of(t)
     flat = reshape(t, tuple(sym[:a]) + (-1,) + tuple(sym[a + k:])) if k != 1 else t
     m1 = reshape(m, (-1,)) if k != 1 else m
-    return gather(flat, mask_indices(m1), axis=a)
+    return take(flat, mask_indices(m1), axis=a)

@@ -4,20 +4,63 @@ shape arguments; `fill` and `linspace` are recorded in their value arguments).
 It imports the core modules and `ops.zeros_and_axes`, `ops.array.structural` and
 `ops.array.indexing`; no ops module imports it.
 """
+
+from __future__ import annotations
+
 import numpy as np
 
 from finegrad._src import core, dtypes
 from finegrad._src import tensor as tensor_module
-from finegrad._src.ops.array.structural import _t, broadcast_to, concat, reshape
+from finegrad._src.errors import InvalidArgumentError
+from finegrad._src.ops.array.structural import (_t, broadcast_to, cast, concat,
+                                                convert_to_tensor, reshape)
 from finegrad._src.ops.zeros_and_axes import _shape_arg
 from finegrad._src.ops.array.indexing import getitem
 from finegrad._src.tensor import Tensor, to_numpy_value
 from finegrad._src.shapes import as_int, as_ints
+from finegrad._src.variables import Variable
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.types import DTypeLike
+    from finegrad._src.types import TensorLike
 
 
 # --- constants (no gradient: their outputs do not depend on any input) -----------------------
 
-def zeros(shape, dtype=dtypes.float32, name=None, layout=None):
+def constant(value: Any, dtype: DTypeLike | None = None, shape: Any = None,
+             name: str = "Const") -> Tensor:
+    """A tensor from a Python number, nested list, NumPy array or tensor.
+
+    Python floats become float32 and ints int32 (TensorFlow's defaults); NumPy arrays keep
+    their dtype unless ``dtype`` is given. With ``shape``, a scalar is filled to that shape
+    and other values are reshaped.
+
+    >>> import finegrad as fg
+    >>> fg.constant(1.).dtype, fg.constant([1, 2]).dtype
+    (finegrad.float32, finegrad.int32)
+    >>> fg.constant(0., shape=(2,)).numpy()
+    array([0., 0.], dtype=float32)
+
+    Raises:
+        TypeError: for values that are neither numbers nor strings (naming their type).
+            Strings (str or bytes) make a ``finegrad.string`` tensor holding bytes.
+        ValueError: when the value cannot take ``shape``.
+    """
+    if isinstance(value, (Tensor, Variable)):
+        t = convert_to_tensor(value)
+        v = t._value if dtype is None else np.asarray(t._value).astype(dtypes.as_dtype(dtype)._np)
+    else:
+        v = to_numpy_value(value, dtype, "finegrad.constant")
+    if shape is not None:
+        v = tensor_module.filled(v, as_ints(shape, "finegrad.constant", "shape"),
+                                 "finegrad.constant")
+    return Tensor(v)
+
+
+def zeros(shape: Any, dtype: DTypeLike = dtypes.float32, name: str | None = None,
+          layout: Any = None) -> Tensor:
     """A tensor of zeros. ``finegrad.zeros((2, 3))`` is float32, as in TensorFlow.
 
     >>> import finegrad as fg
@@ -30,7 +73,8 @@ def zeros(shape, dtype=dtypes.float32, name=None, layout=None):
     return Tensor(np.zeros(_shape_arg(shape, "finegrad.zeros"), dt))
 
 
-def ones(shape, dtype=dtypes.float32, name=None, layout=None):
+def ones(shape: Any, dtype: DTypeLike = dtypes.float32, name: str | None = None,
+         layout: Any = None) -> Tensor:
     """A tensor of ones.
 
     >>> import finegrad as fg
@@ -43,7 +87,7 @@ def ones(shape, dtype=dtypes.float32, name=None, layout=None):
     return Tensor(np.ones(_shape_arg(shape, "finegrad.ones"), dt))
 
 
-def fill(dims, value, name=None, layout=None):
+def fill(dims: Any, value: TensorLike, name: str | None = None, layout: Any = None) -> Tensor:
     """A tensor of shape ``dims`` filled with ``value`` (whose dtype it takes).
 
     >>> import finegrad as fg
@@ -57,7 +101,8 @@ def fill(dims, value, name=None, layout=None):
     return broadcast_to(v, _shape_arg(dims, "finegrad.fill"))
 
 
-def range_(start, limit=None, delta=1, dtype=None, name="range"):
+def range_(start: Any, limit: Any = None, delta: Any = 1, dtype: DTypeLike | None = None,
+           name: str = "range") -> Tensor:
     """Like Python's range, as a tensor (``finegrad.range``); int32 for ints, float32 for floats.
 
     >>> import finegrad as fg
@@ -66,15 +111,14 @@ def range_(start, limit=None, delta=1, dtype=None, name="range"):
     """
     if limit is None:
         start, limit = 0, start
-    for v in (start, limit, delta):
-        if isinstance(v, Tensor):   # its value fixes the shape: not a traced tensor
-            tensor_module._concrete(v, "finegrad.range's bounds")
-    vals = [to_numpy_value(v._value if isinstance(v, Tensor) else v) for v in (start, limit, delta)]
+    # a traced bound fixes the shape: the graph checks each run's value (as TF computes it)
+    vals = [to_numpy_value(tensor_module._static_value(v, "finegrad.range's bounds")
+                           if isinstance(v, Tensor) else v) for v in (start, limit, delta)]
     if delta == 0:
         raise ValueError("finegrad.range: delta must not be zero")
     if dtype is None:
         kinds = [np.asarray(v).dtype for v in vals]
-        dt = np.float32 if any(k.kind == "f" for k in kinds) else np.int32
+        dt: Any = np.float32 if any(k.kind == "f" for k in kinds) else np.int32
         if any(k == np.float64 for k in kinds):
             dt = np.float64
         elif any(k == np.int64 for k in kinds) and dt == np.int32:
@@ -84,16 +128,26 @@ def range_(start, limit=None, delta=1, dtype=None, name="range"):
     return Tensor(np.arange(*vals).astype(dt))
 
 
-def linspace(start, stop, num, name=None, axis=0):
+def linspace(start: Any, stop: Any, num: Any, name: str | None = None, axis: int = 0) -> Tensor:
     """``num`` evenly spaced values from ``start`` to ``stop`` inclusive.
+
+    Integer ``start`` and ``stop`` give float64 values, as in TensorFlow
+    (``linspace(-2, 2, 5)``); a Python number beside a float tensor takes its dtype.
 
     >>> import finegrad as fg
     >>> fg.linspace(0., 1., 3).numpy()
     array([0. , 0.5, 1. ], dtype=float32)
+    >>> fg.linspace(-2, 2, 3).numpy()
+    array([-2.,  0.,  2.])
     """
     a, b = _t(start), _t(stop)
+    if a.dtype.is_integer and b.dtype.is_integer:
+        a, b = cast(a, dtypes.float64), cast(b, dtypes.float64)
+    elif a.dtype.is_floating and not isinstance(stop, Tensor) and b.dtype.is_integer:
+        b = _t(np.asarray(stop, a._value.dtype))
     if not a.dtype.is_floating:
-        raise TypeError(f"finegrad.linspace: start must be floating, got {a.dtype.name}")
+        raise TypeError(f"finegrad.linspace: start must be floating (or start and stop both "
+                        f"integers), got {a.dtype.name} and {b.dtype.name}")
     num = as_int(num, "finegrad.linspace", "num")
     if core.active_recorders() and a._value.ndim == 0 and b._value.ndim == 0 and num > 1:
         # recorded (differentiable in start and stop, and traceable): start + i * step,
@@ -104,7 +158,8 @@ def linspace(start, stop, num, name=None, axis=0):
     return Tensor(np.linspace(a._value, b._value, num, axis=axis).astype(a._value.dtype))
 
 
-def eye(num_rows, num_columns=None, batch_shape=None, dtype=dtypes.float32, name=None):
+def eye(num_rows: Any, num_columns: Any = None, batch_shape: Any = None,
+        dtype: DTypeLike = dtypes.float32, name: str | None = None) -> Tensor:
     """An identity matrix (optionally batched).
 
     >>> import finegrad as fg
@@ -112,9 +167,12 @@ def eye(num_rows, num_columns=None, batch_shape=None, dtype=dtypes.float32, name
     array([[1., 0.],
            [0., 1.]], dtype=float32)
     """
-    m = np.eye(as_int(num_rows, "finegrad.eye", "num_rows"),
-               None if num_columns is None else as_int(num_columns, "finegrad.eye", "num_columns"),
-               dtype=dtypes.as_dtype(dtype)._np)
+    rows = as_int(num_rows, "finegrad.eye", "num_rows")
+    cols = None if num_columns is None else as_int(num_columns, "finegrad.eye", "num_columns")
+    for arg, n in (("num_rows", rows), ("num_columns", cols)):
+        if n is not None and n < 0:   # TensorFlow: InvalidArgumentError, "must be >= 0"
+            raise InvalidArgumentError(f"finegrad.eye: {arg} must be >= 0, got {n}")
+    m = np.eye(rows, cols, dtype=dtypes.as_dtype(dtype)._np)
     if batch_shape is not None:
         m = np.broadcast_to(m, as_ints(batch_shape, "finegrad.eye", "batch_shape") + m.shape).copy()
     return Tensor(m)

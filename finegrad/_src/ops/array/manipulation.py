@@ -5,6 +5,9 @@ Each is a composite of `getitem`, `concat` and `gather`, so its gradients (and i
 inside `finegrad.function`) are theirs. It imports `ops.array.indexing`, `ops.array`,
 `ops.array.constants` and `ops.array.gather`.
 """
+
+from __future__ import annotations
+
 import numpy as np
 
 from finegrad._src import core, dims, dtypes
@@ -13,9 +16,19 @@ from finegrad._src.ops.array.structural import (_t, broadcast_to, concat, conver
 from finegrad._src.ops.zeros_and_axes import _normalize_axis, _static
 from finegrad._src.ops.array.constants import fill
 from finegrad._src.ops.math.elementwise import equal, where
-from finegrad._src.ops.array.gather import gather
+from finegrad._src.ops.array.gather import take
 from finegrad._src.ops.array.indexing import getitem
 from finegrad._src.tensor import Tensor
+
+from typing import TYPE_CHECKING, Any
+
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.types import DTypeLike
+    from finegrad._src.types import TensorLike
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.types import TensorLike
 
 
 def _int_list(values, fn, what):
@@ -40,7 +53,7 @@ def _axis_slice(ndim, axis, sl):
     return tuple(sl if d == axis else slice(None) for d in range(ndim))
 
 
-def reverse(tensor, axis, name=None):
+def reverse(tensor: TensorLike, axis: Any, name: str | None = None) -> Tensor:
     """Reverse ``tensor`` along each axis in ``axis`` (TensorFlow's ``tf.reverse``).
 
     A strided slice; its gradient reverses the cotangent along the same axes.
@@ -60,7 +73,8 @@ def reverse(tensor, axis, name=None):
                             for d in range(ndim)))
 
 
-def roll(input, shift, axis, name=None):  # noqa: A002 (TensorFlow's keyword)
+def roll(input: TensorLike, shift: Any, axis: Any,  # noqa: A002 (TensorFlow's keyword)
+         name: str | None = None) -> Tensor:
     """Roll elements of ``input`` by ``shift`` along ``axis`` (TensorFlow's ``tf.roll``);
     elements shifted past the end come back at the start. ``shift`` and ``axis`` may be
     lists of equal length; shifts on a repeated axis add up.
@@ -76,7 +90,7 @@ def roll(input, shift, axis, name=None):  # noqa: A002 (TensorFlow's keyword)
     if len(shifts) != len(axes):
         raise ValueError(f"finegrad.roll: shift and axis must have the same length, got "
                          f"{len(shifts)} and {len(axes)}")
-    total = {}
+    total: dict = {}
     for s, a in zip(shifts, axes, strict=True):
         a = _normalize_axis(a, ndim, "finegrad.roll")
         total[a] = total.get(a, 0) + s
@@ -119,7 +133,8 @@ def _mirror(x, axis, start, count):
     return getitem(x, _axis_slice(x._value.ndim, axis, sl))
 
 
-def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
+def pad(tensor: TensorLike, paddings: Any, mode: str = "CONSTANT", constant_values: Any = 0,
+        name: str | None = None) -> Tensor:
     """Pad ``tensor`` by ``paddings`` (an ``[ndim, 2]`` list of before/after counts), as
     TensorFlow's ``tf.pad``. ``mode`` is ``"CONSTANT"`` (fill with ``constant_values``),
     ``"REFLECT"`` (mirror, edge excluded) or ``"SYMMETRIC"`` (mirror, edge included).
@@ -151,7 +166,8 @@ def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
     return out if out is not x else getitem(x, (Ellipsis,))
 
 
-def repeat(input, repeats, axis=None, name=None):  # noqa: A002 (TensorFlow's keyword)
+def repeat(input: TensorLike, repeats: Any, axis: Any = None,  # noqa: A002 (TensorFlow's keyword)
+           name: str | None = None) -> Tensor:
     """Repeat each element of ``input`` ``repeats`` times along ``axis`` (TensorFlow's
     ``tf.repeat``); with ``axis=None`` the input is flattened first. A `gather`, whose
     gradient sums the cotangent over each element's copies.
@@ -176,7 +192,7 @@ def repeat(input, repeats, axis=None, name=None):  # noqa: A002 (TensorFlow's ke
         raise ValueError(f"finegrad.repeat: repeats must be non-negative, got {reps}")
     _sizes_fixed(x, [a], "repeat")
     idx = np.repeat(np.arange(n, dtype=np.int64), reps)
-    return gather(x, idx, axis=a)
+    return take(x, idx, axis=a)
 
 
 def _flatten(x):
@@ -184,7 +200,8 @@ def _flatten(x):
     return reshape(x, [-1])
 
 
-def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
+def one_hot(indices: TensorLike, depth: Any, on_value: Any = None, off_value: Any = None,
+            axis: Any = None, dtype: DTypeLike | None = None, name: str | None = None) -> Tensor:
     """One-hot encode integer ``indices`` into a new axis of size ``depth`` (TensorFlow's
     ``tf.one_hot``); indices outside ``[0, depth)`` give an all-``off_value`` row. Not
     differentiable with respect to ``indices``; the result is a constant.
@@ -214,7 +231,7 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
     return out
 
 
-def meshgrid(*args, **kwargs):
+def meshgrid(*args: Any, **kwargs: Any) -> list[Tensor]:
     """Coordinate grids from 1-D ``args`` (TensorFlow's ``tf.meshgrid``); ``indexing`` is
     ``"xy"`` (default: the first two output axes swapped) or ``"ij"``. Each output is a
     reshape and broadcast of one input, whose gradient sums the cotangent back.

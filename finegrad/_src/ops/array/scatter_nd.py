@@ -7,6 +7,9 @@ the index does not touch: that is how each one's VJP handles a batch of cotangen
 (``batch_rule=True``) and how each is the other's transpose. It imports the core modules and
 `ops.zeros_and_axes`, `ops.array`, `ops.math.elementwise` and `ops.math.arithmetic`.
 """
+
+from __future__ import annotations
+
 import numpy as np
 
 from finegrad._src import core, dims
@@ -16,6 +19,13 @@ from finegrad._src.ops.math.arithmetic import add, divide, multiply, subtract
 from finegrad._src.ops.array.structural import _t, cast, ones_like, batch_all
 from finegrad._src.ops.zeros_and_axes import _shape_arg, instantiate_zeros
 from finegrad._src.ops.math.elementwise import equal, not_equal, where
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from collections.abc import Callable
+    from finegrad._src.tensor import Tensor
+    from finegrad._src.types import TensorLike
 
 
 def _nd_index(ind, bd, nlead):
@@ -63,7 +73,8 @@ def _run(z, ind, bd, nlead, values, mode):
 gather_nd_p = Primitive("gather_nd", unify=False, batch_rule=True, fresh=True)
 
 
-def gather_nd(params, indices, batch_dims=0, name=None):
+def gather_nd(params: TensorLike, indices: TensorLike, batch_dims: int = 0,
+              name: str | None = None) -> Tensor:
     """Gather slices of ``params`` at the coordinates in the last axis of ``indices``.
 
     ``indices[..., :]`` indexes the first ``indices.shape[-1]`` axes of ``params`` (after
@@ -163,7 +174,8 @@ scatter_nd_p = Primitive("scatter_nd", unify=False, batch_rule=True, fresh=True)
 _MODES = {"add": np.add, "assign": "assign"}
 
 
-def scatter_nd(indices, updates, shape, name=None):
+def scatter_nd(indices: TensorLike, updates: TensorLike, shape: Any,
+               name: str | None = None) -> Tensor:
     """Zeros of ``shape`` with ``updates`` added at ``indices`` (duplicates are summed, as in
     TensorFlow). Primitive ``scatter_nd``; its gradient gathers (``gather_nd``).
 
@@ -242,7 +254,8 @@ def _tensor_scatter_args(fn, tensor, indices, updates):
     return t, ind, u
 
 
-def tensor_scatter_nd_add(tensor, indices, updates, name=None):
+def tensor_scatter_nd_add(tensor: TensorLike, indices: TensorLike, updates: TensorLike,
+                          name: str | None = None) -> Tensor:
     """``tensor`` with ``updates`` added at ``indices`` (duplicates summed).
 
     Gradient: the cotangent to ``tensor``, the gathered cotangent to ``updates``.
@@ -255,7 +268,8 @@ def tensor_scatter_nd_add(tensor, indices, updates, name=None):
     return add(t, _scatter_like(u, ind, t, 0, 0, 0))
 
 
-def tensor_scatter_nd_sub(tensor, indices, updates, name=None):
+def tensor_scatter_nd_sub(tensor: TensorLike, indices: TensorLike, updates: TensorLike,
+                          name: str | None = None) -> Tensor:
     """``tensor`` with ``updates`` subtracted at ``indices`` (duplicates summed).
 
     >>> import finegrad as fg
@@ -266,7 +280,8 @@ def tensor_scatter_nd_sub(tensor, indices, updates, name=None):
     return subtract(t, _scatter_like(u, ind, t, 0, 0, 0))
 
 
-def tensor_scatter_nd_update(tensor, indices, updates, name=None):
+def tensor_scatter_nd_update(tensor: TensorLike, indices: TensorLike, updates: TensorLike,
+                             name: str | None = None) -> Tensor:
     """``tensor`` with the entries (or slices) at ``indices`` replaced by ``updates``.
 
     Gradient, as TensorFlow's: the cotangent to ``tensor`` with the updated positions zeroed,
@@ -284,14 +299,15 @@ def tensor_scatter_nd_update(tensor, indices, updates, name=None):
     return where(hit, _scatter_like(u, ind, t, 0, 0, 0, mode="assign"), t)
 
 
-def _scatter_extremum(name, ufunc, doc):
+def _scatter_extremum(name: Any, ufunc: Any, doc: Any) -> tuple[Primitive, Callable[..., Tensor]]:
     """``tensor_scatter_nd_max`` or ``_min``: a primitive whose rules are TensorFlow's (the
     cotangent of each output entry is shared equally by the tensor entry and the updates that
     reach the extremum there)."""
     prim = Primitive(name, unify=False, fresh=True)
     fn = f"finegrad.{name}"
 
-    def op(tensor, indices, updates, name=None):
+    def op(tensor: TensorLike, indices: TensorLike, updates: TensorLike,
+           name: str | None = None) -> Tensor:
         t, ind, u = _tensor_scatter_args(fn, tensor, indices, updates)
         return bind(prim, t, ind, u)
 

@@ -8,6 +8,9 @@ traces are those ops'. Arguments that fix the result's structure (``seq_lengths`
 ``dims``, ``block_size``) are static: inside a `finegrad.function` they must not depend on
 the function's inputs.
 """
+
+from __future__ import annotations
+
 import numpy as np
 
 from finegrad._src import core, dims, dtypes
@@ -16,10 +19,20 @@ from finegrad._src.ops.array.structural import cast, convert_to_tensor, reshape,
 from finegrad._src.ops.zeros_and_axes import _static
 from finegrad._src.ops.array.constants import range_
 from finegrad._src.ops.math.elementwise import less
-from finegrad._src.ops.array.gather import gather
+from finegrad._src.ops.array.gather import take
 from finegrad._src.ops.array.shape_queries import shape
 from finegrad._src.shapes import TensorShape, as_int
 from finegrad._src.tensor import Tensor
+
+from typing import TYPE_CHECKING, Any
+
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.types import DTypeLike
+    from finegrad._src.types import TensorLike
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.types import TensorLike
 
 
 def _static_ints(x, fn, arg):
@@ -30,7 +43,8 @@ def _static_ints(x, fn, arg):
     return np.asarray(_static(t, f"{fn}'s {arg}"))
 
 
-def shape_n(input, out_type=dtypes.int32, name=None):  # noqa: A002 (TensorFlow's keyword)
+def shape_n(input: TensorLike,  # noqa: A002 (TensorFlow's keyword)
+            out_type: DTypeLike = dtypes.int32, name: str | None = None) -> list[Tensor]:
     """The shape of each tensor of the list ``input``, as a list of 1-D ``out_type`` tensors.
 
     >>> import finegrad as fg
@@ -46,7 +60,8 @@ def shape_n(input, out_type=dtypes.int32, name=None):  # noqa: A002 (TensorFlow'
     return [shape(x, out_type=out_type) for x in input]
 
 
-def sequence_mask(lengths, maxlen=None, dtype=dtypes.bool_, name=None):
+def sequence_mask(lengths: Any, maxlen: Any = None, dtype: Any = dtypes.bool_,
+                  name: str | None = None) -> Tensor:
     """``mask[..., j] = j < lengths[...]``, of shape ``lengths.shape + [maxlen]`` (``maxlen``
     None: the largest length, which must then be static), cast to ``dtype``.
 
@@ -67,15 +82,15 @@ def sequence_mask(lengths, maxlen=None, dtype=dtypes.bool_, name=None):
         v = _static_ints(n, fn, "lengths (maxlen None)")
         m = int(v.max()) if v.size else 0
     else:
-        m = convert_to_tensor(maxlen)
-        if m._value.ndim:
-            raise ValueError(f"{fn}: maxlen must be a scalar, got shape {m._value.shape}")
-        m = int(_static(m, f"{fn}'s maxlen"))
+        t = convert_to_tensor(maxlen)
+        if t._value.ndim:
+            raise ValueError(f"{fn}: maxlen must be a scalar, got shape {t._value.shape}")
+        m = int(_static(t, f"{fn}'s maxlen"))
     mask = less(range_(max(m, 0), dtype=n.dtype), reshape(n, tuple(core.shape_of(n)) + (1,)))
     return mask if dtypes.as_dtype(dtype) == dtypes.bool_ else cast(mask, dtype)
 
 
-def unravel_index(indices, dims, name=None):
+def unravel_index(indices: TensorLike, dims: Any, name: str | None = None) -> Tensor:
     """The coordinates of flat ``indices`` in an array of shape ``dims`` (row major): shape
     ``[len(dims)] + indices.shape``, of ``indices``' dtype.
 
@@ -108,7 +123,8 @@ def unravel_index(indices, dims, name=None):
     return stack([(i // int(s)) % int(n) for s, n in zip(strides, d, strict=True)])
 
 
-def reverse_sequence(input, seq_lengths, seq_axis=None, batch_axis=0, name=None):  # noqa: A002
+def reverse_sequence(input: TensorLike, seq_lengths: Any, seq_axis: Any = None,  # noqa: A002
+                     batch_axis: int = 0, name: str | None = None) -> Tensor:
     """For each ``b`` along ``batch_axis``, the first ``seq_lengths[b]`` entries along
     ``seq_axis`` reversed, the rest kept. Differentiable in ``input`` (one `gather`); the
     lengths are static.
@@ -142,10 +158,10 @@ def reverse_sequence(input, seq_lengths, seq_axis=None, batch_axis=0, name=None)
     t, n = pos[sa], lens[pos[ba]]
     pos[sa] = np.where(t < n, n - 1 - t, t)
     flat = np.ravel_multi_index(tuple(pos), shp) if shp else np.zeros((), np.int64)
-    return reshape(gather(reshape(x, [-1]), flat.reshape(-1)), shp)
+    return reshape(take(reshape(x, [-1]), flat.reshape(-1)), shp)
 
 
-def parallel_stack(values, name=None):
+def parallel_stack(values: TensorLike, name: str | None = None) -> Tensor:
     """``stack(values)`` along a new first axis, in a `finegrad.function` trace. As in
     TensorFlow, it is not compatible with eager execution (use `finegrad.stack`).
 
@@ -164,7 +180,7 @@ def parallel_stack(values, name=None):
     return stack(values, axis=0)
 
 
-def broadcast_static_shape(shape_x, shape_y):
+def broadcast_static_shape(shape_x: Any, shape_y: Any) -> TensorShape:
     """The `TensorShape` that ``shape_x`` and ``shape_y`` broadcast to (None sizes stay
     unknown where they decide it).
 
@@ -190,7 +206,7 @@ def broadcast_static_shape(shape_x, shape_y):
     return TensorShape(out)
 
 
-def broadcast_dynamic_shape(shape_x, shape_y):
+def broadcast_dynamic_shape(shape_x: Any, shape_y: Any) -> Tensor:
     """The shape (a 1-D integer tensor) that the shapes ``shape_x`` and ``shape_y`` (1-D
     integer tensors of one dtype) broadcast to.
 
@@ -226,7 +242,8 @@ def _nhwc(x, block_size, data_format, fn):
     return x, bs, tuple(core.shape_of(x))
 
 
-def space_to_depth(input, block_size, data_format="NHWC", name=None):  # noqa: A002
+def space_to_depth(input: TensorLike, block_size: Any, data_format: str = "NHWC",  # noqa: A002
+                   name: str | None = None) -> Tensor:
     """Moves each ``block_size x block_size`` block of the height and width axes into the
     channels: ``[b, h, w, c] -> [b, h/bs, w/bs, bs*bs*c]`` (TensorFlow's order).
     Differentiable (a reshape and a transpose).
@@ -247,7 +264,8 @@ def space_to_depth(input, block_size, data_format="NHWC", name=None):  # noqa: A
     return reshape(transpose(y, [0, 1, 3, 2, 4, 5]), (b, h // bs, w // bs, bs * bs * c))
 
 
-def depth_to_space(input, block_size, data_format="NHWC", name=None):  # noqa: A002
+def depth_to_space(input: TensorLike, block_size: Any, data_format: str = "NHWC",  # noqa: A002
+                   name: str | None = None) -> Tensor:
     """Moves channels into ``block_size x block_size`` blocks of height and width:
     ``[b, h, w, c] -> [b, h*bs, w*bs, c/(bs*bs)]``, the inverse of `space_to_depth`.
     Differentiable.

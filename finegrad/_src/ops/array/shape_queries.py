@@ -4,6 +4,9 @@
 It imports the core modules, `ops.zeros_and_axes` and `ops.array` (for its input conversion); no ops
 module imports it.
 """
+
+from __future__ import annotations
+
 import numpy as np
 
 from finegrad._src import core, dims, dtypes
@@ -13,8 +16,15 @@ from finegrad._src.ops.array.indexing import getitem
 from finegrad._src.ops.zeros_and_axes import count
 from finegrad._src.tensor import Tensor
 
+from typing import TYPE_CHECKING
 
-def shape(input, out_type=dtypes.int32, name=None):  # noqa: A002 (TensorFlow's keyword)
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.types import DTypeLike
+    from finegrad._src.types import TensorLike
+
+
+def shape(input: TensorLike,  # noqa: A002 (TensorFlow's keyword)
+          out_type: DTypeLike = dtypes.int32, name: str | None = None) -> Tensor:
     """The shape of ``x`` as a 1-D integer tensor (``finegrad.shape``).
 
     >>> import finegrad as fg
@@ -48,7 +58,8 @@ def _shape_impl(x, *, dtype):
     return np.asarray(np.shape(x), dtype)
 
 
-def size(input, out_type=dtypes.int32, name=None):  # noqa: A002 (TensorFlow's keyword)
+def size(input: TensorLike, out_type: DTypeLike = dtypes.int32,  # noqa: A002 (TensorFlow's keyword)
+         name: str | None = None) -> Tensor:
     """The number of elements of ``x`` as a scalar integer tensor.
 
     >>> import finegrad as fg
@@ -60,7 +71,7 @@ def size(input, out_type=dtypes.int32, name=None):  # noqa: A002 (TensorFlow's k
     return count(x, tuple(range(x._value.ndim)), dtypes.as_dtype(out_type)._np)
 
 
-def rank(input, name=None):  # noqa: A002 (TensorFlow's keyword)
+def rank(input: TensorLike, name: str | None = None) -> Tensor:  # noqa: A002 (TensorFlow's keyword)
     """The number of axes of ``x`` as a scalar int32 tensor.
 
     >>> import finegrad as fg

@@ -5,6 +5,9 @@ as indices for the ``strided_slice`` primitive (`indexing.getitem`): their value
 Their bounds fix the graph's structure, so inside a `finegrad.function` they must be static:
 Python ints, lists, NumPy arrays, or tensors that do not depend on the function's inputs.
 """
+
+from __future__ import annotations
+
 import numpy as np
 
 from finegrad._src import core
@@ -12,6 +15,11 @@ from finegrad._src.errors import InvalidArgumentError
 from finegrad._src.ops.zeros_and_axes import _static, as_tensor
 from finegrad._src.ops.array.indexing import getitem
 from finegrad._src.tensor import Tensor
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.types import TensorLike
 
 
 def _ints(v, fn, arg):
@@ -24,7 +32,7 @@ def _ints(v, fn, arg):
     return [int(i) for i in a]
 
 
-def slice_(input_, begin, size, name=None):
+def slice_(input_: TensorLike, begin: Any, size: Any, name: str | None = None) -> Tensor:
     """The block of ``input_`` that starts at ``begin`` and has ``size`` (one entry per axis;
     a size of -1 takes the rest of that axis), as TensorFlow's ``tf.slice``. Differentiable:
     the gradient scatters into the block.
@@ -61,8 +69,9 @@ def _bit(mask, i):
     return (mask >> i) & 1
 
 
-def strided_slice(input_, begin, end, strides=None, begin_mask=0, end_mask=0, ellipsis_mask=0,
-                  new_axis_mask=0, shrink_axis_mask=0, var=None, name=None):
+def strided_slice(input_: Any, begin: Any, end: Any, strides: Any = None, begin_mask: Any = 0,
+                  end_mask: Any = 0, ellipsis_mask: Any = 0, new_axis_mask: Any = 0,
+                  shrink_axis_mask: Any = 0, var: Any = None, name: str | None = None) -> Tensor:
     """``input_[begin:end:strides]`` for every axis of the spec, with TensorFlow's masks
     (bit ``i`` of a mask is about entry ``i`` of the spec): ``begin_mask``/``end_mask``
     ignore that begin/end (the whole range in the stride's direction), ``ellipsis_mask``
@@ -94,7 +103,7 @@ def strided_slice(input_, begin, end, strides=None, begin_mask=0, end_mask=0, el
     if bin(ellipsis_mask).count("1") > 1:
         raise ValueError(f"{fn}: ellipsis_mask must have at most one bit set, got "
                          f"{ellipsis_mask:#b}")
-    index = []
+    index: list = []
     for i, (lo, hi, step) in enumerate(zip(b, e, st, strict=True)):
         if _bit(ellipsis_mask, i):
             index.append(Ellipsis)

@@ -8,7 +8,11 @@ run one vectorized reverse pass. This module imports the core modules, `ops.zero
 `ops.array.indexing` (its VJPs slice); `ops.array.constants`, `ops.array.gather` and
 `ops.array.shape_queries` sit above it.
 """
+
+from __future__ import annotations
+
 import numbers
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -22,8 +26,12 @@ from finegrad._src.ops.array.indexing import getitem
 from finegrad._src.shapes import as_ints
 from finegrad._src.tensor import Tensor
 
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.types import DTypeLike, TensorLike
 
-def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
+
+def convert_to_tensor(value: TensorLike, dtype: DTypeLike | None = None, dtype_hint: Any = None,
+                      name: str | None = None) -> Tensor:
     """Convert a tensor, Variable, number, NumPy array or nested list to a Tensor.
 
     Python floats become float32 and ints int32 (TensorFlow's defaults); NumPy values keep
@@ -60,7 +68,8 @@ def _t(x):
     return x if type(x) is Tensor else convert_to_tensor(x)
 
 
-def zeros_like(input, dtype=None, name=None, layout=None):  # noqa: A002 (TensorFlow's keyword)
+def zeros_like(input: TensorLike, dtype: DTypeLike | None = None,  # noqa: A002 (TensorFlow's keyword)
+               name: str | None = None, layout: Any = None) -> Tensor:
     """Zeros with the shape (and, unless given, the dtype) of ``x``.
 
     >>> import finegrad as fg
@@ -72,7 +81,8 @@ def zeros_like(input, dtype=None, name=None, layout=None):  # noqa: A002 (Tensor
     return zeros_of(x, x._value.dtype if dtype is None else dtypes.as_dtype(dtype)._np)
 
 
-def ones_like(input, dtype=None, name=None, layout=None):  # noqa: A002 (TensorFlow's keyword)
+def ones_like(input: TensorLike, dtype: DTypeLike | None = None,  # noqa: A002 (TensorFlow's keyword)
+              name: str | None = None, layout: Any = None) -> Tensor:
     """Ones with the shape (and, unless given, the dtype) of ``x``.
 
     >>> import finegrad as fg
@@ -90,7 +100,8 @@ def ones_like(input, dtype=None, name=None, layout=None):  # noqa: A002 (TensorF
 identity_p = Primitive("identity", batch_rule=True, elementwise=True)
 
 
-def identity(input, name=None):  # noqa: A002 (TensorFlow's keyword)
+def identity(input: TensorLike,  # noqa: A002 (TensorFlow's keyword)
+             name: str | None = None) -> Tensor:
     """Return ``x`` unchanged, as a new tensor (gradient: identity). Primitive ``identity``.
 
     >>> import finegrad as fg
@@ -109,7 +120,8 @@ identity_p.def_vjp(lambda ct, x, *, out, needs, batch: (ct,))
 stop_gradient_p = def_nondiff(Primitive("stop_gradient", elementwise=True))
 
 
-def stop_gradient(input, name=None):  # noqa: A002 (TensorFlow's keyword)
+def stop_gradient(input: TensorLike,  # noqa: A002 (TensorFlow's keyword)
+                  name: str | None = None) -> Tensor:
     """Return ``x``, but no gradient flows through it (primitive ``stop_gradient``).
 
     >>> import finegrad as fg
@@ -130,7 +142,7 @@ stop_gradient_p.def_impl(lambda x: x)
 cast_p = Primitive("cast", batch_rule=True, elementwise=True, fresh=True)
 
 
-def cast(x, dtype, name=None):
+def cast(x: Any, dtype: Any, name: str | None = None) -> Tensor:
     """Convert ``x`` to ``dtype``; gradients flow between floating dtypes (primitive ``cast``).
 
     >>> import finegrad as fg
@@ -170,7 +182,7 @@ def _cast_vjp(ct, x, *, out, needs, batch, dtype):
 reshape_p = Primitive("reshape", batch_rule=True)
 
 
-def reshape(tensor, shape, name=None):
+def reshape(tensor: TensorLike, shape: Any, name: str | None = None) -> Tensor:
     """Reshape ``x`` to ``shape`` (one entry may be -1). Primitive ``reshape``.
 
     >>> import finegrad as fg
@@ -267,7 +279,8 @@ def _reshape_vjp(ct, x, *, out, needs, batch, shape):
 broadcast_to_p = Primitive("broadcast_to", batch_rule=True)
 
 
-def broadcast_to(input, shape, name=None):  # noqa: A002 (TensorFlow's keyword)
+def broadcast_to(input: TensorLike, shape: Any,  # noqa: A002 (TensorFlow's keyword)
+                 name: str | None = None) -> Tensor:
     """Broadcast ``x`` to ``shape`` with NumPy's rules. Primitive ``broadcast_to``.
 
     >>> import finegrad as fg
@@ -360,7 +373,8 @@ reduce_sum_p = Primitive("reduce_sum", batch_rule=True, fresh=True, reducer=np.a
                          shape_rule=core.reduction_shape_rule)
 
 
-def reduce_sum(input_tensor, axis=None, keepdims=False, name=None):
+def reduce_sum(input_tensor: TensorLike, axis: Any = None, keepdims: bool = False,
+               name: str | None = None) -> Tensor:
     """Sum over ``axis`` (all axes by default). Primitive ``reduce_sum``.
 
     >>> import finegrad as fg
@@ -369,6 +383,10 @@ def reduce_sum(input_tensor, axis=None, keepdims=False, name=None):
     """
     x = input_tensor
     x = _t(x)
+    if x._value.dtype == np.bool_:   # NumPy would give a logical or; TensorFlow refuses
+        raise TypeError("finegrad.reduce_sum: not defined for bool tensors (as in TensorFlow); "
+                        "cast first, e.g. finegrad.cast(x, finegrad.int32) to count the true "
+                        "entries, or use finegrad.reduce_any")
     axes = normalize_axes(axis, x._value.ndim, "finegrad.reduce_sum")
     return bind(reduce_sum_p, x, axis=axes, keepdims=bool(keepdims))
 
@@ -406,7 +424,8 @@ def expand_reduced(ct, x, axis, keepdims, batch=()):
 transpose_p = Primitive("transpose", batch_rule=True)
 
 
-def transpose(a, perm=None, conjugate=False, name=None):
+def transpose(a: TensorLike, perm: Any = None, conjugate: bool = False,
+              name: str | None = None) -> Tensor:
     """Permute the axes of ``x`` (reverse them by default); with ``conjugate``, also take
     the complex conjugate (a no-op for real tensors), as TensorFlow. Primitive ``transpose``.
 
@@ -457,7 +476,8 @@ def _transpose_vjp(ct, x, *, out, needs, batch, perm, conjugate=False):
     return (transpose(ct, tuple(range(b)) + tuple(b + i for i in inv), conjugate),)
 
 
-def expand_dims(input, axis, name=None):  # noqa: A002 (TensorFlow's keyword)
+def expand_dims(input: TensorLike, axis: Any,  # noqa: A002 (TensorFlow's keyword)
+                name: str | None = None) -> Tensor:
     """Insert a length-1 axis at ``axis`` (a reshape).
 
     >>> import finegrad as fg
@@ -472,7 +492,8 @@ def expand_dims(input, axis, name=None):  # noqa: A002 (TensorFlow's keyword)
     return reshape(x, shape)
 
 
-def squeeze(input, axis=None, name=None):  # noqa: A002 (TensorFlow's keyword)
+def squeeze(input: TensorLike, axis: Any = None,  # noqa: A002 (TensorFlow's keyword)
+            name: str | None = None) -> Tensor:
     """Remove length-1 axes (all of them, or those in ``axis``), as a reshape.
 
     >>> import finegrad as fg
@@ -482,11 +503,14 @@ def squeeze(input, axis=None, name=None):  # noqa: A002 (TensorFlow's keyword)
     x = input
     x = _t(x)
     shape = x._value.shape
-    target = shape_with(x)   # a symbolic size is never squeezed implicitly (as in TF)
-    axes = [i for i, s in enumerate(target) if type(s) is int and s == 1] if axis is None \
+    # an open (symbolic) size is compared with 1 at its traced value, and the comparison is a
+    # guard of the graph: a call whose size gives another answer is traced again, so each
+    # call squeezes the axes its own sizes make 1 (TensorFlow decides when the graph runs)
+    target = shape_with(x)
+    axes = [i for i, s in enumerate(target) if s == 1] if axis is None \
         else normalize_axes(axis, len(shape), "finegrad.squeeze")
     for a in axes:
-        if shape[a] != 1:
+        if target[a] != 1:
             raise ValueError(f"finegrad.squeeze: cannot squeeze axis {a} of size {shape[a]} "
                              f"in a tensor of shape {tuple(shape)}")
     return reshape(x, [s for i, s in enumerate(target) if i not in axes])
@@ -497,7 +521,7 @@ def squeeze(input, axis=None, name=None):  # noqa: A002 (TensorFlow's keyword)
 concat_p = Primitive("concat", batch_rule=True, fresh=True)
 
 
-def concat(values, axis, name=None):
+def concat(values: Any, axis: Any, name: str | None = None) -> Tensor:
     """Join tensors along an existing ``axis``. Primitive ``concat``.
 
     >>> import finegrad as fg
@@ -558,7 +582,7 @@ def _concat_vjp(ct, *xs, out, needs, batch, axis):
     return tuple(pieces)
 
 
-def stack(values, axis=0, name=None):
+def stack(values: Any, axis: Any = 0, name: str | None = None) -> Tensor:
     """Stack tensors of one shape along a new ``axis``.
 
     >>> import finegrad as fg
@@ -576,7 +600,8 @@ def stack(values, axis=0, name=None):
     return concat([expand_dims(t, a) for t in ts], a)
 
 
-def unstack(value, num=None, axis=0, name=None):
+def unstack(value: TensorLike, num: Any = None, axis: int = 0,
+            name: str | None = None) -> list[Tensor]:
     """Split ``value`` along ``axis`` into a list of tensors of one rank less.
 
     >>> import finegrad as fg
@@ -590,7 +615,8 @@ def unstack(value, num=None, axis=0, name=None):
     return [getitem(x, (slice(None),) * a + (i,)) for i in range(x._value.shape[a])]
 
 
-def split(value, num_or_size_splits, axis=0, num=None, name=None):
+def split(value: TensorLike, num_or_size_splits: Any, axis: int = 0, num: Any = None,
+          name: str | None = None) -> list[Tensor]:
     """Split ``value`` along ``axis`` into equal parts or parts of the given sizes.
 
     >>> import finegrad as fg
@@ -627,7 +653,8 @@ def split(value, num_or_size_splits, axis=0, num=None, name=None):
 tile_p = Primitive("tile", batch_rule=True, fresh=True)
 
 
-def tile(input, multiples, name=None):  # noqa: A002 (TensorFlow's keyword)
+def tile(input: TensorLike, multiples: Any,  # noqa: A002 (TensorFlow's keyword)
+         name: str | None = None) -> Tensor:
     """Repeat ``x`` ``multiples[i]`` times along each axis ``i``. Primitive ``tile``.
 
     >>> import finegrad as fg

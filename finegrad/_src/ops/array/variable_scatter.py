@@ -9,50 +9,24 @@ and an assign node, run at each call. ``sparse_read`` is a `gather` of a read, s
 reach the variable through it. It imports the core modules and `ops.array`, `ops.array.gather`
 and `ops.array.scatter_nd`.
 """
+
+from __future__ import annotations
+
+import contextlib
+
+from finegrad._src import core
 from finegrad._src.ops.array.structural import convert_to_tensor, expand_dims
-from finegrad._src.ops.array.gather import gather
+from finegrad._src.ops.array.gather import IndexedSlices, take  # noqa: F401 (re-exported)
 from finegrad._src.ops.array.scatter_nd import (tensor_scatter_nd_add, tensor_scatter_nd_max,
                                                 tensor_scatter_nd_min, tensor_scatter_nd_sub,
                                                 tensor_scatter_nd_update)
-from finegrad._src.shapes import TensorShape
 from finegrad._src.tensor import Tensor
 from finegrad._src.variables import Variable
 
+from typing import TYPE_CHECKING, Any
 
-class IndexedSlices:
-    """A sparse slice of a dense tensor: rows ``indices`` (along axis 0) hold ``values``,
-    as TensorFlow's ``tf.IndexedSlices`` (the argument of ``Variable.scatter_update`` and its
-    siblings).
-
-    >>> import finegrad as fg
-    >>> s = fg.IndexedSlices(fg.constant([[1., 2.]]), fg.constant([3]), dense_shape=[5, 2])
-    >>> s.indices.numpy(), s.shape
-    (array([3], dtype=int32), TensorShape([5, 2]))
-    """
-
-    def __init__(self, values, indices, dense_shape=None):
-        self.values = convert_to_tensor(values)
-        self.indices = convert_to_tensor(indices)
-        if not self.indices.dtype.is_integer:
-            raise TypeError(f"finegrad.IndexedSlices: indices must be integers, got "
-                            f"{self.indices.dtype.name}")
-        self.dense_shape = None if dense_shape is None else convert_to_tensor(dense_shape)
-
-    @property
-    def dtype(self):
-        return self.values.dtype
-
-    @property
-    def shape(self):
-        """The dense tensor's shape: ``dense_shape`` when given, else the values' with an
-        unknown first axis."""
-        if self.dense_shape is not None:
-            return TensorShape([int(d) for d in self.dense_shape._value])
-        return TensorShape([None] + list(self.values.shape)[1:])
-
-    def __repr__(self):
-        return (f"IndexedSlices(indices={self.indices!r}, values={self.values!r}, "
-                f"dense_shape={self.dense_shape!r})")
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.types import TensorLike
 
 
 def _updates(var, updates):
@@ -71,7 +45,8 @@ def _renamed(where, op, *args):
 def _nd(var, op, indices, updates):
     """The variable's new value ``op(var, indices, updates)``, assigned."""
     where = f"finegrad.Variable.{op.__name__.replace('tensor_', '')}"
-    return var.assign(_renamed(where, op, var, indices, _updates(var, updates)))
+    with _locked(var):   # read, update and store as one step (TensorFlow's are atomic)
+        return var.assign(_renamed(where, op, var, indices, _updates(var, updates)))
 
 
 def _rows(var, op, what, sparse_delta):
@@ -81,10 +56,17 @@ def _rows(var, op, what, sparse_delta):
                         f"finegrad.IndexedSlices, got {type(sparse_delta).__name__}")
     rows = expand_dims(sparse_delta.indices, -1)
     where = f"finegrad.Variable.scatter_{what}"
-    return var.assign(_renamed(where, op, var, rows, _updates(var, sparse_delta.values)))
+    with _locked(var):
+        return var.assign(_renamed(where, op, var, rows, _updates(var, sparse_delta.values)))
 
 
-def scatter_nd_update(self, indices, updates, name=None):
+def _locked(var):
+    """The variable's update lock, held eagerly (a trace's assignments run in its graph)."""
+    return contextlib.nullcontext() if core.current_tracer() is not None else var._lock
+
+
+def scatter_nd_update(self, indices: TensorLike, updates: TensorLike,
+                      name: str | None = None) -> Variable:
     """``Variable.scatter_nd_update``: the elements or slices at ``indices`` (as
     `tensor_scatter_nd_update`) take ``updates``. Returns the variable.
 
@@ -95,7 +77,8 @@ def scatter_nd_update(self, indices, updates, name=None):
     return _nd(self, tensor_scatter_nd_update, indices, updates)
 
 
-def scatter_nd_add(self, indices, updates, name=None):
+def scatter_nd_add(self, indices: TensorLike, updates: TensorLike,
+                   name: str | None = None) -> Variable:
     """``Variable.scatter_nd_add``: ``updates`` added at ``indices`` (duplicates add up).
 
     >>> import finegrad as fg
@@ -105,7 +88,8 @@ def scatter_nd_add(self, indices, updates, name=None):
     return _nd(self, tensor_scatter_nd_add, indices, updates)
 
 
-def scatter_nd_sub(self, indices, updates, name=None):
+def scatter_nd_sub(self, indices: TensorLike, updates: TensorLike,
+                   name: str | None = None) -> Variable:
     """``Variable.scatter_nd_sub``: ``updates`` subtracted at ``indices``.
 
     >>> import finegrad as fg
@@ -115,7 +99,8 @@ def scatter_nd_sub(self, indices, updates, name=None):
     return _nd(self, tensor_scatter_nd_sub, indices, updates)
 
 
-def scatter_update(self, sparse_delta, use_locking=False, name=None):
+def scatter_update(self, sparse_delta: Any, use_locking: bool = False,
+                   name: str | None = None) -> Variable:
     """``Variable.scatter_update``: the rows ``sparse_delta.indices`` (axis 0) take
     ``sparse_delta.values`` (a `finegrad.IndexedSlices`). Returns the variable.
 
@@ -128,7 +113,8 @@ def scatter_update(self, sparse_delta, use_locking=False, name=None):
     return _rows(self, tensor_scatter_nd_update, "update", sparse_delta)
 
 
-def scatter_add(self, sparse_delta, use_locking=False, name=None):
+def scatter_add(self, sparse_delta: Any, use_locking: bool = False,
+                name: str | None = None) -> Variable:
     """``Variable.scatter_add``: ``sparse_delta.values`` added to the rows
     ``sparse_delta.indices`` (duplicates add up).
 
@@ -140,7 +126,8 @@ def scatter_add(self, sparse_delta, use_locking=False, name=None):
     return _rows(self, tensor_scatter_nd_add, "add", sparse_delta)
 
 
-def scatter_sub(self, sparse_delta, use_locking=False, name=None):
+def scatter_sub(self, sparse_delta: Any, use_locking: bool = False,
+                name: str | None = None) -> Variable:
     """``Variable.scatter_sub``: ``sparse_delta.values`` subtracted from the rows
     ``sparse_delta.indices``.
 
@@ -152,7 +139,8 @@ def scatter_sub(self, sparse_delta, use_locking=False, name=None):
     return _rows(self, tensor_scatter_nd_sub, "sub", sparse_delta)
 
 
-def scatter_max(self, sparse_delta, use_locking=False, name=None):
+def scatter_max(self, sparse_delta: Any, use_locking: bool = False,
+                name: str | None = None) -> Variable:
     """``Variable.scatter_max``: the rows ``sparse_delta.indices`` take their elementwise
     maximum with ``sparse_delta.values``.
 
@@ -164,7 +152,8 @@ def scatter_max(self, sparse_delta, use_locking=False, name=None):
     return _rows(self, tensor_scatter_nd_max, "max", sparse_delta)
 
 
-def scatter_min(self, sparse_delta, use_locking=False, name=None):
+def scatter_min(self, sparse_delta: Any, use_locking: bool = False,
+                name: str | None = None) -> Variable:
     """``Variable.scatter_min``: the rows ``sparse_delta.indices`` take their elementwise
     minimum with ``sparse_delta.values``.
 
@@ -176,7 +165,7 @@ def scatter_min(self, sparse_delta, use_locking=False, name=None):
     return _rows(self, tensor_scatter_nd_min, "min", sparse_delta)
 
 
-def sparse_read(self, indices, name=None):
+def sparse_read(self, indices: TensorLike, name: str | None = None) -> Tensor:
     """``Variable.sparse_read``: the rows ``indices`` of the variable (a recorded read and a
     `gather`, so gradients reach the variable).
 
@@ -184,7 +173,7 @@ def sparse_read(self, indices, name=None):
     >>> fg.Variable([1., 2., 3.]).sparse_read([2, 0]).numpy()
     array([3., 1.], dtype=float32)
     """
-    return gather(self, indices)
+    return take(self, indices)
 
 
 for _method in (scatter_nd_update, scatter_nd_add, scatter_nd_sub, scatter_update,

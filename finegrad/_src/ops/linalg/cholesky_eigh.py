@@ -6,6 +6,9 @@ lower triangle of their input, as TensorFlow's kernels do; their gradients are t
 TensorFlow gives (for cholesky the symmetrized one, for eigh the lower triangle of the
 symmetrized one). ``lstsq`` (``ops/linalg/least_squares.py``) is built on cholesky.
 """
+
+from __future__ import annotations
+
 import warnings
 
 import numpy as np
@@ -20,6 +23,15 @@ from finegrad._src.ops.linalg.diag_inv_det import diag, diag_part, band_part, _m
 from finegrad._src.ops.linalg.checks import matrix_arg
 from finegrad._src.ops.linalg.solvers import _adj, triangular_solve_p
 from finegrad._src.tensor import Tensor
+
+from typing import TYPE_CHECKING
+
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.types import TensorLike
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.types import TensorLike
 
 
 def matrix_shapes(*mats):
@@ -57,7 +69,8 @@ def eye_like(x):
 cholesky_p = Primitive("cholesky", batch_rule=True, fresh=True, shape_rule=core.same_shape_rule)
 
 
-def cholesky(input, name=None):  # noqa: A002 (TensorFlow's keyword)
+def cholesky(input: TensorLike,  # noqa: A002 (TensorFlow's keyword)
+             name: str | None = None) -> Tensor:
     """The lower-triangular Cholesky factor ``L`` of each Hermitian positive definite matrix
     (``input = L @ adjoint(L)``); only the lower triangle of ``input`` is read.
 
@@ -120,7 +133,7 @@ eigh_p = Primitive("eigh", multiple_results=True, batch_rule=True, fresh=True,
                    shape_rule=matrix_shapes(lambda m, n: (n,), lambda m, n: (m, n)))
 
 
-def eigh(tensor, name=None):
+def eigh(tensor: TensorLike, name: str | None = None) -> tuple[Tensor, ...]:
     """Eigenvalues (ascending) and eigenvectors of each real symmetric (complex Hermitian)
     matrix: ``(e, v)`` with ``tensor @ v == v * e``; only the lower triangle is read (and the
     real part of the diagonal). ``e`` has the input's dtype, as in TensorFlow (complex with a
@@ -141,7 +154,7 @@ def eigh(tensor, name=None):
     return bind(eigh_p, matrix_arg(tensor, "linalg.eigh", "tensor", square=True))
 
 
-def eigvalsh(tensor, name=None):
+def eigvalsh(tensor: TensorLike, name: str | None = None) -> Tensor:
     """The eigenvalues (ascending) of each real symmetric (complex Hermitian) matrix;
     gradient ``V diag(ct) V^H`` on the lower triangle, as TensorFlow's.
 

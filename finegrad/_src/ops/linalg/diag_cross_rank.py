@@ -6,6 +6,9 @@ gradients (where TensorFlow has them), every order, forward mode and traces come
 ops. Shapes are checked up front; a mismatch raises TensorFlow's
 `finegrad.errors.InvalidArgumentError` (a ValueError) naming the function.
 """
+
+from __future__ import annotations
+
 import numpy as np
 
 from finegrad._src import dtypes
@@ -19,6 +22,15 @@ from finegrad._src.ops.math.reductions import reduce_max
 from finegrad._src.ops.linalg.svd_qr import svd
 from finegrad._src.tensor import Tensor, convert_to_tensor
 
+from typing import TYPE_CHECKING, Any
+
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.types import TensorLike
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.types import TensorLike
+
 
 def _same_dtype(a, b, fn, what):
     if a.dtype != b.dtype:
@@ -26,7 +38,8 @@ def _same_dtype(a, b, fn, what):
                         f"{b.dtype.name}")
 
 
-def normalize(tensor, ord="euclidean", axis=None, name=None):  # noqa: A002 (TF's keyword)
+def normalize(tensor: TensorLike, ord: str = "euclidean",  # noqa: A002 (TF's keyword)
+              axis: Any = None, name: str | None = None) -> tuple[Tensor, ...]:
     """``(tensor / norm, norm)`` with the norm over ``axis`` kept as axes of length 1 (all
     axes by default): TensorFlow's ``tf.linalg.normalize``. ``ord`` as `finegrad.norm`. A
     zero norm gives nan (as TensorFlow). Differentiable in both outputs.
@@ -48,7 +61,7 @@ def normalize(tensor, ord="euclidean", axis=None, name=None):  # noqa: A002 (TF'
     return x / n, n
 
 
-def cross(a, b, name=None):
+def cross(a: TensorLike, b: TensorLike, name: str | None = None) -> Tensor:
     """The cross product of 3-vectors along the last axis of ``a`` and ``b`` (one shape,
     ``[..., 3]``). Differentiable in both.
 
@@ -104,7 +117,8 @@ def _placed(d, m, n, k, np_dtype):
     return pad(block, edges)
 
 
-def set_diag(input, diagonal, name="set_diag", k=0, align="RIGHT_LEFT"):  # noqa: A002
+def set_diag(input: TensorLike, diagonal: TensorLike, name: str = "set_diag",  # noqa: A002
+             k: int = 0, align: str = "RIGHT_LEFT") -> Tensor:
     """``input`` with diagonal ``k`` of each matrix (the last two axes, ``[..., M, N]``;
     ``k`` = 0 the main one, > 0 above it, < 0 below) replaced by ``diagonal``
     (``[..., L]``, ``L`` that diagonal's length, ``min(M, N)`` for ``k`` = 0). Gradients:
@@ -140,7 +154,7 @@ def set_diag(input, diagonal, name="set_diag", k=0, align="RIGHT_LEFT"):  # noqa
     return ew.where(mask, _placed(d, m, n, k, x._value.dtype), x)
 
 
-def tensor_diag(diagonal, name=None):
+def tensor_diag(diagonal: TensorLike, name: str | None = None) -> Tensor:
     """The rank-2k tensor with ``diagonal`` (rank k >= 1) on its diagonal:
     ``out[i1..ik, i1..ik] = diagonal[i1..ik]``, zero elsewhere. Differentiable.
 
@@ -160,7 +174,8 @@ def tensor_diag(diagonal, name=None):
     return reshape(diag(reshape(d, [-1])), shape + shape)
 
 
-def tensor_diag_part(input, name=None):  # noqa: A002 (TensorFlow's keyword)
+def tensor_diag_part(input: TensorLike,  # noqa: A002 (TensorFlow's keyword)
+                     name: str | None = None) -> Tensor:
     """The diagonal of a rank-2k tensor of shape ``s + s``: ``out[i1..ik] =
     input[i1..ik, i1..ik]`` (shape ``s``). Differentiable.
 
@@ -185,7 +200,8 @@ def tensor_diag_part(input, name=None):  # noqa: A002 (TensorFlow's keyword)
     return reshape(diag_part(reshape(x, [size, size])), shape[:k])
 
 
-def matrix_rank(a, tol=None, validate_args=False, name=None):
+def matrix_rank(a: TensorLike, tol: Any = None, validate_args: bool = False,
+                name: str | None = None) -> Tensor:
     """The rank of each matrix of ``a`` (``[..., M, N]``), as int32: how many singular
     values exceed ``tol``, by default ``eps * max(M, N) * max(singular value)`` (TensorFlow's
     and NumPy's). Not differentiable.
@@ -235,7 +251,8 @@ def _tridiagonal_parts(diagonals, diagonals_format, m, fn):
     return parts
 
 
-def tridiagonal_matmul(diagonals, rhs, diagonals_format="compact", name=None):
+def tridiagonal_matmul(diagonals: Any, rhs: TensorLike, diagonals_format: str = "compact",
+                       name: str | None = None) -> Tensor:
     """The product of tridiagonal matrices and ``rhs`` (``[..., M, N]``). ``diagonals`` is
     ``[..., 3, M]`` ('compact': superdiagonal, main diagonal, subdiagonal; the last
     superdiagonal and first subdiagonal entries are ignored), a tuple of three ``[..., M]``

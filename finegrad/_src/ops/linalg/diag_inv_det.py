@@ -1,5 +1,8 @@
 """More of ``tf.linalg``: band_part, diag, diag_part and trace, written with existing ops
 (a constant mask times the matrix), as TensorFlow's gradients of them are those masks."""
+
+from __future__ import annotations
+
 import numpy as np
 
 from finegrad._src import core, dims
@@ -11,6 +14,15 @@ from finegrad._src.core import Primitive, bind
 from finegrad._src.ops.linalg.checks import square_matrix, static_matrix
 from finegrad._src.ops.linalg.products import matmul, _swap
 from finegrad._src.ops.math.complex_numbers import conj_if_complex
+
+from typing import TYPE_CHECKING, Any
+
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.types import TensorLike
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.types import TensorLike
 
 
 def _mask(x, keep):
@@ -26,7 +38,8 @@ def _int_arg(v, fn, arg):
     return int(v)
 
 
-def band_part(input, num_lower, num_upper, name=None):  # noqa: A002 (TensorFlow's keyword)
+def band_part(input: TensorLike, num_lower: Any,  # noqa: A002 (TensorFlow's keyword)
+              num_upper: Any, name: str | None = None) -> Tensor:
     """Keep a band of each matrix: entries ``(i, j)`` with ``i - j <= num_lower`` and
     ``j - i <= num_upper`` (a negative count keeps that whole triangle), zero elsewhere.
 
@@ -45,7 +58,8 @@ def band_part(input, num_lower, num_upper, name=None):  # noqa: A002 (TensorFlow
                                 & ((up < 0) | (j - i <= up))))
 
 
-def diag_part(input, name=None, k=0, padding_value=0, align="RIGHT_LEFT"):  # noqa: A002
+def diag_part(input: TensorLike, name: str | None = None, k: int = 0,  # noqa: A002
+              padding_value: int = 0, align: str = "RIGHT_LEFT") -> Tensor:
     """The main diagonal of each matrix (of length ``min(rows, cols)``); only ``k=0``.
 
     >>> import finegrad as fg
@@ -60,8 +74,8 @@ def diag_part(input, name=None, k=0, padding_value=0, align="RIGHT_LEFT"):  # no
     return reduce_sum(picked, -1 if m <= n else -2)
 
 
-def diag(diagonal, name=None, k=0, num_rows=-1, num_cols=-1, padding_value=0,
-         align="RIGHT_LEFT"):
+def diag(diagonal: TensorLike, name: str | None = None, k: int = 0, num_rows: int = -1,
+         num_cols: int = -1, padding_value: Any = 0, align: str = "RIGHT_LEFT") -> Tensor:
     """Square matrices with ``diagonal``'s last axis on their main diagonal, zero elsewhere
     (only ``k=0`` and the default sizes).
 
@@ -83,7 +97,7 @@ def diag(diagonal, name=None, k=0, num_rows=-1, num_cols=-1, padding_value=0,
     return ar.multiply(expand_dims(v, -1), eye)
 
 
-def trace(x, name=None):
+def trace(x: TensorLike, name: str | None = None) -> Tensor:
     """The sum of each matrix's main diagonal (over the last two axes).
 
     >>> import finegrad as fg
@@ -102,7 +116,8 @@ inv_p = Primitive("inv", batch_rule=True, fresh=True,
                   shape_rule=lambda x: tuple(x))
 
 
-def inv(input, adjoint=False, name=None):  # noqa: A002 (TensorFlow's keyword)
+def inv(input: TensorLike, adjoint: bool = False,  # noqa: A002 (TensorFlow's keyword)
+        name: str | None = None) -> Tensor:
     """The inverse of each square matrix (of its adjoint with ``adjoint=True``).
 
     Gradient: ``-inv(A)^H @ ct @ inv(A)^H``, TensorFlow's.
@@ -137,7 +152,7 @@ det_p = Primitive("det", batch_rule=True, fresh=True,
                   shape_rule=_batch_shape)
 
 
-def det(input, name=None):  # noqa: A002 (TensorFlow's keyword)
+def det(input: TensorLike, name: str | None = None) -> Tensor:  # noqa: A002 (TensorFlow's keyword)
     """The determinant of each square matrix (over the last two axes).
 
     Gradient: ``ct * det(A) * inv(A)^H``, TensorFlow's (nan-free only where A is invertible).
@@ -176,7 +191,8 @@ det_sign_p = core.def_nondiff(Primitive("det_sign", fresh=True,
                                         shape_rule=_batch_shape))
 
 
-def slogdet(input, name=None):  # noqa: A002 (TensorFlow's keyword)
+def slogdet(input: TensorLike,  # noqa: A002 (TensorFlow's keyword)
+            name: str | None = None) -> tuple[Tensor, ...]:
     """``(sign, log_abs_determinant)`` of each square matrix, without overflow.
 
     The sign carries no gradient; ``log|det A|``'s is ``ct * inv(A)^H``, TensorFlow's.

@@ -7,6 +7,9 @@ For ``A V = V diag(e)`` with unit-norm eigenvector columns, ``M = V^-1 dA V`` gi
 TensorFlow's, ``V^-H (diag(ct_e) + conj(F) * (V^H ct_v - V^H V diag(Re(diag(V^H ct_v)))))
 V^H``, made real for a real ``A``. Both are written with finegrad ops (differentiable again).
 """
+
+from __future__ import annotations
+
 import numpy as np
 
 from finegrad._src.core import Primitive, bind
@@ -19,6 +22,12 @@ from finegrad._src.ops.linalg.diag_inv_det import diag, diag_part
 from finegrad._src.ops.linalg.checks import matrix_arg
 from finegrad._src.ops.linalg.solvers import solve, _adj
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.tensor import Tensor
+    from finegrad._src.types import TensorLike
+
 eig_p = Primitive("eig", multiple_results=True, batch_rule=True, fresh=True,
                   shape_rule=matrix_shapes(lambda m, n: (n,), lambda m, n: (m, n)))
 
@@ -27,7 +36,7 @@ def _complex_dtype(dtype):
     return np.complex64 if dtype in (np.float32, np.complex64) else np.complex128
 
 
-def eig(tensor, name=None):
+def eig(tensor: TensorLike, name: str | None = None) -> tuple[Tensor, ...]:
     """Eigenvalues and unit-norm eigenvectors ``(e, v)`` of each square matrix, complex
     (complex64 for float32/complex64 input, complex128 otherwise): ``tensor @ v == v * e``.
 
@@ -43,7 +52,7 @@ def eig(tensor, name=None):
     return bind(eig_p, matrix_arg(tensor, "linalg.eig", "tensor", square=True))
 
 
-def eigvals(tensor, name=None):
+def eigvals(tensor: TensorLike, name: str | None = None) -> Tensor:
     """The (complex) eigenvalues of each square matrix, in NumPy's order (see `eig`).
 
     >>> import finegrad as fg

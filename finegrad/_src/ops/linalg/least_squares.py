@@ -11,6 +11,9 @@ so that they differentiate again. At full rank this is the gradient TensorFlow g
 its SVD; at a rank-deficient matrix it is the derivative along perturbations that keep the
 rank (TensorFlow's SVD-based gradient there depends on its broadened ``1 / (s_j^2 - s_i^2)``).
 """
+
+from __future__ import annotations
+
 import numpy as np
 
 from finegrad._src.core import Primitive, bind
@@ -22,11 +25,17 @@ from finegrad._src.ops.linalg.solvers import _adj, cholesky_solve
 from finegrad._src.ops.linalg.cholesky_eigh import cholesky, eye_like
 from finegrad._src.tensor import Tensor
 
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.types import TensorLike
+
 pinv_p = Primitive("pinv", batch_rule=True, fresh=True,
                    shape_rule=lambda x, rcond: tuple(x[:-2]) + (x[-1], x[-2]))
 
 
-def pinv(a, rcond=None, validate_args=False, name=None):
+def pinv(a: TensorLike, rcond: Any = None, validate_args: bool = False,
+         name: str | None = None) -> Tensor:
     """The Moore-Penrose pseudo-inverse of each matrix of ``a`` (``[..., M, N]`` gives
     ``[..., N, M]``), by SVD: singular values at most ``rcond`` times the largest count as
     zero. ``rcond`` defaults to TensorFlow's ``10 * max(M, N) * eps`` of ``a``'s dtype.
@@ -99,7 +108,8 @@ def _pinv_vjp(ct, a, *, out, needs, batch, rcond):
 
 # ---- lstsq -----------------------------------------------------------------------------------
 
-def lstsq(matrix, rhs, l2_regularizer=0.0, fast=True, name=None):
+def lstsq(matrix: TensorLike, rhs: TensorLike, l2_regularizer: float = 0.0, fast: bool = True,
+          name: str | None = None) -> Tensor:
     """Least-squares solutions ``X`` of ``matrix @ X = rhs`` (``[..., M, N]`` and
     ``[..., M, K]``), with ``l2_regularizer`` ``lambda >= 0``: ``(A^T A + lambda I)^-1 A^T B``
     when ``M >= N``, ``A^T (A A^T + lambda I)^-1 B`` otherwise (the minimum-norm solution).

@@ -9,6 +9,9 @@ written with finegrad ops so they differentiate again: for ``X = L^-1 P dA U^-1`
 ``P^T L^-H (tril(L^H ct, -1) + triu(ct U^H)) U^-H``. The helpers are composites of
 matmul and triangular solves, so their gradients follow.
 """
+
+from __future__ import annotations
+
 import numpy as np
 
 from finegrad._src import core
@@ -22,6 +25,17 @@ from finegrad._src.ops.linalg.checks import matrix_arg
 from finegrad._src.ops.linalg.solvers import triangular_solve, _adj
 from finegrad._src.ops.math import elementwise as ew
 
+from typing import TYPE_CHECKING, Any
+
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.tensor import Tensor
+    from finegrad._src.types import TensorLike
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.tensor import Tensor
+    from finegrad._src.types import TensorLike
+
 
 def _factor(a):
     """``(packed, perm)`` of each matrix of ``a`` by Gaussian elimination with partial
@@ -32,11 +46,12 @@ def _factor(a):
     idx = np.indices(lu.shape[:-2])
     for k in range(n):
         piv = k + np.argmax(np.abs(lu[..., k:, k]), axis=-1)
-        rows = lu[(*idx, piv)].copy()
-        lu[(*idx, piv)] = lu[..., k, :]
+        at = (*idx, piv)
+        rows = lu[at].copy()
+        lu[at] = lu[..., k, :]
         lu[..., k, :] = rows
-        pk = perm[(*idx, piv)].copy()
-        perm[(*idx, piv)] = perm[..., k]
+        pk = perm[at].copy()
+        perm[at] = perm[..., k]
         perm[..., k] = pk
         with np.errstate(divide="ignore", invalid="ignore"):
             lu[..., k + 1:, k] /= lu[..., k:k + 1, k]
@@ -49,7 +64,8 @@ lu_perm_p = core.def_nondiff(Primitive("lu_perm", fresh=True,
                                        shape_rule=lambda x: tuple(x[:-1])))
 
 
-def lu(input, output_idx_type="int32", name=None):  # noqa: A002 (TensorFlow's keyword)
+def lu(input: TensorLike, output_idx_type: str = "int32",  # noqa: A002 (TensorFlow's keyword)
+       name: str | None = None) -> tuple[Tensor, ...]:
     """``(lu, p)``: the LU decomposition with partial pivoting of each square matrix, packed
     as TensorFlow's (``L`` unit lower below the diagonal, ``U`` on and above it) with the row
     permutation ``p`` (``input[p] = L @ U``). Only ``output_idx_type="int32"``.
@@ -106,7 +122,8 @@ def _lu_vjp(ct, a, *, out, needs, batch):
     return (matmul(p, g, adjoint_a=True),)
 
 
-def lu_reconstruct(lower_upper, perm, validate_args=False, name=None):
+def lu_reconstruct(lower_upper: Any, perm: Any, validate_args: bool = False,
+                   name: str | None = None) -> Tensor:
     """The matrix ``A`` whose ``lu`` is ``(lower_upper, perm)``: ``P^T L U``.
 
     >>> import finegrad as fg
@@ -119,7 +136,8 @@ def lu_reconstruct(lower_upper, perm, validate_args=False, name=None):
     return matmul(_perm_matrix(_t(perm), packed.dtype), matmul(low, up), adjoint_a=True)
 
 
-def lu_solve(lower_upper, perm, rhs, validate_args=False, name=None):
+def lu_solve(lower_upper: Any, perm: Any, rhs: TensorLike, validate_args: bool = False,
+             name: str | None = None) -> Tensor:
     """``X`` with ``A @ X = rhs`` for the ``A`` whose ``lu`` is ``(lower_upper, perm)``.
 
     >>> import finegrad as fg
@@ -134,7 +152,8 @@ def lu_solve(lower_upper, perm, rhs, validate_args=False, name=None):
     return triangular_solve(up, triangular_solve(low, b, lower=True), lower=False)
 
 
-def lu_matrix_inverse(lower_upper, perm, validate_args=False, name=None):
+def lu_matrix_inverse(lower_upper: Any, perm: Any, validate_args: bool = False,
+                      name: str | None = None) -> Tensor:
     """The inverse of the ``A`` whose ``lu`` is ``(lower_upper, perm)``.
 
     >>> import finegrad as fg

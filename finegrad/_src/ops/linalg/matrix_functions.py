@@ -9,6 +9,9 @@ is the same with ``A^H`` and the cotangent. Both rules call ``expm`` again, so t
 differentiate to any order. (TensorFlow differentiates its Pade approximant instead; both
 agree to the approximant's accuracy.)
 """
+
+from __future__ import annotations
+
 import numpy as np
 
 from finegrad._src import core
@@ -21,6 +24,17 @@ from finegrad._src.ops.linalg.diag_inv_det import diag_part
 from finegrad._src.ops.linalg.checks import matrix_arg
 from finegrad._src.ops.linalg.solvers import _adj
 from finegrad._src.ops.math import elementwise as ew
+
+from typing import TYPE_CHECKING
+
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.tensor import Tensor
+    from finegrad._src.types import TensorLike
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.tensor import Tensor
+    from finegrad._src.types import TensorLike
 
 # Pade coefficients b_0.. of degree 3, 5, 7, 9, 13 (Higham 2005, Table 2.3)
 _PADE = {
@@ -91,7 +105,7 @@ def _expm_impl(a):
 expm_p = Primitive("expm", batch_rule=True, fresh=True, shape_rule=core.same_shape_rule)
 
 
-def expm(input, name=None):  # noqa: A002 (TensorFlow's keyword)
+def expm(input: TensorLike, name: str | None = None) -> Tensor:  # noqa: A002 (TensorFlow's keyword)
     """The matrix exponential ``sum_k A^k / k!`` of each square matrix, by TensorFlow's
     scaling and squaring with Pade approximants (same values as ``tf.linalg.expm``).
 
@@ -127,7 +141,7 @@ def _expm_vjp(ct, a, *, out, needs, batch):
     return (_frechet(_adj(a), ct),)
 
 
-def logdet(matrix, name=None):
+def logdet(matrix: TensorLike, name: str | None = None) -> Tensor:
     """``log(det(A))`` of each Hermitian positive definite matrix, through its Cholesky
     factor: ``2 * sum(log(real(diag(cholesky(A)))))`` (TensorFlow's formula; only the lower
     triangle is read).

@@ -1,4 +1,7 @@
 """Linear algebra: matmul (batched, broadcasting), einsum, tensordot, matvec, norm."""
+
+from __future__ import annotations
+
 import string
 
 import numpy as np
@@ -14,6 +17,12 @@ from finegrad._src.ops.math import arithmetic as ar
 from finegrad._src.ops.math.complex_numbers import conj_if_complex
 from finegrad._src.ops.math import reductions as rd
 
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.tensor import Tensor
+    from finegrad._src.types import TensorLike
+
 # its impl, np.matmul, takes ``out=``: compiled graphs hand it a recycled buffer (into_pool)
 matmul_p = Primitive("matmul", batch_rule=True, fresh=True, into_pool=True)
 
@@ -23,9 +32,10 @@ def _swap(x):
     return transpose(x, tuple(range(n - 2)) + (n - 1, n - 2))
 
 
-def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False,
-           a_is_sparse=False, b_is_sparse=False, output_type=None, grad_a=False, grad_b=False,
-           name=None):
+def matmul(a: Any, b: Any, transpose_a: Any = False, transpose_b: Any = False,
+           adjoint_a: Any = False, adjoint_b: Any = False, a_is_sparse: Any = False,
+           b_is_sparse: Any = False, output_type: Any = None, grad_a: Any = False,
+           grad_b: Any = False, name: str | None = None) -> Tensor:
     """Matrix product over the last two axes; leading (batch) axes broadcast.
 
     1-D operands follow NumPy's ``@`` (a vector is a row on the left, a column on the right).
@@ -83,8 +93,8 @@ def _matmul_vjp(ct, a, b, *, out, needs, batch):
             unbroadcast(bind(matmul_p, _swap(a), ct), b, batch) if needs[1] else None)
 
 
-def matvec(a, b, transpose_a=False, adjoint_a=False, a_is_sparse=False, b_is_sparse=False,
-           name=None):
+def matvec(a: TensorLike, b: TensorLike, transpose_a: bool = False, adjoint_a: bool = False,
+           a_is_sparse: bool = False, b_is_sparse: bool = False, name: str | None = None) -> Tensor:
     """Matrix-vector product ``a @ b`` over the last axes (``finegrad.linalg.matvec``); the
     sparsity hints are accepted and ignored, as TensorFlow's dense kernels do.
 
@@ -98,7 +108,7 @@ def matvec(a, b, transpose_a=False, adjoint_a=False, a_is_sparse=False, b_is_spa
     return reshape(out, shape_with(out)[:-1])
 
 
-def tensordot(a, b, axes, name=None):
+def tensordot(a: Any, b: Any, axes: Any, name: str | None = None) -> Tensor:
     """Sum products over ``axes`` (an int: the last/first ``axes`` axes; or two lists).
 
     >>> import finegrad as fg
@@ -107,6 +117,8 @@ def tensordot(a, b, axes, name=None):
     """
     a, b = core.unify_args(matmul_p, [a, b])
     na, nb = a._value.ndim, b._value.ndim
+    ax_a: list[Any]
+    ax_b: list[Any]
     if isinstance(axes, (int, np.integer)):
         ax_a, ax_b = list(range(na - axes, na)), list(range(axes))
     else:
@@ -164,10 +176,26 @@ def _parse_einsum(equation, shapes):
         rhs = ell + "".join(sorted(c for c, n in counts.items() if n == 1 and c not in ell))
     else:
         rhs = rhs.replace("...", ell)
+    _check_einsum_sizes(equation, out_ins, shapes, set(ell))
     return out_ins, rhs
 
 
-def einsum(equation, *inputs, name=None):
+def _check_einsum_sizes(equation, subscripts, shapes, ellipsis):
+    """Every letter has one size over the operands (ellipsis axes broadcast, as in TF)."""
+    seen = {}
+    for k, (sub, shape) in enumerate(zip(subscripts, shapes, strict=True)):
+        for c, d in zip(sub, shape, strict=True):
+            if c in ellipsis or type(d) is not int and not isinstance(d, np.integer):
+                continue
+            if c in seen and seen[c][0] != d:
+                raise ValueError(f"finegrad.einsum: subscript {c!r} of {equation!r} has size "
+                                 f"{seen[c][0]} in operand {seen[c][1]} (shape "
+                                 f"{tuple(shapes[seen[c][1]])}) and size {d} in operand {k} "
+                                 f"(shape {tuple(shape)})")
+            seen.setdefault(c, (d, k))
+
+
+def einsum(equation: Any, *inputs: Any, name: str | None = None) -> Tensor:
     """Einstein summation, e.g. ``einsum("ij,jk->ik", a, b)``; '...' is supported.
 
     Primitive ``einsum`` (operands with a repeated subscript, such as ``"ii->i"``, are
@@ -230,7 +258,8 @@ def _einsum_vjp(ct, *xs, out, needs, batch, ins, spec):
     return tuple(grads)
 
 
-def norm(tensor, ord="euclidean", axis=None, keepdims=False, name=None):
+def norm(tensor: TensorLike, ord: str = "euclidean", axis: Any = None, keepdims: bool = False,
+         name: str | None = None) -> Tensor:
     """Vector or matrix norm: 'euclidean'/'fro'/2, 1, np.inf over ``axis`` (all by default).
 
     The gradient of the euclidean norm at 0 is nan, as in TensorFlow (see

@@ -6,6 +6,9 @@ whose rules are TensorFlow's adjoint-solve formulas, written with finegrad ops s
 differentiate again: for ``X = A^-1 B``, ``dB = A^-H ct`` and ``dA = -dB X^H`` (only the
 used triangle for a triangular ``A``). ``cholesky_solve`` is two triangular solves.
 """
+
+from __future__ import annotations
+
 import numpy as np
 
 from finegrad._src import dims
@@ -17,6 +20,12 @@ from finegrad._src.ops.math.complex_numbers import conj_if_complex
 from finegrad._src.ops.linalg.products import matmul, _swap
 from finegrad._src.ops.linalg.checks import matrix_arg, static_matrix
 from finegrad._src.ops.linalg.diag_inv_det import band_part
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.tensor import Tensor
+    from finegrad._src.types import TensorLike
 
 
 def _adj(x):
@@ -59,7 +68,8 @@ def _check_rhs(a, b, fn, broadcast):
 solve_p = Primitive("matrix_solve", batch_rule=True, fresh=True, shape_rule=_solve_shape)
 
 
-def solve(matrix, rhs, adjoint=False, name=None):
+def solve(matrix: TensorLike, rhs: TensorLike, adjoint: bool = False,
+          name: str | None = None) -> Tensor:
     """Solve ``matrix @ X = rhs`` (``adjoint(matrix) @ X = rhs`` with ``adjoint=True``) for
     each square matrix; ``matrix`` is ``[..., M, M]``, ``rhs`` ``[..., M, K]`` with the same
     batch shape, as in TensorFlow.
@@ -120,7 +130,8 @@ triangular_solve_p = Primitive("triangular_solve", batch_rule=True, fresh=True,
                                shape_rule=_solve_shape)
 
 
-def triangular_solve(matrix, rhs, lower=True, adjoint=False, name=None):
+def triangular_solve(matrix: TensorLike, rhs: TensorLike, lower: bool = True, adjoint: bool = False,
+                     name: str | None = None) -> Tensor:
     """Solve ``matrix @ X = rhs`` for triangular matrices: only the lower triangle of
     ``matrix`` is read with ``lower=True`` (the upper one otherwise); ``adjoint=True`` solves
     with its conjugate transpose. Batch shapes broadcast, as in TensorFlow.
@@ -192,7 +203,7 @@ def _triangular_solve_vjp(ct, a, b, *, out, needs, batch, lower, adjoint):
     return ga, unbroadcast(gb, b, batch) if needs[1] else None
 
 
-def cholesky_solve(chol, rhs, name=None):
+def cholesky_solve(chol: Any, rhs: TensorLike, name: str | None = None) -> Tensor:
     """Solve ``A @ X = rhs`` given ``chol``, the Cholesky factor of ``A``
     (``finegrad.linalg.cholesky(A)``): two triangular solves, differentiable through both.
 
@@ -209,7 +220,7 @@ def cholesky_solve(chol, rhs, name=None):
     return bind(triangular_solve_p, factor, y, lower=True, adjoint=True)
 
 
-def adjoint(matrix, name=None):
+def adjoint(matrix: TensorLike, name: str | None = None) -> Tensor:
     """The conjugate transpose of each matrix (over the last two axes).
 
     >>> import finegrad as fg
@@ -220,7 +231,8 @@ def adjoint(matrix, name=None):
     return _adj(static_matrix(matrix, "linalg.adjoint"))
 
 
-def matrix_transpose(a, name="matrix_transpose", conjugate=False):
+def matrix_transpose(a: TensorLike, name: str = "matrix_transpose",
+                     conjugate: bool = False) -> Tensor:
     """Transpose each matrix (the last two axes); ``conjugate=True`` also conjugates.
 
     >>> import finegrad as fg

@@ -8,6 +8,9 @@ signs agree. Where TensorFlow has no gradient (an SVD with ``full_matrices=True`
 non-square matrix, a QR with ``full_matrices=True`` of a tall one) the rules raise
 NotImplementedError saying so.
 """
+
+from __future__ import annotations
+
 import numpy as np
 
 from finegrad._src.core import Primitive, bind
@@ -21,6 +24,16 @@ from finegrad._src.ops.linalg.checks import matrix_arg
 from finegrad._src.ops.linalg.solvers import _adj, triangular_solve_p
 from finegrad._src.ops.linalg.cholesky_eigh import matrix_shapes, off_diag, safe_reciprocal
 
+from typing import TYPE_CHECKING, Any
+
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.tensor import Tensor
+    from finegrad._src.types import TensorLike
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.types import TensorLike
+
 
 # ---- svd -------------------------------------------------------------------------------------
 
@@ -31,7 +44,8 @@ svd_p = Primitive("svd", multiple_results=True, batch_rule=True, fresh=True,
                       lambda m, n, full_matrices: (n, n if full_matrices else min(m, n))))
 
 
-def svd(tensor, full_matrices=False, compute_uv=True, name=None):
+def svd(tensor: TensorLike, full_matrices: bool = False, compute_uv: bool = True,
+        name: str | None = None) -> Any:
     """Singular value decomposition of each matrix, in TensorFlow's order and form:
     ``(s, u, v)`` with ``tensor == u @ diag(s) @ adjoint(v)`` (``v`` is not transposed, unlike
     NumPy's ``vh``); ``s`` descending. ``compute_uv=False`` returns ``s`` only.
@@ -142,7 +156,8 @@ qr_p = Primitive("qr", multiple_results=True, batch_rule=True, fresh=True,
                      lambda m, n, full_matrices: (m if full_matrices else min(m, n), n)))
 
 
-def qr(input, full_matrices=False, name=None):  # noqa: A002 (TensorFlow's keyword)
+def qr(input: TensorLike, full_matrices: bool = False,  # noqa: A002 (TensorFlow's keyword)
+       name: str | None = None) -> tuple[Tensor, ...]:
     """QR decomposition of each matrix: ``(q, r)`` with ``input == q @ r``, ``q`` with
     orthonormal columns and ``r`` upper triangular (``[..., M, K]`` and ``[..., K, N]``,
     ``K = min(M, N)``; ``full_matrices=True``: ``q`` is ``[..., M, M]``, ``r`` ``[..., M, N]``).

@@ -5,6 +5,9 @@ VJPs undo broadcasting with `unbroadcast`; complex inputs follow TensorFlow's co
 cotangent meets the conjugate of the other factor). Built on the unary ops, `where` and the
 selection helper of `ops/math/elementwise.py`, which imports nothing from here.
 """
+
+from __future__ import annotations
+
 import operator
 
 import numpy as np
@@ -19,6 +22,15 @@ from finegrad._src.ops.math.complex_numbers import conj_if_complex, ordered
 from finegrad._src.ops.math.elementwise import _route, floor, log, where
 from finegrad._src.tensor import Tensor
 
+from typing import TYPE_CHECKING, Any
+
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.types import TensorLike
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.types import TensorLike
+
 
 # ---- binary arithmetic ------------------------------------------------------------------------
 
@@ -26,7 +38,7 @@ add_p = Primitive("add", batch_rule=True, kernel=np.add,
                   numexpr="{0} + {1}")
 
 
-def add(x, y, name=None):
+def add(x: TensorLike, y: TensorLike, name: str | None = None) -> Tensor:
     """Elementwise x + y with broadcasting. Primitive ``add``.
 
     >>> import finegrad as fg
@@ -51,7 +63,7 @@ subtract_p = Primitive("subtract", batch_rule=True, kernel=np.subtract,
                        numexpr="{0} - {1}")
 
 
-def subtract(x, y, name=None):
+def subtract(x: TensorLike, y: TensorLike, name: str | None = None) -> Tensor:
     """Elementwise x - y with broadcasting. Primitive ``subtract``.
 
     >>> import finegrad as fg
@@ -81,7 +93,7 @@ multiply_p = Primitive("multiply", batch_rule=True, kernel=np.multiply,
                        numexpr="{0} * {1}")
 
 
-def multiply(x, y, name=None):
+def multiply(x: TensorLike, y: TensorLike, name: str | None = None) -> Tensor:
     """Elementwise x * y with broadcasting. Primitive ``multiply``.
 
     >>> import finegrad as fg
@@ -131,7 +143,7 @@ divide_p = Primitive("divide", batch_rule=True, kernel=np.true_divide,
                      numexpr="{0} / {1}")
 
 
-def divide(x, y, name=None):
+def divide(x: TensorLike, y: TensorLike, name: str | None = None) -> Tensor:
     """Elementwise x / y. Integers divide to float64, as TensorFlow's ``/`` does.
 
     Primitive ``divide``.
@@ -181,7 +193,7 @@ _floordiv_kernel = _checked_int_division(np.floor_divide, "floordiv")
 floordiv_p = def_nondiff(Primitive("floordiv", kernel=_floordiv_kernel))
 
 
-def floordiv(x, y, name=None):
+def floordiv(x: TensorLike, y: TensorLike, name: str | None = None) -> Tensor:
     """Elementwise floor(x / y) (Python's ``//``); not differentiable. Primitive ``floordiv``.
 
     An integer division by zero raises `finegrad.errors.InvalidArgumentError`, as in
@@ -201,7 +213,7 @@ _mod_kernel = _checked_int_division(np.mod, "floormod")
 mod_p = Primitive("floormod", batch_rule=True, kernel=_mod_kernel)
 
 
-def mod(x, y, name=None):
+def mod(x: TensorLike, y: TensorLike, name: str | None = None) -> Tensor:
     """Elementwise remainder with the sign of ``y`` (Python's ``%``). Primitive ``floormod``.
 
     Gradient: 1 for x and -floor(x / y) for y, as in TensorFlow. An integer ``y`` of 0 raises
@@ -232,7 +244,8 @@ def _mod_vjp(ct, x, y, *, out, needs, batch):
 pow_p = Primitive("pow", batch_rule=True, elementwise=True, fresh=True)
 
 
-def pow(x, y, name=None):  # noqa: A001 - TensorFlow's public name
+def pow(x: TensorLike, y: Any,  # noqa: A001 - TensorFlow's public name
+        name: str | None = None) -> Tensor:
     """Elementwise x ** y. Primitive ``pow``; ``pow_scalar`` when ``y`` is a Python number and
     ``x`` is floating (a simpler rule: y * x**(y-1), as JAX's integer_pow).
 
@@ -324,7 +337,7 @@ def _pow_vjp(ct, x, y, *, out, needs, batch):
 maximum_p = Primitive("maximum", batch_rule=True, kernel=np.maximum)
 
 
-def maximum(x, y, name=None):
+def maximum(x: TensorLike, y: TensorLike, name: str | None = None) -> Tensor:
     """Elementwise max. At ties the gradient goes to ``x`` (TensorFlow: x >= y).
 
     Primitive ``maximum``.
@@ -354,7 +367,7 @@ def _maximum_vjp(ct, x, y, *, out, needs, batch):
 minimum_p = Primitive("minimum", batch_rule=True, kernel=np.minimum)
 
 
-def minimum(x, y, name=None):
+def minimum(x: TensorLike, y: TensorLike, name: str | None = None) -> Tensor:
     """Elementwise min. At ties the gradient goes to ``x`` (TensorFlow: x <= y).
 
     Primitive ``minimum``.
@@ -385,7 +398,7 @@ negative_p = Primitive("negative", batch_rule=True, kernel=np.negative,
                        numexpr="-{0}")
 
 
-def negative(x, name=None):
+def negative(x: TensorLike, name: str | None = None) -> Tensor:
     """Elementwise -x. Primitive ``negative``.
 
     >>> import finegrad as fg
@@ -400,7 +413,8 @@ negative_p.def_jvp(lambda primals, tangents, *, out: -tangents[0])
 negative_p.def_vjp(lambda ct, x, *, out, needs, batch: (-ct,))
 
 
-def clip_by_value(t, clip_value_min, clip_value_max, name=None):
+def clip_by_value(t: TensorLike, clip_value_min: Any, clip_value_max: Any,
+                  name: str | None = None) -> Tensor:
     """Clip ``t`` to [min, max], as ``maximum(minimum(t, max), min)`` (TensorFlow's definition).
 
     The gradient reaches ``t`` where min <= t <= max (ties included) and the bounds elsewhere.

@@ -16,11 +16,22 @@ TensorFlow has no complex kernel for them, rather than answer with NumPy's lexic
 These rules depend only on the core and `array` (their arithmetic goes through the Tensor
 operators, attached when the ops package is imported), so `elementwise` can build on them.
 """
+
+from __future__ import annotations
+
 import numpy as np
 
 from finegrad._src import core
 from finegrad._src.core import Primitive, bind
 from finegrad._src.ops.array.structural import _t, cast, unbroadcast
+
+from typing import Any
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.tensor import Tensor
+    from finegrad._src.types import TensorLike
 
 
 def _complex_dtype(real_dtype):
@@ -70,7 +81,7 @@ def ordered(name, impl):
 conj_p = Primitive("conj", batch_rule=True, kernel=np.conjugate)
 
 
-def conj(x, name=None):
+def conj(x: Any, name: str | None = None) -> Any:
     """Elementwise complex conjugate; a real tensor is returned unchanged, as in TensorFlow.
 
     Primitive ``conj``; its VJP and JVP are both the conjugate of the incoming value.
@@ -105,7 +116,8 @@ def _real_kernel(x, out=None):
 real_p = Primitive("real", batch_rule=True, kernel=_real_kernel)
 
 
-def real(input, name=None):  # noqa: A002 - TensorFlow's argument name
+def real(input: TensorLike,  # noqa: A002 - TensorFlow's argument name
+         name: str | None = None) -> Tensor:
     """The real part of a complex tensor (a real tensor is returned unchanged, as in
     TensorFlow). Primitive ``real``; its VJP is ``complex(ct, 0)``.
 
@@ -133,7 +145,8 @@ def _imag_kernel(x, out=None):
 imag_p = Primitive("imag", batch_rule=True, kernel=_imag_kernel)
 
 
-def imag(input, name=None):  # noqa: A002 - TensorFlow's argument name
+def imag(input: TensorLike,  # noqa: A002 - TensorFlow's argument name
+         name: str | None = None) -> Tensor:
     """The imaginary part of a complex tensor (zeros for a real tensor, as in TensorFlow).
 
     Primitive ``imag``; its VJP is ``complex(0, ct)``.
@@ -163,7 +176,8 @@ def _imag_vjp(ct, x, *, out, needs, batch):
 complex_p = Primitive("complex", batch_rule=True, elementwise=True, fresh=True)
 
 
-def complex(real, imag, name=None):  # noqa: A001 - TensorFlow's public name
+def complex(real: Any, imag: Any,  # noqa: A001 - TensorFlow's public name
+            name: str | None = None) -> Tensor:
     """The complex tensor ``real + i * imag`` (float32 parts give complex64, float64 parts
     complex128, as in TensorFlow); the parts broadcast. Primitive ``complex``.
 
@@ -211,7 +225,8 @@ def _complex_vjp(ct, re, im, *, out, needs, batch):
 angle_p = Primitive("angle", batch_rule=True, elementwise=True, fresh=True)
 
 
-def angle(input, name=None):  # noqa: A002 - TensorFlow's argument name
+def angle(input: TensorLike,  # noqa: A002 - TensorFlow's argument name
+          name: str | None = None) -> Tensor:
     """The argument (phase) of each element, ``atan2(imag, real)``; for a real tensor 0 or pi
     (by sign, as TensorFlow's), with no gradient. Primitive ``angle``.
 

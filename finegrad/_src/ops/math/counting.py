@@ -6,6 +6,9 @@ Their results' shapes depend on the values of integer inputs, so those inputs ar
 so it is differentiable in the weights as TensorFlow's scatter is; ``polyval`` is Horner's
 rule with the arithmetic ops.
 """
+
+from __future__ import annotations
+
 import collections
 
 import numpy as np
@@ -18,6 +21,12 @@ from finegrad._src.errors import InvalidArgumentError
 from finegrad._src.shapes import as_int
 from finegrad._src.tensor import Tensor
 
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.types import DTypeLike
+    from finegrad._src.types import TensorLike
+
 Unique = collections.namedtuple("Unique", ["y", "idx"])
 
 
@@ -29,7 +38,7 @@ def _integer_values(fn, x, arg):
     return np.asarray(_static(t, f"{fn}'s {arg}"))
 
 
-def unique(x, out_idx="int32", name=None):
+def unique(x: TensorLike, out_idx: DTypeLike = "int32", name: str | None = None) -> Any:
     """The distinct values of the vector ``x`` in the order they first appear (not sorted,
     as TensorFlow), and for each entry of ``x`` the index of its value in ``y``: a named
     tuple ``(y, idx)`` with ``x == gather(y, idx)``. Each NaN counts as distinct. Not
@@ -60,8 +69,9 @@ def unique(x, out_idx="int32", name=None):
                   Tensor(rank[inverse.reshape(-1)].astype(dt.as_numpy_dtype)))
 
 
-def bincount(arr, weights=None, minlength=None, maxlength=None, dtype="int32", name=None,
-             axis=None, binary_output=False):
+def bincount(arr: Any, weights: Any = None, minlength: Any = None, maxlength: Any = None,
+             dtype: Any = "int32", name: str | None = None, axis: Any = None,
+             binary_output: Any = False) -> Tensor:
     """How often each value 0, 1, ... occurs in the non-negative integer tensor ``arr`` (all
     of its entries), or the sum of ``weights`` per value. The length is max(arr) + 1, at
     least ``minlength`` and at most ``maxlength`` (larger values are dropped). Not
@@ -97,7 +107,7 @@ def bincount(arr, weights=None, minlength=None, maxlength=None, dtype="int32", n
     flat = a.reshape(-1)
     keep = flat < n
     if weights is None or binary_output:
-        out = np.bincount(flat[keep], minlength=n)[:n]
+        out: Any = np.bincount(flat[keep], minlength=n)[:n]
         out = (out > 0) if binary_output else out
         return Tensor(out.astype(as_dtype(dtype).as_numpy_dtype))
     w = _values(weights)
@@ -113,8 +123,9 @@ def _values(x):
     return np.asarray(_static(convert_to_tensor(x), "bincount's weights"))
 
 
-def confusion_matrix(labels, predictions, num_classes=None, weights=None, dtype="int32",
-                     name=None):
+def confusion_matrix(labels: TensorLike, predictions: TensorLike, num_classes: Any = None,
+                     weights: Any = None, dtype: DTypeLike = "int32",
+                     name: str | None = None) -> Tensor:
     """The ``num_classes x num_classes`` matrix whose entry ``[i, j]`` counts (or sums the
     ``weights`` of) the examples with label i predicted as j. ``num_classes`` defaults to
     max(labels, predictions) + 1. Differentiable in ``weights`` (each example's weight goes
@@ -163,7 +174,7 @@ def confusion_matrix(labels, predictions, num_classes=None, weights=None, dtype=
 UniqueWithCounts = collections.namedtuple("UniqueWithCounts", ["y", "idx", "count"])
 
 
-def unique_with_counts(x, out_idx="int32", name=None):
+def unique_with_counts(x: TensorLike, out_idx: DTypeLike = "int32", name: str | None = None) -> Any:
     """`unique`'s ``(y, idx)`` and ``count``, how often each value of ``y`` occurs in ``x``
     (of dtype ``out_idx``). Not differentiable; ``x`` is static inside a traced function.
 

@@ -8,6 +8,9 @@ primitives because NumPy has the kernel and no composite gives it: ``truncatemod
 ``fmod``; no gradient, as in TensorFlow), ``invert_permutation`` (integers, no gradient) and
 ``nextafter``, whose gradient is TensorFlow's: 1 for ``x1`` and 0 for ``x2``.
 """
+
+from __future__ import annotations
+
 import collections
 
 import numpy as np
@@ -19,12 +22,23 @@ from finegrad._src.ops.math import arithmetic as ar
 from finegrad._src.ops.math import elementwise as ew
 from finegrad._src.ops.math import sorting
 from finegrad._src.ops.zeros_and_axes import normalize_axes
+from finegrad._src.ops.array.gather import IndexedSlices
 from finegrad._src.ops.array.structural import cast, reduce_sum, reshape, unbroadcast, zeros_like
 from finegrad._src.ops.math.complex_numbers import complex as make_complex, imag, real
 from finegrad._src.ops.math.reductions import reduce_mean
 from finegrad._src.ops.special.error_and_gamma import truncated
 from finegrad._src.shapes import as_int
 from finegrad._src.tensor import Tensor, convert_to_tensor
+
+from typing import TYPE_CHECKING, Any
+
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.types import DTypeLike
+    from finegrad._src.types import TensorLike
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.types import TensorLike
 
 
 def _float_pair(x, y, fn, kinds="fc"):
@@ -46,7 +60,7 @@ def _float_pair(x, y, fn, kinds="fc"):
     return x, y
 
 
-def realdiv(x, y, name=None):
+def realdiv(x: TensorLike, y: TensorLike, name: str | None = None) -> Tensor:
     """Elementwise ``x / y`` of floating (or complex) tensors, as TensorFlow's ``RealDiv``;
     IEEE inf and nan where ``y`` is 0. Gradients ``1 / y`` and ``-x / y**2``.
 
@@ -67,7 +81,7 @@ def realdiv(x, y, name=None):
 truncatemod_p = def_nondiff(Primitive("truncatemod", elementwise=True, fresh=True))
 
 
-def truncatemod(x, y, name=None):
+def truncatemod(x: TensorLike, y: TensorLike, name: str | None = None) -> Tensor:
     """Elementwise remainder of the division rounded toward zero (C's ``fmod``): its sign is
     ``x``'s, where `finegrad.math.floormod` takes ``y``'s. Not differentiable (as in
     TensorFlow). An integer ``y`` of 0 raises `finegrad.errors.InvalidArgumentError`.
@@ -93,7 +107,7 @@ def _truncatemod_impl(x, y):
 nextafter_p = Primitive("nextafter", kernel=np.nextafter)
 
 
-def nextafter(x1, x2, name=None):
+def nextafter(x1: Any, x2: Any, name: str | None = None) -> Tensor:
     """Elementwise the next representable value after ``x1`` in the direction of ``x2``
     (float32 or float64). Gradient TensorFlow's: 1 for ``x1``, 0 for ``x2``. Primitive
     ``nextafter``.
@@ -129,8 +143,10 @@ def _nextafter_vjp(ct, x1, x2, *, out, needs, batch):
 
 # ---- scalar_mul, saturate_cast -----------------------------------------------------------
 
-def scalar_mul(scalar, x, name=None):
-    """``scalar * x`` for a 0-D ``scalar``; differentiable in both (as TensorFlow's).
+def scalar_mul(scalar: Any, x: TensorLike | IndexedSlices,
+               name: str | None = None) -> Tensor | IndexedSlices:
+    """``scalar * x`` for a 0-D ``scalar``; differentiable in both (as TensorFlow's). An
+    `IndexedSlices` ``x`` stays sparse: its values are scaled.
 
     >>> import finegrad as fg
     >>> fg.scalar_mul(2., fg.constant([1., 3.])).numpy()
@@ -140,6 +156,8 @@ def scalar_mul(scalar, x, name=None):
         ValueError: when ``scalar`` is not 0-D.
         TypeError: when a tensor ``scalar`` has another dtype than ``x``.
     """
+    if isinstance(x, IndexedSlices):
+        return IndexedSlices(scalar_mul(scalar, x.values), x.indices, x.dense_shape)
     x = convert_to_tensor(x)
     s = scalar if isinstance(scalar, Tensor) else convert_to_tensor(scalar, dtype_hint=x.dtype)
     if len(s.shape) != 0:
@@ -179,7 +197,7 @@ def _real_dtype(dt):
     return {"complex64": dtypes.float32, "complex128": dtypes.float64}.get(dt.name, dt)
 
 
-def saturate_cast(value, dtype, name=None):
+def saturate_cast(value: Any, dtype: Any, name: str | None = None) -> Tensor:
     """Cast ``value`` to ``dtype``, first clamping it to the range ``dtype`` can hold
     (``tf.cast`` would overflow): ``300`` cast to uint8 is 255, ``-1e10`` to int32 is
     int32's min. Complex to real keeps the real part; complex to complex clamps the real and
@@ -200,7 +218,7 @@ def saturate_cast(value, dtype, name=None):
             raise TypeError(f"finegrad.saturate_cast: {what} must be numeric, got {d.name}")
     in_dt, out_real = value.dtype, _real_dtype(dt)
     if in_dt.is_complex:
-        parts = real(value), imag(value)
+        parts: Any = real(value), imag(value)
         if dt.is_complex:
             lo, hi = _saturation_limits(parts[0].dtype, out_real)
             parts = [ar.clip_by_value(p, lo, hi) for p in parts]
@@ -212,7 +230,8 @@ def saturate_cast(value, dtype, name=None):
 
 # ---- counting and order checks -----------------------------------------------------------
 
-def count_nonzero(input, axis=None, keepdims=None, dtype=dtypes.int64, name=None):  # noqa: A002
+def count_nonzero(input: TensorLike, axis: Any = None, keepdims: Any = None,  # noqa: A002
+                  dtype: DTypeLike = dtypes.int64, name: str | None = None) -> Tensor:
     """How many entries of ``input`` are not zero (not False, not the empty string) over
     ``axis`` (all axes by default), as ``dtype`` (int64 by default). Exact comparison with 0:
     tiny values count.
@@ -234,7 +253,7 @@ def count_nonzero(input, axis=None, keepdims=None, dtype=dtypes.int64, name=None
     return cast(counts, dtype)
 
 
-def zero_fraction(value, name=None):
+def zero_fraction(value: TensorLike, name: str | None = None) -> Tensor:
     """The fraction of the entries of ``value`` that are zero, as a float32 scalar (nan for
     an empty tensor, as TensorFlow). Not differentiable.
 
@@ -260,7 +279,7 @@ def _ordered(x, fn, compare):
     return ew.equal(reduce_sum(failed), 0)
 
 
-def is_non_decreasing(x, name=None):
+def is_non_decreasing(x: TensorLike, name: str | None = None) -> Tensor:
     """True when each entry of ``x`` (read in row-major order) is >= the one before; True
     for fewer than two entries.
 
@@ -274,7 +293,7 @@ def is_non_decreasing(x, name=None):
     return _ordered(x, "is_non_decreasing", ew.greater_equal)
 
 
-def is_strictly_increasing(x, name=None):
+def is_strictly_increasing(x: TensorLike, name: str | None = None) -> Tensor:
     """True when each entry of ``x`` (read in row-major order) is > the one before; True
     for fewer than two entries.
 
@@ -292,7 +311,7 @@ invert_permutation_p = def_nondiff(Primitive("invert_permutation", fresh=True))
 invert_permutation_p.def_shape(core.same_shape_rule)
 
 
-def invert_permutation(x, name=None):
+def invert_permutation(x: TensorLike, name: str | None = None) -> Tensor:
     """The inverse of the permutation ``x`` (a 1-D int32 or int64 tensor of 0..n-1):
     ``y[x[i]] = i``. Not differentiable. Primitive ``invert_permutation``.
 
@@ -331,7 +350,8 @@ def _invert_permutation_impl(x):
     return out
 
 
-def accumulate_n(inputs, shape=None, tensor_dtype=None, name=None):
+def accumulate_n(inputs: TensorLike, shape: Any = None, tensor_dtype: DTypeLike | None = None,
+                 name: str | None = None) -> Tensor:
     """The elementwise sum of a list of tensors of one shape and dtype (TensorFlow's
     deprecated alias of `finegrad.math.add_n`, with its checks of ``shape`` and
     ``tensor_dtype``). Differentiable.
@@ -368,7 +388,8 @@ def accumulate_n(inputs, shape=None, tensor_dtype=None, name=None):
     return total
 
 
-def in_top_k(targets, predictions, k, name=None):
+def in_top_k(targets: TensorLike, predictions: TensorLike, k: Any,
+             name: str | None = None) -> Tensor:
     """For each row ``i`` of ``predictions`` (``[batch, classes]``, float32), whether class
     ``targets[i]`` is among the ``k`` largest: fewer than ``k`` predictions of that row are
     strictly greater than its own (so ties at the boundary count as in). False for a
@@ -427,8 +448,9 @@ def _approx_k(operand, k, reduction_dimension, fn, direction):
     return ApproxTopK(values[keep], indices[keep])
 
 
-def approx_max_k(operand, k, reduction_dimension=-1, recall_target=0.95,
-                 reduction_input_size_override=-1, aggregate_to_topk=True, name=None):
+def approx_max_k(operand: Any, k: Any, reduction_dimension: int = -1, recall_target: float = 0.95,
+                 reduction_input_size_override: int = -1, aggregate_to_topk: bool = True,
+                 name: str | None = None) -> Any:
     """The ``k`` largest values of ``operand`` along ``reduction_dimension`` and their int32
     indices, a ``(values, indices)`` pair. finegrad computes them exactly (a recall of 1,
     which meets any ``recall_target``; TensorFlow's CPU kernel is exact too). ``operand`` is
@@ -447,8 +469,9 @@ def approx_max_k(operand, k, reduction_dimension=-1, recall_target=0.95,
     return _approx_k(operand, k, reduction_dimension, "approx_max_k", "DESCENDING")
 
 
-def approx_min_k(operand, k, reduction_dimension=-1, recall_target=0.95,
-                 reduction_input_size_override=-1, aggregate_to_topk=True, name=None):
+def approx_min_k(operand: Any, k: Any, reduction_dimension: int = -1, recall_target: float = 0.95,
+                 reduction_input_size_override: int = -1, aggregate_to_topk: bool = True,
+                 name: str | None = None) -> Any:
     """The ``k`` smallest values of ``operand`` along ``reduction_dimension`` (ascending)
     and their int32 indices, a ``(values, indices)`` pair; exact, as `approx_max_k`.
 

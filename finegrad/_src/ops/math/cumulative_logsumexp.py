@@ -5,7 +5,17 @@ reduced to it as ``cumsum`` does.
 Its rules are TensorFlow's: the VJP ``g_j = sum_{i >= j} ct_i exp(x_j - out_i)`` is computed
 in log space by splitting ``ct`` into its positive and negative parts, each a reverse scan of
 this same primitive, and the JVP likewise with a forward scan, so every order works.
+
+Where an output is -inf, every input of its prefix is -inf and ``exp(x_j - out_i)`` is
+``exp(-inf + inf)``: the partial derivative there is 1 for each of those inputs (with the
+others at -inf, ``out_i`` is ``x_j`` itself: what a finite difference in ``x_j`` alone gives
+at any finite ``x_j``; a one-element prefix is the identity). So an exclusive scan's first
+outputs, and the -inf entries of a mask, get their exact derivative, never a silent 0.
+TensorFlow gives nan there.
 """
+
+from __future__ import annotations
+
 import numpy as np
 
 from finegrad._src import core
@@ -13,14 +23,21 @@ from finegrad._src.core import Primitive, bind
 from finegrad._src.ops.math import elementwise as ew
 from finegrad._src.ops.array.structural import _t, ones_like, zeros_like
 from finegrad._src.ops.zeros_and_axes import axis_vmap
-from finegrad._src.ops.math.reductions import _flip, _scan_prep
+from finegrad._src.ops.math.reductions import _flip, _scan_prep, cumsum
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.tensor import Tensor
+    from finegrad._src.types import TensorLike
 
 cumulative_logsumexp_p = Primitive("cumulative_logsumexp", batch_rule=True, fresh=True,
                                    shape_rule=core.same_shape_rule)
 cumulative_logsumexp_p.def_vmap(axis_vmap(cumulative_logsumexp_p, "axis"))
 
 
-def cumulative_logsumexp(x, axis=0, exclusive=False, reverse=False, name=None):
+def cumulative_logsumexp(x: TensorLike, axis: int = 0, exclusive: bool = False,
+                         reverse: bool = False, name: str | None = None) -> Tensor:
     """``log(cumsum(exp(x)))`` along ``axis``, without overflow or underflow; ``exclusive``
     and ``reverse`` as for ``cumsum`` (an exclusive scan starts at -inf). Float inputs.
     Primitive ``cumulative_logsumexp``.
@@ -68,13 +85,22 @@ def _finite_out(out):
     return ew.where(ew.equal(out, -np.inf), zeros_like(out), out)
 
 
+def _empty_prefix(out):
+    """Where ``out`` is -inf (a prefix of -inf inputs, each with partial derivative 1 there:
+    see the module)."""
+    return ew.equal(out, -np.inf)
+
+
 @cumulative_logsumexp_p.def_vjp
 def _cumulative_logsumexp_vjp(ct, x, *, out, needs, batch, axis):
-    """VJP: sum_{i >= j} ct_i exp(x_j - out_i), as two reverse scans in log space."""
-    log_pos, log_neg = _log_parts(ct)
-    out = _finite_out(out)
-    return (ew.exp(_scan(log_pos - out, axis, True) + x)
-            - ew.exp(_scan(log_neg - out, axis, True) + x),)
+    """VJP: sum_{i >= j} ct_i exp(x_j - out_i), as two reverse scans in log space; at the
+    -inf prefix, sum_{i >= j} ct_i over the -inf outputs."""
+    empty = _empty_prefix(out)
+    log_pos, log_neg = _log_parts(ew.where(empty, zeros_like(ct), ct))
+    finite = _finite_out(out)
+    g = ew.exp(_scan(log_pos - finite, axis, True) + x) \
+        - ew.exp(_scan(log_neg - finite, axis, True) + x)
+    return (g + cumsum(ew.where(empty, ct, zeros_like(ct)), axis=axis, reverse=True),)
 
 
 @cumulative_logsumexp_p.def_jvp
@@ -83,6 +109,8 @@ def _cumulative_logsumexp_jvp(primals, tangents, *, out, axis):
     if x_dot is None:
         return 0 * out
     log_pos, log_neg = _log_parts(x_dot)
-    out = _finite_out(out)
-    return (ew.exp(_scan(log_pos + x, axis, False) - out)
-            - ew.exp(_scan(log_neg + x, axis, False) - out))
+    empty = _empty_prefix(out)
+    finite = _finite_out(out)
+    y_dot = ew.exp(_scan(log_pos + x, axis, False) - finite) \
+        - ew.exp(_scan(log_neg + x, axis, False) - finite)
+    return ew.where(empty, cumsum(x_dot, axis=axis), y_dot)

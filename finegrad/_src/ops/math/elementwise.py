@@ -8,6 +8,9 @@ kinks are chosen as TensorFlow chooses them and documented beside each rule. For
 inputs the VJPs multiply by the conjugate derivative, TensorFlow's convention (see
 `ops.math.complex_numbers`); the JVPs are unchanged.
 """
+
+from __future__ import annotations
+
 import numpy as np
 
 from finegrad._src.core import Primitive, bind, def_nondiff
@@ -16,6 +19,16 @@ from finegrad._src.ops.zeros_and_axes import zeros_cotangent, instantiate_zeros
 from finegrad._src.ops.declare import unary
 from finegrad._src.ops.math.complex_numbers import conj_if_complex, ordered, real
 from finegrad._src.tensor import Tensor
+
+from typing import TYPE_CHECKING, Any
+
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from collections.abc import Callable
+    from finegrad._src.types import TensorLike
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.types import TensorLike
 
 
 exp_p, exp = unary("exp", np.exp, lambda x, out: out, """Elementwise e**x.
@@ -204,7 +217,7 @@ tanh_grad_p = Primitive("tanh_grad", batch_rule=True, kernel=_tanh_grad_kernel,
                         numexpr="{1} * (1 - {0} * {0})")
 
 
-def tanh_grad(y, g):
+def tanh_grad(y: TensorLike, g: Any) -> Tensor:
     """g * (1 - y * y), the gradient of tanh given its output ``y`` (primitive ``tanh_grad``).
 
     >>> import finegrad as fg
@@ -244,7 +257,7 @@ sigmoid_grad_p = Primitive("sigmoid_grad", batch_rule=True, kernel=_sigmoid_grad
                            numexpr="{1} * ({0} * (1 - {0}))")
 
 
-def sigmoid_grad(y, g):
+def sigmoid_grad(y: TensorLike, g: Any) -> Tensor:
     """g * y * (1 - y), the gradient of sigmoid given its output ``y`` (``sigmoid_grad``).
 
     >>> import finegrad as fg
@@ -277,7 +290,7 @@ def _sigmoid_grad_vjp(ct, y, g, *, out, needs, batch):
 abs_p = Primitive("abs", batch_rule=True, kernel=np.abs)
 
 
-def abs(x, name=None):  # noqa: A001 - TensorFlow's public name
+def abs(x: TensorLike, name: str | None = None) -> Tensor:  # noqa: A001 - TensorFlow's public name
     """Elementwise absolute value; the subgradient at 0 is 0 (sign(0)), as in TensorFlow.
 
     Primitive ``abs``.
@@ -316,7 +329,7 @@ def _abs_vjp(ct, x, *, out, needs, batch):
 sign_p = Primitive("sign", batch_rule=True, kernel=np.sign)
 
 
-def sign(x, name=None):
+def sign(x: TensorLike, name: str | None = None) -> Tensor:
     """Elementwise -1, 0 or 1; its gradient is 0 everywhere (TensorFlow's choice).
 
     Primitive ``sign``.
@@ -333,12 +346,12 @@ sign_p.def_jvp(lambda primals, tangents, *, out: tangents[0] * 0)
 sign_p.def_vjp(lambda ct, x, *, out, needs, batch: (zeros_cotangent(x, batch),))
 
 
-def _rounding(name, impl, doc):
+def _rounding(name: Any, impl: Any, doc: Any) -> tuple[Primitive, Callable[..., Tensor]]:
     prim = def_nondiff(Primitive(name, kernel=impl if isinstance(impl, np.ufunc) else None,
                                  elementwise=True))
     prim.def_impl(impl)
 
-    def op(x, name=None):
+    def op(x: TensorLike, name: str | None = None) -> Tensor:
         return bind(prim, x)
 
     op.__name__ = op.__qualname__ = name
@@ -368,7 +381,7 @@ round_p, round = _rounding("round", np.round, """Elementwise rounding, half to e
 where_p = Primitive("select", unify=(1, 2), batch_rule=True, elementwise=True, fresh=True)
 
 
-def where(condition, x=None, y=None, name=None):
+def where(condition: Any, x: Any = None, y: Any = None, name: str | None = None) -> Tensor:
     """Elementwise ``x`` where ``condition`` else ``y``, with broadcasting (primitive ``select``).
 
     With only ``condition``, the int64 coordinates of its true entries (not differentiable).
@@ -416,14 +429,15 @@ def _route(ct, mask, x, y, needs, batch):
 
 # ---- comparisons and predicates (not differentiable) -----------------------------------------
 
-def _predicate(name, impl, doc, nargs=2, compares=False):
+def _predicate(name: Any, impl: Any, doc: Any, nargs: Any = 2,
+               compares: Any = False) -> tuple[Primitive, Callable[..., Tensor]]:
     prim = def_nondiff(Primitive(name, kernel=impl))
     prim.def_impl(ordered(name, impl) if compares else impl)
     if nargs == 2:
-        def op(x, y, name=None):
+        def op(x: TensorLike, y: TensorLike, name: str | None = None) -> Tensor:
             return bind(prim, x, y)
     else:
-        def op(x, name=None):
+        def op(x: TensorLike, name: str | None = None) -> Tensor:  # type: ignore[misc]
             return bind(prim, x)
     op.__name__ = op.__qualname__ = name
     op.__doc__ = doc + f"\n\n    Primitive ``{name}``; not differentiable.\n"

@@ -6,6 +6,9 @@ written with finegrad ops); ``rint`` is a rounding, not differentiable, as Tenso
 ``log_sigmoid`` is TensorFlow's composite ``-softplus(-x)``; ``squared_difference`` is the
 composite ``(x - y) * (x - y)``, whose gradient ``2 (x - y) ct`` is TensorFlow's.
 """
+
+from __future__ import annotations
+
 import numpy as np
 
 from finegrad._src.core import Primitive, bind
@@ -13,6 +16,12 @@ from finegrad._src.ops.declare import def_partials, float_only, unary
 from finegrad._src.ops.math.arithmetic import multiply, negative, subtract
 from finegrad._src.ops.array.structural import convert_to_tensor
 from finegrad._src.ops.math.elementwise import _rounding, rsqrt, softplus
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.tensor import Tensor
+    from finegrad._src.types import TensorLike
 
 acosh_p, acosh = unary("acosh", np.arccosh, lambda x, out: rsqrt(x * x - 1), """Elementwise
     inverse hyperbolic cosine (nan below 1); derivative 1 / sqrt(x**2 - 1).
@@ -36,7 +45,7 @@ rint_p, rint = _rounding("rint", np.rint, """Elementwise rounding to the nearest
     array([ 0.,  2., -2.], dtype=float32)""")
 
 
-def log_sigmoid(x, name=None):
+def log_sigmoid(x: TensorLike, name: str | None = None) -> Tensor:
     """Elementwise log(sigmoid(x)), computed as TensorFlow does: ``-softplus(-x)``, finite
     for large negative x; its gradient is sigmoid(-x). Real float inputs only (TypeError
     naming ``finegrad.log_sigmoid`` otherwise).
@@ -51,7 +60,7 @@ def log_sigmoid(x, name=None):
     return negative(softplus(negative(x)))
 
 
-def squared_difference(x, y, name=None):
+def squared_difference(x: TensorLike, y: TensorLike, name: str | None = None) -> Tensor:
     """Elementwise (x - y)**2, with broadcasting; gradient 2 (x - y) for x, -2 (x - y) for y.
     Numeric inputs of one dtype, integers included (as TensorFlow).
 
@@ -68,7 +77,7 @@ def squared_difference(x, y, name=None):
 atan2_p = Primitive("atan2", kernel=np.arctan2, batch_rule=True)
 
 
-def atan2(y, x, name=None):
+def atan2(y: TensorLike, x: TensorLike, name: str | None = None) -> Tensor:
     """Elementwise angle of the point ``(x, y)`` in ``[-pi, pi]`` (note the order: ``y``
     first, as TensorFlow and NumPy), with broadcasting; real floats of one dtype. Gradients
     ``x / (x^2 + y^2)`` for ``y`` and ``-y / (x^2 + y^2)`` for ``x`` (nan at the origin, as

@@ -4,12 +4,20 @@ with finegrad ops in TensorFlow's formulas, so values and gradients (every order
 are TensorFlow's.
 """
 
+from __future__ import annotations
+
 from finegrad._src.ops.array.structural import zeros_like
 from finegrad._src.ops.math import elementwise as ew
 from finegrad._src.tensor import convert_to_tensor
 
+from typing import TYPE_CHECKING
 
-def reciprocal_no_nan(x, name=None):
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.tensor import Tensor
+    from finegrad._src.types import TensorLike
+
+
+def reciprocal_no_nan(x: TensorLike, name: str | None = None) -> Tensor:
     """``1 / x``, and 0 where ``x == 0`` (gradient 0 there).
 
     >>> import finegrad as fg
@@ -22,7 +30,7 @@ def reciprocal_no_nan(x, name=None):
     return ew.where(zero, zeros_like(inv), inv)
 
 
-def multiply_no_nan(x, y, name=None):
+def multiply_no_nan(x: TensorLike, y: TensorLike, name: str | None = None) -> Tensor:
     """``x * y``, and 0 where ``y == 0`` even if ``x`` is inf or nan. Gradients
     TensorFlow's: ``y`` for ``x`` and ``x`` for ``y`` (0 for ``y`` where ``y == 0`` and
     ``x`` is not finite).
@@ -38,7 +46,7 @@ def multiply_no_nan(x, y, name=None):
     return masked * y
 
 
-def xdivy(x, y, name=None):
+def xdivy(x: TensorLike, y: TensorLike, name: str | None = None) -> Tensor:
     """``x / y``, and 0 where ``x == 0`` (even where ``y`` is 0). Gradients TensorFlow's:
     ``1 / y`` for ``x`` and ``-x / y^2`` for ``y``, 0 where ``x == 0``.
 

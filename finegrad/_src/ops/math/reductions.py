@@ -1,7 +1,11 @@
 """Reductions over axes: mean, max, min, prod, logsumexp (reduce_sum lives in array.py)."""
+
+from __future__ import annotations
+
 import numpy as np
 
 from finegrad._src import core, dims
+from finegrad._src.errors import InvalidArgumentError
 from finegrad._src.core import Primitive, bind
 from finegrad._src.ops.array.structural import (_t, expand_reduced, reduce_sum, reshape, cast,
                                                 transpose, concat, ones_like, stop_gradient,
@@ -13,8 +17,25 @@ from finegrad._src.ops.math import elementwise as ew
 from finegrad._src.ops.math import arithmetic as ar
 from finegrad._src.ops.math.complex_numbers import conj_if_complex, no_order
 
+from typing import TYPE_CHECKING, Any
 
-def reduce_mean(input_tensor, axis=None, keepdims=False, name=None):
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from collections.abc import Callable
+    from finegrad._src.tensor import Tensor
+    from finegrad._src.types import TensorLike
+
+
+def no_bools(fn, x):
+    """TypeError naming ``fn`` for a bool tensor: TensorFlow has no bool kernel for sums,
+    products, means, extrema or scans (NumPy would give a logical or/and, not a count)."""
+    if x._value.dtype == np.bool_:
+        raise TypeError(f"{fn}: not defined for bool tensors (as in TensorFlow); cast first, "
+                        f"e.g. finegrad.cast(x, finegrad.int32) to count the true entries, or "
+                        f"use finegrad.reduce_any / finegrad.reduce_all")
+
+
+def reduce_mean(input_tensor: TensorLike, axis: Any = None, keepdims: bool = False,
+                name: str | None = None) -> Tensor:
     """Mean over ``axis`` (all axes by default); integer tensors give an integer mean, as in TF.
 
     >>> import finegrad as fg
@@ -22,6 +43,7 @@ def reduce_mean(input_tensor, axis=None, keepdims=False, name=None):
     array([1.5, 3.5], dtype=float32)
     """
     x = _t(input_tensor)
+    no_bools("finegrad.reduce_mean", x)
     axes = normalize_axes(axis, x._value.ndim, "finegrad.reduce_mean")
     s = reduce_sum(x, axes, keepdims)
     n = dims.size_product(core.shape_of(x)[a] for a in axes)
@@ -44,7 +66,7 @@ def _identity(name, dtype):
     return info.min if low else info.max
 
 
-def _extremum(name, impl, doc):
+def _extremum(name: Any, impl: Any, doc: Any) -> tuple[Primitive, Callable[..., Tensor]]:
     prim = Primitive(name, batch_rule=True, fresh=True, shape_rule=core.reduction_shape_rule)
 
     @prim.def_impl
@@ -73,8 +95,10 @@ def _extremum(name, impl, doc):
     def _vjp(ct, x, *, out, needs, batch, axis, keepdims):
         return (expand_reduced(ct, x, axis, keepdims, batch) * _mask(x, out, axis, keepdims),)
 
-    def op(input_tensor, axis=None, keepdims=False, name=None):
+    def op(input_tensor: TensorLike, axis: Any = None, keepdims: bool = False,
+           name: str | None = None) -> Tensor:
         x = _t(input_tensor)
+        no_bools(f"finegrad.{prim.name}", x)
         return bind(prim, x, axis=normalize_axes(axis, x._value.ndim, f"finegrad.{prim.name}"),
                     keepdims=bool(keepdims))
 
@@ -99,7 +123,8 @@ reduce_prod_p = Primitive("reduce_prod", batch_rule=True, fresh=True,
                           shape_rule=core.reduction_shape_rule)
 
 
-def reduce_prod(input_tensor, axis=None, keepdims=False, name=None):
+def reduce_prod(input_tensor: TensorLike, axis: Any = None, keepdims: bool = False,
+                name: str | None = None) -> Tensor:
     """Product over ``axis``. Primitive ``reduce_prod``; exact gradient with zeros in the input.
 
     >>> import finegrad as fg
@@ -107,6 +132,7 @@ def reduce_prod(input_tensor, axis=None, keepdims=False, name=None):
     np.float32(6.0)
     """
     x = _t(input_tensor)
+    no_bools("finegrad.reduce_prod", x)
     return bind(reduce_prod_p, x, axis=normalize_axes(axis, x._value.ndim, "finegrad.reduce_prod"),
                 keepdims=bool(keepdims))
 
@@ -140,6 +166,10 @@ def _transpose(x, perm):
 def _scan_prep(x, axis, exclusive, reverse, identity, fn):
     """Reduce exclusive/reverse scans to an inclusive forward scan along ``axis``."""
     x = _t(x)
+    no_bools(fn, x)
+    if x._value.ndim == 0:   # TensorFlow: "Expected scan axis in the range [0, 0)"
+        raise InvalidArgumentError(f"{fn}: a scan needs a tensor of rank >= 1; axis {axis} is "
+                                   f"out of range for a scalar (shape ()); reshape it to [1]")
     ax = normalize_axes(axis, x._value.ndim, fn)[0]
     if reverse:
         x = _flip(x, ax)
@@ -160,7 +190,8 @@ def _flip(x, axis):
 cumsum_p = Primitive("cumsum", batch_rule=True, fresh=True, shape_rule=core.same_shape_rule)
 
 
-def cumsum(x, axis=0, exclusive=False, reverse=False, name=None):
+def cumsum(x: TensorLike, axis: int = 0, exclusive: bool = False, reverse: bool = False,
+           name: str | None = None) -> Tensor:
     """Cumulative sum along ``axis``. Primitive ``cumsum``.
 
     >>> import finegrad as fg
@@ -201,7 +232,8 @@ def _reverse_cumsum(ct, axis, batch):
 cumprod_p = Primitive("cumprod", batch_rule=True, fresh=True, shape_rule=core.same_shape_rule)
 
 
-def cumprod(x, axis=0, exclusive=False, reverse=False, name=None):
+def cumprod(x: TensorLike, axis: int = 0, exclusive: bool = False, reverse: bool = False,
+            name: str | None = None) -> Tensor:
     """Cumulative product along ``axis``. Primitive ``cumprod``.
 
     Its gradient is exact where elements are 0, to any order, in both modes:
@@ -297,7 +329,8 @@ def _reduce_prod_vjp(ct, x, *, out, needs, batch, axis, keepdims):
             conj_if_complex(_prod_others(x, axis)),)
 
 
-def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
+def reduce_logsumexp(input_tensor: TensorLike, axis: Any = None, keepdims: bool = False,
+                     name: str | None = None) -> Tensor:
     """log(sum(exp(x))) over ``axis``, computed stably (shifted by the max).
 
     Its gradient is softmax(x) along the axis; the shift carries no gradient.

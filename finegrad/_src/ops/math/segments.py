@@ -13,6 +13,9 @@ the other entries (exact where an entry is 0).
 Segment ids are static (their values fix the output's shape and are checked here, as
 TensorFlow's CPU kernels check them): inside a ``finegrad.function`` they must be constants.
 """
+
+from __future__ import annotations
+
 import numpy as np
 
 from finegrad._src import core
@@ -24,11 +27,17 @@ from finegrad._src.ops.array.structural import (cast, concat, convert_to_tensor,
                                                 zeros_like, ones_like, transpose)
 from finegrad._src.ops.zeros_and_axes import _static
 from finegrad._src.ops.math.elementwise import equal, sqrt, where
-from finegrad._src.ops.array.gather import gather, gather_vjp_p
+from finegrad._src.ops.array.gather import take, gather_vjp_p
 from finegrad._src.ops.math.reductions import cumprod
 from finegrad._src.ops.special.error_and_gamma import truncatediv
 from finegrad._src.shapes import as_int
 from finegrad._src.tensor import Tensor
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.types import TensorLike
+    from collections.abc import Callable
 
 
 def _scatter_rows(x, ids, num):
@@ -76,7 +85,7 @@ def _segment_extreme(name, ufunc, init):
 
     def selected(x, ids, out):
         """Where each entry reaches its segment's extreme, and how many do per segment."""
-        is_sel = equal(x, gather(out, ids))
+        is_sel = equal(x, take(out, ids))
         count = _scatter_rows(cast(is_sel, x.dtype), ids, out._value.shape[0])
         return is_sel, maximum(count, 1)
 
@@ -92,7 +101,7 @@ def _segment_extreme(name, ufunc, init):
     def _vjp(ct, x, ids, *, out, needs, batch, num, zero_empty):
         """VJP: the upstream of a segment split equally among its entries at the extreme."""
         is_sel, count = selected(x, ids, out)
-        g = gather(ct / count, ids, axis=len(batch))
+        g = take(ct / count, ids, axis=len(batch))
         return (where(is_sel, g, zeros_like(g)), None)
 
     return prim
@@ -125,12 +134,12 @@ def _prod_partials(x, ids, out):
     zeros = _scatter_rows(cast(is_zero, x.dtype), ids, num)
     nonzero_x = where(is_zero, ones_like(x), x)
     nonzero_prod = bind(segment_prod_p, nonzero_x, ids, num=num, zero_empty=False)
-    zeros_at = gather(zeros, ids)
+    zeros_at = take(zeros, ids)
     one_zero = equal(zeros_at, 1)
     many = core.current_tracer() is not None or bool(np.any(zeros_at._value > 1))
     at_many = _others_by_scans(x, ids, num) if many else zeros_like(x)
-    at_zero = where(one_zero, gather(nonzero_prod, ids), at_many)
-    return where(is_zero, at_zero, gather(out, ids) / nonzero_x)
+    at_zero = where(one_zero, take(nonzero_prod, ids), at_many)
+    return where(is_zero, at_zero, take(out, ids) / nonzero_x)
 
 
 def _others_by_scans(x, ids, num):
@@ -147,11 +156,11 @@ def _others_by_scans(x, ids, num):
     layout = np.full((num, longest), n, np.int64)   # index n: the padding row of ones
     layout[ids_np, pos] = np.arange(n)
     padded = concat([x, ones_like(x[:1])], 0)
-    dense = gather(padded, Tensor(layout))
+    dense = take(padded, Tensor(layout))
     others = (cumprod(dense, axis=1, exclusive=True)
               * cumprod(dense, axis=1, exclusive=True, reverse=True))
     flat = reshape(others, (num * longest,) + tuple(shape_of(x)[1:]))
-    return gather(flat, Tensor(ids_np * longest + pos))
+    return take(flat, Tensor(ids_np * longest + pos))
 
 
 @segment_prod_p.def_jvp
@@ -165,7 +174,7 @@ def _segment_prod_jvp(primals, tangents, *, out, num, zero_empty):
 @segment_prod_p.def_vjp
 def _segment_prod_vjp(ct, x, ids, *, out, needs, batch, num, zero_empty):
     """VJP of segment_prod: the upstream times the product of the other entries."""
-    return (gather(ct, ids, axis=len(batch)) * _prod_partials(x, ids, out), None)
+    return (take(ct, ids, axis=len(batch)) * _prod_partials(x, ids, out), None)
 
 
 # ---- checking and flattening the arguments ---------------------------------------------------
@@ -210,7 +219,7 @@ def _prepare(fn, data, segment_ids, num_segments):
     ids = ids.reshape(-1)
     if ids.size and ids.min() < 0:     # unsorted ops drop rows with a negative id (TensorFlow)
         keep = np.flatnonzero(ids >= 0)
-        rows, ids = gather(rows, Tensor(keep)), ids[keep]
+        rows, ids = take(rows, Tensor(keep)), ids[keep]
     return rows, Tensor(ids), num
 
 
@@ -254,10 +263,10 @@ _EXAMPLES = {"sum": "[3., 3.]", "mean": "[1.5, 3. ]", "max": "[2., 3.]", "min": 
              "prod": "[2., 3.]", "sqrt_n": "[2.1213205, 3.       ]"}
 
 
-def _make(kind, sorted_ids):
+def _make(kind: Any, sorted_ids: Any) -> Callable[..., Tensor]:
     fn = f"segment_{kind}" if sorted_ids else f"unsorted_segment_{kind}"
     if sorted_ids:
-        def op(data, segment_ids, name=None):
+        def op(data: TensorLike, segment_ids: TensorLike, name: str | None = None) -> Tensor:
             rows, ids, num = _prepare(fn, data, segment_ids, None)
             return _reduce(kind, rows, ids, num, True)
         empty = "0" if kind in ("max", "min") else _EMPTY[kind]
@@ -265,7 +274,8 @@ def _make(kind, sorted_ids):
         what += "row of ``data``"
         size = "max(segment_ids) + 1 segments"
     else:
-        def op(data, segment_ids, num_segments, name=None):
+        def op(data: TensorLike, segment_ids: TensorLike,  # type: ignore[misc]
+               num_segments: TensorLike, name: str | None = None) -> Tensor:
             rows, ids, num = _prepare(fn, data, segment_ids, num_segments)
             return _reduce(kind, rows, ids, num, False)
         empty, call = _EMPTY[kind], "[1, 0, 0], num_segments=2"

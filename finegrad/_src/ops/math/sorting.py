@@ -7,6 +7,9 @@ Ties keep their original order (TensorFlow's top_k, on which its sort and argsor
 is stable); NaN sorts as the largest value (last ascending, first descending, as NumPy and
 TensorFlow's top_k place it).
 """
+
+from __future__ import annotations
+
 import collections
 
 import numpy as np
@@ -16,9 +19,20 @@ from finegrad._src.core import Primitive, bind, def_nondiff
 from finegrad._src.dtypes import as_dtype
 from finegrad._src.ops.array.structural import convert_to_tensor, transpose
 from finegrad._src.ops.zeros_and_axes import _normalize_axis, _static, axis_vmap
-from finegrad._src.ops.array.gather import gather
+from finegrad._src.ops.array.gather import take
 from finegrad._src.shapes import as_int
 from finegrad._src.tensor import Tensor
+
+from typing import TYPE_CHECKING, Any
+
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from collections.abc import Callable
+    from finegrad._src.types import TensorLike
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.types import DTypeLike
+    from finegrad._src.types import TensorLike
 
 
 def _check_real(fn, x, arg="input"):
@@ -39,8 +53,10 @@ def _index_dtype(output_type, fn, allowed=("int32", "int64")):
 
 # ---- argmax, argmin ---------------------------------------------------------------------------
 
-def _arg_extreme(name, np_fn, nan_as):
-    prim = def_nondiff(Primitive(name, unify=False))
+def _arg_extreme(name: Any, np_fn: Any, nan_as: Any) -> tuple[Primitive, Callable[..., Tensor]]:
+    prim = def_nondiff(Primitive(
+        name, unify=False,   # the shape without ``axis`` (open sizes follow)
+        shape_rule=lambda shape, *, axis, dtype: tuple(shape[:axis]) + tuple(shape[axis + 1:])))
 
     @prim.def_impl
     def _impl(x, *, axis, dtype):
@@ -51,7 +67,8 @@ def _arg_extreme(name, np_fn, nan_as):
 
     prim.def_vmap(axis_vmap(prim, "axis"))
 
-    def op(input, axis=None, output_type="int64", name=None):  # noqa: A002 (TF's keyword)
+    def op(input: TensorLike, axis: Any = None, output_type: Any = "int64",  # noqa: A002
+           name: str | None = None) -> Tensor:
         x = convert_to_tensor(input)
         _check_real(name_, x)
         if x._value.ndim == 0:
@@ -138,7 +155,7 @@ def _take_last(x, idx):
     n = x._value.ndim
     if x._value.size == 0 or idx._value.size == 0:    # nothing to gather: an empty slice
         return x[..., :idx._value.shape[-1]]
-    return gather(x, idx, axis=n - 1, batch_dims=n - 1)
+    return take(x, idx, axis=n - 1, batch_dims=n - 1)
 
 
 def _sorted_along(fn, values, axis, direction, dtype):
@@ -153,7 +170,8 @@ def _sorted_along(fn, values, axis, direction, dtype):
     return xt, idx, back
 
 
-def sort(values, axis=-1, direction="ASCENDING", name=None):
+def sort(values: TensorLike, axis: int = -1, direction: str = "ASCENDING",
+         name: str | None = None) -> Tensor:
     """``values`` sorted along ``axis``. Ties keep their order; NaN sorts as the largest.
     Its gradient sends each upstream value back to the position it came from (a gather at
     the sorting indices), so it is differentiable to any order.
@@ -172,7 +190,8 @@ def sort(values, axis=-1, direction="ASCENDING", name=None):
     return out if back is None else transpose(out, back)
 
 
-def argsort(values, axis=-1, direction="ASCENDING", stable=False, name=None):
+def argsort(values: TensorLike, axis: int = -1, direction: str = "ASCENDING", stable: bool = False,
+            name: str | None = None) -> Tensor:
     """The indices that sort ``values`` along ``axis`` (int32, as TensorFlow); always stable
     (ties in their original order), which also satisfies ``stable=False``. Not
     differentiable. Primitive ``argsort``.
@@ -188,7 +207,8 @@ def argsort(values, axis=-1, direction="ASCENDING", stable=False, name=None):
 TopKV2 = collections.namedtuple("TopKV2", ["values", "indices"])
 
 
-def top_k(input, k=1, sorted=True, index_type="int32", name=None):  # noqa: A002 (TF's names)
+def top_k(input: TensorLike, k: int = 1, sorted: bool = True,  # noqa: A002 (TF's names)
+          index_type: str = "int32", name: str | None = None) -> Any:
     """The ``k`` largest entries along the last axis and their indices, as a named tuple
     ``(values, indices)``; on ties the lower index comes first. ``values`` is differentiable
     (the upstream gradient goes back to the chosen positions); ``sorted=False`` also returns
@@ -240,7 +260,8 @@ def _searchsorted_impl(sorted_sequence, values, *, right, dtype):
     return out.astype(dtype).reshape(values.shape)
 
 
-def searchsorted(sorted_sequence, values, side="left", out_type="int32", name=None):
+def searchsorted(sorted_sequence: Any, values: TensorLike, side: str = "left",
+                 out_type: DTypeLike = "int32", name: str | None = None) -> Tensor:
     """For each row of ``values``, where its entries would go in the same row (leading axes)
     of ``sorted_sequence``, sorted along its last axis, to keep it sorted: the first such
     place (``side="left"``) or the last (``"right"``). Not differentiable.

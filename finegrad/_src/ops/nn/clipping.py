@@ -3,6 +3,9 @@
 in `ops.math.arithmetic`). Each is written with finegrad ops (so every order, both modes and
 traces work) and follows TensorFlow's formulas, so values and gradients are TensorFlow's.
 """
+
+from __future__ import annotations
+
 import numpy as np
 
 from finegrad._src.ops.math import arithmetic as ar
@@ -10,8 +13,10 @@ from finegrad._src.ops.math import elementwise as ew
 from finegrad._src.ops.array.structural import cast, reduce_sum
 from finegrad._src.tensor import Tensor, convert_to_tensor
 
+from typing import Any
 
-def global_norm(t_list, name=None):
+
+def global_norm(t_list: Any, name: str | None = None) -> Tensor:
     """``sqrt(sum of the squared L2 norms)`` of the tensors of ``t_list`` (None entries are
     ignored), as TensorFlow.
 
@@ -31,7 +36,8 @@ def global_norm(t_list, name=None):
     return ew.sqrt(total)
 
 
-def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
+def clip_by_global_norm(t_list: Any, clip_norm: Any, use_norm: Any = None,
+                        name: str | None = None) -> Any:
     """Scale every tensor of ``t_list`` by ``clip_norm / max(global_norm, clip_norm)``;
     returns ``(clipped_list, global_norm)``. None entries stay None; a non-finite global norm
     makes every value nan, as in TensorFlow.

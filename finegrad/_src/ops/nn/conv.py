@@ -14,6 +14,9 @@ convolutions. The kernels loop over the kh * kw window offsets (`conv_geometry.t
 matrix product each. conv1d is conv2d over a height of 1; depthwise_conv2d is conv2d with a
 block-diagonal filter (a composite, differentiable like any other).
 """
+
+from __future__ import annotations
+
 import numpy as np
 
 from finegrad._src import dims
@@ -24,6 +27,11 @@ from finegrad._src.ops.array.structural import _t, expand_dims, reshape, squeeze
 from finegrad._src.ops.batching import merged_vmap
 from finegrad._src.shapes import as_int
 from finegrad._src.tensor import Tensor
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.types import TensorLike
 
 
 _FIXED = "a convolution's spatial or channel axes"
@@ -188,8 +196,8 @@ def _conv_params(x, w, strides, padding, dilations, fn, n=2):
     return dict(strides=strides, dilations=dilations, pads=pads)
 
 
-def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None,  # noqa: A002
-           name=None):
+def conv2d(input: TensorLike, filters: TensorLike, strides: Any, padding: Any,  # noqa: A002
+           data_format: str = "NHWC", dilations: Any = None, name: str | None = None) -> Tensor:
     """2-D convolution (cross-correlation, as TensorFlow's) of ``input`` [batch, height,
     width, in_channels] with ``filters`` [kh, kw, in_channels, out_channels].
 
@@ -214,8 +222,8 @@ def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None,
     return bind(conv2d_p, x, w, **_conv_params(x, w, strides, padding, dilations, fn))
 
 
-def conv1d(input, filters, stride, padding, data_format="NWC", dilations=None,  # noqa: A002
-           name=None):
+def conv1d(input: TensorLike, filters: TensorLike, stride: Any, padding: Any,  # noqa: A002
+           data_format: str = "NWC", dilations: Any = None, name: str | None = None) -> Tensor:
     """1-D convolution of ``input`` [batch, width, in_channels] with ``filters`` [k,
     in_channels, out_channels] (conv2d over a height of 1).
 
@@ -234,8 +242,9 @@ def conv1d(input, filters, stride, padding, data_format="NWC", dilations=None,  
     return squeeze(y, [1])
 
 
-def conv2d_transpose(input, filters, output_shape, strides, padding="SAME",  # noqa: A002
-                     data_format="NHWC", dilations=None, name=None):
+def conv2d_transpose(input: TensorLike, filters: TensorLike, output_shape: Any,  # noqa: A002
+                     strides: Any, padding: str = "SAME", data_format: str = "NHWC",
+                     dilations: Any = None, name: str | None = None) -> Tensor:
     """The transpose (gradient) of `conv2d` in its input: ``input`` [batch, h, w,
     out_channels], ``filters`` [kh, kw, in_channels, out_channels] (as conv2d's), and the
     result has ``output_shape`` [batch, H, W, in_channels], a shape whose conv2d with the
@@ -276,8 +285,9 @@ def conv2d_transpose(input, filters, output_shape, strides, padding="SAME",  # n
     return bind(conv2d_input_grad_p, ct, w, in_hw=shape, **params)
 
 
-def depthwise_conv2d(input, filter, strides, padding, data_format=None,  # noqa: A002
-                     dilations=None, name=None):
+def depthwise_conv2d(input: TensorLike, filter: Any, strides: Any, padding: Any,  # noqa: A002
+                     data_format: Any = None, dilations: Any = None,
+                     name: str | None = None) -> Tensor:
     """Depthwise 2-D convolution: each input channel c convolved with its own
     ``filter[:, :, c, :]`` ([kh, kw, in_channels, multiplier]); output channel c *
     multiplier + m. A conv2d with a block-diagonal filter.
@@ -300,8 +310,9 @@ def depthwise_conv2d(input, filter, strides, padding, data_format=None,  # noqa:
     return bind(conv2d_p, x, full, **_conv_params(x, full, strides, padding, dilations, fn))
 
 
-def convolution(input, filters, strides=None, padding="VALID", data_format=None,  # noqa: A002
-                dilations=None, name=None):
+def convolution(input: TensorLike, filters: TensorLike, strides: Any = None,  # noqa: A002
+                padding: str = "VALID", data_format: Any = None, dilations: Any = None,
+                name: str | None = None) -> Tensor:
     """`conv1d` or `conv2d`, by the rank of ``input`` (3 or 4), channels last.
 
     >>> import finegrad as fg

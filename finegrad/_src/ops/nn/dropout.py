@@ -2,6 +2,9 @@
 1 / (1 - rate). The mask is a stateful random draw (`random_ops.uniform`), so a traced
 function draws a new mask on every call; the gradient is mask / (1 - rate), by the recorded
 multiplications."""
+
+from __future__ import annotations
+
 import numbers
 
 from finegrad._src import core, dims
@@ -12,6 +15,8 @@ from finegrad._src.ops.random import sampling as ro
 from finegrad._src.ops.array.structural import _t, cast, convert_to_tensor
 from finegrad._src.ops.zeros_and_axes import _static
 from finegrad._src.tensor import Tensor
+
+from typing import Any
 
 
 def _noise_shape(noise_shape, x, fn):
@@ -32,7 +37,8 @@ def _noise_shape(noise_shape, x, fn):
     return shape
 
 
-def dropout(x, rate, noise_shape=None, seed=None, name=None):
+def dropout(x: Any, rate: Any, noise_shape: Any = None, seed: Any = None,
+            name: str | None = None) -> Any:
     """Randomly zero values of ``x`` with probability ``rate`` and scale the rest by
     1 / (1 - rate) (``tf.nn.dropout``). ``noise_shape`` (broadcastable to ``x``'s shape,
     ``None`` entries taking ``x``'s sizes) shares one draw along its axes of size 1.
@@ -52,9 +58,9 @@ def dropout(x, rate, noise_shape=None, seed=None, name=None):
     if not x.dtype.is_floating:
         raise TypeError(f"{fn}: x must be floating, got {x.dtype.name}")
     if isinstance(rate, numbers.Real) and not isinstance(rate, bool):
-        if not 0 <= rate < 1:
+        if not 0 <= float(rate) < 1:
             raise ValueError(f"{fn}: rate must be a scalar in [0, 1), got {rate!r}")
-        keep = 1.0 / (1.0 - rate)
+        keep = 1.0 / (1.0 - float(rate))
     else:
         rate = convert_to_tensor(rate, x.dtype)
         if rate._value.ndim:

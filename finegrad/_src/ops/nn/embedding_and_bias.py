@@ -2,14 +2,24 @@
 ``softsign``. Each is written with finegrad ops (so every order, both modes and traces work)
 and follows TensorFlow's formulas, so values and gradients are TensorFlow's.
 """
+
+from __future__ import annotations
+
 from finegrad._src.ops.math import elementwise as ew
 from finegrad._src.ops.array.structural import reshape
 from finegrad._src.ops.array.gather import gather
 from finegrad._src.ops.nn.softmax_cross_entropy import clip_by_norm
 from finegrad._src.tensor import convert_to_tensor
 
+from typing import TYPE_CHECKING, Any
 
-def embedding_lookup(params, ids, max_norm=None, name=None):
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.tensor import Tensor
+    from finegrad._src.types import TensorLike
+
+
+def embedding_lookup(params: TensorLike, ids: Any, max_norm: Any = None,
+                     name: str | None = None) -> Tensor:
     """Rows ``ids`` of ``params`` (``gather`` on the first axis); the gradient adds into
     the looked-up rows. ``params`` may be a tensor, a Variable or a list of one of them;
     with ``max_norm``, each looked-up row is scaled to an L2 norm of at most ``max_norm``.
@@ -33,7 +43,8 @@ def embedding_lookup(params, ids, max_norm=None, name=None):
     return clip_by_norm(rows, max_norm, axes=axes)
 
 
-def bias_add(value, bias, data_format=None, name=None):
+def bias_add(value: TensorLike, bias: Any, data_format: Any = None,
+             name: str | None = None) -> Tensor:
     """``value + bias`` along the channel axis: the last one (``data_format`` None or
     ``"N...C"``), or axis 1 for ``"NC..."``; ``bias`` must be 1-D of that size.
 
@@ -54,7 +65,7 @@ def bias_add(value, bias, data_format=None, name=None):
     return value + bias
 
 
-def softsign(features, name=None):
+def softsign(features: TensorLike, name: str | None = None) -> Tensor:
     """Elementwise ``x / (1 + |x|)``; gradient ``1 / (1 + |x|)^2``.
 
     >>> import finegrad as fg

@@ -1,14 +1,24 @@
 """More of ``tf.nn``: batch_normalization, weighted_cross_entropy_with_logits and
 log_poisson_loss, written with existing ops in TensorFlow's own formulas, so their values,
 gradients (every mode and order) and nan/inf at the edges are TensorFlow's."""
+
+from __future__ import annotations
+
 import math
 
 from finegrad._src.ops.array.structural import _t, cast, zeros_like
 from finegrad._src.ops.nn.softmax_cross_entropy import _labels_like
 from finegrad._src.ops.math import elementwise as ew
 
+from typing import TYPE_CHECKING, Any
 
-def batch_normalization(x, mean, variance, offset, scale, variance_epsilon, name=None):
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.tensor import Tensor
+    from finegrad._src.types import TensorLike
+
+
+def batch_normalization(x: TensorLike, mean: Any, variance: Any, offset: Any, scale: Any,
+                        variance_epsilon: Any, name: str | None = None) -> Tensor:
     """``scale * (x - mean) / sqrt(variance + variance_epsilon) + offset``, broadcasting
     (``offset`` and ``scale`` may be None), computed as TensorFlow does:
     ``x * inv + (offset - mean * inv)`` with ``inv = scale * rsqrt(variance + eps)``.
@@ -33,7 +43,8 @@ def _as(v, x):
     return v if v.dtype == x.dtype else cast(v, x.dtype)
 
 
-def weighted_cross_entropy_with_logits(labels, logits, pos_weight, name=None):
+def weighted_cross_entropy_with_logits(labels: Any, logits: Any, pos_weight: Any,
+                                       name: str | None = None) -> Tensor:
     """The logistic loss with the positive term weighted by ``pos_weight``:
     ``(1 - z) x + (1 + (q - 1) z) (log1p(exp(-|x|)) + max(-x, 0))``, stable for large |x|.
 
@@ -48,7 +59,8 @@ def weighted_cross_entropy_with_logits(labels, logits, pos_weight, name=None):
             + log_weight * (ew.log1p(ew.exp(-ew.abs(logits))) + ew.relu(-logits)))
 
 
-def log_poisson_loss(targets, log_input, compute_full_loss=False, name=None):
+def log_poisson_loss(targets: Any, log_input: Any, compute_full_loss: Any = False,
+                     name: str | None = None) -> Tensor:
     """The Poisson negative log-likelihood ``exp(c) - c * z`` for the log-rate ``c``; with
     ``compute_full_loss`` Stirling's ``z log z - z + log(2 pi z) / 2`` is added where
     ``z > 1`` (TensorFlow's rule; 0 for ``0 <= z <= 1``).

@@ -9,6 +9,9 @@ and ``max_pool_gather(x, g)``, which reads ``g`` at those positions. The positio
 Average pooling (TensorFlow's: padding does not count in a window's mean) is the linear pair
 ``avg_pool(x)`` and ``avg_pool_grad(ct)``, each the other's transpose.
 """
+
+from __future__ import annotations
+
 import numpy as np
 
 from finegrad._src import dims
@@ -18,6 +21,12 @@ from finegrad._src.ops.array.structural import _t, expand_dims, squeeze
 from finegrad._src.ops.batching import merged_vmap
 from finegrad._src.ops.zeros_and_axes import instantiate_zeros
 from finegrad._src.ops.nn.conv import _float_input
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.tensor import Tensor
+    from finegrad._src.types import TensorLike
 
 _ONE = (1, 1)
 
@@ -242,7 +251,8 @@ def _pool(prim, fn, input, ksize, strides, padding, data_format, n):  # noqa: A0
     return bind(prim, x, ksize=ksize, strides=strides, pads=pads)
 
 
-def max_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):  # noqa: A002
+def max_pool2d(input: TensorLike, ksize: Any, strides: Any, padding: Any,  # noqa: A002
+               data_format: str = "NHWC", name: str | None = None) -> Tensor:
     """The maximum of each ``ksize`` window of ``input`` [batch, height, width, channels].
 
     ``ksize`` and ``strides``: an int or a list of length 1, 2 or 4; ``padding``: "SAME",
@@ -259,7 +269,8 @@ def max_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):  
                  data_format, 2)
 
 
-def avg_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):  # noqa: A002
+def avg_pool2d(input: TensorLike, ksize: Any, strides: Any, padding: Any,  # noqa: A002
+               data_format: str = "NHWC", name: str | None = None) -> Tensor:
     """The mean of each ``ksize`` window of ``input`` [batch, height, width, channels]; with
     "SAME" padding, padded positions do not count (TensorFlow's).
 
@@ -272,7 +283,8 @@ def avg_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):  
                  data_format, 2)
 
 
-def max_pool1d(input, ksize, strides, padding, data_format="NWC", name=None):  # noqa: A002
+def max_pool1d(input: TensorLike, ksize: Any, strides: Any, padding: Any,  # noqa: A002
+               data_format: str = "NWC", name: str | None = None) -> Tensor:
     """`max_pool2d` over [batch, width, channels].
 
     >>> import finegrad as fg
@@ -283,7 +295,8 @@ def max_pool1d(input, ksize, strides, padding, data_format="NWC", name=None):  #
                  data_format, 1)
 
 
-def avg_pool1d(input, ksize, strides, padding, data_format="NWC", name=None):  # noqa: A002
+def avg_pool1d(input: TensorLike, ksize: Any, strides: Any, padding: Any,  # noqa: A002
+               data_format: str = "NWC", name: str | None = None) -> Tensor:
     """`avg_pool2d` over [batch, width, channels].
 
     >>> import finegrad as fg
@@ -303,7 +316,8 @@ def _by_rank(fn, one, two, input, ksize, strides, padding, data_format):  # noqa
     return f(input, ksize, strides, padding, data_format or ("NWC" if r == 3 else "NHWC"))
 
 
-def max_pool(input, ksize, strides, padding, data_format=None, name=None):  # noqa: A002
+def max_pool(input: TensorLike, ksize: Any, strides: Any, padding: Any,  # noqa: A002
+             data_format: Any = None, name: str | None = None) -> Tensor:
     """`max_pool1d` or `max_pool2d`, by the rank of ``input`` (3 or 4).
 
     >>> import finegrad as fg
@@ -314,7 +328,8 @@ def max_pool(input, ksize, strides, padding, data_format=None, name=None):  # no
                     padding, data_format)
 
 
-def avg_pool(input, ksize, strides, padding, data_format=None, name=None):  # noqa: A002
+def avg_pool(input: TensorLike, ksize: Any, strides: Any, padding: Any,  # noqa: A002
+             data_format: Any = None, name: str | None = None) -> Tensor:
     """`avg_pool1d` or `avg_pool2d`, by the rank of ``input`` (3 or 4).
 
     >>> import finegrad as fg

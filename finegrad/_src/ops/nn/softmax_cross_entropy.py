@@ -1,4 +1,7 @@
 """Neural-network ops: softmax, log_softmax, cross-entropies, clip_by_norm."""
+
+from __future__ import annotations
+
 import numpy as np
 
 from finegrad._src import core, dims
@@ -11,10 +14,15 @@ from finegrad._src.tensor import Tensor
 from finegrad._src.ops.math import elementwise as ew
 from finegrad._src.ops.math import arithmetic as ar
 
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.types import TensorLike
+
 softmax_p = Primitive("softmax", batch_rule=True, fresh=True, shape_rule=core.same_shape_rule)
 
 
-def softmax(logits, axis=-1, name=None):
+def softmax(logits: TensorLike, axis: int = -1, name: str | None = None) -> Tensor:
     """exp(x) / sum(exp(x)) along ``axis``, computed stably. Primitive ``softmax``.
 
     >>> import finegrad as fg
@@ -54,7 +62,7 @@ log_softmax_p = Primitive("log_softmax", batch_rule=True, fresh=True,
                           shape_rule=core.same_shape_rule)
 
 
-def log_softmax(logits, axis=-1, name=None):
+def log_softmax(logits: TensorLike, axis: int = -1, name: str | None = None) -> Tensor:
     """x - logsumexp(x) along ``axis``, computed stably. Primitive ``log_softmax``.
 
     >>> import finegrad as fg
@@ -101,7 +109,8 @@ def _labels_like(labels, logits, fn):
     return labels, logits
 
 
-def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
+def softmax_cross_entropy_with_logits(labels: TensorLike, logits: TensorLike, axis: int = -1,
+                                      name: str | None = None) -> Tensor:
     """-sum(labels * log_softmax(logits)) along ``axis``; differentiable in both arguments.
 
     >>> import finegrad as fg
@@ -113,7 +122,8 @@ def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
     return -reduce_sum(labels * log_softmax(logits, axis), axis)
 
 
-def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None):
+def sparse_softmax_cross_entropy_with_logits(labels: Any, logits: Any,
+                                             name: str | None = None) -> Tensor:
     """-log_softmax(logits)[label] per example; ``labels`` are integer class ids.
 
     >>> import finegrad as fg
@@ -145,7 +155,8 @@ def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None):
     return -reduce_sum(onehot * ls, -1)
 
 
-def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
+def sigmoid_cross_entropy_with_logits(labels: Any = None, logits: Any = None,
+                                      name: str | None = None) -> Tensor:
     """Elementwise logistic loss, stable for large |logits|: max(x, 0) - x z + log1p(exp(-|x|)).
 
     Written with `where` as TensorFlow does, so the gradient at x = 0 is sigmoid(0) - z.
@@ -162,7 +173,7 @@ def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
     return relu_logits - logits * labels + ew.log1p(ew.exp(neg_abs))
 
 
-def clip_by_norm(t, clip_norm, axes=None, name=None):
+def clip_by_norm(t: Any, clip_norm: Any, axes: Any = None, name: str | None = None) -> Tensor:
     """Scale ``t`` so its L2 norm over ``axes`` is at most ``clip_norm`` (TensorFlow's formula).
 
     >>> import finegrad as fg
@@ -177,7 +188,7 @@ def clip_by_norm(t, clip_norm, axes=None, name=None):
     return identity(t * clip_norm / ar.maximum(l2norm, clip_norm))
 
 
-def l2_loss(t, name=None):
+def l2_loss(t: Any, name: str | None = None) -> Tensor:
     """sum(t ** 2) / 2.
 
     >>> import finegrad as fg

@@ -8,6 +8,9 @@ differentiates again: TensorFlow's stops at the first order); ``beta`` enters as
 distributions and seeding rules, not its bit streams (NumPy's gamma and Poisson samplers on
 a Philox stream).
 """
+
+from __future__ import annotations
+
 import numpy as np
 
 from finegrad._src import dtypes
@@ -17,6 +20,12 @@ from finegrad._src.ops.math.arithmetic import maximum
 from finegrad._src.ops.array.structural import broadcast_to, convert_to_tensor, unbroadcast
 from finegrad._src.ops.special.igamma import gamma_sample_grad
 from finegrad._src.ops.random.sampling import _FLOATS, _dtype, _seed, _shape
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.tensor import Tensor
+    from finegrad._src.types import DTypeLike
 
 
 def _gamma_draw(rng, alpha, shape, dtype):
@@ -88,7 +97,8 @@ def _scaled(raw, beta, dt):
     return maximum(np.finfo(dt._np).tiny, raw / beta)
 
 
-def gamma(shape, alpha, beta=None, dtype=dtypes.float32, seed=None, name=None):
+def gamma(shape: Any, alpha: Any, beta: Any = None, dtype: DTypeLike = dtypes.float32,
+          seed: Any = None, name: str | None = None) -> Tensor:
     """Gamma samples with concentration ``alpha`` and rate ``beta`` (default 1): shape
     ``shape + broadcast(alpha, beta).shape``. Differentiable in ``alpha`` and ``beta``
     (implicit reparameterization, TensorFlow's gradient; to any order here).
@@ -109,7 +119,8 @@ def gamma(shape, alpha, beta=None, dtype=dtypes.float32, seed=None, name=None):
     return _scaled(raw, b, dt)
 
 
-def stateless_gamma(shape, seed, alpha, beta=None, dtype=dtypes.float32, name=None):
+def stateless_gamma(shape: Any, seed: Any, alpha: Any, beta: Any = None,
+                    dtype: DTypeLike = dtypes.float32, name: str | None = None) -> Tensor:
     """Gamma samples of shape ``shape`` that depend only on ``seed`` (a pair of ints);
     ``alpha`` and ``beta`` broadcast to ``shape``'s trailing axes. Differentiable in both as
     `gamma` (not TensorFlow's values: the same distribution from another stream).
@@ -148,7 +159,8 @@ def _stateless_poisson_impl(lam, seed, *, shape, dtype):
     return np.asarray(rs.stateless_generator(seed).poisson(rates)).astype(dtype)[()]
 
 
-def stateless_poisson(shape, seed, lam, dtype=dtypes.int32, name=None):
+def stateless_poisson(shape: Any, seed: Any, lam: Any, dtype: DTypeLike = dtypes.int32,
+                      name: str | None = None) -> Tensor:
     """Poisson counts of shape ``shape`` with rates ``lam`` (broadcast to ``shape``'s
     trailing axes) that depend only on ``seed``; no gradient (as in TensorFlow).
 

@@ -4,6 +4,9 @@ A generator's ops carry its `Stream` (see `random_streams`), so inside `finegrad
 they draw new values on every call, continuing the generator's state, as TensorFlow's
 generator (a variable holding the state) does. `set_seed` does not restart a generator.
 """
+
+from __future__ import annotations
+
 import numpy as np
 
 from finegrad._src import dtypes
@@ -12,6 +15,11 @@ from finegrad._src.ops.random import sampling as ro
 from finegrad._src.ops.random import streams as rs
 from finegrad._src.shapes import as_int, as_ints
 from finegrad._src.tensor import Tensor
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.types import DTypeLike
 
 
 class Generator:
@@ -26,7 +34,7 @@ class Generator:
     True
     """
 
-    def __init__(self, copy_from=None, state=None, alg=None):
+    def __init__(self, copy_from: Any = None, state: Any = None, alg: Any = None) -> None:
         if copy_from is not None:
             self._stream = rs.Stream(None, follows_global=False)
             self._stream.seeds = copy_from._stream.seeds
@@ -40,7 +48,7 @@ class Generator:
                              "Generator.from_seed / Generator.from_non_deterministic_state")
 
     @classmethod
-    def from_seed(cls, seed, alg=None):
+    def from_seed(cls, seed: Any, alg: Any = None) -> Any:
         """A generator whose values depend only on ``seed`` (an int).
 
         >>> import finegrad as fg
@@ -50,7 +58,7 @@ class Generator:
         return cls(state=as_ints(seed, "finegrad.random.Generator.from_seed", "seed"))
 
     @classmethod
-    def from_non_deterministic_state(cls, alg=None):
+    def from_non_deterministic_state(cls, alg: Any = None) -> Any:
         """A generator started from fresh OS entropy.
 
         >>> import finegrad as fg
@@ -61,21 +69,24 @@ class Generator:
         g._stream = rs.Stream(None, follows_global=False)
         return g
 
-    def normal(self, shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None):
+    def normal(self, shape: Any, mean: float = 0.0, stddev: float = 1.0,
+               dtype: DTypeLike = dtypes.float32, name: str | None = None) -> Tensor:
         """Normal values from this generator (see `finegrad.random.normal`)."""
         fn = "finegrad.random.Generator.normal"
         dt = ro._dtype(dtype, fn)
         noise = ro._stateful(fn, ro._shape(shape, fn), dt, self._stream, "normal")
         return ro._scaled(noise, stddev, mean, dt)
 
-    def truncated_normal(self, shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None):
+    def truncated_normal(self, shape: Any, mean: float = 0.0, stddev: float = 1.0,
+                         dtype: DTypeLike = dtypes.float32, name: str | None = None) -> Any:
         """Truncated normal values from this generator."""
         fn = "finegrad.random.Generator.truncated_normal"
         dt = ro._dtype(dtype, fn)
         noise = ro._stateful(fn, ro._shape(shape, fn), dt, self._stream, "truncated_normal")
         return ro._scaled(noise, stddev, mean, dt)
 
-    def uniform(self, shape, minval=0, maxval=None, dtype=dtypes.float32, name=None):
+    def uniform(self, shape: Any, minval: Any = 0, maxval: Any = None,
+                dtype: DTypeLike = dtypes.float32, name: str | None = None) -> Tensor:
         """Uniform values in [minval, maxval) from this generator."""
         fn = "finegrad.random.Generator.uniform"
         dt = ro._dtype(dtype, fn, ro._FLOATS + ("int32", "int64"))
@@ -86,7 +97,7 @@ class Generator:
         u = ro._stateful(fn, shape, dt, self._stream, "uniform")
         return ro._bounded(u, minval, 1.0 if maxval is None else maxval, dt)
 
-    def make_seeds(self, count=1):
+    def make_seeds(self, count: int = 1) -> Tensor:
         """``count`` seeds for the stateless ops, as an int64 tensor of shape [2, count]
         (column ``i`` is one seed pair).
 
@@ -98,7 +109,7 @@ class Generator:
         return bind(rs.random_p, stream=self._stream, dist="uniform", shape=(2, count),
                     dtype=np.dtype(np.int64), low=-(1 << 63), high=(1 << 63) - 1)
 
-    def split(self, count=1):
+    def split(self, count: int = 1) -> Any:
         """``count`` new generators seeded from this one's stream (which advances).
 
         >>> import finegrad as fg
@@ -110,10 +121,10 @@ class Generator:
         return [Generator(state=s) for s in seeds]
 
 
-_GLOBAL_GENERATOR = []   # the one global generator, made on first use
+_GLOBAL_GENERATOR: list = []   # the one global generator, made on first use
 
 
-def get_global_generator():
+def get_global_generator() -> Any:
     """The global `Generator` (nondeterministic unless `set_global_generator` replaced it).
 
     >>> import finegrad as fg
@@ -125,7 +136,7 @@ def get_global_generator():
     return _GLOBAL_GENERATOR[0]
 
 
-def set_global_generator(generator):
+def set_global_generator(generator: Any) -> None:
     """Make ``generator`` the global generator.
 
     >>> import finegrad as fg

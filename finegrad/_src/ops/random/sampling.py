@@ -4,6 +4,9 @@ Random values carry no gradient; ``mean``/``stddev`` (normal) and ``minval``/``m
 (float uniform) enter as ``noise * stddev + mean``, recorded ops, so they are differentiable
 as in TensorFlow. Where values come from (streams, the global seed) is `random_streams`.
 """
+
+from __future__ import annotations
+
 from finegrad._src import dtypes
 from finegrad._src.core import bind
 from finegrad._src.ops.random import streams as rs
@@ -11,6 +14,12 @@ from finegrad._src.ops.array.structural import _t, convert_to_tensor, stack
 from finegrad._src.ops.zeros_and_axes import _shape_arg, _static
 from finegrad._src.shapes import as_int
 from finegrad._src.tensor import Tensor
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.types import DTypeLike
+    from finegrad._src.types import TensorLike
 
 _FLOATS = ("float16", "float32", "float64")
 
@@ -43,7 +52,7 @@ def _scaled(noise, scale, shift, dt):
     return noise
 
 
-def set_seed(seed):
+def set_seed(seed: Any) -> None:
     """Set the global random seed (``tf.random.set_seed``): from here on, the program's
     sequence of random ops is reproducible, ops with and without an op ``seed`` alike.
 
@@ -62,7 +71,8 @@ def _stateful(fn, shape, dtype, seed, dist, **params):
     return bind(rs.random_p, stream=stream, dist=dist, shape=shape, dtype=dtype._np, **params)
 
 
-def normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=None):
+def normal(shape: Any, mean: float = 0.0, stddev: float = 1.0, dtype: DTypeLike = dtypes.float32,
+           seed: Any = None, name: str | None = None) -> Tensor:
     """Normal values: ``noise * stddev + mean`` (differentiable in ``mean`` and ``stddev``).
 
     >>> import finegrad as fg
@@ -75,7 +85,9 @@ def normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=No
     return _scaled(noise, stddev, mean, dt)
 
 
-def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=None):
+def truncated_normal(shape: Any, mean: float = 0.0, stddev: float = 1.0,
+                     dtype: DTypeLike = dtypes.float32, seed: Any = None,
+                     name: str | None = None) -> Tensor:
     """Normal values redrawn beyond two standard deviations, times ``stddev`` plus ``mean``.
 
     >>> import finegrad as fg
@@ -98,7 +110,8 @@ def _int_bounds(minval, maxval, dt, fn):
     return lo, hi
 
 
-def uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=None):
+def uniform(shape: Any, minval: Any = 0, maxval: Any = None, dtype: DTypeLike = dtypes.float32,
+            seed: Any = None, name: str | None = None) -> Tensor:
     """Uniform values in [minval, maxval) (maxval defaults to 1 for floats; integer dtypes
     need it). Floats are ``u * (maxval - minval) + minval``, differentiable in the bounds.
 
@@ -124,7 +137,7 @@ def _bounded(u, minval, maxval, dt):
     return u * (hi - lo) + lo
 
 
-def shuffle(value, seed=None, name=None):
+def shuffle(value: TensorLike, seed: Any = None, name: str | None = None) -> Tensor:
     """``value`` with its first axis randomly permuted (no gradient, as in TensorFlow).
 
     >>> import finegrad as fg
@@ -135,7 +148,8 @@ def shuffle(value, seed=None, name=None):
                 stream=rs.op_stream(seed, "finegrad.random.shuffle"))
 
 
-def poisson(shape, lam, dtype=dtypes.float32, seed=None, name=None):
+def poisson(shape: Any, lam: Any, dtype: DTypeLike = dtypes.float32, seed: Any = None,
+            name: str | None = None) -> Tensor:
     """Poisson samples with rates ``lam``; the result has shape ``shape + lam.shape``. No
     gradient flows to ``lam`` (TensorFlow registers none).
 
@@ -161,7 +175,8 @@ def _logits(logits, fn):
     return x
 
 
-def categorical(logits, num_samples, dtype=None, seed=None, name=None):
+def categorical(logits: TensorLike, num_samples: Any, dtype: DTypeLike | None = None,
+                seed: Any = None, name: str | None = None) -> Tensor:
     """``num_samples`` class ids per row of ``logits`` ([batch, classes], unnormalized log
     probabilities); int64 by default.
 
@@ -186,8 +201,9 @@ def _seed(seed, fn):
     return s
 
 
-def stateless_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.float32, name=None,
-                     alg="auto_select"):
+def stateless_normal(shape: Any, seed: Any, mean: float = 0.0, stddev: float = 1.0,
+                     dtype: DTypeLike = dtypes.float32, name: str | None = None,
+                     alg: str = "auto_select") -> Tensor:
     """Normal values that depend only on ``shape`` and ``seed`` (a pair of ints), eagerly
     and traced alike: TensorFlow's values (its Philox4x32 stream and Box-Muller; float32 may
     differ from TensorFlow's in the last bits).
@@ -204,10 +220,11 @@ def stateless_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.float32, na
     return _scaled(noise, stddev, mean, dt)
 
 
-def stateless_truncated_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.float32,
-                               name=None, alg="auto_select"):
-    """Truncated normal values that depend only on ``shape`` and ``seed`` (not
-    TensorFlow's values: same distribution, another stream).
+def stateless_truncated_normal(shape: Any, seed: Any, mean: float = 0.0, stddev: float = 1.0,
+                               dtype: DTypeLike = dtypes.float32, name: str | None = None,
+                               alg: str = "auto_select") -> Tensor:
+    """Truncated normal values that depend only on ``shape`` and ``seed``: TensorFlow's
+    values (normals redrawn outside two standard deviations).
 
     >>> import finegrad as fg
     >>> fg.random.stateless_truncated_normal([2], seed=[0, 7]).shape
@@ -220,8 +237,9 @@ def stateless_truncated_normal(shape, seed, mean=0.0, stddev=1.0, dtype=dtypes.f
     return _scaled(noise, stddev, mean, dt)
 
 
-def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=dtypes.float32, name=None,
-                      alg="auto_select"):
+def stateless_uniform(shape: Any, seed: Any, minval: Any = 0, maxval: Any = None,
+                      dtype: DTypeLike = dtypes.float32, name: str | None = None,
+                      alg: str = "auto_select") -> Tensor:
     """Uniform values in [minval, maxval) that depend only on ``shape`` and ``seed``:
     TensorFlow's values, bit for bit (its Philox4x32 stream).
 
@@ -241,7 +259,8 @@ def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=dtypes.float32, 
     return _bounded(u, minval, 1.0 if maxval is None else maxval, dt)
 
 
-def stateless_categorical(logits, num_samples, seed, dtype=dtypes.int64, name=None):
+def stateless_categorical(logits: TensorLike, num_samples: Any, seed: Any,
+                          dtype: DTypeLike = dtypes.int64, name: str | None = None) -> Tensor:
     """`categorical` as a pure function of ``seed``.
 
     >>> import finegrad as fg
@@ -262,7 +281,7 @@ def _int_seed(seed, fn):
     return s
 
 
-def split(seed, num=2, alg="auto_select"):
+def split(seed: Any, num: int = 2, alg: str = "auto_select") -> Tensor:
     """``num`` new seeds from ``seed`` (an int32 or int64 pair): a ``[num, 2]`` tensor of
     ``seed``'s dtype, the full-range stateless integers of ``seed`` (TensorFlow's
     ``tf.random.split``; the same values, bit for bit, as its Philox4x32 stream).
@@ -284,7 +303,7 @@ def split(seed, num=2, alg="auto_select"):
                 low=None, high=None)
 
 
-def fold_in(seed, data, alg="auto_select"):
+def fold_in(seed: Any, data: TensorLike, alg: str = "auto_select") -> Tensor:
     """A new seed from ``seed`` (an int32 or int64 pair) and ``data`` (an int32 or int64
     scalar): ``[r, data]`` with ``r`` a full-range stateless integer of ``seed``, of
     ``data``'s dtype (TensorFlow's ``tf.random.fold_in``, bit for bit).

@@ -109,10 +109,14 @@ def _next_op_seed():
 
 
 def op_stream(seed, fn):
-    """The stream a stateful op with op seed ``seed`` (None or an int) draws from."""
+    """The stream a stateful op with op seed ``seed`` (None or an int) draws from (a TF1
+    graph's own, with TensorFlow 1's graph-level seed, when one is being built)."""
     if seed is not None:
         from finegrad._src.shapes import as_int
         seed = as_int(seed, fn, "seed")
+    graph_stream = getattr(core.current_tracer(), "random_stream", None)
+    if graph_stream is not None:
+        return graph_stream(seed)
     traced = core.current_tracer() is not None
     g = GLOBAL.seed
     if g is None and seed is None:
@@ -174,7 +178,11 @@ random_p = def_nondiff(Primitive("random", unify=False, fresh=True, stateful=Tru
 @random_p.def_impl
 def _random_impl(*, stream, dist, shape, dtype, low=None, high=None):
     """Draws ``shape`` values of ``dist`` from ``stream`` (at run time, so a graph draws anew
-    on every call)."""
+    on every call). A stream that draws itself (a TF1 graph's: TensorFlow's kernels' bit
+    streams) does."""
+    own = getattr(stream, "draw", None)
+    if own is not None:
+        return own(dist, shape, dtype, low, high)
     return draw(stream.generator(), dist, shape, dtype, low, high)
 
 
@@ -186,6 +194,9 @@ random_like_p = def_nondiff(Primitive(
 @random_like_p.def_impl
 def _random_like_impl(like, *, stream, dist, dtype, low=None, high=None):
     """`random` shaped like ``like`` when the graph runs (its open sizes included)."""
+    own = getattr(stream, "draw", None)
+    if own is not None:
+        return own(dist, np.shape(like), dtype, low, high)
     return draw(stream.generator(), dist, np.shape(like), dtype, low, high)
 
 
@@ -246,12 +257,14 @@ stateless_random_p = def_nondiff(Primitive("stateless_random", unify=False, fres
 
 @stateless_random_p.def_impl
 def _stateless_random_impl(seed, *, dist, shape, dtype, low=None, high=None):
-    """Uniform and normal values are TensorFlow's own (its Philox4x32 stream, `philox`);
-    truncated normals are drawn from a NumPy Philox keyed by the seed."""
+    """Uniform, normal and truncated normal values are TensorFlow's own (its Philox4x32
+    stream, `philox`)."""
     if dist == "uniform":
         return _real(philox.uniform(seed, shape, dtype, low, high), np.dtype(dtype))
     if dist == "normal":
         return _real(philox.normal(seed, shape, dtype), np.dtype(dtype))
+    if dist == "truncated_normal":
+        return _real(philox.truncated_normal(seed, shape, dtype), np.dtype(dtype))
     return draw(stateless_generator(seed), dist, shape, dtype, low, high)
 
 

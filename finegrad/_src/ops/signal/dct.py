@@ -12,6 +12,9 @@ TensorFlow's follow):
 
 ``norm='ortho'`` scales them to orthonormal maps (types II, III and IV).
 """
+
+from __future__ import annotations
+
 import numpy as np
 
 from finegrad._src import core, dims
@@ -19,6 +22,16 @@ from finegrad._src.ops.array.structural import _t, concat
 from finegrad._src.ops.math.complex_numbers import complex as make_complex, real
 from finegrad._src.ops.signal.fft import irfft, pad_axis_end, rfft
 from finegrad._src.ops.array.manipulation import reverse
+
+from typing import TYPE_CHECKING, Any
+
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.tensor import Tensor
+    from finegrad._src.types import TensorLike
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.tensor import Tensor
 
 
 def _check_dct_args(x, type, n, axis, norm, name):  # noqa: A002 (TensorFlow's keyword)
@@ -94,7 +107,8 @@ def _transform(input, type, n, axis, norm, name):  # noqa: A002 (TensorFlow's ke
     return _dct4(x, size, norm == "ortho")
 
 
-def dct(input, type=2, n=None, axis=-1, norm=None, name=None):  # noqa: A002
+def dct(input: TensorLike, type: int = 2, n: Any = None, axis: int = -1,  # noqa: A002
+        norm: Any = None, name: str | None = None) -> Tensor:
     """The discrete cosine transform of ``type`` (1 to 4) along the last axis, SciPy's and
     TensorFlow's definitions: type II is ``2 sum_n x_n cos(pi k (2n + 1) / 2N)``. ``n``
     crops or zero-pads the signal first; ``norm='ortho'`` makes types II-IV orthonormal.
@@ -112,7 +126,8 @@ def dct(input, type=2, n=None, axis=-1, norm=None, name=None):  # noqa: A002
     return _transform(input, type, n, axis, norm, "finegrad.signal.dct")
 
 
-def idct(input, type=2, n=None, axis=-1, norm=None, name=None):  # noqa: A002
+def idct(input: TensorLike, type: int = 2, n: Any = None, axis: int = -1,  # noqa: A002
+         norm: Any = None, name: str | None = None) -> Tensor:
     """The inverse DCT, as TensorFlow's: the `dct` of the inverse type (III for II, II for
     III, I and IV themselves). With ``norm='ortho'`` it inverts `dct` exactly; without, the
     result is the inverse scaled by ``2N`` (``2(N - 1)`` for type I).
@@ -129,7 +144,7 @@ def idct(input, type=2, n=None, axis=-1, norm=None, name=None):  # noqa: A002
     return _transform(input, inverse, n, axis, norm, "finegrad.signal.idct")
 
 
-def mfccs_from_log_mel_spectrograms(log_mel_spectrograms, name=None):
+def mfccs_from_log_mel_spectrograms(log_mel_spectrograms: Any, name: str | None = None) -> Tensor:
     """Mel-frequency cepstral coefficients: the type-II `dct` of the last axis scaled by
     ``1 / sqrt(2 num_mel_bins)`` (orthonormal but for the first coefficient, as
     TensorFlow's). Differentiable.

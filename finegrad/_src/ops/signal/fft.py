@@ -19,6 +19,9 @@ Three primitives, each a linear map with its rank (how many innermost axes) as a
 Every JVP is the op applied to the tangent. All rules are written with the primitives
 themselves, so derivatives of any order follow.
 """
+
+from __future__ import annotations
+
 import numpy as np
 
 from finegrad._src import core, dims
@@ -26,6 +29,17 @@ from finegrad._src.core import Primitive, bind
 from finegrad._src.ops.array.structural import _t, broadcast_to, concat, zeros_like
 from finegrad._src.ops.math.complex_numbers import _complex_dtype, conj, real
 from finegrad._src.ops.array.manipulation import pad
+
+from typing import TYPE_CHECKING, Any
+
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.tensor import Tensor
+    from finegrad._src.types import TensorLike
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.tensor import Tensor
+    from finegrad._src.types import TensorLike
 
 
 
@@ -86,7 +100,7 @@ def _complex_transform(input, rank, inverse):  # noqa: A002 (TensorFlow's keywor
     return bind(fft_p, x, rank=rank, inverse=inverse)
 
 
-def fft(input, name=None):  # noqa: A002 (TensorFlow's keyword)
+def fft(input: TensorLike, name: str | None = None) -> Tensor:  # noqa: A002 (TensorFlow's keyword)
     """The discrete Fourier transform over the innermost axis of a complex tensor.
 
     Primitive ``fft``; gradient ``n * ifft(ct)`` (TensorFlow's), JVP ``fft`` of the tangent.
@@ -101,7 +115,7 @@ def fft(input, name=None):  # noqa: A002 (TensorFlow's keyword)
     return _complex_transform(input, 1, False)
 
 
-def ifft(input, name=None):  # noqa: A002 (TensorFlow's keyword)
+def ifft(input: TensorLike, name: str | None = None) -> Tensor:  # noqa: A002 (TensorFlow's keyword)
     """The inverse discrete Fourier transform over the innermost axis (divides by its length).
 
     Primitive ``fft`` (``inverse=True``); gradient ``fft(ct) / n``.
@@ -116,7 +130,8 @@ def ifft(input, name=None):  # noqa: A002 (TensorFlow's keyword)
     return _complex_transform(input, 1, True)
 
 
-def fft2d(input, name=None):  # noqa: A002 (TensorFlow's keyword)
+def fft2d(input: TensorLike,  # noqa: A002 (TensorFlow's keyword)
+          name: str | None = None) -> Tensor:
     """The 2-D discrete Fourier transform over the two innermost axes of a complex tensor.
 
     >>> import finegrad as fg
@@ -130,7 +145,8 @@ def fft2d(input, name=None):  # noqa: A002 (TensorFlow's keyword)
     return _complex_transform(input, 2, False)
 
 
-def ifft2d(input, name=None):  # noqa: A002 (TensorFlow's keyword)
+def ifft2d(input: TensorLike,  # noqa: A002 (TensorFlow's keyword)
+           name: str | None = None) -> Tensor:
     """The inverse 2-D discrete Fourier transform over the two innermost axes.
 
     >>> import finegrad as fg
@@ -144,7 +160,8 @@ def ifft2d(input, name=None):  # noqa: A002 (TensorFlow's keyword)
     return _complex_transform(input, 2, True)
 
 
-def fft3d(input, name=None):  # noqa: A002 (TensorFlow's keyword)
+def fft3d(input: TensorLike,  # noqa: A002 (TensorFlow's keyword)
+          name: str | None = None) -> Tensor:
     """The 3-D discrete Fourier transform over the three innermost axes of a complex tensor.
 
     >>> import finegrad as fg
@@ -157,7 +174,8 @@ def fft3d(input, name=None):  # noqa: A002 (TensorFlow's keyword)
     return _complex_transform(input, 3, False)
 
 
-def ifft3d(input, name=None):  # noqa: A002 (TensorFlow's keyword)
+def ifft3d(input: TensorLike,  # noqa: A002 (TensorFlow's keyword)
+           name: str | None = None) -> Tensor:
     """The inverse 3-D discrete Fourier transform over the three innermost axes.
 
     >>> import finegrad as fg
@@ -319,7 +337,7 @@ def _inverse_real_transform(input_tensor, fft_length, rank):
     return bind(irfft_p, _fit_inner(y, half, name), fft_length=sizes)
 
 
-def rfft(input_tensor, fft_length=None, name=None):
+def rfft(input_tensor: TensorLike, fft_length: Any = None, name: str | None = None) -> Tensor:
     """The discrete Fourier transform of a real signal over its innermost axis: the
     ``fft_length // 2 + 1`` non-redundant coefficients (float32 gives complex64, float64
     complex128). The signal is cropped or zero-padded to ``fft_length`` (default: its length).
@@ -337,7 +355,7 @@ def rfft(input_tensor, fft_length=None, name=None):
     return _real_transform(input_tensor, fft_length, 1)
 
 
-def irfft(input_tensor, fft_length=None, name=None):
+def irfft(input_tensor: TensorLike, fft_length: Any = None, name: str | None = None) -> Tensor:
     """The real signal of length ``fft_length`` whose Fourier transform has the non-redundant
     coefficients ``input_tensor`` (cropped or zero-padded to ``fft_length // 2 + 1``; default
     ``fft_length``: ``2 * (n - 1)`` for ``n`` coefficients). complex64 gives float32.
@@ -355,7 +373,7 @@ def irfft(input_tensor, fft_length=None, name=None):
     return _inverse_real_transform(input_tensor, fft_length, 1)
 
 
-def rfft2d(input_tensor, fft_length=None, name=None):
+def rfft2d(input_tensor: TensorLike, fft_length: Any = None, name: str | None = None) -> Tensor:
     """The 2-D discrete Fourier transform of a real signal over its two innermost axes,
     keeping ``fft_length[1] // 2 + 1`` coefficients on the last (see `rfft`).
 
@@ -371,7 +389,7 @@ def rfft2d(input_tensor, fft_length=None, name=None):
     return _real_transform(input_tensor, fft_length, 2)
 
 
-def irfft2d(input_tensor, fft_length=None, name=None):
+def irfft2d(input_tensor: TensorLike, fft_length: Any = None, name: str | None = None) -> Tensor:
     """The inverse of `rfft2d`: a real signal of shape ``fft_length`` over the two innermost
     axes (default: the input's size on the second-to-last, ``2 * (n - 1)`` on the last).
 
@@ -388,7 +406,7 @@ def irfft2d(input_tensor, fft_length=None, name=None):
 
 
 
-def rfft3d(input_tensor, fft_length=None, name=None):
+def rfft3d(input_tensor: TensorLike, fft_length: Any = None, name: str | None = None) -> Tensor:
     """The 3-D discrete Fourier transform of a real signal over its three innermost axes,
     keeping ``fft_length[2] // 2 + 1`` coefficients on the last (see `rfft`). TensorFlow
     registers no gradient for it; finegrad's is the adjoint, as for `rfft`.
@@ -405,7 +423,7 @@ def rfft3d(input_tensor, fft_length=None, name=None):
     return _real_transform(input_tensor, fft_length, 3)
 
 
-def irfft3d(input_tensor, fft_length=None, name=None):
+def irfft3d(input_tensor: TensorLike, fft_length: Any = None, name: str | None = None) -> Tensor:
     """The inverse of `rfft3d`: a real signal of shape ``fft_length`` over the three innermost
     axes (default: the input's sizes, ``2 * (n - 1)`` on the last). TensorFlow registers no
     gradient for it; finegrad's is the adjoint, as for `irfft`.

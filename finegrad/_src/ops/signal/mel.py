@@ -1,10 +1,18 @@
 """``tf.signal.linear_to_mel_weight_matrix``: the triangular mel filter bank (a constant),
 on the HTK mel scale ``mel = 1127 ln(1 + hz / 700)``, as TensorFlow builds it."""
+
+from __future__ import annotations
+
 import numpy as np
 
 from finegrad._src import dtypes
 from finegrad._src.ops.signal.shifts_frames_windows import _positive_int
 from finegrad._src.tensor import Tensor
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.types import DTypeLike
 
 _NAME = "finegrad.signal.linear_to_mel_weight_matrix"
 
@@ -32,9 +40,10 @@ def _check_edges(sample_rate, lower, upper):
                          f"frequency sample_rate / 2 = {sample_rate / 2}, got {upper}")
 
 
-def linear_to_mel_weight_matrix(num_mel_bins=20, num_spectrogram_bins=129, sample_rate=8000,
-                                lower_edge_hertz=125.0, upper_edge_hertz=3800.0,
-                                dtype=dtypes.float32, name=None):
+def linear_to_mel_weight_matrix(num_mel_bins: int = 20, num_spectrogram_bins: int = 129,
+                                sample_rate: float = 8000, lower_edge_hertz: float = 125.0,
+                                upper_edge_hertz: float = 3800.0, dtype: DTypeLike = dtypes.float32,
+                                name: str | None = None) -> Tensor:
     """The ``[num_spectrogram_bins, num_mel_bins]`` matrix that maps a linear-frequency
     magnitude spectrogram (bins from 0 to ``sample_rate / 2``) to ``num_mel_bins`` triangular
     mel bands between ``lower_edge_hertz`` and ``upper_edge_hertz``; the DC bin gets no

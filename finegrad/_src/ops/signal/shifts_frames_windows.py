@@ -1,16 +1,25 @@
 """The rest of ``tf.signal`` built from existing ops: ``fftshift``/``ifftshift`` (rolls),
 ``frame`` (a gather of overlapping windows, after an optional pad) and the ``hann``/
 ``hamming`` windows (constants). Their gradients are those of roll, pad and gather."""
+
+from __future__ import annotations
+
 import numpy as np
 
 from finegrad._src import core, dims, dtypes
 from finegrad._src.ops.array.structural import _t, convert_to_tensor
 from finegrad._src.ops.zeros_and_axes import _normalize_axis
-from finegrad._src.ops.array.gather import gather
+from finegrad._src.ops.array.gather import take
 from finegrad._src.ops.special.bessel_zeta_kernels import i0e as _i0e
 from finegrad._src.ops.signal.fft import pad_axis_end
 from finegrad._src.ops.array.manipulation import roll
 from finegrad._src.tensor import Tensor
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.types import DTypeLike
+    from finegrad._src.types import TensorLike
 
 
 def _shift_axes(x, axes, name):
@@ -34,7 +43,7 @@ def _shift(x, axes, name, sign):
     return roll(x, shifts, axes)
 
 
-def fftshift(x, axes=None, name=None):
+def fftshift(x: TensorLike, axes: Any = None, name: str | None = None) -> Tensor:
     """Move the zero-frequency term to the middle of each of ``axes`` (all by default): a
     roll by ``n // 2``. Differentiable (a roll).
 
@@ -48,7 +57,7 @@ def fftshift(x, axes=None, name=None):
     return _shift(x, axes, "finegrad.signal.fftshift", 1)
 
 
-def ifftshift(x, axes=None, name=None):
+def ifftshift(x: TensorLike, axes: Any = None, name: str | None = None) -> Tensor:
     """The inverse of `fftshift`: a roll by ``-(n // 2)`` along each of ``axes``.
 
     >>> import finegrad as fg
@@ -71,7 +80,8 @@ def _positive_int(value, name, what, minimum=1):
     return int(v)
 
 
-def frame(signal, frame_length, frame_step, pad_end=False, pad_value=0, axis=-1, name=None):
+def frame(signal: TensorLike, frame_length: Any, frame_step: Any, pad_end: bool = False,
+          pad_value: Any = 0, axis: int = -1, name: str | None = None) -> Tensor:
     """Overlapping frames of ``frame_length`` samples, ``frame_step`` apart, along ``axis``:
     that axis becomes two, ``[frames, frame_length]``. Without ``pad_end``, frames past the
     end are dropped; with it, the signal is padded with ``pad_value`` to ``ceil(n / frame_step)``
@@ -104,7 +114,7 @@ def frame(signal, frame_length, frame_step, pad_end=False, pad_value=0, axis=-1,
     else:
         frames = max(0, 1 + (n - length) // step) if n >= length else 0
     index = (np.arange(frames)[:, None] * step + np.arange(length)[None, :]).astype(np.int32)
-    return gather(x, index, axis=ax)
+    return take(x, index, axis=ax)
 
 
 def _window_args(window_length, dtype, name):
@@ -128,7 +138,8 @@ def _window(window_length, periodic, dtype, name, a):
     return Tensor(np.asarray(w, dt._np))
 
 
-def hann_window(window_length, periodic=True, dtype=dtypes.float32, name=None):
+def hann_window(window_length: Any, periodic: bool = True, dtype: DTypeLike = dtypes.float32,
+                name: str | None = None) -> Tensor:
     """The Hann window ``0.5 - 0.5 cos(2 pi k / N)``, ``N`` the length (``periodic``, for
     spectral analysis) or the length minus one (symmetric, for filter design). As in
     TensorFlow, a periodic window of odd length is the symmetric one.
@@ -144,7 +155,8 @@ def hann_window(window_length, periodic=True, dtype=dtypes.float32, name=None):
     return _window(window_length, periodic, dtype, "finegrad.signal.hann_window", 0.5)
 
 
-def hamming_window(window_length, periodic=True, dtype=dtypes.float32, name=None):
+def hamming_window(window_length: Any, periodic: bool = True, dtype: DTypeLike = dtypes.float32,
+                   name: str | None = None) -> Tensor:
     """The Hamming window ``0.54 - 0.46 cos(2 pi k / N)`` (``N`` as in `hann_window`).
 
     >>> import finegrad as fg
@@ -158,7 +170,8 @@ def hamming_window(window_length, periodic=True, dtype=dtypes.float32, name=None
     return _window(window_length, periodic, dtype, "finegrad.signal.hamming_window", 0.54)
 
 
-def kaiser_window(window_length, beta=12.0, dtype=dtypes.float32, name=None):
+def kaiser_window(window_length: Any, beta: float = 12.0, dtype: DTypeLike = dtypes.float32,
+                  name: str | None = None) -> Tensor:
     """The Kaiser window ``I0(beta sqrt(1 - (2k / (n - 1) - 1)^2)) / I0(beta)`` (computed
     with the exponentially scaled ``i0e``, as TensorFlow's, so large ``beta`` stays finite).
 
@@ -181,7 +194,8 @@ def kaiser_window(window_length, beta=12.0, dtype=dtypes.float32, name=None):
     return Tensor(np.asarray(window, dt._np))
 
 
-def vorbis_window(window_length, dtype=dtypes.float32, name=None):
+def vorbis_window(window_length: Any, dtype: DTypeLike = dtypes.float32,
+                  name: str | None = None) -> Tensor:
     """The Vorbis power-complementary window ``sin(pi / 2 sin^2(pi (k + 1/2) / n))``.
 
     >>> import finegrad as fg
@@ -199,7 +213,9 @@ def vorbis_window(window_length, dtype=dtypes.float32, name=None):
     return Tensor(np.asarray(window, dt._np))
 
 
-def kaiser_bessel_derived_window(window_length, beta=12.0, dtype=dtypes.float32, name=None):
+def kaiser_bessel_derived_window(window_length: Any, beta: float = 12.0,
+                                 dtype: DTypeLike = dtypes.float32,
+                                 name: str | None = None) -> Tensor:
     """The Kaiser-Bessel-derived window (for `mdct`): the square roots of the normalized
     running sums of a `kaiser_window` of ``window_length // 2 + 1`` points, mirrored (an odd
     length gives ``window_length - 1`` points, as TensorFlow's).

@@ -2,6 +2,9 @@
 ``inverse_stft_window_fn``, ``overlap_and_add``) and the modified DCT (``mdct``,
 ``inverse_mdct``), written with `frame`, the real FFTs, `dct` and a segment sum, so they
 differentiate as their parts do (to any order)."""
+
+from __future__ import annotations
+
 import numpy as np
 
 from finegrad._src import core, dims
@@ -14,6 +17,11 @@ from finegrad._src.ops.array.manipulation import reverse
 from finegrad._src.ops.signal.shifts_frames_windows import (_positive_int, frame, hann_window,
                                                             vorbis_window)
 from finegrad._src.tensor import Tensor
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.types import TensorLike
 
 
 def _enclosing_power_of_2(n):
@@ -28,8 +36,8 @@ def _real_signal(x, name, what):
     return x
 
 
-def stft(signals, frame_length, frame_step, fft_length=None, window_fn=hann_window,
-         pad_end=False, name=None):
+def stft(signals: TensorLike, frame_length: Any, frame_step: Any, fft_length: Any = None,
+         window_fn: Any = hann_window, pad_end: bool = False, name: str | None = None) -> Tensor:
     """The short-time Fourier transform: `frame` the last axis, multiply each frame by
     ``window_fn(frame_length, dtype=signals.dtype)`` (none when ``window_fn`` is None) and
     `rfft` it to ``fft_length`` (default: the smallest power of 2 not below
@@ -51,7 +59,7 @@ def stft(signals, frame_length, frame_step, fft_length=None, window_fn=hann_wind
     return rfft(frames, [length])
 
 
-def overlap_and_add(signal, frame_step, name=None):
+def overlap_and_add(signal: TensorLike, frame_step: Any, name: str | None = None) -> Tensor:
     """The sum of the frames ``signal[..., f, :]`` placed ``frame_step`` apart: shape
     ``[..., (frames - 1) * frame_step + frame_length]`` (the inverse of `frame`'s layout).
     Differentiable (its gradient gathers the frames back).
@@ -82,7 +90,8 @@ def overlap_and_add(signal, frame_step, name=None):
     return transpose(out, tuple(range(1, rank + 1)) + (0,))
 
 
-def inverse_stft_window_fn(frame_step, forward_window_fn=hann_window, name=None):
+def inverse_stft_window_fn(frame_step: Any, forward_window_fn: Any = hann_window,
+                           name: str | None = None) -> Any:
     """A window function for `inverse_stft` that undoes ``forward_window_fn``'s amplitude
     over overlapping frames: the forward window divided by the sum of the squared windows
     that overlap each sample (0 where that sum is 0), as TensorFlow's.
@@ -105,8 +114,8 @@ def inverse_stft_window_fn(frame_step, forward_window_fn=hann_window, name=None)
     return inverse_window
 
 
-def inverse_stft(stfts, frame_length, frame_step, fft_length=None, window_fn=hann_window,
-                 name=None):
+def inverse_stft(stfts: TensorLike, frame_length: Any, frame_step: Any, fft_length: Any = None,
+                 window_fn: Any = hann_window, name: str | None = None) -> Tensor:
     """The inverse of `stft`: `irfft` each frame to ``fft_length`` (default: the smallest
     power of 2 not below ``frame_length``), crop or zero-pad it to ``frame_length``,
     multiply by ``window_fn(frame_length, dtype=...)`` and `overlap_and_add`. With
@@ -146,7 +155,8 @@ def _windowed(frames, length, window_fn):
     return frames * cast(window_fn(length, dtype=frames.dtype), frames.dtype)
 
 
-def mdct(signals, frame_length, window_fn=vorbis_window, pad_end=False, norm=None, name=None):
+def mdct(signals: TensorLike, frame_length: Any, window_fn: Any = vorbis_window,
+         pad_end: bool = False, norm: Any = None, name: str | None = None) -> Tensor:
     """The modified DCT: frames of ``frame_length`` (a multiple of 4) half a frame apart,
     windowed (by ``1 / sqrt(2)`` when ``window_fn`` is None), folded and transformed by a
     type-IV `dct` (``norm`` None or ``'ortho'``): shape ``[..., frames, frame_length // 2]``.
@@ -174,7 +184,8 @@ def mdct(signals, frame_length, window_fn=vorbis_window, pad_end=False, norm=Non
     return dct(folded, type=4, norm=norm)
 
 
-def inverse_mdct(mdcts, window_fn=vorbis_window, norm=None, name=None):
+def inverse_mdct(mdcts: TensorLike, window_fn: Any = vorbis_window, norm: Any = None,
+                 name: str | None = None) -> Tensor:
     """The inverse of `mdct`: a type-IV `dct` of each frame (scaled by ``1 / frame_length``
     when ``norm`` is None), unfolded to ``frame_length = 2 * mdcts.shape[-1]``, windowed and
     overlap-added half a frame apart. With the same window (vorbis, or None) as `mdct` it

@@ -9,6 +9,9 @@ i1e' = i0e - i1e (sign(x) + 1/x) and i1' = i0 - i1 / x (both 1/2 next to 0), i0'
 d zeta(x, q) / dq = -x zeta(x + 1, q) (none in x), d betainc(a, b, x) / dx the beta density
 (none in a and b, as TensorFlow).
 """
+
+from __future__ import annotations
+
 import math
 
 import numpy as np
@@ -19,6 +22,12 @@ from finegrad._src.ops.declare import def_partials, float_only, unary
 from finegrad._src.ops.array.structural import ones_like
 from finegrad._src.ops.math.elementwise import abs, exp, sign, where
 from finegrad._src.ops.special.error_and_gamma import _in_float64, lgamma, xlog1py, xlogy
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.tensor import Tensor
+    from finegrad._src.types import TensorLike
 
 _SQRT_2PI = math.sqrt(2 * math.pi)
 
@@ -33,7 +42,7 @@ ndtri_p, ndtri = unary("ndtri", _in_float64(kernels.ndtri),
     1.959963984540""", real=True)
 
 
-def erfcinv(x, name=None):
+def erfcinv(x: Any, name: str | None = None) -> Tensor:
     """Elementwise inverse of erfc on (0, 2): ``-ndtri(x / 2) / sqrt(2)``, TensorFlow's formula
     (+inf at 0, -inf at 2, nan outside [0, 2]); differentiable through ndtri, to any order.
 
@@ -110,7 +119,7 @@ def _check_float(fn, values):
 zeta_p = Primitive("zeta", batch_rule=True, elementwise=True, fresh=True)
 
 
-def zeta(x, q, name=None):
+def zeta(x: TensorLike, q: Any, name: str | None = None) -> Tensor:
     """Elementwise Hurwitz zeta function ``zeta(x, q) = sum_{n >= 0} (q + n)^-x`` with
     broadcasting, TensorFlow's conventions: inf at x = 1, and at q = 0, -1, -2, ... for an
     even integer x (nan for other x); nan for x < 1, and for q < 0 unless x is an integer.
@@ -144,7 +153,7 @@ def _zeta_partials(x, q, *, out):
 betainc_p = Primitive("betainc", batch_rule=True, elementwise=True, fresh=True)
 
 
-def betainc(a, b, x, name=None):
+def betainc(a: TensorLike, b: TensorLike, x: TensorLike, name: str | None = None) -> Tensor:
     """Elementwise regularized incomplete beta function
     ``I_x(a, b) = int_0^x t^(a-1) (1-t)^(b-1) dt / B(a, b)`` with broadcasting (``a, b > 0``,
     ``0 <= x <= 1``; nan elsewhere, as TensorFlow). Gradient the beta density for ``x``; none

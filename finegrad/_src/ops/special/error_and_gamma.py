@@ -7,6 +7,9 @@ are TensorFlow's and are written with these same ops, so every order works:
 erf' = 2/sqrt(pi) exp(-x^2), erfinv' = sqrt(pi)/2 exp(erfinv(x)^2), lgamma' = digamma,
 digamma' = polygamma(1, .), polygamma(n, .)' = polygamma(n + 1, .).
 """
+
+from __future__ import annotations
+
 import math
 
 import numpy as np
@@ -19,6 +22,12 @@ from finegrad._src.ops.math.arithmetic import add, multiply
 from finegrad._src.ops.array.structural import cast, convert_to_tensor, ones_like, zeros_like
 from finegrad._src.tensor import Tensor
 from finegrad._src.ops.math.elementwise import equal, exp, log, log1p, not_equal, where
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from collections.abc import Callable
+    from finegrad._src.types import TensorLike
 
 _TWO_OVER_SQRT_PI = 2 / math.sqrt(math.pi)
 
@@ -83,7 +92,7 @@ digamma_p, digamma = unary("digamma", _in_float64(kernels.digamma),
 polygamma_p = Primitive("polygamma", batch_rule=True, elementwise=True, fresh=True)
 
 
-def polygamma(a, x, name=None):
+def polygamma(a: TensorLike, x: TensorLike, name: str | None = None) -> Tensor:
     """Elementwise polygamma function psi^(a)(x), the a-th derivative of digamma; ``a`` a
     tensor of non-negative integer values (nan elsewhere, as TensorFlow), of ``x``'s float
     dtype. Gradient polygamma(a + 1, x) for ``x``; none for ``a`` (as TensorFlow).
@@ -115,13 +124,14 @@ def _polygamma_partials(a, x, *, out):
 
 # ---- xlogy and xlog1py: x * log(y), 0 where x == 0 -------------------------------------------
 
-def _x_log(name, log_fn, np_log, shift, doc):
+def _x_log(name: Any, log_fn: Any, np_log: Any, shift: Any,
+           doc: Any) -> tuple[Primitive, Callable[..., Tensor]]:
     """Declare ``name(x, y) = x * log_fn(y)``, exactly 0 where x == 0 (even where the log is
     -inf or nan). TensorFlow's gradients: ``log_fn(y)`` for x and ``x / (y + shift)`` for y,
     each 0 where x == 0."""
     prim = Primitive(name, batch_rule=True, elementwise=True, fresh=True)
 
-    def op(x, y, name=None):
+    def op(x: TensorLike, y: TensorLike, name: str | None = None) -> Tensor:
         return bind(prim, x, y)
 
     @prim.def_impl
@@ -169,7 +179,7 @@ xlog1py_p, xlog1py = _x_log("xlog1py", log1p, np.log1p, 1, """Elementwise x * lo
 truncatediv_p = def_nondiff(Primitive("truncatediv", elementwise=True, fresh=True))
 
 
-def truncatediv(x, y, name=None):
+def truncatediv(x: TensorLike, y: TensorLike, name: str | None = None) -> Tensor:
     """Elementwise x / y rounded toward zero (C's integer division): -7 / 2 is -3, where
     floordiv gives -4. Floats: trunc(x / y), as TensorFlow. Not differentiable. An integer
     division by zero raises `finegrad.errors.InvalidArgumentError`. Primitive
@@ -216,7 +226,7 @@ def _truncatediv_impl(x, y):
 
 # ---- polyval ----------------------------------------------------------------------------------
 
-def polyval(coeffs, x, name=None):
+def polyval(coeffs: Any, x: TensorLike, name: str | None = None) -> Tensor:
     """The polynomial ``coeffs[0] * x**(n-1) + ... + coeffs[n-1]`` at ``x`` by Horner's rule
     (differentiable in the coefficients and in ``x``); an empty ``coeffs`` gives zeros like
     ``x``, as TensorFlow.

@@ -11,6 +11,9 @@ The random gamma ops differentiate their samples with it (`gamma_sample_grad`), 
 ``scaled`` form ``(d^k P / da^k) / p``, computed in float64 by the kernel without forming
 ``p`` (which underflows, in float32 soon, where the ratio is moderate).
 """
+
+from __future__ import annotations
+
 import math
 
 import numpy as np
@@ -21,6 +24,12 @@ from finegrad._src.ops.declare import def_partials, float_only
 from finegrad._src.ops.array.structural import convert_to_tensor, ones_like, reduce_sum, zeros_like
 from finegrad._src.ops.math.elementwise import exp, log, where
 from finegrad._src.ops.special.error_and_gamma import digamma, lgamma, polygamma, xlogy
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.tensor import Tensor
+    from finegrad._src.types import TensorLike
 
 igamma_p = Primitive("igamma", batch_rule=True, elementwise=True, fresh=True)
 
@@ -41,7 +50,7 @@ def _igamma_impl(a, x, *, order, upper, scaled=False):
     return out.astype(np.result_type(a, x))[()]
 
 
-def igamma(a, x, name=None):
+def igamma(a: TensorLike, x: TensorLike, name: str | None = None) -> Tensor:
     """Elementwise regularized lower incomplete gamma function
     ``P(a, x) = 1 / Gamma(a) int_0^x t^(a-1) e^-t dt`` (``a > 0``, ``x >= 0``; nan
     elsewhere, as TensorFlow), with broadcasting. Differentiable in ``x`` and in ``a`` (to
@@ -54,7 +63,7 @@ def igamma(a, x, name=None):
     return bind(igamma_p, a, x, order=0, upper=False)
 
 
-def igammac(a, x, name=None):
+def igammac(a: TensorLike, x: TensorLike, name: str | None = None) -> Tensor:
     """Elementwise regularized upper incomplete gamma function ``Q(a, x) = 1 - P(a, x)``,
     computed directly (accurate where P is close to 1); see `igamma`. Primitive ``igamma``.
 
@@ -108,7 +117,7 @@ def gamma_sample_grad(alpha, sample):
     return where(positive, grad, zeros_like(grad))
 
 
-def lbeta(x, name=None):
+def lbeta(x: TensorLike, name: str | None = None) -> Tensor:
     """``log(|Beta(x)|)`` over the last axis: ``sum(lgamma(x)) - lgamma(sum(x))``, TensorFlow's
     formula (differentiable through lgamma, to any order).
 

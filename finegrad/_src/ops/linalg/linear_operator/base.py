@@ -14,7 +14,7 @@ and the positive-definite hint.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from finegrad._src.ops.array.structural import convert_to_tensor
 from finegrad._src.ops.linalg import diag_inv_det, products, solvers
@@ -24,6 +24,11 @@ from finegrad._src.ops.array.structural import reduce_sum
 from finegrad._src.ops.math import complex_numbers, elementwise
 from finegrad._src.ops.math.reductions import reduce_prod
 from finegrad._src.shapes import TensorShape
+
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.dtypes import DType
+    from finegrad._src.tensor import Tensor
 
 
 def forced_hint(value: bool | None, forced: bool | None, message: str) -> bool | None:
@@ -49,7 +54,7 @@ class LinearOperator:
     def __init__(self, dtype: Any, is_non_singular: bool | None = None,
                  is_self_adjoint: bool | None = None, is_positive_definite: bool | None = None,
                  is_square: bool | None = None, name: str | None = None,
-                 parameters: dict | None = None):
+                 parameters: dict | None = None) -> None:
         if is_positive_definite and is_non_singular is False:
             raise ValueError("A positive definite matrix is always non-singular.")
         self._dtype = dtype
@@ -62,7 +67,7 @@ class LinearOperator:
 
     # -- what TensorFlow calls the operator's properties -------------------------------------
     @property
-    def dtype(self):
+    def dtype(self) -> DType:
         return self._dtype
 
     @property
@@ -92,11 +97,16 @@ class LinearOperator:
         rows, cols = self.shape[-2], self.shape[-1]
         return None if rows is None or cols is None else rows == cols
 
+    if TYPE_CHECKING:   # what every concrete operator defines
+        def _shape(self) -> TensorShape: ...
+
+        def _to_dense(self) -> Any: ...
+
     @property
     def shape(self) -> TensorShape:
         return self._shape()
 
-    def shape_tensor(self):
+    def shape_tensor(self) -> Any:
         return convert_to_tensor(list(self.shape.as_list()), dtype="int32")
 
     @property
@@ -116,12 +126,12 @@ class LinearOperator:
         return self.shape[-2]
 
     # -- the operations ----------------------------------------------------------------------
-    def to_dense(self, name: str = "to_dense"):
+    def to_dense(self, name: str = "to_dense") -> Tensor:
         """The dense matrix (``[..., M, N]``)."""
         return self._to_dense()
 
     def matmul(self, x: Any, adjoint: bool = False, adjoint_arg: bool = False,
-               name: str = "matmul"):
+               name: str = "matmul") -> Any:
         """``op @ x`` (``op^H @ x`` with ``adjoint``; ``x^H`` with ``adjoint_arg``); ``x`` may
         be a tensor or another LinearOperator (then a composition)."""
         if isinstance(x, LinearOperator):
@@ -134,13 +144,13 @@ class LinearOperator:
     def __matmul__(self, other):
         return self.matmul(other)
 
-    def matvec(self, x: Any, adjoint: bool = False, name: str = "matvec"):
+    def matvec(self, x: Any, adjoint: bool = False, name: str = "matvec") -> Tensor:
         """``op @ x`` for a vector (or a batch of vectors) ``x``."""
         x = convert_to_tensor(x, dtype_hint=self.dtype)
         return self.matmul(x[..., None], adjoint=adjoint)[..., 0]
 
     def solve(self, rhs: Any, adjoint: bool = False, adjoint_arg: bool = False,
-              name: str = "solve"):
+              name: str = "solve") -> Tensor:
         """``X`` with ``op @ X = rhs`` (``op^H @ X`` with ``adjoint``)."""
         if self.is_non_singular is False:
             raise NotImplementedError("Exact solve not implemented for an operator that is "
@@ -150,41 +160,41 @@ class LinearOperator:
                                       "expected to not be square.")
         rhs = self._operand(rhs, not adjoint, adjoint_arg, "solve")
         if adjoint_arg:
-            rhs = products.matrix_transpose(rhs, conjugate=True)
+            rhs = solvers.matrix_transpose(rhs, conjugate=True)
         return self._solve(rhs, adjoint=adjoint)
 
-    def solvevec(self, rhs: Any, adjoint: bool = False, name: str = "solve"):
+    def solvevec(self, rhs: Any, adjoint: bool = False, name: str = "solve") -> Tensor:
         """``x`` with ``op @ x = rhs`` for a vector (or a batch of vectors) ``rhs``."""
         rhs = convert_to_tensor(rhs, dtype_hint=self.dtype)
         return self.solve(rhs[..., None], adjoint=adjoint)[..., 0]
 
-    def determinant(self, name: str = "det"):
+    def determinant(self, name: str = "det") -> Tensor:
         """The determinant of each matrix of the batch."""
         self._require_square("determinant")
         return self._determinant()
 
-    def log_abs_determinant(self, name: str = "log_abs_det"):
+    def log_abs_determinant(self, name: str = "log_abs_det") -> Tensor:
         """``log |det(op)|`` of each matrix of the batch."""
         self._require_square("log_abs_determinant")
         return self._log_abs_determinant()
 
-    def diag_part(self, name: str = "diag_part"):
+    def diag_part(self, name: str = "diag_part") -> Tensor:
         return self._diag_part()
 
-    def trace(self, name: str = "trace"):
+    def trace(self, name: str = "trace") -> Tensor:
         return reduce_sum(self.diag_part(), axis=-1)
 
-    def add_to_tensor(self, x: Any, name: str = "add_to_tensor"):
+    def add_to_tensor(self, x: Any, name: str = "add_to_tensor") -> Tensor:
         """``op + x`` as a dense tensor."""
         return self.to_dense() + convert_to_tensor(x, dtype_hint=self.dtype)
 
-    def eigvals(self, name: str = "eigvals"):
+    def eigvals(self, name: str = "eigvals") -> Any:
         """The eigenvalues (real, ascending) of a self-adjoint operator."""
         if not self.is_self_adjoint:
             raise NotImplementedError("Only self-adjoint matrices are supported.")
         return eigvalsh(self.to_dense())
 
-    def cond(self, name: str = "cond"):
+    def cond(self, name: str = "cond") -> Tensor:
         """The condition number: the ratio of the largest and smallest singular values."""
         s = svd(self.to_dense(), compute_uv=False)
         return elementwise.abs(s[..., 0] / s[..., -1])
@@ -287,7 +297,7 @@ class LinearOperatorFullMatrix(LinearOperator):
 
     def __init__(self, matrix: Any, is_non_singular: bool | None = None,
                  is_self_adjoint: bool | None = None, is_positive_definite: bool | None = None,
-                 is_square: bool | None = None, name: str = "LinearOperatorFullMatrix"):
+                 is_square: bool | None = None, name: str = "LinearOperatorFullMatrix") -> None:
         self._matrix = _matrix(matrix, None, "matrix", name)
         super().__init__(self._matrix.dtype, is_non_singular, is_self_adjoint,
                          is_positive_definite, is_square, name, {"matrix": matrix})
@@ -319,7 +329,8 @@ class LinearOperatorLowerTriangular(LinearOperator):
 
     def __init__(self, tril: Any, is_non_singular: bool | None = None,
                  is_self_adjoint: bool | None = None, is_positive_definite: bool | None = None,
-                 is_square: bool | None = None, name: str = "LinearOperatorLowerTriangular"):
+                 is_square: bool | None = None,
+                 name: str = "LinearOperatorLowerTriangular") -> None:
         is_square = forced_hint(is_square, True,
                                 "Only square lower triangular operators supported at this time.")
         self._tril = diag_inv_det.band_part(_matrix(tril, None, "tril", name), -1, 0)
@@ -348,7 +359,7 @@ class LinearOperatorLowerTriangular(LinearOperator):
 class LinearOperatorAdjoint(LinearOperator):
     """``A^H`` of an operator ``A``, answering through ``A``'s own methods."""
 
-    def __init__(self, operator: LinearOperator, name: str | None = None):
+    def __init__(self, operator: LinearOperator, name: str | None = None) -> None:
         self.operator = operator
         sa = operator.is_self_adjoint
         super().__init__(operator.dtype, operator.is_non_singular, sa,
@@ -381,7 +392,7 @@ class LinearOperatorAdjoint(LinearOperator):
 class LinearOperatorInversion(LinearOperator):
     """``A^-1`` of an operator ``A``: its ``matmul`` is ``A``'s ``solve`` and back."""
 
-    def __init__(self, operator: LinearOperator, name: str | None = None):
+    def __init__(self, operator: LinearOperator, name: str | None = None) -> None:
         self.operator = operator
         super().__init__(operator.dtype, operator.is_non_singular, operator.is_self_adjoint,
                          operator.is_positive_definite, operator.is_square,
@@ -424,7 +435,7 @@ class LinearOperatorComposition(LinearOperator):
 
     def __init__(self, operators: list, is_non_singular: bool | None = None,
                  is_self_adjoint: bool | None = None, is_positive_definite: bool | None = None,
-                 is_square: bool | None = None, name: str | None = None):
+                 is_square: bool | None = None, name: str | None = None) -> None:
         self.operators = list(operators)
         if not self.operators:
             raise ValueError("Expected a non-empty list of operators. Found: []")

@@ -32,7 +32,7 @@ class LinearOperatorDiag(LinearOperator):
 
     def __init__(self, diag: Any, is_non_singular: bool | None = None,
                  is_self_adjoint: bool | None = None, is_positive_definite: bool | None = None,
-                 is_square: bool | None = True, name: str = "LinearOperatorDiag"):
+                 is_square: bool | None = True, name: str = "LinearOperatorDiag") -> None:
         self._diag = convert_to_tensor(diag)
         if self._diag.shape.rank is not None and self._diag.shape.rank < 1:
             raise ValueError(f"{name}: argument `diag` must have at least 1 dimension, got "
@@ -46,7 +46,7 @@ class LinearOperatorDiag(LinearOperator):
                          is_positive_definite, is_square, name, {"diag": diag})
 
     @property
-    def diag(self):
+    def diag(self) -> Any:
         return self._diag
 
     def _shape(self):
@@ -101,7 +101,7 @@ class LinearOperatorScaledIdentity(LinearOperator):
     def __init__(self, num_rows: int, multiplier: Any, is_non_singular: bool | None = None,
                  is_self_adjoint: bool | None = None, is_positive_definite: bool | None = None,
                  is_square: bool | None = True, assert_proper_shapes: bool = False,
-                 name: str = "LinearOperatorScaledIdentity"):
+                 name: str = "LinearOperatorScaledIdentity") -> None:
         self._num_rows = _num_rows(num_rows, name)
         self._multiplier = convert_to_tensor(multiplier)
         if not _is_complex(self._multiplier.dtype):
@@ -113,7 +113,7 @@ class LinearOperatorScaledIdentity(LinearOperator):
                          {"num_rows": num_rows, "multiplier": multiplier})
 
     @property
-    def multiplier(self):
+    def multiplier(self) -> Any:
         return self._multiplier
 
     def _shape(self):
@@ -163,7 +163,7 @@ class LinearOperatorIdentity(LinearOperator):
     def __init__(self, num_rows: int, batch_shape: Any = None, dtype: Any = None,
                  is_non_singular: bool = True, is_self_adjoint: bool = True,
                  is_positive_definite: bool = True, is_square: bool = True,
-                 assert_proper_shapes: bool = False, name: str = "LinearOperatorIdentity"):
+                 assert_proper_shapes: bool = False, name: str = "LinearOperatorIdentity") -> None:
         for value, what in ((is_non_singular, "non singular"), (is_self_adjoint, "self adjoint"),
                             (is_positive_definite, "positive definite"), (is_square, "square")):
             forced_hint(value, True, f"An identity operator is always {what}.")

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from finegrad._src.ops.array.constants import eye, zeros
-from finegrad._src.ops.array.gather import gather
+from finegrad._src.ops.array.gather import take
 from finegrad._src.ops.array.manipulation import reverse
 from finegrad._src.ops.array.structural import (concat, convert_to_tensor, reshape, split,
                                                  transpose)
@@ -41,7 +41,7 @@ class LinearOperatorLowRankUpdate(LinearOperator):
                  v: Any = None, is_diag_update_positive: bool | None = None,
                  is_non_singular: bool | None = None, is_self_adjoint: bool | None = None,
                  is_positive_definite: bool | None = None, is_square: bool | None = None,
-                 name: str = "LinearOperatorLowRankUpdate"):
+                 name: str = "LinearOperatorLowRankUpdate") -> None:
         self.base_operator = base_operator
         self.u = convert_to_tensor(u, dtype=base_operator.dtype)
         self.v = self.u if v is None else convert_to_tensor(v, dtype=base_operator.dtype)
@@ -120,7 +120,7 @@ class LinearOperatorBlockDiag(LinearOperator):
 
     def __init__(self, operators: list, is_non_singular: bool | None = None,
                  is_self_adjoint: bool | None = None, is_positive_definite: bool | None = None,
-                 is_square: bool | None = True, name: str | None = None):
+                 is_square: bool | None = True, name: str | None = None) -> None:
         self.operators = list(operators)
         if not self.operators:
             raise ValueError("Expected a non-empty list of operators. Found: []")
@@ -198,7 +198,7 @@ class LinearOperatorKronecker(LinearOperator):
 
     def __init__(self, operators: list, is_non_singular: bool | None = None,
                  is_self_adjoint: bool | None = None, is_positive_definite: bool | None = None,
-                 is_square: bool | None = None, name: str | None = None):
+                 is_square: bool | None = None, name: str | None = None) -> None:
         self.operators = list(operators)
         if len(self.operators) < 2:
             raise ValueError(f"Expected a list of >=2 operators. Found: {self.operators}")
@@ -287,7 +287,7 @@ class LinearOperatorToeplitz(LinearOperator):
 
     def __init__(self, col: Any, row: Any, is_non_singular: bool | None = None,
                  is_self_adjoint: bool | None = None, is_positive_definite: bool | None = None,
-                 is_square: bool | None = None, name: str = "LinearOperatorToeplitz"):
+                 is_square: bool | None = None, name: str = "LinearOperatorToeplitz") -> None:
         self.col = convert_to_tensor(col)
         self.row = convert_to_tensor(row, dtype=self.col.dtype)
         is_square = forced_hint(is_square, True, "A Toeplitz operator is always square.")
@@ -302,7 +302,7 @@ class LinearOperatorToeplitz(LinearOperator):
         n = self.col.shape[-1]
         values = concat([reverse(self.row[..., 1:], [-1]), self.col], axis=-1)
         i, j = np.indices((n, n))
-        return gather(values, (i - j + n - 1).astype(np.int32), axis=-1,
+        return take(values, (i - j + n - 1).astype(np.int32), axis=-1,
                       batch_dims=0)
 
     def _adjoint(self):

@@ -1,0 +1,499 @@
+"""Control flow: cond and while_loop, eager and traced, differentiable.
+
+Eagerly (or when the predicate is a constant), `cond` calls one branch and `while_loop` runs
+a Python loop, as TensorFlow does; tapes record what runs. Inside a trace with a traced
+predicate, the branches (loop condition and body) are traced into sub-graphs and one node
+runs them: ``cond`` with the sub-graphs and the tensors they captured as inputs.
+
+Gradients: the VJP of a cond node is a cond of the branches' VJPs (each branch replayed under
+a tape), so it works eagerly and traced, at any order; the JVP likewise with an accumulator.
+A while node's gradient re-runs the loop under a tape: ordinary recorded ops outside a trace,
+a `while_grad` node inside one; both to any order.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from finegrad._src import core, dims, nest
+from finegrad._src.ad.rediff import jvp_by_transposing, vjp_of
+from finegrad._src.core import Primitive, bind
+from finegrad._src.ops.zeros_and_axes import instantiate_zeros
+from finegrad._src.graph.builder import GraphBuilder, is_traced
+from finegrad._src.graph.concrete import replay
+from finegrad._src.graph import ir
+from finegrad._src.control_flow import vectorized_map as vmap
+from finegrad._src.graph.ir import OutSlot
+from finegrad._src.ops.array.structural import convert_to_tensor
+from finegrad._src.tensor import Tensor
+
+from typing import Any
+
+
+class _Branch:
+    """A traced sub-graph, with which captured input feeds each of its outer slots."""
+
+    def __init__(self, graph, builder, outer_index):
+        self.graph, self.builder, self.outer_index = graph, builder, outer_index
+        self._compiled = None
+        self._sized = {}    # argument and captured shapes -> compiled (symbolic sub-graphs)
+
+    def run_values(self, args, captured_values):
+        outer = {s: captured_values[i] for s, i in self.outer_index.items()}
+        if self.graph.sym:
+            # open sizes of the enclosing graph (a cond follows them, see _cond_shape): the
+            # sub-graph resolved for these sizes, as a polymorphic function is
+            key = (tuple(np.shape(a) for a in args),
+                   tuple(np.shape(v) for v in captured_values))
+            compiled = self._sized.get(key)
+            if compiled is None:
+                outs, sized, _ = ir.specialize(self.graph, list(args), outer)
+                if len(self._sized) < 16:
+                    self._sized[key] = sized.compiled()
+                return outs
+            return compiled.run(list(args), outer)
+        if self._compiled is None:
+            self._compiled = self.graph.compiled()
+        return self._compiled.run(list(args), outer)
+
+    def replay(self, args, captured):
+        outer = {s: captured[i] for s, i in self.outer_index.items()}
+        return replay(self.graph, list(args), self.builder, outer=outer)
+
+    def __repr__(self):
+        return f"<{self.graph.name}: {len(self.graph.nodes)} nodes>"
+
+
+def _trace_sub(fn, name, parent, args, inside=()):
+    sub = _SubBuilder(name, parent, core.active_recorders(), inside)
+    with core.tracing(sub):
+        targs = []
+        for a in args:
+            t = Tensor(a._value)
+            # a loop variable's open sizes stay open in the body (see _while_shape)
+            sub.add_arg(t, shape=parent.shape_of(a) if parent.poly else None)
+            targs.append(t)
+        out = fn(*targs)
+    return sub.finish(out, [f"v{i}" for i in range(len(args))]), sub
+
+
+class _SubBuilder(GraphBuilder):
+    """Traces a branch or loop body. Its variable reads happen in the enclosing graph (before
+    the cond or while node) and are captured, so gradients reach the variables, unless the
+    sub-graph itself assigned the variable first."""
+
+    def __init__(self, name, parent, parent_recorders, inside=()):
+        super().__init__(name, parent=parent)
+        self._parent_recorders = parent_recorders
+        self._assigned = set(inside)   # ids of the variables read inside the sub-graph
+        self.outer_reads = set()       # ids of those read in the enclosing graph
+
+    def read_variable(self, var):
+        if id(var) in self._assigned:
+            self.shadow.setdefault(id(var), self.parent.shadow.get(id(var), var._storage))
+            return super().read_variable(var)
+        self.outer_reads.add(id(var))
+        with core.tracing(self.parent), core.inner_stack(self._parent_recorders):
+            return self.parent.read_variable(var)
+
+    def assign_variable(self, var, value, mode, key=None):
+        self._assigned.add(id(var))
+        # later reads in the enclosing trace see the value as it stands at trace time
+        self.shadow.setdefault(id(var), self.parent.shadow.get(id(var), var._storage))
+        super().assign_variable(var, value, mode, key)
+
+
+def _captured(parent, subs):
+    """The enclosing-trace tensors the sub-graphs captured, and each one's outer-slot map."""
+    tensors, index, maps = [], {}, []
+    for sub in subs:
+        m = {}
+        for k, t in sub.alive.items():
+            s = sub.slots[k]
+            if s in sub.outer:
+                if k not in index:
+                    index[k] = len(tensors)
+                    tensors.append(t)
+                m[s] = index[k]
+        maps.append(m)
+    return tensors, maps
+
+
+# --- cond -------------------------------------------------------------------------------------
+
+cond_p = Primitive("cond", multiple_results=True, unify=False)
+
+
+def cond(pred: Any, true_fn: Any = None, false_fn: Any = None, name: str | None = None) -> Any:
+    """``true_fn()`` if ``pred`` else ``false_fn()``, as one differentiable op in graphs.
+
+    Eagerly (or with a constant predicate) only the chosen branch runs. Inside
+    `finegrad.function` with a traced predicate, both branches are traced; they must return
+    the same structure of tensors with the same shapes and dtypes.
+
+    >>> import finegrad as fg
+    >>> @fg.function
+    ... def relu_ish(x):
+    ...     return fg.cond(fg.reduce_sum(x) > 0, lambda: x * 2., lambda: x * 0.)
+    >>> relu_ish(fg.constant([1., 2.])).numpy(), relu_ish(fg.constant([-1., 0.])).numpy()
+    (array([2., 4.], dtype=float32), array([-0.,  0.], dtype=float32))
+    """
+    if true_fn is None or false_fn is None:
+        raise TypeError("finegrad.cond: give both true_fn and false_fn")
+    tracer = core.current_tracer()
+    p = pred if isinstance(pred, Tensor) else convert_to_tensor(pred)
+    if not is_traced(p):
+        with core.inner_stack(core.active_recorders()):
+            return true_fn() if bool(p._value) else false_fn()
+    g_t, sub_t = _trace_sub(lambda: _tensor_leaves(true_fn()), "cond_true", tracer, [])
+    g_f, sub_f = _trace_sub(lambda: _tensor_leaves(false_fn()), "cond_false", tracer, [])
+    _same_outputs(g_t, g_f)
+    captured, (m_t, m_f) = _captured(tracer, (sub_t, sub_f))
+    branches = (_Branch(g_t, sub_t, m_t), _Branch(g_f, sub_f, m_f))
+    outs = bind(cond_p, p, *captured, branches=branches)
+    it = iter(outs)
+    return nest.map_structure(lambda o: next(it) if isinstance(o, OutSlot) else o, g_t.outputs)
+
+
+def _tensor_leaves(out):
+    """Numbers and arrays a branch returns become tensors, as in TensorFlow."""
+    return nest.map_structure(
+        lambda o: convert_to_tensor(o) if isinstance(o, (int, float, np.ndarray, np.generic))
+        and not isinstance(o, bool) else o, out)
+
+
+def _same_outputs(a, b):
+    la = [o for o in nest.flatten(a.outputs)]
+    lb = [o for o in nest.flatten(b.outputs)]
+    ma = [a.meta[o.slot] if isinstance(o, OutSlot) else o for o in la]
+    mb = [b.meta[o.slot] if isinstance(o, OutSlot) else o for o in lb]
+    if not nest.same_structure(a.outputs, b.outputs) or len(ma) != len(mb) or any(
+            (x[0], np.dtype(x[1])) != (y[0], np.dtype(y[1])) if isinstance(x, tuple) and
+            isinstance(y, tuple) else x != y for x, y in zip(ma, mb, strict=True)):
+        raise ValueError(f"finegrad.cond: true_fn and false_fn must return the same structure "
+                         f"of tensors with the same shapes and dtypes; got {ma} and {mb}")
+
+
+def _dry(fn):
+    """Inside a trace, run a sub-graph for its values with variable updates going to the
+    trace's shadow values; outside, for real."""
+    tracer = core.current_tracer()
+    if tracer is None:
+        return fn()
+    with ir.dry_run(tracer.shadow):
+        return fn()
+
+
+cond_p.def_vmap(vmap.cond_rule)   # the slices partitioned by the predicate
+
+
+@cond_p.def_shape
+def _cond_shape(pred, *captured, branches):
+    """The branches' output shapes, whose open sizes are the enclosing trace's when the
+    branches were traced with them (else, and where the two branches differ, the sizes
+    flowing in are kept at their traced values, as for an op without a shape rule)."""
+    def shape(b, s):
+        return tuple(b.graph.sym.get(s, b.graph.meta[s][0]))
+    same_sizes = all(core.same_shape(shape(b, s), tuple(captured[i]))
+                     for b in branches for s, i in b.outer_index.items())
+    t, f = ([shape(b, o.slot) for o in nest.flatten(b.graph.outputs) if isinstance(o, OutSlot)]
+            for b in branches)
+    if not same_sizes or not all(core.same_shape(a, b) for a, b in zip(t, f, strict=True)):
+        dims.pin([d for sh in captured for d in sh], "cond has no rule for dynamic axes")
+    return t
+
+
+@cond_p.def_impl
+def _cond_impl(pred, *captured, branches):
+    b = branches[0] if pred else branches[1]
+    return tuple(_dry(lambda: b.run_values([], captured)))
+
+
+@cond_p.def_vjp
+def _cond_vjp(cts, pred, *captured, out, needs, batch, branches):
+    """VJP of cond: a cond of the two branches' VJPs (each replays its branch under a tape)."""
+    floats = [i for i, t in enumerate(captured) if t.dtype.is_differentiable]
+
+    def branch_vjp(b):
+        def run():
+            return vjp_of(lambda *_: b.replay([], captured), [captured[i] for i in floats],
+                          list(cts))
+        return run
+    if not floats:
+        return (None,) * (1 + len(captured))
+    grads = cond(pred, branch_vjp(branches[0]), branch_vjp(branches[1]))
+    out_g = [None] * len(captured)
+    for i, g in zip(floats, grads, strict=True):
+        out_g[i] = g
+    return (None, *out_g)
+
+
+@cond_p.def_jvp
+def _cond_jvp(primals, tangents, *, out, branches):
+    pred, captured = primals[0], primals[1:]
+    tans = instantiate_zeros(captured, tangents[1:])
+    floats = [i for i, t in enumerate(captured) if t.dtype.is_differentiable]
+
+    def branch_jvp(b):
+        def run():
+            from finegrad._src.ad.forward import ForwardAccumulator
+            with ForwardAccumulator([captured[i] for i in floats],
+                                    [tans[i] for i in floats]) as acc:
+                outs = b.replay([], captured)
+            return [acc.jvp(o, unconnected_gradients="zero") for o in outs]
+        return run
+    return tuple(cond(pred, branch_jvp(branches[0]), branch_jvp(branches[1])))
+
+
+# --- while_loop -----------------------------------------------------------------------------------
+
+while_p = Primitive("while_loop", multiple_results=True, unify=False)
+
+
+while_p.def_vmap(vmap.while_rule)   # each slice loops as long as its own condition holds
+
+
+@while_p.def_shape
+def _while_shape(*shapes, parts, n, max_iter):
+    """The loop variables' shapes (the body keeps them), open sizes included, when the
+    condition and body were traced with those sizes; else they are kept at their traced
+    values, as for an op without a shape rule."""
+    def sym(g, s):
+        return tuple(g.sym.get(s, g.meta[s][0]))
+    loop = [tuple(sh) for sh in shapes[:n]]
+    captured = shapes[n:]
+    body_out = [sym(parts[1].graph, o.slot) for o in nest.flatten(parts[1].graph.outputs)]
+    same = all(core.same_shape(sym(p.graph, s), loop[i])
+               for p in parts for i, s in enumerate(p.graph.args)) and \
+        all(core.same_shape(o, v) for o, v in zip(body_out, loop, strict=True)) and \
+        all(core.same_shape(sym(p.graph, s), tuple(captured[i]))
+            for p in parts for s, i in p.outer_index.items())
+    if not same:
+        dims.pin([d for sh in shapes for d in sh], "while_loop has no rule for dynamic axes")
+    return loop
+
+
+def while_loop(cond: Any, body: Any, loop_vars: Any, shape_invariants: Any = None,
+               parallel_iterations: int = 10, back_prop: bool = True, swap_memory: bool = False,
+               maximum_iterations: Any = None, name: str | None = None) -> Any:
+    """Repeat ``loop_vars = body(*loop_vars)`` while ``cond(*loop_vars)``; returns the vars.
+
+    Eagerly (and when the condition is not traced) this is a Python loop, recorded by tapes
+    step by step. Inside `finegrad.function` with a traced condition, it is one node that
+    runs the traced condition and body; its gradient (first order) re-runs the loop under a
+    tape. ``body`` must keep each variable's shape and dtype.
+
+    >>> import finegrad as fg
+    >>> @fg.function
+    ... def halve_until_small(x):
+    ...     return fg.while_loop(lambda v: v > 1., lambda v: v / 2., [x])
+    >>> halve_until_small(fg.constant(10.))[0].numpy()
+    np.float32(0.625)
+    """
+    # loop_vars: one value or a list/tuple/namedtuple of them, each possibly a nested
+    # structure (namedtuples, dicts, lists) of tensors, as in TensorFlow; the loop itself
+    # runs over the flat list of tensors
+    single = not isinstance(loop_vars, (list, tuple))
+    structure = (loop_vars,) if single else loop_vars
+    vars_ = [v if isinstance(v, Tensor) else convert_to_tensor(v)
+             for v in nest.flatten(structure)]
+    cond, body = _over_flat(cond, body, structure)
+    tracer = core.current_tracer()
+    c = cond(*vars_)
+    if not is_traced(c) and not any(is_traced(v) for v in vars_):
+        i = 0
+        if isinstance(maximum_iterations, Tensor):
+            maximum_iterations = int(maximum_iterations._value)
+        while bool(c._value if isinstance(c, Tensor) else c) and (
+                maximum_iterations is None or i < maximum_iterations):
+            vars_ = body(*vars_)
+            c = cond(*vars_)
+            i += 1
+        return _packed(structure, vars_, single)
+    (g_c, sub_c), (g_b, sub_b) = _trace_loop(cond, body, tracer, vars_)
+    for i, (o, v) in enumerate(zip(nest.flatten(g_b.outputs), vars_, strict=True)):
+        if not isinstance(o, OutSlot) or g_b.meta[o.slot] != (tuple(v._value.shape),
+                                                              v._value.dtype):
+            raise ValueError(f"finegrad.while_loop: the body must keep each loop variable's "
+                             f"shape and dtype; variable {i} is {tuple(v._value.shape)} "
+                             f"{v._value.dtype} before")
+    captured, (m_c, m_b) = _captured(tracer, (sub_c, sub_b))
+    max_iter = maximum_iterations
+    if isinstance(max_iter, Tensor):
+        if is_traced(max_iter):   # known only when the graph runs: the node's last input
+            captured, max_iter = captured + [max_iter], "input"
+        else:
+            max_iter = int(max_iter._value)
+    parts = (_Branch(g_c, sub_c, m_c), _Branch(g_b, sub_b, m_b))
+    outs = bind(while_p, *vars_, *captured, parts=parts, n=len(vars_), max_iter=max_iter)
+    return _packed(structure, list(outs), single)
+
+
+def _trace_loop(cond, body, tracer, vars_):
+    """The loop's condition and body traced: ((graph, builder), (graph, builder))."""
+    c = _trace_sub(cond, "while_cond", tracer, vars_)
+    b = _trace_sub(body, "while_body", tracer, vars_)
+    assigned = c[1]._assigned | b[1]._assigned
+    if assigned & (c[1].outer_reads | b[1].outer_reads):
+        # a variable the loop assigns must be read inside it, where each iteration sees the
+        # value of the one before (a read captured before the loop would see its first
+        # value only): trace again with those reads inside
+        c = _trace_sub(cond, "while_cond", tracer, vars_, assigned)
+        b = _trace_sub(body, "while_body", tracer, vars_, assigned)
+    return c, b
+
+
+def _over_flat(cond, body, structure):
+    """``cond`` and ``body`` as functions of the flat list of loop tensors: each call packs
+    them into ``structure`` (its elements are the arguments) and flattens what body returns,
+    which must have the same structure."""
+    def packed_args(flat):
+        return list(nest.pack_sequence_as(structure, list(flat)))
+
+    def flat_cond(*flat):
+        c = cond(*packed_args(flat))
+        # a Python or NumPy bool is a constant condition (as in TensorFlow): a tensor, so
+        # that a traced loop runs it as the graph's condition
+        return c if isinstance(c, Tensor) else convert_to_tensor(np.asarray(c, dtype=bool))
+
+    def flat_body(*flat):
+        out = body(*packed_args(flat))
+        if not nest.same_structure(out, list(structure)) and len(structure) == 1 and \
+                nest.same_structure(out, structure[0]):
+            out = (out,)   # one loop variable: the body may return it bare
+        if not nest.same_structure(out, list(structure)):
+            raise ValueError(f"finegrad.while_loop: the body returned {len(nest.flatten(out))} "
+                             f"values for {len(flat)} loop variables, or another structure; "
+                             f"it must return the structure of loop_vars")
+        return [x if isinstance(x, Tensor) else convert_to_tensor(x) for x in nest.flatten(out)]
+    return flat_cond, flat_body
+
+
+def _packed(structure, flat, single):
+    out = nest.pack_sequence_as(structure, list(flat))
+    return out[0] if single else out
+
+
+@while_p.def_impl
+def _while_impl(*vals, parts, n, max_iter):
+    c, b = parts
+    vs, captured = list(vals[:n]), vals[n:]
+    if max_iter == "input":   # a traced maximum_iterations: the last input
+        max_iter, captured = int(captured[-1]), captured[:-1]
+
+    def loop(vs):
+        i = 0
+        while c.run_values(vs, captured)[0] and (max_iter is None or i < max_iter):
+            vs = b.run_values(vs, captured)
+            i += 1
+        return tuple(vs)
+    return _dry(lambda: loop(vs))
+
+
+@while_p.def_vjp
+def _while_vjp(cts, *ins, out, needs, batch, parts, n, max_iter):
+    """VJP of while_loop: the loop re-run under a tape. Outside a trace the re-run is ordinary
+    recorded ops (differentiable again, to any order); while tracing, it is one while_grad
+    node (first order)."""
+    from finegrad._src.ops.array.structural import zeros_like
+    cts = [zeros_like(o) if c is None else c for c, o in zip(cts, out, strict=True)]
+    if core.current_tracer() is None:
+        return _while_vjp_eager(list(ins), cts, parts, n, max_iter)
+    grads = bind(while_grad_p, *ins, *cts, parts=parts, n=n, max_iter=max_iter,
+                 n_base=len(ins), depth=1)
+    return tuple(g if t.dtype.is_differentiable else None for g, t in zip(grads, ins, strict=True))
+
+
+def _while_vjp_eager(ins, cts, parts, n, max_iter):
+    from finegrad._src.ops.array.structural import identity
+    # one tensor per input position: a loop variable may also be captured by the body
+    ins = [identity(t) for t in ins]
+    return tuple(vjp_of(lambda *ts: _while_eager(list(ts[:n]), list(ts[n:]), parts, max_iter),
+                        ins, cts))
+
+
+def _while_eager(vs, captured, parts, max_iter):
+    c, b = parts
+    if max_iter == "input":
+        max_iter, captured = int(captured[-1]._value), captured[:-1]
+    i = 0
+    while bool(c.replay(vs, captured)[0]._value) and (max_iter is None or i < max_iter):
+        vs = b.replay(vs, captured)
+        i += 1
+    return vs
+
+
+@while_p.def_jvp
+def _while_jvp(primals, tangents, *, out, parts, n, max_iter):
+    from finegrad._src.ad.forward import ForwardAccumulator
+    if core.current_tracer() is not None:
+        # inside a trace the values are not known: transpose the VJP (a while_grad node)
+
+        def vjp(us):
+            return _while_vjp(tuple(us), *primals, out=out, needs=[True] * len(primals),
+                              batch=(), parts=parts, n=n, max_iter=max_iter)
+        return tuple(jvp_by_transposing(vjp, primals, tangents, out, "while_loop"))
+    from finegrad._src.ops.array.structural import identity
+    ins = [identity(t) for t in primals]
+    floats = [i for i, t in enumerate(ins) if t.dtype.is_differentiable]
+    tangents = instantiate_zeros(primals, tangents)
+    with ForwardAccumulator([ins[i] for i in floats], [tangents[i] for i in floats]) as acc:
+        vs = _while_eager(ins[:n], ins[n:], parts, max_iter)
+    return tuple(acc.jvp(v, unconnected_gradients="zero") for v in vs)
+
+
+while_grad_p = Primitive("while_grad", multiple_results=True, unify=False)
+
+
+def _level_sizes(n_in, n_out, depth):
+    """(inputs, outputs) of the derivative of order ``depth`` of a loop with ``n_in`` inputs
+    and ``n_out`` outputs: each order adds a cotangent per output, and returns one
+    gradient per input of the order below."""
+    ins, outs = n_in, n_out
+    for _ in range(depth):
+        ins, outs = ins + outs, ins
+    return ins, outs
+
+
+def _while_derivative(ts, depth, n_base, parts, n, max_iter):
+    """The derivative of order ``depth`` of the loop, eagerly (nested tapes, so the ops of
+    each order are recorded by the tapes of the orders above)."""
+    if depth == 0:
+        return list(_while_eager(list(ts[:n]), list(ts[n:]), parts, max_iter))
+    m, _ = _level_sizes(n_base, n, depth - 1)
+    xs, cts = list(ts[:m]), list(ts[m:])
+    grads = vjp_of(lambda *x: _while_derivative(x, depth - 1, n_base, parts, n, max_iter),
+                   xs, cts)
+    return [Tensor(np.zeros_like(x._value)) if g is None else g
+            for g, x in zip(grads, xs, strict=True)]
+
+
+@while_grad_p.def_impl
+def _while_grad_impl(*vals, parts, n, max_iter, n_base=None, depth=1):
+    # inside a trace, the gradient of a while node: the derivatives re-run the loop eagerly
+    n_base = len(vals) - n if n_base is None else n_base
+    ts = [Tensor(v) for v in vals]
+    with core.inner_stack(()):
+        out = _while_derivative(ts, depth, n_base, parts, n, max_iter)
+    return tuple(t._value for t in out)
+
+
+@while_grad_p.def_vjp
+def _while_grad_vjp(cts, *ins, out, needs, batch, parts, n, max_iter, n_base=None, depth=1):
+    """VJP of a while derivative: the derivative of the next order (any order in a trace)."""
+    from finegrad._src.ops.array.structural import zeros_like
+    n_base = len(ins) - n if n_base is None else n_base
+    cts = [zeros_like(o) if c is None else c for c, o in zip(cts, out, strict=True)]
+    grads = bind(while_grad_p, *ins, *cts, parts=parts, n=n, max_iter=max_iter,
+                 n_base=n_base, depth=depth + 1)
+    return tuple(g if t.dtype.is_differentiable else None for g, t in zip(grads, ins, strict=True))
+
+
+@while_grad_p.def_jvp
+def _while_grad_jvp(primals, tangents, *, out, **params):
+    # the derivative is linear in its cotangents: forward mode is its VJP transposed
+
+    def vjp(us):
+        return _while_grad_vjp(tuple(us), *primals, out=out, needs=[True] * len(primals),
+                               batch=(), **params)
+    return tuple(jvp_by_transposing(vjp, primals, tangents, out, "while_grad"))

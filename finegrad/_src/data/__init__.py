@@ -1,0 +1,1 @@
+"""The implementation behind ``finegrad.data``: the part of ``tf.data`` training code uses."""

@@ -1,0 +1,654 @@
+"""``finegrad.data.Dataset``: the part of ``tf.data.Dataset`` training code uses.
+
+A dataset is a recipe: a function that starts a fresh Python iterator over its elements,
+its ``element_spec`` and its cardinality. Transformations wrap the recipe lazily, so a
+dataset can be iterated many times (each ``for`` loop, each epoch of ``fit``) and nothing
+runs before it is iterated. Elements are finegrad Tensors in the nested structure they were
+given (tuples and dicts; lists become tensors, as in ``tf.data``). Iteration is eager.
+"""
+import itertools
+import os
+from typing import Any
+
+import numpy as np
+
+from finegrad._src import dtypes
+from finegrad._src.data import batching, structure
+from finegrad._src.errors import InvalidArgumentError, OutOfRangeError
+from finegrad._src.graph.builder import TensorSpec
+from finegrad._src.ops.random import streams
+from finegrad._src.tensor import Tensor, convert_to_tensor
+
+
+
+class DataConstant(int):
+    """An int constant of ``tf.data`` (``AUTOTUNE`` and the cardinalities): a plain int
+    that says where it comes from."""
+
+
+AUTOTUNE = DataConstant(-1)
+INFINITE_CARDINALITY = DataConstant(-1)
+UNKNOWN_CARDINALITY = DataConstant(-2)
+
+
+def _add_card(a, b):
+    if INFINITE_CARDINALITY in (a, b):
+        return INFINITE_CARDINALITY
+    if UNKNOWN_CARDINALITY in (a, b):
+        return UNKNOWN_CARDINALITY
+    return a + b
+
+
+def _call(fn, element):
+    """``fn`` on an element: a (non-named) tuple is spread over the arguments."""
+    if isinstance(element, tuple) and not hasattr(type(element), "_fields"):
+        return fn(*element)
+    return fn(element)
+
+
+def _count(value, fn, name):
+    v = int(value._value) if isinstance(value, Tensor) else value
+    if v is None:
+        return -1
+    if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+        raise TypeError(f"{fn}: {name} must be an integer, got {value!r}")
+    return int(v)
+
+
+class Dataset:
+    """A sequence of elements, built from data (`from_tensor_slices`, `from_tensors`,
+    `from_generator`, `range`) and transformed lazily (`map`, `batch`, `shuffle`...).
+
+    >>> import finegrad as fg
+    >>> ds = fg.data.Dataset.from_tensor_slices(([1, 2, 3], [10., 20., 30.])).batch(2)
+    >>> [(x.numpy().tolist(), y.numpy().tolist()) for x, y in ds]
+    [([1, 2], [10.0, 20.0]), ([3], [30.0])]
+    """
+
+    def __init__(self, make_iterator: Any, element_spec: Any, cardinality: Any,
+                 rows: Any = None) -> None:
+        self._make_iterator = make_iterator
+        self._element_spec = element_spec
+        self._cardinality = cardinality
+        # rows: (structure, flat arrays, make_indices) while the elements are still rows of
+        # from_tensor_slices' arrays (through shuffle, take, skip, repeat): `batch` then
+        # gathers each batch with one NumPy indexing per component
+        self._rows = rows
+
+    def _index_wrapped(self, wrap, element_spec, cardinality):
+        """A dataset whose element iterator (and row indices, on the fast path) go through
+        ``wrap(make_iterator)``."""
+        rows = None
+        if self._rows is not None:
+            tensors, arrays, make_indices = self._rows
+            rows = (tensors, arrays, lambda: wrap(make_indices))
+        return Dataset(lambda: wrap(self._make_iterator), element_spec, cardinality, rows)
+
+    # --- sources --------------------------------------------------------------------------
+
+    @staticmethod
+    def from_tensor_slices(tensors: Any, name: str | None = None) -> Any:
+        """One element per slice along the first axis of every component of ``tensors``.
+
+        Raises:
+            ValueError: when the components' first dimensions differ, or one is a scalar.
+        """
+        fn = "Dataset.from_tensor_slices"
+        tensors = structure.to_tensors(tensors, fn)
+        flat = structure.flatten(tensors)
+        sizes = {t._value.shape[0] if t._value.ndim else None for t in flat}
+        if None in sizes:
+            raise ValueError(f"{fn}: a component is a scalar; every component needs a first "
+                             f"dimension to slice")
+        if len(sizes) != 1:
+            raise ValueError(f"{fn}: the components' first dimensions differ: "
+                             f"{sorted(sizes, key=str)}")
+        n = int(sizes.pop() or 0)
+        spec = structure.map_structure(lambda t: TensorSpec(tuple(t.shape)[1:], t.dtype),
+                                       tensors)
+
+        arrays = [t._value for t in flat]
+
+        def make():
+            return (structure.pack(tensors, [Tensor(a[i, ...]) for a in arrays]) for i in range(n))
+        return Dataset(make, spec, n, (tensors, arrays, lambda: iter(range(n))))
+
+    @staticmethod
+    def from_tensors(tensors: Any, name: str | None = None) -> Any:
+        """A dataset of one element, ``tensors``.
+
+        >>> import finegrad as fg
+        >>> [x.numpy().tolist() for x in fg.data.Dataset.from_tensors([1, 2])]
+        [[1, 2]]
+        """
+        element = structure.to_tensors(tensors, "Dataset.from_tensors")
+        return Dataset(lambda: iter([element]), structure.spec_of(element), 1)
+
+    @staticmethod
+    def range(*args, dtype: Any = dtypes.int64, name: str | None = None) -> Any:
+        """``range(stop)``, ``range(start, stop)`` or ``range(start, stop, step)`` as int64
+        scalars (or ``dtype``).
+
+        >>> import finegrad as fg
+        >>> [int(x) for x in fg.data.Dataset.range(1, 8, 3)]
+        [1, 4, 7]
+        """
+        r = range(*[_count(a, "Dataset.range", "an argument") for a in args])
+        dt = dtypes.as_dtype(dtype)
+        return Dataset(lambda: (Tensor(np.asarray(i, dt._np)) for i in r),
+                       TensorSpec((), dt), len(r))
+
+    @staticmethod
+    def from_generator(generator: Any, output_types: Any = None, output_shapes: Any = None,
+                       args: Any = None,
+                       output_signature: Any = None, name: str | None = None) -> Any:
+        """Elements from calling ``generator(*args)`` (a fresh call per iteration), checked
+        against ``output_signature`` (a structure of `TensorSpec`), or ``output_types`` and
+        ``output_shapes``.
+
+        >>> import finegrad as fg
+        >>> ds = fg.data.Dataset.from_generator(
+        ...     lambda: iter([[1., 2.], [3., 4.]]),
+        ...     output_signature=fg.TensorSpec(shape=(2,), dtype=fg.float32))
+        >>> [x.numpy().tolist() for x in ds]
+        [[1.0, 2.0], [3.0, 4.0]]
+
+        Raises:
+            TypeError: without ``output_signature`` or ``output_types``; when ``generator``
+                is not callable.
+        """
+        fn = "Dataset.from_generator"
+        if not callable(generator):
+            raise TypeError(f"{fn}: generator must be a callable, got {generator!r}")
+        spec = _generator_spec(output_signature, output_types, output_shapes, fn)
+        call_args = tuple(args or ())
+
+        def make():
+            for value in generator(*call_args):
+                yield _conform(value, spec, fn)
+        return Dataset(make, spec, UNKNOWN_CARDINALITY)
+
+    @staticmethod
+    def zip(*datasets, name: str | None = None) -> Any:
+        """Elements that are tuples (or the given structure) of the datasets' elements, as
+        long as the shortest.
+
+        >>> import finegrad as fg
+        >>> a, b = fg.data.Dataset.range(3), fg.data.Dataset.range(10, 12)
+        >>> [(int(x), int(y)) for x, y in fg.data.Dataset.zip(a, b)]
+        [(0, 10), (1, 11)]
+        """
+        if len(datasets) == 1 and not isinstance(datasets[0], Dataset):
+            datasets = datasets[0]
+        flat = structure.flatten(datasets)
+        for d in flat:
+            if not isinstance(d, Dataset):
+                raise TypeError(f"Dataset.zip: expected datasets, got {type(d).__name__}")
+        cards = [d._cardinality for d in flat]
+        known = [c for c in cards if c >= 0]
+        card = min(known) if known else (UNKNOWN_CARDINALITY if UNKNOWN_CARDINALITY in cards
+                                         else INFINITE_CARDINALITY)
+        if UNKNOWN_CARDINALITY in cards and known:
+            card = UNKNOWN_CARDINALITY
+        spec = structure.pack(datasets, [d.element_spec for d in flat])
+
+        def make():
+            for elements in zip(*[d._make_iterator() for d in flat], strict=False):
+                yield structure.pack(datasets, list(elements))
+        return Dataset(make, spec, card)
+
+    # --- transformations ------------------------------------------------------------------
+
+    def map(self, map_func: Any, num_parallel_calls: Any = None, deterministic: Any = None,
+            name: str | None = None) -> Any:
+        """``map_func`` applied to every element (a tuple element is spread over its
+        arguments); its results become the new elements."""
+        fn = "Dataset.map"
+
+        def make():
+            for element in self._make_iterator():
+                yield structure.to_tensors(_call(map_func, element), fn)
+        return Dataset(make, _LazySpec(self, make), self._cardinality)
+
+    def filter(self, predicate: Any, name: str | None = None) -> Any:
+        """The elements for which ``predicate`` (a boolean scalar) is true.
+
+        Raises:
+            ValueError: when the predicate does not return a boolean scalar.
+        """
+        def make():
+            for element in self._make_iterator():
+                keep = convert_to_tensor(_call(predicate, element))
+                if keep.dtype != dtypes.bool_ or keep._value.ndim:
+                    raise ValueError(f"Dataset.filter: the predicate must return a boolean "
+                                     f"scalar, got {keep.dtype.name} of shape {keep.shape}")
+                if bool(keep._value):
+                    yield element
+        return Dataset(make, self._element_spec, UNKNOWN_CARDINALITY)
+
+    def batch(self, batch_size: Any, drop_remainder: bool = False, num_parallel_calls: Any = None,
+              deterministic: Any = None, name: str | None = None) -> Any:
+        """Consecutive elements stacked in batches of ``batch_size`` (the last one smaller
+        unless ``drop_remainder``).
+
+        Raises:
+            ValueError: for a batch size that is not positive.
+        """
+        size = _count(batch_size, "Dataset.batch", "batch_size")
+        if size <= 0:
+            raise ValueError(f"Dataset.batch: batch_size must be positive, got {size}")
+        card = self._cardinality
+        if card >= 0:
+            card = card // size if drop_remainder else -(-card // size)
+        rows = self._rows
+
+        def make():
+            if rows is not None:
+                tensors, arrays, make_indices = rows
+                return batching.gather_rows(tensors, arrays, make_indices(), size,
+                                            drop_remainder)
+            return batching.batch(self._make_iterator(), size, drop_remainder)
+        return Dataset(make, _SpecMap(self, lambda s: batching.batch_spec(s, size,
+                                                                          drop_remainder)),
+                       card)
+
+    def padded_batch(self, batch_size: Any, padded_shapes: Any = None, padding_values: Any = None,
+                     drop_remainder: bool = False, name: str | None = None) -> Any:
+        """Like `batch`, padding each component to ``padded_shapes`` (None or -1: the
+        largest in the batch) with ``padding_values`` (0, or b"" for strings).
+
+        >>> import finegrad as fg
+        >>> ds = fg.data.Dataset.from_generator(lambda: iter([[1], [2, 3]]),
+        ...                                     output_signature=fg.TensorSpec([None], fg.int32))
+        >>> next(iter(ds.padded_batch(2))).numpy()
+        array([[1, 0],
+               [2, 3]], dtype=int32)
+        """
+        size = _count(batch_size, "Dataset.padded_batch", "batch_size")
+        if size <= 0:
+            raise ValueError(f"Dataset.padded_batch: batch_size must be positive, got {size}")
+        card = self._cardinality
+        if card >= 0:
+            card = card // size if drop_remainder else -(-card // size)
+        return Dataset(
+            lambda: batching.padded_batch(self._make_iterator(), size, padded_shapes,
+                                          padding_values, drop_remainder, self.element_spec),
+            _SpecMap(self, lambda s: batching.padded_batch_spec(s, size, padded_shapes,
+                                                                drop_remainder)), card)
+
+    def unbatch(self, name: str | None = None) -> Any:
+        """Each element split along its first axis into that many elements."""
+        card = UNKNOWN_CARDINALITY
+        if self._cardinality >= 0 and not isinstance(self._element_spec, (_LazySpec, _SpecMap)):
+            leads = {s.shape[0] if isinstance(s.shape, tuple) and s.shape else None
+                     for s in structure.flatten(self._element_spec)}
+            if len(leads) == 1 and None not in leads:
+                card = self._cardinality * leads.pop()
+        return Dataset(lambda: batching.unbatch(self._make_iterator()),
+                       _SpecMap(self, batching.unbatch_spec), card)
+
+    def shuffle(self, buffer_size: Any, seed: Any = None, reshuffle_each_iteration: bool = True,
+                name: str | None = None) -> Any:
+        """Elements drawn at random from a buffer of ``buffer_size`` (``tf.data``'s
+        algorithm: fill the buffer, emit a random entry, refill its place). With ``seed`` (or
+        a global seed, `finegrad.random.set_seed`) the orders are reproducible; each new
+        iteration reshuffles unless ``reshuffle_each_iteration=False``.
+
+        Raises:
+            ValueError: for a buffer size that is not positive.
+        """
+        size = _count(buffer_size, "Dataset.shuffle", "buffer_size")
+        if size == 0 or size < -1:
+            raise ValueError(f"Dataset.shuffle: buffer_size must be positive, got {size}")
+        base = _shuffle_seed(seed)
+        epochs = itertools.count()
+
+        def wrap(make_iterator):
+            epoch = next(epochs) if reshuffle_each_iteration else 0
+            rng = np.random.default_rng(None if base is None else (*base, epoch))
+            return _shuffled(make_iterator(), size, rng)
+        return self._index_wrapped(wrap, self._element_spec, self._cardinality)
+
+    def repeat(self, count: Any = None, name: str | None = None) -> Any:
+        """The elements ``count`` times over (forever with None or -1).
+
+        >>> import finegrad as fg
+        >>> [int(x) for x in fg.data.Dataset.range(2).repeat(2)]
+        [0, 1, 0, 1]
+        """
+        n = _count(count, "Dataset.repeat", "count")
+        card = self._cardinality
+        if n < 0:
+            card = 0 if card == 0 else INFINITE_CARDINALITY
+        elif card >= 0:
+            card *= n
+        elif n == 0:
+            card = 0
+
+        def wrap(make_iterator):
+            rounds = itertools.count() if n < 0 else range(n)
+            for _ in rounds:
+                empty = True
+                for element in make_iterator():
+                    empty = False
+                    yield element
+                if empty:
+                    return
+        return self._index_wrapped(wrap, self._element_spec, card)
+
+    def take(self, count: Any, name: str | None = None) -> Any:
+        """The first ``count`` elements (all with -1)."""
+        n = _count(count, "Dataset.take", "count")
+        card = self._cardinality
+        if n >= 0:
+            card = n if card in (INFINITE_CARDINALITY,) else min(card, n) if card >= 0 else card
+        return self._index_wrapped(
+            lambda make_iterator: itertools.islice(make_iterator(), None if n < 0 else n),
+            self._element_spec, card)
+
+    def skip(self, count: Any, name: str | None = None) -> Any:
+        """All but the first ``count`` elements (none with -1)."""
+        n = _count(count, "Dataset.skip", "count")
+        card = self._cardinality
+        if n < 0:
+            card = 0 if card != INFINITE_CARDINALITY else card
+        elif card >= 0:
+            card = max(card - n, 0)
+        return self._index_wrapped(
+            lambda make_iterator: itertools.islice(make_iterator(), n, None) if n >= 0
+            else iter(()), self._element_spec, card)
+
+    def prefetch(self, buffer_size: Any, name: str | None = None) -> Any:
+        """The same dataset (accepted for compatibility: iteration is synchronous)."""
+        _count(buffer_size, "Dataset.prefetch", "buffer_size")
+        return Dataset(self._make_iterator, self._element_spec, self._cardinality, self._rows)
+
+    def cache(self, filename: Any = "", name: str | None = None) -> Any:
+        """The same elements, computed on the first complete iteration and replayed after
+        (in memory; a ``filename`` is accepted and not written)."""
+        stored: list[Any] = []
+        done = [False]
+
+        def make():
+            if done[0]:
+                return iter(stored)
+            return _recording(self._make_iterator(), stored, done)
+        return Dataset(make, self._element_spec, self._cardinality)
+
+    def enumerate(self, start: Any = 0, name: str | None = None) -> Any:
+        """``(index, element)`` pairs, the index an int64 scalar counting from ``start``.
+
+        >>> import finegrad as fg
+        >>> [(int(i), int(x)) for i, x in fg.data.Dataset.range(5, 7).enumerate()]
+        [(0, 5), (1, 6)]
+        """
+        first = _count(start, "Dataset.enumerate", "start")
+
+        def make():
+            for i, element in enumerate(self._make_iterator(), first):
+                yield (Tensor(np.asarray(i, np.int64)), element)
+        return Dataset(make, _SpecMap(self, lambda s: (TensorSpec((), dtypes.int64), s)),
+                       self._cardinality)
+
+    def concatenate(self, dataset: Any, name: str | None = None) -> Any:
+        """This dataset's elements, then ``dataset``'s.
+
+        Raises:
+            TypeError: when the element structures or dtypes differ.
+        """
+        spec = structure.relax(self.element_spec, dataset.element_spec)
+        return Dataset(lambda: itertools.chain(self._make_iterator(),
+                                               dataset._make_iterator()),
+                       spec, _add_card(self._cardinality, dataset._cardinality))
+
+    def flat_map(self, map_func: Any, name: str | None = None) -> Any:
+        """The elements of the datasets ``map_func`` returns for each element, in order.
+
+        >>> import finegrad as fg
+        >>> ds = fg.data.Dataset.range(1, 3).flat_map(lambda n: fg.data.Dataset.range(n))
+        >>> [int(x) for x in ds]
+        [0, 0, 1]
+        """
+        return self.interleave(map_func, cycle_length=1, block_length=1)
+
+    def interleave(self, map_func: Any, cycle_length: Any = None, block_length: Any = None,
+                   num_parallel_calls: Any = None, deterministic: Any = None,
+                   name: str | None = None) -> Any:
+        """The elements of the datasets ``map_func`` returns, ``block_length`` at a time
+        from each of ``cycle_length`` open datasets in turn; an exhausted one is replaced by
+        the next element's dataset (``cycle_length`` defaults to the number of CPUs, as
+        ``tf.data`` picks it).
+
+        >>> import finegrad as fg
+        >>> ds = fg.data.Dataset.range(1, 3).interleave(
+        ...     lambda n: fg.data.Dataset.from_tensors(n).repeat(2), cycle_length=2)
+        >>> [int(x) for x in ds]
+        [1, 2, 1, 2]
+
+        Raises:
+            TypeError: when ``map_func`` does not return a Dataset.
+        """
+        cycle = _count(cycle_length, "Dataset.interleave", "cycle_length")
+        cycle = (os.cpu_count() or 1) if cycle <= 0 else cycle
+        block = max(1, _count(block_length, "Dataset.interleave", "block_length"))
+
+        def open_dataset(element):
+            ds = _call(map_func, element)
+            if not isinstance(ds, Dataset):
+                raise TypeError(f"Dataset.interleave: map_func must return a Dataset, got "
+                                f"{type(ds).__name__}")
+            return ds
+
+        def make():
+            return _interleaved(self._make_iterator(), open_dataset, cycle, block)
+        return Dataset(make, _LazySpec(self, make), UNKNOWN_CARDINALITY)
+
+    def reduce(self, initial_state: Any, reduce_func: Any, name: str | None = None) -> Any:
+        """``reduce_func(state, element)`` folded over the elements from ``initial_state``.
+
+        >>> import finegrad as fg
+        >>> int(fg.data.Dataset.range(5).reduce(fg.constant(0, fg.int64), lambda s, x: s + x))
+        10
+        """
+        state = structure.to_tensors(initial_state, "Dataset.reduce")
+        for element in self._make_iterator():
+            state = structure.to_tensors(reduce_func(state, element), "Dataset.reduce")
+        return state
+
+    def apply(self, transformation_func: Any) -> Any:
+        """``transformation_func(self)``: a transformation written as a function."""
+        return transformation_func(self)
+
+    def with_options(self, options: Any, name: str | None = None) -> Any:
+        """The same dataset (options tune ``tf.data``'s runtime; they are accepted)."""
+        return self
+
+    # --- inspection -----------------------------------------------------------------------
+
+    @property
+    def element_spec(self) -> Any:
+        """The structure of `TensorSpec` of an element."""
+        spec = self._element_spec
+        if isinstance(spec, (_LazySpec, _SpecMap)):
+            spec = self._element_spec = spec.resolve()
+        return spec
+
+    def cardinality(self) -> Any:
+        """The number of elements as an int64 scalar: -1 if infinite
+        (``finegrad.data.INFINITE_CARDINALITY``), -2 if unknown (``UNKNOWN_CARDINALITY``)."""
+        return Tensor(np.asarray(self._cardinality, np.int64))
+
+    def __len__(self):
+        if self._cardinality == INFINITE_CARDINALITY:
+            raise TypeError("The dataset is infinite.")
+        if self._cardinality == UNKNOWN_CARDINALITY:
+            raise TypeError("The dataset length is unknown.")
+        return self._cardinality
+
+    def __iter__(self):
+        return Iterator(self)
+
+    def as_numpy_iterator(self) -> Any:
+        """An iterator over the elements with NumPy values (bytes for strings)."""
+        return (structure.numpy_of(e) for e in self._make_iterator())
+
+    def __bool__(self):
+        return True
+
+    def __repr__(self):
+        return f"<Dataset element_spec={self.element_spec}>"
+
+
+class Iterator:
+    """An iterator over a `Dataset`'s elements (``iter(dataset)``): ``next(it)`` or
+    ``it.get_next()``; ``get_next_as_optional`` is not provided."""
+
+    def __init__(self, dataset: Any) -> None:
+        self._dataset = dataset
+        self._it = dataset._make_iterator()
+
+    @property
+    def element_spec(self) -> Any:
+        """The dataset's element spec."""
+        return self._dataset.element_spec
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        return next(self._it)
+
+    def get_next(self) -> Any:
+        """The next element.
+
+        Raises:
+            finegrad.errors.OutOfRangeError: at the end of the sequence.
+        """
+        try:
+            return next(self._it)
+        except StopIteration:
+            raise OutOfRangeError("End of sequence") from None
+
+
+class _LazySpec:
+    """The element spec of a mapped dataset: that of its first element (computed when
+    asked), its first dimension relaxed to None where the input's was unknown."""
+
+    def __init__(self, source: Any, make: Any) -> None:
+        self.source, self.make = source, make
+
+    def resolve(self) -> Any:
+        first = next(iter(self.make()), None)
+        if first is None:
+            raise InvalidArgumentError("Dataset.element_spec: the mapped dataset is empty, so "
+                                       "its element spec cannot be computed")
+        spec = structure.spec_of(first)
+        leading_unknown = any(isinstance(s.shape, tuple) and s.shape and s.shape[0] is None
+                              for s in structure.flatten(self.source.element_spec))
+        if leading_unknown:
+            spec = structure.map_structure(
+                lambda s: TensorSpec((None,) + s.shape[1:], s.dtype) if s.shape else s, spec)
+        return spec
+
+
+class _SpecMap:
+    """A spec computed from the source's, when first asked (so a lazy source stays lazy)."""
+
+    def __init__(self, source: Any, fn: Any) -> None:
+        self.source, self.fn = source, fn
+
+    def resolve(self) -> Any:
+        return self.fn(self.source.element_spec)
+
+
+_END = object()
+
+
+def _interleaved(elements, open_dataset, cycle, block):
+    """``tf.data``'s interleave: ``cycle`` slots visited in turn, ``block`` elements from
+    each; an empty slot opens the next input element's dataset when its turn comes, an
+    exhausted one is emptied and the turn passes on."""
+    slots, open_count, done = [None] * cycle, 0, False
+    i = taken = 0
+    while not done or open_count:
+        if slots[i] is not None:
+            value = next(slots[i], _END)
+            if value is _END:
+                slots[i], open_count = None, open_count - 1
+                i, taken = (i + 1) % cycle, 0
+                continue
+            taken += 1
+            if taken == block:
+                i, taken = (i + 1) % cycle, 0
+            yield value
+        elif not done:
+            element = next(elements, _END)
+            if element is _END:
+                done = True
+            else:
+                slots[i], open_count = iter(open_dataset(element)._make_iterator()), \
+                    open_count + 1
+        else:
+            i, taken = (i + 1) % cycle, 0
+
+
+def _recording(it, stored, done):
+    for element in it:
+        stored.append(element)
+        yield element
+    done[0] = True
+
+
+def _shuffle_seed(seed):
+    global_seed = streams.GLOBAL.seed
+    if seed is None and global_seed is None:
+        return None
+    return (0 if global_seed is None else int(global_seed), 0 if seed is None else int(seed))
+
+
+def _shuffled(it, size, rng):
+    """``tf.data``'s shuffle: fill a buffer of ``size`` (-1: everything), then emit a
+    random entry and put the next element in its place; drain the buffer at random at the
+    end. (Random indices are drawn in blocks: one NumPy call per 1024 elements.)"""
+    buffer = list(itertools.islice(it, size)) if size > 0 else list(it)
+    if size > 0 and len(buffer) == size:
+        draws = iter(())
+        for element in it:
+            i = next(draws, None)
+            if i is None:
+                draws = iter(rng.integers(size, size=1024).tolist())
+                i = next(draws)
+            out, buffer[i] = buffer[i], element
+            yield out
+    if buffer:
+        for i in rng.integers(0, np.arange(len(buffer), 0, -1)).tolist():
+            buffer[i], buffer[-1] = buffer[-1], buffer[i]
+            yield buffer.pop()
+
+
+def _generator_spec(output_signature, output_types, output_shapes, fn):
+    if output_signature is not None:
+        return output_signature
+    if output_types is None:
+        raise TypeError(f"{fn}: give output_signature (or output_types)")
+    if output_shapes is None:
+        return structure.map_structure(lambda t: TensorSpec(None, t), output_types)
+    return structure.map_structure(lambda t, s: TensorSpec(s, t), output_types, output_shapes)
+
+
+def _conform(value, spec, fn):
+    def one(v, s):
+        t = convert_to_tensor(v) if not isinstance(v, Tensor) else v
+        if t.dtype != s.dtype:
+            t = Tensor(np.asarray(t._value).astype(s.dtype._np))
+        if not s.is_compatible_with(t):
+            raise InvalidArgumentError(f"{fn}: the generator produced an element of shape "
+                                       f"{tuple(t.shape)}, which does not match {s.shape}")
+        return t
+    try:
+        return structure.map_structure(one, value, spec)
+    except ValueError as e:
+        if isinstance(e, InvalidArgumentError):
+            raise
+        raise TypeError(f"{fn}: the generator's element does not match the structure of "
+                        f"output_signature: {e}") from None

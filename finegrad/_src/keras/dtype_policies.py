@@ -1,0 +1,188 @@
+"""Dtype policies: the dtype a layer computes in and the dtype its variables are stored in.
+
+``"float32"`` computes and stores in float32; ``"mixed_float16"`` computes in float16 and keeps
+the variables in float32 (what mixed-precision training relies on: the optimizer updates
+float32 weights, the layer reads them cast to float16). The cast happens where the variable is
+read: a `KerasVariable` read inside a layer's ``call`` under an autocast scope yields the
+value cast to the scope's dtype, a differentiable cast, so gradients reach the float32
+variable.
+"""
+from typing import Any
+
+import threading
+
+from finegrad._src import dtypes
+from finegrad._src.ops.array.structural import cast
+from finegrad._src.variables import Variable
+
+_POLICIES = {"float16": ("float16", "float16"), "float32": ("float32", "float32"),
+             "float64": ("float64", "float64"), "mixed_float16": ("float16", "float32"),
+             "int32": ("int32", "int32"), "int64": ("int64", "int64"), "bool": ("bool", "bool")}
+
+
+class DTypePolicy:
+    """A layer's compute and variable dtypes, named as Keras names them.
+
+    >>> from finegrad._src.keras.dtype_policies import DTypePolicy
+    >>> p = DTypePolicy("mixed_float16")
+    >>> p.compute_dtype, p.variable_dtype
+    ('float16', 'float32')
+    """
+
+    def __init__(self, name: Any = None) -> None:
+        name = floatx() if name is None else name
+        if isinstance(name, dtypes.DType):
+            name = name.name
+        if name not in _POLICIES:
+            raise ValueError(f"keras.DTypePolicy: cannot convert {name!r} to a dtype policy; "
+                             f"expected one of {sorted(_POLICIES)}")
+        self._name = name
+        self._compute_dtype, self._variable_dtype = _POLICIES[name]
+
+    name = property(lambda self: self._name)
+    compute_dtype = property(lambda self: self._compute_dtype)
+    variable_dtype = property(lambda self: self._variable_dtype)
+
+    def get_config(self) -> Any:
+        return {"name": self._name}
+
+    @classmethod
+    def from_config(cls, config: Any) -> Any:
+        return cls(**config)
+
+    def __eq__(self, other):
+        return isinstance(other, DTypePolicy) and other._name == self._name
+
+    def __hash__(self):
+        return hash(self._name)
+
+    def __repr__(self):
+        return f'<DTypePolicy "{self._name}">'
+
+
+class _Global(threading.local):
+    def __init__(self):
+        self.autocast = None   # the dtype variables read inside a layer's call are cast to
+
+
+_global = _Global()
+_settings: dict[str, Any] = {"floatx": "float32", "policy": None, "epsilon": 1e-7,
+             "image_data_format": "channels_last"}
+
+
+def floatx() -> Any:
+    """The default float dtype, as a string (``"float32"`` unless set).
+
+    >>> from finegrad._src.keras.dtype_policies import floatx
+    >>> floatx()
+    'float32'
+    """
+    return _settings["floatx"]
+
+
+def set_floatx(value: Any) -> Any:
+    """Set the default float dtype (``"float16"``, ``"float32"`` or ``"float64"``)."""
+    if value not in ("float16", "float32", "float64"):
+        raise ValueError(f"keras.backend.set_floatx: unknown dtype {value!r}; expected "
+                         f"'float16', 'float32' or 'float64'")
+    _settings["floatx"] = str(value)
+
+
+def set_global_policy(policy: Any) -> Any:
+    """Set the policy that layers built without ``dtype=`` use (``keras.mixed_precision``).
+
+    >>> from finegrad._src.keras import dtype_policies as dp
+    >>> dp.set_global_policy("mixed_float16"); dp.global_policy().compute_dtype
+    'float16'
+    >>> dp.set_global_policy("float32")
+    """
+    if policy is None:
+        _settings["policy"] = None
+        return
+    _settings["policy"] = policy if isinstance(policy, DTypePolicy) else DTypePolicy(policy)
+
+
+def global_policy() -> Any:
+    """The policy layers built without ``dtype=`` use."""
+    return _settings["policy"] or DTypePolicy(floatx())
+
+
+def get(identifier: Any) -> Any:
+    """A `DTypePolicy` from None (the global policy), a name, a dtype, a config or a policy."""
+    if identifier is None:
+        return global_policy()
+    if isinstance(identifier, DTypePolicy):
+        return identifier
+    if isinstance(identifier, dict):
+        return DTypePolicy(**identifier.get("config", identifier))
+    return DTypePolicy(dtypes.as_dtype(identifier).name if not isinstance(identifier, str)
+                       else identifier)
+
+
+def serialize(policy: Any) -> Any:
+    return {"module": "keras", "class_name": "DTypePolicy",
+            "config": policy.get_config(), "registered_name": None}
+
+
+class autocast_scope:  # noqa: N801 (a context manager, used as a function)
+    """Inside, floating `KerasVariable` reads are cast to ``dtype`` (None: no casting)."""
+
+    def __init__(self, dtype):
+        self._dtype = dtype
+
+    def __enter__(self):
+        self._saved, _global.autocast = _global.autocast, self._dtype
+
+    def __exit__(self, *exc):
+        _global.autocast = self._saved
+
+
+class KerasVariable(Variable):
+    """A finegrad `Variable` made by a Keras layer: named ``name``, with ``path``
+    ``"layer/name"``, a regularizer and a constraint, and cast on reads under autocast.
+
+    >>> import finegrad as fg
+    >>> from finegrad._src.keras.dtype_policies import KerasVariable, autocast_scope
+    >>> v = KerasVariable(fg.ones((2,)), name="kernel", path="dense/kernel")
+    >>> with autocast_scope("float16"):
+    ...     (v * 2.).dtype
+    finegrad.float16
+    """
+
+    def __init__(self, initializer, shape=None, dtype=None, trainable=True, autocast=True,
+                 aggregation="none", name=None, path=None, regularizer=None, constraint=None,
+                 **kwargs):
+        if callable(initializer) and not isinstance(initializer, Variable):
+            if shape is None:
+                raise ValueError("keras.Variable: when creating a Variable from an "
+                                 "initializer, the `shape` argument should be specified.")
+            initializer = initializer(tuple(shape), dtype=dtype or floatx())
+        super().__init__(initializer, trainable=trainable, name=name, dtype=dtype)
+        self.name = "variable" if name is None else str(name)
+        self.path = self.name if path is None else path
+        self.autocast, self.aggregation = autocast, aggregation
+        self.regularizer = regularizer
+        self.constraint = constraint
+
+    def _as_tensor(self):
+        t = super()._as_tensor()
+        target = _global.autocast
+        if target is not None and self.autocast and t.dtype.is_floating \
+                and t.dtype.name != target:
+            return cast(t, target)
+        return t
+
+    def read_value(self):
+        """The value in the variable's own dtype, never autocast: what ``custom_gradient``
+        takes as the variable's read, so the gradient its ``grad_fn`` gives for the variable
+        has the variable's dtype (float32 under mixed precision), as in TensorFlow."""
+        return super()._as_tensor()
+
+    @property
+    def value(self):
+        """The current value as a tensor (a property in Keras 3)."""
+        return self._as_tensor()
+
+    def __repr__(self):
+        return (f"<KerasVariable shape={tuple(self.shape)}, dtype={self.dtype.name}, "
+                f"path={self.path}>")

@@ -1,0 +1,120 @@
+"""The graph of a functional model: the layer calls between its inputs and outputs.
+
+`build_graph` walks from the outputs' KerasTensors back through the nodes that made them
+(``_keras_history``) to the inputs, and orders the nodes as Keras does (by depth, the inputs'
+deepest). `run_graph` calls each node's layer again on real tensors, in that order: the same
+layers with their ``training`` and mask semantics, so a Dropout behaves by the call's
+``training`` and a nested model runs its own graph.
+"""
+import numpy as np
+
+from finegrad._src import dtypes
+from finegrad._src.keras.input_layer import InputLayer
+from finegrad._src.keras.layer import Layer
+from finegrad._src.keras.nodes import KerasTensor
+from finegrad._src.keras.nodes import flatten, map_structure
+from finegrad._src.ops.array.structural import cast, convert_to_tensor, expand_dims
+from finegrad._src.tensor import Tensor
+
+
+def build_graph(inputs, outputs, where="Functional"):
+    """(nodes in execution order, layers in Keras's order) of the graph inputs -> outputs."""
+    flat_in, flat_out = flatten(inputs), flatten(outputs)
+    for t in flat_in + flat_out:
+        if not isinstance(t, KerasTensor):
+            raise ValueError(f"{where}: all `inputs` and `outputs` values must be KerasTensors "
+                             f"(made by keras.Input and layers called on them); received {t!r}")
+    input_ids = {id(t) for t in flat_in}
+    order, depth, seen = [], {}, set()
+
+    def visit(node, path):
+        if id(node) in seen:
+            return
+        if id(node) in path:
+            raise ValueError(f"{where}: the graph has a cycle through {node.layer.name}")
+        for t in node.input_tensors:
+            if id(t) in input_ids:
+                continue
+            if t._keras_history is None:
+                raise ValueError(f"{where}: a tensor reaches the outputs without coming from "
+                                 f"the given inputs: {t!r}")
+            visit(t._keras_history[0], path | {id(node)})
+        if not node.input_tensors and isinstance(node.layer, InputLayer) and \
+                not any(id(t) in input_ids for t in node.output_tensors):
+            raise ValueError(f"{where}: graph disconnected: cannot get the value of "
+                             f"{node.output_tensors[0]!r}; it comes from the input layer "
+                             f"'{node.layer.name}', which is not among the model's inputs")
+        seen.add(id(node))
+        order.append(node)
+
+    for t in flat_out:
+        if id(t) not in input_ids:
+            visit(t._keras_history[0], frozenset())
+    for node in reversed(order):          # depth: the longest path to an output
+        d = depth.get(id(node), 0)
+        for t in node.input_tensors:
+            if t._keras_history is not None and id(t) not in input_ids:
+                parent = t._keras_history[0]
+                depth[id(parent)] = max(depth.get(id(parent), 0), d + 1)
+        depth.setdefault(id(node), d)
+    order = [n for n in order if not isinstance(n.layer, InputLayer)]
+    order.sort(key=lambda n: -depth[id(n)])
+    layers = [t._keras_history[0].layer for t in flat_in if t._keras_history]
+    for node in order:
+        if isinstance(node.layer, Layer) and all(node.layer is not x for x in layers):
+            layers.append(node.layer)
+    return order, layers
+
+
+def _standardize(x, ref, where):
+    """An input value as a tensor of the Input's dtype (and rank, a missing last axis added,
+    as Keras does)."""
+    if isinstance(x, (np.ndarray, np.generic, list, float, int)):
+        x = convert_to_tensor(np.asarray(x, dtype=dtypes.as_dtype(ref.dtype)._np))
+    elif isinstance(x, Tensor) and x.dtype.name != ref.dtype and x.dtype.is_floating and \
+            "float" in ref.dtype:
+        x = cast(x, ref.dtype)
+    if isinstance(x, Tensor) and len(x.shape) == len(ref.shape) - 1 and ref.shape[-1] == 1:
+        x = expand_dims(x, -1)
+    return x
+
+
+def flatten_inputs(model, inputs):
+    """The call's inputs matched to the model's Inputs, as a flat list."""
+    struct = model._graph_inputs
+    flat_ref = flatten(struct)
+    if isinstance(inputs, dict):
+        if isinstance(struct, dict):
+            values = [inputs[k] for k in struct]
+        else:
+            names = [t._keras_history[0].layer.name for t in flat_ref]
+            missing = [n for n in names if n not in inputs]
+            if missing:
+                raise ValueError(f"{model.name}: missing data for input(s) {missing}; the "
+                                 f"model expects the inputs named {names}")
+            values = [inputs[n] for n in names]
+    else:
+        values = flatten(inputs) if len(flat_ref) > 1 or isinstance(inputs, (list, tuple)) \
+            and len(inputs) == 1 and isinstance(struct, (list, tuple)) else [inputs]
+    if len(values) != len(flat_ref):
+        raise ValueError(f"Layer \"{model.name}\" expects {len(flat_ref)} input(s), but it "
+                         f"received {len(values)} input tensors.")
+    return [_standardize(v, r, model.name) for v, r in zip(values, flat_ref, strict=True)]
+
+
+def run_graph(model, inputs, training=None, mask=None):
+    """Call the model's layers node by node on ``inputs``; the outputs in the model's
+    structure."""
+    flat = flatten_inputs(model, inputs)
+    values = {id(r): v for r, v in zip(flatten(model._graph_inputs), flat, strict=True)}
+
+    def value_of(x):
+        return values[id(x)] if isinstance(x, KerasTensor) else x
+
+    for node in model._graph_nodes:
+        args = map_structure(value_of, node.args)
+        kwargs = map_structure(value_of, node.kwargs)   # `training` reaches it by context
+        out = node.layer(*args, **kwargs)
+        for kt, o in zip(node.output_tensors, flatten(out), strict=False):
+            values[id(kt)] = o
+    return map_structure(value_of, model._graph_outputs)

@@ -1,0 +1,1 @@
+"""Keras 3's metrics (``keras.metrics``)."""

@@ -1,0 +1,207 @@
+"""Model: a layer that trains (`Trainer`), saves its weights and prints its summary.
+
+Three ways to make one, as in Keras 3: subclass it and write ``call``; give it symbolic
+``inputs`` and ``outputs`` (the functional API; `functional` runs the graph); or stack layers
+in a `Sequential`.
+"""
+from typing import Any
+
+from finegrad._src.keras import functional, model_config, saving, summary
+from finegrad._src.keras.nodes import KerasTensor
+from finegrad._src.keras.layer import Layer
+from finegrad._src.keras.nodes import flatten, map_structure, trace_call
+from finegrad._src.keras.trainer import Trainer
+
+
+def _functional_args(args, kwargs):
+    inputs = kwargs.pop("inputs", args[0] if args else None)
+    outputs = kwargs.pop("outputs", args[1] if len(args) > 1 else None)
+    return inputs, outputs
+
+
+class Model(Trainer, Layer):
+    """A trainable stack of layers: ``compile``, ``fit``, ``evaluate``, ``predict``,
+    ``save_weights``, ``summary``.
+
+    ``Model(inputs, outputs)`` builds a functional model from `Input` tensors; a subclass
+    defines its layers in ``__init__`` and its computation in ``call``.
+
+    >>> import finegrad as tf
+    >>> inputs = tf.keras.Input(shape=(3,))
+    >>> class Double(tf.keras.layers.Layer):
+    ...     def call(self, x):
+    ...         return 2. * x
+    >>> model = tf.keras.Model(inputs, Double()(inputs))
+    >>> model(tf.ones((1, 3))).numpy()
+    array([[2., 2., 2.]], dtype=float32)
+    """
+
+    def __new__(cls, *args, **kwargs):
+        if cls is Model and (len(args) >= 2 or "inputs" in kwargs or "outputs" in kwargs):
+            return Layer.__new__(Functional, *args, **kwargs)
+        return Layer.__new__(cls, *args, **kwargs)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        inputs, outputs = _functional_args(args, kwargs)
+        if (inputs is None) != (outputs is None):
+            raise ValueError("Model: give both `inputs` and `outputs` (the functional API), "
+                             "or neither (a subclassed model)")
+        Layer.__init__(self, trainable=kwargs.pop("trainable", True),
+                       name=kwargs.pop("name", None), dtype=kwargs.pop("dtype", None),
+                       **kwargs)
+        Trainer.__init__(self)
+        self._graph_nodes = None
+        if inputs is not None:
+            self._init_graph(inputs, outputs)
+
+    def _init_graph(self, inputs, outputs):
+        if isinstance(inputs, dict) and not all(isinstance(k, str) for k in inputs):
+            raise ValueError("Model: the keys of a dict of inputs must be strings")
+        nodes, layers = functional.build_graph(inputs, outputs, type(self).__name__)
+        self.__dict__["_graph_nodes"] = nodes
+        self._graph_layers = layers
+        self._graph_inputs = inputs if not isinstance(inputs, tuple) else list(inputs)
+        self._graph_outputs = outputs if not isinstance(outputs, tuple) else list(outputs)
+        self.built = True
+        self.__dict__["_locked"] = True
+
+    # --- structure -----------------------------------------------------------------------------
+
+    @property
+    def layers(self):
+        """The model's layers (a functional model's input layers included)."""
+        if self._graph_nodes is not None:
+            return list(self._graph_layers)
+        return self._layers
+
+    @property
+    def inputs(self):
+        return flatten(self._graph_inputs) if self._graph_nodes is not None else None
+
+    @property
+    def outputs(self):
+        return flatten(self._graph_outputs) if self._graph_nodes is not None else None
+
+    @property
+    def input(self):
+        return self._graph_inputs if self._graph_nodes is not None else None
+
+    @property
+    def output(self):
+        return self._graph_outputs if self._graph_nodes is not None else None
+
+    @property
+    def input_shape(self):
+        return map_structure(lambda t: t.shape, self._graph_inputs)
+
+    @property
+    def output_shape(self):
+        return map_structure(lambda t: t.shape, self._graph_outputs)
+
+    def get_layer(self, name: Any = None, index: Any = None) -> Any:
+        """The layer named ``name``, or at position ``index`` of `layers`."""
+        if index is not None and name is not None:
+            raise ValueError(f"Provide only a layer name or a layer index. Received: "
+                             f"index={index}, name={name}.")
+        if index is not None:
+            if len(self.layers) <= index:
+                raise ValueError(f"Was asked to retrieve layer at index {index} but model "
+                                 f"only has {len(self.layers)} layers.")
+            return self.layers[index]
+        if name is not None:
+            for layer in self.layers:
+                if layer.name == name:
+                    return layer
+            raise ValueError(f"No such layer: {name}. Existing layers are: "
+                             f"{[layer.name for layer in self.layers]}.")
+        raise ValueError("Provide either a layer name or layer index at `get_layer`.")
+
+    # --- calling -------------------------------------------------------------------------------
+
+    def call(self, inputs: Any, training: Any = None, mask: Any = None) -> Any:
+        if self._graph_nodes is None:
+            raise NotImplementedError(f"Model {type(self).__name__} does not have a `call()` "
+                                      f"method implemented.")
+        return functional.run_graph(self, inputs, training=training, mask=mask)
+
+    def build(self, input_shape: Any = None) -> Any:
+        """Build a subclassed model's layers by calling it on symbolic inputs of
+        ``input_shape`` (the batch size None)."""
+        if self.built:
+            return
+        if input_shape is None:
+            raise ValueError("You must provide an `input_shape` argument.")
+        inputs = map_structure(lambda s: KerasTensor.placeholder(s, self.input_dtype
+                                                                 if "float" in self.input_dtype
+                                                                 else "float32"),
+                               input_shape, tuple_shapes=True)
+        self.__dict__["built"] = True
+        try:
+            trace_call(self, (inputs,), {}, self._call_eagerly)
+        except Exception as e:
+            self.__dict__["built"] = False
+            raise ValueError(f"You cannot build your model by calling `build()` if your "
+                             f"`call()` method cannot run on symbolic inputs of shape "
+                             f"{input_shape}: {e}") from e
+
+    def _maybe_build(self, args, kwargs):
+        if self.built:
+            return
+        if type(self).build is Model.build:   # sub-layers build as the call reaches them
+            self.__dict__["built"] = True
+            return
+        super()._maybe_build(args, kwargs)
+
+    # --- weights and summary -------------------------------------------------------------------
+
+    def save_weights(self, filepath: Any, overwrite: Any = True) -> Any:
+        """Save every weight to ``filepath``: Keras 3's ``.weights.h5`` layout (needs h5py)
+        or finegrad's ``.npz`` layout (NumPy only), chosen by the file's suffix."""
+        saving.save_weights(self, filepath, overwrite=overwrite)
+
+    def load_weights(self, filepath: Any, skip_mismatch: Any = False, **kwargs: Any) -> Any:
+        """Load weights saved by `save_weights` (or by Keras 3 in ``.weights.h5``)."""
+        saving.load_weights(self, filepath, skip_mismatch=skip_mismatch)
+
+    def save(self, filepath: Any, overwrite: Any = True, **kwargs: Any) -> Any:
+        """Whole-model files (``.keras``) are not supported by finegrad.keras.
+
+        Raises:
+            NotImplementedError: always; save the weights (`save_weights`) and rebuild the
+                model from code or from ``get_config()`` / ``from_config``.
+        """
+        raise NotImplementedError(
+            f"Model.save({filepath!r}): finegrad.keras does not write whole-model `.keras` "
+            f"archives; use model.save_weights('....weights.h5') and rebuild the model from "
+            f"its code (or Model.from_config(model.get_config())) before load_weights")
+
+    def summary(self, line_length: Any = None, positions: Any = None, print_fn: Any = None,
+                expand_nested: Any = False, show_trainable: Any = False,
+                layer_range: Any = None) -> Any:
+        """Print the layers, their output shapes and parameter counts, as Keras does."""
+        summary.print_summary(self, line_length=line_length, positions=positions,
+                              print_fn=print_fn, expand_nested=expand_nested,
+                              show_trainable=show_trainable)
+
+    def get_config(self) -> Any:
+        """Keras 3's config: a functional model's layers and connections (`model_config`),
+        or a subclassed model's constructor arguments."""
+        if self._graph_nodes is not None:
+            return model_config.functional_config(self)
+        return Layer.get_config(self)
+
+    @classmethod
+    def from_config(cls, config: Any, custom_objects: Any = None) -> Any:
+        """A new model from `get_config`'s dict (a functional model's graph rebuilt with new
+        layers)."""
+        if "layers" in config and "input_layers" in config:
+            inputs, outputs = model_config.rebuild_graph(config, custom_objects)
+            kind = Model if cls in (Model, Functional) else cls
+            return kind(inputs=inputs, outputs=outputs, name=config.get("name"),
+                        trainable=config.get("trainable", True))
+        return super().from_config(config)
+
+
+class Functional(Model):
+    """A model defined by symbolic inputs and outputs (what ``Model(inputs, outputs)``
+    makes)."""

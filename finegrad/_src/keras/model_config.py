@@ -1,0 +1,174 @@
+"""Model configs in Keras 3's layout: ``model.get_config()`` and ``Model.from_config``.
+
+A layer serializes as ``{"module", "class_name", "config", "registered_name"}``. A
+functional model's config lists its layers, each with ``name`` and ``inbound_nodes`` (one
+``{"args", "kwargs"}`` per call, the symbolic tensors written as ``__keras_tensor__`` dicts
+whose ``keras_history`` is ``[layer name, node index, tensor index]``), then
+``input_layers`` and ``output_layers`` (the same references, in the model's structure). A
+Sequential's config is its name and its layers. Rebuilding finds each class by name: the
+``custom_objects`` given, then every `Layer` subclass defined so far.
+"""
+import operator
+
+from finegrad._src.keras import dtype_policies, registration
+from finegrad._src.keras.input_layer import InputLayer
+from finegrad._src.keras.layer import Layer
+from finegrad._src.keras.nodes import KerasTensor, Operation, map_structure
+
+_OPERATORS = {name: getattr(operator, name) for name in (
+    "add", "sub", "mul", "truediv", "matmul", "pow", "neg", "abs", "lt", "le", "gt", "ge",
+    "getitem")}
+
+
+def serialize_layer(layer):
+    """Keras's dict for ``layer``: its class and its `get_config`."""
+    cls = type(layer)
+    builtin = cls.__module__.startswith("finegrad._src.keras")
+    return {"module": "keras.layers" if builtin else cls.__module__,
+            "class_name": cls.__name__, "config": layer.get_config(),
+            "registered_name": None if builtin else registration.get_registered_name(cls)}
+
+
+def _subclasses(cls):
+    for sub in cls.__subclasses__():
+        yield sub
+        yield from _subclasses(sub)
+
+
+def layer_class(name, custom_objects=None, registered_name=None):
+    """The Layer class named ``name`` (``custom_objects`` and registered classes first)."""
+    for key in (registered_name, name):
+        found = registration.get_registered_object(key, custom_objects) if key else None
+        if found is not None:
+            return found
+    found = [c for c in _subclasses(Layer) if c.__name__ == name]
+    if not found:
+        raise ValueError(f"Could not locate class '{name}'. Make sure custom classes are "
+                         f"decorated with `@keras.saving.register_keras_serializable()` or "
+                         f"passed in `custom_objects`.")
+    builtin = [c for c in found if c.__module__.startswith("finegrad._src.keras")]
+    return (builtin or found)[0]
+
+
+def deserialize_layer(config, custom_objects=None):
+    """A new layer from `serialize_layer`'s dict."""
+    cls = layer_class(config["class_name"], custom_objects, config.get("registered_name"))
+    inner = dict(config.get("config", {}))
+    if "custom_objects" in cls.from_config.__code__.co_varnames:   # (models)
+        return cls.from_config(inner, custom_objects)
+    return cls.from_config(inner)
+
+
+def _ref(t):
+    node, index = t._keras_history
+    return [node.layer.name, node.layer._inbound_nodes.index(node), index]
+
+
+def _tensor_dict(t):
+    return {"class_name": "__keras_tensor__",
+            "config": {"shape": list(t.shape), "dtype": t.dtype, "keras_history": _ref(t)}}
+
+
+def _entry(op, model):
+    calls = [{"args": map_structure(lambda x: _tensor_dict(x) if isinstance(x, KerasTensor)
+                                    else x, list(n.args)),
+              "kwargs": map_structure(lambda x: _tensor_dict(x) if isinstance(x, KerasTensor)
+                                      else x, n.kwargs)}
+             for n in op._inbound_nodes if n in model._graph_nodes]
+    if isinstance(op, Operation):
+        fn = next(k for k, v in _OPERATORS.items() if v is op.fn)
+        return {"module": "finegrad", "class_name": "__operation__", "config": {"fn": fn},
+                "registered_name": None, "name": op.name, "inbound_nodes": calls}
+    return {**serialize_layer(op), "name": op.name, "inbound_nodes": calls}
+
+
+def functional_config(model):
+    """Keras 3's config of a functional model."""
+    ops = [t._keras_history[0].layer for t in model.inputs]
+    for node in model._graph_nodes:
+        if all(node.layer is not o for o in ops):
+            ops.append(node.layer)
+    return {"name": model.name, "trainable": model.trainable,
+            "layers": [_entry(op, model) for op in ops],
+            "input_layers": map_structure(_ref, model._graph_inputs),
+            "output_layers": map_structure(_ref, model._graph_outputs)}
+
+
+def _is_ref(x):
+    return isinstance(x, list) and len(x) == 3 and isinstance(x[0], str) and \
+        all(isinstance(i, int) for i in x[1:])
+
+
+def _map_refs(fn, value):
+    if _is_ref(value):
+        return fn(value)
+    if isinstance(value, list):
+        return [_map_refs(fn, v) for v in value]
+    if isinstance(value, dict):
+        return {k: _map_refs(fn, v) for k, v in value.items()}
+    return value
+
+
+def _make_op(entry, custom_objects):
+    if entry["class_name"] == "__operation__":
+        return Operation(_OPERATORS[entry["config"]["fn"]], entry["config"]["fn"])
+    return deserialize_layer(entry, custom_objects)
+
+
+def rebuild_graph(config, custom_objects=None):
+    """(inputs, outputs) of the graph a functional config describes, its layers new."""
+    made = {e["name"]: _make_op(e, custom_objects) for e in config["layers"]}
+    outputs = {}   # (layer name, node index) -> the call's outputs (flat)
+    for name, op in made.items():
+        if isinstance(op, InputLayer):
+            outputs[(name, 0)] = [op.output]
+    pending = [(e["name"], i, call) for e in config["layers"]
+               for i, call in enumerate(e["inbound_nodes"])]
+
+    def tensor(x):
+        if isinstance(x, dict) and x.get("class_name") == "__keras_tensor__":
+            layer, node, index = x["config"]["keras_history"]
+            return outputs[(layer, node)][index]
+        return x
+
+    def ready(x):
+        if isinstance(x, dict) and x.get("class_name") == "__keras_tensor__":
+            return tuple(x["config"]["keras_history"][:2]) in outputs
+        if isinstance(x, (list, tuple)):
+            return all(ready(v) for v in x)
+        if isinstance(x, dict):
+            return all(ready(v) for v in x.values())
+        return True
+
+    while pending:
+        done = [p for p in pending if ready(p[2]["args"]) and ready(p[2]["kwargs"])]
+        if not done:
+            raise ValueError(f"Model.from_config: cannot connect the layers "
+                             f"{sorted({p[0] for p in pending})}")
+        for name, i, call in done:
+            args = [_tensors(tensor, a) for a in call["args"]]
+            kwargs = {k: _tensors(tensor, v) for k, v in call["kwargs"].items()}
+            out = made[name](*args, **kwargs)
+            outputs[(name, i)] = out if isinstance(out, (list, tuple)) else [out]
+            pending.remove((name, i, call))
+    def resolve(ref):
+        return outputs[(ref[0], ref[1])][ref[2]]
+    return (_map_refs(resolve, config["input_layers"]),
+            _map_refs(resolve, config["output_layers"]))
+
+
+def _tensors(tensor, value):
+    if isinstance(value, dict) and value.get("class_name") == "__keras_tensor__":
+        return tensor(value)
+    if isinstance(value, list):
+        return [_tensors(tensor, v) for v in value]
+    if isinstance(value, dict):
+        return {k: _tensors(tensor, v) for k, v in value.items()}
+    return value
+
+
+def sequential_config(model):
+    stack = model._stack
+    return {"name": model.name, "trainable": model.trainable,
+            "dtype": dtype_policies.serialize(model.dtype_policy),
+            "layers": [serialize_layer(layer) for layer in stack]}

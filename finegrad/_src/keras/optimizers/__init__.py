@@ -1,0 +1,1 @@
+"""Keras 3's optimizers (``keras.optimizers``) and learning-rate schedules."""

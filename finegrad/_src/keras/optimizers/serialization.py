@@ -1,0 +1,66 @@
+"""``keras.optimizers.get``, ``serialize`` and ``deserialize``: optimizers by name or config."""
+from typing import Any
+from finegrad._src.keras.optimizers.adagrad import Adadelta, Adagrad, RMSprop
+from finegrad._src.keras.optimizers.adam import Adam, Adamax, AdamW, Nadam
+from finegrad._src.keras.optimizers.base import Optimizer
+from finegrad._src.keras.optimizers.ftrl import Ftrl, Lion
+from finegrad._src.keras.optimizers.loss_scale import LossScaleOptimizer
+from finegrad._src.keras.optimizers.sgd import SGD
+
+_CLASSES = (Optimizer, SGD, Adam, AdamW, Adamax, Nadam, Adagrad, Adadelta, RMSprop, Ftrl,
+            Lion, LossScaleOptimizer)
+_BY_NAME: dict[str, Any] = {cls.__name__.lower(): cls for cls in _CLASSES}
+
+
+def serialize(optimizer: Any) -> dict:
+    """Keras's config dict of an optimizer.
+
+    >>> import finegrad as fg
+    >>> fg.keras.optimizers.serialize(fg.keras.optimizers.SGD())["class_name"]
+    'SGD'
+    """
+    return {"module": "keras.optimizers", "class_name": type(optimizer).__name__,
+            "config": optimizer.get_config(), "registered_name": None}
+
+
+def deserialize(config: Any, custom_objects: Any = None) -> Any:
+    """The optimizer a `serialize` dict describes (class names match case-insensitively).
+
+    >>> import finegrad as fg
+    >>> opt = fg.keras.optimizers.deserialize({"class_name": "Adam",
+    ...                                        "config": {"learning_rate": 0.5}})
+    >>> float(opt.learning_rate)
+    0.5
+
+    Raises:
+        ValueError: for an unknown class name.
+    """
+    name = config.get("class_name")
+    cls = (custom_objects or {}).get(name) or _BY_NAME.get(str(name).lower())
+    if cls is None:
+        raise ValueError(f"keras.optimizers.deserialize: unknown optimizer {name!r}")
+    cfg = dict(config.get("config", {}))
+    if cls is LossScaleOptimizer:
+        inner = deserialize(cfg.pop("inner_optimizer"), custom_objects)
+        return LossScaleOptimizer(inner, **cfg)
+    return cls.from_config(cfg, custom_objects)
+
+
+def get(identifier: Any) -> Any:
+    """An optimizer from a name (``"adam"``), a config dict or an optimizer (returned).
+
+    >>> import finegrad as fg
+    >>> type(fg.keras.optimizers.get("rmsprop")).__name__
+    'RMSprop'
+
+    Raises:
+        ValueError: for an identifier that names no optimizer.
+    """
+    if isinstance(identifier, Optimizer):
+        return identifier
+    if isinstance(identifier, dict):
+        return deserialize(identifier)
+    if isinstance(identifier, str) and identifier.lower() in _BY_NAME:
+        return _BY_NAME[identifier.lower()]()
+    raise ValueError(f"keras.optimizers.get: could not interpret optimizer identifier: "
+                     f"{identifier!r}")

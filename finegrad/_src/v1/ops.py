@@ -1,0 +1,204 @@
+"""TensorFlow 1's spellings of ops that TensorFlow 2 renamed or re-signed: ``tf.log``,
+``tf.random_normal``, ``reduce_sum(..., reduction_indices=, keep_dims=)``,
+``argmax(..., dimension=)``, ``nn.dropout(x, keep_prob)``, ``tf.div``, ``tf.Print``, ...
+Each is the TensorFlow 2 op under its TensorFlow 1 name and arguments."""
+from finegrad._src.ops.math import arithmetic
+from finegrad._src.ops.array import structural as array
+from finegrad._src.ops.math import elementwise
+from finegrad._src.ops.random import sampling as random_ops
+from finegrad._src.ops.math import reductions as reduce
+from finegrad._src.ops.math import sorting
+from finegrad._src.ops.nn.dropout import dropout as _dropout
+from finegrad._src.ops.nn.softmax_cross_entropy import (
+    softmax_cross_entropy_with_logits as _softmax_xent)
+from finegrad._src.ops.linalg.products import matmul
+from finegrad._src.ops.nn.conv import conv2d as _conv2d
+from finegrad._src.ops.nn.pool import avg_pool2d as _avg_pool2d, max_pool2d as _max_pool2d
+from finegrad._src.ops.nn.softmax_cross_entropy import (log_softmax as _log_softmax,
+                                                         softmax as _softmax)
+from finegrad._src import dtypes
+from finegrad._src.ops.math import statistics
+from finegrad._src.core import bind
+from finegrad._src.ops.random import streams
+from finegrad._src.tensor import Tensor
+from finegrad._src.v1 import graphs
+from finegrad._src.api.printing import print_
+
+log = elementwise.log
+random_shuffle = random_ops.shuffle
+
+
+def _shaped_like(shape):
+    """The tensor whose `shape` op made ``shape`` in the TF1 graph being built (the
+    ``random_normal(tf.shape(x))`` idiom, whose size may be open), else None."""
+    g = graphs.current_graph()
+    entry = g._tensor_ops.get(id(shape)) if g is not None and isinstance(shape, Tensor) \
+        else None
+    if entry is None or entry[0].type != "Shape" or not entry[0].inputs:
+        return None
+    return entry[0].inputs[0]
+
+
+def _draw_like(like, dist, dtype, seed, fn):
+    dt = dtypes.as_dtype(dtype)
+    return bind(streams.random_like_p, like, stream=streams.op_stream(seed, fn), dist=dist,
+                dtype=dt._np)
+
+
+def random_normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=None):
+    """TensorFlow 1's ``random_normal``; ``shape`` may be ``tf.shape(x)`` of a tensor whose
+    sizes are open (a placeholder's None)."""
+    like = _shaped_like(shape)
+    if like is None:
+        return random_ops.normal(shape, mean, stddev, dtype, seed)
+    noise = _draw_like(like, "normal", dtype, seed, "finegrad.compat.v1.random_normal")
+    return random_ops._scaled(noise, stddev, mean, dtypes.as_dtype(dtype))
+
+
+def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=None):
+    """TensorFlow 1's ``truncated_normal`` (``shape`` as in `random_normal`)."""
+    like = _shaped_like(shape)
+    if like is None:
+        return random_ops.truncated_normal(shape, mean, stddev, dtype, seed)
+    noise = _draw_like(like, "truncated_normal", dtype, seed,
+                       "finegrad.compat.v1.truncated_normal")
+    return random_ops._scaled(noise, stddev, mean, dtypes.as_dtype(dtype))
+
+
+def random_uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=None):
+    """TensorFlow 1's ``random_uniform`` (``shape`` as in `random_normal`, for floats)."""
+    like = _shaped_like(shape)
+    if like is None or not dtypes.as_dtype(dtype).is_floating:
+        return random_ops.uniform(shape, minval, maxval, dtype, seed)
+    noise = _draw_like(like, "uniform", dtype, seed, "finegrad.compat.v1.random_uniform")
+    return random_ops._bounded(noise, minval, 1.0 if maxval is None else maxval,
+                               dtypes.as_dtype(dtype))
+
+
+def _axis(axis, reduction_indices, fn):
+    if reduction_indices is not None:
+        if axis is not None:
+            raise ValueError(f"{fn}: cannot specify both 'axis' and 'reduction_indices'")
+        return reduction_indices
+    return axis
+
+
+def _keep(keepdims, keep_dims):
+    return bool(keep_dims) if keep_dims is not None else bool(keepdims)
+
+
+def _reduction(op, fn):
+    def reduction(input_tensor, axis=None, keepdims=None, name=None, reduction_indices=None,
+                  keep_dims=None):
+        return op(input_tensor, _axis(axis, reduction_indices, fn), _keep(keepdims, keep_dims))
+    reduction.__name__ = fn.rpartition(".")[2]
+    reduction.__doc__ = (f"TensorFlow 1's ``{reduction.__name__}``: ``reduction_indices`` and "
+                         f"``keep_dims`` are the old names of ``axis`` and ``keepdims``.")
+    return reduction
+
+
+reduce_sum = _reduction(array.reduce_sum, "finegrad.compat.v1.reduce_sum")
+reduce_mean = _reduction(reduce.reduce_mean, "finegrad.compat.v1.reduce_mean")
+reduce_max = _reduction(reduce.reduce_max, "finegrad.compat.v1.reduce_max")
+reduce_min = _reduction(reduce.reduce_min, "finegrad.compat.v1.reduce_min")
+reduce_prod = _reduction(reduce.reduce_prod, "finegrad.compat.v1.reduce_prod")
+reduce_logsumexp = _reduction(reduce.reduce_logsumexp, "finegrad.compat.v1.reduce_logsumexp")
+reduce_any = _reduction(statistics.reduce_any, "finegrad.compat.v1.reduce_any")
+reduce_all = _reduction(statistics.reduce_all, "finegrad.compat.v1.reduce_all")
+
+
+def argmax(input, axis=None, name=None, dimension=None, output_type=None):  # noqa: A002
+    """TensorFlow 1's ``argmax``: ``dimension`` is the old name of ``axis`` (default 0)."""
+    axis = _axis(axis, dimension, "finegrad.compat.v1.argmax")
+    kwargs = {} if output_type is None else {"output_type": output_type}
+    return sorting.argmax(input, 0 if axis is None else axis, **kwargs)
+
+
+def argmin(input, axis=None, name=None, dimension=None, output_type=None):  # noqa: A002
+    """TensorFlow 1's ``argmin``: ``dimension`` is the old name of ``axis`` (default 0)."""
+    axis = _axis(axis, dimension, "finegrad.compat.v1.argmin")
+    kwargs = {} if output_type is None else {"output_type": output_type}
+    return sorting.argmin(input, 0 if axis is None else axis, **kwargs)
+
+
+arg_max, arg_min = argmax, argmin
+
+
+def expand_dims(input, axis=None, name=None, dim=None):  # noqa: A002 (TensorFlow's keyword)
+    """TensorFlow 1's ``expand_dims``: ``dim`` is the old name of ``axis``."""
+    return array.expand_dims(input, _axis(axis, dim, "finegrad.compat.v1.expand_dims"))
+
+
+def squeeze(input, axis=None, name=None, squeeze_dims=None):  # noqa: A002
+    """TensorFlow 1's ``squeeze``: ``squeeze_dims`` is the old name of ``axis``."""
+    return array.squeeze(input, _axis(axis, squeeze_dims, "finegrad.compat.v1.squeeze"))
+
+
+def div(x, y, name=None):
+    """TensorFlow 1's ``div``: Python 2's division (floor division of integers)."""
+    x = array.convert_to_tensor(x)
+    if x.dtype.is_integer:
+        return arithmetic.floordiv(x, y)
+    return arithmetic.divide(x, y)
+
+
+mod = arithmetic.mod
+multiply = arithmetic.multiply
+mul = arithmetic.multiply
+sub = arithmetic.subtract
+neg = arithmetic.negative
+
+
+def Print(input_, data, message=None, first_n=None, summarize=None, name=None):  # noqa: N802
+    """TensorFlow 1's ``Print``: ``input_``, printing ``message`` and ``data`` when it runs
+    (here: when it is built or run eagerly; in a graph, when the graph is built)."""
+    print_(*([message] if message else []), *data, summarize=summarize or 3)
+    return array.identity(input_)
+
+
+def dropout(x, keep_prob=None, noise_shape=None, seed=None, name=None, rate=None):
+    """TensorFlow 1's ``nn.dropout``: ``keep_prob`` is ``1 - rate``."""
+    if keep_prob is not None:
+        if rate is not None:
+            raise ValueError("Cannot specify both 'rate' and 'keep_prob'.")
+        rate = 1. - keep_prob
+    return _dropout(x, rate, noise_shape, seed)
+
+
+def softmax_cross_entropy_with_logits_v2(labels, logits, axis=-1, name=None, dim=None):
+    """TensorFlow 1's name of `finegrad.nn.softmax_cross_entropy_with_logits`."""
+    return _softmax_xent(labels, logits, axis if dim is None else dim)
+
+
+def xw_plus_b(x, weights, biases, name=None):
+    """``matmul(x, weights) + biases``."""
+    return matmul(x, weights) + biases
+
+
+def conv2d(input, filter=None, strides=None, padding=None, use_cudnn_on_gpu=True,  # noqa: A002
+           data_format="NHWC", dilations=None, name=None, filters=None):
+    """TensorFlow 1's ``nn.conv2d``: ``filter`` is the old name of ``filters``."""
+    return _conv2d(input, filters if filter is None else filter, strides, padding,
+                   data_format, dilations)
+
+
+def softmax(logits, axis=None, name=None, dim=None):
+    """TensorFlow 1's ``nn.softmax``: ``dim`` is the old name of ``axis`` (default -1)."""
+    axis = _axis(axis, dim, "finegrad.compat.v1.nn.softmax")
+    return _softmax(logits, -1 if axis is None else axis)
+
+
+def log_softmax(logits, axis=None, name=None, dim=None):
+    """TensorFlow 1's ``nn.log_softmax``: ``dim`` is the old name of ``axis``."""
+    axis = _axis(axis, dim, "finegrad.compat.v1.nn.log_softmax")
+    return _log_softmax(logits, -1 if axis is None else axis)
+
+
+def max_pool(value, ksize, strides, padding, data_format="NHWC", name=None, input=None):  # noqa: A002
+    """TensorFlow 1's ``nn.max_pool``: ``value`` is the old name of ``input``."""
+    return _max_pool2d(value if input is None else input, ksize, strides, padding, data_format)
+
+
+def avg_pool(value, ksize, strides, padding, data_format="NHWC", name=None, input=None):  # noqa: A002
+    """TensorFlow 1's ``nn.avg_pool``: ``value`` is the old name of ``input``."""
+    return _avg_pool2d(value if input is None else input, ksize, strides, padding, data_format)

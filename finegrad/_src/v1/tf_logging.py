@@ -1,0 +1,56 @@
+"""TensorFlow 1's ``tf.compat.v1.logging``: its levels and calls on Python's `logging`, the
+logger named ``"finegrad"`` (TF1 programs start with ``set_verbosity(...)``)."""
+import logging as _logging
+
+
+
+class Level(int):
+    """A logging level: Python's level number."""
+
+
+DEBUG, INFO, WARN, WARNING, ERROR, FATAL = (Level(n) for n in (
+    _logging.DEBUG, _logging.INFO, _logging.WARNING, _logging.WARNING, _logging.ERROR,
+    _logging.FATAL))
+_logger = _logging.getLogger("finegrad")
+
+
+def set_verbosity(v):
+    """Log messages at level ``v`` and above.
+
+    >>> import finegrad as fg
+    >>> fg.compat.v1.logging.set_verbosity(fg.compat.v1.logging.ERROR)
+    >>> fg.compat.v1.logging.get_verbosity() == fg.compat.v1.logging.ERROR
+    True
+    """
+    _logger.setLevel(int(v))
+
+
+def get_verbosity():
+    return _logger.getEffectiveLevel()
+
+
+def log(level, msg, *args, **kwargs):
+    _logger.log(level, msg, *args, **kwargs)
+
+
+def debug(msg, *args, **kwargs):
+    _logger.debug(msg, *args, **kwargs)
+
+
+def info(msg, *args, **kwargs):
+    _logger.info(msg, *args, **kwargs)
+
+
+def warning(msg, *args, **kwargs):
+    _logger.warning(msg, *args, **kwargs)
+
+
+warn = warning
+
+
+def error(msg, *args, **kwargs):
+    _logger.error(msg, *args, **kwargs)
+
+
+def fatal(msg, *args, **kwargs):
+    _logger.fatal(msg, *args, **kwargs)

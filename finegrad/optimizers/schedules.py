@@ -1,0 +1,9 @@
+"""``tf.optimizers.schedules``: Keras 3's ``keras.optimizers.schedules``."""
+from finegrad._src.keras.optimizers.schedules import (  # noqa: F401
+    CosineDecay, CosineDecayRestarts, ExponentialDecay, InverseTimeDecay,
+    LearningRateSchedule, PiecewiseConstantDecay, PolynomialDecay, deserialize, serialize)
+
+__all__ = [
+    "CosineDecay", "CosineDecayRestarts", "ExponentialDecay", "InverseTimeDecay",
+    "LearningRateSchedule", "PiecewiseConstantDecay", "PolynomialDecay", "deserialize",
+    "serialize"]
