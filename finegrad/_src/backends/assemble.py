@@ -49,8 +49,23 @@ class Backend:
                     self.sources[attr] = None
 
 
+# Keras names no finegrad.ops backend implements yet (docs/backends.md's table)
+NOWHERE = frozenset("""conv_transpose ctc_decode ctc_loss fold istft affine_transform
+elastic_transform extract_patches_3d gaussian_blur map_coordinates perspective_transform
+scale_and_translate sobel_edges ssim""".split())
+
+
 def _missing(backend, name, group):
     where = f"ops.image.{name}" if group == "image" else f"ops.{name}"
+    if name in NOWHERE:
+        def nowhere(*args, **kwargs):
+            raise NotImplementedError(
+                f"finegrad.ops: {where} is not implemented on the {backend!r} backend, nor on "
+                f"any other finegrad.ops backend yet; use Keras's own keras.{where} (with "
+                f"KERAS_BACKEND={backend if backend != 'finegrad' else 'jax'}), whose tensors "
+                f"finegrad.ops accepts on that backend")
+        nowhere.__name__ = name
+        return nowhere
 
     def missing(*args, **kwargs):
         other = "tensorflow" if backend == "jax" else "jax"
