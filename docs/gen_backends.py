@@ -37,7 +37,7 @@ def _index(backend):
             if not n.startswith("_"):
                 try:
                     found[id(getattr(module, n))] = f"{prefix}.{n}"
-                except Exception:  # noqa: BLE001 (lazy attributes that fail to load)
+                except Exception:  # (lazy attributes that fail to load)
                     continue
     return found
 

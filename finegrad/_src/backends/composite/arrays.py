@@ -174,7 +174,7 @@ def cross(b, x1, x2, axisa=-1, axisb=-1, axisc=-1, axis=None):
     return moveaxis(b, out, -1, axisc)
 
 
-def vander(b, x, N=None, increasing=False):  # noqa: N803 (Keras's name)
+def vander(b, x, N=None, increasing=False):  # (Keras's name)
     x = _t(b, x)
     n = b.static_shape(x)[0] if N is None else N
     powers = b.arange(n, dtype=b.dtype_name(x))

@@ -22,7 +22,7 @@ def switch(b, index, branches, *operands):
     return branches[i](*operands)
 
 
-def map(b, f, xs):  # noqa: A001 (Keras's name)
+def map(b, f, xs):  # (Keras's name)
     leaves = _nest.flatten(xs)
     n = b.static_shape(_t(b, leaves[0]))[0]
     outs = [f(_nest.pack_sequence_as(xs, [_t(b, v)[i] for v in leaves])) for i in range(n)]
@@ -93,7 +93,7 @@ def scatter(b, indices, values, shape):
     return b.scatter_update(zeros, indices, values, "add")
 
 
-def slice(b, inputs, start_indices, shape):  # noqa: A001 (Keras's name)
+def slice(b, inputs, start_indices, shape):  # (Keras's name)
     x = _t(b, inputs)
     starts = [int(s) for s in (b.convert_to_numpy(start_indices) if b.is_tensor(start_indices)
                                else start_indices)]

@@ -52,11 +52,11 @@ def _segment(b, data, segment_ids, num_segments, reduce, identity):
     return reduce(b.where(hit, b.expand_dims(data, 0), b.expand_dims(fill, 0)), 1)
 
 
-def segment_sum(b, data, segment_ids, num_segments=None, sorted=False):  # noqa: A002
+def segment_sum(b, data, segment_ids, num_segments=None, sorted=False):
     return _segment(b, data, segment_ids, num_segments, b.sum, 0)
 
 
-def segment_prod(b, data, segment_ids, num_segments=None, sorted=False):  # noqa: A002
+def segment_prod(b, data, segment_ids, num_segments=None, sorted=False):
     return _segment(b, data, segment_ids, num_segments, b.prod, 1)
 
 
@@ -66,11 +66,11 @@ def _extreme(b, data, value):
     return info.max if value > 0 else info.min
 
 
-def segment_max(b, data, segment_ids, num_segments=None, sorted=False):  # noqa: A002
+def segment_max(b, data, segment_ids, num_segments=None, sorted=False):
     return _segment(b, data, segment_ids, num_segments, b.max, _extreme(b, data, -1))
 
 
-def segment_min(b, data, segment_ids, num_segments=None, sorted=False):  # noqa: A002
+def segment_min(b, data, segment_ids, num_segments=None, sorted=False):
     return _segment(b, data, segment_ids, num_segments, b.min, _extreme(b, data, 1))
 
 
@@ -105,7 +105,7 @@ def ifft2(b, x):
 
 # --- linalg -------------------------------------------------------------------------------
 
-def norm(b, x, ord=None, axis=None, keepdims=False):  # noqa: A002 (Keras's name)
+def norm(b, x, ord=None, axis=None, keepdims=False):  # (Keras's name)
     x = _float(b, x)
     if axis is None and ord is None:
         return b.sqrt(b.sum(b.square(b.abs(x)), None, keepdims))
@@ -116,7 +116,7 @@ def norm(b, x, ord=None, axis=None, keepdims=False):  # noqa: A002 (Keras's name
     return _matrix_norm(b, x, "fro" if ord is None else ord, axis, keepdims)
 
 
-def _vector_norm(b, x, ord, axis, keepdims):  # noqa: A002
+def _vector_norm(b, x, ord, axis, keepdims):
     a = b.abs(x)
     if ord == _np.inf:
         return b.max(a, axis, keepdims)
@@ -131,7 +131,7 @@ def _vector_norm(b, x, ord, axis, keepdims):  # noqa: A002
     return b.power(b.sum(b.power(a, float(ord)), axis, keepdims), 1.0 / ord)
 
 
-def _matrix_norm(b, x, ord, axis, keepdims):  # noqa: A002
+def _matrix_norm(b, x, ord, axis, keepdims):
     r, c = axis
     a = b.abs(x)
     if ord == "fro":

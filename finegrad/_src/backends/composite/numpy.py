@@ -237,8 +237,8 @@ def identity(b, n, dtype=None):
     return b.eye(n, None, 0, dtype)
 
 
-def tri(b, N, M=None, k=0, dtype=None):  # noqa: N803 (Keras's names)
-    M = N if M is None else M  # noqa: N806
+def tri(b, N, M=None, k=0, dtype=None):  # (Keras's names)
+    M = N if M is None else M
     rows = b.expand_dims(b.arange(N, dtype="int32"), -1)
     cols = b.expand_dims(b.arange(M, dtype="int32"), 0)
     return b.cast(b.greater_equal(b.add(rows, k), cols), dtype or "float32")

@@ -123,7 +123,7 @@ def searchsorted(b, sorted_sequence, values, side="left"):
     return b.sum(b.cast(cmp, "int32"), -1)
 
 
-def histogram(b, x, bins=10, range=None):  # noqa: A002 (Keras's name)
+def histogram(b, x, bins=10, range=None):  # (Keras's name)
     x = b.reshape(_float(b, x), (-1,))
     lo, hi = (b.min(x), b.max(x)) if range is None else range
     edges = b.linspace(lo, hi, bins + 1, True, False, None, 0)
@@ -191,7 +191,7 @@ def nonzero(b, x):
     return tuple(b.convert_to_tensor(i.astype(_np.int32)) for i in _np.nonzero(value))
 
 
-def unique(b, x, sorted=True, return_index=False, return_inverse=False,  # noqa: A002
+def unique(b, x, sorted=True, return_index=False, return_inverse=False,
            return_counts=False, axis=None, size=None, fill_value=None):
     value = _eager(b, x, "unique")
     res = _np.unique(value, return_index=return_index, return_inverse=return_inverse,
@@ -235,7 +235,7 @@ def view(b, x, dtype=None):
     return b.convert_to_tensor(value.view(dtype) if dtype else value)
 
 
-def round(b, x, decimals=0):  # noqa: A001 (Keras's name)
+def round(b, x, decimals=0):  # (Keras's name)
     x = _t(b, x)
     if decimals == 0:
         return b.rint(x)

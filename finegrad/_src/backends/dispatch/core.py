@@ -27,7 +27,7 @@ def fori_loop(lower, upper, body_fun, init_val):
     return _on(lower, upper, body_fun, init_val).fori_loop(lower, upper, body_fun, init_val)
 
 
-def map(f, xs):  # noqa: A001
+def map(f, xs):
     """Keras 3's `keras.ops.map` on the active backend."""
     return _on(xs).map(f, xs)
 
@@ -59,7 +59,7 @@ def scatter_update(inputs, indices, updates, reduction=None):
     )
 
 
-def slice(inputs, start_indices, shape):  # noqa: A001
+def slice(inputs, start_indices, shape):
     """Keras 3's `keras.ops.slice` on the active backend."""
     return _on(inputs, start_indices).slice(inputs, start_indices, shape)
 

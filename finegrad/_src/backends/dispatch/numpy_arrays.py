@@ -7,7 +7,7 @@ dispatches to the active backend (`finegrad._src.backends`).
 from finegrad._src.backends.dispatch.selection import on as _on
 
 
-def all(x, axis=None, keepdims=False):  # noqa: A001
+def all(x, axis=None, keepdims=False):
     """Keras 3's `keras.ops.all` on the active backend."""
     return _on(x).all(x, axis, keepdims)
 
@@ -27,7 +27,7 @@ def amin(x, axis=None, keepdims=False):
     return _on(x).amin(x, axis, keepdims)
 
 
-def any(x, axis=None, keepdims=False):  # noqa: A001
+def any(x, axis=None, keepdims=False):
     """Keras 3's `keras.ops.any` on the active backend."""
     return _on(x).any(x, axis, keepdims)
 
@@ -207,7 +207,7 @@ def logspace(start, stop, num=50, endpoint=True, base=10, dtype=None, axis=0):
     return _on(start, stop).logspace(start, stop, num, endpoint, base, dtype, axis)
 
 
-def max(x, axis=None, keepdims=False, initial=None):  # noqa: A001
+def max(x, axis=None, keepdims=False, initial=None):
     """Maximum over ``axis`` (all axes when None)."""
     return _on(x, initial).max(x, axis, keepdims, initial)
 
@@ -227,7 +227,7 @@ def meshgrid(*x, indexing="xy"):
     return _on(*x).meshgrid(*x, indexing=indexing)
 
 
-def min(x, axis=None, keepdims=False, initial=None):  # noqa: A001
+def min(x, axis=None, keepdims=False, initial=None):
     """Minimum over ``axis`` (all axes when None)."""
     return _on(x, initial).min(x, axis, keepdims, initial)
 
@@ -362,7 +362,7 @@ def rot90(array, k=1, axes=(0, 1)):
     return _on(array).rot90(array, k, axes)
 
 
-def round(x, decimals=0):  # noqa: A001
+def round(x, decimals=0):
     """Keras 3's `keras.ops.round` on the active backend."""
     return _on(x).round(x, decimals)
 
@@ -402,7 +402,7 @@ def std(x, axis=None, keepdims=False):
     return _on(x).std(x, axis, keepdims)
 
 
-def sum(x, axis=None, keepdims=False):  # noqa: A001
+def sum(x, axis=None, keepdims=False):
     """Sum over ``axis`` (all axes when None)."""
     return _on(x).sum(x, axis, keepdims)
 

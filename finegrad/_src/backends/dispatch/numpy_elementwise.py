@@ -7,7 +7,7 @@ dispatches to the active backend (`finegrad._src.backends`).
 from finegrad._src.backends.dispatch.selection import on as _on
 
 
-def abs(x):  # noqa: A001
+def abs(x):
     """Elementwise absolute value."""
     return _on(x).abs(x)
 

@@ -45,7 +45,7 @@ def associative_scan(f, elems, reverse=False, axis=0):
     return jax.lax.associative_scan(f, elems, reverse, axis)
 
 
-def map(f, xs):  # noqa: A001 (Keras's name)
+def map(f, xs):  # (Keras's name)
     return jax.lax.map(f, xs)
 
 
@@ -64,7 +64,7 @@ def scatter_update(inputs, indices, updates, reduction=None):
             "mul": at.multiply}[reduction](updates)
 
 
-def slice(inputs, start_indices, shape):  # noqa: A001 (Keras's name)
+def slice(inputs, start_indices, shape):  # (Keras's name)
     return jax.lax.dynamic_slice(inputs, start_indices, shape)
 
 

@@ -68,7 +68,7 @@ def logsumexp(x, axis=None, keepdims=False):
     return jsp.special.logsumexp(_f(x), axis=axis, keepdims=keepdims)
 
 
-def top_k(x, k, sorted=True):  # noqa: A002 (Keras's name)
+def top_k(x, k, sorted=True):  # (Keras's name)
     return tuple(jax.lax.top_k(x, k))
 
 
@@ -93,17 +93,17 @@ def view_as_complex(x):
     return jax.lax.complex(x[..., 0], x[..., 1])
 
 
-def segment_sum(data, segment_ids, num_segments=None, sorted=False):  # noqa: A002
+def segment_sum(data, segment_ids, num_segments=None, sorted=False):
     return jax.ops.segment_sum(data, segment_ids, num_segments, indices_are_sorted=sorted)
 
 
-def segment_max(data, segment_ids, num_segments=None, sorted=False):  # noqa: A002
+def segment_max(data, segment_ids, num_segments=None, sorted=False):
     return jax.ops.segment_max(data, segment_ids, num_segments, indices_are_sorted=sorted)
 
 
-def segment_min(data, segment_ids, num_segments=None, sorted=False):  # noqa: A002
+def segment_min(data, segment_ids, num_segments=None, sorted=False):
     return jax.ops.segment_min(data, segment_ids, num_segments, indices_are_sorted=sorted)
 
 
-def segment_prod(data, segment_ids, num_segments=None, sorted=False):  # noqa: A002
+def segment_prod(data, segment_ids, num_segments=None, sorted=False):
     return jax.ops.segment_prod(data, segment_ids, num_segments, indices_are_sorted=sorted)

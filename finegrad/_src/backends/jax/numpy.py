@@ -118,11 +118,11 @@ def full(shape, fill_value, dtype=None):
     return jnp.full(shape, fill_value, dtype=dtype or jnp.asarray(fill_value).dtype)
 
 
-def eye(N, M=None, k=0, dtype=None):  # noqa: N803 (Keras's names)
+def eye(N, M=None, k=0, dtype=None):  # (Keras's names)
     return jnp.eye(N, M, k, dtype=dtype or "float32")
 
 
-def tri(N, M=None, k=0, dtype=None):  # noqa: N803
+def tri(N, M=None, k=0, dtype=None):
     return jnp.tri(N, M, k, dtype=dtype or "float32")
 
 
@@ -144,7 +144,7 @@ def nonzero(x):
     return jnp.nonzero(x)
 
 
-def unique(x, sorted=True, return_index=False, return_inverse=False,  # noqa: A002
+def unique(x, sorted=True, return_index=False, return_inverse=False,
            return_counts=False, axis=None, size=None, fill_value=None):
     return jnp.unique(x, return_index=return_index, return_inverse=return_inverse,
                       return_counts=return_counts, axis=axis, size=size,

@@ -49,7 +49,7 @@ def logsumexp(x, axis=None, keepdims=False):
     return fg.reduce_logsumexp(_f(x), axis=axis, keepdims=keepdims)
 
 
-def top_k(x, k, sorted=True):  # noqa: A002 (Keras's name)
+def top_k(x, k, sorted=True):  # (Keras's name)
     return tuple(fg.math.top_k(x, k, sorted=sorted))
 
 

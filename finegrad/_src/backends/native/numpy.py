@@ -21,7 +21,7 @@ sin, sinh, sqrt, tan, tanh = _uf(fg.sin), _uf(fg.sinh), _uf(fg.sqrt), _uf(fg.tan
 ceil, floor = _uf(fg.math.ceil), _uf(fg.floor)
 i0 = _uf(fg.math.bessel_i0)
 
-abs, negative, sign = _u(fg.abs), _u(fg.negative), _u(fg.sign)  # noqa: A001
+abs, negative, sign = _u(fg.abs), _u(fg.negative), _u(fg.sign)
 real, imag, conj, angle = _u(fg.math.real), _u(fg.math.imag), _u(fg.math.conj), \
     _u(fg.math.angle)
 isnan, isinf, isfinite = _u(fg.math.is_nan), _u(fg.math.is_inf), _u(fg.math.is_finite)
@@ -59,18 +59,18 @@ def _reduce(fn, cast_bool=None):
     return reduce
 
 
-sum = _reduce(fg.reduce_sum, "int32")  # noqa: A001
+sum = _reduce(fg.reduce_sum, "int32")
 mean = _reduce(lambda x, axis, keepdims: fg.reduce_mean(_C.floating(x), axis, keepdims))
-all = _reduce(lambda x, axis, keepdims: fg.reduce_all(fg.cast(x, "bool"), axis, keepdims))  # noqa: A001,E501
-any = _reduce(lambda x, axis, keepdims: fg.reduce_any(fg.cast(x, "bool"), axis, keepdims))  # noqa: A001,E501
+all = _reduce(lambda x, axis, keepdims: fg.reduce_all(fg.cast(x, "bool"), axis, keepdims))  # noqa: E501
+any = _reduce(lambda x, axis, keepdims: fg.reduce_any(fg.cast(x, "bool"), axis, keepdims))  # noqa: E501
 
 
-def max(x, axis=None, keepdims=False, initial=None):  # noqa: A001
+def max(x, axis=None, keepdims=False, initial=None):
     out = fg.reduce_max(_t(x), axis=axis, keepdims=keepdims)
     return out if initial is None else fg.maximum(out, fg.cast(initial, out.dtype))
 
 
-def min(x, axis=None, keepdims=False, initial=None):  # noqa: A001
+def min(x, axis=None, keepdims=False, initial=None):
     out = fg.reduce_min(_t(x), axis=axis, keepdims=keepdims)
     return out if initial is None else fg.minimum(out, fg.cast(initial, out.dtype))
 
@@ -200,7 +200,7 @@ def full(shape, fill_value, dtype=None):
     return fg.broadcast_to(fg.cast(value, dtype or value.dtype), shape)
 
 
-def eye(N, M=None, k=0, dtype=None):  # noqa: N803 (Keras's names)
+def eye(N, M=None, k=0, dtype=None):  # (Keras's names)
     if k:
         return fg.convert_to_tensor(_np.eye(N, M, k), dtype=dtype or "float32")
     return fg.eye(N, M, dtype=dtype or "float32")

@@ -28,7 +28,7 @@ def vectorized_map(function, elements):
     return tf.vectorized_map(function, elements)
 
 
-def map(f, xs):  # noqa: A001 (Keras's name)
+def map(f, xs):  # (Keras's name)
     return tf.map_fn(f, xs)
 
 
@@ -39,7 +39,7 @@ def scatter_update(inputs, indices, updates, reduction=None):
     return fn(x, indices, tf.cast(updates, x.dtype))
 
 
-def slice(inputs, start_indices, shape):  # noqa: A001 (Keras's name)
+def slice(inputs, start_indices, shape):  # (Keras's name)
     return tf.slice(inputs, start_indices, shape)
 
 

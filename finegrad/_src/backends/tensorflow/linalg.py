@@ -72,7 +72,7 @@ def logsumexp(x, axis=None, keepdims=False):
     return tf.reduce_logsumexp(_f(x), axis=axis, keepdims=keepdims)
 
 
-def top_k(x, k, sorted=True):  # noqa: A002 (Keras's name)
+def top_k(x, k, sorted=True):  # (Keras's name)
     return tuple(tf.math.top_k(x, k, sorted=sorted))
 
 
@@ -99,12 +99,12 @@ def view_as_complex(x):
     return tf.complex(x[..., 0], x[..., 1])
 
 
-def segment_sum(data, segment_ids, num_segments=None, sorted=False):  # noqa: A002
+def segment_sum(data, segment_ids, num_segments=None, sorted=False):
     n = num_segments if num_segments is not None else tf.reduce_max(segment_ids) + 1
     return tf.math.unsorted_segment_sum(data, segment_ids, n)
 
 
-def segment_max(data, segment_ids, num_segments=None, sorted=False):  # noqa: A002
+def segment_max(data, segment_ids, num_segments=None, sorted=False):
     n = num_segments if num_segments is not None else tf.reduce_max(segment_ids) + 1
     return tf.math.unsorted_segment_max(data, segment_ids, n)
 

@@ -61,12 +61,12 @@ def _reduction(fn, bool_as=None, floating=False):
     return reduce
 
 
-sum = _reduction(tf.reduce_sum, "int32")  # noqa: A001 (Keras's name)
+sum = _reduction(tf.reduce_sum, "int32")  # (Keras's name)
 mean = _reduction(tf.reduce_mean, floating=True)
 std = _reduction(tf.math.reduce_std, floating=True)
 var = _reduction(tf.math.reduce_variance, floating=True)
-all = _reduction(lambda x, axis, keepdims: tf.reduce_all(tf.cast(x, "bool"), axis, keepdims))  # noqa: A001,E501
-any = _reduction(lambda x, axis, keepdims: tf.reduce_any(tf.cast(x, "bool"), axis, keepdims))  # noqa: A001,E501
+all = _reduction(lambda x, axis, keepdims: tf.reduce_all(tf.cast(x, "bool"), axis, keepdims))  # noqa: E501
+any = _reduction(lambda x, axis, keepdims: tf.reduce_any(tf.cast(x, "bool"), axis, keepdims))  # noqa: E501
 
 
 def prod(x, axis=None, keepdims=False, dtype=None):
@@ -98,12 +98,12 @@ def argsort(x, axis=-1):
                       -1 if axis is None else axis, stable=True)
 
 
-def max(x, axis=None, keepdims=False, initial=None):  # noqa: A001 (Keras's name)
+def max(x, axis=None, keepdims=False, initial=None):  # (Keras's name)
     out = tf.reduce_max(_t(x), axis=axis, keepdims=keepdims)
     return out if initial is None else tf.maximum(out, tf.cast(initial, out.dtype))
 
 
-def min(x, axis=None, keepdims=False, initial=None):  # noqa: A001
+def min(x, axis=None, keepdims=False, initial=None):
     out = tf.reduce_min(_t(x), axis=axis, keepdims=keepdims)
     return out if initial is None else tf.minimum(out, tf.cast(initial, out.dtype))
 
@@ -183,11 +183,11 @@ def full(shape, fill_value, dtype=None):
     return tf.broadcast_to(tf.cast(value, dtype or value.dtype), shape)
 
 
-def eye(N, M=None, k=0, dtype=None):  # noqa: N803 (Keras's names)
+def eye(N, M=None, k=0, dtype=None):  # (Keras's names)
     return tnp.eye(N, M, k, dtype=dtype or "float32")
 
 
-def tri(N, M=None, k=0, dtype=None):  # noqa: N803
+def tri(N, M=None, k=0, dtype=None):
     return tnp.tri(N, M, k, dtype=dtype or "float32")
 
 

@@ -73,7 +73,7 @@ def logsumexp(x, axis=None, keepdims=False):
                            keepdim=keepdims)
 
 
-def top_k(x, k, sorted=True):  # noqa: A002 (Keras's name)
+def top_k(x, k, sorted=True):  # (Keras's name)
     values, indices = torch.topk(_custom.convert_to_tensor(x), k, sorted=sorted)
     return values, indices.to(torch.int32)
 

@@ -62,7 +62,7 @@ def _dims(x, axis):
     return tuple(range(x.ndim)) if axis is None else axis
 
 
-def sum(x, axis=None, keepdims=False):  # noqa: A001 (Keras's name)
+def sum(x, axis=None, keepdims=False):  # (Keras's name)
     x = _t(x)
     if x.dtype == torch.bool:
         x = x.to(torch.int32)
@@ -74,13 +74,13 @@ def mean(x, axis=None, keepdims=False):
     return torch.mean(_C.floating(x), dim=_dims(_t(x), axis), keepdim=keepdims)
 
 
-def max(x, axis=None, keepdims=False, initial=None):  # noqa: A001
+def max(x, axis=None, keepdims=False, initial=None):
     x = _t(x)
     out = torch.amax(x, dim=_dims(x, axis), keepdim=keepdims)
     return out if initial is None else torch.clamp(out, min=initial)
 
 
-def min(x, axis=None, keepdims=False, initial=None):  # noqa: A001
+def min(x, axis=None, keepdims=False, initial=None):
     x = _t(x)
     out = torch.amin(x, dim=_dims(x, axis), keepdim=keepdims)
     return out if initial is None else torch.clamp(out, max=initial)
@@ -95,12 +95,12 @@ def prod(x, axis=None, keepdims=False, dtype=None):
     return x
 
 
-def all(x, axis=None, keepdims=False):  # noqa: A001
+def all(x, axis=None, keepdims=False):
     x = _t(x).to(torch.bool)
     return torch.all(x, dim=_dims(x, axis), keepdim=keepdims) if x.ndim else x
 
 
-def any(x, axis=None, keepdims=False):  # noqa: A001
+def any(x, axis=None, keepdims=False):
     x = _t(x).to(torch.bool)
     return torch.any(x, dim=_dims(x, axis), keepdim=keepdims) if x.ndim else x
 
@@ -233,7 +233,7 @@ def full(shape, fill_value, dtype=None):
                               else (shape,)).to(dtype).clone()
 
 
-def eye(N, M=None, k=0, dtype=None):  # noqa: N803 (Keras's names)
+def eye(N, M=None, k=0, dtype=None):  # (Keras's names)
     return torch.as_tensor(_np.eye(N, M, k), dtype=_dtype(dtype or "float32"))
 
 
