@@ -155,4 +155,8 @@ def __getattr__(name):
     # TensorFlow names finegrad cannot have get a reason, not a bare AttributeError
     if name == "bfloat16":
         raise _unsupported_bfloat16("finegrad.bfloat16")
+    if name == "ops":   # (an attribute once finegrad.ops is imported)
+        raise AttributeError("module 'finegrad' has no attribute 'ops': TensorFlow has no "
+                             "tf.ops namespace; Keras 3's keras.ops on finegrad, JAX, PyTorch "
+                             "or TensorFlow is `from finegrad import ops`")
     raise AttributeError(f"module 'finegrad' has no attribute {name!r}")
