@@ -22,3 +22,28 @@ _add(*(OpSpec(_resampler(m, aa), shapes=((1, 4, 3, 2),), prims=("einsum",))
                  "mitchellcubic") for aa in ((False, True) if m != "area" else (False,))))
 _add(OpSpec(_named("image.resize(nearest)", lambda x: fg.image.resize(x, [5, 2], "nearest")),
             shapes=((4, 3, 2), (1, 4, 3, 2)), prims=("gather",)))
+
+# geometry and filters keep float64 (the color and statistics ops compute in float32 as
+# TensorFlow does, so tests/test_image.py compares their gradients with TensorFlow's instead)
+_I = fg.image
+_GEOMETRY = (
+    ("flip_left_right", _I.flip_left_right, ("strided_slice",)),
+    ("flip_up_down", _I.flip_up_down, ("strided_slice",)),
+    ("transpose", _I.transpose, ("transpose",)),
+    ("rot90", _I.rot90, ("strided_slice", "transpose")),
+    ("rot90(k=3)", lambda x: _I.rot90(x, 3), ("strided_slice", "transpose")),
+    ("crop_to_bounding_box", lambda x: _I.crop_to_bounding_box(x, 1, 0, 2, 2),
+     ("strided_slice",)),
+    ("pad_to_bounding_box", lambda x: _I.pad_to_bounding_box(x, 1, 1, 5, 4), ("concat",)),
+    ("central_crop", lambda x: _I.central_crop(x, 0.5), ("strided_slice",)),
+    ("resize_with_crop_or_pad", lambda x: _I.resize_with_crop_or_pad(x, 2, 5),
+     ("strided_slice", "concat")),
+    ("total_variation", _I.total_variation, ("abs", "reduce_sum")),
+    ("image_gradients", _I.image_gradients, ("strided_slice", "concat")),
+    ("sobel_edges", _I.sobel_edges, ("strided_slice", "concat")),
+)
+_add(*(OpSpec(_named(f"image.{label}", fn), shapes=((3, 3, 2), (2, 3, 3, 2))
+              if label not in ("image_gradients", "sobel_edges") else ((2, 3, 3, 2),),
+              domain=(0.1, 0.9) if label != "total_variation" else (-1.0, 1.0),
+              prims=prims)
+       for label, fn, prims in _GEOMETRY))

@@ -111,3 +111,132 @@ def test_resize_preserve_aspect_ratio_matches_tensorflow():
         want = tf.image.resize(x, size, preserve_aspect_ratio=True)
         got = fg.image.resize(x, size, preserve_aspect_ratio=True)
         np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=2e-5, atol=2e-6)
+
+
+# ---- geometry, color, statistics, filters: against TensorFlow -----------------------------
+
+def _img(shape, seed=6, dtype=np.float32):
+    return np.random.default_rng(seed).random(shape).astype(dtype)
+
+
+_UNARY = (
+    ("flip_left_right", {}), ("flip_up_down", {}), ("transpose", {}), ("rot90", {"k": 1}),
+    ("rot90", {"k": 2}), ("rot90", {"k": 3}), ("rot90", {"k": -1}),
+    ("crop_to_bounding_box", dict(offset_height=1, offset_width=2, target_height=3,
+                                  target_width=2)),
+    ("pad_to_bounding_box", dict(offset_height=1, offset_width=0, target_height=7,
+                                 target_width=6)),
+    ("central_crop", {"central_fraction": 0.5}), ("central_crop", {"central_fraction": 0.33}),
+    ("resize_with_crop_or_pad", dict(target_height=3, target_width=8)),
+    ("resize_with_crop_or_pad", dict(target_height=8, target_width=2)),
+    ("rgb_to_grayscale", {}), ("adjust_brightness", {"delta": 0.3}),
+    ("adjust_gamma", {"gamma": 0.7, "gain": 1.2}), ("per_image_standardization", {}),
+    ("total_variation", {}),
+)
+
+
+@pytest.mark.parametrize("fn,kwargs", _UNARY, ids=[f"{f}{k}" for f, k in _UNARY])
+@pytest.mark.parametrize("shape", ((5, 4, 3), (2, 5, 4, 3)))
+def test_image_op_matches_tensorflow(fn, kwargs, shape):
+    tf = _tf()
+    x = _img(shape)
+    want_fn, got_fn = getattr(tf.image, fn), getattr(fg.image, fn)
+    want, got = want_fn(tf.constant(x), **kwargs), got_fn(x, **kwargs)
+    assert got.dtype.name == want.dtype.name and tuple(got.shape) == tuple(want.shape)
+    np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-5, atol=1e-6)
+    u = _img(tuple(want.shape), seed=7)
+    xt, xf = tf.constant(x), fg.constant(x)
+    with tf.GradientTape() as tape:
+        tape.watch(xt)
+        want_g = tape.gradient(want_fn(xt, **kwargs), xt, output_gradients=u)
+    with fg.GradientTape() as tape:
+        tape.watch(xf)
+        got_g = tape.gradient(got_fn(xf, **kwargs), xf, output_gradients=u)
+    np.testing.assert_allclose(got_g.numpy(), want_g.numpy(), rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("dtype", (np.uint8, np.int32, np.float64, np.float16))
+def test_integer_images_match_tensorflow(dtype):
+    tf = _tf()
+    x = (_img((4, 5, 3)) * (200 if np.dtype(dtype).kind in "ui" else 1)).astype(dtype)
+    for fn, kwargs in (("rgb_to_grayscale", {}), ("adjust_brightness", {"delta": 0.1}),
+                       ("adjust_gamma", {"gamma": 1.5}), ("per_image_standardization", {})):
+        want, got = getattr(tf.image, fn)(x, **kwargs), getattr(fg.image, fn)(x, **kwargs)
+        assert got.dtype.name == want.dtype.name, fn
+        np.testing.assert_allclose(got.numpy().astype(float), want.numpy().astype(float),
+                                   rtol=2e-3, atol=1.0 if np.dtype(dtype).kind in "ui" else 1e-6,
+                                   err_msg=fn)
+
+
+@pytest.mark.parametrize("src,dst", [(np.uint8, np.float32), (np.uint8, np.int32),
+                                     (np.int32, np.uint8), (np.float32, np.uint8),
+                                     (np.float64, np.int16), (np.float32, np.float64),
+                                     (np.int16, np.int8)])
+@pytest.mark.parametrize("saturate", (False, True))
+def test_convert_image_dtype_matches_tensorflow(src, dst, saturate):
+    tf = _tf()
+    rng = np.random.default_rng(8)
+    if np.dtype(src).kind == "f":
+        x = rng.uniform(-0.2, 1.2, (3, 4, 1)).astype(src) if saturate else \
+            rng.random((3, 4, 1)).astype(src)
+    else:
+        info = np.iinfo(src)
+        x = rng.integers(0, info.max, (3, 4, 1)).astype(src)
+    want = tf.image.convert_image_dtype(x, dst, saturate=saturate)
+    got = fg.image.convert_image_dtype(x, dst, saturate=saturate)
+    assert got.dtype.name == want.dtype.name
+    np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-6)
+
+
+def test_filters_and_psnr_match_tensorflow():
+    tf = _tf()
+    x, y = _img((2, 5, 6, 3)), _img((2, 5, 6, 3), seed=9)
+    pairs = zip(fg.image.image_gradients(x), tf.image.image_gradients(tf.constant(x)),
+                strict=True)
+    for got, want in pairs:
+        np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-6, atol=1e-7)
+    np.testing.assert_allclose(fg.image.sobel_edges(x).numpy(),
+                               tf.image.sobel_edges(tf.constant(x)).numpy(), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(fg.image.psnr(x, y, 1.0).numpy(),
+                               tf.image.psnr(x, y, 1.0).numpy(), rtol=1e-5)
+    xi, yi = (x * 255).astype(np.uint8), (y * 255).astype(np.uint8)
+    np.testing.assert_allclose(fg.image.psnr(xi, yi, 255).numpy(),
+                               tf.image.psnr(xi, yi, 255).numpy(), rtol=1e-5)
+    gray = x[..., :1]
+    np.testing.assert_array_equal(fg.image.grayscale_to_rgb(gray).numpy(),
+                                  tf.image.grayscale_to_rgb(tf.constant(gray)).numpy())
+
+
+# ---- geometry and filters: TF-free closed forms ----------------------------------------------
+
+def test_geometry_closed_forms():
+    x = _img((2, 3, 4, 2))
+    np.testing.assert_array_equal(fg.image.rot90(x, 1).numpy(), np.rot90(x, 1, axes=(1, 2)))
+    np.testing.assert_array_equal(fg.image.rot90(x[0], 3).numpy(), np.rot90(x[0], 3))
+    np.testing.assert_array_equal(fg.image.flip_left_right(x).numpy(), x[:, :, ::-1])
+    # height 3: start int((3 - 1.5) / 2) = 0, so all rows stay; width 4: columns 1:3
+    np.testing.assert_array_equal(fg.image.central_crop(x, 0.5).numpy(), x[:, :, 1:3])
+    padded = fg.image.pad_to_bounding_box(x, 1, 2, 5, 7).numpy()
+    np.testing.assert_array_equal(padded[:, 1:4, 2:6], x)
+    assert padded.sum() == pytest.approx(x.sum(), rel=1e-6)
+    with pytest.raises(ValueError, match="width must be >= target"):
+        fg.image.crop_to_bounding_box(x, 0, 2, 1, 3)
+    with pytest.raises(ValueError, match=r"central_fraction must be within \(0, 1\]"):
+        fg.image.central_crop(x, 0.0)
+    with pytest.raises(ValueError, match="3 or 4 dimensions"):
+        fg.image.flip_up_down(np.zeros((2, 2)))
+
+
+def test_statistics_closed_forms():
+    x = np.array([[[0.], [1.]], [[3.], [1.]]])
+    assert float(fg.image.total_variation(x).numpy()) == 6.0
+    s = fg.image.per_image_standardization(x.astype(np.float32)).numpy()
+    np.testing.assert_allclose([s.mean(), s.std()], [0, 1], atol=1e-6)
+    # a constant image: the stddev floor 1/sqrt(N) keeps it finite (all zeros)
+    np.testing.assert_array_equal(fg.image.per_image_standardization(np.ones((2, 2, 1),
+                                                                               np.float32)), 0)
+    assert float(fg.image.psnr(np.zeros((1, 1, 1)), np.full((1, 1, 1), 0.1), 1.0)) == \
+        pytest.approx(20.0, rel=1e-6)
+    sob = fg.image.sobel_edges(np.tile(np.arange(4.)[None, None, :, None], (1, 3, 1, 1)))
+    np.testing.assert_array_equal(sob[0, :, 1:3, 0, 1].numpy(), 8.0)  # 4 * slope 1 * 2 taps
+    np.testing.assert_array_equal(sob[..., 0].numpy(), 0.0)
