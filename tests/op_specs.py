@@ -600,7 +600,7 @@ import op_specs_conv  # noqa: E402  (random, dropout, convolutions and pooling)
 NONDIFF += op_specs_conv.NONDIFF
 import op_specs_nd  # noqa: E402  (gather_nd, scatter_nd, tensor_scatter_nd_*, boolean_mask)
 import op_specs_signal  # noqa: E402,F401 (tf.signal: Fourier transforms, frame, fftshift)
-import op_specs_image  # noqa: E402,F401 (tf.image: resize, flips, crops, color, patches)
+import op_specs_image  # noqa: E402 (tf.image: resize, flips, crops, color, patches)
 NONDIFF += op_specs_nd.NONDIFF
 from op_specs_math_extra import NONDIFF_MATH_EXTRA  # noqa: E402  (tf.math special functions, sorting, segments)
 NONDIFF += NONDIFF_MATH_EXTRA
@@ -608,3 +608,5 @@ import op_specs_array_extra  # noqa: E402  (slice, strided_slice and other array
 NONDIFF += op_specs_array_extra.NONDIFF
 from op_specs_tf_names import NONDIFF_TF_NAMES  # noqa: E402  (ops/math/counts_and_casts.py, linalg_more.py)
 NONDIFF += NONDIFF_TF_NAMES
+
+INTERNAL.update(op_specs_image.NO_GRADIENT)

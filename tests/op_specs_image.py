@@ -47,3 +47,9 @@ _add(*(OpSpec(_named(f"image.{label}", fn), shapes=((3, 3, 2), (2, 3, 3, 2))
               domain=(0.1, 0.9) if label != "total_variation" else (-1.0, 1.0),
               prims=prims)
        for label, fn, prims in _GEOMETRY))
+
+# TensorFlow registers no gradient for these kernels; their rules raise its LookupError
+# (tests/test_image.py checks that), so they are neither differentiable rows nor NONDIFF
+NO_GRADIENT = {name: f"TensorFlow has no gradient for {name}: its rules raise TensorFlow's "
+                     "LookupError, checked in tests/test_image.py"
+               for name in ("adjust_contrast", "adjust_saturation", "adjust_hue")}

@@ -240,3 +240,47 @@ def test_statistics_closed_forms():
     sob = fg.image.sobel_edges(np.tile(np.arange(4.)[None, None, :, None], (1, 3, 1, 1)))
     np.testing.assert_array_equal(sob[0, :, 1:3, 0, 1].numpy(), 8.0)  # 4 * slope 1 * 2 taps
     np.testing.assert_array_equal(sob[..., 0].numpy(), 0.0)
+
+
+# ---- contrast, saturation, hue: TensorFlow's values, and its missing gradients -------------
+
+_HSV_ADJUST = (("adjust_contrast", 1.7, "AdjustContrastv2"), ("adjust_contrast", 0.3,
+                                                                "AdjustContrastv2"),
+               ("adjust_saturation", 0.4, "AdjustSaturation"),
+               ("adjust_saturation", 2.5, "AdjustSaturation"),
+               ("adjust_hue", 0.3, "AdjustHue"), ("adjust_hue", -0.7, "AdjustHue"))
+
+
+@pytest.mark.parametrize("fn,value,tf_name", _HSV_ADJUST)
+@pytest.mark.parametrize("dtype", (np.float32, np.uint8))
+def test_hsv_adjustments_match_tensorflow(fn, value, tf_name, dtype):
+    tf = _tf()
+    x = _img((2, 4, 5, 3))
+    x = (x * 255).astype(np.uint8) if dtype == np.uint8 else x
+    want, got = getattr(tf.image, fn)(x, value), getattr(fg.image, fn)(x, value)
+    assert got.dtype.name == want.dtype.name
+    np.testing.assert_allclose(got.numpy().astype(float), want.numpy().astype(float),
+                               rtol=1e-5, atol=1.0 if dtype == np.uint8 else 1e-5)
+
+
+@pytest.mark.parametrize("fn,value,tf_name", _HSV_ADJUST[::2])
+def test_hsv_adjustments_have_no_gradient_as_in_tensorflow(fn, value, tf_name):
+    x = fg.constant(_img((3, 4, 3)))
+    with fg.GradientTape() as tape:
+        tape.watch(x)
+        y = getattr(fg.image, fn)(x, value)
+    with pytest.raises(LookupError, match=f"gradient registry has no entry for: {tf_name}$"):
+        tape.gradient(y, x)
+
+
+def test_hsv_adjustment_closed_forms():
+    x = _img((3, 4, 3))
+    c = fg.image.adjust_contrast(x, 2.0).numpy()
+    m = x.mean(axis=(0, 1))
+    np.testing.assert_allclose(c, (x - m) * 2 + m, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(fg.image.adjust_hue(x, 1.0).numpy(), x, atol=1e-5)
+    np.testing.assert_allclose(fg.image.adjust_saturation(x, 1.0).numpy(), x, atol=1e-5)
+    gray = fg.image.adjust_saturation(x, 0.0).numpy()
+    np.testing.assert_allclose(gray, np.repeat(x.max(-1, keepdims=True), 3, -1), atol=1e-6)
+    with pytest.raises(ValueError, match=r"delta must be in the interval \[-1, 1\]"):
+        fg.image.adjust_hue(x, 1.5)
