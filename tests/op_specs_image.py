@@ -53,3 +53,6 @@ _add(*(OpSpec(_named(f"image.{label}", fn), shapes=((3, 3, 2), (2, 3, 3, 2))
 NO_GRADIENT = {name: f"TensorFlow has no gradient for {name}: its rules raise TensorFlow's "
                      "LookupError, checked in tests/test_image.py"
                for name in ("adjust_contrast", "adjust_saturation", "adjust_hue")}
+
+_add(OpSpec(_named("image.rgb_to_hsv", _I.rgb_to_hsv), shapes=((3,), (2, 2, 3)),
+            prims=("maximum", "minimum", "select", "concat")))

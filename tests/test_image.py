@@ -284,3 +284,36 @@ def test_hsv_adjustment_closed_forms():
     np.testing.assert_allclose(gray, np.repeat(x.max(-1, keepdims=True), 3, -1), atol=1e-6)
     with pytest.raises(ValueError, match=r"delta must be in the interval \[-1, 1\]"):
         fg.image.adjust_hue(x, 1.5)
+
+
+# ---- rgb_to_hsv / hsv_to_rgb ----------------------------------------------------------------
+
+@pytest.mark.parametrize("dtype", (np.float32, np.float64))
+def test_hsv_conversions_match_tensorflow(dtype):
+    tf = _tf()
+    x = _img((2, 4, 5, 3), seed=10, dtype=dtype)
+    x[0, 0, 0] = [0.5, 0.5, 0.5]      # gray: hue and saturation 0
+    x[0, 0, 1] = [0.0, 0.0, 0.0]      # black
+    want = tf.image.rgb_to_hsv(tf.constant(x))
+    got = fg.image.rgb_to_hsv(x)
+    assert got.dtype.name == want.dtype.name
+    np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-5, atol=1e-6)
+    hsv = want.numpy()
+    np.testing.assert_allclose(fg.image.hsv_to_rgb(hsv).numpy(),
+                               tf.image.hsv_to_rgb(tf.constant(hsv)).numpy(), rtol=1e-5,
+                               atol=1e-6)
+    np.testing.assert_allclose(fg.image.hsv_to_rgb(got).numpy(), x, rtol=1e-5, atol=1e-6)
+    # gradients of rgb_to_hsv (away from ties), as TensorFlow's RGBToHSV gradient
+    y = _img((2, 4, 5, 3), seed=11, dtype=dtype)
+    u = _img((2, 4, 5, 3), seed=12, dtype=dtype)
+    yt, yf = tf.constant(y), fg.constant(y)
+    with tf.GradientTape() as tape:
+        tape.watch(yt)
+        want_g = tape.gradient(tf.image.rgb_to_hsv(yt), yt, output_gradients=u)
+    with fg.GradientTape() as tape:
+        tape.watch(yf)
+        got_g = tape.gradient(fg.image.rgb_to_hsv(yf), yf, output_gradients=u)
+    np.testing.assert_allclose(got_g.numpy(), want_g.numpy(), rtol=1e-4, atol=1e-4)
+    with fg.GradientTape() as tape:   # HSVToRGB: no gradient in TensorFlow either
+        tape.watch(yf)
+        assert tape.gradient(fg.image.hsv_to_rgb(yf), yf) is None

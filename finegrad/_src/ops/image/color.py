@@ -7,8 +7,10 @@ from __future__ import annotations
 import numpy as np
 
 from finegrad._src import dtypes
-from finegrad._src.ops.array.structural import cast, convert_to_tensor, tile
+from finegrad._src.ops.array.structural import (cast, convert_to_tensor, ones_like, stack,
+                                                stop_gradient, tile, zeros_like)
 from finegrad._src.ops.math.arithmetic import maximum, minimum, multiply
+from finegrad._src.ops.math.elementwise import abs as _abs, equal, where
 from finegrad._src.ops.math.reductions import reduce_sum
 from finegrad._src.tensor import Tensor
 
@@ -124,3 +126,53 @@ def adjust_gamma(image, gamma: float = 1, gain: float = 1) -> Tensor:
         raise ValueError("Gamma should be a non-negative real number.")
     out = cast(gain, flt.dtype) * flt ** cast(gamma, flt.dtype)
     return convert_image_dtype(out, orig)
+
+
+def _channels(images, name):
+    images = convert_to_tensor(images)
+    if images.shape.rank is None or images.shape.rank < 1 or images.shape[-1] != 3:
+        raise ValueError(f"finegrad.image.{name}: the last axis of 'images' must be 3, got "
+                         f"shape {tuple(images.shape)}")
+    if not images.dtype.is_floating:
+        raise TypeError(f"finegrad.image.{name}: 'images' must be float, got "
+                        f"{images.dtype.name}")
+    return images[..., 0], images[..., 1], images[..., 2]
+
+
+def rgb_to_hsv(images, name: str | None = None) -> Tensor:
+    """RGB in [0, 1] to hue (in turns, [0, 1)), saturation and value, on the last axis.
+    Differentiable away from the ties between channels, as TensorFlow's.
+
+    >>> import finegrad as fg
+    >>> fg.image.rgb_to_hsv([0., 1., 0.5]).numpy().round(4)
+    array([0.4167, 1.    , 1.    ], dtype=float32)
+    """
+    r, g, b = _channels(images, "rgb_to_hsv")
+    v = maximum(maximum(r, g), b)
+    spread = v - minimum(minimum(r, g), b)
+    one = ones_like(v)
+    s = where(v > 0, spread / where(v > 0, v, one), zeros_like(v))
+    norm = 1.0 / (6.0 * where(spread > 0, spread, one))
+    h = where(equal(r, v), norm * (g - b),
+              where(equal(g, v), norm * (b - r) + 2.0 / 6.0, norm * (r - g) + 4.0 / 6.0))
+    h = where(spread > 0, h, zeros_like(h))
+    h = where(h < 0, h + 1.0, h)
+    return stack([h, s, v], -1)
+
+
+def hsv_to_rgb(images, name: str | None = None) -> Tensor:
+    """Hue (in turns), saturation, value to RGB: ``v * ((1 - s) + s * f(h))`` with TensorFlow's
+    piecewise-linear ``f`` per channel. No gradient, as TensorFlow's ``HSVToRGB``
+    (``tape.gradient`` gives None).
+
+    >>> import finegrad as fg
+    >>> fg.image.hsv_to_rgb([1 / 3, 1., 1.]).numpy().round(4)
+    array([0., 1., 0.], dtype=float32)
+    """
+    h, s, v = _channels(stop_gradient(convert_to_tensor(images)), "hsv_to_rgb")
+    dh = h * 6.0
+
+    def ramp(x):
+        return minimum(maximum(x, 0.0), 1.0)
+    fr, fg_, fb = ramp(_abs(dh - 3.0) - 1.0), ramp(2.0 - _abs(dh - 2.0)), ramp(2.0 - _abs(dh - 4.0))
+    return stack([v * ((1.0 - s) + s * f) for f in (fr, fg_, fb)], -1)
