@@ -10,11 +10,12 @@ from finegrad._src.ops.image.color import (convert_image_dtype, rgb_to_grayscale
                                            rgb_to_hsv, hsv_to_rgb)
 from finegrad._src.ops.image.quality import per_image_standardization, total_variation, psnr
 from finegrad._src.ops.image.adjust_hsv import adjust_contrast, adjust_saturation, adjust_hue
-from finegrad._src.ops.image.patches import image_gradients, sobel_edges
+from finegrad._src.ops.image.patches import image_gradients, sobel_edges, extract_patches
 
 __all__ = ["ResizeMethod", "resize", "flip_left_right", "flip_up_down", "transpose", "rot90",
            "crop_to_bounding_box", "pad_to_bounding_box", "central_crop",
            "resize_with_crop_or_pad", "convert_image_dtype", "rgb_to_grayscale",
            "grayscale_to_rgb", "adjust_brightness", "adjust_gamma", "per_image_standardization",
            "total_variation", "psnr", "image_gradients", "sobel_edges", "adjust_contrast",
-           "adjust_saturation", "adjust_hue", "rgb_to_hsv", "hsv_to_rgb"]
+           "adjust_saturation", "adjust_hue", "rgb_to_hsv", "hsv_to_rgb",
+           "extract_patches"]

@@ -56,3 +56,6 @@ NO_GRADIENT = {name: f"TensorFlow has no gradient for {name}: its rules raise Te
 
 _add(OpSpec(_named("image.rgb_to_hsv", _I.rgb_to_hsv), shapes=((3,), (2, 2, 3)),
             prims=("maximum", "minimum", "select", "concat")))
+_add(OpSpec(_named("image.extract_patches(SAME)", lambda x: _I.extract_patches(
+         x, [1, 2, 3, 1], [1, 2, 1, 1], [1, 1, 2, 1], "SAME")), shapes=((1, 4, 5, 2),),
+            prims=("strided_slice", "concat", "reshape")))

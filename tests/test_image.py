@@ -317,3 +317,42 @@ def test_hsv_conversions_match_tensorflow(dtype):
     with fg.GradientTape() as tape:   # HSVToRGB: no gradient in TensorFlow either
         tape.watch(yf)
         assert tape.gradient(fg.image.hsv_to_rgb(yf), yf) is None
+
+
+# ---- extract_patches -------------------------------------------------------------------------
+
+_PATCHES = (([1, 2, 2, 1], [1, 2, 2, 1], [1, 1, 1, 1]), ([1, 3, 2, 1], [1, 1, 2, 1], [1, 1, 1, 1]),
+            ([1, 2, 3, 1], [1, 2, 1, 1], [1, 2, 1, 1]), ([1, 1, 1, 1], [1, 3, 3, 1], [1, 1, 1, 1]),
+            ([1, 3, 3, 1], [1, 2, 3, 1], [1, 2, 2, 1]))
+
+
+@pytest.mark.parametrize("sizes,strides,rates", _PATCHES)
+@pytest.mark.parametrize("padding", ("VALID", "SAME"))
+def test_extract_patches_matches_tensorflow(sizes, strides, rates, padding):
+    tf = _tf()
+    x = _img((2, 7, 6, 2), seed=13)
+    want = tf.image.extract_patches(x, sizes, strides, rates, padding)
+    got = fg.image.extract_patches(x, sizes, strides, rates, padding)
+    assert tuple(got.shape) == tuple(want.shape)
+    np.testing.assert_array_equal(got.numpy(), want.numpy())
+    u = _img(tuple(want.shape), seed=14)
+    xt, xf = tf.constant(x), fg.constant(x)
+    with tf.GradientTape() as tape:
+        tape.watch(xt)
+        want_g = tape.gradient(tf.image.extract_patches(xt, sizes, strides, rates, padding), xt,
+                               output_gradients=u)
+    with fg.GradientTape() as tape:
+        tape.watch(xf)
+        got_g = tape.gradient(fg.image.extract_patches(xf, sizes, strides, rates, padding), xf,
+                              output_gradients=u)
+    np.testing.assert_allclose(got_g.numpy(), want_g.numpy(), rtol=1e-5, atol=1e-6)
+
+
+def test_extract_patches_closed_form_and_errors():
+    x = np.arange(16.0).reshape(1, 4, 4, 1)
+    p = fg.image.extract_patches(x, [1, 2, 2, 1], [1, 2, 2, 1], [1, 1, 1, 1], "VALID").numpy()
+    np.testing.assert_array_equal(p[0, 1, 1], [10, 11, 14, 15])
+    with pytest.raises(ValueError, match="'padding' must be 'VALID' or 'SAME'"):
+        fg.image.extract_patches(x, [1, 2, 2, 1], [1, 1, 1, 1], [1, 1, 1, 1], "FULL")
+    with pytest.raises(ValueError, match=r"'sizes' must be \[1, rows, cols, 1\]"):
+        fg.image.extract_patches(x, [2, 2, 2, 1], [1, 1, 1, 1], [1, 1, 1, 1], "VALID")
