@@ -8,7 +8,8 @@ from finegrad._src.ops.image.geometry import (flip_left_right, flip_up_down, tra
 from finegrad._src.ops.image.color import (convert_image_dtype, rgb_to_grayscale,
                                            grayscale_to_rgb, adjust_brightness, adjust_gamma,
                                            rgb_to_hsv, hsv_to_rgb)
-from finegrad._src.ops.image.quality import per_image_standardization, total_variation, psnr
+from finegrad._src.ops.image.quality import (per_image_standardization, total_variation, psnr,
+                                             ssim)
 from finegrad._src.ops.image.adjust_hsv import adjust_contrast, adjust_saturation, adjust_hue
 from finegrad._src.ops.image.patches import image_gradients, sobel_edges, extract_patches
 
@@ -18,4 +19,4 @@ __all__ = ["ResizeMethod", "resize", "flip_left_right", "flip_up_down", "transpo
            "grayscale_to_rgb", "adjust_brightness", "adjust_gamma", "per_image_standardization",
            "total_variation", "psnr", "image_gradients", "sobel_edges", "adjust_contrast",
            "adjust_saturation", "adjust_hue", "rgb_to_hsv", "hsv_to_rgb",
-           "extract_patches"]
+           "extract_patches", "ssim"]

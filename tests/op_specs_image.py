@@ -59,3 +59,4 @@ _add(OpSpec(_named("image.rgb_to_hsv", _I.rgb_to_hsv), shapes=((3,), (2, 2, 3)),
 _add(OpSpec(_named("image.extract_patches(SAME)", lambda x: _I.extract_patches(
          x, [1, 2, 3, 1], [1, 2, 1, 1], [1, 1, 2, 1], "SAME")), shapes=((1, 4, 5, 2),),
             prims=("strided_slice", "concat", "reshape")))
+# ssim computes in float32 (as TensorFlow); its blur is `resample`, the einsum checked above

@@ -356,3 +356,42 @@ def test_extract_patches_closed_form_and_errors():
         fg.image.extract_patches(x, [1, 2, 2, 1], [1, 1, 1, 1], [1, 1, 1, 1], "FULL")
     with pytest.raises(ValueError, match=r"'sizes' must be \[1, rows, cols, 1\]"):
         fg.image.extract_patches(x, [2, 2, 2, 1], [1, 1, 1, 1], [1, 1, 1, 1], "VALID")
+
+
+# ---- ssim ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("kwargs", ({}, {"filter_size": 5, "filter_sigma": 0.8},
+                                    {"filter_size": 7, "k1": 0.02, "k2": 0.05}))
+def test_ssim_matches_tensorflow(kwargs):
+    tf = _tf()
+    x = _img((2, 13, 12, 3), seed=15)
+    y = np.clip(x + 0.1 * _img((2, 13, 12, 3), seed=16) - 0.05, 0, 1).astype(np.float32)
+    want = tf.image.ssim(x, y, 1.0, **kwargs)
+    got = fg.image.ssim(x, y, 1.0, **kwargs)
+    assert got.dtype.name == want.dtype.name and tuple(got.shape) == tuple(want.shape)
+    np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-5, atol=1e-6)
+    xt, xf = tf.constant(x), fg.constant(x)
+    with tf.GradientTape() as tape:
+        tape.watch(xt)
+        want_g = tape.gradient(tf.image.ssim(xt, y, 1.0, **kwargs), xt)
+    with fg.GradientTape() as tape:
+        tape.watch(xf)
+        got_g = tape.gradient(fg.image.ssim(xf, y, 1.0, **kwargs), xf)
+    np.testing.assert_allclose(got_g.numpy(), want_g.numpy(), rtol=1e-4, atol=1e-6)
+    xi, yi = (x * 255).astype(np.uint8), (y * 255).astype(np.uint8)
+    np.testing.assert_allclose(fg.image.ssim(xi, yi, 255, **kwargs).numpy(),
+                               tf.image.ssim(xi, yi, 255, **kwargs).numpy(), rtol=1e-5)
+
+
+def test_ssim_closed_forms():
+    x = _img((12, 12, 2), seed=17)
+    assert float(fg.image.ssim(x, x, 1.0)) == pytest.approx(1.0, abs=1e-6)
+    # constant images: the structure term is 1, luminance (2ab + c1) / (a^2 + b^2 + c1)
+    a, b, c1 = 0.2, 0.6, 0.01 ** 2
+    want = (2 * a * b + c1) / (a * a + b * b + c1)
+    got = fg.image.ssim(np.full((11, 11, 1), a, np.float32), np.full((11, 11, 1), b, np.float32),
+                        1.0)
+    # float32, as TensorFlow: the window variances cancel to ~1e-8, not 0, against c2 = 9e-4
+    assert float(got) == pytest.approx(want, rel=1e-4)
+    with pytest.raises(ValueError, match="at least filter_size"):
+        fg.image.ssim(x[:5], x[:5], 1.0)
