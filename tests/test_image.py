@@ -395,3 +395,58 @@ def test_ssim_closed_forms():
     assert float(got) == pytest.approx(want, rel=1e-4)
     with pytest.raises(ValueError, match="at least filter_size"):
         fg.image.ssim(x[:5], x[:5], 1.0)
+
+
+# ---- stateless augmentations: bit-identical to TensorFlow for the same seed ------------------
+
+_STATELESS = (
+    ("stateless_random_flip_left_right", {}), ("stateless_random_flip_up_down", {}),
+    ("stateless_random_brightness", {"max_delta": 0.3}),
+    ("stateless_random_contrast", {"lower": 0.2, "upper": 1.8}),
+    ("stateless_random_saturation", {"lower": 0.2, "upper": 1.8}),
+    ("stateless_random_hue", {"max_delta": 0.4}),
+)
+
+
+@pytest.mark.parametrize("fn,kwargs", _STATELESS, ids=[f for f, _ in _STATELESS])
+@pytest.mark.parametrize("shape", ((5, 4, 3), (6, 5, 4, 3)))
+def test_stateless_augmentations_match_tensorflow(fn, kwargs, shape):
+    tf = _tf()
+    x = _img(shape, seed=18)
+    for seed in ([1, 2], [7, 3], [0, 11]):
+        want = getattr(tf.image, fn)(tf.constant(x), seed=seed, **kwargs)
+        got = getattr(fg.image, fn)(x, seed=seed, **kwargs)
+        np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-6, atol=1e-6,
+                                   err_msg=f"{fn} {seed}")
+
+
+def test_stateless_random_crop_matches_tensorflow():
+    tf = _tf()
+    x = _img((7, 6, 3), seed=19)
+    for seed, size in (([1, 2], [3, 4, 3]), ([5, 9], [7, 2, 1]), ([2, 2], [1, 1, 3])):
+        np.testing.assert_array_equal(fg.image.stateless_random_crop(x, size, seed).numpy(),
+                                      tf.image.stateless_random_crop(x, size, seed).numpy())
+    with pytest.raises(ValueError, match="none larger"):
+        fg.image.stateless_random_crop(x, [8, 2, 3], [1, 2])
+
+
+def test_random_augmentations_behave():
+    fg.random.set_seed(5)
+    x = _img((4, 5, 6, 3), seed=20)
+    y = fg.image.random_flip_left_right(x).numpy()
+    for a, b in zip(y, x, strict=True):   # each image: unchanged or mirrored
+        assert np.array_equal(a, b) or np.array_equal(a, b[:, ::-1])
+    d = fg.image.random_brightness(x, 0.2).numpy() - x
+    assert np.ptp(d) < 1e-6 and abs(d.flat[0]) <= 0.2
+    c = fg.image.random_contrast(x[0], 0.5, 1.5).numpy()
+    m = x[0].mean(axis=(0, 1))
+    factor = (c - m) / (x[0] - m)
+    assert np.ptp(factor) < 1e-3 and 0.5 <= factor.flat[0] < 1.5
+    with pytest.raises(ValueError, match="upper must be > lower"):
+        fg.image.random_contrast(x, 1.0, 0.5)
+    # gradients pass through the flips (TensorFlow: reverse and a 0/1 mix)
+    xf = fg.constant(x)
+    with fg.GradientTape() as tape:
+        tape.watch(xf)
+        out = fg.image.stateless_random_flip_up_down(xf, [3, 4])
+    np.testing.assert_array_equal(tape.gradient(out, xf).numpy(), np.ones_like(x))
