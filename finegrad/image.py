@@ -16,7 +16,8 @@ from finegrad._src.ops.image.augmentation import (
     stateless_random_flip_left_right, stateless_random_flip_up_down, random_flip_left_right,
     random_flip_up_down,
     stateless_random_brightness, random_brightness, stateless_random_contrast, random_contrast,
-    stateless_random_saturation, stateless_random_hue, stateless_random_crop)
+    stateless_random_saturation, stateless_random_hue, stateless_random_crop,
+    random_saturation, random_hue, random_crop)
 
 __all__ = ["ResizeMethod", "resize", "flip_left_right", "flip_up_down", "transpose", "rot90",
            "crop_to_bounding_box", "pad_to_bounding_box", "central_crop",
@@ -35,4 +36,4 @@ __all__ = ["ResizeMethod", "resize", "flip_left_right", "flip_up_down", "transpo
            "random_contrast",
            "stateless_random_saturation",
            "stateless_random_hue",
-           "stateless_random_crop"]
+           "stateless_random_crop", "random_saturation", "random_hue", "random_crop"]

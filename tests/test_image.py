@@ -450,3 +450,19 @@ def test_random_augmentations_behave():
         tape.watch(xf)
         out = fg.image.stateless_random_flip_up_down(xf, [3, 4])
     np.testing.assert_array_equal(tape.gradient(out, xf).numpy(), np.ones_like(x))
+
+
+def test_random_crop_saturation_hue_behave():
+    fg.random.set_seed(6)
+    x = _img((6, 5, 3), seed=21)
+    crop = fg.image.random_crop(x, [3, 2, 3]).numpy()
+    hits = [(i, j) for i in range(4) for j in range(4) if np.array_equal(x[i:i + 3, j:j + 2],
+                                                                          crop)]
+    assert len(hits) == 1
+    with pytest.raises(ValueError, match="none larger"):
+        fg.image.random_crop(x, [7, 2, 3])
+    s = fg.image.random_saturation(x, 0.999, 1.0).numpy()
+    np.testing.assert_allclose(s, x, atol=2e-3)
+    with pytest.raises(ValueError, match=r"max_delta must be in the interval \[0, 0.5\]"):
+        fg.image.random_hue(x, 0.7)
+    assert fg.image.random_hue(x, 0.0).numpy() == pytest.approx(x, abs=1e-5)

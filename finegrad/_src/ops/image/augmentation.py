@@ -165,3 +165,45 @@ def stateless_random_crop(value, size, seed) -> Tensor:
                              dtype=dtypes.int32).numpy()
     offset = draw.astype(np.int64) % (shape - size + 1)
     return value[tuple(slice(int(o), int(o + s)) for o, s in zip(offset, size, strict=True))]
+
+
+def random_saturation(image, lower, upper, seed: int | None = None) -> Tensor:
+    """``adjust_saturation`` by a factor uniform in ``[lower, upper)``, stateful.
+
+    >>> import finegrad as fg
+    >>> fg.image.random_saturation(fg.zeros([1, 1, 3]), 0.5, 1.5, seed=1).shape
+    TensorShape([1, 1, 3])
+    """
+    _range(lower, upper, "random_saturation")
+    return adjust_saturation(image, uniform([], lower, upper, seed=seed))
+
+
+def random_hue(image, max_delta, seed: int | None = None) -> Tensor:
+    """``adjust_hue`` by a delta uniform in ``[-max_delta, max_delta)``, stateful.
+
+    >>> import finegrad as fg
+    >>> fg.image.random_hue(fg.zeros([1, 1, 3]), 0.2, seed=1).shape
+    TensorShape([1, 1, 3])
+    """
+    if not 0 <= max_delta <= 0.5:
+        raise ValueError("max_delta must be in the interval [0, 0.5].")
+    return adjust_hue(image, uniform([], -max_delta, max_delta, seed=seed))
+
+
+def random_crop(value, size, seed: int | None = None, name: str | None = None) -> Tensor:
+    """A ``size`` slice of ``value`` at an offset drawn from the stateful generator.
+
+    >>> import finegrad as fg
+    >>> fg.image.random_crop(fg.zeros([4, 4, 3]), [2, 2, 3], seed=1).shape
+    TensorShape([2, 2, 3])
+    """
+    value = convert_to_tensor(value)
+    shape = np.asarray(value.shape.as_list(), np.int64)
+    size = np.asarray(size.numpy() if isinstance(size, Tensor) else size, np.int64)
+    if size.shape != shape.shape or np.any(size > shape):
+        raise ValueError(f"finegrad.image.random_crop: 'size' {size.tolist()} must have one "
+                         f"entry per axis of 'value' {shape.tolist()}, none larger")
+    draw = uniform([len(shape)], maxval=np.iinfo(np.int32).max, dtype=dtypes.int32,
+                   seed=seed).numpy()
+    offset = draw.astype(np.int64) % (shape - size + 1)
+    return value[tuple(slice(int(o), int(o + s)) for o, s in zip(offset, size, strict=True))]
