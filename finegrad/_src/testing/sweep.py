@@ -312,8 +312,9 @@ def _name(fn):
 
 def sweep(f, reference=None, interval=(-10.0, 10.0), points=1001, scale="linear",
           dtype="float32", order=1, modes=MODES, rtol=None, floor=1e-3, base=None, seed=0,
-          progress=False):
+          progress=False, framework=None, reference_framework=None):
     """Check ``f``'s derivatives over a whole range; see `finegrad.testing.sweep`."""
+    from finegrad._src.testing import frameworks
     np_dtype, interval, points = _checked_arguments(f, interval, points, dtype, rtol)
     reference_name = None if reference is None else _name(reference)
     if reference is None and hasattr(f, "forward_without_rule"):
@@ -329,8 +330,12 @@ def sweep(f, reference=None, interval=(-10.0, 10.0), points=1001, scale="linear"
     cols, groups = sweep_points(len(names), interval, int(points), scale, base, seed)
     # the points the function really receives, so that finite differences are taken there
     cols = [np.asarray(c.astype(np_dtype), np.float64) for c in cols]
+    kinds = [frameworks.detect(f, framework)]
+    if reference is not None:
+        kinds.append(frameworks.detect(reference, reference_framework))
     functions = [f] + ([reference] if reference is not None else [])
-    evaluators = [Evaluator(fn, cols, np_dtype) for fn in functions]
+    evaluators = [frameworks.evaluator(fn, cols, np_dtype, kind)
+                  for fn, kind in zip(functions, kinds, strict=True)]
     fd_passes = 4 * order * len(names) + 1
     bar = ProgressBar(sum(ev.steps for ev in evaluators) + fd_passes * evaluators[0].steps,
                       "sweeping", enabled=progress)
@@ -347,7 +352,8 @@ def sweep(f, reference=None, interval=(-10.0, 10.0), points=1001, scale="linear"
         rtol=_default_rtol(np_dtype) if rtol is None else float(rtol), floor=floor,
         cols=cols, groups=groups, value=value, got=got, expected=fd, noise=noise, kinks=kinks,
         value64=value64, reference=ref,
-        vectorized=evaluators[0].vectorized)
+        vectorized=evaluators[0].vectorized, framework=kinds[0],
+        unavailable=evaluators[0].unavailable)
 
 
 def _checked_arguments(f, interval, points, dtype, rtol):
