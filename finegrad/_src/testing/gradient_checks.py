@@ -493,20 +493,20 @@ def _is_num(a):
 def sweep(f: _Any, reference: _Any = None, interval: _Any = (-10.0, 10.0), points: int = 1001,
           scale: str = "linear", dtype: _DTypeLike = "float32", order: int = 1,
           modes: _Any = ("rev", "fwd"), rtol: _Any = None, floor: float = 1e-3, base: _Any = None,
-          seed: int = 0, progress: bool = False) -> _Any:
+          seed: int = 0, progress: bool = False, framework: _Any = None,
+          reference_framework: _Any = None) -> _Any:
     """Check ``f``'s derivatives over a whole range, against float64 finite differences.
 
     ``f`` takes scalar inputs (its required positional parameters) and returns a scalar
-    tensor (several outputs are summed); an elementwise ``f`` is evaluated on all points at
-    once, any other one point at a time. Each input goes over
-    ``interval`` in turn with the others at ``base`` (default: 0.618 of the way across), and
-    with several inputs ``points`` random points of the whole box are added. At every point
-    the derivatives finegrad computes in ``dtype`` (reverse and forward mode; with
-    ``order=2`` also each input's second derivative) are compared with central finite
-    differences of the value in float64, and with the plain autodiff of ``reference`` (by
-    default, for a `finegrad.custom_gradient` function, its forward computation without the
-    rule). The points are rounded to ``dtype``, so that the finite differences are taken at
-    the inputs ``f`` really receives. This is what the ``finegrad check`` command runs.
+    (several outputs are summed), in finegrad or in torch, JAX, TensorFlow or NumPy, whose own
+    autodiff then runs it (a mode it cannot do is "not available in <framework>: <why>",
+    neither failed nor passed). Each input goes over ``interval`` in turn with the others at
+    ``base``, plus, with several inputs, ``points`` random points of the box. At every point
+    (rounded to ``dtype``) the derivatives in ``dtype`` (reverse and forward mode; with
+    ``order=2`` each input's second derivative) are compared with float64 central finite
+    differences of the value, and with the plain autodiff of ``reference`` (by default, for
+    a `finegrad.custom_gradient` function, its forward computation without the rule). This
+    is what the ``finegrad check`` command runs.
 
     Args:
         f: the function to check, usually decorated with `finegrad.custom_gradient`.
@@ -515,8 +515,7 @@ def sweep(f: _Any, reference: _Any = None, interval: _Any = (-10.0, 10.0), point
         points: the number of points per input.
         scale: "linear", or "symlog" (denser near 0, evenly spaced in asinh(x)).
         dtype: the dtype the derivatives are computed in ("float32" or "float64").
-        order: 1 or 2.
-        modes: any of "rev" and "fwd".
+        order: 1 or 2.  modes: any of "rev" and "fwd".
         rtol: the relative tolerance (default 1e-3 for float32, 1e-6 for float64).
         floor: errors are relative to |expected|, but never to less than ``floor`` times the
             largest |expected| of that input and order over the sweep.
@@ -524,6 +523,9 @@ def sweep(f: _Any, reference: _Any = None, interval: _Any = (-10.0, 10.0), point
             of the way from the range's low end to its high end).
         seed: for the random points.
         progress: draw a progress bar on stderr (True, False or "auto": on a terminal).
+        framework: "finegrad", "torch", "jax", "tensorflow" or "numpy" (a function of arrays
+            returning ``(value, grad)``); default: found from ``f``. See docs/custom_gradients.md.
+        reference_framework: the same for ``reference``.
 
     Returns:
         A report: ``str(report)`` is the table and verdict, ``report.ok``, ``report.worst``
@@ -547,4 +549,5 @@ def sweep(f: _Any, reference: _Any = None, interval: _Any = (-10.0, 10.0), point
     nan
     """
     return _sweep.sweep(f, reference, interval, points, scale, dtype, order, modes, rtol,
-                        floor, base, seed, progress)
+                        floor, base, seed, progress, framework, reference_framework)
+

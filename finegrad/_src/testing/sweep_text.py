@@ -26,7 +26,8 @@ def report_rows(report):
             k, j, e = w
             err = "nan/inf" if np.isinf(e) else f"{e:.2g}"
             at = report.where(j, k)
-        row = [_mode(c.mode, c.order), str(c.order), report.failing_spans(c), err, at, report.spans(c.rule_nonfinite)]
+        row = [_mode(c.mode, c.order), str(c.order), report.failing_spans(c), err, at,
+               report.spans(c.rule_nonfinite)]
         if ref:
             row += [report.spans(c.reference_breaks), report.spans(c.reference_off)]
         rows.append(row)

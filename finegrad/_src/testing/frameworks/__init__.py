@@ -38,7 +38,7 @@ def _probe(fn):
             out = fn(*[make(np.float64(0.618)) for _ in range(n)])
         except Exception:   # written for another framework
             continue
-        first = out[0] if isinstance(out, (tuple, list)) else out
+        first = out if name == "numpy" else out[0] if isinstance(out, (tuple, list)) else out
         if is_out(first):
             return name
     return "finegrad"
@@ -55,7 +55,10 @@ def _candidates(tensor_type):
     if "tensorflow" in sys.modules:
         tf = sys.modules["tensorflow"]
         yield "tensorflow", lambda v: tf.constant(v), tf.is_tensor
-    yield "numpy", np.asarray, lambda o: isinstance(o, (np.ndarray, np.generic, float))
+    # a NumPy black box returns (value, grad) as a custom_gradient function does; a plain
+    # NumPy function (no rule) is left to the finegrad path, whose error says what to write
+    yield "numpy", np.asarray, lambda o: (isinstance(o, tuple) and len(o) == 2 and
+                                          callable(o[1]))
 
 
 def evaluator(fn, cols, dtype, framework, progress=None):

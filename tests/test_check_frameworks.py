@@ -1,0 +1,100 @@
+"""finegrad.testing.sweep / assert_rule on rules written for torch, JAX, TensorFlow and as
+NumPy black boxes: a rule 2x off on x > 3 is flagged with its region, input and order, the
+fixed rule passes, and a mode the framework cannot do is "not available", not a pass."""
+import numpy as np
+import pytest
+
+import finegrad as fg
+
+
+def _soft_np(x, factor):
+    return np.log1p(np.exp(x)), lambda dy: dy * np.where(x > 3, factor, 1.0) / (1 + np.exp(-x))
+
+
+def _check_flagged(report, order=1, mode="rev"):
+    assert not report.ok
+    check = next(c for c in report.checks if c.mode == mode and c.order == order)
+    xs = report.cols[0][check.failing[0]]
+    assert 340 <= xs.size <= 360 and 3.0 <= xs.min() <= 3.05 and xs.max() == 10.0
+    assert "d/dx: " in report.failing_spans(check) and "x in [3.02, 10]" in str(report)
+
+
+def test_numpy_black_box_flagged_and_fixed():
+    bad = fg.testing.sweep(lambda x: _soft_np(x, 2.0), framework="numpy")
+    _check_flagged(bad)
+    fwd = next(c for c in bad.checks if c.mode == "fwd")
+    assert fwd.unavailable.startswith("not available in numpy")
+    assert "not available in numpy" in str(bad)
+    assert fg.testing.sweep(lambda x: _soft_np(x, 1.0), framework="numpy").ok
+
+
+def test_assert_rule_raises_with_report():
+    with pytest.raises(AssertionError, match=r"x in \[3.02, 10\]"):
+        fg.testing.assert_rule(lambda x: _soft_np(x, 2.0), framework="numpy")
+    assert fg.testing.assert_rule(lambda x: _soft_np(x, 1.0), framework="numpy").ok
+
+
+def _torch_function(factor, torch):
+    class Soft(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return torch.log1p(torch.exp(x))
+
+        @staticmethod
+        def backward(ctx, g):
+            (x,) = ctx.saved_tensors
+            return g * torch.where(x > 3, factor, 1.0) * torch.sigmoid(x)
+    return Soft.apply
+
+
+def test_torch_function():
+    torch = pytest.importorskip("torch")
+    bad = fg.testing.sweep(_torch_function(2.0, torch), order=2)
+    _check_flagged(bad, order=1)
+    _check_flagged(bad, order=2)
+    assert "not available in torch" in str(bad)      # no jvp staticmethod
+    assert bad.to_dict()["framework"] == "torch"
+    assert fg.testing.sweep(_torch_function(1.0, torch), order=2).ok
+
+
+def _jax_rule(factor, jax):
+    jnp = jax.numpy
+
+    @jax.custom_vjp
+    def soft(x):
+        return jnp.log1p(jnp.exp(x))
+    soft.defvjp(lambda x: (soft(x), x),
+                lambda x, g: (g * jnp.where(x > 3, factor, 1.0) * jax.nn.sigmoid(x),))
+    return soft
+
+
+def test_jax_custom_vjp():
+    jax = pytest.importorskip("jax")
+    bad = fg.testing.sweep(_jax_rule(2.0, jax), order=2)
+    _check_flagged(bad, order=1)
+    _check_flagged(bad, order=2)
+    fwd = next(c for c in bad.checks if c.mode == "fwd" and c.order == 1)
+    assert "custom_vjp" in fwd.unavailable
+    assert fg.testing.sweep(_jax_rule(1.0, jax), order=2).ok
+
+
+def test_tensorflow_custom_gradient():
+    tf = pytest.importorskip("tensorflow")
+
+    def make(factor):
+        @tf.custom_gradient
+        def soft(x):
+            return tf.math.log1p(tf.exp(x)), lambda dy: dy * tf.where(x > 3, factor, 1.0) * \
+                tf.sigmoid(x)
+        return soft
+    bad = fg.testing.sweep(make(2.0), order=2)
+    _check_flagged(bad, order=1)
+    _check_flagged(bad, order=2)
+    assert "not available in tensorflow" in str(bad)
+    assert fg.testing.sweep(make(1.0), order=2).ok
+
+
+def test_unknown_framework_is_value_error():
+    with pytest.raises(ValueError, match="framework must be one of"):
+        fg.testing.sweep(lambda x: x, framework="mxnet")
