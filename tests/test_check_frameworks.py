@@ -98,3 +98,20 @@ def test_tensorflow_custom_gradient():
 def test_unknown_framework_is_value_error():
     with pytest.raises(ValueError, match="framework must be one of"):
         fg.testing.sweep(lambda x: x, framework="mxnet")
+
+
+def test_check_custom_gradient_numpy_black_box_no_crash():
+    """The guide's black_box_sin (NumPy forward, NumPy gradient) used to raise
+    AttributeError '_value'; now order 1 is checked and forward mode is 'not available'."""
+    def make(factor):
+        @fg.custom_gradient
+        def black_box_sin(x):
+            def grad(dy):
+                return dy.numpy() * factor * np.cos(x.numpy())
+            return np.sin(x.numpy()), grad
+        return black_box_sin
+    good = fg.testing.check_custom_gradient(make(1.0), [fg.constant(0.3)], order=1)
+    assert good.inputs["x"].ok and good.inputs["x"].max_error_fd < 1e-6
+    assert "forward mode (jvp): not available in finegrad" in str(good)
+    bad = fg.testing.check_custom_gradient(make(2.0), [fg.constant(0.3)], order=1)
+    assert not bad.ok and not bad.inputs["x"].ok
