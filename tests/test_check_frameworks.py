@@ -115,3 +115,36 @@ def test_check_custom_gradient_numpy_black_box_no_crash():
     assert "forward mode (jvp): not available in finegrad" in str(good)
     bad = fg.testing.check_custom_gradient(make(2.0), [fg.constant(0.3)], order=1)
     assert not bad.ok and not bad.inputs["x"].ok
+
+
+def test_intended_deviation_not_checked():
+    """A straight-through estimator: the rule is 1 everywhere, the true derivative of
+    clip(x, -1, 1) is 0 outside [-1, 1]; declared there, the rest is checked."""
+    @fg.custom_gradient
+    def ste_clip(x):
+        return fg.clip_by_value(x, -1.0, 1.0), lambda dy: dy
+    assert not fg.testing.sweep(ste_clip, interval=(-3, 3), points=301).ok
+    report = fg.testing.sweep(ste_clip, interval=(-3, 3), points=301,
+                              deviation="(x < -1) | (x > 1)")
+    assert report.ok and "intended, not checked: 200 points" in str(report)
+    assert len(report.to_dict()["intended"]) == 200
+    # the declared region does not hide a bug elsewhere
+    @fg.custom_gradient
+    def bad(x):
+        return fg.clip_by_value(x, -1.0, 1.0), lambda dy: 2 * dy
+    assert not fg.testing.sweep(bad, interval=(-3, 3), points=301,
+                                deviation=lambda x: np.abs(x) > 1).ok
+
+
+def test_cli_expect_deviation_and_framework(tmp_path, capsys):
+    from finegrad.__main__ import main
+    src = tmp_path / "rules.py"
+    src.write_text("import numpy as np\n"
+                   "def soft(x):\n"
+                   "    return np.log1p(np.exp(x)), lambda dy: dy * np.where(x > 3, 2.0, 1.0)"
+                   " / (1 + np.exp(-x))\n")
+    assert main(["check", f"{src}:soft", "--framework", "numpy", "-q"]) == 1
+    assert "x in [3.02, 10]" in capsys.readouterr().out
+    assert main(["check", f"{src}:soft", "--framework", "numpy", "-q",
+                 "--expect-deviation", "x > 3"]) == 0
+    assert "intended, not checked" in capsys.readouterr().out

@@ -508,7 +508,7 @@ def sweep(f: _Any, reference: _Any = None, interval: _Any = (-10.0, 10.0), point
           scale: str = "linear", dtype: _DTypeLike = "float32", order: int = 1,
           modes: _Any = ("rev", "fwd"), rtol: _Any = None, floor: float = 1e-3, base: _Any = None,
           seed: int = 0, progress: bool = False, framework: _Any = None,
-          reference_framework: _Any = None) -> _Any:
+          reference_framework: _Any = None, deviation: _Any = None) -> _Any:
     """Check ``f``'s derivatives over a whole range, against float64 finite differences.
 
     ``f`` takes scalar inputs (its required positional parameters) and returns a scalar
@@ -535,11 +535,11 @@ def sweep(f: _Any, reference: _Any = None, interval: _Any = (-10.0, 10.0), point
             largest |expected| of that input and order over the sweep.
         base: the point the other inputs stay at (a number or one per input; default 0.618
             of the way from the range's low end to its high end).
-        seed: for the random points.
-        progress: draw a progress bar on stderr (True, False or "auto": on a terminal).
+        seed: for the random points.  progress: a progress bar on stderr (True, False, "auto").
         framework: "finegrad", "torch", "jax", "tensorflow" or "numpy" (a function of arrays
             returning ``(value, grad)``); default: found from ``f``. See docs/custom_gradients.md.
-        reference_framework: the same for ``reference``.
+        reference_framework: the same for ``reference``.  deviation: where the rule deviates
+            on purpose ("x < 0", or a function of the inputs' arrays): "intended, not checked".
 
     Returns:
         A report: ``str(report)`` is the table and verdict, ``report.ok``, ``report.worst``
@@ -563,5 +563,5 @@ def sweep(f: _Any, reference: _Any = None, interval: _Any = (-10.0, 10.0), point
     nan
     """
     return _sweep.sweep(f, reference, interval, points, scale, dtype, order, modes, rtol,
-                        floor, base, seed, progress, framework, reference_framework)
+                        floor, base, seed, progress, framework, reference_framework, deviation)
 

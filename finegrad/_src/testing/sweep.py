@@ -312,7 +312,7 @@ def _name(fn):
 
 def sweep(f, reference=None, interval=(-10.0, 10.0), points=1001, scale="linear",
           dtype="float32", order=1, modes=MODES, rtol=None, floor=1e-3, base=None, seed=0,
-          progress=False, framework=None, reference_framework=None):
+          progress=False, framework=None, reference_framework=None, deviation=None):
     """Check ``f``'s derivatives over a whole range; see `finegrad.testing.sweep`."""
     from finegrad._src.testing import frameworks
     np_dtype, interval, points = _checked_arguments(f, interval, points, dtype, rtol)
@@ -330,6 +330,7 @@ def sweep(f, reference=None, interval=(-10.0, 10.0), points=1001, scale="linear"
     cols, groups = sweep_points(len(names), interval, int(points), scale, base, seed)
     # the points the function really receives, so that finite differences are taken there
     cols = [np.asarray(c.astype(np_dtype), np.float64) for c in cols]
+    intended = deviation_mask(deviation, names, cols)
     kinds = [frameworks.detect(f, framework)]
     if reference is not None:
         kinds.append(frameworks.detect(reference, reference_framework))
@@ -353,7 +354,29 @@ def sweep(f, reference=None, interval=(-10.0, 10.0), points=1001, scale="linear"
         cols=cols, groups=groups, value=value, got=got, expected=fd, noise=noise, kinks=kinks,
         value64=value64, reference=ref,
         vectorized=evaluators[0].vectorized, framework=kinds[0],
-        unavailable=evaluators[0].unavailable)
+        unavailable=evaluators[0].unavailable, intended=intended, deviation=deviation)
+
+
+def deviation_mask(deviation, names, cols):
+    """Where the rule deviates on purpose (not checked): ``deviation`` is None, a function
+    of the inputs' arrays giving a boolean array, or an expression in the inputs' names
+    (``"x < 0"``, ``"(x > 1) | (y < 0)"``; ``np`` is NumPy)."""
+    shape = np.shape(cols[0])
+    if deviation is None:
+        return np.zeros(shape, bool)
+    if isinstance(deviation, str):
+        scope = dict(zip(names, cols, strict=True))
+        try:
+            mask = eval(deviation, {"__builtins__": {}, "np": np}, scope)   # noqa: S307
+        except Exception as e:
+            raise ValueError(f"finegrad.testing.sweep: deviation {deviation!r} is not an "
+                             f"expression in {names}: {type(e).__name__}: {e}") from None
+    elif callable(deviation):
+        mask = deviation(*cols)
+    else:
+        raise TypeError(f"finegrad.testing.sweep: deviation must be an expression or a "
+                        f"function, got {type(deviation).__name__}")
+    return np.broadcast_to(np.asarray(mask, bool), shape).copy()
 
 
 def _checked_arguments(f, interval, points, dtype, rtol):

@@ -48,6 +48,8 @@ def _parser():
     p.add_argument("--framework", choices=["finegrad", "torch", "jax", "tensorflow", "numpy"],
                    default=None, help="what TARGET (and REF) are written for (default: found "
                    "from the function)")
+    p.add_argument("--expect-deviation", metavar="EXPR", default=None,
+                   help="where the rule deviates on purpose, e.g. 'x<0' (intended, not checked)")
     p.add_argument("--plot", metavar="FILE", help="draw the sweep to FILE (.png, .svg, .pdf)")
     p.add_argument("--json", metavar="FILE", help="write the report as JSON to FILE")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
@@ -67,6 +69,7 @@ def main(argv=None):
         ref = load_function(args.reference, "REF") if args.reference else None
         from finegrad._src.testing.frameworks import detect
         options["framework"] = detect(f, args.framework)
+        options["deviation"] = args.expect_deviation
         if ref is not None:
             options["reference_framework"] = detect(ref, args.framework)
         if options["framework"] == "finegrad":

@@ -55,9 +55,11 @@ class Check:
             noise = np.nan_to_num(report.noise[order][k], nan=0.0, posinf=0.0)
             rel = np.maximum(c.error - noise, 0.0) / denom
             self.error.append(rel)
-            self.rule_nonfinite.append(due & ~c.got_finite)
-            self.failing.append((c.checked & (rel > report.rtol)) | self.rule_nonfinite[-1])
-            self.compared.append(c.checked)
+            keep = ~getattr(report, "intended", np.zeros(exp.shape, bool))
+            self.rule_nonfinite.append(due & ~c.got_finite & keep)
+            self.failing.append((c.checked & keep & (rel > report.rtol)) |
+                                self.rule_nonfinite[-1])
+            self.compared.append(c.checked & keep)
             self.reference_breaks.append(c.reference_breaks)
             if ref is None:
                 self.reference_off.append(np.zeros(exp.shape, bool))

@@ -86,6 +86,10 @@ def report_text(report):
         lines.append(f"  note: {report.spans(report.kinks, ' points')} look like kinks (the "
                      f"one-sided differences disagree): any first derivative between them "
                      f"is accepted there")
+    intended = getattr(report, "intended", None)
+    if intended is not None and intended.any():
+        lines.append(f"  intended, not checked: {report.spans([intended], ' points')} "
+                     f"(deviation {report.deviation!r:.60})")
     if not report.vectorized:
         lines.append("  note: evaluated one point at a time (the function is not elementwise)")
     lines.append(verdict(report))
@@ -131,5 +135,8 @@ def report_dict(report):
         "worst": None if w is None else {
             "mode": w.mode, "order": w.order, "input": w.input, "point": w.point,
             "error": _finite(w.error), "got": _finite(w.got), "expected": _finite(w.expected)},
-        "kinks": _points(report, report.kinks), "checks": checks, "verdict": verdict(report),
+        "kinks": _points(report, report.kinks),
+        "intended": _points(report, [report.intended]) if getattr(report, "intended", None)
+        is not None else [],
+        "checks": checks, "verdict": verdict(report),
     }
