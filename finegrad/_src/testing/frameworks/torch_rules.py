@@ -59,7 +59,11 @@ class TorchEvaluator(FrameworkEvaluator):
             if order >= 2:
                 self.attempt("rev", 2, out, lambda: [self._second(gi, x, c) for gi, x, c
                                                      in zip(g, xs, cols, strict=True)])
-        if "fwd" in modes:
+        if "fwd" in modes and _function_without_jvp(self.fn):
+            for m in range(1, order + 1):
+                self.not_available("fwd", m, NotImplementedError(
+                    "the autograd.Function has no jvp staticmethod (forward mode)"))
+        elif "fwd" in modes:
             self.attempt("fwd", 1, out, lambda: [self._forward(cols, dtype, k, 1)
                                                  for k in range(len(cols))])
             if order >= 2:
@@ -91,3 +95,12 @@ class TorchEvaluator(FrameworkEvaluator):
                 (y,) = torch.autograd.grad(y, xs[k], torch.ones_like(y), create_graph=True)
             tangent = fwad.unpack_dual(y).tangent
         return _np(tangent, cols[0])
+
+
+def _function_without_jvp(fn):
+    """Whether ``fn`` is ``apply`` of an ``autograd.Function`` that defines no ``jvp``
+    (asking torch would say so too, after a one-time import of about 2 s)."""
+    torch = _torch()
+    owner = getattr(fn, "__self__", None)
+    return (isinstance(owner, type) and issubclass(owner, torch.autograd.Function) and
+            owner.jvp is torch.autograd.Function.jvp)
