@@ -160,3 +160,18 @@ def test_stable_functions_pass_with_their_regions_declared(name, deviation, inte
     if name == "safe_divide":     # the safe 0 at y = 0 is intended: undeclared, it fails there
         bad = fg.testing.sweep(f, interval=interval)
         assert not bad.ok and "d/dy: 1 of 3003 points (y in [0, 0])" in str(bad)
+
+
+def test_check_custom_gradient_reports_worst_element_unweighted():
+    """A rule 2x off on x > 3: the report names the element and gives rule vs expected with
+    relative error 1, whatever the random cotangent."""
+    @fg.custom_gradient
+    def soft(x):
+        e = fg.exp(x)
+        return fg.math.log(1 + e), lambda dy: dy * fg.cast(
+            fg.where(x > 3, 2.0, 1.0), x.dtype) * fg.sigmoid(x)
+    xs = np.linspace(-10, 10, 11)
+    r = fg.testing.check_custom_gradient(soft, [fg.constant(xs)], order=1).inputs["x"]
+    assert not r.ok and xs[r.worst_at[0]] > 3
+    assert r.worst_relative == pytest.approx(1.0, abs=1e-4)
+    assert r.worst_got == pytest.approx(2 * r.worst_expected, rel=1e-4)

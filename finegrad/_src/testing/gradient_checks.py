@@ -218,6 +218,11 @@ class InputReport:
         self.where_autodiff = None
         self.plain_nonfinite: list = []   # indices where plain autodiff is nan/inf, custom finite
         self.custom_nonfinite: list = []  # indices where the custom gradient is nan/inf
+        # the element where the rule is relatively worst: its index, the rule's and the
+        # finite differences' values there (each a VJP element for the random cotangent,
+        # so their ratio does not depend on it), and |rule - expected| / |expected|
+        self.worst_at = None
+        self.worst_got = self.worst_expected = self.worst_relative = 0.0
         self.ok = True
 
     def __repr__(self):
@@ -258,6 +263,10 @@ class CustomGradientReport:
     def __str__(self):
         lines = [f"check_custom_gradient({self.name}): {'ok' if self.ok else 'MISMATCH'}"]
         for r in self.inputs.values():
+            if r.worst_at is not None:
+                lines.append(f"  {r.name}: worst element {r.worst_at}: rule {r.worst_got:.6g} vs "
+                             f"finite differences {r.worst_expected:.6g} (relative error "
+                             f"{r.worst_relative:.3g})")
             lines.append(f"  {r.name}: custom vs finite differences: max error "
                          f"{r.max_error_fd:.3g} at {r.where_fd} ({'ok' if r.ok else 'MISMATCH'})")
             lines.append(f"  {r.name}: custom vs plain autodiff: max difference "
@@ -397,6 +406,7 @@ class _CustomCheck:
         if cmp.error.size:
             j = int(_np.argmax(cmp.error))
             r.max_error_fd, r.where_fd = float(cmp.error.flat[j]), _index(j, base.shape)
+            _relative_worst(r, cmp, base.shape)
             j = int(_np.argmax(cmp.reference_difference))
             r.max_error_autodiff = float(cmp.reference_difference.flat[j])
             r.where_autodiff = _index(j, base.shape)
@@ -443,6 +453,17 @@ class _CustomCheck:
             except TypeError as e:  # a NumPy rule: nothing differentiates it
                 results[mode] = f"not available in finegrad: {e}"
         return results
+
+
+def _relative_worst(r, cmp, shape):
+    """Fill ``r.worst_*`` with the element of largest relative error (relative to
+    |expected|, but never to less than 1/1000 of the largest |expected|)."""
+    exp = _np.where(cmp.expected_finite, _np.abs(cmp.expected), 0.0)
+    top = float(exp.max()) if exp.size else 0.0
+    rel = cmp.error / _np.maximum(exp, max(1e-3 * top, 1e-300))
+    j = int(_np.argmax(rel))
+    r.worst_at, r.worst_relative = _index(j, shape), float(rel.flat[j])
+    r.worst_got, r.worst_expected = float(cmp.got.flat[j]), float(cmp.expected.flat[j])
 
 
 def _fd_element(us, fp, fm, eps, depends):
