@@ -175,3 +175,28 @@ def test_check_custom_gradient_reports_worst_element_unweighted():
     assert not r.ok and xs[r.worst_at[0]] > 3
     assert r.worst_relative == pytest.approx(1.0, abs=1e-4)
     assert r.worst_got == pytest.approx(2 * r.worst_expected, rel=1e-4)
+
+
+def test_torch_double_backward_bug_found_at_order_2_only():
+    """A backward that detaches x (so its own derivative is 0): order 1 passes, order 2
+    names the region; torch.autograd.gradcheck would pass it too."""
+    torch = pytest.importorskip("torch")
+
+    def make(detach):
+        class Soft(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                ctx.save_for_backward(x)
+                return torch.log1p(torch.exp(x))
+
+            @staticmethod
+            def backward(ctx, g):
+                (x,) = ctx.saved_tensors
+                return g * torch.sigmoid(x.detach() if detach else x)
+        return Soft.apply
+    assert fg.testing.sweep(make(True), modes=("rev",)).ok
+    bad = fg.testing.sweep(make(True), modes=("rev",), order=2)
+    second = bad.to_dict()["checks"][1]
+    assert not bad.ok and second["order"] == 2 and not second["ok"]
+    assert second["failing_where"].startswith("d/dx: ")
+    assert fg.testing.sweep(make(False), modes=("rev",), order=2).ok

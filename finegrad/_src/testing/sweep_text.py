@@ -119,6 +119,7 @@ def report_dict(report):
                  "worst_input": None if cw is None else report.input_names[cw[0]],
                  "worst_at": None if cw is None else report.point(cw[1]),
                  "failing": _points(report, c.failing),
+                 "failing_where": report.failing_spans(c),
                  "rule_nonfinite": _points(report, c.rule_nonfinite),
                  "reference_nonfinite": _points(report, c.reference_breaks),
                  "reference_off": _points(report, c.reference_off),

@@ -48,7 +48,9 @@ def _candidates(tensor_type):
     yield "finegrad", lambda v: tensor_type(np.float32(v)), lambda o: isinstance(o, tensor_type)
     if "torch" in sys.modules:
         torch = sys.modules["torch"]
-        yield "torch", lambda v: torch.tensor(v), lambda o: isinstance(o, torch.Tensor)
+        # recorded by torch's autograd: NumPy functions also return tensors on tensors
+        yield "torch", lambda v: torch.tensor(v, requires_grad=True), \
+            lambda o: isinstance(o, torch.Tensor) and o.requires_grad
     if "jax" in sys.modules:
         jnp = sys.modules["jax"].numpy
         yield "jax", lambda v: jnp.asarray(v), lambda o: type(o).__module__.startswith("jax")
