@@ -29,8 +29,8 @@ from finegrad._src.keras.layers.pooling import (AveragePooling1D, AveragePooling
                                                 MaxPooling1D, MaxPooling2D)
 from finegrad._src.keras.layers.recurrent import (GRU, LSTM, RNN, GRUCell, LSTMCell,
                                                   SimpleRNN, SimpleRNNCell, StackedRNNCells)
-from finegrad._src.keras.layers.regularization import (ActivityRegularization, Dropout,
-                                                       GaussianDropout, GaussianNoise,
+from finegrad._src.keras.layers.regularization import (ActivityRegularization, AlphaDropout,
+                                                       Dropout, GaussianDropout, GaussianNoise,
                                                        SpatialDropout1D, SpatialDropout2D,
                                                        SpatialDropout3D)
 from finegrad._src.keras.layers.wrappers import (Bidirectional, SpectralNormalization,
@@ -53,10 +53,10 @@ SeparableConvolution1D, SeparableConvolution2D = SeparableConv1D, SeparableConv2
 Convolution1DTranspose = Conv1DTranspose
 
 __all__ = [
-    "Activation", "ActivityRegularization", "Add", "AdditiveAttention", "Attention", "Average",
-    "AveragePooling1D", "AveragePooling2D", "AveragePooling3D", "AvgPool1D", "AvgPool2D",
-    "AvgPool3D", "BatchNormalization", "Bidirectional", "Concatenate", "Conv1D",
-    "Conv1DTranspose", "Conv2D", "Conv2DTranspose", "Conv3D", "Conv3DTranspose",
+    "Activation", "ActivityRegularization", "Add", "AdditiveAttention", "AlphaDropout",
+    "Attention", "Average", "AveragePooling1D", "AveragePooling2D", "AveragePooling3D",
+    "AvgPool1D", "AvgPool2D", "AvgPool3D", "BatchNormalization", "Bidirectional", "Concatenate",
+    "Conv1D", "Conv1DTranspose", "Conv2D", "Conv2DTranspose", "Conv3D", "Conv3DTranspose",
     "Convolution1D", "Convolution1DTranspose", "Convolution2D", "Convolution2DTranspose",
     "Convolution3D", "Convolution3DTranspose", "Cropping1D", "Cropping2D", "Cropping3D",
     "Dense", "DepthwiseConv1D", "DepthwiseConv2D", "Dot", "Dropout", "ELU", "EinsumDense",

@@ -96,6 +96,12 @@ def test_initial_state_and_cells():
     np.testing.assert_allclose(h.numpy(), state.numpy(), rtol=1e-6)
 
 
+def test_state_outputs_are_a_tuple_as_in_keras():
+    out = L.LSTM(2, return_state=True)(randn(2, 3, 4))
+    assert isinstance(out, tuple) and len(out) == 3
+    assert isinstance(L.Bidirectional(L.GRU(2, return_state=True))(randn(2, 3, 4)), tuple)
+
+
 def test_stateful_carries_states_across_calls():
     x = randn(2, 6, 3)
     whole = L.LSTM(4)

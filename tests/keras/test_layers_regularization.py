@@ -78,13 +78,6 @@ def test_gaussian_noise_and_dropout_statistics():
     np.testing.assert_array_equal(L.GaussianNoise(0.5)(x).numpy(), x)
 
 
-# Keras divides an activity regularizer's value by the batch size (Layer.__call__); the
-# base Layer (keras-engine's layer.py) does not yet
-_BATCH_MEAN = pytest.mark.xfail(strict=True, reason="Layer's activity loss is not yet divided "
-                                "by the batch size as Keras's is (keras-engine's layer.py)")
-
-
-@_BATCH_MEAN
 def test_activity_regularization_adds_its_loss():
     layer = L.ActivityRegularization(l1=0.1, l2=0.01)
     x = randn(3, 4)
@@ -95,7 +88,7 @@ def test_activity_regularization_adds_its_loss():
 
 @pytest.mark.parametrize("name,kwargs", [
     ("GaussianNoise", dict(stddev=0.3)), ("GaussianDropout", dict(rate=0.3)),
-    pytest.param("ActivityRegularization", dict(l1=0.1, l2=0.2), marks=_BATCH_MEAN)])
+    ("ActivityRegularization", dict(l1=0.1, l2=0.2))])
 def test_noise_layers_match_keras(name, kwargs):
     keras = keras_module()
     ours, theirs = getattr(L, name)(**kwargs), getattr(keras.layers, name)(**kwargs)
@@ -106,3 +99,21 @@ def test_noise_layers_match_keras(name, kwargs):
         ours(x)
         theirs(x)
         np.testing.assert_allclose(float(ours.losses[0]), float(theirs.losses[0]), rtol=1e-5)
+
+
+def test_alpha_dropout_keeps_mean_and_variance():
+    x = randn(400, 100)
+    y = L.AlphaDropout(0.2, seed=3)(x, training=True).numpy()
+    assert abs(y.mean() - x.mean()) < 0.02 and abs(y.std() - x.std()) < 0.03
+    alpha_p = -1.6732632423543772 * 1.0507009873554805
+    a = (0.8 * (1 + 0.2 * alpha_p ** 2)) ** -0.5
+    dropped = np.isclose(y, a * alpha_p - a * alpha_p * 0.2, atol=1e-5)
+    assert 0.18 < dropped.mean() < 0.22                           # SELU's saturation value
+    np.testing.assert_allclose(y[~dropped], a * x[~dropped] - a * alpha_p * 0.2, rtol=1e-5)
+    np.testing.assert_array_equal(L.AlphaDropout(0.2)(x).numpy(), x)
+
+
+def test_alpha_dropout_inference_matches_keras():
+    keras = keras_module()
+    assert_matches_keras(L.AlphaDropout(0.3), keras.layers.AlphaDropout(0.3), [randn(2, 5)])
+    assert_config_keys_match(L.AlphaDropout(0.3), keras.layers.AlphaDropout(0.3))

@@ -188,9 +188,21 @@ def value_and_grad(f, argnums=0):
 def _binary(fn):
     def op(x1, x2):
         if not isinstance(x1, torch.Tensor):
-            x1 = torch.as_tensor(x1, device=getattr(x2, "device", None))
+            x1 = _like(x1, x2)
+        elif not isinstance(x2, torch.Tensor):
+            x2 = _like(x2, x1)
         return fn(x1, x2)
     return op
+
+
+def _like(x, other):
+    """A NumPy array, list or number beside a torch tensor, converted as the other backends
+    convert it: a float array takes the tensor's float dtype (TensorFlow's rule)."""
+    t = torch.as_tensor(x, device=getattr(other, "device", None))
+    if isinstance(other, torch.Tensor) and t.is_floating_point() and \
+            other.is_floating_point() and t.dtype != other.dtype:
+        t = t.to(other.dtype)
+    return t
 
 
 def _reduction(fn):
@@ -207,7 +219,7 @@ def _prod(x, dim, keepdim):
     return x
 
 
-abs = torch.abs  # noqa: A001 (Keras's name)
+abs = torch.abs  # Keras's name
 exp, log, log1p, expm1 = torch.exp, torch.log, torch.log1p, torch.expm1
 sqrt, square, sin, cos, tan, tanh = torch.sqrt, torch.square, torch.sin, torch.cos, \
     torch.tan, torch.tanh
@@ -218,8 +230,8 @@ divide, power = _binary(torch.divide), _binary(torch.pow)
 maximum, minimum, matmul = _binary(torch.maximum), _binary(torch.minimum), torch.matmul
 equal, not_equal, less = _binary(torch.eq), _binary(torch.ne), _binary(torch.lt)
 less_equal, greater, greater_equal = _binary(torch.le), _binary(torch.gt), _binary(torch.ge)
-sum, mean = _reduction(torch.sum), _reduction(torch.mean)  # noqa: A001
-max, min = _reduction(torch.amax), _reduction(torch.amin)  # noqa: A001
+sum, mean = _reduction(torch.sum), _reduction(torch.mean)
+max, min = _reduction(torch.amax), _reduction(torch.amin)
 prod, logsumexp = _reduction(_prod), _reduction(torch.logsumexp)
 
 

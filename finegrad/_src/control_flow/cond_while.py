@@ -18,14 +18,17 @@ import numpy as np
 from finegrad._src import core, dims, nest
 from finegrad._src.ad.rediff import jvp_by_transposing, vjp_of
 from finegrad._src.core import Primitive, bind
+from finegrad._src.errors import InvalidArgumentError
 from finegrad._src.ops.zeros_and_axes import instantiate_zeros
-from finegrad._src.graph.builder import GraphBuilder, is_traced
-from finegrad._src.graph.concrete import replay
+from finegrad._src.graph.compile import symbolic
+from finegrad._src.graph.tracing.builder import GraphBuilder, is_traced
+from finegrad._src.graph.tracing.concrete import replay
 from finegrad._src.graph import ir
 from finegrad._src.control_flow import vectorized_map as vmap
 from finegrad._src.graph.ir import OutSlot
 from finegrad._src.ops.array.structural import convert_to_tensor
 from finegrad._src.tensor import Tensor
+from finegrad._src.graph.compile import pipeline
 
 from typing import Any
 
@@ -47,13 +50,13 @@ class _Branch:
                    tuple(np.shape(v) for v in captured_values))
             compiled = self._sized.get(key)
             if compiled is None:
-                outs, sized, _ = ir.specialize(self.graph, list(args), outer)
+                outs, sized, _ = symbolic.specialize(self.graph, list(args), outer)
                 if len(self._sized) < 16:
-                    self._sized[key] = sized.compiled()
+                    self._sized[key] = pipeline.compiled(sized)
                 return outs
             return compiled.run(list(args), outer)
         if self._compiled is None:
-            self._compiled = self.graph.compiled()
+            self._compiled = pipeline.compiled(self.graph)
         return self._compiled.run(list(args), outer)
 
     def replay(self, args, captured):
@@ -142,6 +145,10 @@ def cond(pred: Any, true_fn: Any = None, false_fn: Any = None, name: str | None 
         raise TypeError("finegrad.cond: give both true_fn and false_fn")
     tracer = core.current_tracer()
     p = pred if isinstance(pred, Tensor) else convert_to_tensor(pred)
+    if p._value.ndim != 0:   # TensorFlow: "The second input must be a scalar"
+        raise InvalidArgumentError(f"finegrad.cond: pred must be a scalar (shape ()), got "
+                                   f"shape {tuple(p._value.shape)}; reduce it (reduce_all, "
+                                   f"reduce_any) or use finegrad.where for elementwise choices")
     if not is_traced(p):
         with core.inner_stack(core.active_recorders()):
             return true_fn() if bool(p._value) else false_fn()

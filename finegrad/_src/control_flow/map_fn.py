@@ -2,7 +2,7 @@
 
 `map_fn` runs ``fn`` once per slice and stacks the results, as TensorFlow's ``tf.map_fn``
 (a while loop) does; its vectorized counterpart, `vectorized_map`, is a transform of the
-traced ``fn`` (graph/vmap.py), which uses this loop when ``fn`` cannot be traced, and
+traced ``fn`` (`vectorized_map`), which uses this loop when ``fn`` cannot be traced, and
 ``unstack_rows`` in its per-slice fallback. Every op ``fn`` runs is an ordinary recorded op,
 so tapes, accumulators and `finegrad.function` traces see them and gradients flow. The
 slices come from one primitive, ``unstack_rows`` (one output per slice), whose VJP stacks
@@ -131,6 +131,12 @@ def _map(fn, elems, signature, where):
     flat_results = [nest.flatten(r) for r in results]
     if any(len(r) != len(flat_results[0]) for r in flat_results):
         raise ValueError(f"{where}: fn returned different structures for different slices")
+    for k in range(len(flat_results[0])):
+        shapes = {tuple(np.shape(_t(r[k])._value)) for r in flat_results}
+        if len(shapes) > 1:   # ragged: TensorFlow refuses these too
+            raise ValueError(f"{where}: fn returned outputs of different shapes for different "
+                             f"slices (output {k}: {sorted(shapes)}); pad them to one shape, "
+                             f"or return a RaggedTensor's parts")
     stacked = [stack([_t(r[k]) for r in flat_results]) for k in range(len(flat_results[0]))]
     return nest.pack_sequence_as(first, stacked) if nest.is_nested(first) else stacked[0]
 

@@ -112,7 +112,7 @@ def placeholder(dtype, shape=None, name=None):
     return g.placeholder(dtype, shape, name)
 
 
-def placeholder_with_default(input, shape, name=None):  # noqa: A002 (TensorFlow's keyword)
+def placeholder_with_default(input, shape, name=None):  # TensorFlow's keyword
     """``input`` unless a `Session` feeds another value (of a shape compatible with
     ``shape``)."""
     t = identity(convert_to_tensor(input), name=name or "PlaceholderWithDefault")

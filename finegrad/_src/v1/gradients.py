@@ -2,7 +2,7 @@
 in a TF1 graph the gradient ops go into the graph under the ``gradients/`` name scope."""
 from finegrad._src.api import scopes
 from finegrad._src.ad.tape import UnconnectedGradients
-from finegrad._src.graph import gradients as _graph_gradients
+from finegrad._src.graph.tracing import gradients as _graph_gradients
 from finegrad._src.v1.graphs import current_graph
 
 

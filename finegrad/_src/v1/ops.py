@@ -107,14 +107,14 @@ reduce_any = _reduction(statistics.reduce_any, "finegrad.compat.v1.reduce_any")
 reduce_all = _reduction(statistics.reduce_all, "finegrad.compat.v1.reduce_all")
 
 
-def argmax(input, axis=None, name=None, dimension=None, output_type=None):  # noqa: A002
+def argmax(input, axis=None, name=None, dimension=None, output_type=None):
     """TensorFlow 1's ``argmax``: ``dimension`` is the old name of ``axis`` (default 0)."""
     axis = _axis(axis, dimension, "finegrad.compat.v1.argmax")
     kwargs = {} if output_type is None else {"output_type": output_type}
     return sorting.argmax(input, 0 if axis is None else axis, **kwargs)
 
 
-def argmin(input, axis=None, name=None, dimension=None, output_type=None):  # noqa: A002
+def argmin(input, axis=None, name=None, dimension=None, output_type=None):
     """TensorFlow 1's ``argmin``: ``dimension`` is the old name of ``axis`` (default 0)."""
     axis = _axis(axis, dimension, "finegrad.compat.v1.argmin")
     kwargs = {} if output_type is None else {"output_type": output_type}
@@ -124,12 +124,12 @@ def argmin(input, axis=None, name=None, dimension=None, output_type=None):  # no
 arg_max, arg_min = argmax, argmin
 
 
-def expand_dims(input, axis=None, name=None, dim=None):  # noqa: A002 (TensorFlow's keyword)
+def expand_dims(input, axis=None, name=None, dim=None):  # TensorFlow's keyword
     """TensorFlow 1's ``expand_dims``: ``dim`` is the old name of ``axis``."""
     return array.expand_dims(input, _axis(axis, dim, "finegrad.compat.v1.expand_dims"))
 
 
-def squeeze(input, axis=None, name=None, squeeze_dims=None):  # noqa: A002
+def squeeze(input, axis=None, name=None, squeeze_dims=None):
     """TensorFlow 1's ``squeeze``: ``squeeze_dims`` is the old name of ``axis``."""
     return array.squeeze(input, _axis(axis, squeeze_dims, "finegrad.compat.v1.squeeze"))
 
@@ -149,7 +149,7 @@ sub = arithmetic.subtract
 neg = arithmetic.negative
 
 
-def Print(input_, data, message=None, first_n=None, summarize=None, name=None):  # noqa: N802
+def Print(input_, data, message=None, first_n=None, summarize=None, name=None):
     """TensorFlow 1's ``Print``: ``input_``, printing ``message`` and ``data`` when it runs
     (here: when it is built or run eagerly; in a graph, when the graph is built)."""
     print_(*([message] if message else []), *data, summarize=summarize or 3)
@@ -175,7 +175,7 @@ def xw_plus_b(x, weights, biases, name=None):
     return matmul(x, weights) + biases
 
 
-def conv2d(input, filter=None, strides=None, padding=None, use_cudnn_on_gpu=True,  # noqa: A002
+def conv2d(input, filter=None, strides=None, padding=None, use_cudnn_on_gpu=True,
            data_format="NHWC", dilations=None, name=None, filters=None):
     """TensorFlow 1's ``nn.conv2d``: ``filter`` is the old name of ``filters``."""
     return _conv2d(input, filters if filter is None else filter, strides, padding,
@@ -194,11 +194,11 @@ def log_softmax(logits, axis=None, name=None, dim=None):
     return _log_softmax(logits, -1 if axis is None else axis)
 
 
-def max_pool(value, ksize, strides, padding, data_format="NHWC", name=None, input=None):  # noqa: A002
+def max_pool(value, ksize, strides, padding, data_format="NHWC", name=None, input=None):
     """TensorFlow 1's ``nn.max_pool``: ``value`` is the old name of ``input``."""
     return _max_pool2d(value if input is None else input, ksize, strides, padding, data_format)
 
 
-def avg_pool(value, ksize, strides, padding, data_format="NHWC", name=None, input=None):  # noqa: A002
+def avg_pool(value, ksize, strides, padding, data_format="NHWC", name=None, input=None):
     """TensorFlow 1's ``nn.avg_pool``: ``value`` is the old name of ``input``."""
     return _avg_pool2d(value if input is None else input, ksize, strides, padding, data_format)

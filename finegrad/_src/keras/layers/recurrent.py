@@ -528,7 +528,7 @@ class RNN(Layer):
         if self.return_sequences and sequences.shape[1] is None:
             outputs = open_time(outputs, sequences)
         output = outputs if self.return_sequences else last
-        return [output, *states] if self.return_state else output
+        return (output, *states) if self.return_state else output
 
     def compute_mask(self, inputs, mask=None):
         if isinstance(mask, (list, tuple)):

@@ -1,5 +1,5 @@
 """Keras's regularization layers: `Dropout`, `SpatialDropout1D/2D/3D` (whole channels
-dropped), `GaussianNoise`, `GaussianDropout`, `ActivityRegularization`.
+dropped), `AlphaDropout`, `GaussianNoise`, `GaussianDropout`, `ActivityRegularization`.
 
 The noise layers act only in training (``training=True``, given or inherited from the
 enclosing call, as ``fit`` does); otherwise they return their input. In training dropout scales
@@ -13,7 +13,8 @@ from finegrad._src.keras import regularizers
 from finegrad._src.keras.layer import Layer
 from finegrad._src.keras.layers import convolution_ops as co
 from finegrad._src.ops.nn.dropout import dropout
-from finegrad._src.ops.random import streams
+from finegrad._src.ops.array.structural import cast
+from finegrad._src.ops.random import sampling, streams
 
 
 class Dropout(Layer):
@@ -227,3 +228,33 @@ class ActivityRegularization(Layer):
         config.pop("activity_regularizer", None)
         config.update(l1=self.l1, l2=self.l2)
         return config
+
+
+class AlphaDropout(Dropout):
+    """Dropout for self-normalizing (SELU) networks: dropped values are set to SELU's
+    negative saturation and the result is affinely rescaled so that the mean and variance
+    are kept; the identity outside training.
+
+    >>> import finegrad as fg
+    >>> fg.keras.layers.AlphaDropout(0.2)(fg.ones([2])).numpy()
+    array([1., 1.], dtype=float32)
+    """
+
+    def call(self, inputs, training=False):
+        if not training or self.rate == 0:
+            return inputs
+        alpha_p = -1.6732632423543772848170429916717 * 1.0507009873554804934193349852946
+        shape = self._noise_shape(inputs)
+        noise = streams_uniform_like(inputs, self.seed) if shape is None else \
+            sampling.uniform(shape, dtype=inputs.dtype, seed=self.seed)
+        kept = cast(noise >= self.rate, inputs.dtype)
+        a = ((1 - self.rate) * (1 + self.rate * alpha_p ** 2)) ** -0.5
+        b = -a * alpha_p * self.rate
+        return a * (inputs * kept + alpha_p * (1 - kept)) + b
+
+
+def streams_uniform_like(x, seed):
+    """Uniform [0, 1) noise shaped like ``x`` when it runs."""
+    return bind(streams.random_like_p, x, stream=streams.op_stream(seed,
+                                                                   "keras.layers.AlphaDropout"),
+                dist="uniform", dtype=x._value.dtype)

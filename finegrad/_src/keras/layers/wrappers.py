@@ -103,7 +103,7 @@ class Bidirectional(Layer):
             y_rev = reverse(y_rev, [1])
         out = self._merge(y, y_rev)
         if self.return_state:
-            return (list(out) if isinstance(out, list) else [out]) + states
+            return (*out, *states) if isinstance(out, list) else (out, *states)
         return out
 
     def compute_mask(self, inputs, mask=None):

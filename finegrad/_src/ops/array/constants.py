@@ -12,8 +12,8 @@ import numpy as np
 from finegrad._src import core, dtypes
 from finegrad._src import tensor as tensor_module
 from finegrad._src.errors import InvalidArgumentError
-from finegrad._src.ops.array.structural import (_t, broadcast_to, cast, concat,
-                                                convert_to_tensor, reshape)
+from finegrad._src.ops.array.structural import (_t, broadcast_to, cast, concat, convert_to_tensor,
+                                                reshape)
 from finegrad._src.ops.zeros_and_axes import _shape_arg
 from finegrad._src.ops.array.indexing import getitem
 from finegrad._src.tensor import Tensor, to_numpy_value
@@ -24,13 +24,13 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:   # annotations only: nothing imported at run time
     from finegrad._src.types import DTypeLike
-    from finegrad._src.types import TensorLike
+    from finegrad._src.types import ShapeLike, TensorLike
 
 
 # --- constants (no gradient: their outputs do not depend on any input) -----------------------
 
-def constant(value: Any, dtype: DTypeLike | None = None, shape: Any = None,
-             name: str = "Const") -> Tensor:
+def constant(value: TensorLike, dtype: DTypeLike | None = None,
+             shape: ShapeLike | None = None, name: str = "Const") -> Tensor:
     """A tensor from a Python number, nested list, NumPy array or tensor.
 
     Python floats become float32 and ints int32 (TensorFlow's defaults); NumPy arrays keep
@@ -109,6 +109,10 @@ def range_(start: Any, limit: Any = None, delta: Any = 1, dtype: DTypeLike | Non
     >>> fg.range(5).numpy(), fg.range(1., 2., 0.5).numpy()
     (array([0, 1, 2, 3, 4], dtype=int32), array([1. , 1.5], dtype=float32))
     """
+    for name, v in (("start", start), ("limit", limit), ("delta", delta)):
+        if isinstance(v, (str, bytes)) or isinstance(v, Tensor) and v.dtype.name == "string":
+            raise TypeError(f"finegrad.range: {name} must be a number or a numeric scalar "
+                            f"tensor, got a string {v!r:.30}")
     if limit is None:
         start, limit = 0, start
     # a traced bound fixes the shape: the graph checks each run's value (as TF computes it)

@@ -290,7 +290,7 @@ def _sigmoid_grad_vjp(ct, y, g, *, out, needs, batch):
 abs_p = Primitive("abs", batch_rule=True, kernel=np.abs)
 
 
-def abs(x: TensorLike, name: str | None = None) -> Tensor:  # noqa: A001 - TensorFlow's public name
+def abs(x: TensorLike, name: str | None = None) -> Tensor:  # TensorFlow's public name
     """Elementwise absolute value; the subgradient at 0 is 0 (sign(0)), as in TensorFlow.
 
     Primitive ``abs``.
@@ -373,7 +373,7 @@ round_p, round = _rounding("round", np.round, """Elementwise rounding, half to e
 
     >>> import finegrad as fg
     >>> fg.round(fg.constant([0.5, 1.5])).numpy()
-    array([0., 2.], dtype=float32)""")  # noqa: A001
+    array([0., 2.], dtype=float32)""")
 
 
 # ---- where (select), and the cotangents of a selection -----------------------------------------
@@ -399,7 +399,18 @@ def where(condition: Any, x: Any = None, y: Any = None, name: str | None = None)
         return Tensor(np.argwhere(c._value).astype(np.int64))
     if x is None or y is None:
         raise ValueError("finegrad.where: give both x and y, or neither")
-    return bind(where_p, c, x, y)
+    try:
+        return bind(where_p, c, x, y)
+    except ValueError as e:   # named for the public function, not its primitive (select)
+        if str(e).startswith("finegrad.select: incompatible inputs"):
+            raise ValueError(f"finegrad.where: condition, x and y must broadcast together, "
+                             f"got shapes {np.shape(c._value)}, {np.shape(_value_of(x))} and "
+                             f"{np.shape(_value_of(y))}") from None
+        raise
+
+
+def _value_of(v):
+    return v._value if isinstance(v, Tensor) else np.asarray(v)
 
 
 where_p.def_impl(np.where)

@@ -29,6 +29,7 @@ from finegrad._src.core import Primitive, bind
 from finegrad._src.ops.array.structural import _t, broadcast_to, concat, zeros_like
 from finegrad._src.ops.math.complex_numbers import _complex_dtype, conj, real
 from finegrad._src.ops.array.manipulation import pad
+from finegrad._src.tensor import Tensor
 
 from typing import TYPE_CHECKING, Any
 
@@ -68,6 +69,8 @@ fft_p = Primitive("fft", batch_rule=True, fresh=True, shape_rule=core.same_shape
 
 @fft_p.def_impl
 def _fft_impl(x, *, rank, inverse):
+    if x.size == 0:   # a transform of nothing is nothing (TensorFlow's), not NumPy's error
+        return np.array(x, x.dtype)
     f = np.fft.ifftn if inverse else np.fft.fftn
     return np.asarray(f(x, axes=_axes(rank)), x.dtype)
 
@@ -87,7 +90,7 @@ def _fft_vjp(ct, x, *, out, needs, batch, rank, inverse):
 fft_p.def_vmap(_vmap_same(fft_p))
 
 
-def _complex_transform(input, rank, inverse):  # noqa: A002 (TensorFlow's keyword)
+def _complex_transform(input, rank, inverse):  # TensorFlow's keyword
     name = _public_name("fft", rank, inverse)
     x = _t(input)
     if x._value.dtype.kind != "c":
@@ -100,7 +103,7 @@ def _complex_transform(input, rank, inverse):  # noqa: A002 (TensorFlow's keywor
     return bind(fft_p, x, rank=rank, inverse=inverse)
 
 
-def fft(input: TensorLike, name: str | None = None) -> Tensor:  # noqa: A002 (TensorFlow's keyword)
+def fft(input: TensorLike, name: str | None = None) -> Tensor:  # TensorFlow's keyword
     """The discrete Fourier transform over the innermost axis of a complex tensor.
 
     Primitive ``fft``; gradient ``n * ifft(ct)`` (TensorFlow's), JVP ``fft`` of the tangent.
@@ -115,7 +118,7 @@ def fft(input: TensorLike, name: str | None = None) -> Tensor:  # noqa: A002 (Te
     return _complex_transform(input, 1, False)
 
 
-def ifft(input: TensorLike, name: str | None = None) -> Tensor:  # noqa: A002 (TensorFlow's keyword)
+def ifft(input: TensorLike, name: str | None = None) -> Tensor:  # TensorFlow's keyword
     """The inverse discrete Fourier transform over the innermost axis (divides by its length).
 
     Primitive ``fft`` (``inverse=True``); gradient ``fft(ct) / n``.
@@ -130,7 +133,7 @@ def ifft(input: TensorLike, name: str | None = None) -> Tensor:  # noqa: A002 (T
     return _complex_transform(input, 1, True)
 
 
-def fft2d(input: TensorLike,  # noqa: A002 (TensorFlow's keyword)
+def fft2d(input: TensorLike,  # TensorFlow's keyword
           name: str | None = None) -> Tensor:
     """The 2-D discrete Fourier transform over the two innermost axes of a complex tensor.
 
@@ -145,7 +148,7 @@ def fft2d(input: TensorLike,  # noqa: A002 (TensorFlow's keyword)
     return _complex_transform(input, 2, False)
 
 
-def ifft2d(input: TensorLike,  # noqa: A002 (TensorFlow's keyword)
+def ifft2d(input: TensorLike,  # TensorFlow's keyword
            name: str | None = None) -> Tensor:
     """The inverse 2-D discrete Fourier transform over the two innermost axes.
 
@@ -160,7 +163,7 @@ def ifft2d(input: TensorLike,  # noqa: A002 (TensorFlow's keyword)
     return _complex_transform(input, 2, True)
 
 
-def fft3d(input: TensorLike,  # noqa: A002 (TensorFlow's keyword)
+def fft3d(input: TensorLike,  # TensorFlow's keyword
           name: str | None = None) -> Tensor:
     """The 3-D discrete Fourier transform over the three innermost axes of a complex tensor.
 
@@ -174,7 +177,7 @@ def fft3d(input: TensorLike,  # noqa: A002 (TensorFlow's keyword)
     return _complex_transform(input, 3, False)
 
 
-def ifft3d(input: TensorLike,  # noqa: A002 (TensorFlow's keyword)
+def ifft3d(input: TensorLike,  # TensorFlow's keyword
            name: str | None = None) -> Tensor:
     """The inverse 3-D discrete Fourier transform over the three innermost axes.
 
@@ -320,6 +323,8 @@ def _real_transform(input_tensor, fft_length, rank):
         raise TypeError(f"{name}: argument 'input_tensor' must be float32 or float64, got "
                         f"{x.dtype.name}")
     inner = _inner_sizes(x, rank, name, "input_tensor")
+    if fft_length is None and 0 in inner:   # TensorFlow: an empty result of the same shape
+        return Tensor(np.zeros(x._value.shape, _complex_dtype(x._value.dtype)))
     sizes = _check_fft_length(fft_length, rank, name, inner)
     return bind(rfft_p, _fit_inner(x, sizes, name), fft_length=sizes)
 
@@ -333,6 +338,10 @@ def _inverse_real_transform(input_tensor, fft_length, rank):
     inner = _inner_sizes(y, rank, name, "input_tensor")
     sizes = _check_fft_length(fft_length, rank, name,
                               inner[:-1] + (max(2 * (inner[-1] - 1), 0),))
+    if 0 in sizes:   # (TensorFlow aborts the process here: "no zero-sized FFTs")
+        raise ValueError(f"{name}: the signal length would be 0 (the default fft_length is "
+                         f"2 * (n - 1) for n = {inner[-1]} coefficients); give fft_length "
+                         f">= 1, e.g. fft_length=[1] for one coefficient")
     half = sizes[:-1] + (sizes[-1] // 2 + 1,)
     return bind(irfft_p, _fit_inner(y, half, name), fft_length=sizes)
 

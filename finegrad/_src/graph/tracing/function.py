@@ -2,15 +2,15 @@
 
 `Function` is the decorated function: it keys calls by their input signature (shapes and
 dtypes of tensors, values of Python arguments), traces a new signature by running the Python
-function once with the call's own values while a `GraphBuilder` (graph/builder.py) is the
-only active recorder, and keeps one `ConcreteFunction` (graph/concrete.py) per signature,
+function once with the call's own values while a `GraphBuilder` (graph/tracing/builder.py) is the
+only active recorder, and keeps one `ConcreteFunction` (graph/tracing/concrete.py) per signature,
 least recently used dropped first. The first call then runs the graph like every later call.
 A Python ``if`` on a traced tensor is a TypeError that names `finegrad.cond`. Inside a trace,
-`gradients` (graph/gradients.py) gives symbolic gradients; tapes and accumulators also work
+`gradients` (graph/tracing/gradients.py) gives symbolic gradients; tapes and accumulators also work
 inside traces (they record on top of the builder).
 
 Under an input_signature with ``None`` dimensions, every value's shape holds symbolic sizes
-(graph/symbolic.py) that the graph resolves at each call, so one graph serves every size
+(graph/compile/symbolic.py) that the graph resolves at each call, so one graph serves every size
 (within the guards the trace decided). With ``reduce_retracing``, a retrace that differs from
 an earlier one in sizes only opens those sizes, as TensorFlow generalizes shapes.
 
@@ -29,11 +29,11 @@ import weakref
 import numpy as np
 
 from finegrad._src import core, nest
-from finegrad._src.graph.builder import GraphBuilder, TensorSpec, is_traced  # noqa: F401
-from finegrad._src.graph.concrete import ConcreteFunction, replay  # noqa: F401
-from finegrad._src.graph.gradients import gradients  # noqa: F401
+from finegrad._src.graph.tracing.builder import GraphBuilder, TensorSpec, is_traced  # noqa: F401
+from finegrad._src.graph.tracing.concrete import ConcreteFunction, replay  # noqa: F401
+from finegrad._src.graph.tracing.gradients import gradients  # noqa: F401
 from finegrad._src.graph.ir import assign_variable_p
-from finegrad._src.graph.symbolic import GuardFailed
+from finegrad._src.graph.compile.symbolic import GuardFailed
 from finegrad._src.api.scopes import name_scope
 from finegrad._src.ops.array.structural import convert_to_tensor
 from finegrad._src.ops.array.boolean_mask import DataDependentSize
@@ -68,7 +68,7 @@ def function(func: Any = None, input_signature: Any = None, autograph: bool = Tr
     against it, and a ``None`` dimension gives one graph for every size of it (traced once;
     ``x.shape`` has None there while tracing, ``finegrad.shape(x)`` is the size). A graph
     whose code fixes such a size is kept for the traced size, and a new size traces again
-    with a warning naming the op (see graph/symbolic.py).
+    with a warning naming the op (see graph/compile/symbolic.py).
 
     As in TensorFlow: ``func`` may create a `Variable` on its first trace only. A first
     trace that creates variables is followed at once by a second one, which must create
@@ -291,6 +291,8 @@ class Function:
         return out
 
     def __call__(self, *args, **kwargs):
+        if self._signature is not None:
+            args, kwargs = self._signature_args(args, kwargs), {}
         while True:
             conc = self.get_concrete_function(*args, **kwargs)
             try:
@@ -299,6 +301,24 @@ class Function:
                 continue          # new trace (get_concrete_function knows it is broken now)
             except DataDependentSize as e:
                 return self._run_eagerly(conc, e, args, kwargs)
+
+    def _signature_args(self, args, kwargs):
+        """With an input_signature, TensorFlow accepts its arguments by keyword too, and
+        Python lists and numbers for them: all as positional tensors of the spec's dtype."""
+        if kwargs:
+            params = list(inspect.signature(self._func).parameters)[
+                (self._instance is not None) + len(args):]
+            extra = [k for k in kwargs if k not in params[:len(self._signature) - len(args)]]
+            if extra:
+                raise TypeError(f"finegrad.function: {self._name} got unexpected keyword "
+                                f"arguments {extra} for its input_signature of "
+                                f"{len(self._signature)} tensors")
+            args = tuple(args) + tuple(kwargs[k] for k in params if k in kwargs)
+        specs = (list(self._signature) + [None] * len(args))[:len(args)]
+        return tuple(convert_to_tensor(a, spec.dtype) if isinstance(spec, TensorSpec) and
+                     not isinstance(a, (Tensor, TensorSpec)) and isinstance(
+                         a, (list, tuple, int, float, np.ndarray, np.generic)) else a
+                     for a, spec in zip(args, specs, strict=True))
 
     def _run_eagerly(self, conc, e, args, kwargs):
         """A size that depends on values (boolean_mask) differs from the traced one, and later
