@@ -21,6 +21,7 @@ from finegrad._src.ad.forward import ForwardAccumulator
 from finegrad._src.ad.tape import GradientTape
 from finegrad._src.dtypes import as_dtype
 from finegrad._src.ops.array.structural import reduce_sum
+from finegrad._src.testing import frameworks
 from finegrad._src.testing.progress import ProgressBar
 from finegrad._src.testing.sweep_report import SweepReport
 from finegrad._src.tensor import Tensor
@@ -314,7 +315,6 @@ def sweep(f, reference=None, interval=(-10.0, 10.0), points=1001, scale="linear"
           dtype="float32", order=1, modes=MODES, rtol=None, floor=1e-3, base=None, seed=0,
           progress=False, framework=None, reference_framework=None, deviation=None):
     """Check ``f``'s derivatives over a whole range; see `finegrad.testing.sweep`."""
-    from finegrad._src.testing import frameworks
     np_dtype, interval, points = _checked_arguments(f, interval, points, dtype, rtol)
     reference_name = None if reference is None else _name(reference)
     if reference is None and hasattr(f, "forward_without_rule"):
@@ -331,11 +331,10 @@ def sweep(f, reference=None, interval=(-10.0, 10.0), points=1001, scale="linear"
     # the points the function really receives, so that finite differences are taken there
     cols = [np.asarray(c.astype(np_dtype), np.float64) for c in cols]
     intended = deviation_mask(deviation, names, cols)
-    kinds = [frameworks.detect(f, framework)]
-    if reference is not None:
-        kinds.append(frameworks.detect(reference, reference_framework))
     functions = [f] + ([reference] if reference is not None else [])
-    evaluators = [frameworks.evaluator(fn, cols, np_dtype, kind)
+    kinds = [frameworks.detect(fn, fw, len(names)) for fn, fw in
+             zip(functions, (framework, reference_framework), strict=False)]
+    evaluators = [_evaluator(fn, cols, np_dtype, kind)
                   for fn, kind in zip(functions, kinds, strict=True)]
     fd_passes = 4 * order * len(names) + 1
     bar = ProgressBar(sum(ev.steps for ev in evaluators) + fd_passes * evaluators[0].steps,
@@ -357,6 +356,14 @@ def sweep(f, reference=None, interval=(-10.0, 10.0), points=1001, scale="linear"
         unavailable=evaluators[0].unavailable, intended=intended, deviation=deviation)
 
 
+def _evaluator(fn, cols, dtype, kind):
+    if kind != "finegrad":
+        return frameworks.evaluator(fn, cols, dtype, kind)
+    ev = Evaluator(fn, cols, dtype)
+    ev.unavailable = {}
+    return ev
+
+
 def deviation_mask(deviation, names, cols):
     """Where the rule deviates on purpose (not checked): ``deviation`` is None, a function
     of the inputs' arrays giving a boolean array, or an expression in the inputs' names
@@ -367,7 +374,7 @@ def deviation_mask(deviation, names, cols):
     if isinstance(deviation, str):
         scope = dict(zip(names, cols, strict=True))
         try:
-            mask = eval(deviation, {"__builtins__": {}, "np": np}, scope)   # noqa: S307
+            mask = eval(deviation, {"__builtins__": {}, "np": np}, scope)
         except Exception as e:
             raise ValueError(f"finegrad.testing.sweep: deviation {deviation!r} is not an "
                              f"expression in {names}: {type(e).__name__}: {e}") from None

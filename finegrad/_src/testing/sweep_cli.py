@@ -15,6 +15,7 @@ import numpy as np
 
 from finegrad._src.ad.tape import GradientTape
 from finegrad._src.ad.linearity import NotLinearError
+from finegrad._src.testing.frameworks import detect
 from finegrad._src.testing.sweep import MAX_POINTS, input_names, sweep
 from finegrad._src.tensor import Tensor
 
@@ -67,11 +68,11 @@ def main(argv=None):
         options = _options(args)
         f = load_function(args.target, "TARGET")
         ref = load_function(args.reference, "REF") if args.reference else None
-        from finegrad._src.testing.frameworks import detect
-        options["framework"] = detect(f, args.framework)
+        n = len(input_names(f))
+        options["framework"] = detect(f, args.framework, n)
         options["deviation"] = args.expect_deviation
         if ref is not None:
-            options["reference_framework"] = detect(ref, args.framework)
+            options["reference_framework"] = detect(ref, args.framework, n)
         if options["framework"] == "finegrad":
             _try_call(f, f, args.target, "TARGET", options)
         if ref is not None and options["reference_framework"] == "finegrad":

@@ -6,10 +6,12 @@ import sys
 
 import numpy as np
 
+from finegrad._src.tensor import Tensor
+
 FRAMEWORKS = ("finegrad", "torch", "jax", "tensorflow", "numpy")
 
 
-def detect(fn, framework=None):
+def detect(fn, framework=None, n_inputs=1):
     """The framework ``fn`` is written for: ``framework`` when given, else found from the
     callable (a torch ``autograd.Function.apply``, a jax ``custom_vjp``/``custom_jvp`` or
     jitted function), else by calling it on one point of each imported framework's tensors
@@ -26,13 +28,10 @@ def detect(fn, framework=None):
     for prefix, name in (("torch", "torch"), ("jax", "jax"), ("tensorflow", "tensorflow")):
         if kind.startswith(prefix):
             return name
-    return _probe(fn)
+    return _probe(fn, n_inputs)
 
 
-def _probe(fn):
-    from finegrad._src.tensor import Tensor
-    from finegrad._src.testing.sweep import input_names
-    n = len(input_names(fn))
+def _probe(fn, n):
     for name, make, is_out in _candidates(Tensor):
         try:
             out = fn(*[make(np.float64(0.618)) for _ in range(n)])
@@ -63,14 +62,10 @@ def _candidates(tensor_type):
                                           callable(o[1]))
 
 
+
 def evaluator(fn, cols, dtype, framework, progress=None):
-    """An evaluator (see `finegrad._src.testing.sweep.Evaluator`) of ``fn`` in
-    ``framework``."""
-    if framework == "finegrad":
-        from finegrad._src.testing.sweep import Evaluator
-        ev = Evaluator(fn, cols, dtype, progress)
-        ev.unavailable = {}
-        return ev
+    """An evaluator (see `finegrad._src.testing.sweep.Evaluator`) of ``fn`` written for
+    ``framework`` (not finegrad)."""
     if framework == "torch":
         from finegrad._src.testing.frameworks.torch_rules import TorchEvaluator as cls
     elif framework == "jax":

@@ -79,6 +79,6 @@ class FrameworkEvaluator:
         """``out[mode, order] = key_fn()``, or record why the framework cannot do it."""
         try:
             out[mode, order] = key_fn()
-        except Exception as e:  # noqa: BLE001 -- the framework's own refusal, reported
+        except Exception as e:
             self.not_available(mode, order, e)
 
