@@ -308,6 +308,9 @@ def input_names(fn):
 
 
 def _name(fn):
+    owner = getattr(fn, "__self__", None)
+    if isinstance(owner, type):     # autograd.Function.apply: the user's class
+        return f"{owner.__name__}.{getattr(fn, '__name__', 'apply')}"
     return getattr(fn, "__qualname__", getattr(fn, "__name__", repr(fn)))
 
 

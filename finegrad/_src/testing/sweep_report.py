@@ -164,7 +164,9 @@ class SweepReport:
 
     def failing_spans(self, check):
         """Where ``check`` fails, per input: ``d/dx: 350 of 1001 points (x in [3.02,
-        10])``, or "0"."""
+        10])``, "0", or "-" when the mode is not available."""
+        if check.unavailable:
+            return "-"
         parts = []
         for k, mask in enumerate(check.failing):
             n = int(mask.sum())
