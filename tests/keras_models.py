@@ -8,8 +8,6 @@ import numpy as np
 
 from finegrad import ops
 
-ops.set_backend("keras")
-
 
 @ops.custom_gradient
 def reverse_gradient(x):
@@ -80,4 +78,7 @@ def main():
 
 
 if __name__ == "__main__":
+    # only when run as the script: the doctest collection imports this module too, and the
+    # backend is process-wide
+    ops.set_backend("keras")
     main()

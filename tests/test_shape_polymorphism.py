@@ -49,6 +49,9 @@ RETRACES = {
         "rfft", "irfft", "rfft2d", "irfft2d", "rfft3d", "irfft3d", "frame", "dct",
         "overlap_and_add")},
     "signal.fftshift": "roll",
+    # tf.image's padding ops pad every axis of the batch (the pad's sizes are graph parameters)
+    **{f"image.{k}": "pad" for k in ("pad_to_bounding_box", "resize_with_crop_or_pad",
+                                     "sobel_edges")},
 }
 
 

@@ -84,18 +84,23 @@ def value_and_grad(f, argnums=0):
     >>> g.numpy()
     array([2., 4.], dtype=float32)
     """
+    return _value_and_grad(f, argnums, "finegrad.ops.value_and_grad")
+
+
+def _value_and_grad(f, argnums, fn):
+    """`value_and_grad`, its errors naming ``fn`` (the public function the user called)."""
     backend = _backends.current()
     nums = (argnums,) if isinstance(argnums, int) else tuple(argnums)
 
     def scalar_f(*args, **kwargs):
         y = f(*args, **kwargs)
         _functional.check_scalar(y if backend.is_tensor(y) else backend.convert_to_tensor(y),
-                                 f"finegrad.ops.value_and_grad ({backend.name} backend)")
+                                 f"{fn} ({backend.name} backend)")
         return y
     differentiate = backend.value_and_grad(scalar_f, argnums)
 
     def value_and_grad_f(*args, **kwargs):
-        _functional.check_argnums(nums, args, "finegrad.ops.value_and_grad")
+        _functional.check_argnums(nums, args, fn)
         args = list(args)
         for i in nums:
             args[i] = _differentiable(backend, args[i], i)
@@ -121,7 +126,7 @@ def grad(f, argnums=0):
     >>> ops.grad(lambda x: ops.sum(ops.square(x)))(ops.convert_to_tensor([3.])).numpy()
     array([6.], dtype=float32)
     """
-    value_and_grad_f = value_and_grad(f, argnums)
+    value_and_grad_f = _value_and_grad(f, argnums, "finegrad.ops.grad")
 
     def grad_f(*args, **kwargs):
         return value_and_grad_f(*args, **kwargs)[1]
