@@ -7,6 +7,7 @@ import inspect
 import pathlib
 
 import numpy as np
+import pytest
 
 import finegrad as fg
 from finegrad.types.experimental import TensorLike
@@ -53,3 +54,25 @@ def test_docs_examples_extract_to_modules(tmp_path):
     assert "@tf.custom_gradient" in source
     for name in written:
         compile((tmp_path / name).read_text(), name, "exec")   # valid Python
+
+
+def test_type_checker_sees_tensors(tmp_path):
+    """What mypy infers for a user's code: ``reveal_type(finegrad.constant(1.))`` is a finegrad
+    Tensor, and so are ops and operators on it (run on the package as CI runs it)."""
+    api = pytest.importorskip("mypy.api")
+    user = tmp_path / "user_code.py"
+    user.write_text(
+        "import finegrad as tf\n"
+        "x = tf.constant(1.)\n"
+        "reveal_type(x)\n"
+        "reveal_type(tf.exp(x))\n"
+        "reveal_type(x * 2)\n"
+        "reveal_type(tf.Variable(2.).read_value())\n"
+        "reveal_type(tf.convert_to_tensor([1, 2]))\n"
+        "y: tf.Tensor = tf.reduce_sum(x)\n")
+    out, err, status = api.run([str(user), "--config-file", str(ROOT / "pyproject.toml"),
+                                "--cache-dir", str(ROOT / ".mypy_cache")])
+    revealed = [line.split("Revealed type is ")[1].strip('"')
+                for line in out.splitlines() if "Revealed type is" in line]
+    assert revealed == ["finegrad._src.tensor.Tensor"] * 5, out + err
+    assert status == 0, out + err
