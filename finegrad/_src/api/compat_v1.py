@@ -3,12 +3,21 @@ finegrad's TensorFlow 2 names): the casts ``to_float``, ``to_double``, ``to_int3
 ``to_int64`` and TensorFlow 1's ``name_scope(name, default_name, values)``. Graphs, sessions
 and variable scopes are in `finegrad._src.v1`.
 """
+
+from __future__ import annotations
+
 from finegrad._src import dtypes as _dtypes
 from finegrad._src.api.scopes import name_scope as _name_scope
 from finegrad._src.ops.array.structural import cast as _cast
 
+from typing import TYPE_CHECKING, Any
 
-def to_float(x, name="ToFloat"):
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.tensor import Tensor
+    from finegrad._src.types import TensorLike
+
+
+def to_float(x: TensorLike, name: str = "ToFloat") -> Tensor:
     """``x`` cast to float32 (TensorFlow 1's ``tf.to_float``).
 
     >>> import finegrad as fg
@@ -18,22 +27,22 @@ def to_float(x, name="ToFloat"):
     return _cast(x, _dtypes.float32)
 
 
-def to_double(x, name="ToDouble"):
+def to_double(x: TensorLike, name: str = "ToDouble") -> Any:
     """``x`` cast to float64."""
     return _cast(x, _dtypes.float64)
 
 
-def to_int32(x, name="ToInt32"):
+def to_int32(x: TensorLike, name: str = "ToInt32") -> Any:
     """``x`` cast to int32."""
     return _cast(x, _dtypes.int32)
 
 
-def to_int64(x, name="ToInt64"):
+def to_int64(x: TensorLike, name: str = "ToInt64") -> Any:
     """``x`` cast to int64."""
     return _cast(x, _dtypes.int64)
 
 
-def name_scope(name, default_name=None, values=None):
+def name_scope(name: str, default_name: Any = None, values: TensorLike | None = None) -> Any:
     """TensorFlow 1's ``name_scope(name, default_name, values)``: ``default_name`` when
     ``name`` is None; ``values`` is accepted and ignored.
 
