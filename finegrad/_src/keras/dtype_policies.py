@@ -47,9 +47,15 @@ class DTypePolicy:
         self._name = name
         self._compute_dtype, self._variable_dtype = _POLICIES[name]
 
-    name = property(lambda self: self._name)
-    compute_dtype = property(lambda self: self._compute_dtype)
-    variable_dtype = property(lambda self: self._variable_dtype)
+    @property
+    def name(self) -> str:
+        return self._name
+    @property
+    def compute_dtype(self) -> str:
+        return self._compute_dtype
+    @property
+    def variable_dtype(self) -> str:
+        return self._variable_dtype
 
     def get_config(self) -> Any:
         return {"name": self._name}

@@ -42,6 +42,8 @@ from finegrad._src.variables import Variable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from collections.abc import Iterator
+
     from finegrad._src.types import TensorLike
 
 #: the size a None dimension of a placeholder has while the graph is built (not 1, which
@@ -411,7 +413,7 @@ class Graph:
     # --- control dependencies ------------------------------------------------------------
 
     @contextlib.contextmanager
-    def control_dependencies(self, control_inputs):
+    def control_dependencies(self, control_inputs: Any) -> Iterator[None]:
         """Context manager: the ops made in the block run after ``control_inputs`` (tensors,
         operations or variables); None clears the enclosing blocks' inputs."""
         rec = self._recorder

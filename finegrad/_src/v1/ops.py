@@ -103,8 +103,9 @@ def _keep(keepdims, keep_dims):
 
 
 def _reduction(op, fn):
-    def reduction(input_tensor, axis=None, keepdims=None, name=None, reduction_indices=None,
-                  keep_dims=None):
+    def reduction(input_tensor: TensorLike, axis: Any = None, keepdims: bool | None = None,
+                  name: str | None = None, reduction_indices: Any = None,
+                  keep_dims: bool | None = None) -> Tensor:
         return op(input_tensor, _axis(axis, reduction_indices, fn), _keep(keepdims, keep_dims))
     reduction.__name__ = fn.rpartition(".")[2]
     reduction.__doc__ = (f"TensorFlow 1's ``{reduction.__name__}``: ``reduction_indices`` and "

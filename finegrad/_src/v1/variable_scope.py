@@ -28,6 +28,9 @@ from finegrad._src.variables import Variable as _Variable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from collections.abc import Iterator
+
+    from finegrad._src.types import DTypeLike
     from finegrad._src.types import TensorLike
 
 
@@ -74,13 +77,27 @@ class VariableScope:
         self._name_scope, self._constraint = name_scope, constraint
         self.use_resource = use_resource
 
-    name = property(lambda self: self._name)
-    original_name_scope = property(lambda self: self._name_scope)
-    reuse = property(lambda self: self._reuse)
-    initializer = property(lambda self: self._initializer)
-    regularizer = property(lambda self: self._regularizer)
-    dtype = property(lambda self: self._dtype)
-    constraint = property(lambda self: self._constraint)
+    @property
+    def name(self) -> str:
+        return self._name
+    @property
+    def original_name_scope(self) -> str:
+        return self._name_scope
+    @property
+    def reuse(self) -> Any:
+        return self._reuse
+    @property
+    def initializer(self) -> Any:
+        return self._initializer
+    @property
+    def regularizer(self) -> Any:
+        return self._regularizer
+    @property
+    def dtype(self) -> Any:
+        return self._dtype
+    @property
+    def constraint(self) -> Any:
+        return self._constraint
 
     def reuse_variables(self) -> None:
         """From now on, `get_variable` in this scope returns existing variables."""
@@ -148,10 +165,12 @@ def get_variable_scope() -> Any:
 
 
 @contextlib.contextmanager
-def variable_scope(name_or_scope, default_name=None, values=None, initializer=None,
-                   regularizer=None, caching_device=None, partitioner=None, custom_getter=None,
-                   reuse=None, dtype=None, use_resource=None, constraint=None,
-                   auxiliary_name_scope=True):
+def variable_scope(name_or_scope: Any, default_name: str | None = None, values: Any = None,
+                   initializer: Any = None, regularizer: Any = None, caching_device: Any = None,
+                   partitioner: Any = None, custom_getter: Any = None, reuse: Any = None,
+                   dtype: DTypeLike | None = None, use_resource: Any = None,
+                   constraint: Any = None,
+                   auxiliary_name_scope: bool = True) -> Iterator[VariableScope]:
     """Context manager: a variable scope (see the module docstring); ``with`` gives it.
 
     ``name_or_scope`` is a name (nested in the current scope), a `VariableScope` (entered

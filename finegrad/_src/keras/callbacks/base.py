@@ -277,14 +277,14 @@ def _overrides(callback, name):
 
 
 def _batch_hook(name):
-    def hook(self, batch_index, logs=None):
+    def hook(self: CallbackList, batch_index: int, logs: Any = None) -> None:
         self._call_batch(name, batch_index, logs)
     hook.__name__ = name
     return hook
 
 
 def _epoch_hook(name):
-    def hook(self, epoch, logs=None):
+    def hook(self: CallbackList, epoch: int, logs: Any = None) -> None:
         for c in self.callbacks:
             getattr(c, name)(epoch, logs)
     hook.__name__ = name
@@ -292,7 +292,7 @@ def _epoch_hook(name):
 
 
 def _run_hook(name):
-    def hook(self, logs=None):
+    def hook(self: CallbackList, logs: Any = None) -> None:
         for c in self.callbacks:
             getattr(c, name)(logs)
     hook.__name__ = name

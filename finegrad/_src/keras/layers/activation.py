@@ -158,7 +158,7 @@ class PReLU(Layer):
         else:
             self.shared_axes = [shared_axes]
 
-    def build(self, input_shape):
+    def build(self, input_shape: Any) -> None:
         shape = list(input_shape[1:])
         for i in self.shared_axes or ():
             shape[i - 1] = 1

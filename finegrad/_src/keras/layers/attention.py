@@ -66,7 +66,7 @@ class Attention(Layer):
         self.supports_masking = True
         self._dropout_layer = Dropout(dropout, seed=seed) if dropout > 0 else None
 
-    def build(self, input_shape):
+    def build(self, input_shape: Any) -> None:
         self.scale = self.add_weight(name="scale", shape=(), initializer="ones") \
             if self.use_scale else None
         self.concat_score_weight = self.add_weight(
@@ -143,7 +143,7 @@ class AdditiveAttention(Attention):
     def __init__(self, use_scale: bool = True, dropout: float = 0.0, **kwargs: Any) -> None:
         super().__init__(use_scale=use_scale, dropout=dropout, **kwargs)
 
-    def build(self, input_shape):
+    def build(self, input_shape: Any) -> None:
         self.scale = self.add_weight(name="scale", shape=(input_shape[0][-1],),
                                      initializer="glorot_uniform") if self.use_scale else None
         self.concat_score_weight = None
@@ -232,16 +232,36 @@ class MultiHeadAttention(Layer):
         self._dropout_layer = Dropout(dropout, seed=seed)
         self._shapes_built = False
 
-    num_heads = property(lambda self: self._num_heads)
-    key_dim = property(lambda self: self._key_dim)
-    value_dim = property(lambda self: self._value_dim)
-    dropout = property(lambda self: self._dropout)
-    use_bias = property(lambda self: self._use_bias)
-    attention_axes = property(lambda self: self._attention_axes)
-    query_dense = property(lambda self: self._query_dense)
-    key_dense = property(lambda self: self._key_dense)
-    value_dense = property(lambda self: self._value_dense)
-    output_dense = property(lambda self: self._output_dense)
+    @property
+    def num_heads(self) -> Any:
+        return self._num_heads
+    @property
+    def key_dim(self) -> Any:
+        return self._key_dim
+    @property
+    def value_dim(self) -> Any:
+        return self._value_dim
+    @property
+    def dropout(self) -> Any:
+        return self._dropout
+    @property
+    def use_bias(self) -> Any:
+        return self._use_bias
+    @property
+    def attention_axes(self) -> Any:
+        return self._attention_axes
+    @property
+    def query_dense(self) -> Any:
+        return self._query_dense
+    @property
+    def key_dense(self) -> Any:
+        return self._key_dense
+    @property
+    def value_dense(self) -> Any:
+        return self._value_dense
+    @property
+    def output_dense(self) -> Any:
+        return self._output_dense
 
     def _sublayer_kwargs(self):
         return dict(kernel_initializer=_clone(self.kernel_initializer),
@@ -259,7 +279,8 @@ class MultiHeadAttention(Layer):
         layer.build(tuple(shape))
         return layer
 
-    def build(self, query_shape, value_shape=None, key_shape=None):
+    def build(self, query_shape: Any, value_shape: Any = None,
+              key_shape: Any = None) -> None:
         if value_shape is None:     # built on the first call, when every shape is known
             self.built = True
             return

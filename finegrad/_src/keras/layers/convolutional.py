@@ -87,7 +87,7 @@ class _Conv(_WindowLayer):
                        kernel_constraint)
         weight_options(self, "bias", bias_initializer, bias_regularizer, bias_constraint)
 
-    def build(self, input_shape):
+    def build(self, input_shape: Any) -> None:
         _, channels = co.spatial_shape(input_shape, self.data_format)
         if channels % self.groups:
             raise ValueError(f"keras.layers.{type(self).__name__}: the input's {channels} "
@@ -193,7 +193,7 @@ class _ConvTranspose(_WindowLayer):
                        kernel_constraint)
         weight_options(self, "bias", bias_initializer, bias_regularizer, bias_constraint)
 
-    def build(self, input_shape):
+    def build(self, input_shape: Any) -> None:
         _, channels = co.spatial_shape(input_shape, self.data_format)
         self.kernel = make_weight(self, "kernel", self.kernel_size + (self.filters, channels))
         self.bias = make_weight(self, "bias", (self.filters,)) if self.use_bias else None

@@ -118,7 +118,7 @@ class Dense(Layer):
         weight_options(self, "bias", bias_initializer, bias_regularizer, bias_constraint)
         self.supports_masking = True
 
-    def build(self, input_shape):
+    def build(self, input_shape: Any) -> None:
         self.kernel = make_weight(self, "kernel", (input_shape[-1], self.units))
         self.bias = make_weight(self, "bias", (self.units,)) if self.use_bias else None
         self.built = True
@@ -225,6 +225,10 @@ class EinsumDense(Layer):
     TensorShape([2, 4])
     """
 
+    kernel_initializer: Any   # for the type checker: set by weight_options
+    kernel_regularizer: Any
+    kernel_constraint: Any
+
     def __init__(self, equation: Any, output_shape: Any, activation: Any = None,
                  bias_axes: Any = None, kernel_initializer: str = "glorot_uniform",
                  bias_initializer: str = "zeros", kernel_regularizer: Any = None,
@@ -243,7 +247,7 @@ class EinsumDense(Layer):
                        kernel_constraint)
         weight_options(self, "bias", bias_initializer, bias_regularizer, bias_constraint)
 
-    def build(self, input_shape):
+    def build(self, input_shape: Any) -> None:
         kernel, bias, full, in_axes, out_axes = einsum_shapes(
             self.equation, self.bias_axes, list(input_shape), self.partial_output_shape)
         self.full_output_shape = tuple(full)
@@ -322,7 +326,7 @@ class Embedding(Layer):
             self.set_weights(weights if isinstance(weights, list) and len(weights) == 1
                              else [weights])
 
-    def build(self, input_shape=None):
+    def build(self, input_shape: Any = None) -> None:
         self.embeddings = make_weight(self, "embeddings", (self.input_dim, self.output_dim))
         self.built = True
 

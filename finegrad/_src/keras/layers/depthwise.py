@@ -32,7 +32,7 @@ class _DepthwiseConv(_WindowLayer):
                        depthwise_constraint)
         weight_options(self, "bias", bias_initializer, bias_regularizer, bias_constraint)
 
-    def build(self, input_shape):
+    def build(self, input_shape: Any) -> None:
         _, channels = co.spatial_shape(input_shape, self.data_format)
         self.kernel = make_weight(self, "depthwise",
                                   self.kernel_size + (channels, self.depth_multiplier),
@@ -115,7 +115,7 @@ class _SeparableConv(_WindowLayer):
                        pointwise_constraint)
         weight_options(self, "bias", bias_initializer, bias_regularizer, bias_constraint)
 
-    def build(self, input_shape):
+    def build(self, input_shape: Any) -> None:
         _, channels = co.spatial_shape(input_shape, self.data_format)
         m = self.depth_multiplier
         self.depthwise_kernel = make_weight(self, "depthwise", self.kernel_size + (channels, m),

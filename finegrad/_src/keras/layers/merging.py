@@ -246,7 +246,7 @@ class Dot(_Merge):
 
 
 def _functional(cls, doc_op):
-    def merge(inputs, **kwargs):
+    def merge(inputs: Any, **kwargs: Any) -> Any:
         return cls(**kwargs)(inputs)
     merge.__name__ = merge.__qualname__ = cls.__name__.lower()
     merge.__doc__ = (f"The functional form of `{cls.__name__}`: ``{cls.__name__}(**kwargs)"

@@ -97,6 +97,9 @@ class BatchNormalization(_AffineNormalization):
     ([-0.9995, 0.9995], 0.01)
     """
 
+    moving_mean_initializer: Any   # for the type checker: set by weight_options
+    moving_variance_initializer: Any
+
     def __init__(self, axis: int = -1, momentum: float = 0.99, epsilon: float = 1e-3,
                  center: bool = True, scale: bool = True, beta_initializer: str = "zeros",
                  gamma_initializer: str = "ones", moving_mean_initializer: str = "zeros",
@@ -116,7 +119,7 @@ class BatchNormalization(_AffineNormalization):
         weight_options(self, "moving_mean", moving_mean_initializer)
         weight_options(self, "moving_variance", moving_variance_initializer)
 
-    def build(self, input_shape):
+    def build(self, input_shape: Any) -> None:
         rank = len(input_shape)
         self._feature_axis = _axis_list(self.axis, rank, "BatchNormalization")[0]
         shape = (input_shape[self.axis],)
@@ -214,7 +217,7 @@ class LayerNormalization(_AffineNormalization):
                          gamma_constraint, **kwargs)
         self.rms_scaling = rms_scaling
 
-    def build(self, input_shape):
+    def build(self, input_shape: Any) -> None:
         self._axes = _axis_list(self.axis, len(input_shape), "LayerNormalization")
         shape = tuple(input_shape[a] for a in self._axes)
         self._affine_weights(shape, self.scale or self.rms_scaling,
@@ -260,7 +263,7 @@ class GroupNormalization(_AffineNormalization):
                          gamma_constraint, **kwargs)
         self.groups = groups
 
-    def build(self, input_shape):
+    def build(self, input_shape: Any) -> None:
         rank = len(input_shape)
         self._axis = _axis_list(self.axis, rank, "GroupNormalization")[0]
         channels = input_shape[self._axis]
@@ -308,7 +311,7 @@ class RMSNormalization(Layer):
         super().__init__(**kwargs)
         self.axis, self.epsilon = axis, epsilon
 
-    def build(self, input_shape):
+    def build(self, input_shape: Any) -> None:
         self._axes = _axis_list(self.axis, len(input_shape), "RMSNormalization")
         self.scale = self.add_weight(name="scale", shape=tuple(input_shape[a] for a in
                                                                self._axes),

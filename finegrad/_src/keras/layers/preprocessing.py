@@ -60,7 +60,7 @@ class Normalization(Layer):
             raise ValueError(f"keras.layers.Normalization: mean and variance must have the "
                              f"same shape, got {np.shape(mean)} and {np.shape(variance)}")
 
-    def build(self, input_shape):
+    def build(self, input_shape: Any) -> None:
         ndim = len(input_shape)
         if any(a < -ndim or a >= ndim for a in self.axis):
             raise ValueError(f"keras.layers.Normalization: axis values must be in [-{ndim}, "

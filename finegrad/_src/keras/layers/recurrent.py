@@ -133,7 +133,7 @@ class SimpleRNNCell(_DropoutCell):
                          seed, **kwargs)
         self.state_size = self.output_size = units
 
-    def build(self, input_shape):
+    def build(self, input_shape: Any) -> None:
         self._make_weights(input_shape[-1], 1)
         self.built = True
 
@@ -174,6 +174,8 @@ class LSTMCell(_DropoutCell):
     TensorShape([2, 3])
     """
 
+    bias_initializer: Any   # for the type checker: set by weight_options
+
     def __init__(self, units: Any, activation: str = "tanh", recurrent_activation: str = "sigmoid",
                  use_bias: bool = True, kernel_initializer: str = "glorot_uniform",
                  recurrent_initializer: str = "orthogonal", bias_initializer: str = "zeros",
@@ -193,7 +195,7 @@ class LSTMCell(_DropoutCell):
         self.state_size = [units, units]
         self.output_size = units
 
-    def build(self, input_shape):
+    def build(self, input_shape: Any) -> None:
         init = None
         if self.use_bias and self.unit_forget_bias:
             base, ones = self.bias_initializer, initializers.get("ones")
@@ -259,7 +261,7 @@ class GRUCell(_DropoutCell):
         self.reset_after = reset_after
         self.state_size = self.output_size = units
 
-    def build(self, input_shape):
+    def build(self, input_shape: Any) -> None:
         shape = (2, 3 * self.units) if self.reset_after else (3 * self.units,)
         self._make_weights(input_shape[-1], 3, bias_shape=shape)
         self.built = True
@@ -379,7 +381,7 @@ class StackedRNNCells(Layer):
     def output_size(self) -> Any:
         return _output_size(self.cells[-1])
 
-    def build(self, input_shape):
+    def build(self, input_shape: Any) -> None:
         shape = tuple(input_shape)
         for cell in self.cells:
             if isinstance(cell, Layer) and not cell.built:
@@ -477,7 +479,7 @@ class RNN(Layer):
         sizes = cell.state_size
         self.state_size = list(sizes) if isinstance(sizes, (list, tuple)) else [sizes]
 
-    def build(self, sequences_shape, initial_state_shape=None):
+    def build(self, sequences_shape: Any, initial_state_shape: Any = None) -> None:
         if isinstance(self.cell, Layer) and not self.cell.built:
             self.cell.build((sequences_shape[0],) + tuple(sequences_shape[2:]))
             self.cell.built = True

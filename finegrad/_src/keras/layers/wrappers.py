@@ -79,7 +79,7 @@ class Bidirectional(Layer):
         self.supports_masking = True
         self._initial_weights = weights
 
-    def build(self, sequences_shape, initial_state_shape=None):
+    def build(self, sequences_shape: Any, initial_state_shape: Any = None) -> None:
         self.forward_layer.build(sequences_shape)
         self.backward_layer.build(sequences_shape)
         self.built = True
@@ -162,7 +162,7 @@ class TimeDistributed(Layer):
         self.layer = layer
         self.supports_masking = True
 
-    def build(self, input_shape):
+    def build(self, input_shape: Any) -> None:
         if len(input_shape) < 3:
             raise ValueError(f"keras.layers.TimeDistributed: the input must have at least "
                              f"rank 3 (batch, time, ...), got shape {tuple(input_shape)}")
@@ -215,7 +215,7 @@ class Wrapper(Layer):
         super().__init__(**kwargs)
         self.layer = layer
 
-    def build(self, input_shape=None):
+    def build(self, input_shape: Any = None) -> None:
         if not self.layer.built:
             self.layer.build(input_shape)
             self.layer.built = True
@@ -251,7 +251,7 @@ class SpectralNormalization(Wrapper):
                              f"positive, got {power_iterations}")
         self.power_iterations = power_iterations
 
-    def build(self, input_shape):
+    def build(self, input_shape: Any) -> None:  # type: ignore[override]  # required, as in Keras
         if not self.layer.built:     # (not super().build: it would lock the layer first)
             self.layer.build(input_shape)
             self.layer.built = True
