@@ -26,9 +26,9 @@ def test_tensor_like_covers_what_convert_to_tensor_takes():
     assert {fg.Tensor, fg.Variable, np.ndarray, int, float, bool} <= members
 
 
-def _fully_annotated(fn):
+def _fully_annotated(fn, bound=("self",)):
     sig = inspect.signature(fn)
-    params = [p for p in sig.parameters.values() if p.name != "self"
+    params = [p for p in sig.parameters.values() if p.name not in bound
               and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
     return sig.return_annotation is not sig.empty and all(
         p.annotation is not p.empty for p in params)
@@ -40,6 +40,39 @@ def test_the_core_api_is_annotated():
              fg.experimental.dlpack.from_dlpack, fg.experimental.dlpack.to_dlpack]
     missing = [f.__qualname__ for f in names if not _fully_annotated(f)]
     assert not missing, missing
+
+
+def _public_callables():
+    """Every public function, class ``__init__``, public method and property of the public
+    modules (``finegrad`` and its packages without a leading underscore), once each."""
+    import pkgutil
+    mods = [fg] + [importlib.import_module(i.name)
+                   for i in pkgutil.walk_packages(fg.__path__, "finegrad.")
+                   if not any(p.startswith("_") for p in i.name.split("."))]
+    seen = {}
+    for mod in mods:
+        for name in dir(mod):
+            value = getattr(mod, name)
+            if name.startswith("_") or inspect.ismodule(value) or not callable(value):
+                continue
+            if inspect.isclass(value):
+                for key, f in vars(value).items():
+                    if isinstance(f, property) and not key.startswith("_"):
+                        f = f.fget
+                    elif key.startswith("_") and key != "__init__" or not callable(f):
+                        continue
+                    seen.setdefault(f"{value.__module__}.{value.__qualname__}.{key}",
+                                    (f, ("self", "cls")))
+            else:
+                seen.setdefault(f"{value.__module__}.{value.__qualname__}", (value, ()))
+    return seen
+
+
+def test_every_public_callable_is_annotated():
+    found = _public_callables()
+    missing = sorted(k for k, (f, bound) in found.items()
+                     if not _fully_annotated(getattr(f, "__func__", f), bound))
+    assert len(found) > 1000 and not missing, missing
 
 
 def test_docs_examples_extract_to_modules(tmp_path):
