@@ -121,3 +121,90 @@ def test_ops_grad_of_a_non_scalar_output_raises_on_every_backend(backend):
             ops.grad(lambda x: ops.sum(x), argnums=1)(x)
         np.testing.assert_allclose(np.asarray(ops.convert_to_numpy(
             ops.grad(lambda x: ops.sum(x * x))(x))), [2., 4.])
+
+
+# --- NumPy float64 beside float32, as TensorFlow converts op by op --------------------------
+
+def test_numpy_float64_beside_float32():
+    t, a = fg.ones([2, 2]), np.ones((2, 2))
+    assert (t + a).dtype == fg.float32 and fg.multiply(t, a).dtype == fg.float32
+    assert fg.matmul(t, a).dtype == fg.float32    # b converted with a's dtype, as in TF
+    with pytest.raises(InvalidArgumentError, match="finegrad.matmul: a is a NumPy float64 "
+                                                   "array and b a float32 tensor"):
+        fg.matmul(a, t)                           # TF: a float64, then a mismatch
+    assert fg.matmul(a.astype(np.float32), t).dtype == fg.float32
+
+
+def test_where_mismatch_names_where():
+    with pytest.raises(ValueError, match=r"finegrad.where: condition, x and y must broadcast "
+                                         r"together, got shapes \(2,\), \(3,\) and \(3,\)"):
+        fg.where(fg.constant([True, False]), fg.ones([3]), fg.ones([3]))
+
+
+@pytest.mark.parametrize("traced", [False, True])
+def test_cond_with_a_non_scalar_predicate(traced):
+    f = lambda p, x: fg.cond(p, lambda: x, lambda: -x)  # noqa: E731
+    if traced:
+        f = fg.function(f)
+    with pytest.raises(InvalidArgumentError, match=r"finegrad.cond: pred must be a scalar "
+                                                   r"\(shape \(\)\), got shape \(2,\)"):
+        f(fg.constant([True, False]), fg.constant(1.))
+
+
+def test_strings_where_numbers_are_expected():
+    with pytest.raises(TypeError, match="finegrad.range: start must be a number.*got a string"):
+        fg.range("3")
+    with pytest.raises(TypeError, match="finegrad.matmul: not defined for string tensors, got "
+                                        "a string"):
+        fg.matmul("abc", fg.ones([2, 2]))
+    with pytest.raises(TypeError, match="finegrad.sort: values must be a real numeric tensor, "
+                                        "got a string"):
+        fg.sort("abc")
+
+
+def test_input_signature_accepts_keywords_and_lists():
+    f = fg.function(lambda x, y: x * y, input_signature=[fg.TensorSpec([2]),
+                                                         fg.TensorSpec([])])
+    for call in (lambda: f(fg.constant([1., 2.]), fg.constant(3.)),
+                 lambda: f(x=fg.constant([1., 2.]), y=3.),
+                 lambda: f([1., 2.], y=fg.constant(3.)),
+                 lambda: f([1, 2], 3)):
+        assert call().numpy().tolist() == [3., 6.]
+    assert f.experimental_get_tracing_count() == 1
+    with pytest.raises(TypeError, match="unexpected keyword"):
+        f([1., 2.], z=3.)
+
+
+@pytest.mark.parametrize("mapper", ["map_fn", "vectorized_map"])
+def test_ragged_outputs_of_a_map(mapper):
+    fn = getattr(fg, mapper)
+    with pytest.warns(UserWarning) if mapper == "vectorized_map" else _nothing():
+        with pytest.raises(ValueError, match=rf"finegrad.{mapper}: fn returned outputs of "
+                                             r"different shapes for different slices"):
+            fn(lambda r: fg.range(fg.cast(r, fg.int32)), fg.constant([1., 2.]))
+
+
+class _nothing:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+# --- transforms of nothing --------------------------------------------------------------------
+
+@pytest.mark.parametrize("name, shape", [("fft", (0,)), ("ifft", (0,)), ("fft2d", (0, 3)),
+                                         ("ifft2d", (2, 0))])
+def test_complex_transforms_of_length_0_are_empty(name, shape):
+    y = getattr(fg.signal, name)(fg.zeros(shape, fg.complex64))
+    assert y.shape == shape and y.dtype == fg.complex64   # TensorFlow's
+
+
+def test_rfft_of_length_0_is_empty_and_irfft_of_one_coefficient_is_clear():
+    assert fg.signal.rfft(fg.zeros([2, 0])).shape == (2, 0)
+    with pytest.raises(ValueError, match=r"finegrad.signal.irfft: the signal length would be "
+                                         r"0.*n = 1 coefficients.*fft_length"):
+        fg.signal.irfft(fg.constant([1 + 0j], fg.complex64))
+    np.testing.assert_allclose(fg.signal.irfft(fg.constant([3 + 0j], fg.complex64),
+                                               fft_length=[1]).numpy(), [3.])

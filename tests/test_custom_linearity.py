@@ -150,13 +150,16 @@ def test_linear_rule_on_torch_backend_is_exact():
             np.testing.assert_allclose(t.numpy(), [2., -4.])
 
 
-def test_nonlinear_rule_on_jax_backend_raises():
+@pytest.mark.parametrize("name", sorted(NONLINEAR) + ["sin_of_dy"])
+def test_nonlinear_rule_on_jax_backend_raises(name):
     jax = pytest.importorskip("jax")
+    rule = NONLINEAR.get(name, lambda x, dy, lib: jax.numpy.sin(dy) * x)
 
     @ops.custom_gradient(forward="transpose")
     def f(x):
-        return x * x, lambda dy: dy * 2. * x + 1.
+        return x * x, lambda dy: rule(x, dy, jax.numpy.linalg.norm)
 
-    with ops.backend_scope("jax"):
-        with pytest.raises(TypeError, match="forward='none'.*jvp="):
+    with ops.backend_scope("jax"):   # the documented TypeError, never XLA's own error
+        with pytest.raises(TypeError, match="forward='transpose' needs the gradient function "
+                                            r"of \S*\bf to be linear.*forward='none'.*jvp="):
             jax.jvp(f, (jax.numpy.array([1., 2.]),), (jax.numpy.array([1., -1.]),))

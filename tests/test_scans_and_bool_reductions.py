@@ -84,3 +84,15 @@ def test_bool_reductions_match_tensorflow():
                  "cumsum", "cumprod"):
         with pytest.raises((tf.errors.InvalidArgumentError, TypeError)):
             getattr(tf.math, name)(b)
+
+
+@pytest.mark.parametrize("way", ["add", "operator", "add_n", "traced"])
+def test_adding_bools_is_a_type_error(way):
+    b = fg.constant([True, False])
+    run = {"add": lambda: fg.add(b, b), "operator": lambda: b + b,
+           "add_n": lambda: fg.add_n([b, b]),
+           "traced": lambda: fg.function(lambda t: t + t)(b)}[way]
+    with pytest.raises(TypeError, match="finegrad.add: not defined for bool tensors"):
+        run()   # TensorFlow: no bool kernel for Add (NumPy: a logical or)
+    assert (b & b).numpy().tolist() == [True, False]   # the logical ops stay
+    assert (b * b).numpy().tolist() == [True, False]   # TF's bool * is logical_and too

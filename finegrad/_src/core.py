@@ -386,6 +386,10 @@ def _scalar_pair(prim, a, b):
 
 
 def _mixed_dtypes(prim, vals):
+    if any(v.dtype.kind == "O" for v in vals):   # a string beside numbers: say so
+        return TypeError(f"finegrad.{prim.name}: not defined for string tensors, got a string "
+                         f"beside a {next(str(v.dtype) for v in vals if v.dtype.kind != 'O')} "
+                         f"input")
     names = sorted({str(v.dtype) for v in vals})
     return TypeError(f"finegrad.{prim.name}: inputs have different dtypes "
                      f"({' and '.join(names)}); cast one with finegrad.cast")

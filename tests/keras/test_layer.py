@@ -424,3 +424,21 @@ def test_training_given_positionally():
     Outer()(tf.ones(1), True)
     Probe()(tf.ones(1), False)
     assert seen == [True, False]
+
+
+def test_a_subclass_build_adds_weights_after_the_built_in_build():
+    # Keras: the state is locked when the outermost build returns
+    class ScaledDense(keras_fg.layers.Dense):
+        def build(self, input_shape):
+            super().build(input_shape)
+            self.scale = self.add_weight(shape=(), initializer="ones", name="scale")
+
+        def call(self, x):
+            return super().call(x) * self.scale
+
+    layer = ScaledDense(2, kernel_initializer="ones")
+    out = layer(np.ones((1, 3), np.float32))
+    np.testing.assert_array_equal(out.numpy(), [[3., 3.]])
+    assert [w.name for w in layer.weights] == ["kernel", "bias", "scale"]
+    with pytest.raises(ValueError, match="cannot add new elements of state"):
+        layer.add_weight(shape=(), name="late")

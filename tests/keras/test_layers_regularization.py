@@ -78,13 +78,6 @@ def test_gaussian_noise_and_dropout_statistics():
     np.testing.assert_array_equal(L.GaussianNoise(0.5)(x).numpy(), x)
 
 
-# Keras divides an activity regularizer's value by the batch size (Layer.__call__); the
-# base Layer (keras-engine's layer.py) does not yet
-_BATCH_MEAN = pytest.mark.xfail(strict=True, reason="Layer's activity loss is not yet divided "
-                                "by the batch size as Keras's is (keras-engine's layer.py)")
-
-
-@_BATCH_MEAN
 def test_activity_regularization_adds_its_loss():
     layer = L.ActivityRegularization(l1=0.1, l2=0.01)
     x = randn(3, 4)
@@ -95,7 +88,7 @@ def test_activity_regularization_adds_its_loss():
 
 @pytest.mark.parametrize("name,kwargs", [
     ("GaussianNoise", dict(stddev=0.3)), ("GaussianDropout", dict(rate=0.3)),
-    pytest.param("ActivityRegularization", dict(l1=0.1, l2=0.2), marks=_BATCH_MEAN)])
+    ("ActivityRegularization", dict(l1=0.1, l2=0.2))])
 def test_noise_layers_match_keras(name, kwargs):
     keras = keras_module()
     ours, theirs = getattr(L, name)(**kwargs), getattr(keras.layers, name)(**kwargs)

@@ -15,6 +15,7 @@ from finegrad._src.ad.custom import _is_input, _VariableReads, custom_gradient
 from finegrad._src.ad.rediff import vjp_of
 from finegrad._src.ops.array.structural import convert_to_tensor
 from finegrad._src.tensor import Tensor
+from finegrad._src.variables import Variable
 
 from typing import Any
 
@@ -59,14 +60,16 @@ def recompute_grad(f: Any) -> Any:
 
             def grad_fn(*dys, variables=None):
                 ts = [convert_to_tensor(x) if _is_input(x) else x for x in xs]
-                kts = {k: convert_to_tensor(v) if _is_input(v) else v for k, v in kw.items()}
+                # a keyword is an input when it is a tensor or a variable (custom_gradient's
+                # rule); a Python number there is a setting, as `scale=3.`
+                kts = {k: convert_to_tensor(v) if isinstance(v, (Tensor, Variable)) else v
+                       for k, v in kw.items()}
                 srcs = [t for t in ts if isinstance(t, Tensor)]
                 ksrcs = [t for t in kts.values() if isinstance(t, Tensor)]
                 g = vjp_of(lambda *_: f(*ts, **kts), srcs + ksrcs + used, list(dys))
                 it = iter(g)
                 gx = [next(it) if isinstance(t, Tensor) else None for t in ts]
-                gk = [next(it) if isinstance(v, Tensor) else None for k, v in kts.items()
-                      if any(_is_input(leaf) for leaf in nest.flatten(kw[k]))]
+                gk = [next(it) for v in kts.values() if isinstance(v, Tensor)]
                 return (gx + gk, list(it)) if used else gx + gk
             if not used:
                 return y, lambda *dys: grad_fn(*dys)

@@ -22,7 +22,8 @@ from numpy import ndarray
 
 from finegrad._src import core, nest
 from finegrad._src.ad.custom_returns import (_LEAF_CASES, _RETURN_CASES, _WARNED, _check,
-                                             _split_var_grads, _unused)
+                                             _split_var_grads, _unused, _warn_all_none,
+                                             _without_empty_variable_grads)
 from finegrad._src.ad import linearity
 from finegrad._src.ad.rediff import jvp_by_transposing
 from finegrad._src.ad.signatures import _accepts_variables, _param_names, _positional_count
@@ -113,13 +114,7 @@ def _custom_jvp(primals, tangents, *, out, rule):
         return tuple(rule.layout.outputs(tangents))
     if rule.jvp is not None:
         return rule.forward(ins, instantiate_zeros(ins, tans))
-    cg = getattr(rule, "cg", None)
-    if cg is None or not cg._linear:   # the first forward-mode use: is grad_fn linear in dy?
-        why = linearity.probe(rule, out if isinstance(out, (tuple, list)) else (out,))
-        if why is not None:
-            raise linearity.not_linear_error(rule.name, why)
-        if cg is not None:
-            cg._linear = True
+    linearity.check_once(rule, out)   # the first forward-mode use: grad_fn linear in dy?
     return tuple(jvp_by_transposing(rule, ins, tans, out, rule.name))
 
 
@@ -576,8 +571,10 @@ class _Rule:
 
     def __call__(self, cts):
         if self.simple:
-            result = self.grad_fn(cts[0])
+            result = _without_empty_variable_grads(self.grad_fn, self.grad_fn(cts[0]))
             g = result[0] if type(result) in (list, tuple) and len(result) == 1 else result
+            if g is None:
+                _warn_all_none(self.name, None)
             if type(g) is Tensor or g is None:
                 if self._args is not None:   # a call of tensors only
                     (x,) = self._args
@@ -602,7 +599,9 @@ class _Rule:
             result = self.grad_fn(*dys, variables=self.variables)
             grads, var_grads = _split_var_grads(result, self.name, self.variables)
         else:
-            grads, var_grads = self.grad_fn(*dys), []
+            grads, var_grads = _without_empty_variable_grads(self.grad_fn,
+                                                             self.grad_fn(*dys)), []
+        _warn_all_none(self.name, grads)
         out = []
         constants = self.params.constants
         for row, g_row, pname in zip(self.params.leaves, self._tensor_rows(grads),

@@ -11,6 +11,7 @@ import warnings
 import numpy as np
 
 from finegrad._src import nest
+from finegrad._src.ad.signatures import _accepts_variables
 from finegrad._src.ops.array.structural import convert_to_tensor
 from finegrad._src.tensor import Tensor
 from finegrad._src.variables import Variable
@@ -227,3 +228,22 @@ def _unused(g, t, param, name):
 
 
 _WARNED: set = set()
+
+
+def _without_empty_variable_grads(grad_fn, result):
+    """``grad_fn(*dys, variables=None)`` of an ``f`` that read no variable may return
+    ``(grads, [])``, TensorFlow's form (it always asks for the pair): its grads."""
+    if type(result) in (tuple, list) and len(result) == 2 and \
+            type(result[1]) in (tuple, list) and not result[1] and _accepts_variables(grad_fn):
+        return result[0]
+    return result
+
+
+def _warn_all_none(name, grads):
+    """A grad_fn that returns None for every input (a forgotten ``return``) warns once."""
+    if (grads is None or type(grads) in (tuple, list) and grads and
+            all(g is None for g in grads)) and ("all None", name) not in _WARNED:
+        _WARNED.add(("all None", name))
+        warnings.warn(f"finegrad.custom_gradient: the gradient function of {name} returned "
+                      f"None for every input (a forgotten `return`?): no gradient flows "
+                      f"through {name}", UserWarning, stacklevel=4)

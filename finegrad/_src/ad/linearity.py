@@ -58,6 +58,19 @@ def probe(vjp, outs):
     return scaling_problem(run(1.), run(2.))
 
 
+def check_once(rule, out):
+    """Refuse ``rule`` (a custom_gradient call's rule) if its function is not linear in the
+    upstream gradient; the decorated function (``rule.cg``) remembers a rule found linear."""
+    cg = getattr(rule, "cg", None)
+    if cg is not None and cg._linear:
+        return
+    why = probe(rule, out if isinstance(out, (tuple, list)) else (out,))
+    if why is not None:
+        raise not_linear_error(rule.name, why)
+    if cg is not None:
+        cg._linear = True
+
+
 class NotLinearError(TypeError):
     """A custom gradient function found not linear in the upstream gradient (a TypeError,
     as JAX's backend raises; `finegrad.testing` reports it as a failed forward check)."""

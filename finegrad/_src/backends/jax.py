@@ -133,7 +133,8 @@ class _Call:
                 why = _not_linear(vjp, flat_y)
                 transpose = jax.linear_transpose(vjp, *flat_y)
                 out = transpose(tuple(tangents))
-            except (TypeError, NotImplementedError, ValueError, AssertionError) as e:
+            except (TypeError, NotImplementedError, ValueError, AssertionError,
+                    RuntimeError) as e:   # ("nonlinear div can't be transposed")
                 # (JAX reports some non-linear rules with a bare AssertionError)
                 if "gradient function of" in str(e):
                     raise

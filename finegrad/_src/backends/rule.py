@@ -37,8 +37,9 @@ class Inputs:
         self.values = list(args)
         self.n_args = len(args)
         self.other_kwargs = {}
-        for k, v in kwargs.items():
-            if any(_is_input(x, backend) for x in nest.flatten(v)):
+        for k, v in kwargs.items():   # a Python number by keyword is a setting (`scale=3.`),
+            if any(backend.is_tensor(x) or isinstance(x, np.ndarray)   # as on finegrad
+                   for x in nest.flatten(v)):
                 self.names.append(k)
                 self.values.append(v)
             else:
@@ -94,6 +95,11 @@ def takes_variables(grad):
 
 def split(result, f, backend_name):
     """``(y, grad)`` from what the user's function returned, or the TypeError naming it."""
+    if isinstance(result, (tuple, list)) and len(result) == 2 and not callable(result[1]):
+        raise TypeError(f"finegrad.ops.custom_gradient ({backend_name} backend): "
+                        f"{f.__qualname__} must return (outputs, grad), and the second "
+                        f"element is not callable: got {type(result[1]).__name__} "
+                        f"{result[1]!r:.40}")
     if not isinstance(result, (tuple, list)) or len(result) != 2 or not callable(result[1]):
         raise TypeError(f"finegrad.ops.custom_gradient ({backend_name} backend): "
                         f"{f.__qualname__} must return (outputs, grad), got "

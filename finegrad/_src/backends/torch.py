@@ -188,9 +188,21 @@ def value_and_grad(f, argnums=0):
 def _binary(fn):
     def op(x1, x2):
         if not isinstance(x1, torch.Tensor):
-            x1 = torch.as_tensor(x1, device=getattr(x2, "device", None))
+            x1 = _like(x1, x2)
+        elif not isinstance(x2, torch.Tensor):
+            x2 = _like(x2, x1)
         return fn(x1, x2)
     return op
+
+
+def _like(x, other):
+    """A NumPy array, list or number beside a torch tensor, converted as the other backends
+    convert it: a float array takes the tensor's float dtype (TensorFlow's rule)."""
+    t = torch.as_tensor(x, device=getattr(other, "device", None))
+    if isinstance(other, torch.Tensor) and t.is_floating_point() and \
+            other.is_floating_point() and t.dtype != other.dtype:
+        t = t.to(other.dtype)
+    return t
 
 
 def _reduction(fn):

@@ -18,6 +18,7 @@ import numpy as np
 from finegrad._src import core, dims, nest
 from finegrad._src.ad.rediff import jvp_by_transposing, vjp_of
 from finegrad._src.core import Primitive, bind
+from finegrad._src.errors import InvalidArgumentError
 from finegrad._src.ops.zeros_and_axes import instantiate_zeros
 from finegrad._src.graph.builder import GraphBuilder, is_traced
 from finegrad._src.graph.concrete import replay
@@ -142,6 +143,10 @@ def cond(pred: Any, true_fn: Any = None, false_fn: Any = None, name: str | None 
         raise TypeError("finegrad.cond: give both true_fn and false_fn")
     tracer = core.current_tracer()
     p = pred if isinstance(pred, Tensor) else convert_to_tensor(pred)
+    if p._value.ndim != 0:   # TensorFlow: "The second input must be a scalar"
+        raise InvalidArgumentError(f"finegrad.cond: pred must be a scalar (shape ()), got "
+                                   f"shape {tuple(p._value.shape)}; reduce it (reduce_all, "
+                                   f"reduce_any) or use finegrad.where for elementwise choices")
     if not is_traced(p):
         with core.inner_stack(core.active_recorders()):
             return true_fn() if bool(p._value) else false_fn()

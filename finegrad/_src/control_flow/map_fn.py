@@ -131,6 +131,12 @@ def _map(fn, elems, signature, where):
     flat_results = [nest.flatten(r) for r in results]
     if any(len(r) != len(flat_results[0]) for r in flat_results):
         raise ValueError(f"{where}: fn returned different structures for different slices")
+    for k in range(len(flat_results[0])):
+        shapes = {tuple(np.shape(_t(r[k])._value)) for r in flat_results}
+        if len(shapes) > 1:   # ragged: TensorFlow refuses these too
+            raise ValueError(f"{where}: fn returned outputs of different shapes for different "
+                             f"slices (output {k}: {sorted(shapes)}); pad them to one shape, "
+                             f"or return a RaggedTensor's parts")
     stacked = [stack([_t(r[k]) for r in flat_results]) for k in range(len(flat_results[0]))]
     return nest.pack_sequence_as(first, stacked) if nest.is_nested(first) else stacked[0]
 

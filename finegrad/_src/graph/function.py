@@ -291,6 +291,8 @@ class Function:
         return out
 
     def __call__(self, *args, **kwargs):
+        if self._signature is not None:
+            args, kwargs = self._signature_args(args, kwargs), {}
         while True:
             conc = self.get_concrete_function(*args, **kwargs)
             try:
@@ -299,6 +301,24 @@ class Function:
                 continue          # new trace (get_concrete_function knows it is broken now)
             except DataDependentSize as e:
                 return self._run_eagerly(conc, e, args, kwargs)
+
+    def _signature_args(self, args, kwargs):
+        """With an input_signature, TensorFlow accepts its arguments by keyword too, and
+        Python lists and numbers for them: all as positional tensors of the spec's dtype."""
+        if kwargs:
+            params = list(inspect.signature(self._func).parameters)[
+                (self._instance is not None) + len(args):]
+            extra = [k for k in kwargs if k not in params[:len(self._signature) - len(args)]]
+            if extra:
+                raise TypeError(f"finegrad.function: {self._name} got unexpected keyword "
+                                f"arguments {extra} for its input_signature of "
+                                f"{len(self._signature)} tensors")
+            args = tuple(args) + tuple(kwargs[k] for k in params if k in kwargs)
+        specs = (list(self._signature) + [None] * len(args))[:len(args)]
+        return tuple(convert_to_tensor(a, spec.dtype) if isinstance(spec, TensorSpec) and
+                     not isinstance(a, (Tensor, TensorSpec)) and isinstance(
+                         a, (list, tuple, int, float, np.ndarray, np.generic)) else a
+                     for a, spec in zip(args, specs, strict=True))
 
     def _run_eagerly(self, conc, e, args, kwargs):
         """A size that depends on values (boolean_mask) differs from the traced one, and later

@@ -5,6 +5,8 @@ projected weights, which an optimizer assigns after each update.
 from __future__ import annotations
 
 from typing import Any
+
+from finegrad._src.keras.registration import serialize_object
 from finegrad._src.ops.math import elementwise as ew
 from finegrad._src.ops.array.structural import cast, convert_to_tensor, reduce_sum
 from finegrad._src.ops.math.arithmetic import maximum, minimum
@@ -131,15 +133,14 @@ _BY_NAME = {"Constraint": Constraint, "MaxNorm": MaxNorm, "NonNeg": NonNeg,
             "min_max_norm": MinMaxNorm}
 
 
-def serialize(constraint: Any) -> dict:
-    """Keras's config dict of a constraint.
+def serialize(constraint: Any) -> dict | None:
+    """Keras's config dict (None for None) of a constraint.
 
     >>> import finegrad as fg
     >>> fg.keras.constraints.serialize(fg.keras.constraints.UnitNorm())["config"]
     {'axis': 0}
     """
-    return {"module": "keras.constraints", "class_name": type(constraint).__name__,
-            "config": constraint.get_config(), "registered_name": None}
+    return serialize_object(constraint, "keras.constraints")
 
 
 def deserialize(config: Any, custom_objects: Any = None) -> Any:

@@ -14,6 +14,8 @@ import math
 import random as _py_random
 
 from typing import Any
+
+from finegrad._src.keras.registration import serialize_object
 from finegrad._src import dtypes
 from finegrad._src.ops.random import sampling as random_ops
 from finegrad._src.ops.array.structural import cast, convert_to_tensor, reshape, transpose
@@ -381,6 +383,8 @@ OrthogonalInitializer = Orthogonal
 _ALIASES = {
     "zeros": Zeros, "ones": Ones, "constant": Constant, "identity": Identity,
     "random_normal": RandomNormal, "random_uniform": RandomUniform,
+    # Keras 3's short aliases (Embedding's default is "uniform")
+    "zero": Zeros, "one": Ones, "normal": RandomNormal, "uniform": RandomUniform,
     "truncated_normal": TruncatedNormal, "variance_scaling": VarianceScaling,
     "glorot_uniform": GlorotUniform, "glorot_normal": GlorotNormal,
     "he_uniform": HeUniform, "he_normal": HeNormal, "lecun_uniform": LecunUniform,
@@ -390,15 +394,15 @@ _CLASSES = {cls.__name__: cls for cls in set(_ALIASES.values())}
 _CLASSES.update(IdentityInitializer=Identity, OrthogonalInitializer=Orthogonal)
 
 
-def serialize(initializer: Any) -> dict:
-    """Keras's config dict of an initializer: ``{"module", "class_name", "config", ...}``.
+def serialize(initializer: Any) -> dict | None:
+    """Keras's config dict (None for None) of an initializer: ``{"module", "class_name",
+    "config", ...}``.
 
     >>> import finegrad as fg
     >>> fg.keras.initializers.serialize(fg.keras.initializers.Zeros())["class_name"]
     'Zeros'
     """
-    return {"module": "keras.initializers", "class_name": type(initializer).__name__,
-            "config": initializer.get_config(), "registered_name": None}
+    return serialize_object(initializer, "keras.initializers")
 
 
 def deserialize(config: Any, custom_objects: Any = None) -> Any:

@@ -30,6 +30,7 @@ from finegrad._src.keras.dtype_policies import KerasVariable
 from finegrad._src.keras.input_spec import assert_input_compatibility
 from finegrad._src.keras import constraints, initializers, regularizers
 from finegrad._src.ops.array.structural import cast, convert_to_tensor
+from finegrad._src.ops.array.shape_queries import shape
 from finegrad._src.api.scopes import get_current_name_scope, name_scope
 from finegrad._src.shapes import TensorShape
 from finegrad._src.tensor import Tensor
@@ -512,7 +513,7 @@ class Layer:
         if self.activity_regularizer is not None:
             for out in _flat(outputs):
                 if isinstance(out, Tensor):
-                    self.add_loss(self.activity_regularizer(out))
+                    self.add_loss(_activity_loss(self.activity_regularizer, out))
         if self.supports_masking or type(self).compute_mask is not Layer.compute_mask:
             previous = kwargs.get("mask")
             if previous is None and args:
@@ -590,10 +591,28 @@ def _call_params(cls):
 
 
 def _locking_build(build):
+    # the outermost build locks the state: a subclass's build may call super().build() and
+    # then add weights of its own, as in Keras
     def locked_build(self, *args: Any, **kwargs: Any) -> None:
-        build(self, *args, **kwargs)
-        self.__dict__["built"] = True
-        self.__dict__["_locked"] = True
+        d = self.__dict__
+        depth = d.get("_build_depth", 0)
+        d["_build_depth"] = depth + 1
+        try:
+            build(self, *args, **kwargs)
+        finally:
+            d["_build_depth"] = depth
+        if depth == 0:
+            d["built"] = True
+            d["_locked"] = True
     locked_build.__wrapped__ = build
     locked_build.__doc__ = build.__doc__
     return locked_build
+
+
+def _activity_loss(regularizer, out):
+    """The activity regularizer's value over the batch size (Keras 3 divides by it, so the
+    strength does not change with the batch)."""
+    loss = regularizer(out)
+    if len(out.shape) > 0:
+        loss = loss / cast(shape(out)[0], loss.dtype)
+    return loss

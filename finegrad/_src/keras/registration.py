@@ -7,6 +7,15 @@ from typing import Any
 _registry: dict[str, type] = {}
 
 
+def serialize_object(obj: Any, module: str) -> dict | None:
+    """Keras's config dict of an initializer, regularizer or constraint
+    (``{"module", "class_name", "config", "registered_name"}``); None for None, as Keras."""
+    if obj is None:
+        return None
+    return {"module": module, "class_name": type(obj).__name__, "config": obj.get_config(),
+            "registered_name": None}
+
+
 def register_keras_serializable(package: Any = "Custom", name: Any = None) -> Any:
     """A class decorator registering the class as ``"<package>>/<name>"`` (and by its bare
     name) for deserialization.

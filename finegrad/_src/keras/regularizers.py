@@ -7,6 +7,8 @@ from __future__ import annotations
 import math
 
 from typing import Any
+
+from finegrad._src.keras.registration import serialize_object
 from finegrad._src.ops.math import elementwise as ew
 from finegrad._src.ops.array.structural import cast, convert_to_tensor, reduce_sum, transpose
 from finegrad._src.ops.math.arithmetic import minimum
@@ -168,15 +170,14 @@ _BY_NAME = {"Regularizer": Regularizer, "L1": L1, "L2": L2, "L1L2": L1L2,
             "orthogonal_regularizer": OrthogonalRegularizer}
 
 
-def serialize(regularizer: Any) -> dict:
-    """Keras's config dict of a regularizer.
+def serialize(regularizer: Any) -> dict | None:
+    """Keras's config dict (None for None) of a regularizer.
 
     >>> import finegrad as fg
     >>> fg.keras.regularizers.serialize(fg.keras.regularizers.L2(0.1))["config"]
     {'l2': 0.1}
     """
-    return {"module": "keras.regularizers", "class_name": type(regularizer).__name__,
-            "config": regularizer.get_config(), "registered_name": None}
+    return serialize_object(regularizer, "keras.regularizers")
 
 
 def deserialize(config: Any, custom_objects: Any = None) -> Any:

@@ -109,6 +109,10 @@ def range_(start: Any, limit: Any = None, delta: Any = 1, dtype: DTypeLike | Non
     >>> fg.range(5).numpy(), fg.range(1., 2., 0.5).numpy()
     (array([0, 1, 2, 3, 4], dtype=int32), array([1. , 1.5], dtype=float32))
     """
+    for name, v in (("start", start), ("limit", limit), ("delta", delta)):
+        if isinstance(v, (str, bytes)) or isinstance(v, Tensor) and v.dtype.name == "string":
+            raise TypeError(f"finegrad.range: {name} must be a number or a numeric scalar "
+                            f"tensor, got a string {v!r:.30}")
     if limit is None:
         start, limit = 0, start
     # a traced bound fixes the shape: the graph checks each run's value (as TF computes it)

@@ -8,6 +8,8 @@ import numpy as np
 
 from finegrad._src import core, dims
 from finegrad._src.core import Primitive, bind
+from finegrad._src.errors import InvalidArgumentError
+from finegrad._src.tensor import Tensor
 from finegrad._src.ops.array.structural import (_t, cast, reduce_sum, reshape, transpose,
                                                 unbroadcast, ones_like)
 from finegrad._src.ops.batching import aligned_vmap
@@ -48,6 +50,13 @@ def matmul(a: Any, b: Any, transpose_a: Any = False, transpose_b: Any = False,
     array([[ 5., 11.],
            [11., 25.]], dtype=float32)
     """
+    if isinstance(a, np.ndarray) and isinstance(b, Tensor) and a.dtype != b._value.dtype and \
+            a.dtype.kind in "fc" and (b.dtype.is_floating or b.dtype.is_complex):
+        # TensorFlow converts ``a`` on its own (a float64 array stays float64): a mismatch,
+        # never a silent cast of the array down to the tensor's dtype
+        raise InvalidArgumentError(f"finegrad.matmul: a is a NumPy {a.dtype} array and b a "
+                                   f"{b.dtype.name} tensor; cast one (finegrad.cast, or "
+                                   f"a.astype(np.{b._value.dtype}))")
     a, b = core.unify_args(matmul_p, [a, b])
     if a._value.ndim == 0 or b._value.ndim == 0:
         raise ValueError(f"finegrad.matmul: operands must have rank >= 1, got shapes "

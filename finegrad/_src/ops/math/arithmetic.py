@@ -38,6 +38,9 @@ add_p = Primitive("add", batch_rule=True, kernel=np.add,
                   numexpr="{0} + {1}")
 
 
+_BOOL = np.dtype(np.bool_)   # (a singleton: an identity check costs nothing on the hot path)
+
+
 def add(x: TensorLike, y: TensorLike, name: str | None = None) -> Tensor:
     """Elementwise x + y with broadcasting. Primitive ``add``.
 
@@ -45,7 +48,11 @@ def add(x: TensorLike, y: TensorLike, name: str | None = None) -> Tensor:
     >>> fg.add(fg.constant([1., 2.]), 1.).numpy()
     array([2., 3.], dtype=float32)
     """
-    return bind(add_p, x, y)
+    out = bind(add_p, x, y)
+    if out._value.dtype is _BOOL:   # NumPy's bool + is a logical or; TensorFlow refuses
+        raise TypeError("finegrad.add: not defined for bool tensors (as in TensorFlow); use "
+                        "finegrad.logical_or, or cast to a number first")
+    return out
 
 
 add_p.def_impl(operator.add)   # x + y, without a Python frame per call

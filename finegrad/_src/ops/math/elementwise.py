@@ -399,7 +399,18 @@ def where(condition: Any, x: Any = None, y: Any = None, name: str | None = None)
         return Tensor(np.argwhere(c._value).astype(np.int64))
     if x is None or y is None:
         raise ValueError("finegrad.where: give both x and y, or neither")
-    return bind(where_p, c, x, y)
+    try:
+        return bind(where_p, c, x, y)
+    except ValueError as e:   # named for the public function, not its primitive (select)
+        if str(e).startswith("finegrad.select: incompatible inputs"):
+            raise ValueError(f"finegrad.where: condition, x and y must broadcast together, "
+                             f"got shapes {np.shape(c._value)}, {np.shape(_value_of(x))} and "
+                             f"{np.shape(_value_of(y))}") from None
+        raise
+
+
+def _value_of(v):
+    return v._value if isinstance(v, Tensor) else np.asarray(v)
 
 
 where_p.def_impl(np.where)

@@ -40,7 +40,7 @@ def _check_real(fn, x, arg="input"):
     kind = np.dtype(x._value.dtype).kind
     if kind not in "biuf":
         raise TypeError(f"finegrad.{fn}: {arg} must be a real numeric tensor, got "
-                        f"{np.dtype(x._value.dtype).name}")
+                        f"{'a string' if kind == 'O' else np.dtype(x._value.dtype).name}")
 
 
 def _index_dtype(output_type, fn, allowed=("int32", "int64")):

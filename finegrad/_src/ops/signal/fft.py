@@ -29,6 +29,7 @@ from finegrad._src.core import Primitive, bind
 from finegrad._src.ops.array.structural import _t, broadcast_to, concat, zeros_like
 from finegrad._src.ops.math.complex_numbers import _complex_dtype, conj, real
 from finegrad._src.ops.array.manipulation import pad
+from finegrad._src.tensor import Tensor
 
 from typing import TYPE_CHECKING, Any
 
@@ -68,6 +69,8 @@ fft_p = Primitive("fft", batch_rule=True, fresh=True, shape_rule=core.same_shape
 
 @fft_p.def_impl
 def _fft_impl(x, *, rank, inverse):
+    if x.size == 0:   # a transform of nothing is nothing (TensorFlow's), not NumPy's error
+        return np.array(x, x.dtype)
     f = np.fft.ifftn if inverse else np.fft.fftn
     return np.asarray(f(x, axes=_axes(rank)), x.dtype)
 
@@ -320,6 +323,8 @@ def _real_transform(input_tensor, fft_length, rank):
         raise TypeError(f"{name}: argument 'input_tensor' must be float32 or float64, got "
                         f"{x.dtype.name}")
     inner = _inner_sizes(x, rank, name, "input_tensor")
+    if fft_length is None and 0 in inner:   # TensorFlow: an empty result of the same shape
+        return Tensor(np.zeros(x._value.shape, _complex_dtype(x._value.dtype)))
     sizes = _check_fft_length(fft_length, rank, name, inner)
     return bind(rfft_p, _fit_inner(x, sizes, name), fft_length=sizes)
 
@@ -333,6 +338,10 @@ def _inverse_real_transform(input_tensor, fft_length, rank):
     inner = _inner_sizes(y, rank, name, "input_tensor")
     sizes = _check_fft_length(fft_length, rank, name,
                               inner[:-1] + (max(2 * (inner[-1] - 1), 0),))
+    if 0 in sizes:   # (TensorFlow aborts the process here: "no zero-sized FFTs")
+        raise ValueError(f"{name}: the signal length would be 0 (the default fft_length is "
+                         f"2 * (n - 1) for n = {inner[-1]} coefficients); give fft_length "
+                         f">= 1, e.g. fft_length=[1] for one coefficient")
     half = sizes[:-1] + (sizes[-1] // 2 + 1,)
     return bind(irfft_p, _fit_inner(y, half, name), fft_length=sizes)
 
