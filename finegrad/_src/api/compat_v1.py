@@ -27,22 +27,23 @@ def to_float(x: TensorLike, name: str = "ToFloat") -> Tensor:
     return _cast(x, _dtypes.float32)
 
 
-def to_double(x: TensorLike, name: str = "ToDouble") -> Any:
+def to_double(x: TensorLike, name: str = "ToDouble") -> Tensor:
     """``x`` cast to float64."""
     return _cast(x, _dtypes.float64)
 
 
-def to_int32(x: TensorLike, name: str = "ToInt32") -> Any:
+def to_int32(x: TensorLike, name: str = "ToInt32") -> Tensor:
     """``x`` cast to int32."""
     return _cast(x, _dtypes.int32)
 
 
-def to_int64(x: TensorLike, name: str = "ToInt64") -> Any:
+def to_int64(x: TensorLike, name: str = "ToInt64") -> Tensor:
     """``x`` cast to int64."""
     return _cast(x, _dtypes.int64)
 
 
-def name_scope(name: str, default_name: Any = None, values: TensorLike | None = None) -> Any:
+def name_scope(name: str | None, default_name: str | None = None,
+               values: Any = None) -> Any:
     """TensorFlow 1's ``name_scope(name, default_name, values)``: ``default_name`` when
     ``name`` is None; ``values`` is accepted and ignored.
 
@@ -52,5 +53,6 @@ def name_scope(name: str, default_name: Any = None, values: TensorLike | None = 
     'layer/'
     """
     del values
-    return _name_scope(default_name if name is None else name)
+    # both None: name_scope's own ValueError (name must be a string)
+    return _name_scope(default_name if name is None else name)  # type: ignore[arg-type]
 
