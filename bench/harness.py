@@ -175,7 +175,7 @@ def _try_import(name):
         if name == "jax":
             import jax
             jax.config.update("jax_enable_x64", True)  # explicit dtypes are used everywhere
-            import jax.numpy  # noqa: F401
+            import jax.numpy
             return jax
         if name == "tensorflow":
             os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
@@ -183,9 +183,9 @@ def _try_import(name):
             return tensorflow
         if name == "autograd":
             import autograd
-            import autograd.numpy  # noqa: F401
+            import autograd.numpy
             return autograd
-    except Exception:  # noqa: BLE001 - any failure to import means "not available"
+    except Exception:  # any failure to import means "not available"
         return None
     return None
 
@@ -219,7 +219,7 @@ def run_peers(bench_name, builders, metric, check=None, baseline=None):
             fig = metric(t[label]["min"]) if baseline is None else \
                 t[label]["min"] / t["__numpy"]["min"]
             out[label] = {"seconds": t[label]["min"], "figure": fig, "grad_ok": ok}
-        except Exception as e:  # noqa: BLE001 - a peer failing must not stop the run
+        except Exception as e:  # a peer failing must not stop the run
             out[name] = {"error": f"{type(e).__name__}: {str(e)[:120]}"}
     return out
 

@@ -43,8 +43,8 @@ GROUPS = {"g": ("g1", "g2", "g3", "g4", "g5", "g6")}   # --only g: every traced 
 
 
 def _compiled_chains():
-    """numba's version when traced arithmetic chains compile (finegrad/_src/graph/jit.py)."""
-    from finegrad._src.graph import jit
+    """numba's version when traced arithmetic chains compile (graph/compile/jit.py)."""
+    from finegrad._src.graph.compile import jit
     if not jit.enabled():
         return "off"
     import numba

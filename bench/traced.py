@@ -12,19 +12,19 @@ from harness import PEERS, PROFILE, close, fg, held_memory, measure, peak_memory
 # --- (g) traced variants: finegrad.function -------------------------------------------------------
 
 def compiled_graphs(fn):
-    """The compiled graphs (``ir.Compiled``) that one call of ``fn`` executes (found by
+    """The compiled graphs (``executor.Compiled``) that one call of ``fn`` executes (found by
     watching ``Compiled.run`` during the call)."""
-    from finegrad._src.graph import ir
-    seen, orig = [], ir.Compiled.run
+    from finegrad._src.graph.compile import executor
+    seen, orig = [], executor.Compiled.run
 
     def spy(self, *a, **k):
         seen.append(self)
         return orig(self, *a, **k)
-    ir.Compiled.run = spy
+    executor.Compiled.run = spy
     try:
         fn()
     finally:
-        ir.Compiled.run = orig
+        executor.Compiled.run = orig
     return list(dict.fromkeys(seen))
 
 
@@ -94,7 +94,7 @@ def graph_breakdown(key, fn, calls=5, top=16):
 
 
 def _slot_index(c):
-    """slot -> index in compiled graph ``c`` (as `ir.Compiled` numbers them)."""
+    """slot -> index in compiled graph ``c`` (as `executor.Compiled` numbers them)."""
     g = c.graph
     slots = set(g.args) | set(g.consts) | set(g.outer)
     for n in g.nodes:
@@ -123,7 +123,7 @@ def _peer_tf_function(build, check, metric=None):
             t["tf.function"]["min"] / t["tf eager"]["min"]
         return {"tensorflow tf.function": {"seconds": t["tf.function"]["min"], "figure": fig,
                                            "grad_ok": ok}}
-    except Exception as e:  # noqa: BLE001 - a peer failing must not stop the run
+    except Exception as e:  # a peer failing must not stop the run
         return {"tensorflow tf.function": {"error": f"{type(e).__name__}: {str(e)[:120]}"}}
 
 
@@ -340,7 +340,7 @@ def bench_g5():
 def _fast_off(build):
     """``build()``'s callable, its graphs compiled without the fast path (threads, absorbed
     sums), or None when the fast path is off anyway (the rows would be the same)."""
-    from finegrad._src.graph import fast
+    from finegrad._src.graph.compile import fast
     if not fast.threaded():
         return None
     fn = build()

@@ -9,13 +9,14 @@ user-defined gradients (`custom_gradient`).
 >>> tape.gradient(y, x).numpy()
 np.float32(4.0)
 """
-from finegrad._src import ops as _ops  # registers every primitive  # noqa: F401
+from finegrad._src import ops as _ops  # registers every primitive
 
 # ---- tensors, dtypes, shapes, variables, constants ---------------------------------------------
 from finegrad._src.dtypes import (DType, as_dtype, float16, float32, float64, int8, int16,
                                   int32, int64, uint8, uint16, uint32, uint64, bool_ as bool,
                                   complex64, complex128, half, double, string)
 from finegrad._src.dtypes import unsupported_bfloat16 as _unsupported_bfloat16
+from typing import Any as _Any
 from finegrad._src.tensor import Tensor
 from finegrad._src.shapes import TensorShape
 from finegrad._src.variables import Variable
@@ -36,7 +37,7 @@ from finegrad._src.ops.array.scatter_nd import (gather_nd, scatter_nd, tensor_sc
                                                 tensor_scatter_nd_max, tensor_scatter_nd_min)
 from finegrad._src.ops.array.boolean_mask import boolean_mask
 from finegrad._src.ops.array.variable_scatter import IndexedSlices
-from finegrad._src.ops.array.slicing import slice_ as slice, strided_slice  # noqa: A004
+from finegrad._src.ops.array.slicing import slice_ as slice, strided_slice
 from finegrad._src.ops.array.bitcast import bitcast
 from finegrad._src.ops.array.sequences_and_blocks import (shape_n, sequence_mask, unravel_index,
                                                           reverse_sequence, parallel_stack,
@@ -52,7 +53,7 @@ from finegrad._src.ops.math.elementwise import (exp, sqrt, square, abs, sign, si
                                                 logical_and, logical_or, logical_not, sinh, cosh,
                                                 asinh, asin, acos, atan)
 from finegrad._src.ops.math.inverse_trig import acosh, atanh, atan2
-from finegrad._src.ops.math.complex_numbers import complex  # noqa: A004 (TF's tf.complex)
+from finegrad._src.ops.math.complex_numbers import complex  # TF's tf.complex
 from finegrad._src.ops.math.reductions import (reduce_mean, reduce_max, reduce_min, reduce_prod,
                                                reduce_logsumexp, cumsum)
 from finegrad._src.ops.math.statistics import add_n, reduce_any, reduce_all
@@ -69,11 +70,11 @@ from finegrad._src.api.module import Module
 from finegrad._src.api.scopes import (name_scope, control_dependencies, no_op, executing_eagerly,
                                       is_tensor, get_current_name_scope)
 from finegrad._src.api.contexts import device, init_scope, inside_function, group
-from finegrad._src.api.contexts import tuple_ as tuple  # noqa: A001 (TensorFlow's tf.tuple)
+from finegrad._src.api.contexts import tuple_ as tuple  # TensorFlow's tf.tuple
 from finegrad._src.api.initializers import (constant_initializer, zeros_initializer,
                                             ones_initializer, random_normal_initializer,
                                             random_uniform_initializer)
-from finegrad._src.api.printing import print_ as print  # noqa: A001 (TensorFlow's tf.print)
+from finegrad._src.api.printing import print_ as print  # TensorFlow's tf.print
 from finegrad._src.api.debugging import (assert_equal, assert_less, assert_greater, assert_rank,
                                          Assert, ensure_shape, identity_n)
 
@@ -86,9 +87,9 @@ from finegrad._src.ad.functional import (vjp, jvp, grad, value_and_grad,
                                          hessian_vector_product, jacfwd, jacrev)
 
 # ---- graphs: finegrad.function and what runs inside it -----------------------------------------
-from finegrad._src.graph.function import function, gradients, TensorSpec
-from finegrad._src.graph.builder import get_static_value
-from finegrad._src.graph.gradients import hessians
+from finegrad._src.graph.tracing.function import function, gradients, TensorSpec
+from finegrad._src.graph.tracing.builder import get_static_value
+from finegrad._src.graph.tracing.gradients import hessians
 from finegrad._src.graph.pyfunc import numpy_function, py_function
 
 # ---- control flow ------------------------------------------------------------------------------
@@ -98,7 +99,7 @@ from finegrad._src.control_flow.map_fn import map_fn
 from finegrad._src.control_flow.scan import scan, foldl, foldr
 from finegrad._src.control_flow.vectorized_map import vectorized_map
 
-# ---- TensorFlow 1 graphs (the rest is in compat.v1) ----------------------------------------------
+# ---- TensorFlow 1 graphs at the top level (tf.Graph, tf.Operation, tf.AggregationMethod) ------
 from finegrad._src.v1.graphs import Graph, Operation
 from finegrad._src.v1.gradients import AggregationMethod
 

@@ -9,7 +9,7 @@ from finegrad._src.dtypes import (DType, as_dtype, float16, float32, float64, in
                                   int16, int32, int64, uint8, uint16, uint32, uint64,
                                   bool_ as bool, complex64, complex128, half, double, string)
 from finegrad._src.ops.array.structural import cast
-from finegrad._src.ops.math.complex_numbers import complex  # noqa: A004 (TF's tf.dtypes.complex)
+from finegrad._src.ops.math.complex_numbers import complex  # TF's tf.dtypes.complex
 from finegrad._src.ops.math.counts_and_casts import saturate_cast
 
 __all__ = ["DType", "as_dtype", "float16", "float32", "float64", "int8", "int16", "int32", "int64",

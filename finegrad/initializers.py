@@ -1,5 +1,5 @@
 """``tf.initializers``: TensorFlow 2.21's alias of Keras 3's ``keras.initializers``."""
-from finegrad.keras.initializers import (  # noqa: F401
+from finegrad.keras.initializers import (
     Initializer, Zeros, Ones, Constant, Identity, IdentityInitializer, RandomNormal,
     RandomUniform, TruncatedNormal, VarianceScaling, GlorotUniform, GlorotNormal, HeUniform,
     HeNormal, LecunUniform, LecunNormal, Orthogonal, OrthogonalInitializer, serialize,

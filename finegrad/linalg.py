@@ -18,7 +18,6 @@ from finegrad._src.ops.linalg.eig import eig, eigvals
 from finegrad._src.ops.linalg.diag_cross_rank import (normalize, cross, set_diag,
                                                       tensor_diag, tensor_diag_part, matrix_rank,
                                                       tridiagonal_matmul)
-
 from finegrad._src.ops.linalg.linear_operator.base import (
     LinearOperator, LinearOperatorAdjoint, LinearOperatorComposition, LinearOperatorFullMatrix,
     LinearOperatorInversion, LinearOperatorLowerTriangular)
@@ -34,9 +33,9 @@ __all__ = ["matmul", "matvec", "tensordot", "einsum", "norm", "transpose", "eye"
            "eigvalsh", "lstsq", "pinv", "svd", "qr", "global_norm", "expm", "logdet", "lu",
            "lu_reconstruct", "lu_solve", "lu_matrix_inverse", "eig", "eigvals", "normalize",
            "cross", "set_diag", "tensor_diag", "tensor_diag_part", "matrix_rank",
-           "tridiagonal_matmul", "LinearOperator", "LinearOperatorAdjoint",
-           "LinearOperatorBlockDiag", "LinearOperatorComposition", "LinearOperatorDiag",
-           "LinearOperatorFullMatrix", "LinearOperatorIdentity", "LinearOperatorInversion",
-           "LinearOperatorKronecker", "LinearOperatorLowRankUpdate",
-           "LinearOperatorLowerTriangular", "LinearOperatorScaledIdentity",
+           "tridiagonal_matmul",
+           "LinearOperator", "LinearOperatorAdjoint", "LinearOperatorComposition",
+           "LinearOperatorFullMatrix", "LinearOperatorInversion", "LinearOperatorLowerTriangular",
+           "LinearOperatorDiag", "LinearOperatorIdentity", "LinearOperatorScaledIdentity",
+           "LinearOperatorBlockDiag", "LinearOperatorKronecker", "LinearOperatorLowRankUpdate",
            "LinearOperatorToeplitz"]

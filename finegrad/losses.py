@@ -1,5 +1,5 @@
 """``tf.losses``: TensorFlow 2.21's alias of Keras 3's ``keras.losses``."""
-from finegrad.keras.losses import (  # noqa: F401
+from finegrad.keras.losses import (
     Loss, MeanSquaredError, MeanAbsoluteError,
     MeanAbsolutePercentageError, MeanSquaredLogarithmicError, LogCosh, KLDivergence, Poisson,
     Hinge, SquaredHinge, CategoricalHinge, CosineSimilarity, Huber, BinaryCrossentropy,

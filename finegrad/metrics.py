@@ -1,5 +1,5 @@
 """``tf.metrics``: TensorFlow 2.21's alias of Keras 3's ``keras.metrics``."""
-from finegrad.keras.metrics import (  # noqa: F401
+from finegrad.keras.metrics import (
     BinaryIoU, IoU, MeanIoU, OneHotIoU, OneHotMeanIoU,
     PrecisionAtRecall, RecallAtPrecision, SensitivityAtSpecificity, SpecificityAtSensitivity,
     ConcordanceCorrelation, PearsonCorrelation, concordance_correlation, pearson_correlation,
@@ -15,7 +15,7 @@ from finegrad.keras.metrics import (  # noqa: F401
     categorical_focal_crossentropy, categorical_hinge, deserialize, get, hinge, huber, poisson,
     serialize, sparse_categorical_accuracy, sparse_categorical_crossentropy,
     sparse_top_k_categorical_accuracy, squared_hinge, top_k_categorical_accuracy)
-from finegrad._src.keras.losses import (  # noqa: F401
+from finegrad._src.keras.losses import (
     KLD, MAE, MAPE, MSE, MSLE, kld, kullback_leibler_divergence, logcosh, mae, mape, mse, msle)
 
 __all__ = [

@@ -1,6 +1,6 @@
 """TensorFlow's ``tf.nn`` namespace."""
 from finegrad._src.ops.math.elementwise import relu, sigmoid, tanh, softplus
-from finegrad._src.ops.nn.softmax_cross_entropy import (softmax, log_softmax,  # noqa
+from finegrad._src.ops.nn.softmax_cross_entropy import (softmax, log_softmax,
                                                         softmax_cross_entropy_with_logits,
                                                         sparse_softmax_cross_entropy_with_logits,
                                                         sigmoid_cross_entropy_with_logits, l2_loss)
@@ -18,7 +18,7 @@ from finegrad._src.ops.nn.embedding_and_bias import (bias_add, embedding_lookup,
 from finegrad._src.ops.nn.normalization_and_losses import (batch_normalization,
                                                            weighted_cross_entropy_with_logits,
                                                            log_poisson_loss)
-from finegrad._src.ops.array.sequences_and_blocks import (space_to_depth,  # noqa: E402,F401
+from finegrad._src.ops.array.sequences_and_blocks import (space_to_depth,
                                                           depth_to_space)
 from finegrad._src.ops.math.counts_and_casts import zero_fraction
 

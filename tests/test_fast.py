@@ -15,7 +15,9 @@ import pytest
 import finegrad as fg
 from finegrad._src import nest, threads
 from finegrad._src.tensor import Tensor
-from finegrad._src.graph import fast, fuse
+from finegrad._src.graph.compile import fast
+from finegrad._src.graph.compile import fuse
+from finegrad._src.graph.compile.pipeline import compiled as compiled_form
 
 from op_specs import SPECS
 
@@ -57,7 +59,7 @@ def _leaves(res):
 
 
 def _fused(fn, args):
-    g = fn.get_concrete_function(*args).graph.compiled().graph
+    g = compiled_form(fn.get_concrete_function(*args).graph).graph
     return [n.prim for n in g.nodes if isinstance(n.prim, fuse.Fused)]
 
 

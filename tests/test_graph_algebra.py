@@ -1,11 +1,11 @@
-"""The algebraic rewrites of `graph/algebra.py`: each happens where it should (seen in the
+"""The algebraic rewrites of `graph/compile/algebra.py`: each happens where it should (seen in the
 compiled source) and gives the values of the unrewritten ops run eagerly, to the bit (the
 one exception, documented: a folded scalar factor where ``c1 * x`` is subnormal)."""
 import numpy as np
 import pytest
 
 import finegrad as tf
-from finegrad._src.graph import jit
+from finegrad._src.graph.compile import jit
 from test_graph_rewrite import rosenbrock_hvp
 
 SPECIAL = [0.0, -0.0, np.inf, -np.inf, np.nan, 1e30, -3e38, 1e300, -1.7e308, 2.5e-300]

@@ -5,6 +5,7 @@ import pytest
 
 import finegrad as tf
 from finegrad._src.ops.math import reductions as reduce_ops
+from finegrad._src.graph.compile.pipeline import compiled as compiled_form
 
 
 def _prims(graph):
@@ -12,7 +13,7 @@ def _prims(graph):
 
 
 def _compiled_nodes(f, *args):
-    return _prims(f.get_concrete_function(*args).graph.compiled().graph)
+    return _prims(compiled_form(f.get_concrete_function(*args).graph).graph)
 
 
 # --- printing ---------------------------------------------------------------------------------
@@ -159,7 +160,7 @@ def test_constants_folded():
         return x + c
     x = tf.constant([1., 1.])
     assert _compiled_nodes(f, x) == ["add"]
-    g = f.get_concrete_function(x).graph.compiled().graph
+    g = compiled_form(f.get_concrete_function(x).graph).graph
     folded = [np.asarray(v) for v in g.consts.values()]
     assert len(folded) == 1
     np.testing.assert_allclose(folded[0], np.exp([0., 1.]) * 2. + 1., rtol=1e-6)
@@ -180,7 +181,7 @@ def test_effects_not_merged_or_removed():
         return a, b
     a, b = f()
     assert (a.numpy(), b.numpy(), v.numpy()) == (2., 3., 3.)
-    nodes = _prims(f.get_concrete_function().graph.compiled().graph)
+    nodes = _prims(compiled_form(f.get_concrete_function().graph).graph)
     assert nodes.count("assign_variable") == 3
     a, b = f()
     assert (a.numpy(), b.numpy(), v.numpy()) == (5., 6., 6.)
@@ -356,7 +357,7 @@ def test_uniform_constant_arrays_become_scalars():
             y = tf.reduce_sum(x * x * 3.)
         return tape.gradient(y, x)
 
-    compiled = f.get_concrete_function(x).graph.compiled()
+    compiled = compiled_form(f.get_concrete_function(x).graph)
     assert all(np.ndim(v) == 0 for v in compiled.graph.consts.values())
     with tf.GradientTape() as tape:
         tape.watch(x)

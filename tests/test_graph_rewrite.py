@@ -1,9 +1,9 @@
-"""The graph rewrite passes of `graph/rewrite.py`: each happens where it should (seen in the
+"""The graph rewrite passes of `graph/compile/rewrite.py`: each happens where it should (seen in the
 compiled source) and gives the same values, to the bit, as the unrewritten ops run eagerly."""
 import numpy as np
 
 import finegrad as tf
-from finegrad._src.graph import jit
+from finegrad._src.graph.compile import jit
 
 
 def _grad_of_slices(x, slices):

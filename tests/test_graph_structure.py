@@ -1,4 +1,4 @@
-"""The structural rewrite `diagonal_matmuls` (graph/structure.py): a traced Jacobian's products
+"""The structural rewrite `diagonal_matmuls` (compile/structure.py): a traced Jacobian's products
 of a diagonal matrix with a matrix become scalings, seen in the compiled source, with the same
 values as the dense products run eagerly (compared with ``assert_array_equal``: equal
 elements, nan where nan; only a zero's sign may differ, which that comparison allows), and
@@ -93,7 +93,7 @@ def test_a_diagonal_read_elsewhere_is_left_dense():
 def test_the_node_on_each_form_and_operand_kind(form):
     """`diag_matmul_p` itself: chains with a scalar held as a (1, 1) array, a row or a
     column vector give the dense product's values in every form."""
-    from finegrad._src.graph.structure import Chain, diag_matmul_p
+    from finegrad._src.graph.compile.structure import Chain, diag_matmul_p
     rng = np.random.default_rng(9)
     n = 5
     eye = np.eye(n)

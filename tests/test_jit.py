@@ -1,4 +1,4 @@
-"""Compiled chains (finegrad/_src/graph/jit.py): with numba installed, a fused chain of
+"""Compiled chains (finegrad/_src/graph/compile/jit.py): with numba installed, a fused chain of
 arithmetic steps runs as one compiled loop whose results are bitwise those of NumPy's ufuncs,
 special values included; it reads strided slices in place and writes a covering scatter's
 array directly; it is off with FINEGRAD_FAST=0 and inside fast.disabled()."""
@@ -7,8 +7,11 @@ import pytest
 
 import finegrad as tf
 from finegrad._src import threads
-from finegrad._src.graph import fast, fuse, jit
+from finegrad._src.graph.compile import fast
+from finegrad._src.graph.compile import fuse
+from finegrad._src.graph.compile import jit
 from finegrad._src.ops.math.elementwise import sigmoid_grad, tanh_grad
+from finegrad._src.graph.compile.pipeline import compiled as compiled_form
 
 from test_graph_rewrite import rosenbrock_hvp
 
@@ -28,7 +31,7 @@ def _bitwise(a, b):
 
 
 def _chains(fn, *args):
-    g = fn.get_concrete_function(*args).graph.compiled().graph
+    g = compiled_form(fn.get_concrete_function(*args).graph).graph
     return [n.prim for n in g.nodes if isinstance(n.prim, fuse.Fused)]
 
 

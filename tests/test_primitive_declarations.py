@@ -16,6 +16,7 @@ import pytest
 import finegrad  # registers every primitive
 from finegrad._src import core
 from finegrad._src.dims import Dim
+from finegrad._src.graph.compile.pipeline import compiled as compiled_form
 
 PRIMS = sorted(core.primitives().items())
 KERNELS = [(n, p) for n, p in PRIMS if p.kernel is not None]
@@ -131,7 +132,7 @@ def test_fresh_elementwise_impl_returns_new_arrays(name, prim):
 
 def test_compiled_steps_have_named_kinds():
     """The executor's steps: kernels into pooled buffers or in place, fused chains, calls."""
-    from finegrad._src.graph import fuse
+    from finegrad._src.graph.compile import fuse
 
     @finegrad.function
     def f(x, w):
@@ -141,7 +142,7 @@ def test_compiled_steps_have_named_kinds():
 
     x = finegrad.constant(np.zeros(fuse.FUSE_MIN, np.float32))
     w = finegrad.constant(np.ones((4,), np.float32))
-    compiled = f.get_concrete_function(x, w).graph.compiled()
+    compiled = compiled_form(f.get_concrete_function(x, w).graph)
     kinds = {step.kind for step in compiled.step_records()}
     assert {"fused", "call", "call_into_pool", "inplace", "scalar"} <= kinds, kinds
     assert kinds <= {"call", "scalar", "inplace", "call_into_pool", "multi", "fused"}, kinds

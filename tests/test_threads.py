@@ -19,7 +19,7 @@ def _run(work):
         barrier.wait()
         try:
             work()
-        except Exception as e:  # noqa: BLE001 (reported below)
+        except Exception as e:  # reported below
             errors.append(e)
 
     threads = [threading.Thread(target=body) for _ in range(THREADS)]

@@ -72,7 +72,7 @@ class Primitive:
       ``elementwise`` and ``fresh``.
     - ``numexpr``: the kernel as an expression over ``{0}``, ``{1}``, ... (the inputs), in
       numexpr's syntax, e.g. ``"{0} * {1}"``: when it is plain arithmetic, compiled graphs
-      spell the primitive's scalar steps with it (`graph/fast.py: arithmetic`).
+      spell the primitive's scalar steps with it (`graph/compile/fast.py: arithmetic`).
     - ``elementwise=True``: the output's shape is the NumPy broadcast of the inputs' shapes
       (its default shape rule).
     - ``fresh=True``: what the executor runs for it (its kernel, else ``impl``) always returns
@@ -81,10 +81,10 @@ class Primitive:
     - ``reducer``: a ufunc whose ``reduce`` computes the primitive (a reduction with
       parameters ``axis`` and ``keepdims``) as ``impl`` does, but for the order of its
       operations: with the fast path (`threads`), a reduction over all axes of a fused
-      chain's value is computed block by block inside the chain (`graph/fuse.py`).
+      chain's value is computed block by block inside the chain (`graph/compile/fuse.py`).
     - ``into_pool=True``: its ``impl`` (not elementwise) accepts ``out=``, a buffer of the
       output's shape and dtype, so the executor hands it a recycled one (graph-only
-      primitives of the rewrite passes, `graph/rewrite.py`).
+      primitives of the rewrite passes, `graph/compile/rewrite.py`).
     - ``stateful=True``: each run may give new values for the same inputs (random ops draw
       from a stream): compiled graphs never fold it into a constant nor merge two of its nodes.
     - ``shape_rule``: ``rule(*shapes, **params)`` giving the output's shape (a list of them
@@ -226,59 +226,68 @@ _new = object.__new__   # an instance without calling __init__ (see `bind`)
 def bind(prim, *args, **params):
     """Run ``prim`` on ``args`` and let the active recorders see it. Returns Tensor(s).
 
-    Inside a shape-polymorphic trace, ``params`` may hold `Dim` sizes: the implementation
-    gets their values in this trace, the recorders the symbolic params."""
+    The eager path: one or two tensors (or a tensor and a Python scalar) run without building
+    lists or raising, as most of a program's ops do; other calls take `_run_many`. With a
+    recorder active, `_record_op` shows it the op. Inside a shape-polymorphic trace,
+    ``params`` may hold `Dim` sizes: the implementation gets their values in this trace, the
+    recorders the symbolic params."""
     recs = _state.recorders
     iparams = params if not params or not recs or _state.tracer is None else \
         _impl_params(params)
-    # the common shapes of a call (one or two tensors, a tensor and a Python scalar) are
-    # handled without building lists or raising: this is most of a program's ops
     n = len(args)
     if n == 2:
         a, b = args
         if type(a) is Tensor and type(b) is Tensor:
-            ins = args
             va, vb = a._value, b._value
             if prim.unify is True and (type(va) is not type(vb) or type(va) is ndarray) and \
                     va.dtype != vb.dtype:   # (one NumPy scalar type: one numeric dtype)
                 raise _mixed_dtypes(prim, (va, vb))
         else:   # converted: with ``unify``, to one dtype already
-            ins = a, b = _scalar_pair(prim, a, b) or _convert_inputs(prim, args)
+            args = a, b = _scalar_pair(prim, a, b) or _convert_inputs(prim, args)
             va, vb = a._value, b._value
         try:   # (large inputs: split over threads; two NumPy scalars never are)
             out = threads.split(prim, (va, vb), iparams) if (type(va) is ndarray or type(vb)
                   is ndarray) and va.size + vb.size >= threads.split_from else \
                 prim.impl(va, vb, **iparams) if iparams else prim.impl(va, vb)
-        except ValueError as e:
-            raise _shape_error(prim, (va, vb), e) from None
-        except TypeError as e:
-            raise _dtype_error(prim, (va, vb), e) from None
+        except (ValueError, TypeError) as e:
+            raise _impl_error(prim, (va, vb), e) from None
     elif n == 1 and type(args[0]) is Tensor:
-        ins = args
         va = args[0]._value
         try:
             out = threads.split(prim, (va,), iparams) if type(va) is ndarray and \
                 va.size >= threads.split_from else \
                 prim.impl(va, **iparams) if iparams else prim.impl(va)
-        except ValueError as e:
-            raise _shape_error(prim, (va,), e) from None
-        except TypeError as e:
-            raise _dtype_error(prim, (va,), e) from None
+        except (ValueError, TypeError) as e:
+            raise _impl_error(prim, (va,), e) from None
     else:
-        ins, out = _run_many(prim, args, iparams)
+        args, out = _run_many(prim, args, iparams)
     if prim.multiple_results:
         out = tuple(map(Tensor, out))
     else:   # Tensor(value) without the Python frame of its __init__: most tensors start here
         value, out = out, _new(Tensor)
         out._value = value
     if recs:
-        if _OVERRIDE_SCOPES and _state.gradient_overrides:
-            prim = _state.gradient_overrides.get(prim, prim)
-        if len(recs) == 1 and not recs[0].runs_rules:
-            recs[0].record(prim, ins, params, out)
-        else:
-            record(prim, ins, params, out)
+        _record_op(prim, args, params, out, recs)
     return out
+
+
+def _record_op(prim, ins, params, out, recs):
+    """`bind`'s recording path: the active recorders see ``prim`` applied to ``ins`` (under
+    a gradient override map, the primitive it maps to). One recorder that runs no rules
+    records directly; otherwise `record` lets each one that cares see the op."""
+    if _OVERRIDE_SCOPES and _state.gradient_overrides:
+        prim = _state.gradient_overrides.get(prim, prim)
+    if len(recs) == 1 and not recs[0].runs_rules:
+        recs[0].record(prim, ins, params, out)
+    else:
+        record(prim, ins, params, out)
+
+
+def _impl_error(prim, vals, e):
+    """The error a primitive's implementation raised, as finegrad reports it: a ValueError
+    as a shape error, a TypeError as a dtype error, both naming the primitive."""
+    return _shape_error(prim, vals, e) if isinstance(e, ValueError) else \
+        _dtype_error(prim, vals, e)
 
 
 def _run_many(prim, args, iparams):

@@ -386,16 +386,7 @@ def _from_sequence(value, fn, np_dtype=None):
     if arr.dtype.kind == "O" and all(isinstance(v, numbers.Integral) for v in arr.flat):
         raise ValueError(f"{fn}: the sequence holds an integer out of the range of int64")
     if np_dtype is not None and not _has_numpy(value) and arr.dtype.kind in "biufc":
-        if arr.dtype.kind == "f" and np_dtype.kind in "iub" and not np.all(np.mod(arr, 1) == 0):
-            raise TypeError(f"{fn}: cannot convert {value!r:.60} to a tensor of dtype "
-                            f"{np_dtype.name} without losing its fraction; use a float tensor "
-                            f"or finegrad.cast")
-        if np_dtype.kind in "iu" and arr.dtype.kind in "iu" and arr.size:
-            info = np.iinfo(np_dtype)
-            if arr.min() < info.min or arr.max() > info.max:
-                bad = arr.max() if arr.max() > info.max else arr.min()
-                raise _out_of_range(int(bad), np_dtype, fn)
-        return arr.astype(np_dtype)
+        return _numbers_as(arr, value, np_dtype, fn)
     kind = arr.dtype.kind
     if kind not in "biufc":
         raise _bad_type(value, fn)
@@ -407,6 +398,21 @@ def _from_sequence(value, fn, np_dtype=None):
         elif kind in "iu" and not arr.size:
             arr = arr.astype(np.int32)
     return arr
+
+
+def _numbers_as(arr, value, np_dtype, fn):
+    """``arr`` (Python numbers of ``value``) as ``np_dtype``: a TypeError where a fraction
+    would be lost, a range error where an integer does not fit."""
+    if arr.dtype.kind == "f" and np_dtype.kind in "iub" and not np.all(np.mod(arr, 1) == 0):
+        raise TypeError(f"{fn}: cannot convert {value!r:.60} to a tensor of dtype "
+                        f"{np_dtype.name} without losing its fraction; use a float tensor "
+                        f"or finegrad.cast")
+    if np_dtype.kind in "iu" and arr.dtype.kind in "iu" and arr.size:
+        info = np.iinfo(np_dtype)
+        if arr.min() < info.min or arr.max() > info.max:
+            bad = arr.max() if arr.max() > info.max else arr.min()
+            raise _out_of_range(int(bad), np_dtype, fn)
+    return arr.astype(np_dtype)
 
 
 def _has_tensor(value):
@@ -493,15 +499,7 @@ def to_numpy_value(value, dtype=None, fn="finegrad.convert_to_tensor"):
     elif isinstance(value, np.generic):
         arr = value
     elif isinstance(value, (bool, numbers.Number)):
-        default = _python_default(value)
-        if default is None:
-            raise _bad_type(value, fn)
-        if np_dtype is not None:
-            return _python_scalar_as(value, np_dtype, fn)
-        try:
-            return default(value)
-        except OverflowError:
-            raise _out_of_range(value, np.dtype(default), fn) from None
+        return _python_scalar_value(value, np_dtype, fn)
     elif isinstance(value, (list, tuple, range)):   # a range too, as TensorFlow converts it
         arr = _from_sequence(list(value) if isinstance(value, range) else value, fn, np_dtype)
     else:   # another library's array (pandas, JAX, PyTorch, TensorFlow, a memoryview...)
@@ -516,6 +514,20 @@ def to_numpy_value(value, dtype=None, fn="finegrad.convert_to_tensor"):
     if isinstance(arr, np.ndarray) and arr.ndim == 0:
         arr = arr[()]
     return arr
+
+
+def _python_scalar_value(value, np_dtype, fn):
+    """The NumPy scalar of a Python bool or number: TensorFlow's default dtype for it, or
+    ``np_dtype`` when given (a range error when it does not fit)."""
+    default = _python_default(value)
+    if default is None:
+        raise _bad_type(value, fn)
+    if np_dtype is not None:
+        return _python_scalar_as(value, np_dtype, fn)
+    try:
+        return default(value)
+    except OverflowError:
+        raise _out_of_range(value, np.dtype(default), fn) from None
 
 
 def _owned_value(arr, np_dtype):

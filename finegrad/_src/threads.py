@@ -4,11 +4,11 @@ NumPy releases the GIL inside a ufunc's inner loop, so ufunc calls on disjoint p
 array run in parallel on a small thread pool, each part through NumPy's SIMD loops. Two
 users: eager ops (`split`, the one dispatch point: `core.bind` calls it for inputs of
 `split_from` elements or more, and it splits calls of primitives that declare a ``kernel``)
-and the fused chains of compiled graphs (`graph/fuse.py` runs each piece block by block
+and the fused chains of compiled graphs (`graph/compile/fuse.py` runs each piece block by block
 with `run_parts`). Each element goes through the same ufunc as unsplit, so elementwise
 results are bitwise identical; only a sum absorbed into a fused chain is added in another
 order (within float rounding: tests/test_fast.py states the tolerance). Why NumPy's ufuncs
-and not numexpr or numba: `graph/fast.py`.
+and not numexpr or numba: `graph/compile/fast.py`.
 
 Large eager outputs, with the fast path on or off, are written into buffers `split` handed
 out before and nobody holds any more (`recycled`): a fresh 40 MB array costs a page fault

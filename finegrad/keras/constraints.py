@@ -1,5 +1,5 @@
 """Keras 3's ``keras.constraints``."""
-from finegrad._src.keras.constraints import (  # noqa: F401
+from finegrad._src.keras.constraints import (
     Constraint, MaxNorm, NonNeg, UnitNorm, MinMaxNorm, max_norm, non_neg, unit_norm,
     min_max_norm, serialize, deserialize, get)
 

@@ -1,5 +1,5 @@
 """Keras 3's ``keras.initializers``."""
-from finegrad._src.keras.initializers import (  # noqa: F401
+from finegrad._src.keras.initializers import (
     Initializer, Zeros, Ones, Constant, Identity, IdentityInitializer, RandomNormal,
     RandomUniform, TruncatedNormal, VarianceScaling, GlorotUniform, GlorotNormal, HeUniform,
     HeNormal, LecunUniform, LecunNormal, Orthogonal, OrthogonalInitializer, serialize,

@@ -1,5 +1,5 @@
 """Keras 3's ``keras.losses``."""
-from finegrad._src.keras.losses import (  # noqa: F401
+from finegrad._src.keras.losses import (
     Loss, MeanSquaredError, MeanAbsoluteError,
     MeanAbsolutePercentageError, MeanSquaredLogarithmicError, LogCosh, KLDivergence, Poisson,
     Hinge, SquaredHinge, CategoricalHinge, CosineSimilarity, Huber, BinaryCrossentropy,

@@ -1,32 +1,32 @@
 """Keras 3's ``keras.metrics``."""
-from finegrad._src.keras.loss_functions import (  # noqa: F401
+from finegrad._src.keras.loss_functions import (
     binary_crossentropy, binary_focal_crossentropy, categorical_crossentropy,
     categorical_focal_crossentropy, categorical_hinge, hinge, huber, kl_divergence, log_cosh,
     mean_absolute_error, mean_absolute_percentage_error, mean_squared_error,
     mean_squared_logarithmic_error, poisson, sparse_categorical_crossentropy, squared_hinge)
-from finegrad._src.keras.metrics.accuracy import (  # noqa: F401
+from finegrad._src.keras.metrics.accuracy import (
     Accuracy, BinaryAccuracy, CategoricalAccuracy, SparseCategoricalAccuracy,
     SparseTopKCategoricalAccuracy, TopKCategoricalAccuracy, binary_accuracy,
     categorical_accuracy, sparse_categorical_accuracy, sparse_top_k_categorical_accuracy,
     top_k_categorical_accuracy)
-from finegrad._src.keras.metrics.at_operating_point import (  # noqa: F401
+from finegrad._src.keras.metrics.at_operating_point import (
     PrecisionAtRecall, RecallAtPrecision, SensitivityAtSpecificity, SpecificityAtSensitivity)
-from finegrad._src.keras.metrics.auc import AUC  # noqa: F401
-from finegrad._src.keras.metrics.correlation import (  # noqa: F401
+from finegrad._src.keras.metrics.auc import AUC
+from finegrad._src.keras.metrics.correlation import (
     ConcordanceCorrelation, PearsonCorrelation, concordance_correlation, pearson_correlation)
-from finegrad._src.keras.metrics.base import Metric  # noqa: F401
-from finegrad._src.keras.metrics.confusion import (  # noqa: F401
+from finegrad._src.keras.metrics.base import Metric
+from finegrad._src.keras.metrics.confusion import (
     FalseNegatives, FalsePositives, Precision, Recall, TrueNegatives, TruePositives)
-from finegrad._src.keras.metrics.loss_metrics import (  # noqa: F401
+from finegrad._src.keras.metrics.loss_metrics import (
     BinaryCrossentropy, CategoricalCrossentropy, CategoricalHinge, CosineSimilarity, Hinge,
     KLDivergence, LogCoshError, MeanAbsoluteError, MeanAbsolutePercentageError,
     MeanSquaredError, MeanSquaredLogarithmicError, Poisson, RootMeanSquaredError,
     SparseCategoricalCrossentropy, SquaredHinge)
-from finegrad._src.keras.metrics.iou import (  # noqa: F401
+from finegrad._src.keras.metrics.iou import (
     BinaryIoU, IoU, MeanIoU, OneHotIoU, OneHotMeanIoU)
-from finegrad._src.keras.metrics.reduction import Mean, MeanMetricWrapper, Sum  # noqa: F401
-from finegrad._src.keras.metrics.scores import F1Score, FBetaScore, R2Score  # noqa: F401
-from finegrad._src.keras.metrics.serialization import deserialize, get, serialize  # noqa: F401
+from finegrad._src.keras.metrics.reduction import Mean, MeanMetricWrapper, Sum
+from finegrad._src.keras.metrics.scores import F1Score, FBetaScore, R2Score
+from finegrad._src.keras.metrics.serialization import deserialize, get, serialize
 
 __all__ = [
     "AUC", "Accuracy", "F1Score", "FBetaScore", "R2Score", "BinaryIoU", "IoU", "MeanIoU",

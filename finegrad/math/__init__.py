@@ -10,7 +10,7 @@ from finegrad._src.ops.math.elementwise import (exp, expm1, log, log1p, sqrt, rs
                                                 is_nan, is_inf, is_finite, tanh_grad, sigmoid_grad)
 from finegrad._src.ops.array.structural import reduce_sum
 from finegrad._src.ops.math.complex_numbers import real, imag, conj, angle
-from finegrad._src.ops.math.reductions import (reduce_mean, reduce_max, reduce_min,  # noqa
+from finegrad._src.ops.math.reductions import (reduce_mean, reduce_max, reduce_min,
                                                reduce_prod, reduce_logsumexp, cumsum, cumprod)
 from finegrad._src.ops.nn.softmax_cross_entropy import softmax, log_softmax
 from finegrad._src.ops.math.statistics import (reduce_variance, reduce_std,
@@ -23,7 +23,7 @@ from finegrad._src.ops.special.error_and_gamma import (erf, erfc, erfinv, lgamma
 from finegrad._src.ops.special.bessel_zeta_beta import (ndtri, erfcinv, bessel_i0e,
                                                         bessel_i1e, bessel_i0, bessel_i1, zeta,
                                                         betainc)
-from finegrad.math import special  # noqa: E402
+from finegrad.math import special
 from finegrad._src.ops.special.igamma import igamma, igammac, lbeta
 from finegrad._src.ops.math.cumulative_logsumexp import cumulative_logsumexp
 from finegrad._src.ops.math.no_nan import reciprocal_no_nan, multiply_no_nan, xdivy

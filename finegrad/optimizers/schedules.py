@@ -1,5 +1,5 @@
 """``tf.optimizers.schedules``: Keras 3's ``keras.optimizers.schedules``."""
-from finegrad._src.keras.optimizers.schedules import (  # noqa: F401
+from finegrad._src.keras.optimizers.schedules import (
     CosineDecay, CosineDecayRestarts, ExponentialDecay, InverseTimeDecay,
     LearningRateSchedule, PiecewiseConstantDecay, PolynomialDecay, deserialize, serialize)
 

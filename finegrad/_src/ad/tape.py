@@ -658,23 +658,10 @@ def _cotangents(entries, watched, ct, keep, consume=False, blocked=(), batch=())
                 continue
             if k not in keep:
                 del ct[k]
-        elif len(out) == 1:   # e.g. a custom_gradient of one output
-            k = id(out[0])
-            c = ct.get(k)
+        else:
+            c = _output_cotangents(out, ct, keep)
             if c is None:
                 continue
-            c = (c,)
-            if k not in keep:
-                del ct[k]
-        else:
-            cs = [ct.get(id(o)) for o in out]
-            if all(c is None for c in cs):
-                continue
-            c = tuple(zeros_like(o) if c is None and _is_float(o) else c
-                      for o, c in zip(out, cs, strict=True))
-            for o in out:
-                if id(o) not in keep:
-                    ct.pop(id(o), None)
         if prim.nondiff and prim.gradient_override is None:
             continue   # (entries of a trace include ops no tape would record)
         # an entry is on a tape because an input is watched: with one input, it is needed
@@ -694,6 +681,19 @@ def _cotangents(entries, watched, ct, keep, consume=False, blocked=(), batch=())
             prev = ct.get(k)
             ct[k] = g if prev is None else add_cotangents(prev, g)
     return ct
+
+
+def _output_cotangents(out, ct, keep):
+    """The cotangents of a multi-output entry's ``out`` (zeros for a float output that got
+    none), taken off ``ct`` unless kept; None when no output has one."""
+    cs = [ct.get(id(o)) for o in out]   # (one output: e.g. a custom_gradient's)
+    if all(c is None for c in cs):
+        return None
+    for o in out:
+        if id(o) not in keep:
+            ct.pop(id(o), None)
+    return tuple(zeros_like(o) if c is None and _is_float(o) else c
+                 for o, c in zip(out, cs, strict=True))
 
 
 _ONE_NEEDED = (True,)

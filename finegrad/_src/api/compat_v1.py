@@ -3,21 +3,16 @@ finegrad's TensorFlow 2 names): the casts ``to_float``, ``to_double``, ``to_int3
 ``to_int64`` and TensorFlow 1's ``name_scope(name, default_name, values)``. Graphs, sessions
 and variable scopes are in `finegrad._src.v1`.
 """
-
-from __future__ import annotations
+from typing import Any as _Any
 
 from finegrad._src import dtypes as _dtypes
 from finegrad._src.api.scopes import name_scope as _name_scope
 from finegrad._src.ops.array.structural import cast as _cast
-
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:   # annotations only: nothing imported at run time
-    from finegrad._src.tensor import Tensor
-    from finegrad._src.types import TensorLike
+from finegrad._src.tensor import Tensor as _Tensor
+from finegrad._src.types import TensorLike as _TensorLike
 
 
-def to_float(x: TensorLike, name: str = "ToFloat") -> Tensor:
+def to_float(x: _TensorLike, name: str = "ToFloat") -> _Tensor:
     """``x`` cast to float32 (TensorFlow 1's ``tf.to_float``).
 
     >>> import finegrad as fg
@@ -27,23 +22,23 @@ def to_float(x: TensorLike, name: str = "ToFloat") -> Tensor:
     return _cast(x, _dtypes.float32)
 
 
-def to_double(x: TensorLike, name: str = "ToDouble") -> Tensor:
+def to_double(x: _TensorLike, name: str = "ToDouble") -> _Tensor:
     """``x`` cast to float64."""
     return _cast(x, _dtypes.float64)
 
 
-def to_int32(x: TensorLike, name: str = "ToInt32") -> Tensor:
+def to_int32(x: _TensorLike, name: str = "ToInt32") -> _Tensor:
     """``x`` cast to int32."""
     return _cast(x, _dtypes.int32)
 
 
-def to_int64(x: TensorLike, name: str = "ToInt64") -> Tensor:
+def to_int64(x: _TensorLike, name: str = "ToInt64") -> _Tensor:
     """``x`` cast to int64."""
     return _cast(x, _dtypes.int64)
 
 
 def name_scope(name: str | None, default_name: str | None = None,
-               values: Any = None) -> Any:
+               values: _Any = None) -> _Any:
     """TensorFlow 1's ``name_scope(name, default_name, values)``: ``default_name`` when
     ``name`` is None; ``values`` is accepted and ignored.
 

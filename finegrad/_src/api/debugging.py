@@ -282,7 +282,7 @@ def assert_shapes(shapes: Any, data: Any = None, summarize: Any = None, message:
         _match_spec(tuple(convert_to_tensor(x).shape), spec, symbols, i)
 
 
-def Assert(condition: TensorLike, data: Any,  # noqa: N802 (TensorFlow's name)
+def Assert(condition: TensorLike, data: Any,  # TensorFlow's name
            summarize: Any = None, name: str | None = None) -> None:
     """Check that ``condition`` is true; else raise, showing the tensors in ``data``.
 
@@ -339,7 +339,7 @@ def ensure_shape(x: TensorLike, shape: Any, name: str | None = None) -> Tensor:
     return t
 
 
-def identity_n(input: Any,  # noqa: A002 (TensorFlow's keyword)
+def identity_n(input: Any,  # TensorFlow's keyword
                name: str | None = None) -> list[Tensor]:
     """Each tensor of the list ``input`` passed through `finegrad.identity`.
 

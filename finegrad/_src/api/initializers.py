@@ -73,7 +73,7 @@ class Initializer:
         return dt
 
 
-class constant_initializer(Initializer):  # noqa: N801 (TensorFlow's name)
+class constant_initializer(Initializer):  # TensorFlow's name
     """Fills with ``value``: a scalar fills any shape; a list, tuple or array must have as
     many elements as the shape and is reshaped to it. ``dtype`` None keeps the value's own
     (Python floats float32, ints int32).
@@ -105,7 +105,7 @@ class constant_initializer(Initializer):  # noqa: N801 (TensorFlow's name)
         return {"value": self.value}
 
 
-class zeros_initializer(Initializer):  # noqa: N801 (TensorFlow's name)
+class zeros_initializer(Initializer):  # TensorFlow's name
     """Fills with zeros, of a numeric or boolean dtype (float32 by default).
 
     >>> import finegrad as fg
@@ -123,7 +123,7 @@ class zeros_initializer(Initializer):  # noqa: N801 (TensorFlow's name)
         return zeros(shape, self._dtype(dtype, "biufc", "numeric or boolean"))
 
 
-class ones_initializer(Initializer):  # noqa: N801 (TensorFlow's name)
+class ones_initializer(Initializer):  # TensorFlow's name
     """Fills with ones, of a numeric or boolean dtype (float32 by default).
 
     >>> import finegrad as fg
@@ -141,7 +141,7 @@ class ones_initializer(Initializer):  # noqa: N801 (TensorFlow's name)
         return ones(shape, self._dtype(dtype, "biufc", "numeric or boolean"))
 
 
-class random_normal_initializer(Initializer):  # noqa: N801 (TensorFlow's name)
+class random_normal_initializer(Initializer):  # TensorFlow's name
     """Normal values of mean ``mean`` and standard deviation ``stddev``, of a float dtype.
     With ``seed`` (an int), every call gives the same values (the module docstring says
     which); without, new values each call.
@@ -171,7 +171,7 @@ class random_normal_initializer(Initializer):  # noqa: N801 (TensorFlow's name)
         return {"mean": self.mean, "stddev": self.stddev, "seed": self.seed}
 
 
-class random_uniform_initializer(Initializer):  # noqa: N801 (TensorFlow's name)
+class random_uniform_initializer(Initializer):  # TensorFlow's name
     """Uniform values in ``[minval, maxval)``, of a float or integer dtype. With ``seed`` (an
     int), every call gives the same values, TensorFlow's; without, new values each call.
 

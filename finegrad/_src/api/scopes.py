@@ -31,7 +31,7 @@ class _Scopes(threading.local):
 _scopes = _Scopes()
 
 
-class name_scope:  # noqa: N801 (TensorFlow's name)
+class name_scope:  # TensorFlow's name
     """A context manager that opens a name scope; ``with`` gives the full scope, ``"a/b/"``.
 
     A name ending in ``/`` is taken as a full scope rather than nested.

@@ -80,7 +80,7 @@ def set_default(name):
     _Selection.default = name
 
 
-class scope:  # noqa: N801 (used as a function: `with scope("jax"):`)
+class scope:  # (used as a function: `with scope("jax"):`)
     """Within the block, this thread's ops calls run on backend ``name``."""
 
     __slots__ = ("name",)

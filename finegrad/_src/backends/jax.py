@@ -196,7 +196,7 @@ def value_and_grad(f, argnums=0):
     return jax.value_and_grad(f, argnums=argnums)
 
 
-abs = jnp.abs  # noqa: A001 (Keras's name)
+abs = jnp.abs  # Keras's name
 exp, log, log1p, expm1 = jnp.exp, jnp.log, jnp.log1p, jnp.expm1
 sqrt, square, sin, cos, tan, tanh = jnp.sqrt, jnp.square, jnp.sin, jnp.cos, jnp.tan, jnp.tanh
 sign, negative, floor = jnp.sign, jnp.negative, jnp.floor
@@ -207,7 +207,7 @@ add, subtract, multiply, divide, power = jnp.add, jnp.subtract, jnp.multiply, jn
 maximum, minimum, matmul = jnp.maximum, jnp.minimum, jnp.matmul
 equal, not_equal, less, less_equal = jnp.equal, jnp.not_equal, jnp.less, jnp.less_equal
 greater, greater_equal = jnp.greater, jnp.greater_equal
-sum, mean, max, min, prod = jnp.sum, jnp.mean, jnp.max, jnp.min, jnp.prod  # noqa: A001
+sum, mean, max, min, prod = jnp.sum, jnp.mean, jnp.max, jnp.min, jnp.prod
 logsumexp = jax.scipy.special.logsumexp
 reshape, expand_dims, squeeze, where = jnp.reshape, jnp.expand_dims, jnp.squeeze, jnp.where
 concatenate, stack, einsum, transpose = jnp.concatenate, jnp.stack, jnp.einsum, jnp.transpose

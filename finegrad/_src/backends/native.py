@@ -8,7 +8,17 @@ import functools
 
 import numpy as np
 
-import finegrad as fg
+from finegrad._src.ad import custom as _custom
+from finegrad._src.ad import tape as _tape
+from finegrad._src.ops.array import constants as _cs
+from finegrad._src.ops.array import structural as _st
+from finegrad._src.ops.linalg import products as _pr
+from finegrad._src.ops.math import arithmetic as _ar
+from finegrad._src.ops.math import elementwise as _ew
+from finegrad._src.ops.math import reductions as _rd
+from finegrad._src.ops.nn import softmax_cross_entropy as _sm
+from finegrad._src import tensor as _tensor
+from finegrad._src import variables as _variables
 from finegrad._src.backends import rule as _rule
 
 name = "finegrad"
@@ -16,7 +26,7 @@ framework = "finegrad"
 
 
 def is_tensor(x):
-    return isinstance(x, (fg.Tensor, fg.Variable))
+    return isinstance(x, (_tensor.Tensor, _variables.Variable))
 
 
 def is_float(x):
@@ -32,11 +42,11 @@ def dtype_name(x):
 
 
 def convert_to_tensor(x, dtype=None):
-    return fg.convert_to_tensor(x, dtype=dtype)
+    return _st.convert_to_tensor(x, dtype=dtype)
 
 
 def convert_to_numpy(x):
-    return np.asarray(fg.convert_to_tensor(x).numpy())
+    return np.asarray(_st.convert_to_tensor(x).numpy())
 
 
 def custom_gradient(f, forward="none", jvp=None):
@@ -51,7 +61,7 @@ def custom_gradient(f, forward="none", jvp=None):
             up = upstreams[0] if len(upstreams) == 1 else tuple(upstreams)
             return grad(*args, upstream=up, **variables)
         return y, grad_of_upstreams
-    return fg.custom_gradient(f_with_grad_adapted, jvp=jvp)
+    return _custom.custom_gradient(f_with_grad_adapted, jvp=jvp)
 
 
 def value_and_grad(f, argnums=0):
@@ -61,8 +71,8 @@ def value_and_grad(f, argnums=0):
     def value_and_grad_f(*args, **kwargs):
         args = list(args)
         for i in nums:
-            args[i] = fg.convert_to_tensor(args[i])
-        with fg.GradientTape() as tape:
+            args[i] = _st.convert_to_tensor(args[i])
+        with _tape.GradientTape() as tape:
             for i in nums:
                 tape.watch(args[i])
             y = f(*args, **kwargs)
@@ -71,38 +81,38 @@ def value_and_grad(f, argnums=0):
     return value_and_grad_f
 
 
-abs = fg.abs  # noqa: A001 (Keras's name)
-exp, log, log1p, expm1 = fg.exp, fg.math.log, fg.math.log1p, fg.math.expm1
-sqrt, square, sin, cos, tan, tanh = fg.sqrt, fg.square, fg.sin, fg.cos, fg.tan, fg.tanh
-sign, negative, floor = fg.sign, fg.negative, fg.floor
-sigmoid, softplus, relu = fg.sigmoid, fg.math.softplus, fg.nn.relu
-stop_gradient = fg.stop_gradient
-add, subtract, multiply, divide, power = fg.add, fg.subtract, fg.multiply, fg.divide, fg.pow
-maximum, minimum, matmul = fg.maximum, fg.minimum, fg.matmul
-equal, not_equal, less, less_equal = fg.equal, fg.not_equal, fg.less, fg.less_equal
-greater, greater_equal = fg.greater, fg.greater_equal
-sum, mean, max, min = fg.reduce_sum, fg.reduce_mean, fg.reduce_max, fg.reduce_min  # noqa: A001
-prod, logsumexp = fg.reduce_prod, fg.reduce_logsumexp
-reshape, expand_dims, squeeze, where = fg.reshape, fg.expand_dims, fg.squeeze, fg.where
-concatenate, stack, einsum = fg.concat, fg.stack, fg.einsum
-cast, clip = fg.cast, fg.clip_by_value
+abs = _ew.abs  # Keras's name
+exp, log, log1p, expm1 = _ew.exp, _ew.log, _ew.log1p, _ew.expm1
+sqrt, square, sin, cos, tan, tanh = _ew.sqrt, _ew.square, _ew.sin, _ew.cos, _ew.tan, _ew.tanh
+sign, negative, floor = _ew.sign, _ar.negative, _ew.floor
+sigmoid, softplus, relu = _ew.sigmoid, _ew.softplus, _ew.relu
+stop_gradient = _st.stop_gradient
+add, subtract, multiply, divide, power = _ar.add, _ar.subtract, _ar.multiply, _ar.divide, _ar.pow
+maximum, minimum, matmul = _ar.maximum, _ar.minimum, _pr.matmul
+equal, not_equal, less, less_equal = _ew.equal, _ew.not_equal, _ew.less, _ew.less_equal
+greater, greater_equal = _ew.greater, _ew.greater_equal
+sum, mean, max, min = _st.reduce_sum, _rd.reduce_mean, _rd.reduce_max, _rd.reduce_min
+prod, logsumexp = _rd.reduce_prod, _rd.reduce_logsumexp
+reshape, expand_dims, squeeze, where = _st.reshape, _st.expand_dims, _st.squeeze, _ew.where
+concatenate, stack, einsum = _st.concat, _st.stack, _pr.einsum
+cast, clip = _st.cast, _ar.clip_by_value
 
 
 def transpose(x, axes):
-    return fg.transpose(x, perm=axes)
+    return _st.transpose(x, perm=axes)
 
 
 def softmax(x, axis):
-    return fg.nn.softmax(x, axis=axis)
+    return _sm.softmax(x, axis=axis)
 
 
 def log_softmax(x, axis):
-    return fg.nn.log_softmax(x, axis=axis)
+    return _sm.log_softmax(x, axis=axis)
 
 
 def zeros(shape, dtype):
-    return fg.zeros(shape, dtype=dtype)
+    return _cs.zeros(shape, dtype=dtype)
 
 
 def ones(shape, dtype):
-    return fg.ones(shape, dtype=dtype)
+    return _cs.ones(shape, dtype=dtype)

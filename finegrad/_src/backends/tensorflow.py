@@ -94,7 +94,7 @@ def value_and_grad(f, argnums=0):
     return value_and_grad_f
 
 
-abs = tf.abs  # noqa: A001 (Keras's name)
+abs = tf.abs  # Keras's name
 exp, log, log1p, expm1 = tf.exp, tf.math.log, tf.math.log1p, tf.math.expm1
 sqrt, square, sin, cos, tan, tanh = tf.sqrt, tf.square, tf.sin, tf.cos, tf.tan, tf.tanh
 sign, negative, floor = tf.sign, tf.negative, tf.floor
@@ -119,7 +119,7 @@ maximum, minimum = _binary(tf.maximum), _binary(tf.minimum)
 equal, not_equal, less = _binary(tf.equal), _binary(tf.not_equal), _binary(tf.less)
 less_equal, greater, greater_equal = _binary(tf.less_equal), _binary(tf.greater), \
     _binary(tf.greater_equal)
-sum, mean, max, min = tf.reduce_sum, tf.reduce_mean, tf.reduce_max, tf.reduce_min  # noqa: A001
+sum, mean, max, min = tf.reduce_sum, tf.reduce_mean, tf.reduce_max, tf.reduce_min
 prod, logsumexp = tf.reduce_prod, tf.reduce_logsumexp
 reshape, expand_dims, where, einsum = tf.reshape, tf.expand_dims, tf.where, tf.einsum
 clip = tf.clip_by_value

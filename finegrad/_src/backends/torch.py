@@ -219,7 +219,7 @@ def _prod(x, dim, keepdim):
     return x
 
 
-abs = torch.abs  # noqa: A001 (Keras's name)
+abs = torch.abs  # Keras's name
 exp, log, log1p, expm1 = torch.exp, torch.log, torch.log1p, torch.expm1
 sqrt, square, sin, cos, tan, tanh = torch.sqrt, torch.square, torch.sin, torch.cos, \
     torch.tan, torch.tanh
@@ -230,8 +230,8 @@ divide, power = _binary(torch.divide), _binary(torch.pow)
 maximum, minimum, matmul = _binary(torch.maximum), _binary(torch.minimum), torch.matmul
 equal, not_equal, less = _binary(torch.eq), _binary(torch.ne), _binary(torch.lt)
 less_equal, greater, greater_equal = _binary(torch.le), _binary(torch.gt), _binary(torch.ge)
-sum, mean = _reduction(torch.sum), _reduction(torch.mean)  # noqa: A001
-max, min = _reduction(torch.amax), _reduction(torch.amin)  # noqa: A001
+sum, mean = _reduction(torch.sum), _reduction(torch.mean)
+max, min = _reduction(torch.amax), _reduction(torch.amin)
 prod, logsumexp = _reduction(_prod), _reduction(torch.logsumexp)
 
 

@@ -20,13 +20,15 @@ from finegrad._src.ad.rediff import jvp_by_transposing, vjp_of
 from finegrad._src.core import Primitive, bind
 from finegrad._src.errors import InvalidArgumentError
 from finegrad._src.ops.zeros_and_axes import instantiate_zeros
-from finegrad._src.graph.builder import GraphBuilder, is_traced
-from finegrad._src.graph.concrete import replay
+from finegrad._src.graph.compile import symbolic
+from finegrad._src.graph.tracing.builder import GraphBuilder, is_traced
+from finegrad._src.graph.tracing.concrete import replay
 from finegrad._src.graph import ir
 from finegrad._src.control_flow import vectorized_map as vmap
 from finegrad._src.graph.ir import OutSlot
 from finegrad._src.ops.array.structural import convert_to_tensor
 from finegrad._src.tensor import Tensor
+from finegrad._src.graph.compile import pipeline
 
 from typing import Any
 
@@ -48,13 +50,13 @@ class _Branch:
                    tuple(np.shape(v) for v in captured_values))
             compiled = self._sized.get(key)
             if compiled is None:
-                outs, sized, _ = ir.specialize(self.graph, list(args), outer)
+                outs, sized, _ = symbolic.specialize(self.graph, list(args), outer)
                 if len(self._sized) < 16:
-                    self._sized[key] = sized.compiled()
+                    self._sized[key] = pipeline.compiled(sized)
                 return outs
             return compiled.run(list(args), outer)
         if self._compiled is None:
-            self._compiled = self.graph.compiled()
+            self._compiled = pipeline.compiled(self.graph)
         return self._compiled.run(list(args), outer)
 
     def replay(self, args, captured):

@@ -2,7 +2,7 @@
 
 `map_fn` runs ``fn`` once per slice and stacks the results, as TensorFlow's ``tf.map_fn``
 (a while loop) does; its vectorized counterpart, `vectorized_map`, is a transform of the
-traced ``fn`` (graph/vmap.py), which uses this loop when ``fn`` cannot be traced, and
+traced ``fn`` (`vectorized_map`), which uses this loop when ``fn`` cannot be traced, and
 ``unstack_rows`` in its per-slice fallback. Every op ``fn`` runs is an ordinary recorded op,
 so tapes, accumulators and `finegrad.function` traces see them and gradients flow. The
 slices come from one primitive, ``unstack_rows`` (one output per slice), whose VJP stacks

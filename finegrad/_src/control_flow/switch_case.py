@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from finegrad._src.errors import InvalidArgumentError
-from finegrad._src.graph.builder import is_traced
+from finegrad._src.graph.tracing.builder import is_traced
 from finegrad._src.control_flow.cond_while import cond
 from finegrad._src.graph.pyfunc import numpy_function
 from finegrad._src.ops.array.structural import convert_to_tensor

@@ -32,8 +32,8 @@ import numpy as np
 from finegrad._src import core, dims, nest
 from finegrad._src.ad import custom
 from finegrad._src.core import bind
-from finegrad._src.graph.builder import GraphBuilder
-from finegrad._src.graph.concrete import _ReplayRule
+from finegrad._src.graph.tracing.builder import GraphBuilder
+from finegrad._src.graph.tracing.concrete import _ReplayRule
 from finegrad._src.graph.ir import OutSlot, assign_variable_p, read_variable_p
 from finegrad._src.control_flow import map_fn as mapping
 from finegrad._src.ops.array.structural import (_t, batch_all, batch_size, broadcast_to, concat,
@@ -205,7 +205,7 @@ def _evaluate(graph, builder, env, batched, n):
 
 
 def cond_rule(args, batched, *, branches):
-    """The batching rule of ``cond`` (declared in graph/control.py) for a predicate that
+    """The batching rule of ``cond`` (declared in control_flow/cond_while.py) for a predicate that
     differs between slices, outside any trace (where its values are known): the slices
     partitioned by the predicate, each branch run once over its slices (as TensorFlow's
     vectorization of a cond does), the results put back in order by one gather. Inside a
@@ -239,7 +239,7 @@ def _run_branch(branch, captured, flags, n, args=()):
 
 
 def while_rule(args, batched, *, parts, n, max_iter):
-    """The batching rule of ``while_loop`` (declared in graph/control.py), outside any trace:
+    """The batching rule of ``while_loop`` (declared in `cond_while`), outside any trace:
     every slice keeps its own loop variables; each step runs the condition once over the
     slices still looping and the body once over those whose condition holds (so a finished
     slice never runs the body again, as in the loop), writing their new values back with

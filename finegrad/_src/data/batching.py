@@ -6,7 +6,7 @@ import numpy as np
 
 from finegrad._src.data import structure
 from finegrad._src.errors import InvalidArgumentError
-from finegrad._src.graph.builder import TensorSpec
+from finegrad._src.graph.tracing.builder import TensorSpec
 from finegrad._src.tensor import Tensor
 
 

@@ -15,7 +15,7 @@ import numpy as np
 from finegrad._src import dtypes
 from finegrad._src.data import batching, structure
 from finegrad._src.errors import InvalidArgumentError, OutOfRangeError
-from finegrad._src.graph.builder import TensorSpec
+from finegrad._src.graph.tracing.builder import TensorSpec
 from finegrad._src.ops.random import streams
 from finegrad._src.tensor import Tensor, convert_to_tensor
 

@@ -6,7 +6,7 @@ component, a tensor. Elements travel as nested structures of finegrad Tensors; t
 from typing import Any
 import numpy as np
 
-from finegrad._src.graph.builder import TensorSpec
+from finegrad._src.graph.tracing.builder import TensorSpec
 from finegrad._src.tensor import Tensor, convert_to_tensor
 
 

@@ -109,7 +109,7 @@ def _numpy_function_impl(*args, func, touts, made):
     return made.call(run, args)
 
 
-def numpy_function(func: Any, inp: Any, Tout: Any, stateful: bool = True,  # noqa: N803 (TF's names)
+def numpy_function(func: Any, inp: Any, Tout: Any, stateful: bool = True,  # TF's names
                    name: str | None = None) -> Any:
     """``func`` called on the NumPy values of ``inp``; its results become tensors of the
     dtypes ``Tout`` (a dtype: one tensor; a list: a list). No gradient flows through it, as
@@ -180,7 +180,7 @@ py_function_vjp_p.def_jvp(_no_second_order)
 py_function_vjp_p.def_vjp(_no_second_order)
 
 
-def py_function(func: Any, inp: Any, Tout: Any,  # noqa: N803 (TF's names)
+def py_function(func: Any, inp: Any, Tout: Any,  # TF's names
                 name: str | None = None) -> Any:
     """``func`` called on the tensors ``inp``; its results become tensors of the dtypes
     ``Tout`` (a dtype: one tensor; a list: a list). Eagerly ``func`` is simply called, so the

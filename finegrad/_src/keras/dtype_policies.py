@@ -138,7 +138,7 @@ def serialize(policy: Any) -> Any:
             "config": policy.get_config(), "registered_name": None}
 
 
-class autocast_scope:  # noqa: N801 (a context manager, used as a function)
+class autocast_scope:
     """Inside, floating `KerasVariable` reads are cast to ``dtype`` (None: no casting)."""
 
     def __init__(self, dtype):

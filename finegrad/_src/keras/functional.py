@@ -25,7 +25,20 @@ def build_graph(inputs, outputs, where="Functional"):
             raise ValueError(f"{where}: all `inputs` and `outputs` values must be KerasTensors "
                              f"(made by keras.Input and layers called on them); received {t!r}")
     input_ids = {id(t) for t in flat_in}
-    order, depth, seen = [], {}, set()
+    order = _nodes_reaching(flat_out, input_ids, where)
+    depth = _depths(order, input_ids)
+    order = [n for n in order if not isinstance(n.layer, InputLayer)]
+    order.sort(key=lambda n: -depth[id(n)])
+    layers = [t._keras_history[0].layer for t in flat_in if t._keras_history]
+    for node in order:
+        if isinstance(node.layer, Layer) and all(node.layer is not x for x in layers):
+            layers.append(node.layer)
+    return order, layers
+
+
+def _nodes_reaching(flat_out, input_ids, where):
+    """The nodes the outputs depend on, each after those it reads (depth first)."""
+    order, seen = [], set()
 
     def visit(node, path):
         if id(node) in seen:
@@ -39,31 +52,35 @@ def build_graph(inputs, outputs, where="Functional"):
                 raise ValueError(f"{where}: a tensor reaches the outputs without coming from "
                                  f"the given inputs: {t!r}")
             visit(t._keras_history[0], path | {id(node)})
-        if not node.input_tensors and isinstance(node.layer, InputLayer) and \
-                not any(id(t) in input_ids for t in node.output_tensors):
-            raise ValueError(f"{where}: graph disconnected: cannot get the value of "
-                             f"{node.output_tensors[0]!r}; it comes from the input layer "
-                             f"'{node.layer.name}', which is not among the model's inputs")
+        _check_connected(node, input_ids, where)
         seen.add(id(node))
         order.append(node)
 
     for t in flat_out:
         if id(t) not in input_ids:
             visit(t._keras_history[0], frozenset())
-    for node in reversed(order):          # depth: the longest path to an output
+    return order
+
+
+def _check_connected(node, input_ids, where):
+    if not node.input_tensors and isinstance(node.layer, InputLayer) and \
+            not any(id(t) in input_ids for t in node.output_tensors):
+        raise ValueError(f"{where}: graph disconnected: cannot get the value of "
+                         f"{node.output_tensors[0]!r}; it comes from the input layer "
+                         f"'{node.layer.name}', which is not among the model's inputs")
+
+
+def _depths(order, input_ids):
+    """{id(node): the longest path from it to an output}."""
+    depth = {}
+    for node in reversed(order):
         d = depth.get(id(node), 0)
         for t in node.input_tensors:
             if t._keras_history is not None and id(t) not in input_ids:
                 parent = t._keras_history[0]
                 depth[id(parent)] = max(depth.get(id(parent), 0), d + 1)
         depth.setdefault(id(node), d)
-    order = [n for n in order if not isinstance(n.layer, InputLayer)]
-    order.sort(key=lambda n: -depth[id(n)])
-    layers = [t._keras_history[0].layer for t in flat_in if t._keras_history]
-    for node in order:
-        if isinstance(node.layer, Layer) and all(node.layer is not x for x in layers):
-            layers.append(node.layer)
-    return order, layers
+    return depth
 
 
 def _standardize(x, ref, where):

@@ -76,7 +76,7 @@ class InputLayer(Layer):
                 "sparse": False, "ragged": False, "name": self.name, "optional": self.optional}
 
 
-def Input(shape: Any = None, batch_size: Any = None, dtype: Any = None,  # noqa: N802
+def Input(shape: Any = None, batch_size: Any = None, dtype: Any = None,
           sparse: Any = None, batch_shape: Any = None, name: Any = None, tensor: Any = None,
           optional: Any = False) -> Any:
     """A symbolic input of a functional model: ``Input(shape=(784,))`` stands for a batch of

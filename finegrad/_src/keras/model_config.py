@@ -115,6 +115,25 @@ def _make_op(entry, custom_objects):
     return deserialize_layer(entry, custom_objects)
 
 
+def _tensor_of(x, outputs):
+    """A ``__keras_tensor__`` reference as the tensor already made, other values as they are."""
+    if isinstance(x, dict) and x.get("class_name") == "__keras_tensor__":
+        layer, node, index = x["config"]["keras_history"]
+        return outputs[(layer, node)][index]
+    return x
+
+
+def _ready(x, outputs):
+    """Whether every tensor ``x`` refers to has been made."""
+    if isinstance(x, dict) and x.get("class_name") == "__keras_tensor__":
+        return tuple(x["config"]["keras_history"][:2]) in outputs
+    if isinstance(x, (list, tuple)):
+        return all(_ready(v, outputs) for v in x)
+    if isinstance(x, dict):
+        return all(_ready(v, outputs) for v in x.values())
+    return True
+
+
 def rebuild_graph(config, custom_objects=None):
     """(inputs, outputs) of the graph a functional config describes, its layers new."""
     made = {e["name"]: _make_op(e, custom_objects) for e in config["layers"]}
@@ -126,19 +145,10 @@ def rebuild_graph(config, custom_objects=None):
                for i, call in enumerate(e["inbound_nodes"])]
 
     def tensor(x):
-        if isinstance(x, dict) and x.get("class_name") == "__keras_tensor__":
-            layer, node, index = x["config"]["keras_history"]
-            return outputs[(layer, node)][index]
-        return x
+        return _tensor_of(x, outputs)
 
     def ready(x):
-        if isinstance(x, dict) and x.get("class_name") == "__keras_tensor__":
-            return tuple(x["config"]["keras_history"][:2]) in outputs
-        if isinstance(x, (list, tuple)):
-            return all(ready(v) for v in x)
-        if isinstance(x, dict):
-            return all(ready(v) for v in x.values())
-        return True
+        return _ready(x, outputs)
 
     while pending:
         done = [p for p in pending if ready(p[2]["args"]) and ready(p[2]["kwargs"])]

@@ -24,7 +24,7 @@ import weakref
 import numpy as np
 
 from finegrad._src import core, dtypes
-from finegrad._src.graph.builder import GraphBuilder
+from finegrad._src.graph.tracing.builder import GraphBuilder
 from finegrad._src.keras import naming
 from finegrad._src.shapes import TensorShape
 from finegrad._src.tensor import Tensor

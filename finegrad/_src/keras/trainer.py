@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from finegrad._src.ad.tape import GradientTape
-from finegrad._src.graph.function import function
+from finegrad._src.graph.tracing.function import function
 from finegrad._src.keras import compile_utils, data_adapters, dtype_policies
 from finegrad._src.keras.compile_utils import reduction
 from finegrad._src.keras.optimizers import serialization as optimizers_serialization

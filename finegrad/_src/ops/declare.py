@@ -10,6 +10,8 @@ Every family declares its elementwise primitives through these.
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
 from finegrad._src import dtypes
@@ -80,6 +82,7 @@ def unary(name: Any, impl: Any, deriv: Any, doc: Any, scale: Any = None, feature
             return bind(prim, x)
 
     op.__name__ = op.__qualname__ = name
+    op.__module__ = sys._getframe(1).f_globals["__name__"]   # the module that declares it
     op.__doc__ = doc + f"\n\n    Primitive ``{name}``; float inputs only (TypeError otherwise).\n"
     return prim, op
 

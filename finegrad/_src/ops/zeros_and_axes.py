@@ -1,4 +1,5 @@
-"""The lowest ops module: what every other ops module (indexing included) builds on.
+"""Static arguments and axes, symbolic zeros and constants of a symbolic shape: the lowest
+ops module, what every other ops module (indexing included) builds on.
 
 Static arguments (`_static`, axes, shapes), symbolic zeros (`instantiate_zeros`,
 `zeros_cotangent`), reshape targets (`shape_with`), and constants whose shape may be symbolic

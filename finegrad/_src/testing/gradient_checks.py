@@ -14,6 +14,7 @@ Complex inputs and outputs are checked in TensorFlow's convention (a cotangent o
 is ``dL/dx + i dL/dy``): directions and cotangents are then complex, and the pairings are the
 real inner product ``Re(sum(conj(a) * b))``, for which the VJP is the adjoint of the JVP.
 """
+
 import functools as _functools
 
 import numpy as _np

@@ -122,7 +122,7 @@ def placeholder(dtype: Any, shape: Any = None, name: str | None = None) -> Tenso
     return g.placeholder(dtype, shape, name)
 
 
-def placeholder_with_default(input: TensorLike, shape: Any,  # noqa: A002 (TensorFlow's keyword)
+def placeholder_with_default(input: TensorLike, shape: Any,  # TensorFlow's keyword
                              name: str | None = None) -> Any:
     """``input`` unless a `Session` feeds another value (of a shape compatible with
     ``shape``)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from finegrad._src.api import scopes
 from finegrad._src.ad.tape import UnconnectedGradients
-from finegrad._src.graph import gradients as _graph_gradients
+from finegrad._src.graph.tracing import gradients as _graph_gradients
 from finegrad._src.v1.graphs import current_graph
 
 from typing import TYPE_CHECKING, Any

@@ -31,7 +31,7 @@ from finegrad._src import core, dtypes, graph_values, nest
 from finegrad._src.api import contexts
 from finegrad._src.api import scopes
 from finegrad._src.graph import override
-from finegrad._src.graph.builder import GraphBuilder
+from finegrad._src.graph.tracing.builder import GraphBuilder
 from finegrad._src.shapes import TensorShape
 from finegrad._src.state import state as _state
 from finegrad._src.graph_values import GraphOnly, OutOfScope

@@ -34,7 +34,7 @@ class _Initializer:
         return {"dtype": self.dtype.name}
 
 
-class zeros_initializer(_Initializer):  # noqa: N801 (TensorFlow's name)
+class zeros_initializer(_Initializer):  # TensorFlow's name
     """Zeros.
 
     >>> import finegrad as fg
@@ -46,14 +46,14 @@ class zeros_initializer(_Initializer):  # noqa: N801 (TensorFlow's name)
         return zeros(shape, self._dt(dtype))
 
 
-class ones_initializer(_Initializer):  # noqa: N801 (TensorFlow's name)
+class ones_initializer(_Initializer):  # TensorFlow's name
     """Ones."""
 
     def __call__(self, shape: Any, dtype: Any = None, partition_info: Any = None) -> Any:
         return ones(shape, self._dt(dtype))
 
 
-class constant_initializer(_Initializer):  # noqa: N801 (TensorFlow's name)
+class constant_initializer(_Initializer):  # TensorFlow's name
     """``value`` (a scalar fills the shape; a list of as many elements is reshaped)."""
 
     def __init__(self, value: int = 0, dtype: DTypeLike = dtypes.float32,
@@ -74,7 +74,7 @@ class constant_initializer(_Initializer):  # noqa: N801 (TensorFlow's name)
         return reshape(convert_to_tensor(v.astype(dt._np)), shape)
 
 
-class random_normal_initializer(_Initializer):  # noqa: N801 (TensorFlow's name)
+class random_normal_initializer(_Initializer):  # TensorFlow's name
     """Normal values (TensorFlow 1's defaults: mean 0, stddev 1)."""
 
     def __init__(self, mean: float = 0.0, stddev: float = 1.0, seed: Any = None,
@@ -86,7 +86,7 @@ class random_normal_initializer(_Initializer):  # noqa: N801 (TensorFlow's name)
         return random_ops.normal(shape, self.mean, self.stddev, self._dt(dtype), self.seed)
 
 
-class truncated_normal_initializer(random_normal_initializer):  # noqa: N801
+class truncated_normal_initializer(random_normal_initializer):
     """Normal values cut at two standard deviations (redrawn), as TensorFlow's."""
 
     def __call__(self, shape: Any, dtype: Any = None, partition_info: Any = None) -> Any:
@@ -94,7 +94,7 @@ class truncated_normal_initializer(random_normal_initializer):  # noqa: N801
                                            self.seed)
 
 
-class random_uniform_initializer(_Initializer):  # noqa: N801 (TensorFlow's name)
+class random_uniform_initializer(_Initializer):  # TensorFlow's name
     """Uniform values in ``[minval, maxval)`` (TensorFlow 1's defaults: 0 and 1)."""
 
     def __init__(self, minval: float = 0.0, maxval: Any = None, seed: Any = None,
@@ -120,7 +120,7 @@ def _fans(shape):
     return shape[-2] * receptive, shape[-1] * receptive
 
 
-class variance_scaling_initializer(_Initializer):  # noqa: N801 (TensorFlow's name)
+class variance_scaling_initializer(_Initializer):  # TensorFlow's name
     """Values of variance ``scale / n`` (``n`` the fan in, the fan out or their mean), from a
     truncated normal (corrected by TensorFlow's 0.8796...), a normal or a uniform."""
 

@@ -123,7 +123,7 @@ reduce_any = _reduction(statistics.reduce_any, "finegrad.compat.v1.reduce_any")
 reduce_all = _reduction(statistics.reduce_all, "finegrad.compat.v1.reduce_all")
 
 
-def argmax(input: TensorLike, axis: Any = None, name: str | None = None,  # noqa: A002
+def argmax(input: TensorLike, axis: Any = None, name: str | None = None,
            dimension: Any = None, output_type: Any = None) -> Any:
     """TensorFlow 1's ``argmax``: ``dimension`` is the old name of ``axis`` (default 0)."""
     axis = _axis(axis, dimension, "finegrad.compat.v1.argmax")
@@ -131,7 +131,7 @@ def argmax(input: TensorLike, axis: Any = None, name: str | None = None,  # noqa
     return sorting.argmax(input, 0 if axis is None else axis, **kwargs)
 
 
-def argmin(input: TensorLike, axis: Any = None, name: str | None = None,  # noqa: A002
+def argmin(input: TensorLike, axis: Any = None, name: str | None = None,
            dimension: Any = None, output_type: Any = None) -> Any:
     """TensorFlow 1's ``argmin``: ``dimension`` is the old name of ``axis`` (default 0)."""
     axis = _axis(axis, dimension, "finegrad.compat.v1.argmin")
@@ -142,13 +142,13 @@ def argmin(input: TensorLike, axis: Any = None, name: str | None = None,  # noqa
 arg_max, arg_min = argmax, argmin
 
 
-def expand_dims(input: TensorLike, axis: Any = None,  # noqa: A002 (TensorFlow's keyword)
+def expand_dims(input: TensorLike, axis: Any = None,  # TensorFlow's keyword
                 name: str | None = None, dim: Any = None) -> Any:
     """TensorFlow 1's ``expand_dims``: ``dim`` is the old name of ``axis``."""
     return array.expand_dims(input, _axis(axis, dim, "finegrad.compat.v1.expand_dims"))
 
 
-def squeeze(input: TensorLike, axis: Any = None, name: str | None = None,  # noqa: A002
+def squeeze(input: TensorLike, axis: Any = None, name: str | None = None,
             squeeze_dims: Any = None) -> Any:
     """TensorFlow 1's ``squeeze``: ``squeeze_dims`` is the old name of ``axis``."""
     return array.squeeze(input, _axis(axis, squeeze_dims, "finegrad.compat.v1.squeeze"))
@@ -169,7 +169,7 @@ sub = arithmetic.subtract
 neg = arithmetic.negative
 
 
-def Print(input_: Any, data: Any, message: Any = None, first_n: Any = None,  # noqa: N802
+def Print(input_: Any, data: Any, message: Any = None, first_n: Any = None,  # TensorFlow 1's name
           summarize: Any = None, name: str | None = None) -> Any:
     """TensorFlow 1's ``Print``: ``input_``, printing ``message`` and ``data`` when it runs
     (here: when it is built or run eagerly; in a graph, when the graph is built)."""
@@ -198,7 +198,7 @@ def xw_plus_b(x: TensorLike, weights: Any, biases: Any, name: str | None = None)
     return matmul(x, weights) + biases
 
 
-def conv2d(input: Any, filter: Any = None, strides: Any = None, padding: Any = None,  # noqa: A002
+def conv2d(input: Any, filter: Any = None, strides: Any = None, padding: Any = None,
            use_cudnn_on_gpu: Any = True, data_format: Any = "NHWC", dilations: Any = None,
            name: str | None = None, filters: Any = None) -> Any:
     """TensorFlow 1's ``nn.conv2d``: ``filter`` is the old name of ``filters``."""
@@ -219,14 +219,14 @@ def log_softmax(logits: TensorLike, axis: Any = None, name: str | None = None,
     return _log_softmax(logits, -1 if axis is None else axis)
 
 
-def max_pool(value: TensorLike, ksize: Any, strides: Any, padding: Any,  # noqa: A002
+def max_pool(value: TensorLike, ksize: Any, strides: Any, padding: Any,
              data_format: str = "NHWC", name: str | None = None,
              input: TensorLike | None = None) -> Any:
     """TensorFlow 1's ``nn.max_pool``: ``value`` is the old name of ``input``."""
     return _max_pool2d(value if input is None else input, ksize, strides, padding, data_format)
 
 
-def avg_pool(value: TensorLike, ksize: Any, strides: Any, padding: Any,  # noqa: A002
+def avg_pool(value: TensorLike, ksize: Any, strides: Any, padding: Any,
              data_format: str = "NHWC", name: str | None = None,
              input: TensorLike | None = None) -> Any:
     """TensorFlow 1's ``nn.avg_pool``: ``value`` is the old name of ``input``."""

@@ -22,9 +22,10 @@ from finegrad._src import nest
 from finegrad._src.dims import Dim
 from finegrad._src.errors import FailedPreconditionError, InvalidArgumentError
 from finegrad._src.graph import ir
-from finegrad._src.graph.concrete import ConcreteFunction
+from finegrad._src.graph.compile import pipeline
+from finegrad._src.graph.tracing.concrete import ConcreteFunction
 from finegrad._src.graph.ir import Node, OutSlot, read_variable_p
-from finegrad._src.graph.symbolic import GuardFailed
+from finegrad._src.graph.compile.symbolic import GuardFailed
 from finegrad._src.ops.array.gather import IndexedSlices
 from finegrad._src.shapes import TensorShape
 from finegrad._src.state import state as _state
@@ -382,7 +383,7 @@ class _Plan:
                 else:
                     compiled, outs = conc._compiled, None
                     if compiled is None:
-                        compiled = conc._compiled = conc.graph.compiled()
+                        compiled = conc._compiled = pipeline.compiled(conc.graph)
                 if outs is None:
                     outs = compiled.run(feeds)
             except GuardFailed as e:
@@ -416,7 +417,7 @@ def _guards(rec, g, nodes):
             continue
         try:
             guard.holds(binding)
-        except Exception:  # noqa: BLE001 - a guard on sizes this plan does not have
+        except Exception:  # a guard on sizes this plan does not have
             continue
         out.append(guard)
     return out

@@ -1,7 +1,7 @@
 """TensorFlow's ``tf.compat.v1.nn``: `finegrad.nn` with TensorFlow 1's spellings
 (``dropout(x, keep_prob)``, ``conv2d(filter=)``, ``softmax(dim=)``, ``max_pool(value=)``,
 ``softmax_cross_entropy_with_logits_v2``, ``xw_plus_b``)."""
-from finegrad._src.v1.ops import (dropout, softmax_cross_entropy_with_logits_v2,  # noqa: F401
+from finegrad._src.v1.ops import (dropout, softmax_cross_entropy_with_logits_v2,
                                   xw_plus_b, conv2d, softmax, log_softmax, max_pool, avg_pool)
 
 __all__ = ["dropout", "softmax_cross_entropy_with_logits_v2", "xw_plus_b", "conv2d", "softmax",

@@ -1,7 +1,7 @@
 """TensorFlow's ``tf.compat.v1.random``: ``set_random_seed`` and ``get_seed`` (TensorFlow 1's
 graph-level seeds) and TensorFlow 1's op spellings; the other names are `finegrad.random`'s."""
-from finegrad._src.v1.random_seeds import set_random_seed, get_seed  # noqa: F401
-from finegrad._src.v1.ops import (random_normal as normal,  # noqa: F401
+from finegrad._src.v1.random_seeds import set_random_seed, get_seed
+from finegrad._src.v1.ops import (random_normal as normal,
                                   random_uniform as uniform, truncated_normal,
                                   random_shuffle as shuffle)
 

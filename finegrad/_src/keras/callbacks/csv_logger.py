@@ -47,7 +47,7 @@ class CSVLogger(Callback):
                 self.append_header = not bool(len(f.readline()))
         if self.csv_file is not None and not self.csv_file.closed:
             self.csv_file.close()
-        self.csv_file = open(self.filename, "a" if self.append else "w", newline="")  # noqa: SIM115
+        self.csv_file = open(self.filename, "a" if self.append else "w", newline="")
         self.writer, self.keys = None, None
 
     def on_epoch_end(self, epoch: Any, logs: Any = None) -> Any:

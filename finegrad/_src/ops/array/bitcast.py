@@ -37,7 +37,7 @@ def _bitcast_impl(x, *, dtype, axis):
     return out.reshape(shape)
 
 
-def bitcast(input: TensorLike, type: Any,  # noqa: A002 (TensorFlow's argument names)
+def bitcast(input: TensorLike, type: Any,  # TensorFlow's argument names
             name: str | None = None) -> Tensor:
     """The bytes of ``input`` read as dtype ``type``, without copying values (``tf.bitcast``).
 

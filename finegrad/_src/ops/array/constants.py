@@ -12,8 +12,8 @@ import numpy as np
 from finegrad._src import core, dtypes
 from finegrad._src import tensor as tensor_module
 from finegrad._src.errors import InvalidArgumentError
-from finegrad._src.ops.array.structural import (_t, broadcast_to, cast, concat,
-                                                convert_to_tensor, reshape)
+from finegrad._src.ops.array.structural import (_t, broadcast_to, cast, concat, convert_to_tensor,
+                                                reshape)
 from finegrad._src.ops.zeros_and_axes import _shape_arg
 from finegrad._src.ops.array.indexing import getitem
 from finegrad._src.tensor import Tensor, to_numpy_value
@@ -24,13 +24,13 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:   # annotations only: nothing imported at run time
     from finegrad._src.types import DTypeLike
-    from finegrad._src.types import TensorLike
+    from finegrad._src.types import ShapeLike, TensorLike
 
 
 # --- constants (no gradient: their outputs do not depend on any input) -----------------------
 
-def constant(value: Any, dtype: DTypeLike | None = None, shape: Any = None,
-             name: str = "Const") -> Tensor:
+def constant(value: TensorLike, dtype: DTypeLike | None = None,
+             shape: ShapeLike | None = None, name: str = "Const") -> Tensor:
     """A tensor from a Python number, nested list, NumPy array or tensor.
 
     Python floats become float32 and ints int32 (TensorFlow's defaults); NumPy arrays keep

@@ -73,7 +73,7 @@ def reverse(tensor: TensorLike, axis: Any, name: str | None = None) -> Tensor:
                             for d in range(ndim)))
 
 
-def roll(input: TensorLike, shift: Any, axis: Any,  # noqa: A002 (TensorFlow's keyword)
+def roll(input: TensorLike, shift: Any, axis: Any,  # TensorFlow's keyword
          name: str | None = None) -> Tensor:
     """Roll elements of ``input`` by ``shift`` along ``axis`` (TensorFlow's ``tf.roll``);
     elements shifted past the end come back at the start. ``shift`` and ``axis`` may be
@@ -166,7 +166,7 @@ def pad(tensor: TensorLike, paddings: Any, mode: str = "CONSTANT", constant_valu
     return out if out is not x else getitem(x, (Ellipsis,))
 
 
-def repeat(input: TensorLike, repeats: Any, axis: Any = None,  # noqa: A002 (TensorFlow's keyword)
+def repeat(input: TensorLike, repeats: Any, axis: Any = None,  # TensorFlow's keyword
            name: str | None = None) -> Tensor:
     """Repeat each element of ``input`` ``repeats`` times along ``axis`` (TensorFlow's
     ``tf.repeat``); with ``axis=None`` the input is flattened first. A `gather`, whose

@@ -1,4 +1,5 @@
-"""TensorFlow array names written with finegrad ops: ``shape_n``, ``sequence_mask``,
+"""Sequences, index arithmetic, broadcast shapes and depth/space blocks, written with
+finegrad ops: ``shape_n``, ``sequence_mask``,
 ``unravel_index``, ``reverse_sequence``, ``parallel_stack``, ``broadcast_static_shape``,
 ``broadcast_dynamic_shape``, and ``nn.space_to_depth`` / ``nn.depth_to_space`` (NHWC).
 
@@ -43,7 +44,7 @@ def _static_ints(x, fn, arg):
     return np.asarray(_static(t, f"{fn}'s {arg}"))
 
 
-def shape_n(input: TensorLike,  # noqa: A002 (TensorFlow's keyword)
+def shape_n(input: TensorLike,  # TensorFlow's keyword
             out_type: DTypeLike = dtypes.int32, name: str | None = None) -> list[Tensor]:
     """The shape of each tensor of the list ``input``, as a list of 1-D ``out_type`` tensors.
 
@@ -123,7 +124,7 @@ def unravel_index(indices: TensorLike, dims: Any, name: str | None = None) -> Te
     return stack([(i // int(s)) % int(n) for s, n in zip(strides, d, strict=True)])
 
 
-def reverse_sequence(input: TensorLike, seq_lengths: Any, seq_axis: Any = None,  # noqa: A002
+def reverse_sequence(input: TensorLike, seq_lengths: Any, seq_axis: Any = None,
                      batch_axis: int = 0, name: str | None = None) -> Tensor:
     """For each ``b`` along ``batch_axis``, the first ``seq_lengths[b]`` entries along
     ``seq_axis`` reversed, the rest kept. Differentiable in ``input`` (one `gather`); the
@@ -242,7 +243,7 @@ def _nhwc(x, block_size, data_format, fn):
     return x, bs, tuple(core.shape_of(x))
 
 
-def space_to_depth(input: TensorLike, block_size: Any, data_format: str = "NHWC",  # noqa: A002
+def space_to_depth(input: TensorLike, block_size: Any, data_format: str = "NHWC",
                    name: str | None = None) -> Tensor:
     """Moves each ``block_size x block_size`` block of the height and width axes into the
     channels: ``[b, h, w, c] -> [b, h/bs, w/bs, bs*bs*c]`` (TensorFlow's order).
@@ -264,7 +265,7 @@ def space_to_depth(input: TensorLike, block_size: Any, data_format: str = "NHWC"
     return reshape(transpose(y, [0, 1, 3, 2, 4, 5]), (b, h // bs, w // bs, bs * bs * c))
 
 
-def depth_to_space(input: TensorLike, block_size: Any, data_format: str = "NHWC",  # noqa: A002
+def depth_to_space(input: TensorLike, block_size: Any, data_format: str = "NHWC",
                    name: str | None = None) -> Tensor:
     """Moves channels into ``block_size x block_size`` blocks of height and width:
     ``[b, h, w, c] -> [b, h*bs, w*bs, c/(bs*bs)]``, the inverse of `space_to_depth`.

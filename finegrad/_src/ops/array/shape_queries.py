@@ -23,7 +23,7 @@ if TYPE_CHECKING:   # annotations only: nothing imported at run time
     from finegrad._src.types import TensorLike
 
 
-def shape(input: TensorLike,  # noqa: A002 (TensorFlow's keyword)
+def shape(input: TensorLike,  # TensorFlow's keyword
           out_type: DTypeLike = dtypes.int32, name: str | None = None) -> Tensor:
     """The shape of ``x`` as a 1-D integer tensor (``finegrad.shape``).
 
@@ -58,7 +58,7 @@ def _shape_impl(x, *, dtype):
     return np.asarray(np.shape(x), dtype)
 
 
-def size(input: TensorLike, out_type: DTypeLike = dtypes.int32,  # noqa: A002 (TensorFlow's keyword)
+def size(input: TensorLike, out_type: DTypeLike = dtypes.int32,  # TensorFlow's keyword
          name: str | None = None) -> Tensor:
     """The number of elements of ``x`` as a scalar integer tensor.
 
@@ -71,7 +71,7 @@ def size(input: TensorLike, out_type: DTypeLike = dtypes.int32,  # noqa: A002 (T
     return count(x, tuple(range(x._value.ndim)), dtypes.as_dtype(out_type)._np)
 
 
-def rank(input: TensorLike, name: str | None = None) -> Tensor:  # noqa: A002 (TensorFlow's keyword)
+def rank(input: TensorLike, name: str | None = None) -> Tensor:  # TensorFlow's keyword
     """The number of axes of ``x`` as a scalar int32 tensor.
 
     >>> import finegrad as fg

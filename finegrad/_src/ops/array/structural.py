@@ -68,7 +68,7 @@ def _t(x):
     return x if type(x) is Tensor else convert_to_tensor(x)
 
 
-def zeros_like(input: TensorLike, dtype: DTypeLike | None = None,  # noqa: A002 (TensorFlow's keyword)
+def zeros_like(input: TensorLike, dtype: DTypeLike | None = None,  # TensorFlow's keyword
                name: str | None = None, layout: Any = None) -> Tensor:
     """Zeros with the shape (and, unless given, the dtype) of ``x``.
 
@@ -81,7 +81,7 @@ def zeros_like(input: TensorLike, dtype: DTypeLike | None = None,  # noqa: A002 
     return zeros_of(x, x._value.dtype if dtype is None else dtypes.as_dtype(dtype)._np)
 
 
-def ones_like(input: TensorLike, dtype: DTypeLike | None = None,  # noqa: A002 (TensorFlow's keyword)
+def ones_like(input: TensorLike, dtype: DTypeLike | None = None,  # TensorFlow's keyword
               name: str | None = None, layout: Any = None) -> Tensor:
     """Ones with the shape (and, unless given, the dtype) of ``x``.
 
@@ -100,7 +100,7 @@ def ones_like(input: TensorLike, dtype: DTypeLike | None = None,  # noqa: A002 (
 identity_p = Primitive("identity", batch_rule=True, elementwise=True)
 
 
-def identity(input: TensorLike,  # noqa: A002 (TensorFlow's keyword)
+def identity(input: TensorLike,  # TensorFlow's keyword
              name: str | None = None) -> Tensor:
     """Return ``x`` unchanged, as a new tensor (gradient: identity). Primitive ``identity``.
 
@@ -120,7 +120,7 @@ identity_p.def_vjp(lambda ct, x, *, out, needs, batch: (ct,))
 stop_gradient_p = def_nondiff(Primitive("stop_gradient", elementwise=True))
 
 
-def stop_gradient(input: TensorLike,  # noqa: A002 (TensorFlow's keyword)
+def stop_gradient(input: TensorLike,  # TensorFlow's keyword
                   name: str | None = None) -> Tensor:
     """Return ``x``, but no gradient flows through it (primitive ``stop_gradient``).
 
@@ -279,7 +279,7 @@ def _reshape_vjp(ct, x, *, out, needs, batch, shape):
 broadcast_to_p = Primitive("broadcast_to", batch_rule=True)
 
 
-def broadcast_to(input: TensorLike, shape: Any,  # noqa: A002 (TensorFlow's keyword)
+def broadcast_to(input: TensorLike, shape: Any,  # TensorFlow's keyword
                  name: str | None = None) -> Tensor:
     """Broadcast ``x`` to ``shape`` with NumPy's rules. Primitive ``broadcast_to``.
 
@@ -476,7 +476,7 @@ def _transpose_vjp(ct, x, *, out, needs, batch, perm, conjugate=False):
     return (transpose(ct, tuple(range(b)) + tuple(b + i for i in inv), conjugate),)
 
 
-def expand_dims(input: TensorLike, axis: Any,  # noqa: A002 (TensorFlow's keyword)
+def expand_dims(input: TensorLike, axis: Any,  # TensorFlow's keyword
                 name: str | None = None) -> Tensor:
     """Insert a length-1 axis at ``axis`` (a reshape).
 
@@ -492,7 +492,7 @@ def expand_dims(input: TensorLike, axis: Any,  # noqa: A002 (TensorFlow's keywor
     return reshape(x, shape)
 
 
-def squeeze(input: TensorLike, axis: Any = None,  # noqa: A002 (TensorFlow's keyword)
+def squeeze(input: TensorLike, axis: Any = None,  # TensorFlow's keyword
             name: str | None = None) -> Tensor:
     """Remove length-1 axes (all of them, or those in ``axis``), as a reshape.
 
@@ -653,7 +653,7 @@ def split(value: TensorLike, num_or_size_splits: Any, axis: int = 0, num: Any = 
 tile_p = Primitive("tile", batch_rule=True, fresh=True)
 
 
-def tile(input: TensorLike, multiples: Any,  # noqa: A002 (TensorFlow's keyword)
+def tile(input: TensorLike, multiples: Any,  # TensorFlow's keyword
          name: str | None = None) -> Tensor:
     """Repeat ``x`` ``multiples[i]`` times along each axis ``i``. Primitive ``tile``.
 

@@ -16,7 +16,7 @@ import contextlib
 
 from finegrad._src import core
 from finegrad._src.ops.array.structural import convert_to_tensor, expand_dims
-from finegrad._src.ops.array.gather import IndexedSlices, take  # noqa: F401 (re-exported)
+from finegrad._src.ops.array.gather import IndexedSlices, take  # re-exported
 from finegrad._src.ops.array.scatter_nd import (tensor_scatter_nd_add, tensor_scatter_nd_max,
                                                 tensor_scatter_nd_min, tensor_scatter_nd_sub,
                                                 tensor_scatter_nd_update)

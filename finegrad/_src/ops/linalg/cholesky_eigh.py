@@ -69,7 +69,7 @@ def eye_like(x):
 cholesky_p = Primitive("cholesky", batch_rule=True, fresh=True, shape_rule=core.same_shape_rule)
 
 
-def cholesky(input: TensorLike,  # noqa: A002 (TensorFlow's keyword)
+def cholesky(input: TensorLike,  # TensorFlow's keyword
              name: str | None = None) -> Tensor:
     """The lower-triangular Cholesky factor ``L`` of each Hermitian positive definite matrix
     (``input = L @ adjoint(L)``); only the lower triangle of ``input`` is read.

@@ -1,5 +1,5 @@
-"""More of ``tf.linalg``: ``normalize``, ``cross``, ``set_diag``, ``tensor_diag``,
-``tensor_diag_part`` and ``matrix_rank``.
+"""Composites of ``tf.linalg``: ``normalize``, ``cross``, ``set_diag``, ``tensor_diag``,
+``tensor_diag_part``, ``matrix_rank`` and ``tridiagonal_matmul``.
 
 Each is a composite of finegrad ops (norms, slices, ``where``, reshapes and ``svd``), so
 gradients (where TensorFlow has them), every order, forward mode and traces come from those
@@ -38,7 +38,7 @@ def _same_dtype(a, b, fn, what):
                         f"{b.dtype.name}")
 
 
-def normalize(tensor: TensorLike, ord: str = "euclidean",  # noqa: A002 (TF's keyword)
+def normalize(tensor: TensorLike, ord: str = "euclidean",  # TF's keyword
               axis: Any = None, name: str | None = None) -> tuple[Tensor, ...]:
     """``(tensor / norm, norm)`` with the norm over ``axis`` kept as axes of length 1 (all
     axes by default): TensorFlow's ``tf.linalg.normalize``. ``ord`` as `finegrad.norm`. A
@@ -117,7 +117,7 @@ def _placed(d, m, n, k, np_dtype):
     return pad(block, edges)
 
 
-def set_diag(input: TensorLike, diagonal: TensorLike, name: str = "set_diag",  # noqa: A002
+def set_diag(input: TensorLike, diagonal: TensorLike, name: str = "set_diag",
              k: int = 0, align: str = "RIGHT_LEFT") -> Tensor:
     """``input`` with diagonal ``k`` of each matrix (the last two axes, ``[..., M, N]``;
     ``k`` = 0 the main one, > 0 above it, < 0 below) replaced by ``diagonal``
@@ -174,7 +174,7 @@ def tensor_diag(diagonal: TensorLike, name: str | None = None) -> Tensor:
     return reshape(diag(reshape(d, [-1])), shape + shape)
 
 
-def tensor_diag_part(input: TensorLike,  # noqa: A002 (TensorFlow's keyword)
+def tensor_diag_part(input: TensorLike,  # TensorFlow's keyword
                      name: str | None = None) -> Tensor:
     """The diagonal of a rank-2k tensor of shape ``s + s``: ``out[i1..ik] =
     input[i1..ik, i1..ik]`` (shape ``s``). Differentiable.

@@ -38,7 +38,7 @@ def _int_arg(v, fn, arg):
     return int(v)
 
 
-def band_part(input: TensorLike, num_lower: Any,  # noqa: A002 (TensorFlow's keyword)
+def band_part(input: TensorLike, num_lower: Any,  # TensorFlow's keyword
               num_upper: Any, name: str | None = None) -> Tensor:
     """Keep a band of each matrix: entries ``(i, j)`` with ``i - j <= num_lower`` and
     ``j - i <= num_upper`` (a negative count keeps that whole triangle), zero elsewhere.
@@ -58,7 +58,7 @@ def band_part(input: TensorLike, num_lower: Any,  # noqa: A002 (TensorFlow's key
                                 & ((up < 0) | (j - i <= up))))
 
 
-def diag_part(input: TensorLike, name: str | None = None, k: int = 0,  # noqa: A002
+def diag_part(input: TensorLike, name: str | None = None, k: int = 0,
               padding_value: int = 0, align: str = "RIGHT_LEFT") -> Tensor:
     """The main diagonal of each matrix (of length ``min(rows, cols)``); only ``k=0``.
 
@@ -116,7 +116,7 @@ inv_p = Primitive("inv", batch_rule=True, fresh=True,
                   shape_rule=lambda x: tuple(x))
 
 
-def inv(input: TensorLike, adjoint: bool = False,  # noqa: A002 (TensorFlow's keyword)
+def inv(input: TensorLike, adjoint: bool = False,  # TensorFlow's keyword
         name: str | None = None) -> Tensor:
     """The inverse of each square matrix (of its adjoint with ``adjoint=True``).
 
@@ -152,7 +152,7 @@ det_p = Primitive("det", batch_rule=True, fresh=True,
                   shape_rule=_batch_shape)
 
 
-def det(input: TensorLike, name: str | None = None) -> Tensor:  # noqa: A002 (TensorFlow's keyword)
+def det(input: TensorLike, name: str | None = None) -> Tensor:  # TensorFlow's keyword
     """The determinant of each square matrix (over the last two axes).
 
     Gradient: ``ct * det(A) * inv(A)^H``, TensorFlow's (nan-free only where A is invertible).
@@ -191,7 +191,7 @@ det_sign_p = core.def_nondiff(Primitive("det_sign", fresh=True,
                                         shape_rule=_batch_shape))
 
 
-def slogdet(input: TensorLike,  # noqa: A002 (TensorFlow's keyword)
+def slogdet(input: TensorLike,  # TensorFlow's keyword
             name: str | None = None) -> tuple[Tensor, ...]:
     """``(sign, log_abs_determinant)`` of each square matrix, without overflow.
 

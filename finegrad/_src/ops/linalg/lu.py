@@ -64,7 +64,7 @@ lu_perm_p = core.def_nondiff(Primitive("lu_perm", fresh=True,
                                        shape_rule=lambda x: tuple(x[:-1])))
 
 
-def lu(input: TensorLike, output_idx_type: str = "int32",  # noqa: A002 (TensorFlow's keyword)
+def lu(input: TensorLike, output_idx_type: str = "int32",  # TensorFlow's keyword
        name: str | None = None) -> tuple[Tensor, ...]:
     """``(lu, p)``: the LU decomposition with partial pivoting of each square matrix, packed
     as TensorFlow's (``L`` unit lower below the diagonal, ``U`` on and above it) with the row

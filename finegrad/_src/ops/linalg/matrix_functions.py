@@ -105,7 +105,7 @@ def _expm_impl(a):
 expm_p = Primitive("expm", batch_rule=True, fresh=True, shape_rule=core.same_shape_rule)
 
 
-def expm(input: TensorLike, name: str | None = None) -> Tensor:  # noqa: A002 (TensorFlow's keyword)
+def expm(input: TensorLike, name: str | None = None) -> Tensor:  # TensorFlow's keyword
     """The matrix exponential ``sum_k A^k / k!`` of each square matrix, by TensorFlow's
     scaling and squaring with Pade approximants (same values as ``tf.linalg.expm``).
 

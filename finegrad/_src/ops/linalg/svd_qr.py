@@ -156,7 +156,7 @@ qr_p = Primitive("qr", multiple_results=True, batch_rule=True, fresh=True,
                      lambda m, n, full_matrices: (m if full_matrices else min(m, n), n)))
 
 
-def qr(input: TensorLike, full_matrices: bool = False,  # noqa: A002 (TensorFlow's keyword)
+def qr(input: TensorLike, full_matrices: bool = False,  # TensorFlow's keyword
        name: str | None = None) -> tuple[Tensor, ...]:
     """QR decomposition of each matrix: ``(q, r)`` with ``input == q @ r``, ``q`` with
     orthonormal columns and ``r`` upper triangular (``[..., M, K]`` and ``[..., K, N]``,

@@ -251,7 +251,7 @@ def _mod_vjp(ct, x, y, *, out, needs, batch):
 pow_p = Primitive("pow", batch_rule=True, elementwise=True, fresh=True)
 
 
-def pow(x: TensorLike, y: Any,  # noqa: A001 - TensorFlow's public name
+def pow(x: TensorLike, y: Any,  # TensorFlow's public name
         name: str | None = None) -> Tensor:
     """Elementwise x ** y. Primitive ``pow``; ``pow_scalar`` when ``y`` is a Python number and
     ``x`` is floating (a simpler rule: y * x**(y-1), as JAX's integer_pow).

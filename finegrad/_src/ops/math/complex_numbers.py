@@ -116,7 +116,7 @@ def _real_kernel(x, out=None):
 real_p = Primitive("real", batch_rule=True, kernel=_real_kernel)
 
 
-def real(input: TensorLike,  # noqa: A002 - TensorFlow's argument name
+def real(input: TensorLike,  # TensorFlow's argument name
          name: str | None = None) -> Tensor:
     """The real part of a complex tensor (a real tensor is returned unchanged, as in
     TensorFlow). Primitive ``real``; its VJP is ``complex(ct, 0)``.
@@ -145,7 +145,7 @@ def _imag_kernel(x, out=None):
 imag_p = Primitive("imag", batch_rule=True, kernel=_imag_kernel)
 
 
-def imag(input: TensorLike,  # noqa: A002 - TensorFlow's argument name
+def imag(input: TensorLike,  # TensorFlow's argument name
          name: str | None = None) -> Tensor:
     """The imaginary part of a complex tensor (zeros for a real tensor, as in TensorFlow).
 
@@ -176,7 +176,7 @@ def _imag_vjp(ct, x, *, out, needs, batch):
 complex_p = Primitive("complex", batch_rule=True, elementwise=True, fresh=True)
 
 
-def complex(real: Any, imag: Any,  # noqa: A001 - TensorFlow's public name
+def complex(real: Any, imag: Any,  # TensorFlow's public name
             name: str | None = None) -> Tensor:
     """The complex tensor ``real + i * imag`` (float32 parts give complex64, float64 parts
     complex128, as in TensorFlow); the parts broadcast. Primitive ``complex``.
@@ -225,7 +225,7 @@ def _complex_vjp(ct, re, im, *, out, needs, batch):
 angle_p = Primitive("angle", batch_rule=True, elementwise=True, fresh=True)
 
 
-def angle(input: TensorLike,  # noqa: A002 - TensorFlow's argument name
+def angle(input: TensorLike,  # TensorFlow's argument name
           name: str | None = None) -> Tensor:
     """The argument (phase) of each element, ``atan2(imag, real)``; for a real tensor 0 or pi
     (by sign, as TensorFlow's), with no gradient. Primitive ``angle``.

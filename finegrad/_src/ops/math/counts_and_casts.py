@@ -1,4 +1,4 @@
-"""More of TensorFlow's elementwise and counting names: ``realdiv``, ``truncatemod``,
+"""Counts, order checks, casts and division variants of ``tf.math``: ``realdiv``, ``truncatemod``,
 ``scalar_mul``, ``saturate_cast``, ``math.nextafter``, ``math.count_nonzero``,
 ``math.zero_fraction``, ``math.is_non_decreasing``, ``math.is_strictly_increasing``,
 ``math.invert_permutation`` and ``math.accumulate_n``.
@@ -230,7 +230,7 @@ def saturate_cast(value: Any, dtype: Any, name: str | None = None) -> Tensor:
 
 # ---- counting and order checks -----------------------------------------------------------
 
-def count_nonzero(input: TensorLike, axis: Any = None, keepdims: Any = None,  # noqa: A002
+def count_nonzero(input: TensorLike, axis: Any = None, keepdims: Any = None,
                   dtype: DTypeLike = dtypes.int64, name: str | None = None) -> Tensor:
     """How many entries of ``input`` are not zero (not False, not the empty string) over
     ``axis`` (all axes by default), as ``dtype`` (int64 by default). Exact comparison with 0:

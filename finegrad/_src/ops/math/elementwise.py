@@ -290,7 +290,7 @@ def _sigmoid_grad_vjp(ct, y, g, *, out, needs, batch):
 abs_p = Primitive("abs", batch_rule=True, kernel=np.abs)
 
 
-def abs(x: TensorLike, name: str | None = None) -> Tensor:  # noqa: A001 - TensorFlow's public name
+def abs(x: TensorLike, name: str | None = None) -> Tensor:  # TensorFlow's public name
     """Elementwise absolute value; the subgradient at 0 is 0 (sign(0)), as in TensorFlow.
 
     Primitive ``abs``.
@@ -373,7 +373,7 @@ round_p, round = _rounding("round", np.round, """Elementwise rounding, half to e
 
     >>> import finegrad as fg
     >>> fg.round(fg.constant([0.5, 1.5])).numpy()
-    array([0., 2.], dtype=float32)""")  # noqa: A001
+    array([0., 2.], dtype=float32)""")
 
 
 # ---- where (select), and the cotangents of a selection -----------------------------------------

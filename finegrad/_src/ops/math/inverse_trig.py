@@ -1,5 +1,5 @@
-"""More elementwise math: inverse hyperbolic functions, ``rint``, ``log_sigmoid`` and
-``atan2``.
+"""Inverse hyperbolic functions (``acosh``, ``atanh``) and ``atan2``, with three small
+elementwise names beside them: ``rint``, ``log_sigmoid`` and ``squared_difference``.
 
 The unary primitives are declared through `ops.declare.unary` (float inputs, derivative
 written with finegrad ops); ``rint`` is a rounding, not differentiable, as TensorFlow's;

@@ -1,7 +1,7 @@
 """The ``*_no_nan`` products and divisions of ``tf.math``: ``reciprocal_no_nan``,
-``multiply_no_nan`` and ``xdivy`` (``divide_no_nan`` is in `_src.statistics`). Each is written
-with finegrad ops in TensorFlow's formulas, so values and gradients (every order, both modes)
-are TensorFlow's.
+``multiply_no_nan`` and ``xdivy`` (``divide_no_nan`` is in `ops.math.statistics`). Each is
+written with finegrad ops in TensorFlow's formulas, so values and gradients (every order, both
+modes) are TensorFlow's.
 """
 
 from __future__ import annotations

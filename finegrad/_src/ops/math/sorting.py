@@ -67,7 +67,7 @@ def _arg_extreme(name: Any, np_fn: Any, nan_as: Any) -> tuple[Primitive, Callabl
 
     prim.def_vmap(axis_vmap(prim, "axis"))
 
-    def op(input: TensorLike, axis: Any = None, output_type: Any = "int64",  # noqa: A002
+    def op(input: TensorLike, axis: Any = None, output_type: Any = "int64",
            name: str | None = None) -> Tensor:
         x = convert_to_tensor(input)
         _check_real(name_, x)
@@ -207,7 +207,7 @@ def argsort(values: TensorLike, axis: int = -1, direction: str = "ASCENDING", st
 TopKV2 = collections.namedtuple("TopKV2", ["values", "indices"])
 
 
-def top_k(input: TensorLike, k: int = 1, sorted: bool = True,  # noqa: A002 (TF's names)
+def top_k(input: TensorLike, k: int = 1, sorted: bool = True,  # TF's names
           index_type: str = "int32", name: str | None = None) -> Any:
     """The ``k`` largest entries along the last axis and their indices, as a named tuple
     ``(values, indices)``; on ties the lower index comes first. ``values`` is differentiable

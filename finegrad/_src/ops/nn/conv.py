@@ -196,7 +196,7 @@ def _conv_params(x, w, strides, padding, dilations, fn, n=2):
     return dict(strides=strides, dilations=dilations, pads=pads)
 
 
-def conv2d(input: TensorLike, filters: TensorLike, strides: Any, padding: Any,  # noqa: A002
+def conv2d(input: TensorLike, filters: TensorLike, strides: Any, padding: Any,
            data_format: str = "NHWC", dilations: Any = None, name: str | None = None) -> Tensor:
     """2-D convolution (cross-correlation, as TensorFlow's) of ``input`` [batch, height,
     width, in_channels] with ``filters`` [kh, kw, in_channels, out_channels].
@@ -222,7 +222,7 @@ def conv2d(input: TensorLike, filters: TensorLike, strides: Any, padding: Any,  
     return bind(conv2d_p, x, w, **_conv_params(x, w, strides, padding, dilations, fn))
 
 
-def conv1d(input: TensorLike, filters: TensorLike, stride: Any, padding: Any,  # noqa: A002
+def conv1d(input: TensorLike, filters: TensorLike, stride: Any, padding: Any,
            data_format: str = "NWC", dilations: Any = None, name: str | None = None) -> Tensor:
     """1-D convolution of ``input`` [batch, width, in_channels] with ``filters`` [k,
     in_channels, out_channels] (conv2d over a height of 1).
@@ -242,7 +242,7 @@ def conv1d(input: TensorLike, filters: TensorLike, stride: Any, padding: Any,  #
     return squeeze(y, [1])
 
 
-def conv2d_transpose(input: TensorLike, filters: TensorLike, output_shape: Any,  # noqa: A002
+def conv2d_transpose(input: TensorLike, filters: TensorLike, output_shape: Any,
                      strides: Any, padding: str = "SAME", data_format: str = "NHWC",
                      dilations: Any = None, name: str | None = None) -> Tensor:
     """The transpose (gradient) of `conv2d` in its input: ``input`` [batch, h, w,
@@ -285,7 +285,7 @@ def conv2d_transpose(input: TensorLike, filters: TensorLike, output_shape: Any, 
     return bind(conv2d_input_grad_p, ct, w, in_hw=shape, **params)
 
 
-def depthwise_conv2d(input: TensorLike, filter: Any, strides: Any, padding: Any,  # noqa: A002
+def depthwise_conv2d(input: TensorLike, filter: Any, strides: Any, padding: Any,
                      data_format: Any = None, dilations: Any = None,
                      name: str | None = None) -> Tensor:
     """Depthwise 2-D convolution: each input channel c convolved with its own
@@ -310,7 +310,7 @@ def depthwise_conv2d(input: TensorLike, filter: Any, strides: Any, padding: Any,
     return bind(conv2d_p, x, full, **_conv_params(x, full, strides, padding, dilations, fn))
 
 
-def convolution(input: TensorLike, filters: TensorLike, strides: Any = None,  # noqa: A002
+def convolution(input: TensorLike, filters: TensorLike, strides: Any = None,
                 padding: str = "VALID", data_format: Any = None, dilations: Any = None,
                 name: str | None = None) -> Tensor:
     """`conv1d` or `conv2d`, by the rank of ``input`` (3 or 4), channels last.

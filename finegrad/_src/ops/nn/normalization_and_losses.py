@@ -1,4 +1,5 @@
-"""More of ``tf.nn``: batch_normalization, weighted_cross_entropy_with_logits and
+"""Batch normalization and two losses of ``tf.nn``: batch_normalization,
+weighted_cross_entropy_with_logits and
 log_poisson_loss, written with existing ops in TensorFlow's own formulas, so their values,
 gradients (every mode and order) and nan/inf at the edges are TensorFlow's."""
 

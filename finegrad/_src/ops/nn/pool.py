@@ -234,7 +234,7 @@ def _avg_pool_grad_vjp(g, ct, *, out, needs, batch, in_hw, **params):
 
 # --- the public functions ----------------------------------------------------------------------
 
-def _pool(prim, fn, input, ksize, strides, padding, data_format, n):  # noqa: A002
+def _pool(prim, fn, input, ksize, strides, padding, data_format, n):
     """Check the arguments and run ``prim`` (2-D; 1-D as a height of 1)."""
     cg.check_format(data_format, "NHWC" if n == 2 else "NWC", fn)
     x = _float_input(input, n + 2, fn, "input")
@@ -251,7 +251,7 @@ def _pool(prim, fn, input, ksize, strides, padding, data_format, n):  # noqa: A0
     return bind(prim, x, ksize=ksize, strides=strides, pads=pads)
 
 
-def max_pool2d(input: TensorLike, ksize: Any, strides: Any, padding: Any,  # noqa: A002
+def max_pool2d(input: TensorLike, ksize: Any, strides: Any, padding: Any,
                data_format: str = "NHWC", name: str | None = None) -> Tensor:
     """The maximum of each ``ksize`` window of ``input`` [batch, height, width, channels].
 
@@ -269,7 +269,7 @@ def max_pool2d(input: TensorLike, ksize: Any, strides: Any, padding: Any,  # noq
                  data_format, 2)
 
 
-def avg_pool2d(input: TensorLike, ksize: Any, strides: Any, padding: Any,  # noqa: A002
+def avg_pool2d(input: TensorLike, ksize: Any, strides: Any, padding: Any,
                data_format: str = "NHWC", name: str | None = None) -> Tensor:
     """The mean of each ``ksize`` window of ``input`` [batch, height, width, channels]; with
     "SAME" padding, padded positions do not count (TensorFlow's).
@@ -283,7 +283,7 @@ def avg_pool2d(input: TensorLike, ksize: Any, strides: Any, padding: Any,  # noq
                  data_format, 2)
 
 
-def max_pool1d(input: TensorLike, ksize: Any, strides: Any, padding: Any,  # noqa: A002
+def max_pool1d(input: TensorLike, ksize: Any, strides: Any, padding: Any,
                data_format: str = "NWC", name: str | None = None) -> Tensor:
     """`max_pool2d` over [batch, width, channels].
 
@@ -295,7 +295,7 @@ def max_pool1d(input: TensorLike, ksize: Any, strides: Any, padding: Any,  # noq
                  data_format, 1)
 
 
-def avg_pool1d(input: TensorLike, ksize: Any, strides: Any, padding: Any,  # noqa: A002
+def avg_pool1d(input: TensorLike, ksize: Any, strides: Any, padding: Any,
                data_format: str = "NWC", name: str | None = None) -> Tensor:
     """`avg_pool2d` over [batch, width, channels].
 
@@ -307,7 +307,7 @@ def avg_pool1d(input: TensorLike, ksize: Any, strides: Any, padding: Any,  # noq
                  data_format, 1)
 
 
-def _by_rank(fn, one, two, input, ksize, strides, padding, data_format):  # noqa: A002
+def _by_rank(fn, one, two, input, ksize, strides, padding, data_format):
     r = _t(input)._value.ndim
     if r not in (3, 4):
         raise ValueError(f"{fn}: input must have rank 3 or 4 (1-D or 2-D pooling), got rank "
@@ -316,7 +316,7 @@ def _by_rank(fn, one, two, input, ksize, strides, padding, data_format):  # noqa
     return f(input, ksize, strides, padding, data_format or ("NWC" if r == 3 else "NHWC"))
 
 
-def max_pool(input: TensorLike, ksize: Any, strides: Any, padding: Any,  # noqa: A002
+def max_pool(input: TensorLike, ksize: Any, strides: Any, padding: Any,
              data_format: Any = None, name: str | None = None) -> Tensor:
     """`max_pool1d` or `max_pool2d`, by the rank of ``input`` (3 or 4).
 
@@ -328,7 +328,7 @@ def max_pool(input: TensorLike, ksize: Any, strides: Any, padding: Any,  # noqa:
                     padding, data_format)
 
 
-def avg_pool(input: TensorLike, ksize: Any, strides: Any, padding: Any,  # noqa: A002
+def avg_pool(input: TensorLike, ksize: Any, strides: Any, padding: Any,
              data_format: Any = None, name: str | None = None) -> Tensor:
     """`avg_pool1d` or `avg_pool2d`, by the rank of ``input`` (3 or 4).
 

@@ -34,7 +34,7 @@ if TYPE_CHECKING:   # annotations only: nothing imported at run time
     from finegrad._src.tensor import Tensor
 
 
-def _check_dct_args(x, type, n, axis, norm, name):  # noqa: A002 (TensorFlow's keyword)
+def _check_dct_args(x, type, n, axis, norm, name):  # TensorFlow's keyword
     if x._value.dtype not in (np.float32, np.float64):
         raise TypeError(f"{name}: argument 'input' must be float32 or float64, got "
                         f"{x.dtype.name}")
@@ -94,7 +94,7 @@ def _dct4(x, size, ortho):
     return out * x._value.dtype.type(np.sqrt(0.5 / size)) if ortho else out
 
 
-def _transform(input, type, n, axis, norm, name):  # noqa: A002 (TensorFlow's keywords)
+def _transform(input, type, n, axis, norm, name):  # TensorFlow's keywords
     x = _t(input)
     _check_dct_args(x, type, n, axis, norm, name)
     x, size = _fit_last(x, n, name)
@@ -107,7 +107,7 @@ def _transform(input, type, n, axis, norm, name):  # noqa: A002 (TensorFlow's ke
     return _dct4(x, size, norm == "ortho")
 
 
-def dct(input: TensorLike, type: int = 2, n: Any = None, axis: int = -1,  # noqa: A002
+def dct(input: TensorLike, type: int = 2, n: Any = None, axis: int = -1,
         norm: Any = None, name: str | None = None) -> Tensor:
     """The discrete cosine transform of ``type`` (1 to 4) along the last axis, SciPy's and
     TensorFlow's definitions: type II is ``2 sum_n x_n cos(pi k (2n + 1) / 2N)``. ``n``
@@ -126,7 +126,7 @@ def dct(input: TensorLike, type: int = 2, n: Any = None, axis: int = -1,  # noqa
     return _transform(input, type, n, axis, norm, "finegrad.signal.dct")
 
 
-def idct(input: TensorLike, type: int = 2, n: Any = None, axis: int = -1,  # noqa: A002
+def idct(input: TensorLike, type: int = 2, n: Any = None, axis: int = -1,
          norm: Any = None, name: str | None = None) -> Tensor:
     """The inverse DCT, as TensorFlow's: the `dct` of the inverse type (III for II, II for
     III, I and IV themselves). With ``norm='ortho'`` it inverts `dct` exactly; without, the

@@ -90,7 +90,7 @@ def _fft_vjp(ct, x, *, out, needs, batch, rank, inverse):
 fft_p.def_vmap(_vmap_same(fft_p))
 
 
-def _complex_transform(input, rank, inverse):  # noqa: A002 (TensorFlow's keyword)
+def _complex_transform(input, rank, inverse):  # TensorFlow's keyword
     name = _public_name("fft", rank, inverse)
     x = _t(input)
     if x._value.dtype.kind != "c":
@@ -103,7 +103,7 @@ def _complex_transform(input, rank, inverse):  # noqa: A002 (TensorFlow's keywor
     return bind(fft_p, x, rank=rank, inverse=inverse)
 
 
-def fft(input: TensorLike, name: str | None = None) -> Tensor:  # noqa: A002 (TensorFlow's keyword)
+def fft(input: TensorLike, name: str | None = None) -> Tensor:  # TensorFlow's keyword
     """The discrete Fourier transform over the innermost axis of a complex tensor.
 
     Primitive ``fft``; gradient ``n * ifft(ct)`` (TensorFlow's), JVP ``fft`` of the tangent.
@@ -118,7 +118,7 @@ def fft(input: TensorLike, name: str | None = None) -> Tensor:  # noqa: A002 (Te
     return _complex_transform(input, 1, False)
 
 
-def ifft(input: TensorLike, name: str | None = None) -> Tensor:  # noqa: A002 (TensorFlow's keyword)
+def ifft(input: TensorLike, name: str | None = None) -> Tensor:  # TensorFlow's keyword
     """The inverse discrete Fourier transform over the innermost axis (divides by its length).
 
     Primitive ``fft`` (``inverse=True``); gradient ``fft(ct) / n``.
@@ -133,7 +133,7 @@ def ifft(input: TensorLike, name: str | None = None) -> Tensor:  # noqa: A002 (T
     return _complex_transform(input, 1, True)
 
 
-def fft2d(input: TensorLike,  # noqa: A002 (TensorFlow's keyword)
+def fft2d(input: TensorLike,  # TensorFlow's keyword
           name: str | None = None) -> Tensor:
     """The 2-D discrete Fourier transform over the two innermost axes of a complex tensor.
 
@@ -148,7 +148,7 @@ def fft2d(input: TensorLike,  # noqa: A002 (TensorFlow's keyword)
     return _complex_transform(input, 2, False)
 
 
-def ifft2d(input: TensorLike,  # noqa: A002 (TensorFlow's keyword)
+def ifft2d(input: TensorLike,  # TensorFlow's keyword
            name: str | None = None) -> Tensor:
     """The inverse 2-D discrete Fourier transform over the two innermost axes.
 
@@ -163,7 +163,7 @@ def ifft2d(input: TensorLike,  # noqa: A002 (TensorFlow's keyword)
     return _complex_transform(input, 2, True)
 
 
-def fft3d(input: TensorLike,  # noqa: A002 (TensorFlow's keyword)
+def fft3d(input: TensorLike,  # TensorFlow's keyword
           name: str | None = None) -> Tensor:
     """The 3-D discrete Fourier transform over the three innermost axes of a complex tensor.
 
@@ -177,7 +177,7 @@ def fft3d(input: TensorLike,  # noqa: A002 (TensorFlow's keyword)
     return _complex_transform(input, 3, False)
 
 
-def ifft3d(input: TensorLike,  # noqa: A002 (TensorFlow's keyword)
+def ifft3d(input: TensorLike,  # TensorFlow's keyword
            name: str | None = None) -> Tensor:
     """The inverse 3-D discrete Fourier transform over the three innermost axes.
 

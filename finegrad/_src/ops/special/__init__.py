@@ -5,4 +5,5 @@ gamma functions (`igamma`), each primitive beside its float64 NumPy kernels
 (`erf_gamma_kernels`, `bessel_zeta_kernels`, `igamma_kernels`: SciPy is not a runtime
 dependency).
 """
-from finegrad._src.ops.special import error_and_gamma, bessel_zeta_beta, igamma  # noqa: F401
+from finegrad._src.ops.special import (erf_gamma_kernels, bessel_zeta_kernels,  # noqa: F401
+                                       igamma_kernels, error_and_gamma, bessel_zeta_beta, igamma)

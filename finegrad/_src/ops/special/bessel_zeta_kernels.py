@@ -1,4 +1,5 @@
-"""More special functions on NumPy float64 arrays (no SciPy at runtime): erfcinv (and ndtri
+"""The kernels of `bessel_zeta_beta` on NumPy float64 arrays (no SciPy at runtime): erfcinv
+(and ndtri
 through it), the exponentially scaled modified Bessel functions i0e and i1e, the Hurwitz zeta
 function on TensorFlow's whole domain, and the regularized incomplete beta function.
 

@@ -5,15 +5,16 @@ exp(x))`` over 10^7 floats) is bound by memory traffic, not arithmetic. `fuse_ru
 of two or more consecutive nodes whose primitives declare a ``kernel`` (a NumPy ufunc) over
 one large float shape, and replaces each run by one `Fused` pseudo-primitive that applies the
 same ufuncs to cache-sized blocks. Each element goes through the same ufuncs as unfused, so
-results are bitwise identical. With the fast path (`graph/fast.py`), the blocks are split over
+results are bitwise identical. With the fast path (`fast`), the blocks are split over
 threads (still the same bits) and a sum over all axes of a chain's value joins the chain
 (added block by block: within float rounding). The pass works on node
-lists; `ir.fuse_elementwise` wraps it.
+lists; `fuse_elementwise` (the pass) wraps it.
 """
 import numpy as np
 
 from finegrad._src import threads
-from finegrad._src.graph import fast, jit
+from finegrad._src.graph.compile import fast, graph_ops, jit
+from finegrad._src.graph.ir import Graph, Node, out_slots
 
 #: elements per block when a chain of 8-byte values runs block by block (256 KiB per value:
 #: a chain's scratch buffers stay in a core's L2 cache); 4-byte values take twice as many
@@ -29,7 +30,7 @@ class Fused:
     block by block so the intermediates stay in cache. Values used only inside the chain
     live in block-sized scratch buffers; the others are written to full arrays.
 
-    With the fast path on (`graph/fast.py`), the blocks are split over threads (each thread
+    With the fast path on (`graph/compile/fast.py`), the blocks are split over threads (each thread
     a contiguous part, with scratch buffers of its own: the same ufuncs per element, so the
     same bits), and ``reductions``, nodes reducing a chain value over all its axes with a
     primitive that declares a ``reducer``, are computed per block and combined, so the value
@@ -160,7 +161,7 @@ def fusable(n, meta):
 
 
 def compilable(n, meta):
-    """Whether node ``n`` may be a step of a compiled chain (`graph/jit.py`) now."""
+    """Whether node ``n`` may be a step of a compiled chain (`graph/compile/jit.py`) now."""
     return int(np.prod(n.meta[0][0], dtype=np.int64)) >= jit.JIT_MIN and jit.enabled() and \
         jit.takes(n, meta)
 
@@ -250,15 +251,14 @@ class _Chain:
 
     def scatter(self, produced):
         """The node, if any, that interleaves values of a compiled 1-D run into a new array
-        (a `rewrite.scatter_sum_p` whose basic indices cover it, the sole reader of each of
+        (a `graph_ops.scatter_sum_p` whose basic indices cover it, the sole reader of each of
         them): the compiled loop then writes them into it directly."""
         if len(self.shape) != 1 or not produced:
             return None
-        from finegrad._src.graph import rewrite   # (its graph-only primitives: on first use)
         members = {id(n) for n in self.run}
         for u in self.uses.get(produced[-1], ()):
             m = self.order[u]
-            if m.prim is not rewrite.scatter_sum_p or not m.params.get("covers") or \
+            if m.prim is not graph_ops.scatter_sum_p or not m.params.get("covers") or \
                     id(m) in self.taken or not all(i.basic for i in m.params["indices"]) or \
                     len(set(m.ins)) != len(m.ins):
                 continue
@@ -285,3 +285,15 @@ class _Chain:
                     self.available.update(m.outs)
                     changed = True
 
+
+def fuse_elementwise(g):
+    """Replace runs of two or more consecutive large elementwise kernel nodes of one shape by
+    one fused node (see `Fused`)."""
+    ready = set(g.args) | set(g.consts) | set(g.outer)
+    nodes = []
+    for item in fuse_runs(g.nodes, ready, out_slots(g), g.meta):
+        if isinstance(item, Fused):
+            item = Node(item, tuple(item.ext), {}, tuple(item.escaping),
+                        [g.meta[s] for s in item.escaping])
+        nodes.append(item)
+    return Graph(g.name, g.args, g.arg_names, g.consts, nodes, g.outputs, g.meta, g.outer)

@@ -14,11 +14,12 @@ import numpy as np
 
 from finegrad._src import core, nest
 from finegrad._src.ad import custom
-from finegrad._src.graph import ir, symbolic
-from finegrad._src.graph.builder import GraphBuilder
+from finegrad._src.graph.compile import symbolic
+from finegrad._src.graph.tracing.builder import GraphBuilder
 from finegrad._src.graph.ir import OutSlot, read_variable_p, assign_variable_p
 from finegrad._src.ops.array.structural import convert_to_tensor
 from finegrad._src.tensor import Tensor
+from finegrad._src.graph.compile import pipeline
 
 
 class ConcreteFunction:
@@ -67,7 +68,7 @@ class ConcreteFunction:
         <BLANKLINE>
         """
         if self._compiled is None:
-            self._compiled = self.graph.compiled()
+            self._compiled = pipeline.compiled(self.graph)
         return self._compiled.source
 
     def _tensors(self, args, kwargs):
@@ -99,7 +100,7 @@ class ConcreteFunction:
             values = [None if v is None else Tensor(v) for v in first]
         else:
             if compiled is None:
-                compiled = self._compiled = self.graph.compiled()
+                compiled = self._compiled = pipeline.compiled(self.graph)
             values = [None if v is None else Tensor(v)
                       for v in compiled.run([t._value for t in tensors])]
         it = iter(values)
@@ -147,9 +148,9 @@ class ConcreteFunction:
             self._sized.move_to_end(key)
             return compiled, None
         self._check_guards(key, symbolic.bindings(self.graph, vals))
-        outs, sized, binding = ir.specialize(self.graph, vals)
+        outs, sized, binding = symbolic.specialize(self.graph, vals)
         self._check_guards(key, binding)   # those on sizes the run gave
-        self._sized[key] = sized.compiled()
+        self._sized[key] = pipeline.compiled(sized)
         if len(self._sized) > self.MAX_SIZES:
             self._sized.popitem(last=False)
         return self._sized[key], outs
@@ -163,24 +164,13 @@ def replay(graph, tensors, builder, outer=None):
     if outer:
         env.update(outer)
     sym = graph.sym
-    binding = {}
-    if sym:
-        for s, t in env.items():
-            if s in sym:
-                symbolic.bind_shape(binding, sym[s], core.shape_of(t))
+    binding = _bindings(sym, env)
     for s, v in graph.consts.items():
         # the captured tensor itself, so an outer tape or trace sees the connection
         env[s] = builder.captured(s) if builder is not None else Tensor(v)
     for n in graph.nodes:
-        if n.prim is read_variable_p:
-            env[n.outs[0]] = n.params["var"].read_value()
-            continue
-        if n.prim is assign_variable_p:
-            p = n.params
-            if "index" in p:    # v[index].assign(value)
-                p["var"]._assign_slice(p["index"].idx, env[n.ins[0]])
-            else:
-                getattr(p["var"], p["mode"])(env[n.ins[0]])
+        if n.prim is read_variable_p or n.prim is assign_variable_p:
+            _replay_effect(n, env)
             continue
         ins = [env[s] for s in n.ins]
         params = symbolic.resolve_params(n.params, binding) if sym else n.params
@@ -195,6 +185,26 @@ def replay(graph, tensors, builder, outer=None):
     # one value per output leaf (None where the function returned something else), as the
     # compiled form gives them
     return [env[o.slot] if isinstance(o, OutSlot) else None for o in nest.flatten(graph.outputs)]
+
+
+def _bindings(sym, env):
+    """The symbol bindings from the shapes of the values in ``env`` that have symbolic ones."""
+    binding = {}
+    for s, t in env.items():
+        if s in sym:
+            symbolic.bind_shape(binding, sym[s], core.shape_of(t))
+    return binding
+
+
+def _replay_effect(n, env):
+    """Replay a variable read or update node on the variable itself."""
+    p = n.params
+    if n.prim is read_variable_p:
+        env[n.outs[0]] = p["var"].read_value()
+    elif "index" in p:    # v[index].assign(value)
+        p["var"]._assign_slice(p["index"].idx, env[n.ins[0]])
+    else:
+        getattr(p["var"], p["mode"])(env[n.ins[0]])
 
 
 def _assigned_variables(g):

@@ -1,6 +1,6 @@
 """Fused arithmetic chains compiled to one loop, with numba (the ``finegrad[fast]`` extra).
 
-A fused chain (`graph/fuse.py`) whose every step is plain arithmetic (``+ - * /``, negation,
+A fused chain (`graph/compile/fuse.py`) whose every step is plain arithmetic (``+ - * /``, negation,
 squares: the primitives whose ``numexpr`` spelling `fast.arithmetic` accepts) over float32 or
 float64 values becomes `CompiledChain`: one loop over the elements, compiled by numba, in
 which each element is read once, goes through the whole chain in registers and is written
@@ -14,7 +14,7 @@ Why only arithmetic (measured on this project's 2-core x86-64 machine, NumPy 2.4
 0.68): the Rosenbrock Hessian-vector product's chain (11 arithmetic steps over 5·10^4
 float64, benchmark g4) runs in about a third of the time of its ufuncs; the softplus chain
 (``exp``, ``log``: benchmark g2) runs slower compiled, as the loop calls the scalar libm
-functions where NumPy's float32 ``exp`` and ``log`` are SIMD loops (`graph/fast.py`): those
+functions where NumPy's float32 ``exp`` and ``log`` are SIMD loops (`graph/compile/fast.py`): those
 chains keep NumPy's ufuncs, block by block.
 
 Switch: used when numba can be imported and ``FINEGRAD_FAST`` is not ``0`` (whatever the
@@ -29,7 +29,7 @@ import re
 import numpy as np
 
 from finegrad._src import threads
-from finegrad._src.graph import fast
+from finegrad._src.graph.compile import fast
 
 #: chains over fewer elements stay NumPy ufuncs (a compiled call costs a few microseconds)
 JIT_MIN = 1 << 13
@@ -91,7 +91,7 @@ def kernel(src):
     """The compiled loop of ``src`` (from `source`), made once per source."""
     import numba
     env = {"f4": np.float32, "f8": np.float64}
-    exec(compile(src, "<finegrad compiled chain>", "exec"), env)   # noqa: S102
+    exec(compile(src, "<finegrad compiled chain>", "exec"), env)
     return numba.njit(nogil=True, error_model="numpy")(env["chain"])
 
 

@@ -1,7 +1,7 @@
-"""Op-table rows of the tf.math families in ops/special/error_and_gamma.py, ops/math/sorting.py and
-ops/math/segments.py (kept out of op_specs.py, which imports this module, to keep it short).
+"""Op-table rows of the special functions (ops/special/): error and gamma functions, ndtri,
+the modified Bessel functions, zeta, the incomplete gamma and beta functions.
 
-`NONDIFF_MATH_EXTRA` names their primitives that carry no gradient.
+`NONDIFF` names their primitives that carry no gradient.
 """
 import finegrad as fg
 from finegrad._src.ops.special.igamma import gamma_sample_grad
@@ -62,42 +62,4 @@ _add(
            domains=(POSITIVE, POSITIVE), prims=("igamma", "digamma")),
 )
 
-# ---- sorting: sort and top_k gather the values at the sorting indices (random inputs: no ties)
-_add(
-    OpSpec(fg.sort, shapes=((3,), (2, 3)), prims=("gather", "argsort")),
-    OpSpec(fg.sort, shapes=((2, 3),), kwargs=dict(axis=0, direction="DESCENDING"),
-           prims=("gather", "transpose")),
-    OpSpec(_named("top_k", lambda x: fg.math.top_k(x, k=2).values), shapes=((3,), (2, 3)),
-           prims=("gather", "argsort")),
-)
-
-# ---- segments: the first axis (4 rows) goes to segments [0, 0, 1, 3] (segment 2 empty), or in
-# any order with a dropped row (-1) for the unsorted ops, or by a 2-D id array
-_IDS, _UIDS, _ROWS = [0, 0, 1, 3], [2, 0, -1, 2], ((4,), (4, 2))
-_KINDS = (("sum", ANY, ("gather_transpose",)), ("mean", ANY, ("divide",)),
-          ("max", ANY, ("segment_max",)), ("min", ANY, ("segment_min",)),
-          ("prod", AWAY_FROM_ZERO, ("segment_prod",)))
-
-
-def _segment_row(kind, dom, prims, unsorted):
-    name = f"unsorted_segment_{kind}" if unsorted else f"segment_{kind}"
-    f = getattr(fg.math, name)
-    fn = (lambda x: f(x, _UIDS, 3)) if unsorted else (lambda x: f(x, _IDS))
-    return OpSpec(_named(name, fn), shapes=_ROWS, domain=dom, prims=prims)
-
-
-_add(*(_segment_row(*row, unsorted) for unsorted in (False, True) for row in _KINDS))
-_add(OpSpec(_named("unsorted_segment_max(2-D ids)",
-                   lambda x: fg.math.unsorted_segment_max(x, [[0, 1], [1, 2]], 3)),
-            shapes=((2, 2), (2, 2, 3)), prims=("segment_max",)))
-
-# ---- polyval (Horner) and confusion_matrix's weights (a scatter-add into the cells)
-_add(
-    OpSpec(_named("polyval", lambda c, x: fg.math.polyval([c, 1.5, c], x)), nargs=2,
-           prims=("multiply", "add")),
-    OpSpec(_named("confusion_matrix(weights)", lambda w: fg.math.confusion_matrix(
-        [0, 1, 1], [1, 1, 0], weights=w, dtype=w.dtype)), shapes=((3,),),
-        prims=("gather_transpose",)),
-)
-
-NONDIFF_MATH_EXTRA = ("truncatediv", "argmax", "argmin", "argsort")
+NONDIFF = ("truncatediv",)   # (a primitive of special/error_and_gamma.py)

@@ -1,11 +1,11 @@
-"""Algebraic rewrites of compiled graphs (passes of `ir.compile_graph`), each keeping values.
+"""Algebraic rewrites of compiled graphs (passes of `pipeline.compile_graph`), each keeping values.
 
 `commute_operands`: addition and multiplication commute exactly in IEEE arithmetic (real and
 complex: the same products and sums, in the same order), and so does their broadcasting and
 their type promotion; a traced gradient often computes ``2.0 * v`` in one rule and ``v * 2.0``
 in another. The pass reads equal scalar constants (same type, same bits) from one slot and
 swaps the two operands of an ``add`` or ``multiply`` kernel where that writes it as an
-earlier node is written (other nodes keep the order the user wrote), so that `ir.simplify`
+earlier node is written (other nodes keep the order the user wrote), so that `simplify`
 merges such repeated subexpressions: one pass over memory instead of two, identical values.
 
 `fold_scalar_factors`: ``c2 * (c1 * x)`` with scalar constants, where the inner product is
@@ -27,13 +27,16 @@ products behind once `ir.scalarize_constants` has made the ones a scalar.
 """
 import numpy as np
 
+from finegrad._src import nest
+from finegrad._src.graph import ir
+from finegrad._src.graph.compile.simplify import simplify
+
 
 def commute_operands(g):
     """Equal scalar constants read from one slot, and the operands of an ``add`` or
     ``multiply`` swapped where that writes it as an earlier node is written, then
-    `ir.simplify` (which merges them); again while that merges more. Returns ``g`` when
+    `simplify` (which merges them); again while that merges more. Returns ``g`` when
     nothing changes."""
-    from finegrad._src.graph import ir
     for _ in range(4):
         same, seen, nodes, changed = _same_scalars(g.consts), set(), [], False
         for n in g.nodes:
@@ -50,7 +53,7 @@ def commute_operands(g):
             nodes.append(n)
         if not changed:
             return g
-        g = ir.simplify(ir.Graph(g.name, g.args, g.arg_names, g.consts, nodes, g.outputs,
+        g = simplify(ir.Graph(g.name, g.args, g.arg_names, g.consts, nodes, g.outputs,
                                  g.meta, g.outer))
     return g
 
@@ -92,8 +95,6 @@ def _identity_operand(n, consts, meta):
 def drop_identities(g):
     """Nodes computing ``x`` exactly (``x * 1``, ...: see the module docstring) dropped,
     their readers reading ``x``. Returns ``g`` when there is none."""
-    from finegrad._src import nest
-    from finegrad._src.graph import ir
     alias, nodes = {}, []
     for n in g.nodes:
         if any(s in alias for s in n.ins):
@@ -109,7 +110,7 @@ def drop_identities(g):
         return g
     outputs = nest.map_structure(lambda o: ir.OutSlot(alias.get(o.slot, o.slot))
                                  if isinstance(o, ir.OutSlot) else o, g.outputs)
-    return ir.simplify(ir.Graph(g.name, g.args, g.arg_names, g.consts, nodes, outputs,
+    return simplify(ir.Graph(g.name, g.args, g.arg_names, g.consts, nodes, outputs,
                                 g.meta, g.outer))
 
 
@@ -144,8 +145,7 @@ def _foldable(c1, c2, dtype):
 def fold_scalar_factors(g):
     """``c2 * (c1 * x)`` as ``(c1 * c2) * x`` where that is exact (see the module
     docstring). Returns ``g`` when nothing folds."""
-    from finegrad._src.graph import ir
-    outs, uses = ir._out_slots(g), {}
+    outs, uses = ir.out_slots(g), {}
     for n in g.nodes:
         for s in n.ins:
             uses[s] = uses.get(s, 0) + 1
@@ -172,7 +172,7 @@ def fold_scalar_factors(g):
     if not dropped:
         return g
     nodes = [n for n in nodes if id(n) not in dropped]
-    return ir.simplify(ir.Graph(g.name, g.args, g.arg_names, consts, nodes, g.outputs, meta,
+    return simplify(ir.Graph(g.name, g.args, g.arg_names, consts, nodes, g.outputs, meta,
                                 g.outer))
 
 

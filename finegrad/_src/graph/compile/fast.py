@@ -2,7 +2,7 @@
 arithmetic spelling of scalar steps.
 
 With the fast path on (`threads`: ``FINEGRAD_FAST``, on by default from 4 cores), a fused
-chain of a compiled graph (`graph/fuse.py`) splits its elements over a small thread pool,
+chain of a compiled graph (`graph/compile/fuse.py`) splits its elements over a small thread pool,
 each thread running NumPy's ufuncs block by block over its part, and sums over all axes of
 the chain's values are computed per block inside the chain. Decided when a graph is
 compiled (`threaded`), in one place; `disabled` compiles without it.
@@ -28,7 +28,7 @@ are noisy, the ranking was the same in every run):
 So the threads need no library beyond NumPy. Chains of plain arithmetic are another matter:
 there numba's loop reads and writes each element once and computes in registers, where each
 ufunc is a pass over memory, and no transcendental function is involved; the ``finegrad[fast]``
-extra installs numba for them (`graph/jit.py`).
+extra installs numba for them (`graph/compile/jit.py`).
 """
 import contextlib
 import re
@@ -42,7 +42,7 @@ _ARITHMETIC = re.compile(r"(\{\d\}|[\d\s()+\-*/])+")
 
 def threaded():
     """Whether graphs compiled now split fused chains over threads and compute the sums of
-    their values block by block (`graph/fuse.py`, `threads`): the environment asks for the
+    their values block by block (`graph/compile/fuse.py`, `threads`): the environment asks for the
     fast path and `disabled` is not in force."""
     return not is_disabled() and threads.wanted()
 
@@ -56,7 +56,7 @@ def is_disabled():
 @contextlib.contextmanager
 def disabled():
     """Context manager: graphs compiled inside it run their fused chains on one thread, with
-    no sum absorbed and no chain compiled (`graph/jit.py`), on this thread."""
+    no sum absorbed and no chain compiled (`graph/compile/jit.py`), on this thread."""
     saved = getattr(_OFF, "off", False)
     _OFF.off = True
     try:
@@ -70,7 +70,7 @@ def arithmetic(prim):
     and integer literals over ``{0}``, ``{1}``, ...), else None. On NumPy scalars the same
     text is Python arithmetic that runs the same ufunc loops in the same order as the
     kernel: the generated code of a compiled graph spells scalar steps so
-    (`graph/codegen.py`)."""
+    (`graph/compile/codegen.py`)."""
     spelling = getattr(prim, "numexpr", None)
     if spelling is None or not _ARITHMETIC.fullmatch(spelling):
         return None

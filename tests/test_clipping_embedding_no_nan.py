@@ -1,5 +1,6 @@
-"""The composites of ops/nn/clipping.py, math.lbeta, math.cumulative_logsumexp and
-finegrad.hessians: values and gradients against closed forms and, when installed,
+"""The composites of ops/nn/clipping.py, ops/nn/embedding_and_bias.py, ops/math/no_nan.py,
+math.lbeta, math.cumulative_logsumexp and finegrad.hessians: values and gradients against
+closed forms and, when installed,
 TensorFlow."""
 import math
 

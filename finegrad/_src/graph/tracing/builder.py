@@ -7,7 +7,7 @@ isolated: assignments inside it update a shadow value, not the variable. As the 
 tracer it also answers what a `Tensor` asks during a trace: whether its value may be handed
 to Python (`check_concrete`) and which of its sizes are open (`static_shape`). Under an
 input_signature with ``None`` dimensions it keeps every value's shape with its symbolic
-sizes (`dims.Dim`, graph/symbolic.py) and the guards the trace decided.
+sizes (`dims.Dim`, graph/compile/symbolic.py) and the guards the trace decided.
 """
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ import numpy as np
 
 from finegrad._src import core, dtypes, nest
 from finegrad._src.ad import custom
-from finegrad._src.graph import ir, symbolic
+from finegrad._src.graph import ir
+from finegrad._src.graph.compile import symbolic
 from finegrad._src.ops.array import indexing
 from finegrad._src.graph.ir import Graph, Node, OutSlot, read_variable_p, assign_variable_p
 from finegrad._src.dims import Dim, has_dims, is_symbolic
@@ -100,7 +101,7 @@ class GraphBuilder(core.Recorder):
         # values (gather's index range) then gives way, as only shapes are traced
         self.examples = parent.examples if parent is not None else False
         self._next = 0
-        # shape polymorphism (graph/symbolic.py): slot -> its shape with `Dim` sizes (slots
+        # shape polymorphism (graph/compile/symbolic.py): slot -> its shape with `Dim` sizes (slots
         # with an open size only), and the guards the trace decided (kept by the outermost
         # builder)
         self.poly = parent.poly if parent is not None else False

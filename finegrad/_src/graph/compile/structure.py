@@ -1,4 +1,4 @@
-"""Structural rewrites: matrix products with a diagonal operand (a pass of `ir.compile_graph`).
+"""Structural rewrites: matrix products with a diagonal operand (a pass of the `pipeline`).
 
 `diagonal_matmuls`: a Jacobian taken by one batched reverse pass (`GradientTape.jacobian`)
 seeds it with an identity matrix; elementwise VJPs then scale it by vectors
@@ -25,6 +25,7 @@ takes (and some more: a check that may only be too strict). Then:
 import numpy as np
 
 from finegrad._src.core import Primitive, def_nondiff
+from finegrad._src.graph import ir
 from finegrad._src.ops.array.structural import reshape_p
 from finegrad._src.ops.linalg.products import matmul_p
 
@@ -107,8 +108,8 @@ class Chain(tuple):
 class _Graph:
     """What the pass reads of a graph: producers, use counts, outputs, metadata."""
 
-    def __init__(self, g, ir):
-        self.g, self.outs = g, ir._out_slots(g)
+    def __init__(self, g):
+        self.g, self.outs = g, ir.out_slots(g)
         self.producer, self.uses = {}, {}
         for n in g.nodes:
             for s in n.outs:
@@ -174,7 +175,6 @@ def _forms(g, m):
 def _rewritten(gr, m):
     """The `diag_matmul_p` node replacing matmul node ``m``, and the nodes it absorbs; or
     None."""
-    from finegrad._src.graph import ir
     g = gr.g
     if len({np.dtype(g.meta[x][1]) for x in m.ins}) != 1 or \
             np.dtype(m.meta[0][1]).kind != "f":
@@ -208,8 +208,7 @@ def _rewritten(gr, m):
 def diagonal_matmuls(g):
     """Each ``matmul`` of a diagonal chain (see the module docstring) with another operand:
     one `diag_matmul_p` node. Returns ``g`` when there is none."""
-    from finegrad._src.graph import ir
-    gr, dropped, nodes = _Graph(g, ir), set(), []
+    gr, dropped, nodes = _Graph(g), set(), []
     for n in g.nodes:
         if n.prim is matmul_p and len(n.ins) == 2:
             found = _rewritten(gr, n)

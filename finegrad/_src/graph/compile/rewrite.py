@@ -1,4 +1,4 @@
-"""Graph rewrites that remove work a traced gradient leaves behind (passes of `ir.compile_graph`).
+"""Graph rewrites that remove work a traced gradient leaves behind (passes of the `pipeline`).
 
 `merge_scatters`: the VJP of slicing scatters its cotangent into a new array of zeros
 (``scatter_add_into_zeros``); a gradient that slices one array several times (``x[0::2]`` and
@@ -12,9 +12,9 @@ has one (a fresh large array costs page faults as much as a pass over memory).
 `copy_slices`: a large strided slice is copied to a new contiguous array by ``strided_slice``
 (ops on it are then faster); in a compiled graph it becomes `strided_slice_copy_p`, which
 copies into a recycled buffer: the same values, without a fresh allocation per call. A
-strided slice read by one elementwise kernel only (one that `graph/fuse.py` will not fuse,
+strided slice read by one elementwise kernel only (one that `graph/compile/fuse.py` will not fuse,
 as fused blocks need contiguous operands), or only by steps of compiled chains (which read
-any strides, `graph/jit.py`), becomes `strided_view_p` instead, a view: the kernels read the
+any strides, `graph/compile/jit.py`), becomes `strided_view_p` instead, a view: the kernels read the
 strided elements directly, the same values without the copy's pass.
 
 `fold_negations`: forward-over-reverse gradients negate and scale the same values again and
@@ -25,57 +25,14 @@ nan's sign bit may differ), so values are identical and two passes over memory b
 """
 import numpy as np
 
-from finegrad._src.core import Primitive, def_nondiff
+from finegrad._src.graph import ir
+from finegrad._src.graph.compile import fuse
+from finegrad._src.graph.compile.graph_ops import scatter_sum_p, slice_copy_p, view_p
+from finegrad._src.graph.compile.simplify import simplify
 from finegrad._src.ops.array.indexing import COPY_MIN, getitem_p, scatter_add_p
-
-# graph-only primitives whose impl takes ``out=`` (a recycled buffer: see `ir.emit_steps`)
-scatter_sum_p = def_nondiff(Primitive("scatter_sum_into_zeros", unify=False, fresh=True,
-                                      into_pool=True))
-slice_copy_p = def_nondiff(Primitive("strided_slice_copy", unify=False, fresh=True,
-                                     into_pool=True))
-view_p = def_nondiff(Primitive("strided_slice_view", unify=False))
 
 #: arrays larger than this are not checked for disjoint scatters (the check is one pass)
 MERGE_MAX = 1 << 24
-
-
-@scatter_sum_p.def_impl
-def _scatter_sum_impl(*cts, shape, indices, covers=False, out=None):
-    """The sum of the scatters of each ``cts[k]`` at ``indices[k]`` into zeros of ``shape``
-    (``out``, zeroed, when given). ``covers``: the (basic) indices address every element
-    once, so each one is written ``0 + ct`` directly, with no zeros written first."""
-    if covers:
-        z = np.empty(shape, cts[0].dtype) if out is None else out
-        zero = z.dtype.type(0)
-        for ct, index in zip(cts, indices, strict=True):
-            np.add(zero, ct, out=z[index.idx])
-        return z
-    if out is None:
-        z = np.zeros(shape, cts[0].dtype)
-    else:
-        z = out
-        z.fill(0)
-    for ct, index in zip(cts, indices, strict=True):
-        if index.basic:
-            z[index.idx] += ct
-        else:
-            np.add.at(z, index.idx, ct)
-    return z
-
-
-@slice_copy_p.def_impl
-def _slice_copy_impl(x, *, index, out=None):
-    """``x[index]`` copied into a new contiguous array (``out`` when given)."""
-    if out is None:
-        return np.array(x[index.idx])
-    np.copyto(out, x[index.idx])
-    return out
-
-
-@view_p.def_impl
-def _view_impl(x, *, index):
-    """``x[index]``, a view (a basic index)."""
-    return x[index.idx]
 
 
 def _copied(x_meta, index, out_meta):
@@ -101,8 +58,7 @@ def copy_slices(g):
     """Each ``strided_slice`` that copies: a `slice_copy_p` node, or a `view_p` node when one
     elementwise kernel alone reads it, or compiled chains alone (see the module docstring).
     Returns ``g`` when there is none."""
-    from finegrad._src.graph import fuse, ir
-    readers, outs = {}, ir._out_slots(g)
+    readers, outs = {}, ir.out_slots(g)
     for n in g.nodes:
         for s in n.ins:
             readers.setdefault(s, []).append(n)
@@ -155,8 +111,7 @@ def _coverage(shape, indices):
 def merge_scatters(g):
     """``add`` of two scatters into zeros (used only there) of disjoint elements: one
     `scatter_sum_p` node (see the module docstring). Returns ``g`` when nothing merges."""
-    from finegrad._src.graph import ir
-    outs = ir._out_slots(g)
+    outs = ir.out_slots(g)
     uses = {}
     for n in g.nodes:
         for s in n.ins:
@@ -193,7 +148,6 @@ def _merged(n, producer, meta):
     covers = _coverage(shape, indices)
     if covers is None:
         return None
-    from finegrad._src.graph import ir
     params = {"shape": shape, "indices": indices, "covers": covers}
     return ir.Node(scatter_sum_p, tuple(cts), params, n.outs,
                    n.meta)
@@ -209,7 +163,7 @@ def fold_negations(g):
         return g
     nodes = [n for n in nodes if id(n) not in st.dropped]
     # simplify drops the constants no longer read
-    return st.ir.simplify(st.ir.Graph(g.name, g.args, g.arg_names, st.consts, nodes, g.outputs,
+    return simplify(ir.Graph(g.name, g.args, g.arg_names, st.consts, nodes, g.outputs,
                                       st.meta, g.outer))
 
 
@@ -217,12 +171,10 @@ class _Negations:
     """The state of `fold_negations`: the new constants and the candidates seen so far."""
 
     def __init__(self, g):
-        from finegrad._src.graph import ir
-        self.ir = ir
         self.consts, self.meta = dict(g.consts), dict(g.meta)
         self.top = max([*self.consts, *self.meta, *g.args, *g.outer, -1]) + 1
         self.negated = {}        # constant slot <-> the slot of its negation (both ways)
-        outs = ir._out_slots(g)
+        outs = ir.out_slots(g)
         self.uses = {}
         for n in g.nodes:
             for s in n.ins:
@@ -252,7 +204,7 @@ class _Negations:
     def times(self, m, c, x, out_node):
         """Multiply node ``m`` made to compute ``c * x`` into the outputs of ``out_node``
         (IEEE multiplication commutes exactly)."""
-        return self.ir.Node(m.prim, (c, x), m.params, out_node.outs, out_node.meta)
+        return ir.Node(m.prim, (c, x), m.params, out_node.outs, out_node.meta)
 
     def visit(self, n):
         kernel = None if n.params or len(n.outs) != 1 else n.prim.kernel

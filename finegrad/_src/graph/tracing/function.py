@@ -2,15 +2,15 @@
 
 `Function` is the decorated function: it keys calls by their input signature (shapes and
 dtypes of tensors, values of Python arguments), traces a new signature by running the Python
-function once with the call's own values while a `GraphBuilder` (graph/builder.py) is the
-only active recorder, and keeps one `ConcreteFunction` (graph/concrete.py) per signature,
+function once with the call's own values while a `GraphBuilder` (graph/tracing/builder.py) is the
+only active recorder, and keeps one `ConcreteFunction` (graph/tracing/concrete.py) per signature,
 least recently used dropped first. The first call then runs the graph like every later call.
 A Python ``if`` on a traced tensor is a TypeError that names `finegrad.cond`. Inside a trace,
-`gradients` (graph/gradients.py) gives symbolic gradients; tapes and accumulators also work
+`gradients` (graph/tracing/gradients.py) gives symbolic gradients; tapes and accumulators also work
 inside traces (they record on top of the builder).
 
 Under an input_signature with ``None`` dimensions, every value's shape holds symbolic sizes
-(graph/symbolic.py) that the graph resolves at each call, so one graph serves every size
+(graph/compile/symbolic.py) that the graph resolves at each call, so one graph serves every size
 (within the guards the trace decided). With ``reduce_retracing``, a retrace that differs from
 an earlier one in sizes only opens those sizes, as TensorFlow generalizes shapes.
 
@@ -29,11 +29,11 @@ import weakref
 import numpy as np
 
 from finegrad._src import core, nest
-from finegrad._src.graph.builder import GraphBuilder, TensorSpec, is_traced  # noqa: F401
-from finegrad._src.graph.concrete import ConcreteFunction, replay  # noqa: F401
-from finegrad._src.graph.gradients import gradients  # noqa: F401
+from finegrad._src.graph.tracing.builder import GraphBuilder, TensorSpec, is_traced  # noqa: F401
+from finegrad._src.graph.tracing.concrete import ConcreteFunction, replay  # noqa: F401
+from finegrad._src.graph.tracing.gradients import gradients  # noqa: F401
 from finegrad._src.graph.ir import assign_variable_p
-from finegrad._src.graph.symbolic import GuardFailed
+from finegrad._src.graph.compile.symbolic import GuardFailed
 from finegrad._src.api.scopes import name_scope
 from finegrad._src.ops.array.structural import convert_to_tensor
 from finegrad._src.ops.array.boolean_mask import DataDependentSize
@@ -68,7 +68,7 @@ def function(func: Any = None, input_signature: Any = None, autograph: bool = Tr
     against it, and a ``None`` dimension gives one graph for every size of it (traced once;
     ``x.shape`` has None there while tracing, ``finegrad.shape(x)`` is the size). A graph
     whose code fixes such a size is kept for the traced size, and a new size traces again
-    with a warning naming the op (see graph/symbolic.py).
+    with a warning naming the op (see graph/compile/symbolic.py).
 
     As in TensorFlow: ``func`` may create a `Variable` on its first trace only. A first
     trace that creates variables is followed at once by a second one, which must create

@@ -16,8 +16,11 @@ with a warning naming why. Nothing silently reuses a graph whose sizes are baked
 symbols (bound from a value's shape when the graph runs, `bind_shape` on the nodes' outputs)
 are supported by the resolution for shapes no rule can compute.
 """
-from finegrad._src import dims
+import numpy as np
+
+from finegrad._src import core, dims, nest
 from finegrad._src.dims import Dim, concrete, has_dims, is_symbolic, resolve
+from finegrad._src.graph.ir import Graph, Node, OutSlot
 
 
 class GuardFailed(Exception):
@@ -55,7 +58,6 @@ def record_shapes(builder, prim, ins, in_slots, params, outs, out_slots):
 def at_traced_sizes(g):
     """Graph ``g`` with every symbolic param at its traced value (a sub-graph whose sizes the
     op running it pinned)."""
-    from finegrad._src.graph.ir import Graph, Node
     if not any(has_dims(n.params) for n in g.nodes):
         return g
     nodes = []
@@ -100,3 +102,42 @@ def broken_guard(g, env):
         if not guard.holds(env):
             return guard
     return None
+
+
+def specialize(g, values, outer=None):
+    """Run graph ``g`` once, op by op, on argument ``values`` (and ``outer``, the values of
+    a sub-graph's outer slots) whose open (symbolic) sizes have new values. Returns (the
+    output values, a copy of ``g`` with this run's shapes in its meta and its symbolic params
+    resolved, ready to compile for those sizes, and the symbol bindings: from the arguments'
+    sizes, and fresh symbols from the values')."""
+    env = dict(zip(g.args, values, strict=True))
+    env.update(g.consts)
+    sym = g.sym
+    binding = bindings(g, values)
+    for s, v in (outer or {}).items():
+        env[s] = v
+        if s in sym:
+            bind_shape(binding, sym[s], np.shape(v))
+    meta = dict(g.meta)
+    for s in list(g.args) + list(outer or ()):
+        meta[s] = (tuple(np.shape(env[s])), np.asarray(env[s]).dtype)
+    nodes = []
+    for n in g.nodes:
+        vals = [env[s] for s in n.ins]
+        params = resolve_params(n.params, binding)
+        try:
+            out = n.prim.impl(*vals, **params)
+        except ValueError as e:
+            raise core._shape_error(n.prim, vals, e) from None
+        outs = out if n.prim.multiple_results or not n.outs else (out,)
+        m = []
+        for s, o in zip(n.outs, outs, strict=True):
+            env[s] = o
+            meta[s] = (tuple(np.shape(o)), np.asarray(o).dtype)
+            m.append(meta[s])
+            if s in sym:
+                bind_shape(binding, sym[s], meta[s][0])
+        nodes.append(Node(n.prim, n.ins, params, n.outs, m))
+    outs = [env[o.slot] if isinstance(o, OutSlot) else None for o in nest.flatten(g.outputs)]
+    return outs, Graph(g.name, g.args, g.arg_names, g.consts, nodes, g.outputs, meta,
+                       g.outer), binding

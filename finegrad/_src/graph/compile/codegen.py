@@ -235,7 +235,7 @@ def _signature(name, bound):
 
 
 def generate(c, steps, wrap=None):
-    """(source, function) for `ir.Compiled` ``c`` running ``steps``; ``wrap(fn, step)``, when
+    """(source, function) for `executor.Compiled` ``c`` running ``steps``; ``wrap(fn, step)``, when
     given, replaces each step's callable (scalar steps are then calls too: for profiling)."""
     names = _Names()
     em = _Emitter(names, c.pool_keys, wrap)
@@ -251,5 +251,5 @@ def generate(c, steps, wrap=None):
     source = "\n".join(_signature(fname, names.bound) + ["    " + ln for ln in body]) + "\n"
     namespace = dict(names.bound, ndarray=np.ndarray)
     code = compile(source, f"<finegrad graph {c.graph.name}>", "exec")
-    exec(code, namespace)   # noqa: S102 - our own generated source, from the graph's steps
+    exec(code, namespace)  # our own generated source, from the graph's steps
     return source, namespace[fname], [key for key in em.pools]

@@ -1,0 +1,52 @@
+"""The primitives that exist only in compiled graphs, made by the rewrites of `rewrite`: the
+sum of scatters into zeros (``scatter_sum_into_zeros``), a strided slice copied into a
+contiguous buffer (``strided_slice_copy``) and one read in place (``strided_slice_view``).
+`fuse` and `executor` recognize them; their impls take ``out=``, a recycled buffer (see
+`executor.emit_steps`)."""
+import numpy as np
+
+from finegrad._src.core import Primitive, def_nondiff
+
+scatter_sum_p = def_nondiff(Primitive("scatter_sum_into_zeros", unify=False, fresh=True,
+                                      into_pool=True))
+slice_copy_p = def_nondiff(Primitive("strided_slice_copy", unify=False, fresh=True,
+                                     into_pool=True))
+view_p = def_nondiff(Primitive("strided_slice_view", unify=False))
+
+@scatter_sum_p.def_impl
+def _scatter_sum_impl(*cts, shape, indices, covers=False, out=None):
+    """The sum of the scatters of each ``cts[k]`` at ``indices[k]`` into zeros of ``shape``
+    (``out``, zeroed, when given). ``covers``: the (basic) indices address every element
+    once, so each one is written ``0 + ct`` directly, with no zeros written first."""
+    if covers:
+        z = np.empty(shape, cts[0].dtype) if out is None else out
+        zero = z.dtype.type(0)
+        for ct, index in zip(cts, indices, strict=True):
+            np.add(zero, ct, out=z[index.idx])
+        return z
+    if out is None:
+        z = np.zeros(shape, cts[0].dtype)
+    else:
+        z = out
+        z.fill(0)
+    for ct, index in zip(cts, indices, strict=True):
+        if index.basic:
+            z[index.idx] += ct
+        else:
+            np.add.at(z, index.idx, ct)
+    return z
+
+
+@slice_copy_p.def_impl
+def _slice_copy_impl(x, *, index, out=None):
+    """``x[index]`` copied into a new contiguous array (``out`` when given)."""
+    if out is None:
+        return np.array(x[index.idx])
+    np.copyto(out, x[index.idx])
+    return out
+
+
+@view_p.def_impl
+def _view_impl(x, *, index):
+    """``x[index]``, a view (a basic index)."""
+    return x[index.idx]
