@@ -91,7 +91,7 @@ def test_docs_examples_extract_to_modules(tmp_path):
 
 def test_type_checker_sees_tensors(tmp_path):
     """What mypy infers for a user's code: ``reveal_type(finegrad.constant(1.))`` is a finegrad
-    Tensor, and so are ops and operators on it (run on the package as CI runs it)."""
+    Tensor, and so are ops and operators on it; a dataset's transformations stay Datasets."""
     api = pytest.importorskip("mypy.api")
     user = tmp_path / "user_code.py"
     user.write_text(
@@ -102,10 +102,12 @@ def test_type_checker_sees_tensors(tmp_path):
         "reveal_type(x * 2)\n"
         "reveal_type(tf.Variable(2.).read_value())\n"
         "reveal_type(tf.convert_to_tensor([1, 2]))\n"
+        "reveal_type(tf.data.Dataset.range(3).map(lambda v: v * 2).batch(2))\n"
         "y: tf.Tensor = tf.reduce_sum(x)\n")
     out, err, status = api.run([str(user), "--config-file", str(ROOT / "pyproject.toml"),
                                 "--cache-dir", str(ROOT / ".mypy_cache")])
     revealed = [line.split("Revealed type is ")[1].strip('"')
                 for line in out.splitlines() if "Revealed type is" in line]
-    assert revealed == ["finegrad._src.tensor.Tensor"] * 5, out + err
+    assert revealed == ["finegrad._src.tensor.Tensor"] * 5 + [
+        "finegrad._src.data.dataset.Dataset"], out + err
     assert status == 0, out + err
