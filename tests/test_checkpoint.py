@@ -165,3 +165,17 @@ else:
                                      text=True, env=env, timeout=300, check=True).stdout
     assert run("save").strip().endswith("ckpt-1")
     assert run("load").strip() == "[3.0, -5.0] [1.0, 1.0] [10.0, 10.0]"
+
+
+def test_a_keras_model_built_after_restore_gets_the_saved_weights(tmp_path):
+    def model():
+        return tf.keras.Sequential([tf.keras.layers.Dense(3, name="d1"),
+                                    tf.keras.layers.Dense(1, name="d2")])
+    saved = model()
+    x = np.ones((2, 4), np.float32)
+    want = saved(x).numpy()
+    path = tf.train.Checkpoint(model=saved).save(str(tmp_path / "ckpt"))
+    fresh = model()                                   # not built: no weights yet
+    status = tf.train.Checkpoint(model=fresh).restore(path)
+    np.testing.assert_allclose(fresh(x).numpy(), want, rtol=1e-6)   # built by the call
+    status.assert_consumed()

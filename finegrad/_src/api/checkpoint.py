@@ -3,11 +3,11 @@
 The model is TensorFlow's object-based checkpointing. From the root (a ``Checkpoint`` and the
 objects given to it as keywords) a breadth-first walk follows attributes in name order: through
 ``Module``s, Keras layers, models, optimizers and metrics (any object with a ``variables``
-attribute), lists and tuples (children ``"0"``, ``"1"``, ...), and dicts (their keys). Each
-variable is saved once, under the first path that reaches it, with TensorFlow's key
-(``model/dense/kernel/.ATTRIBUTES/VARIABLE_VALUE``). Restoring walks the new program's objects
-the same way and assigns by key, so a checkpoint loads into any program that builds the same
-attribute structure, whatever its variables' names.
+attribute; one with ``_checkpoint_children()`` lists its own edges), lists and tuples (children
+``"0"``, ``"1"``, ...), and dicts (their keys). Each variable is saved once, under the first
+path that reaches it, with TensorFlow's key (``model/dense/kernel/.ATTRIBUTES/VARIABLE_VALUE``).
+Restoring walks the new program's objects the same way and assigns by key, so a checkpoint loads
+into any program that builds the same attribute structure, whatever its variables' names.
 
 The files are finegrad's own format, documented here and in docs/saving.md (TensorFlow's
 ``.index``/``.data`` files cannot be read or written):
@@ -63,6 +63,8 @@ def _children(obj: Any) -> Iterator[tuple[str, Any]]:
         items = sorted((str(k), v) for k, v in obj.items())
     elif isinstance(obj, Checkpoint):
         items = sorted(obj._root.items())
+    elif hasattr(type(obj), "_checkpoint_children"):   # an object that says what to follow
+        items = list(obj._checkpoint_children())
     else:
         items = sorted(vars(obj).items())
     for name, child in items:

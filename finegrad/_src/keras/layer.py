@@ -24,6 +24,7 @@ import threading
 import numpy as np
 
 from finegrad._src import dtypes
+from finegrad._src.api.checkpoint import restore_on_creation
 from finegrad._src.api.contexts import init_scope
 from finegrad._src.keras import dtype_policies, naming, nodes
 from finegrad._src.keras.dtype_policies import KerasVariable
@@ -156,6 +157,13 @@ class Layer:
             cls.build = _locking_build(cls.__dict__["build"])
 
     # --- tracking ------------------------------------------------------------------------------
+
+    def _checkpoint_children(self):
+        """The edges `tf.train.Checkpoint` follows: a model's layers first, as ``layers/i`` (so
+        an unbuilt model already has the paths its weights will take), then the attributes."""
+        subs = list(getattr(self, "layers", None) or []) if "layers" in dir(type(self)) else []
+        return ([("layers", subs)] if subs else []) + sorted(vars(self).items())
+
 
     def __setattr__(self, name, value):
         d = self.__dict__
@@ -331,6 +339,7 @@ class Layer:
                               regularizer=regularizers.get(regularizer),
                               constraint=constraints.get(constraint))
         self._track_variable(v)
+        restore_on_creation(self, name, v)   # a tf.train.Checkpoint restored before the build
         return v
 
     def _variable_path(self, name):

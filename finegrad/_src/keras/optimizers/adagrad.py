@@ -2,6 +2,7 @@
 ``Adadelta`` and ``RMSprop``."""
 from typing import Any
 from finegrad._src.keras import initializers
+from finegrad._src.keras.optimizers import sparse_rows
 from finegrad._src.keras.optimizers.base import Optimizer
 from finegrad._src.ops.math import elementwise as ew
 from finegrad._src.ops.array.structural import cast
@@ -40,9 +41,17 @@ class Adagrad(Optimizer):
         self._accumulators = self.add_optimizer_variables(
             variables, "accumulator", initializers.Constant(self.initial_accumulator_value))
 
+    _sparse_steps = True
+
     def update_step(self, gradient: Any, variable: Any, learning_rate: Any) -> Any:
-        lr, g = cast(learning_rate, variable.dtype), cast(gradient, variable.dtype)
+        lr, g = cast(learning_rate, variable.dtype), sparse_rows.cast_grad(gradient,
+                                                                           variable.dtype)
         acc = self._accumulators[self._get_variable_index(variable)]
+        if sparse_rows.is_sparse(g):   # Keras's sparse step: only the gathered rows change
+            acc.scatter_add(sparse_rows.map_values(g, ew.square))
+            denom = ew.sqrt(sparse_rows.rows_of(acc, g) + self.epsilon)
+            variable.scatter_sub(sparse_rows.map_values(g, lambda t: (lr * t) / denom))
+            return
         acc.assign_add(ew.square(g))
         variable.assign_sub((lr * g) / ew.sqrt(acc + self.epsilon))
 
@@ -83,10 +92,23 @@ class Adadelta(Optimizer):
         self._accumulated_grads, self._accumulated_delta_vars = self.add_optimizer_variables(
             variables, ["accumulated_grad", "accumulated_delta_var"])
 
+    _sparse_steps = True
+
     def update_step(self, gradient: Any, variable: Any, learning_rate: Any) -> Any:
-        lr, g = cast(learning_rate, variable.dtype), cast(gradient, variable.dtype)
+        lr = cast(learning_rate, variable.dtype)
+        g = sparse_rows.cast_grad(gradient, variable.dtype)
         i, rho = self._get_variable_index(variable), self.rho
         acc_g, acc_d = self._accumulated_grads[i], self._accumulated_delta_vars[i]
+        if sparse_rows.is_sparse(g):    # Keras's sparse arithmetic: delta only on the rows
+            acc_g.assign(rho * acc_g + sparse_rows.dense(
+                sparse_rows.map_values(g, lambda t: (1 - rho) * ew.square(t))))
+            num = sparse_rows.rows_of(ew.sqrt(acc_d + self.epsilon), g)
+            den = sparse_rows.rows_of(ew.sqrt(acc_g + self.epsilon), g)
+            delta = sparse_rows.map_values(g, lambda t: -((num * t) / den))
+            acc_d.assign(rho * acc_d + sparse_rows.dense(
+                sparse_rows.map_values(delta, lambda t: (1 - rho) * ew.square(t))))
+            variable.scatter_add(sparse_rows.map_values(delta, lambda t: lr * t))
+            return
         acc_g.assign(rho * acc_g + (1 - rho) * ew.square(g))
         delta = -(ew.sqrt(acc_d + self.epsilon) * g) / ew.sqrt(acc_g + self.epsilon)
         acc_d.assign(rho * acc_d + (1 - rho) * ew.square(delta))
@@ -130,25 +152,39 @@ class RMSprop(Optimizer):
         self._average_gradients = self.add_optimizer_variables(
             variables, "average_gradient") if self.centered else []
 
+    _sparse_steps = True
+
     def update_step(self, gradient: Any, variable: Any, learning_rate: Any) -> Any:
-        lr, g = cast(learning_rate, variable.dtype), cast(gradient, variable.dtype)
+        lr = cast(learning_rate, variable.dtype)
+        g = sparse_rows.cast_grad(gradient, variable.dtype)
         i, rho = self._get_variable_index(variable), self.rho
         velocity = self._velocities[i]
-        velocity.assign(rho * velocity + (1 - rho) * ew.square(g))
+        # a sparse gradient: Keras densifies it where it meets the dense accumulators
+        velocity.assign(rho * velocity + sparse_rows.dense(
+            sparse_rows.map_values(g, lambda t: (1 - rho) * ew.square(t))))
         if self.centered:
             avg = self._average_gradients[i]
-            avg.assign(rho * avg + (1 - rho) * g)
+            avg.assign(rho * avg + sparse_rows.dense(sparse_rows.map_values(
+                g, lambda t: (1 - rho) * t)))
             denominator = velocity - ew.square(avg) + self.epsilon
         else:
             denominator = velocity + self.epsilon
-        increment = (lr * g) / ew.sqrt(denominator)
+        increment = _scaled_step(g, lr, ew.sqrt(denominator))
         if self.momentum > 0:
             m = self._momentums[i]
-            m.assign(self.momentum * m + increment)
+            m.assign(self.momentum * m + sparse_rows.dense(increment))
             variable.assign_sub(m)
         else:
-            variable.assign_sub(increment)
+            sparse_rows.assign_sub(variable, increment)
 
     def get_config(self) -> Any:
         return {**super().get_config(), "rho": self.rho, "momentum": self.momentum,
                 "epsilon": self.epsilon, "centered": self.centered}
+
+
+def _scaled_step(g, lr, denominator):
+    """``lr * g / denominator``; sparse for an `IndexedSlices` ``g`` (the divisor's rows)."""
+    if sparse_rows.is_sparse(g):
+        d = sparse_rows.rows_of(denominator, g)
+        return sparse_rows.map_values(g, lambda t: (lr * t) / d)
+    return (lr * g) / denominator

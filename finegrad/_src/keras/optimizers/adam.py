@@ -3,6 +3,7 @@ from typing import Any
 import numpy as np
 
 from finegrad._src import dtypes
+from finegrad._src.keras.optimizers import sparse_rows
 from finegrad._src.keras.optimizers.base import Optimizer
 from finegrad._src.ops.math import elementwise as ew
 from finegrad._src.ops.math.arithmetic import maximum, pow as _pow
@@ -46,16 +47,21 @@ class Adam(Optimizer):
         if self.amsgrad:
             self._velocity_hats = self.add_optimizer_variables(variables, "velocity_hat")
 
+    _sparse_steps = True
+
     def update_step(self, gradient: Any, variable: Any, learning_rate: Any) -> Any:
         dt = variable.dtype
-        lr, g = cast(learning_rate, dt), cast(gradient, dt)
+        lr, g = cast(learning_rate, dt), sparse_rows.cast_grad(gradient, dt)
+        # Keras densifies a sparse gradient here, after squaring each duplicate row on its own
+        g2 = sparse_rows.dense(sparse_rows.map_values(g, ew.square))
+        g = sparse_rows.dense(g)
         step = cast(self.iterations + 1, dt)
         alpha = lr * ew.sqrt(1 - _power(self.beta_2, step, dt)) / \
             (1 - _power(self.beta_1, step, dt))
         i = self._get_variable_index(variable)
         m, v = self._momentums[i], self._velocities[i]
         m.assign_add((g - m) * (1 - self.beta_1))
-        v.assign_add((ew.square(g) - v) * (1 - self.beta_2))
+        v.assign_add((g2 - v) * (1 - self.beta_2))
         if self.amsgrad:
             v_hat = self._velocity_hats[i]
             v_hat.assign(maximum(v_hat, v))
@@ -186,9 +192,13 @@ class Nadam(Optimizer):
                                (1.0 - 0.5 * _power(0.96, step, dt)))
         super()._backend_update_step(grads, variables, learning_rate)
 
+    _sparse_steps = True
+
     def update_step(self, gradient: Any, variable: Any, learning_rate: Any) -> Any:
         dt = variable.dtype
-        lr, g = cast(learning_rate, dt), cast(gradient, dt)
+        lr, g = cast(learning_rate, dt), sparse_rows.cast_grad(gradient, dt)
+        g2 = sparse_rows.dense(sparse_rows.map_values(g, ew.square))   # as in Adam
+        g = sparse_rows.dense(g)
         step, next_step = cast(self.iterations + 1, dt), cast(self.iterations + 2, dt)
         beta_1 = cast(convert_to_tensor(self.beta_1), dt)
         u_t = beta_1 * (1.0 - 0.5 * _power(0.96, step, dt))
@@ -199,7 +209,7 @@ class Nadam(Optimizer):
         i = self._get_variable_index(variable)
         m, v = self._momentums[i], self._velocities[i]
         m.assign_add((g - m) * (1 - beta_1))
-        v.assign_add((ew.square(g) - v) * (1 - cast(convert_to_tensor(self.beta_2), dt)))
+        v.assign_add((g2 - v) * (1 - cast(convert_to_tensor(self.beta_2), dt)))
         m_hat = (u_t_1 * m) / (1 - u_product_t_1) + ((1 - u_t) * g) / (1 - u_product_t)
         v_hat = v / (1 - beta_2_power)
         variable.assign_sub((m_hat * lr) / (ew.sqrt(v_hat) + self.epsilon))

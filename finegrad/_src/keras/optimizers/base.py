@@ -26,6 +26,7 @@ from finegrad._src.ops.math.arithmetic import maximum, minimum
 from finegrad._src.ops.array.structural import cast, convert_to_tensor, reduce_sum, stack
 from finegrad._src.ops.nn.softmax_cross_entropy import clip_by_norm
 from finegrad._src.keras.state_variables import state_variable
+from finegrad._src.keras.optimizers import sparse_rows
 from finegrad._src.variables import Variable
 
 _COUNTS: dict[str, int] = {}
@@ -42,8 +43,13 @@ def _auto_name(cls_name):
 
 def global_norm(values: Any) -> Any:
     """The L2 norm of all the tensors in ``values`` together (``None`` entries skipped)."""
-    return ew.sqrt(reduce_sum(stack([reduce_sum(ew.square(v)) for v in values
+    return ew.sqrt(reduce_sum(stack([reduce_sum(ew.square(_values(v))) for v in values
                                      if v is not None])))
+
+
+def _values(g):
+    """The values of an `IndexedSlices` (Keras's norms square each duplicate row), or g."""
+    return g.values if sparse_rows.is_sparse(g) else g
 
 
 def clip_by_global_norm(values: Any, clip_norm: Any) -> Any:
@@ -51,7 +57,16 @@ def clip_by_global_norm(values: Any, clip_norm: Any) -> Any:
     scale is nan when the norm is inf or nan)."""
     norm = global_norm(values)
     scale = clip_norm * minimum(1.0 / norm, 1.0 / clip_norm) + (norm - norm)
-    return [None if v is None else v * cast(scale, v.dtype) for v in values]
+    return [None if v is None else sparse_rows.map_values(v, lambda t: t * cast(scale, t.dtype))
+            for v in values]
+
+
+def _clip_sparse_by_norm(g, clipnorm):
+    """Keras's ``clipnorm`` of an `IndexedSlices`: the norm of its values (each duplicate
+    row squared on its own), the result still sparse."""
+    l2sum = reduce_sum(ew.square(g.values))
+    l2norm = ew.where(l2sum > 0, ew.sqrt(ew.where(l2sum > 0, l2sum, 1.0)), l2sum)
+    return sparse_rows.map_values(g, lambda t: (t * clipnorm) / maximum(l2norm, clipnorm))
 
 
 def side_effect_cond(pred: Any, true_fn: Any, false_fn: Any) -> Any:
@@ -109,6 +124,8 @@ class Optimizer:
         ValueError: for a learning rate that is neither a float, a schedule nor a callable;
             for more than one clipping rule; for an unknown keyword argument.
     """
+
+    _sparse_steps = False   # True: update_step takes IndexedSlices (Keras's sparse rules)
 
     def __init__(self, learning_rate: Any, weight_decay: Any = None, clipnorm: Any = None,
                  clipvalue: Any = None,
@@ -265,7 +282,8 @@ class Optimizer:
         variables = self._variables_for(grads, trainable_variables)
         grads, variables = self._filter_empty_gradients(grads, variables)
         if self.loss_scale_factor is not None:
-            grads = [g / self.loss_scale_factor for g in grads]
+            grads = [sparse_rows.map_values(g, lambda t: t / self.loss_scale_factor)
+                     for g in grads]
         self._backend_apply_gradients(grads, variables)
         for v in variables:
             if getattr(v, "constraint", None) is not None:
@@ -300,7 +318,8 @@ class Optimizer:
                        zip(grads, variables, strict=True) if g is None]
             warnings.warn(f"Gradients do not exist for variables {missing} when minimizing "
                           f"the loss.", stacklevel=3)
-        return [convert_to_tensor(g) for g, _ in kept], [v for _, v in kept]
+        return [g if sparse_rows.is_sparse(g) else convert_to_tensor(g) for g, _ in kept], \
+            [v for _, v in kept]
 
     def _backend_apply_gradients(self, grads, variables):
         if self.gradient_accumulation_steps:
@@ -323,6 +342,7 @@ class Optimizer:
     def _accumulate_then_apply(self, grads, variables):
         steps = self.gradient_accumulation_steps
         accs = [self._accumulated[self._get_variable_index(v)] for v in variables]
+        grads = [sparse_rows.dense(g) for g in grads]   # Keras adds them to dense sums
 
         def update():
             self._clip_decay_update([(g + a) / steps for g, a in zip(grads, accs, strict=True)],
@@ -338,6 +358,8 @@ class Optimizer:
 
     def _backend_update_step(self, grads, variables, learning_rate):
         for g, v in zip(grads, variables, strict=True):
+            if not self._sparse_steps:   # an optimizer without Keras's sparse arithmetic
+                g = sparse_rows.dense(g)
             self.update_step(g, v, learning_rate)
 
     def update_step(self, gradient: Any, variable: Any, learning_rate: Any) -> Any:
@@ -346,12 +368,14 @@ class Optimizer:
 
     def _clip_gradients(self, grads):
         if self.clipnorm and self.clipnorm > 0:
-            return [clip_by_norm(g, self.clipnorm) for g in grads]
+            return [_clip_sparse_by_norm(g, self.clipnorm) if sparse_rows.is_sparse(g)
+                    else clip_by_norm(g, self.clipnorm) for g in grads]
         if self.global_clipnorm and self.global_clipnorm > 0:
             return clip_by_global_norm(grads, self.global_clipnorm)
         if self.clipvalue and self.clipvalue > 0:
             c = self.clipvalue
-            return [minimum(maximum(g, -c), c) for g in grads]
+            return [sparse_rows.map_values(g, lambda t: minimum(maximum(t, -c), c))
+                    for g in grads]
         return grads
 
     def exclude_from_weight_decay(self, var_list: Any = None, var_names: Any = None) -> None:
@@ -392,12 +416,12 @@ class Optimizer:
         variable.assign(value)
 
     def assign_add(self, variable: Any, value: Any) -> None:
-        """``variable.assign_add(value)``."""
-        variable.assign_add(value)
+        """``variable.assign_add(value)`` (a scatter of an `IndexedSlices` into its rows)."""
+        sparse_rows.assign_add(variable, value)
 
     def assign_sub(self, variable: Any, value: Any) -> None:
-        """``variable.assign_sub(value)``."""
-        variable.assign_sub(value)
+        """``variable.assign_sub(value)`` (a scatter of an `IndexedSlices` into its rows)."""
+        sparse_rows.assign_sub(variable, value)
 
     def scale_loss(self, loss: Any) -> Any:
         """``loss * loss_scale_factor`` (``loss`` when there is none)."""

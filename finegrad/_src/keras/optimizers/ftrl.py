@@ -1,6 +1,7 @@
 """Keras 3's ``Ftrl`` (follow the regularized leader) and ``Lion`` (evolved sign momentum)."""
 from typing import Any
 from finegrad._src.keras import initializers
+from finegrad._src.keras.optimizers import sparse_rows
 from finegrad._src.keras.optimizers.base import Optimizer
 from finegrad._src.ops.math import elementwise as ew
 from finegrad._src.ops.math.arithmetic import maximum, minimum, pow as _pow
@@ -61,14 +62,20 @@ class Ftrl(Optimizer):
             variables, ["accumulator", "linear"],
             [initializers.Constant(self.initial_accumulator_value), "zeros"])
 
+    _sparse_steps = True
+
     def update_step(self, gradient: Any, variable: Any, learning_rate: Any) -> Any:
-        lr, g = cast(learning_rate, variable.dtype), cast(gradient, variable.dtype)
+        lr = cast(learning_rate, variable.dtype)
+        g = sparse_rows.cast_grad(gradient, variable.dtype)
+        # Keras densifies a sparse gradient here, squaring each duplicate row on its own
+        g2 = sparse_rows.dense(sparse_rows.map_values(g, ew.square))
+        g = sparse_rows.dense(g)
         i = self._get_variable_index(variable)
         accum, linear = self._accumulators[i], self._linears[i]
         power = -self.learning_rate_power
         l2 = self.l2_regularization_strength + self.beta / (2.0 * lr)
         g_shrunk = g + 2 * self.l2_shrinkage_regularization_strength * variable
-        new_accum = accum + ew.square(g)
+        new_accum = accum + g2
         linear.assign_add(g_shrunk - (_pow(new_accum, power) - _pow(accum, power)) / lr
                           * variable)
         quadratic = _pow(new_accum, power) / lr + 2 * l2

@@ -1,5 +1,6 @@
 """Keras 3's ``SGD``: gradient descent with optional (Nesterov) momentum."""
 from typing import Any
+from finegrad._src.keras.optimizers import sparse_rows
 from finegrad._src.keras.optimizers.base import Optimizer
 from finegrad._src.ops.array.structural import cast
 
@@ -42,16 +43,20 @@ class SGD(Optimizer):
         self.momentums = self.add_optimizer_variables(variables, "momentum") \
             if self.momentum != 0 else []
 
+    _sparse_steps = True
+
     def update_step(self, gradient: Any, variable: Any, learning_rate: Any) -> Any:
         lr = cast(learning_rate, variable.dtype)
-        g = cast(gradient, variable.dtype)
+        g = sparse_rows.cast_grad(gradient, variable.dtype)
+        step = sparse_rows.map_values(g, lambda t: t * lr)   # sparse as in Keras
         if self.momentum == 0:
-            variable.assign_sub(g * lr)
+            sparse_rows.assign_sub(variable, step)
             return
+        step = sparse_rows.dense(step)      # Keras densifies when it meets the momentum
         m = self.momentums[self._get_variable_index(variable)]
-        m.assign(m * self.momentum - g * lr)
+        m.assign(m * self.momentum - step)
         if self.nesterov:
-            variable.assign_add(m * self.momentum - g * lr)
+            variable.assign_add(m * self.momentum - step)
         else:
             variable.assign_add(m)
 

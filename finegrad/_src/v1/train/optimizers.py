@@ -18,8 +18,9 @@ from finegrad._src.api import scopes
 from finegrad._src.ad.tape import GradientTape
 from finegrad._src.api.contexts import group
 from finegrad._src.ops.array.structural import cast, convert_to_tensor
-from finegrad._src.ops.array.constants import ones, zeros
+from finegrad._src.ops.array.constants import zeros
 from finegrad._src.ops.math.elementwise import floor, sqrt, square
+from finegrad._src.ops.array.gather import IndexedSlices, gather
 from finegrad._src.v1 import default_graph, graphs, variable_scope as vs
 from finegrad._src.v1.gradients import gradients
 from finegrad._src.variables import Variable
@@ -108,7 +109,8 @@ class Optimizer:
             self._make_non_slots([v for _, v in pairs])
             for _, v in pairs:
                 self._make_slots(v)
-            updates = [_constrained(v, self._apply_dense(convert_to_tensor(g), v))
+            updates = [_constrained(v, self._apply_sparse(g, v) if type(g) is IndexedSlices
+                                    else self._apply_dense(convert_to_tensor(g), v))
                        for g, v in pairs]
             finish = self._finish(updates)
             if graph is None:
@@ -123,6 +125,17 @@ class Optimizer:
 
     def _finish(self, updates):
         return updates
+
+    def _apply_sparse(self, grad, var):
+        """TensorFlow's sparse step: the kernels see each row once with its repeated
+        indices' values summed. Here each index carries its row's sum (a gather of the dense
+        sum; a repeated row is computed twice, identically) and `_apply_rows` writes the new
+        rows with scatter updates; an optimizer without `_apply_rows` applies the dense
+        value."""
+        dense = convert_to_tensor(grad)
+        if not hasattr(self, "_apply_rows"):
+            return self._apply_dense(dense, var)
+        return self._apply_rows(cast(gather(dense, grad.indices), var.dtype), grad.indices, var)
 
     def _prepare(self):
         pass
@@ -180,7 +193,9 @@ def _slot_variable(var, label, init):
         else f"{base}/{label}"
 
     def value():
-        return zeros(shape, dt) if init == "zeros" else ones(shape, dt) * init
+        # (a constant: inside finegrad.function a slot is made from no traced tensor)
+        return zeros(shape, dt) if init == "zeros" else \
+            convert_to_tensor(np.full(shape, init, dt._np))
     return vs._make(full, value, dt, False, None)
 
 
@@ -207,6 +222,11 @@ class GradientDescentOptimizer(Optimizer):
     def _apply_dense(self, grad, var):
         return var.assign_sub(grad * self._lr(var))
 
+    def _apply_sparse(self, grad, var):
+        # TensorFlow scatter-adds -grad * lr into the rows, repeated indices one by one
+        return var.scatter_add(IndexedSlices(-cast(grad.values, var.dtype) * self._lr(var),
+                                             grad.indices))
+
 
 class MomentumOptimizer(Optimizer):
     """``accum = accum * momentum + grad; var -= lr * accum`` (Nesterov:
@@ -228,6 +248,19 @@ class MomentumOptimizer(Optimizer):
         if self._nesterov:
             return _after(new_accum, lambda: var.assign_sub(grad * lr + a * mom * lr))
         return _after(new_accum, lambda: var.assign_sub(a * lr))
+
+    def _apply_rows(self, grad, rows, var):
+        accum = self.get_slot(var, "momentum")
+        lr, mom = self._lr(var), _scalar(self._momentum, var)
+        a = gather(accum.read_value(), rows) * mom + grad
+        new_accum = accum.scatter_update(IndexedSlices(a, rows))
+        step = grad * lr + a * mom * lr if self._nesterov else a * lr
+        return _after(new_accum, lambda: _sub_rows(var, rows, step))
+
+
+def _sub_rows(var, rows, step):
+    """``var[rows] -= step``, a repeated row written once (with the same value)."""
+    return var.scatter_update(IndexedSlices(gather(var.read_value(), rows) - step, rows))
 
 
 def _after(first, then):
@@ -283,6 +316,21 @@ class AdamOptimizer(Optimizer):
         new_m, new_v = m.assign(m_t), v.assign(v_t)
         return _after(group(new_m, new_v) if graphs.current_graph() is not None else new_v,
                       lambda: var.assign_sub((m_t * alpha) / (sqrt(v_t) + eps)))
+
+    def _apply_sparse(self, grad, var):
+        # TensorFlow 1's sparse Adam decays all of m and v, scatter-adds the rows' summed
+        # gradients (adding zeros elsewhere leaves a value as it is) and updates every row
+        m, v = self.get_slot(var, "m"), self.get_slot(var, "v")
+        g = cast(convert_to_tensor(grad), var.dtype)
+        b1p, b2p = (cast(convert_to_tensor(p), var.dtype) for p in self._get_beta_accumulators())
+        lr, b1, b2 = self._lr(var), _scalar(self._beta1, var), _scalar(self._beta2, var)
+        eps = _scalar(self._epsilon, var)
+        alpha = lr * sqrt(1. - b2p) / (1. - b1p)
+        m_t = m * b1 + g * (1. - b1)
+        v_t = v * b2 + (g * g) * (1. - b2)
+        new_m, new_v = m.assign(m_t), v.assign(v_t)
+        return _after(group(new_m, new_v) if graphs.current_graph() is not None else new_v,
+                      lambda: var.assign_sub(alpha * m_t / (sqrt(v_t) + eps)))
 
     def _finish(self, updates):
         b1p, b2p = self._get_beta_accumulators()
@@ -343,6 +391,24 @@ class RMSPropOptimizer(Optimizer):
         first = group(*writes) if graphs.current_graph() is not None else writes[-1]
         return _after(first, lambda: var.assign_sub(mom_t))
 
+    def _apply_rows(self, grad, rows, var):
+        # TensorFlow's sparse RMSProp kernels order their operations unlike the dense ones
+        lr, rho = self._lr(var), _scalar(self._decay, var)
+        momentum, eps = _scalar(self._momentum, var), _scalar(self._epsilon, var)
+        ms, mom = self.get_slot(var, "rms"), self.get_slot(var, "momentum")
+        ms_t = gather(ms.read_value(), rows) * rho + square(grad) * (1. - rho)
+        writes = [ms.scatter_update(IndexedSlices(ms_t, rows))]
+        denom = ms_t + eps
+        if self._centered:
+            mg = self.get_slot(var, "mg")
+            mg_t = gather(mg.read_value(), rows) * rho + grad * (1. - rho)
+            denom = (ms_t - square(mg_t)) + eps
+            writes.append(mg.scatter_update(IndexedSlices(mg_t, rows)))
+        mom_t = gather(mom.read_value(), rows) * momentum + (1. / sqrt(denom)) * lr * grad
+        writes.append(mom.scatter_update(IndexedSlices(mom_t, rows)))
+        first = group(*writes) if graphs.current_graph() is not None else writes[-1]
+        return _after(first, lambda: _sub_rows(var, rows, mom_t))
+
 
 class AdagradOptimizer(Optimizer):
     """TensorFlow 1's Adagrad: ``accum += g^2; var -= g * lr / sqrt(accum)``; slot
@@ -363,6 +429,13 @@ class AdagradOptimizer(Optimizer):
         new_acc = acc.assign(acc_t)
         lr = self._lr(var)
         return _after(new_acc, lambda: var.assign_sub(grad * lr * (1. / sqrt(acc_t))))
+
+    def _apply_rows(self, grad, rows, var):
+        acc = self.get_slot(var, "accumulator")
+        acc_t = gather(acc.read_value(), rows) + square(grad)
+        new_acc = acc.scatter_update(IndexedSlices(acc_t, rows))
+        lr = self._lr(var)
+        return _after(new_acc, lambda: _sub_rows(var, rows, grad * lr * (1. / sqrt(acc_t))))
 
 
 # --- the global step ---------------------------------------------------------------------------
