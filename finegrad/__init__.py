@@ -105,7 +105,7 @@ from finegrad._src.v1.gradients import AggregationMethod
 
 # ---- namespaces --------------------------------------------------------------------------------
 from finegrad import (math, nn, linalg, autodiff, testing, stable, nest, errors, debugging,
-                      compat, random, dtypes, signal, distribute, train, experimental, types,
+                      compat, random, dtypes, signal, image, distribute, train, experimental, types,
                       keras, optimizers, initializers, losses, metrics, data)
 
 from finegrad._version import __version__  # one source: finegrad/_version.py
@@ -147,7 +147,8 @@ __all__ = ["DType", "as_dtype", "float16", "float32", "float64", "int8", "int16"
            "gradients", "TensorSpec", "get_static_value", "hessians", "numpy_function",
            "py_function", "cond", "while_loop", "case", "switch_case", "map_fn", "scan", "foldl",
            "foldr", "vectorized_map", "math", "nn", "linalg", "autodiff", "testing", "stable",
-           "nest", "errors", "debugging", "compat", "random", "dtypes", "signal", "newaxis",
+           "nest", "errors", "debugging", "compat", "random", "dtypes", "signal", "image",
+           "newaxis",
            "truediv"]
 
 
@@ -155,4 +156,8 @@ def __getattr__(name):
     # TensorFlow names finegrad cannot have get a reason, not a bare AttributeError
     if name == "bfloat16":
         raise _unsupported_bfloat16("finegrad.bfloat16")
+    if name == "ops":   # (an attribute once finegrad.ops is imported)
+        raise AttributeError("module 'finegrad' has no attribute 'ops': TensorFlow has no "
+                             "tf.ops namespace; Keras 3's keras.ops on finegrad, JAX, PyTorch "
+                             "or TensorFlow is `from finegrad import ops`")
     raise AttributeError(f"module 'finegrad' has no attribute {name!r}")

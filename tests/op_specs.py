@@ -18,6 +18,7 @@ test_op_gradients.py fails when a registered primitive is in none of these.
 
 import op_specs_array
 import op_specs_control_flow
+import op_specs_image  # tf.image: resize, flips, crops, color, patches
 import op_specs_linalg
 import op_specs_math
 import op_specs_nn
@@ -72,3 +73,4 @@ INTERNAL = {
 NONDIFF += (op_specs_array.NONDIFF + op_specs_math.NONDIFF + op_specs_special.NONDIFF +
             op_specs_linalg.NONDIFF + op_specs_nn.NONDIFF + op_specs_random.NONDIFF +
             op_specs_control_flow.NONDIFF)
+INTERNAL.update(op_specs_image.NO_GRADIENT)

@@ -236,9 +236,17 @@ def _primitive_name_lists(source):
     return found
 
 
+# keras.ops's name tables (which Keras function takes which calling convention) name Keras's
+# functions, not finegrad's primitives, though many of the names coincide
+_KERAS_OPS_TABLES = {"_src/backends/elementwise.py", "_src/backends/keras_names.py",
+                     "_src/backends/keras_signatures.py"}
+
+
 def test_no_module_keeps_a_list_of_primitive_names():
     bad = []
     for path in sorted(PACKAGE.rglob("*.py")):
+        if path.relative_to(PACKAGE).as_posix() in _KERAS_OPS_TABLES:
+            continue
         for lineno, hits in _primitive_name_lists(path.read_text()):
             bad.append(f"{path.relative_to(PACKAGE.parent)}:{lineno}: {', '.join(hits[:6])}")
     assert not bad, "module-level collections of primitive names (declare on the " \

@@ -12,7 +12,7 @@ import importlib
 import os
 import threading
 
-# backend name -> (module under finegrad._src.backends, framework to import, pip extra)
+# backend name -> (package under finegrad._src.backends, framework to import, pip extra)
 _KNOWN = {"finegrad": ("native", "numpy", None),
           "jax": ("jax", "jax", "jax"),
           "torch": ("torch", "torch", "torch"),
@@ -38,20 +38,29 @@ def names():
 
 
 def _check_name(name):
+    if name == "keras":   # whatever the installed Keras runs on
+        return importlib.import_module("finegrad._src.backends.keras_graph").keras_backend_name()
     if name not in _KNOWN:
         raise ValueError(f"finegrad.ops: unknown backend {name!r}; choose one of "
-                         f"{', '.join(_KNOWN)}")
+                         f"{', '.join(_KNOWN)}, or keras (Keras's own backend)")
     return name
 
 
+def symbolic(backend=None):
+    """The stand-in backend for calls with Keras symbolic tensors (`keras_graph.Symbolic`)."""
+    return importlib.import_module("finegrad._src.backends.keras_graph").SYMBOLIC
+
+
 def load(name):
-    """The backend module ``name``, importing its framework (ImportError naming the extra)."""
+    """The backend ``name`` (an `assemble.Backend`), importing its framework (ImportError
+    naming the extra)."""
     loaded = _LOADED.get(name)
     if loaded is not None:
         return loaded
     module, framework, extra = _KNOWN[_check_name(name)]
     try:
-        loaded = _LOADED[name] = importlib.import_module(f"finegrad._src.backends.{module}")
+        package = importlib.import_module(f"finegrad._src.backends.{module}")
+        loaded = _LOADED[name] = package.BACKEND
         return loaded
     except ImportError as e:
         if e.name is not None and e.name.split(".")[0] != framework:
@@ -75,7 +84,9 @@ def current():
 
 
 def set_default(name):
-    """Make ``name`` the backend of every thread outside a ``scope``; it is loaded now."""
+    """Make ``name`` the backend of every thread outside a ``scope``; it is loaded now
+    (``"keras"``: the backend the installed Keras runs on)."""
+    name = _check_name(name)
     load(name)
     _Selection.default = name
 
@@ -86,6 +97,7 @@ class scope:  # (used as a function: `with scope("jax"):`)
     __slots__ = ("name",)
 
     def __init__(self, name):
+        name = _check_name(name)
         load(name)
         self.name = name
 

@@ -219,6 +219,11 @@ class InputReport:
         self.where_autodiff = None
         self.plain_nonfinite: list = []   # indices where plain autodiff is nan/inf, custom finite
         self.custom_nonfinite: list = []  # indices where the custom gradient is nan/inf
+        # the element where the rule is relatively worst: its index, the rule's and the
+        # finite differences' values there (each a VJP element for the random cotangent,
+        # so their ratio does not depend on it), and |rule - expected| / |expected|
+        self.worst_at = None
+        self.worst_got = self.worst_expected = self.worst_relative = 0.0
         self.ok = True
 
     def __repr__(self):
@@ -259,6 +264,10 @@ class CustomGradientReport:
     def __str__(self):
         lines = [f"check_custom_gradient({self.name}): {'ok' if self.ok else 'MISMATCH'}"]
         for r in self.inputs.values():
+            if r.worst_at is not None:
+                lines.append(f"  {r.name}: worst element {r.worst_at}: rule {r.worst_got:.6g} vs "
+                             f"finite differences {r.worst_expected:.6g} (relative error "
+                             f"{r.worst_relative:.3g})")
             lines.append(f"  {r.name}: custom vs finite differences: max error "
                          f"{r.max_error_fd:.3g} at {r.where_fd} ({'ok' if r.ok else 'MISMATCH'})")
             lines.append(f"  {r.name}: custom vs plain autodiff: max difference "
@@ -269,8 +278,11 @@ class CustomGradientReport:
             if r.custom_nonfinite:
                 lines.append(f"  {r.name}: the custom gradient is nan/inf at "
                              f"{r.custom_nonfinite[:5]}")
-        lines.append(f"  forward mode (jvp) vs finite differences: max error "
-                     f"{self.forward_error:.3g} ({'ok' if self.forward_ok else 'MISMATCH'})")
+        if isinstance(self.forward_error, str):
+            lines.append(f"  forward mode (jvp): {self.forward_error}")
+        else:
+            lines.append(f"  forward mode (jvp) vs finite differences: max error "
+                         f"{self.forward_error:.3g} ({'ok' if self.forward_ok else 'MISMATCH'})")
         for mode, msg in self.second_order.items():
             lines.append(f"  second order, {mode}: {'ok' if msg is None else msg}")
         lines += [f"  note: {n}" for n in self.notes]
@@ -329,7 +341,8 @@ def check_custom_gradient(h: _Any, args: _Any, order: int = 2, eps: float = 1e-6
     with _np.errstate(all="ignore"):
         plain = ck.vjp_values(h.forward_without_rule)
     for k, i in enumerate(diff):
-        report.inputs[names[i]] = ck.input_report(names[i], k, custom[k], plain[k])
+        report.inputs[names[i]] = ck.input_report(names[i], k, custom[k],
+                                                  None if plain is None else plain[k])
     report.forward_error, report.forward_ok = ck.forward()
     if order >= 2:
         report.second_order = ck.second_order()
@@ -347,7 +360,8 @@ class _CustomCheck:
         self.h, self.args, self.diff, self.name = h, args, diff, _fmt(h)
         self.eps, self.atol, self.rtol, self.seed = eps, atol, rtol, seed
         self.xs = [args[i] for i in diff]
-        y0 = [_np.asarray(o._value, _np.float64) for o in _flat_out(self.call(h, self.xs))]
+        y0 = [_np.asarray(getattr(o, "_value", o), _np.float64) for o in
+               _flat_out(self.call(h, self.xs))]
         self.us = [rng.standard_normal(o.shape) for o in y0]
         self.vs = [rng.standard_normal(_np.shape(x._value)) for x in self.xs]
 
@@ -362,13 +376,18 @@ class _CustomCheck:
         from finegrad._src.ad.tape import GradientTape
         with GradientTape() as tape:
             tape.watch(xs)
-            out = _flat_out(self.call(fn, xs))
+            out = [o if isinstance(o, _Tensor) else _Tensor(_np.asarray(o))
+                   for o in _flat_out(self.call(fn, xs))]
             cts = [_Tensor(_np.asarray(u, o._value.dtype)) for u, o in zip(self.us, out,
                                                                           strict=True)]
         grads = tape.gradient(out, xs, output_gradients=cts, unconnected_gradients=unconnected)
         return [_dense_cotangent(g) for g in grads]
 
     def vjp_values(self, fn):
+        """The VJP as float64 arrays; None when ``fn`` returns no tensors (a NumPy black box:
+        nothing to differentiate without the rule)."""
+        if not any(isinstance(o, _Tensor) for o in _flat_out(self.call(fn, self.xs))):
+            return None
         g = self.vjp_tensors(fn, self.xs)
         return [_np.zeros(_np.shape(x._value)) if gi is None
                 else _np.asarray(gi._value, _np.float64) for gi, x in zip(g, self.xs, strict=True)]
@@ -388,6 +407,7 @@ class _CustomCheck:
         if cmp.error.size:
             j = int(_np.argmax(cmp.error))
             r.max_error_fd, r.where_fd = float(cmp.error.flat[j]), _index(j, base.shape)
+            _relative_worst(r, cmp, base.shape)
             j = int(_np.argmax(cmp.reference_difference))
             r.max_error_autodiff = float(cmp.reference_difference.flat[j])
             r.where_autodiff = _index(j, base.shape)
@@ -405,6 +425,8 @@ class _CustomCheck:
             tans = [acc.jvp(o) for o in out]
         except _linearity.NotLinearError:   # no forward mode: the check fails
             return _np.inf, False
+        except TypeError as e:      # a NumPy rule: forward mode cannot be had, nor passed
+            return f"not available in finegrad: {e}", True
         got = [_np.zeros(o._value.shape) if t is None else _np.asarray(t._value, _np.float64)
                for t, o in zip(tans, out, strict=True)]
         with _np.errstate(all="ignore"):
@@ -429,7 +451,20 @@ class _CustomCheck:
                 results[mode] = None
             except (AssertionError, _linearity.NotLinearError) as e:
                 results[mode] = str(e)
+            except TypeError as e:  # a NumPy rule: nothing differentiates it
+                results[mode] = f"not available in finegrad: {e}"
         return results
+
+
+def _relative_worst(r, cmp, shape):
+    """Fill ``r.worst_*`` with the element of largest relative error (relative to
+    |expected|, but never to less than 1/1000 of the largest |expected|)."""
+    exp = _np.where(cmp.expected_finite, _np.abs(cmp.expected), 0.0)
+    top = float(exp.max()) if exp.size else 0.0
+    rel = cmp.error / _np.maximum(exp, max(1e-3 * top, 1e-300))
+    j = int(_np.argmax(rel))
+    r.worst_at, r.worst_relative = _index(j, shape), float(rel.flat[j])
+    r.worst_got, r.worst_expected = float(cmp.got.flat[j]), float(cmp.expected.flat[j])
 
 
 def _fd_element(us, fp, fm, eps, depends):
@@ -494,20 +529,20 @@ def _is_num(a):
 def sweep(f: _Any, reference: _Any = None, interval: _Any = (-10.0, 10.0), points: int = 1001,
           scale: str = "linear", dtype: _DTypeLike = "float32", order: int = 1,
           modes: _Any = ("rev", "fwd"), rtol: _Any = None, floor: float = 1e-3, base: _Any = None,
-          seed: int = 0, progress: bool = False) -> _Any:
+          seed: int = 0, progress: bool = False, framework: _Any = None,
+          reference_framework: _Any = None, deviation: _Any = None) -> _Any:
     """Check ``f``'s derivatives over a whole range, against float64 finite differences.
 
     ``f`` takes scalar inputs (its required positional parameters) and returns a scalar
-    tensor (several outputs are summed); an elementwise ``f`` is evaluated on all points at
-    once, any other one point at a time. Each input goes over
-    ``interval`` in turn with the others at ``base`` (default: 0.618 of the way across), and
-    with several inputs ``points`` random points of the whole box are added. At every point
-    the derivatives finegrad computes in ``dtype`` (reverse and forward mode; with
-    ``order=2`` also each input's second derivative) are compared with central finite
-    differences of the value in float64, and with the plain autodiff of ``reference`` (by
-    default, for a `finegrad.custom_gradient` function, its forward computation without the
-    rule). The points are rounded to ``dtype``, so that the finite differences are taken at
-    the inputs ``f`` really receives. This is what the ``finegrad check`` command runs.
+    (several outputs are summed), in finegrad or in torch, JAX, TensorFlow or NumPy, whose own
+    autodiff then runs it (a mode it cannot do is "not available in <framework>: <why>",
+    neither failed nor passed). Each input goes over ``interval`` in turn with the others at
+    ``base``, plus, with several inputs, ``points`` random points of the box. At every point
+    (rounded to ``dtype``) the derivatives in ``dtype`` (reverse and forward mode; with
+    ``order=2`` each input's second derivative) are compared with float64 central finite
+    differences of the value, and with the plain autodiff of ``reference`` (by default, for
+    a `finegrad.custom_gradient` function, its forward computation without the rule). This
+    is what the ``finegrad check`` command runs.
 
     Args:
         f: the function to check, usually decorated with `finegrad.custom_gradient`.
@@ -516,15 +551,17 @@ def sweep(f: _Any, reference: _Any = None, interval: _Any = (-10.0, 10.0), point
         points: the number of points per input.
         scale: "linear", or "symlog" (denser near 0, evenly spaced in asinh(x)).
         dtype: the dtype the derivatives are computed in ("float32" or "float64").
-        order: 1 or 2.
-        modes: any of "rev" and "fwd".
+        order: 1 or 2.  modes: any of "rev" and "fwd".
         rtol: the relative tolerance (default 1e-3 for float32, 1e-6 for float64).
         floor: errors are relative to |expected|, but never to less than ``floor`` times the
             largest |expected| of that input and order over the sweep.
         base: the point the other inputs stay at (a number or one per input; default 0.618
             of the way from the range's low end to its high end).
-        seed: for the random points.
-        progress: draw a progress bar on stderr (True, False or "auto": on a terminal).
+        seed: for the random points.  progress: a progress bar on stderr (True, False, "auto").
+        framework: "finegrad", "torch", "jax", "tensorflow" or "numpy" (a function of arrays
+            returning ``(value, grad)``); default: found from ``f``. See docs/custom_gradients.md.
+        reference_framework: the same for ``reference``.  deviation: where the rule deviates
+            on purpose ("x < 0", or a function of the inputs' arrays): "intended, not checked".
 
     Returns:
         A report: ``str(report)`` is the table and verdict, ``report.ok``, ``report.worst``
@@ -548,4 +585,5 @@ def sweep(f: _Any, reference: _Any = None, interval: _Any = (-10.0, 10.0), point
     nan
     """
     return _sweep.sweep(f, reference, interval, points, scale, dtype, order, modes, rtol,
-                        floor, base, seed, progress)
+                        floor, base, seed, progress, framework, reference_framework, deviation)
+

@@ -21,6 +21,7 @@ from finegrad._src.ad.forward import ForwardAccumulator
 from finegrad._src.ad.tape import GradientTape
 from finegrad._src.dtypes import as_dtype
 from finegrad._src.ops.array.structural import reduce_sum
+from finegrad._src.testing import frameworks
 from finegrad._src.testing.progress import ProgressBar
 from finegrad._src.testing.sweep_report import SweepReport
 from finegrad._src.tensor import Tensor
@@ -307,12 +308,15 @@ def input_names(fn):
 
 
 def _name(fn):
+    owner = getattr(fn, "__self__", None)
+    if isinstance(owner, type):     # autograd.Function.apply: the user's class
+        return f"{owner.__name__}.{getattr(fn, '__name__', 'apply')}"
     return getattr(fn, "__qualname__", getattr(fn, "__name__", repr(fn)))
 
 
 def sweep(f, reference=None, interval=(-10.0, 10.0), points=1001, scale="linear",
           dtype="float32", order=1, modes=MODES, rtol=None, floor=1e-3, base=None, seed=0,
-          progress=False):
+          progress=False, framework=None, reference_framework=None, deviation=None):
     """Check ``f``'s derivatives over a whole range; see `finegrad.testing.sweep`."""
     np_dtype, interval, points = _checked_arguments(f, interval, points, dtype, rtol)
     reference_name = None if reference is None else _name(reference)
@@ -329,8 +333,12 @@ def sweep(f, reference=None, interval=(-10.0, 10.0), points=1001, scale="linear"
     cols, groups = sweep_points(len(names), interval, int(points), scale, base, seed)
     # the points the function really receives, so that finite differences are taken there
     cols = [np.asarray(c.astype(np_dtype), np.float64) for c in cols]
+    intended = deviation_mask(deviation, names, cols)
     functions = [f] + ([reference] if reference is not None else [])
-    evaluators = [Evaluator(fn, cols, np_dtype) for fn in functions]
+    kinds = [frameworks.detect(fn, fw, len(names)) for fn, fw in
+             zip(functions, (framework, reference_framework), strict=False)]
+    evaluators = [_evaluator(fn, cols, np_dtype, kind)
+                  for fn, kind in zip(functions, kinds, strict=True)]
     fd_passes = 4 * order * len(names) + 1
     bar = ProgressBar(sum(ev.steps for ev in evaluators) + fd_passes * evaluators[0].steps,
                       "sweeping", enabled=progress)
@@ -347,7 +355,38 @@ def sweep(f, reference=None, interval=(-10.0, 10.0), points=1001, scale="linear"
         rtol=_default_rtol(np_dtype) if rtol is None else float(rtol), floor=floor,
         cols=cols, groups=groups, value=value, got=got, expected=fd, noise=noise, kinks=kinks,
         value64=value64, reference=ref,
-        vectorized=evaluators[0].vectorized)
+        vectorized=evaluators[0].vectorized, framework=kinds[0],
+        unavailable=evaluators[0].unavailable, intended=intended, deviation=deviation)
+
+
+def _evaluator(fn, cols, dtype, kind):
+    if kind != "finegrad":
+        return frameworks.evaluator(fn, cols, dtype, kind)
+    ev = Evaluator(fn, cols, dtype)
+    ev.unavailable = {}
+    return ev
+
+
+def deviation_mask(deviation, names, cols):
+    """Where the rule deviates on purpose (not checked): ``deviation`` is None, a function
+    of the inputs' arrays giving a boolean array, or an expression in the inputs' names
+    (``"x < 0"``, ``"(x > 1) | (y < 0)"``; ``np`` is NumPy)."""
+    shape = np.shape(cols[0])
+    if deviation is None:
+        return np.zeros(shape, bool)
+    if isinstance(deviation, str):
+        scope = dict(zip(names, cols, strict=True))
+        try:
+            mask = eval(deviation, {"__builtins__": {}, "np": np}, scope)
+        except Exception as e:
+            raise ValueError(f"finegrad.testing.sweep: deviation {deviation!r} is not an "
+                             f"expression in {names}: {type(e).__name__}: {e}") from None
+    elif callable(deviation):
+        mask = deviation(*cols)
+    else:
+        raise TypeError(f"finegrad.testing.sweep: deviation must be an expression or a "
+                        f"function, got {type(deviation).__name__}")
+    return np.broadcast_to(np.asarray(mask, bool), shape).copy()
 
 
 def _checked_arguments(f, interval, points, dtype, rtol):

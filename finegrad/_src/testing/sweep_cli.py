@@ -15,6 +15,7 @@ import numpy as np
 
 from finegrad._src.ad.tape import GradientTape
 from finegrad._src.ad.linearity import NotLinearError
+from finegrad._src.testing.frameworks import detect
 from finegrad._src.testing.sweep import MAX_POINTS, input_names, sweep
 from finegrad._src.tensor import Tensor
 
@@ -45,6 +46,11 @@ def _parser():
     p.add_argument("--modes", default="rev,fwd", help="rev, fwd or both (default rev,fwd)")
     p.add_argument("--rtol", type=float, default=None,
                    help="relative tolerance (default 1e-3 for float32, 1e-6 for float64)")
+    p.add_argument("--framework", choices=["finegrad", "torch", "jax", "tensorflow", "numpy"],
+                   default=None, help="what TARGET (and REF) are written for (default: found "
+                   "from the function)")
+    p.add_argument("--expect-deviation", metavar="EXPR", default=None,
+                   help="where the rule deviates on purpose, e.g. 'x<0' (intended, not checked)")
     p.add_argument("--plot", metavar="FILE", help="draw the sweep to FILE (.png, .svg, .pdf)")
     p.add_argument("--json", metavar="FILE", help="write the report as JSON to FILE")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
@@ -62,8 +68,14 @@ def main(argv=None):
         options = _options(args)
         f = load_function(args.target, "TARGET")
         ref = load_function(args.reference, "REF") if args.reference else None
-        _try_call(f, f, args.target, "TARGET", options)
+        n = len(input_names(f))
+        options["framework"] = detect(f, args.framework, n)
+        options["deviation"] = args.expect_deviation
         if ref is not None:
+            options["reference_framework"] = detect(ref, args.framework, n)
+        if options["framework"] == "finegrad":
+            _try_call(f, f, args.target, "TARGET", options)
+        if ref is not None and options["reference_framework"] == "finegrad":
             _try_call(ref, f, args.reference, "REF", options)
     except UsageError as e:
         print(f"finegrad check: {e}", file=sys.stderr)

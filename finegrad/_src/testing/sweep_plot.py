@@ -78,6 +78,8 @@ def _panel_derivative(ax, report, idx, k, x, order):
             label="finite differences (float64)")
     colours = {"rev": "tab:blue", "fwd": "tab:cyan"}
     for mode in report.modes:
+        if (mode, order) in getattr(report, "unavailable", {}):   # nothing computed: no curve
+            continue
         got = report.got[mode, order][k][idx]
         style = "-" if mode == "rev" else ":"
         ax.plot(x, _masked(got), style, color=colours[mode], lw=1.4,

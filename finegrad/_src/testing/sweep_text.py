@@ -12,19 +12,22 @@ def _mode(mode, order):
 def report_rows(report):
     """The table's header and rows, one row per mode and order."""
     ref = report.reference_name
-    head = ["mode", "order", "worst rel. error", "at", "rule nan/inf"]
+    head = ["mode", "order", "failing", "worst rel. error", "at", "rule nan/inf"]
     if ref:
         head += ["reference nan/inf", "reference off"]
     rows = []
     for c in report.checks:
         w = c.worst()
-        if w is None:
+        if c.unavailable:
+            err, at = "-", c.unavailable
+        elif w is None:
             err, at = "-", "(nothing checked)"
         else:
             k, j, e = w
             err = "nan/inf" if np.isinf(e) else f"{e:.2g}"
             at = report.where(j, k)
-        row = [_mode(c.mode, c.order), str(c.order), err, at, report.spans(c.rule_nonfinite)]
+        row = [_mode(c.mode, c.order), str(c.order), report.failing_spans(c), err, at,
+               report.spans(c.rule_nonfinite)]
         if ref:
             row += [report.spans(c.reference_breaks), report.spans(c.reference_off)]
         rows.append(row)
@@ -83,6 +86,10 @@ def report_text(report):
         lines.append(f"  note: {report.spans(report.kinks, ' points')} look like kinks (the "
                      f"one-sided differences disagree): any first derivative between them "
                      f"is accepted there")
+    intended = getattr(report, "intended", None)
+    if intended is not None and intended.any():
+        lines.append(f"  intended, not checked: {report.spans([intended], ' points')} "
+                     f"(deviation {report.deviation!r:.60})")
     if not report.vectorized:
         lines.append("  note: evaluated one point at a time (the function is not elementwise)")
     lines.append(verdict(report))
@@ -107,10 +114,12 @@ def report_dict(report):
     for c in report.checks:
         cw = c.worst()
         entry = {"mode": c.mode, "order": c.order, "ok": c.ok,
+                 "not_available": c.unavailable,
                  "worst_error": None if cw is None else _finite(cw[2]),
                  "worst_input": None if cw is None else report.input_names[cw[0]],
                  "worst_at": None if cw is None else report.point(cw[1]),
                  "failing": _points(report, c.failing),
+                 "failing_where": report.failing_spans(c),
                  "rule_nonfinite": _points(report, c.rule_nonfinite),
                  "reference_nonfinite": _points(report, c.reference_breaks),
                  "reference_off": _points(report, c.reference_off),
@@ -121,10 +130,14 @@ def report_dict(report):
         "inputs": list(report.input_names), "dtype": report.dtype.name,
         "range": list(report.interval), "scale": report.scale, "points": len(report.cols[0]),
         "order": report.order, "modes": list(report.modes), "rtol": report.rtol,
-        "floor": report.floor, "vectorized": bool(report.vectorized), "ok": report.ok,
+        "floor": report.floor, "framework": getattr(report, "framework", "finegrad"),
+        "vectorized": bool(report.vectorized), "ok": report.ok,
         "compared": report.compared,
         "worst": None if w is None else {
             "mode": w.mode, "order": w.order, "input": w.input, "point": w.point,
             "error": _finite(w.error), "got": _finite(w.got), "expected": _finite(w.expected)},
-        "kinks": _points(report, report.kinks), "checks": checks, "verdict": verdict(report),
+        "kinks": _points(report, report.kinks),
+        "intended": _points(report, [report.intended]) if getattr(report, "intended", None)
+        is not None else [],
+        "checks": checks, "verdict": verdict(report),
     }

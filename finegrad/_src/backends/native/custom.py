@@ -10,13 +10,7 @@ import numpy as np
 
 from finegrad._src.ad import custom as _custom
 from finegrad._src.ad import tape as _tape
-from finegrad._src.ops.array import constants as _cs
 from finegrad._src.ops.array import structural as _st
-from finegrad._src.ops.linalg import products as _pr
-from finegrad._src.ops.math import arithmetic as _ar
-from finegrad._src.ops.math import elementwise as _ew
-from finegrad._src.ops.math import reductions as _rd
-from finegrad._src.ops.nn import softmax_cross_entropy as _sm
 from finegrad._src import tensor as _tensor
 from finegrad._src import variables as _variables
 from finegrad._src.backends import rule as _rule
@@ -76,43 +70,7 @@ def value_and_grad(f, argnums=0):
             for i in nums:
                 tape.watch(args[i])
             y = f(*args, **kwargs)
-        grads = tape.gradient(y, [args[i] for i in nums])
+        grads = tape.gradient(y, [args[i] for i in nums],
+                              unconnected_gradients=_tape.UnconnectedGradients.ZERO)
         return y, grads[0] if isinstance(argnums, int) else tuple(grads)
     return value_and_grad_f
-
-
-abs = _ew.abs  # Keras's name
-exp, log, log1p, expm1 = _ew.exp, _ew.log, _ew.log1p, _ew.expm1
-sqrt, square, sin, cos, tan, tanh = _ew.sqrt, _ew.square, _ew.sin, _ew.cos, _ew.tan, _ew.tanh
-sign, negative, floor = _ew.sign, _ar.negative, _ew.floor
-sigmoid, softplus, relu = _ew.sigmoid, _ew.softplus, _ew.relu
-stop_gradient = _st.stop_gradient
-add, subtract, multiply, divide, power = _ar.add, _ar.subtract, _ar.multiply, _ar.divide, _ar.pow
-maximum, minimum, matmul = _ar.maximum, _ar.minimum, _pr.matmul
-equal, not_equal, less, less_equal = _ew.equal, _ew.not_equal, _ew.less, _ew.less_equal
-greater, greater_equal = _ew.greater, _ew.greater_equal
-sum, mean, max, min = _st.reduce_sum, _rd.reduce_mean, _rd.reduce_max, _rd.reduce_min
-prod, logsumexp = _rd.reduce_prod, _rd.reduce_logsumexp
-reshape, expand_dims, squeeze, where = _st.reshape, _st.expand_dims, _st.squeeze, _ew.where
-concatenate, stack, einsum = _st.concat, _st.stack, _pr.einsum
-cast, clip = _st.cast, _ar.clip_by_value
-
-
-def transpose(x, axes):
-    return _st.transpose(x, perm=axes)
-
-
-def softmax(x, axis):
-    return _sm.softmax(x, axis=axis)
-
-
-def log_softmax(x, axis):
-    return _sm.log_softmax(x, axis=axis)
-
-
-def zeros(shape, dtype):
-    return _cs.zeros(shape, dtype=dtype)
-
-
-def ones(shape, dtype):
-    return _cs.ones(shape, dtype=dtype)

@@ -44,7 +44,11 @@ def convert_to_tensor(x, dtype=None):
         dtype = getattr(torch, dtype)
     if isinstance(x, float) and dtype is None:
         dtype = torch.float32
-    return torch.as_tensor(x, dtype=dtype)
+    t = torch.as_tensor(x, dtype=dtype)
+    if dtype is None and t.dtype == torch.int64 and not isinstance(x, (torch.Tensor,
+                                                                       np.ndarray, np.generic)):
+        t = t.to(torch.int32)   # Python ints are int32, as in Keras
+    return t
 
 
 def convert_to_numpy(x):
@@ -179,120 +183,13 @@ def value_and_grad(f, argnums=0):
             args[i] = t if t.requires_grad else t.detach().requires_grad_(True)
         y = f(*args, **kwargs)
         check_scalar(y, "finegrad.ops.value_and_grad (torch backend)")
-        grads = torch.autograd.grad(y, [args[i] for i in nums], create_graph=True,
-                                    allow_unused=True, materialize_grads=True)
+        if not (isinstance(y, torch.Tensor) and y.requires_grad):   # y ignores the arguments
+            grads = [torch.zeros_like(args[i]) for i in nums]
+        else:
+            grads = torch.autograd.grad(y, [args[i] for i in nums], create_graph=True,
+                                        allow_unused=True, materialize_grads=True)
         return y, grads[0] if isinstance(argnums, int) else tuple(grads)
     return value_and_grad_f
-
-
-def _binary(fn):
-    def op(x1, x2):
-        if not isinstance(x1, torch.Tensor):
-            x1 = _like(x1, x2)
-        elif not isinstance(x2, torch.Tensor):
-            x2 = _like(x2, x1)
-        return fn(x1, x2)
-    return op
-
-
-def _like(x, other):
-    """A NumPy array, list or number beside a torch tensor, converted as the other backends
-    convert it: a float array takes the tensor's float dtype (TensorFlow's rule)."""
-    t = torch.as_tensor(x, device=getattr(other, "device", None))
-    if isinstance(other, torch.Tensor) and t.is_floating_point() and \
-            other.is_floating_point() and t.dtype != other.dtype:
-        t = t.to(other.dtype)
-    return t
-
-
-def _reduction(fn):
-    def reduce(x, axis=None, keepdims=False):
-        if axis is None:
-            axis = tuple(range(x.ndim))
-        return fn(x, dim=axis, keepdim=keepdims)
-    return reduce
-
-
-def _prod(x, dim, keepdim):
-    for d in sorted((dim,) if isinstance(dim, int) else dim, reverse=True):
-        x = torch.prod(x, dim=d, keepdim=keepdim)
-    return x
-
-
-abs = torch.abs  # Keras's name
-exp, log, log1p, expm1 = torch.exp, torch.log, torch.log1p, torch.expm1
-sqrt, square, sin, cos, tan, tanh = torch.sqrt, torch.square, torch.sin, torch.cos, \
-    torch.tan, torch.tanh
-sign, negative, floor = torch.sign, torch.negative, torch.floor
-sigmoid, softplus, relu = torch.sigmoid, torch.nn.functional.softplus, torch.relu
-add, subtract, multiply = _binary(torch.add), _binary(torch.subtract), _binary(torch.multiply)
-divide, power = _binary(torch.divide), _binary(torch.pow)
-maximum, minimum, matmul = _binary(torch.maximum), _binary(torch.minimum), torch.matmul
-equal, not_equal, less = _binary(torch.eq), _binary(torch.ne), _binary(torch.lt)
-less_equal, greater, greater_equal = _binary(torch.le), _binary(torch.gt), _binary(torch.ge)
-sum, mean = _reduction(torch.sum), _reduction(torch.mean)
-max, min = _reduction(torch.amax), _reduction(torch.amin)
-prod, logsumexp = _reduction(_prod), _reduction(torch.logsumexp)
-
-
-def stop_gradient(x):
-    return x.detach()
-
-
-def cast(x, dtype):
-    return convert_to_tensor(x).to(getattr(torch, dtype) if isinstance(dtype, str) else dtype)
-
-
-def reshape(x, newshape):
-    return torch.reshape(x, tuple(newshape) if not isinstance(newshape, int) else (newshape,))
-
-
-def transpose(x, axes):
-    return x.permute(*(reversed(range(x.ndim)) if axes is None else axes))
-
-
-def expand_dims(x, axis):
-    return torch.unsqueeze(x, axis)
-
-
-def squeeze(x, axis):
-    return torch.squeeze(x) if axis is None else torch.squeeze(x, axis)
-
-
-def concatenate(xs, axis):
-    return torch.cat(xs, dim=axis)
-
-
-def stack(xs, axis):
-    return torch.stack(xs, dim=axis)
-
-
-def where(condition, x1, x2):
-    return torch.where(convert_to_tensor(condition), x1, x2)
-
-
-def clip(x, x_min, x_max):
-    return torch.clamp(x, x_min, x_max)
-
-
-def einsum(subscripts, *operands):
-    return torch.einsum(subscripts, *operands)
-
-
-def softmax(x, axis):
-    return torch.softmax(x, dim=axis)
-
-
-def log_softmax(x, axis):
-    return torch.log_softmax(x, dim=axis)
-
-
-def zeros(shape, dtype):
-    return torch.zeros(shape, dtype=getattr(torch, dtype) if isinstance(dtype, str) else dtype)
-
-
-def ones(shape, dtype):
-    return torch.ones(shape, dtype=getattr(torch, dtype) if isinstance(dtype, str) else dtype)
 
 
 import sys as _sys  # noqa: E402 (the module itself, for the shared rule's backend argument)

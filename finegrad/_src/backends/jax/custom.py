@@ -196,43 +196,5 @@ def value_and_grad(f, argnums=0):
     return jax.value_and_grad(f, argnums=argnums)
 
 
-abs = jnp.abs  # Keras's name
-exp, log, log1p, expm1 = jnp.exp, jnp.log, jnp.log1p, jnp.expm1
-sqrt, square, sin, cos, tan, tanh = jnp.sqrt, jnp.square, jnp.sin, jnp.cos, jnp.tan, jnp.tanh
-sign, negative, floor = jnp.sign, jnp.negative, jnp.floor
-sigmoid, softplus, relu = jax.nn.sigmoid, jax.nn.softplus, jax.nn.relu
-stop_gradient = jax.lax.stop_gradient
-add, subtract, multiply, divide, power = jnp.add, jnp.subtract, jnp.multiply, jnp.divide, \
-    jnp.power
-maximum, minimum, matmul = jnp.maximum, jnp.minimum, jnp.matmul
-equal, not_equal, less, less_equal = jnp.equal, jnp.not_equal, jnp.less, jnp.less_equal
-greater, greater_equal = jnp.greater, jnp.greater_equal
-sum, mean, max, min, prod = jnp.sum, jnp.mean, jnp.max, jnp.min, jnp.prod
-logsumexp = jax.scipy.special.logsumexp
-reshape, expand_dims, squeeze, where = jnp.reshape, jnp.expand_dims, jnp.squeeze, jnp.where
-concatenate, stack, einsum, transpose = jnp.concatenate, jnp.stack, jnp.einsum, jnp.transpose
-clip = jnp.clip
-
-
-def cast(x, dtype):
-    return jnp.asarray(x).astype(dtype)
-
-
-def softmax(x, axis):
-    return jax.nn.softmax(x, axis=axis)
-
-
-def log_softmax(x, axis):
-    return jax.nn.log_softmax(x, axis=axis)
-
-
-def zeros(shape, dtype):
-    return jnp.zeros(shape, dtype=dtype)
-
-
-def ones(shape, dtype):
-    return jnp.ones(shape, dtype=dtype)
-
-
 import sys as _sys  # noqa: E402 (the module itself, for the shared rule's backend argument)
 _this = _sys.modules[__name__]

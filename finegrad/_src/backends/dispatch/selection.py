@@ -1,0 +1,74 @@
+"""Which backend runs an ops call: the active one, after checking that no argument is another
+framework's tensor."""
+
+from finegrad._src import backends as _backends
+
+# a tensor's framework, from the top-level package of its type's module
+_ROOTS = {
+    "finegrad": "finegrad",
+    "jax": "jax",
+    "jaxlib": "jax",
+    "torch": "torch",
+    "tensorflow": "tensorflow",
+    "keras": "keras",
+}
+
+
+def on(*xs):
+    """The active backend, after checking that no argument (or element of a list or tuple
+    argument) is another framework's tensor."""
+    backend = _backends.current()
+    for x in xs:
+        root = _ROOTS.get(type(x).__module__.partition(".")[0])
+        if root is not None and root != backend.framework:
+            return _other(backend, x, xs)
+        if type(x) in (list, tuple):
+            for e in x:
+                root = _ROOTS.get(type(e).__module__.partition(".")[0])
+                if root is not None and root != backend.framework:
+                    return _other(backend, e, xs)
+    return backend
+
+
+def _other(backend, x, xs):
+    if type(x).__name__ == "KerasTensor":
+        return _backends.symbolic(backend)
+    kinds = {_ROOTS.get(type(x).__module__.partition(".")[0])}
+    raise TypeError(
+        f"finegrad.ops: a {sorted(kinds)[0]} tensor was passed to the "
+        f"{backend.name!r} backend, whose tensors are {backend.framework}'s; "
+        f"convert it with ops.convert_to_numpy, or select its backend with "
+        f"ops.set_backend / ops.backend_scope"
+    )
+
+
+def backend():
+    """The name of the active backend of this thread: finegrad, jax, torch or tensorflow.
+
+    >>> from finegrad import ops
+    >>> ops.backend()
+    'finegrad'
+    """
+    return _backends.current_name()
+
+
+def set_backend(name):
+    """Select the backend of every thread (outside ``backend_scope`` blocks); ``"keras"``
+    means the backend of the installed Keras (``keras.backend.backend()``).
+
+    Raises:
+        ValueError: for an unknown name.
+        ImportError: when the backend's framework is not installed (naming the extra).
+    """
+    _backends.set_default(name)
+
+
+def backend_scope(name):
+    """A context manager: inside it, this thread's ops calls run on backend ``name``.
+
+    >>> from finegrad import ops
+    >>> with ops.backend_scope("finegrad"):
+    ...     ops.backend()
+    'finegrad'
+    """
+    return _backends.scope(name)

@@ -1,0 +1,208 @@
+"""`keras.ops.nn`, linalg, math and core on finegrad's own ``nn``, ``linalg``, ``math`` and
+control flow (``cond``, ``while_loop``, traceable under `finegrad.function`)."""
+from finegrad._src.backends.native import fg_names as fg
+from finegrad._src.backends.native import custom as _custom
+
+
+def _f(x):
+    x = _custom.convert_to_tensor(x)
+    return x if x.dtype.is_floating or x.dtype.is_complex else fg.cast(x, "float32")
+
+
+def sigmoid(x):
+    return fg.sigmoid(_f(x))
+
+
+def softplus(x):
+    return fg.math.softplus(_f(x))
+
+
+def relu(x):
+    return fg.nn.relu(_f(x))
+
+
+def softmax(x, axis=-1):
+    return fg.nn.softmax(_f(x), axis=axis)
+
+
+def log_softmax(x, axis=-1):
+    return fg.nn.log_softmax(_f(x), axis=axis)
+
+
+def stop_gradient(variable):
+    return fg.stop_gradient(variable)
+
+
+def cast(x, dtype):
+    return fg.cast(x, dtype)
+
+
+def erf(x):
+    return fg.math.erf(_f(x))
+
+
+def erfinv(x):
+    return fg.math.erfinv(_f(x))
+
+
+def logsumexp(x, axis=None, keepdims=False):
+    return fg.reduce_logsumexp(_f(x), axis=axis, keepdims=keepdims)
+
+
+def top_k(x, k, sorted=True):  # (Keras's name)
+    return tuple(fg.math.top_k(x, k, sorted=sorted))
+
+
+def cholesky(x, upper=False):
+    lower = fg.linalg.cholesky(_f(x))
+    return fg.linalg.adjoint(lower) if upper else lower
+
+
+def det(x):
+    return fg.linalg.det(_f(x))
+
+
+def eigh(x):
+    return tuple(fg.linalg.eigh(_f(x)))
+
+
+def inv(x):
+    return fg.linalg.inv(_f(x))
+
+
+def qr(x, mode="reduced"):
+    return tuple(fg.linalg.qr(_f(x), full_matrices=mode == "complete"))
+
+
+def solve(a, b):
+    a, b = _f(a), _f(b)
+    vec = b.shape.rank == 1
+    out = fg.linalg.solve(a, b[:, None] if vec else b)
+    return out[:, 0] if vec else out
+
+
+def solve_triangular(a, b, lower=False):
+    a, b = _f(a), _f(b)
+    vec = b.shape.rank == 1
+    out = fg.linalg.triangular_solve(a, b[:, None] if vec else b, lower=lower)
+    return out[:, 0] if vec else out
+
+
+def svd(x, full_matrices=True, compute_uv=True):
+    if not compute_uv:
+        return fg.linalg.svd(_f(x), compute_uv=False)
+    s, u, v = fg.linalg.svd(_f(x), full_matrices=full_matrices)
+    return u, s, fg.linalg.adjoint(v)
+
+
+def cond(pred, true_fn, false_fn):
+    return fg.cond(pred, true_fn, false_fn)
+
+
+def while_loop(cond, body, loop_vars, maximum_iterations=None):
+    is_tuple = isinstance(loop_vars, (tuple, list))
+    state = tuple(loop_vars) if is_tuple else (loop_vars,)
+
+    def b(*s):
+        out = body(*s)
+        return tuple(out) if isinstance(out, (tuple, list)) else (out,)
+    out = fg.while_loop(cond, b, state, maximum_iterations=maximum_iterations)
+    return tuple(out) if is_tuple else out[0]
+
+
+def vectorized_map(function, elements):
+    return fg.vectorized_map(function, elements)
+
+
+def scatter_update(inputs, indices, updates, reduction=None):
+    x = _custom.convert_to_tensor(inputs)
+    fn = {None: fg.tensor_scatter_nd_update, "add": fg.tensor_scatter_nd_add,
+          "max": fg.tensor_scatter_nd_max, "min": fg.tensor_scatter_nd_min}[reduction]
+    return fn(x, indices, fg.cast(updates, x.dtype))
+
+
+def unstack(x, num=None, axis=0):
+    return fg.unstack(x, num, axis)
+
+
+def _fmt(x, data_format):
+    n = x.shape.rank - 2
+    return ("NC" + "DHW"[-n:]) if data_format == "channels_first" else ("N" + "DHW"[-n:] + "C")
+
+
+def conv(inputs, kernel, strides=1, padding="valid", data_format=None, dilation_rate=1):
+    x = _f(inputs)
+    k = fg.cast(kernel, x.dtype)
+    channels = x.shape[1 if data_format == "channels_first" else -1]
+    if k.shape[-2] != channels:
+        raise NotImplementedError("finegrad.ops.conv on the 'finegrad' backend: grouped "
+                                  "convolutions; use the jax or tensorflow backend")
+    return fg.nn.convolution(x, k, strides, padding.upper(), _fmt(x, data_format),
+                             dilation_rate)
+
+
+def depthwise_conv(inputs, kernel, strides=1, padding="valid", data_format=None,
+                   dilation_rate=1):
+    x = _f(inputs)
+    if x.shape.rank != 4:
+        raise NotImplementedError("finegrad.ops.depthwise_conv on the 'finegrad' backend: 2D "
+                                  "inputs only; use the jax or tensorflow backend")
+    s = (strides, strides) if isinstance(strides, int) else tuple(strides)
+    full = (1, 1) + s if data_format == "channels_first" else (1,) + s + (1,)
+    d = (dilation_rate,) * 2 if isinstance(dilation_rate, int) else tuple(dilation_rate)
+    return fg.nn.depthwise_conv2d(x, fg.cast(kernel, x.dtype), full, padding.upper(),
+                                  _fmt(x, data_format), d)
+
+
+def _pool(fn, inputs, pool_size, strides, padding, data_format):
+    x = _f(inputs)
+    n = x.shape.rank - 2
+    size = (pool_size,) * n if isinstance(pool_size, int) else tuple(pool_size)
+    step = size if strides is None else (strides,) * n if isinstance(strides, int) \
+        else tuple(strides)
+    return fn(x, size, step, padding.upper(), _fmt(x, data_format))
+
+
+def max_pool(inputs, pool_size, strides=None, padding="valid", data_format=None):
+    return _pool(fg.nn.max_pool, inputs, pool_size, strides, padding, data_format)
+
+
+def average_pool(inputs, pool_size, strides=None, padding="valid", data_format=None):
+    return _pool(fg.nn.avg_pool, inputs, pool_size, strides, padding, data_format)
+
+
+def fft(x):
+    real, imag = x
+    out = fg.signal.fft(fg.complex(_f(real), _f(imag)))
+    return fg.math.real(out), fg.math.imag(out)
+
+
+def rfft(x, fft_length=None):
+    out = fg.signal.rfft(_f(x), None if fft_length is None else [fft_length])
+    return fg.math.real(out), fg.math.imag(out)
+
+
+def irfft(x, fft_length=None):
+    real, imag = x
+    return fg.signal.irfft(fg.complex(_f(real), _f(imag)),
+                           None if fft_length is None else [fft_length])
+
+
+def eig(x):
+    return tuple(fg.linalg.eig(_f(x)))
+
+
+def lu_factor(x):
+    return tuple(fg.linalg.lu(_f(x)))
+
+
+def view_as_complex(x):
+    x = _f(x)
+    return fg.complex(x[..., 0], x[..., 1])
+
+
+def jvp(fun, primals, tangents, has_aux=False):
+    if has_aux:
+        raise NotImplementedError("finegrad.ops.jvp on the 'finegrad' backend: has_aux=True; "
+                                  "return the auxiliary value separately")
+    return fg.jvp(fun, primals, tangents)

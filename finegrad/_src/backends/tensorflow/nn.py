@@ -1,0 +1,70 @@
+"""`keras.ops.nn` on ``tf.nn`` (convolutions and pooling by ``tf.nn.convolution`` and
+``tf.nn.pool``, channels_last by default as Keras)."""
+import tensorflow as tf
+
+from finegrad._src.backends.tensorflow import custom as _custom
+
+
+def _f(x):
+    x = _custom.convert_to_tensor(x)
+    return x if x.dtype.is_floating else tf.cast(x, "float32")
+
+
+def sigmoid(x):
+    return tf.sigmoid(_f(x))
+
+
+def softplus(x):
+    return tf.math.softplus(_f(x))
+
+
+def relu(x):
+    return tf.nn.relu(_f(x))
+
+
+def relu6(x):
+    return tf.nn.relu6(_f(x))
+
+
+def softmax(x, axis=-1):
+    return tf.nn.softmax(_f(x), axis=axis)
+
+
+def log_softmax(x, axis=-1):
+    return tf.nn.log_softmax(_f(x), axis=axis)
+
+
+def stop_gradient(variable):
+    return tf.stop_gradient(variable)
+
+
+def _fmt(x, data_format):
+    n = x.shape.rank - 2
+    return ("NC" + "DHW"[-n:]) if data_format == "channels_first" else ("N" + "DHW"[-n:] + "C")
+
+
+def conv(inputs, kernel, strides=1, padding="valid", data_format=None, dilation_rate=1):
+    x = _f(inputs)
+    return tf.nn.convolution(x, tf.cast(kernel, x.dtype), strides, padding.upper(),
+                             _fmt(x, data_format), dilation_rate)
+
+
+def depthwise_conv(inputs, kernel, strides=1, padding="valid", data_format=None,
+                   dilation_rate=1):
+    k = tf.convert_to_tensor(kernel)
+    k = tf.reshape(k, tuple(k.shape[:-2]) + (1, k.shape[-2] * k.shape[-1]))
+    return conv(inputs, k, strides, padding, data_format, dilation_rate)
+
+
+def max_pool(inputs, pool_size, strides=None, padding="valid", data_format=None):
+    x = _f(inputs)
+    n = x.shape.rank - 2
+    size = (pool_size,) * n if isinstance(pool_size, int) else pool_size
+    return tf.nn.pool(x, size, "MAX", strides or size, padding.upper(), _fmt(x, data_format))
+
+
+def average_pool(inputs, pool_size, strides=None, padding="valid", data_format=None):
+    x = _f(inputs)
+    n = x.shape.rank - 2
+    size = (pool_size,) * n if isinstance(pool_size, int) else pool_size
+    return tf.nn.pool(x, size, "AVG", strides or size, padding.upper(), _fmt(x, data_format))
