@@ -181,7 +181,7 @@ def dimension_value(dimension: Any) -> int:
 V1_DIMENSIONS = [False]
 
 
-def disable_v2_tensorshape():
+def disable_v2_tensorshape() -> None:
     """``shape[i]`` is a `Dimension` (with ``.value``), as in TensorFlow 1.
 
     >>> import finegrad as fg
@@ -195,7 +195,7 @@ def disable_v2_tensorshape():
     V1_DIMENSIONS[0] = True
 
 
-def enable_v2_tensorshape():
+def enable_v2_tensorshape() -> None:
     """``shape[i]`` is an int or None again (TensorFlow 2's shapes)."""
     V1_DIMENSIONS[0] = False
 

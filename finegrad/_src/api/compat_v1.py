@@ -37,7 +37,8 @@ def to_int64(x: _TensorLike, name: str = "ToInt64") -> _Tensor:
     return _cast(x, _dtypes.int64)
 
 
-def name_scope(name: str, default_name: _Any = None, values: _Any = None) -> _Any:
+def name_scope(name: str | None, default_name: str | None = None,
+               values: _Any = None) -> _Any:
     """TensorFlow 1's ``name_scope(name, default_name, values)``: ``default_name`` when
     ``name`` is None; ``values`` is accepted and ignored.
 
@@ -47,5 +48,6 @@ def name_scope(name: str, default_name: _Any = None, values: _Any = None) -> _An
     'layer/'
     """
     del values
-    return _name_scope(default_name if name is None else name)
+    # both None: name_scope's own ValueError (name must be a string)
+    return _name_scope(default_name if name is None else name)  # type: ignore[arg-type]
 

@@ -6,6 +6,9 @@ dataset can be iterated many times (each ``for`` loop, each epoch of ``fit``) an
 runs before it is iterated. Elements are finegrad Tensors in the nested structure they were
 given (tuples and dicts; lists become tensors, as in ``tf.data``). Iteration is eager.
 """
+
+from __future__ import annotations
+
 import itertools
 import os
 from typing import Any
@@ -87,7 +90,7 @@ class Dataset:
     # --- sources --------------------------------------------------------------------------
 
     @staticmethod
-    def from_tensor_slices(tensors: Any, name: str | None = None) -> Any:
+    def from_tensor_slices(tensors: Any, name: str | None = None) -> Dataset:
         """One element per slice along the first axis of every component of ``tensors``.
 
         Raises:
@@ -114,7 +117,7 @@ class Dataset:
         return Dataset(make, spec, n, (tensors, arrays, lambda: iter(range(n))))
 
     @staticmethod
-    def from_tensors(tensors: Any, name: str | None = None) -> Any:
+    def from_tensors(tensors: Any, name: str | None = None) -> Dataset:
         """A dataset of one element, ``tensors``.
 
         >>> import finegrad as fg
@@ -125,7 +128,7 @@ class Dataset:
         return Dataset(lambda: iter([element]), structure.spec_of(element), 1)
 
     @staticmethod
-    def range(*args, dtype: Any = dtypes.int64, name: str | None = None) -> Any:
+    def range(*args, dtype: Any = dtypes.int64, name: str | None = None) -> Dataset:
         """``range(stop)``, ``range(start, stop)`` or ``range(start, stop, step)`` as int64
         scalars (or ``dtype``).
 
@@ -141,7 +144,7 @@ class Dataset:
     @staticmethod
     def from_generator(generator: Any, output_types: Any = None, output_shapes: Any = None,
                        args: Any = None,
-                       output_signature: Any = None, name: str | None = None) -> Any:
+                       output_signature: Any = None, name: str | None = None) -> Dataset:
         """Elements from calling ``generator(*args)`` (a fresh call per iteration), checked
         against ``output_signature`` (a structure of `TensorSpec`), or ``output_types`` and
         ``output_shapes``.
@@ -169,7 +172,7 @@ class Dataset:
         return Dataset(make, spec, UNKNOWN_CARDINALITY)
 
     @staticmethod
-    def zip(*datasets, name: str | None = None) -> Any:
+    def zip(*datasets, name: str | None = None) -> Dataset:
         """Elements that are tuples (or the given structure) of the datasets' elements, as
         long as the shortest.
 
@@ -200,7 +203,7 @@ class Dataset:
     # --- transformations ------------------------------------------------------------------
 
     def map(self, map_func: Any, num_parallel_calls: Any = None, deterministic: Any = None,
-            name: str | None = None) -> Any:
+            name: str | None = None) -> Dataset:
         """``map_func`` applied to every element (a tuple element is spread over its
         arguments); its results become the new elements."""
         fn = "Dataset.map"
@@ -210,7 +213,7 @@ class Dataset:
                 yield structure.to_tensors(_call(map_func, element), fn)
         return Dataset(make, _LazySpec(self, make), self._cardinality)
 
-    def filter(self, predicate: Any, name: str | None = None) -> Any:
+    def filter(self, predicate: Any, name: str | None = None) -> Dataset:
         """The elements for which ``predicate`` (a boolean scalar) is true.
 
         Raises:
@@ -227,7 +230,7 @@ class Dataset:
         return Dataset(make, self._element_spec, UNKNOWN_CARDINALITY)
 
     def batch(self, batch_size: Any, drop_remainder: bool = False, num_parallel_calls: Any = None,
-              deterministic: Any = None, name: str | None = None) -> Any:
+              deterministic: Any = None, name: str | None = None) -> Dataset:
         """Consecutive elements stacked in batches of ``batch_size`` (the last one smaller
         unless ``drop_remainder``).
 
@@ -253,7 +256,7 @@ class Dataset:
                        card)
 
     def padded_batch(self, batch_size: Any, padded_shapes: Any = None, padding_values: Any = None,
-                     drop_remainder: bool = False, name: str | None = None) -> Any:
+                     drop_remainder: bool = False, name: str | None = None) -> Dataset:
         """Like `batch`, padding each component to ``padded_shapes`` (None or -1: the
         largest in the batch) with ``padding_values`` (0, or b"" for strings).
 
@@ -276,7 +279,7 @@ class Dataset:
             _SpecMap(self, lambda s: batching.padded_batch_spec(s, size, padded_shapes,
                                                                 drop_remainder)), card)
 
-    def unbatch(self, name: str | None = None) -> Any:
+    def unbatch(self, name: str | None = None) -> Dataset:
         """Each element split along its first axis into that many elements."""
         card = UNKNOWN_CARDINALITY
         if self._cardinality >= 0 and not isinstance(self._element_spec, (_LazySpec, _SpecMap)):
@@ -288,7 +291,7 @@ class Dataset:
                        _SpecMap(self, batching.unbatch_spec), card)
 
     def shuffle(self, buffer_size: Any, seed: Any = None, reshuffle_each_iteration: bool = True,
-                name: str | None = None) -> Any:
+                name: str | None = None) -> Dataset:
         """Elements drawn at random from a buffer of ``buffer_size`` (``tf.data``'s
         algorithm: fill the buffer, emit a random entry, refill its place). With ``seed`` (or
         a global seed, `finegrad.random.set_seed`) the orders are reproducible; each new
@@ -309,7 +312,7 @@ class Dataset:
             return _shuffled(make_iterator(), size, rng)
         return self._index_wrapped(wrap, self._element_spec, self._cardinality)
 
-    def repeat(self, count: Any = None, name: str | None = None) -> Any:
+    def repeat(self, count: Any = None, name: str | None = None) -> Dataset:
         """The elements ``count`` times over (forever with None or -1).
 
         >>> import finegrad as fg
@@ -336,7 +339,7 @@ class Dataset:
                     return
         return self._index_wrapped(wrap, self._element_spec, card)
 
-    def take(self, count: Any, name: str | None = None) -> Any:
+    def take(self, count: Any, name: str | None = None) -> Dataset:
         """The first ``count`` elements (all with -1)."""
         n = _count(count, "Dataset.take", "count")
         card = self._cardinality
@@ -346,7 +349,7 @@ class Dataset:
             lambda make_iterator: itertools.islice(make_iterator(), None if n < 0 else n),
             self._element_spec, card)
 
-    def skip(self, count: Any, name: str | None = None) -> Any:
+    def skip(self, count: Any, name: str | None = None) -> Dataset:
         """All but the first ``count`` elements (none with -1)."""
         n = _count(count, "Dataset.skip", "count")
         card = self._cardinality
@@ -358,12 +361,12 @@ class Dataset:
             lambda make_iterator: itertools.islice(make_iterator(), n, None) if n >= 0
             else iter(()), self._element_spec, card)
 
-    def prefetch(self, buffer_size: Any, name: str | None = None) -> Any:
+    def prefetch(self, buffer_size: Any, name: str | None = None) -> Dataset:
         """The same dataset (accepted for compatibility: iteration is synchronous)."""
         _count(buffer_size, "Dataset.prefetch", "buffer_size")
         return Dataset(self._make_iterator, self._element_spec, self._cardinality, self._rows)
 
-    def cache(self, filename: Any = "", name: str | None = None) -> Any:
+    def cache(self, filename: Any = "", name: str | None = None) -> Dataset:
         """The same elements, computed on the first complete iteration and replayed after
         (in memory; a ``filename`` is accepted and not written)."""
         stored: list[Any] = []
@@ -375,7 +378,7 @@ class Dataset:
             return _recording(self._make_iterator(), stored, done)
         return Dataset(make, self._element_spec, self._cardinality)
 
-    def enumerate(self, start: Any = 0, name: str | None = None) -> Any:
+    def enumerate(self, start: Any = 0, name: str | None = None) -> Dataset:
         """``(index, element)`` pairs, the index an int64 scalar counting from ``start``.
 
         >>> import finegrad as fg
@@ -390,7 +393,7 @@ class Dataset:
         return Dataset(make, _SpecMap(self, lambda s: (TensorSpec((), dtypes.int64), s)),
                        self._cardinality)
 
-    def concatenate(self, dataset: Any, name: str | None = None) -> Any:
+    def concatenate(self, dataset: Any, name: str | None = None) -> Dataset:
         """This dataset's elements, then ``dataset``'s.
 
         Raises:
@@ -401,7 +404,7 @@ class Dataset:
                                                dataset._make_iterator()),
                        spec, _add_card(self._cardinality, dataset._cardinality))
 
-    def flat_map(self, map_func: Any, name: str | None = None) -> Any:
+    def flat_map(self, map_func: Any, name: str | None = None) -> Dataset:
         """The elements of the datasets ``map_func`` returns for each element, in order.
 
         >>> import finegrad as fg
@@ -413,7 +416,7 @@ class Dataset:
 
     def interleave(self, map_func: Any, cycle_length: Any = None, block_length: Any = None,
                    num_parallel_calls: Any = None, deterministic: Any = None,
-                   name: str | None = None) -> Any:
+                   name: str | None = None) -> Dataset:
         """The elements of the datasets ``map_func`` returns, ``block_length`` at a time
         from each of ``cycle_length`` open datasets in turn; an exhausted one is replaced by
         the next element's dataset (``cycle_length`` defaults to the number of CPUs, as
@@ -459,7 +462,7 @@ class Dataset:
         """``transformation_func(self)``: a transformation written as a function."""
         return transformation_func(self)
 
-    def with_options(self, options: Any, name: str | None = None) -> Any:
+    def with_options(self, options: Any, name: str | None = None) -> Dataset:
         """The same dataset (options tune ``tf.data``'s runtime; they are accepted)."""
         return self
 

@@ -1,12 +1,20 @@
 """Keras 3's weight constraints (``keras.constraints``): callables ``c(w)`` returning the
 projected weights, which an optimizer assigns after each update.
 """
+
+from __future__ import annotations
+
 from typing import Any
 
 from finegrad._src.keras.registration import serialize_object
 from finegrad._src.ops.math import elementwise as ew
 from finegrad._src.ops.array.structural import cast, convert_to_tensor, reduce_sum
 from finegrad._src.ops.math.arithmetic import maximum, minimum
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.tensor import Tensor
 
 _EPSILON = 1e-7
 
@@ -23,7 +31,7 @@ class Constraint:
     array([0., 2.], dtype=float32)
     """
 
-    def __call__(self, w):
+    def __call__(self, w: Any) -> Any:
         return w
 
     def get_config(self) -> dict:
@@ -48,7 +56,7 @@ class MaxNorm(Constraint):
     def __init__(self, max_value: Any = 2, axis: Any = 0) -> None:
         self.max_value, self.axis = max_value, axis
 
-    def __call__(self, w):
+    def __call__(self, w: Any) -> Tensor:
         w = convert_to_tensor(w)
         norms = _norms(w, self.axis)
         desired = minimum(maximum(norms, 0.0), float(self.max_value))
@@ -66,7 +74,7 @@ class NonNeg(Constraint):
     array([0., 2.], dtype=float32)
     """
 
-    def __call__(self, w):
+    def __call__(self, w: Any) -> Tensor:
         return maximum(convert_to_tensor(w), 0.0)
 
 
@@ -82,7 +90,7 @@ class UnitNorm(Constraint):
     def __init__(self, axis: Any = 0) -> None:
         self.axis = axis
 
-    def __call__(self, w):
+    def __call__(self, w: Any) -> Tensor:
         w = convert_to_tensor(w)
         norms = _norms(w, self.axis)
         return cast(w, norms.dtype) / (_EPSILON + norms)
@@ -106,7 +114,7 @@ class MinMaxNorm(Constraint):
                  axis: Any = 0) -> None:
         self.min_value, self.max_value, self.rate, self.axis = min_value, max_value, rate, axis
 
-    def __call__(self, w):
+    def __call__(self, w: Any) -> Tensor:
         w = convert_to_tensor(w)
         norms = _norms(w, self.axis)
         clipped = minimum(maximum(norms, float(self.min_value)), float(self.max_value))

@@ -7,6 +7,9 @@ read: a `KerasVariable` read inside a layer's ``call`` under an autocast scope y
 value cast to the scope's dtype, a differentiable cast, so gradients reach the float32
 variable.
 """
+
+from __future__ import annotations
+
 from typing import Any
 
 import threading
@@ -14,6 +17,11 @@ import threading
 from finegrad._src import dtypes
 from finegrad._src.ops.array.structural import cast
 from finegrad._src.variables import Variable
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.tensor import Tensor
 
 _POLICIES = {"float16": ("float16", "float16"), "float32": ("float32", "float32"),
              "float64": ("float64", "float64"), "mixed_float16": ("float16", "float32"),
@@ -39,9 +47,15 @@ class DTypePolicy:
         self._name = name
         self._compute_dtype, self._variable_dtype = _POLICIES[name]
 
-    name = property(lambda self: self._name)
-    compute_dtype = property(lambda self: self._compute_dtype)
-    variable_dtype = property(lambda self: self._variable_dtype)
+    @property
+    def name(self) -> str:
+        return self._name
+    @property
+    def compute_dtype(self) -> str:
+        return self._compute_dtype
+    @property
+    def variable_dtype(self) -> str:
+        return self._variable_dtype
 
     def get_config(self) -> Any:
         return {"name": self._name}
@@ -149,9 +163,10 @@ class KerasVariable(Variable):
     finegrad.float16
     """
 
-    def __init__(self, initializer, shape=None, dtype=None, trainable=True, autocast=True,
-                 aggregation="none", name=None, path=None, regularizer=None, constraint=None,
-                 **kwargs):
+    def __init__(self, initializer: Any, shape: Any = None, dtype: Any = None,
+                 trainable: bool = True, autocast: bool = True, aggregation: str = "none",
+                 name: str | None = None, path: Any = None, regularizer: Any = None,
+                 constraint: Any = None, **kwargs: Any) -> None:
         if callable(initializer) and not isinstance(initializer, Variable):
             if shape is None:
                 raise ValueError("keras.Variable: when creating a Variable from an "
@@ -172,14 +187,14 @@ class KerasVariable(Variable):
             return cast(t, target)
         return t
 
-    def read_value(self):
+    def read_value(self) -> Tensor:
         """The value in the variable's own dtype, never autocast: what ``custom_gradient``
         takes as the variable's read, so the gradient its ``grad_fn`` gives for the variable
         has the variable's dtype (float32 under mixed precision), as in TensorFlow."""
         return super()._as_tensor()
 
-    @property
-    def value(self):
+    @property   # Keras 3: a property; tf.Variable.value is a method
+    def value(self) -> Any:  # type: ignore[override]
         """The current value as a tensor (a property in Keras 3)."""
         return self._as_tensor()
 

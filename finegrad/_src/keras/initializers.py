@@ -7,6 +7,9 @@ values: TensorFlow's stateless kernels are reproduced by finegrad's). An unseede
 seed when it is made (from Python's ``random``, as Keras does), so one instance gives the same
 values on every call and two instances differ.
 """
+
+from __future__ import annotations
+
 import math
 import random as _py_random
 
@@ -21,6 +24,11 @@ from finegrad._src.ops.math.elementwise import sign
 from finegrad._src.ops.linalg.diag_inv_det import diag_part
 from finegrad._src.ops.linalg.svd_qr import qr
 from finegrad._src.shapes import as_ints
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.tensor import Tensor
 
 _FLOATX = "float32"
 
@@ -46,7 +54,7 @@ class Initializer:
     array([1., 1.], dtype=float32)
     """
 
-    def __call__(self, shape, dtype=None):
+    def __call__(self, shape: Any, dtype: Any = None) -> Tensor:
         raise NotImplementedError(f"{type(self).__name__}: an initializer defines __call__")
 
     def get_config(self) -> dict:
@@ -71,7 +79,7 @@ class Zeros(Initializer):
     array([0., 0.], dtype=float32)
     """
 
-    def __call__(self, shape, dtype=None):
+    def __call__(self, shape: Any, dtype: Any = None) -> Tensor:
         return _zeros(_shape(shape, "Zeros"), dtypes.as_dtype(dtype or _FLOATX))
 
 
@@ -83,7 +91,7 @@ class Ones(Initializer):
     array([1., 1.], dtype=float32)
     """
 
-    def __call__(self, shape, dtype=None):
+    def __call__(self, shape: Any, dtype: Any = None) -> Tensor:
         return _ones(_shape(shape, "Ones"), dtypes.as_dtype(dtype or _FLOATX))
 
 
@@ -98,7 +106,7 @@ class Constant(Initializer):
     def __init__(self, value: Any = 0.0) -> None:
         self.value = value
 
-    def __call__(self, shape, dtype=None):
+    def __call__(self, shape: Any, dtype: Any = None) -> Tensor:
         dt = dtypes.as_dtype(dtype or _FLOATX)
         return cast(convert_to_tensor(self.value), dt) * _ones(_shape(shape, "Constant"), dt)
 
@@ -121,7 +129,7 @@ class Identity(Initializer):
     def __init__(self, gain: Any = 1.0) -> None:
         self.gain = gain
 
-    def __call__(self, shape, dtype=None):
+    def __call__(self, shape: Any, dtype: Any = None) -> Tensor:
         shape = _shape(shape, "Identity")
         if len(shape) != 2:
             raise ValueError(f"Identity: the shape must be 2-D, got {shape}")
@@ -163,7 +171,7 @@ class RandomNormal(RandomInitializer):
         self.mean, self.stddev = mean, stddev
         super().__init__(seed)
 
-    def __call__(self, shape, dtype=None):
+    def __call__(self, shape: Any, dtype: Any = None) -> Tensor:
         return random_ops.stateless_normal(_shape(shape, "RandomNormal"), self._seed(), self.mean,
                                            self.stddev, _float_dtype(dtype, "RandomNormal"))
 
@@ -184,7 +192,7 @@ class TruncatedNormal(RandomInitializer):
         self.mean, self.stddev = mean, stddev
         super().__init__(seed)
 
-    def __call__(self, shape, dtype=None):
+    def __call__(self, shape: Any, dtype: Any = None) -> Tensor:
         return random_ops.stateless_truncated_normal(
             _shape(shape, "TruncatedNormal"), self._seed(), self.mean, self.stddev,
             _float_dtype(dtype, "TruncatedNormal"))
@@ -206,7 +214,7 @@ class RandomUniform(RandomInitializer):
         self.minval, self.maxval = minval, maxval
         super().__init__(seed)
 
-    def __call__(self, shape, dtype=None):
+    def __call__(self, shape: Any, dtype: Any = None) -> Tensor:
         return random_ops.stateless_uniform(_shape(shape, "RandomUniform"), self._seed(),
                                             self.minval, self.maxval,
                                             _float_dtype(dtype, "RandomUniform"))
@@ -274,7 +282,7 @@ class VarianceScaling(RandomInitializer):
         self.input_axes, self.output_axes = input_axes, output_axes
         super().__init__(seed)
 
-    def __call__(self, shape, dtype=None):
+    def __call__(self, shape: Any, dtype: Any = None) -> Tensor:
         fn = type(self).__name__
         shape, dt = _shape(shape, fn), _float_dtype(dtype, fn)
         fan_in, fan_out = compute_fans(shape, self.input_axes, self.output_axes)
@@ -352,7 +360,7 @@ class Orthogonal(RandomInitializer):
         self.gain = gain
         super().__init__(seed)
 
-    def __call__(self, shape, dtype=None):
+    def __call__(self, shape: Any, dtype: Any = None) -> Tensor:
         shape, dt = _shape(shape, "Orthogonal"), _float_dtype(dtype, "Orthogonal")
         if len(shape) < 2:
             raise ValueError(f"Orthogonal: the shape must have at least 2 dimensions, got "

@@ -1,4 +1,7 @@
 """`Input` and `InputLayer`: the symbolic inputs of the functional API."""
+
+from __future__ import annotations
+
 from typing import Any
 
 from finegrad._src.keras import naming
@@ -58,11 +61,11 @@ class InputLayer(Layer):
         self.built = True
 
     @property
-    def batch_shape(self):
+    def batch_shape(self) -> Any:
         return self._batch_shape
 
     @property
-    def dtype(self):
+    def dtype(self) -> Any:
         return self._input_dtype
 
     def call(self) -> Any:

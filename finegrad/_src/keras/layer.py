@@ -13,6 +13,9 @@ A call on symbolic inputs (`Input`) records a node of the functional graph (`nod
 ops run under finegrad's graph builder, so output shapes come from the same shape rules a
 traced `finegrad.function` uses.
 """
+
+from __future__ import annotations
+
 from typing import Any
 
 import inspect
@@ -218,15 +221,15 @@ class Layer:
     # --- properties ----------------------------------------------------------------------------
 
     @property
-    def name(self):
+    def name(self) -> str:
         return self._name
 
     @property
-    def path(self):
+    def path(self) -> Any:
         return self._name
 
     @property
-    def dtype_policy(self):
+    def dtype_policy(self) -> Any:
         return self._dtype_policy
 
     @dtype_policy.setter
@@ -234,24 +237,24 @@ class Layer:
         self._dtype_policy = dtype_policies.get(value)
 
     @property
-    def dtype(self):
+    def dtype(self) -> Any:
         """The variable dtype (Keras 3's ``layer.dtype``), as a string."""
         return self._dtype_policy.variable_dtype
 
     @property
-    def compute_dtype(self):
+    def compute_dtype(self) -> str:
         return self._dtype_policy.compute_dtype
 
     @property
-    def variable_dtype(self):
+    def variable_dtype(self) -> str:
         return self._dtype_policy.variable_dtype
 
     @property
-    def input_dtype(self):
+    def input_dtype(self) -> Any:
         return self._dtype_policy.compute_dtype
 
     @property
-    def trainable(self):
+    def trainable(self) -> bool:
         return self._trainable
 
     @trainable.setter
@@ -272,21 +275,21 @@ class Layer:
         return out
 
     @property
-    def weights(self):
+    def weights(self) -> Any:
         """Own weights (trainable first), then each sub-layer's, each once."""
         own = self._trainable_variables + self._non_trainable_variables
         return self._unique(own + [w for layer in self._layers for w in layer.weights])
 
     @property
-    def variables(self):
+    def variables(self) -> Any:
         return self.weights
 
     @property
-    def trainable_weights(self):
+    def trainable_weights(self) -> Any:
         return [v for v in self.weights if v.trainable] if self.trainable else []
 
     @property
-    def non_trainable_weights(self):
+    def non_trainable_weights(self) -> Any:
         return [v for v in self.weights if not v.trainable] if self.trainable else self.weights
 
     trainable_variables = trainable_weights
@@ -380,14 +383,14 @@ class Layer:
         return nodes_[0]
 
     @property
-    def input(self):
+    def input(self) -> Any:
         """The symbolic input of the layer's one call in a functional graph."""
         node = self._only_node("input")
         inputs = node.input_tensors
         return inputs[0] if len(inputs) == 1 else inputs
 
     @property
-    def output(self):
+    def output(self) -> Any:
         """The symbolic output of the layer's one call in a functional graph (what
         ``Model(model.input, model.get_layer(name).output)`` uses)."""
         return self._only_node("output").outputs
@@ -403,7 +406,7 @@ class Layer:
                 if getattr(v, "regularizer", None) is not None and v.trainable]
 
     @property
-    def losses(self):
+    def losses(self) -> Any:
         """Losses added during the last call (this layer's and its sub-layers'), then the
         weight regularizers' values."""
         layers = self._flatten_layers()
@@ -532,7 +535,7 @@ class Layer:
 
     def get_config(self) -> Any:
         """The constructor arguments that rebuild this layer (``from_config``)."""
-        config = {"name": self.name}
+        config: dict[str, Any] = {"name": self.name}
         if type(self).get_config is Layer.get_config:   # not overridden: the automatic one
             auto = self._auto_config_value
             if auto is None:
@@ -599,7 +602,7 @@ def _call_params(cls):
 def _locking_build(build):
     # the outermost build locks the state: a subclass's build may call super().build() and
     # then add weights of its own, as in Keras
-    def locked_build(self, *args, **kwargs):
+    def locked_build(self, *args: Any, **kwargs: Any) -> None:
         d = self.__dict__
         depth = d.get("_build_depth", 0)
         d["_build_depth"] = depth + 1

@@ -10,6 +10,9 @@ reduces them by ``reduction``:
 Inputs are converted to the loss's dtype (float32) first, integer labels included, as Keras
 does.
 """
+
+from __future__ import annotations
+
 import re
 from typing import Any
 
@@ -20,6 +23,11 @@ from finegrad._src.ops.array.shape_queries import size
 from finegrad._src.ops.array.structural import cast, convert_to_tensor, reduce_sum
 from finegrad._src.ops.math import elementwise as ew
 from finegrad._src.ops.math.statistics import divide_no_nan
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.tensor import Tensor
 
 _REDUCTIONS = ("sum_over_batch_size", "sum", None, "none", "mean", "mean_with_sample_weight")
 
@@ -117,7 +125,7 @@ class Loss:
         """The dtype inputs are converted to (float32 by default)."""
         return self._dtype
 
-    def __call__(self, y_true, y_pred, sample_weight=None):
+    def __call__(self, y_true: Any, y_pred: Any, sample_weight: Any = None) -> Tensor:
         in_mask = getattr(y_pred, "_keras_mask", None)
         y_pred = cast(convert_to_tensor(y_pred), self.dtype)
         y_true = cast(convert_to_tensor(y_true), self.dtype)

@@ -4,6 +4,9 @@ Three ways to make one, as in Keras 3: subclass it and write ``call``; give it s
 ``inputs`` and ``outputs`` (the functional API; `functional` runs the graph); or stack layers
 in a `Sequential`.
 """
+
+from __future__ import annotations
+
 from typing import Any
 
 from finegrad._src.keras import functional, model_config, saving, summary
@@ -68,34 +71,34 @@ class Model(Trainer, Layer):
     # --- structure -----------------------------------------------------------------------------
 
     @property
-    def layers(self):
+    def layers(self) -> Any:
         """The model's layers (a functional model's input layers included)."""
         if self._graph_nodes is not None:
             return list(self._graph_layers)
         return self._layers
 
     @property
-    def inputs(self):
+    def inputs(self) -> Any:
         return flatten(self._graph_inputs) if self._graph_nodes is not None else None
 
     @property
-    def outputs(self):
+    def outputs(self) -> Any:
         return flatten(self._graph_outputs) if self._graph_nodes is not None else None
 
     @property
-    def input(self):
+    def input(self) -> Any:
         return self._graph_inputs if self._graph_nodes is not None else None
 
     @property
-    def output(self):
+    def output(self) -> Any:
         return self._graph_outputs if self._graph_nodes is not None else None
 
     @property
-    def input_shape(self):
+    def input_shape(self) -> Any:
         return map_structure(lambda t: t.shape, self._graph_inputs)
 
     @property
-    def output_shape(self):
+    def output_shape(self) -> Any:
         return map_structure(lambda t: t.shape, self._graph_outputs)
 
     def get_layer(self, name: Any = None, index: Any = None) -> Any:

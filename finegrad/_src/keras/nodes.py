@@ -13,6 +13,9 @@ finegrad op works inside ``call``. Operators on KerasTensors (``x + y``, ``x[:, 
 Masks (Keras's ``_keras_mask``) ride beside tensors here, keyed by the tensor (finegrad tensors
 have fixed slots).
 """
+
+from __future__ import annotations
+
 from typing import Any
 
 import operator
@@ -25,6 +28,11 @@ from finegrad._src.graph.tracing.builder import GraphBuilder
 from finegrad._src.keras import naming
 from finegrad._src.shapes import TensorShape
 from finegrad._src.tensor import Tensor
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    pass
 
 _EXAMPLE_SIZE = 2   # the value a None size takes in the trace (its shape stays symbolic)
 _session = {"builder": None, "names": 0}
@@ -56,7 +64,7 @@ class KerasTensor:
 
     __array_priority__ = 200
 
-    def __init__(self, tensor, builder, name=None):
+    def __init__(self, tensor: Any, builder: Any, name: str | None = None) -> None:
         self._tensor = tensor
         self._builder = builder
         self.name = name
@@ -64,7 +72,7 @@ class KerasTensor:
         self._keras_mask = None
 
     @classmethod
-    def placeholder(cls, shape, dtype, name=None):
+    def placeholder(cls, shape: Any, dtype: Any, name: str | None = None) -> Any:
         """A new argument of the functional graph with ``shape`` (None: any size)."""
         builder = functional_builder()
         dt = dtypes.as_dtype(dtype)
@@ -74,18 +82,18 @@ class KerasTensor:
         return cls(t, builder, name)
 
     @property
-    def shape(self):
+    def shape(self) -> Any:
         return tuple(self._builder.static_shape(self._tensor).as_list())
 
     @property
-    def dtype(self):
+    def dtype(self) -> str:
         return self._tensor.dtype.name
 
     @property
-    def ndim(self):
+    def ndim(self) -> Any:
         return len(self.shape)
 
-    def get_shape(self):
+    def get_shape(self) -> Any:
         return TensorShape(self.shape)
 
     def __repr__(self):
@@ -95,7 +103,7 @@ class KerasTensor:
     def __array__(self, dtype=None, copy=None):
         raise ValueError(_NOT_A_VALUE)
 
-    def numpy(self):
+    def numpy(self) -> None:
         raise ValueError(_NOT_A_VALUE)
 
     def __bool__(self):

@@ -38,7 +38,7 @@ def register_keras_serializable(package: Any = "Custom", name: Any = None) -> An
     return decorator
 
 
-def get_registered_name(cls) -> Any:
+def get_registered_name(cls: Any) -> str:
     return getattr(cls, "_registered_name", cls.__name__)
 
 

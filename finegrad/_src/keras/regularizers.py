@@ -1,6 +1,9 @@
 """Keras 3's weight regularizers (``keras.regularizers``): callables ``reg(x)`` returning a
 scalar penalty that a layer adds to its losses.
 """
+
+from __future__ import annotations
+
 import math
 
 from typing import Any
@@ -11,6 +14,12 @@ from finegrad._src.ops.array.structural import cast, convert_to_tensor, reduce_s
 from finegrad._src.ops.math.arithmetic import minimum
 from finegrad._src.ops.array.constants import eye
 from finegrad._src.ops.linalg.products import matmul
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.tensor import Tensor
+    from finegrad._src.types import TensorLike
 
 _EPSILON = 1e-7
 
@@ -30,7 +39,7 @@ class Regularizer:
     2.5
     """
 
-    def __call__(self, x):
+    def __call__(self, x: TensorLike) -> Any:
         return 0.0
 
     def get_config(self) -> dict:
@@ -58,7 +67,7 @@ class L1L2(Regularizer):
         self.l1 = _factor(0.0 if l1 is None else l1, "l1", "L1L2")
         self.l2 = _factor(0.0 if l2 is None else l2, "l2", "L1L2")
 
-    def __call__(self, x):
+    def __call__(self, x: TensorLike) -> Tensor:
         x = convert_to_tensor(x)
         penalty = cast(convert_to_tensor(0.0), x.dtype)
         if self.l1:
@@ -83,7 +92,7 @@ class L1(Regularizer):
     def __init__(self, l1: Any = 0.01) -> None:
         self.l1 = _factor(l1, "l1", "L1")
 
-    def __call__(self, x):
+    def __call__(self, x: TensorLike) -> Tensor:
         x = convert_to_tensor(x)
         return cast(convert_to_tensor(self.l1), x.dtype) * reduce_sum(ew.abs(x))
 
@@ -102,7 +111,7 @@ class L2(Regularizer):
     def __init__(self, l2: Any = 0.01) -> None:
         self.l2 = _factor(l2, "l2", "L2")
 
-    def __call__(self, x):
+    def __call__(self, x: TensorLike) -> Tensor:
         x = convert_to_tensor(x)
         return cast(convert_to_tensor(self.l2), x.dtype) * reduce_sum(ew.square(x))
 
@@ -135,7 +144,7 @@ class OrthogonalRegularizer(Regularizer):
                              f"{mode!r}")
         self.mode = mode
 
-    def __call__(self, inputs):
+    def __call__(self, inputs: TensorLike) -> Tensor:
         x = convert_to_tensor(inputs)
         if len(x.shape) != 2:
             raise ValueError(f"OrthogonalRegularizer: the input must have rank 2, got shape "

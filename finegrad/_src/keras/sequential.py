@@ -4,6 +4,9 @@ As in Keras 3, a Sequential whose input shape is known (an `InputLayer` or ``Inp
 or a first layer given ``input_shape=``) is built at once as a functional model; otherwise it
 is built on its first call (or `build`), from the shape of what it is called on.
 """
+
+from __future__ import annotations
+
 from typing import Any
 
 from finegrad._src.keras import functional, model_config
@@ -86,7 +89,7 @@ class Sequential(Model):
             self.build(self._stack[0].batch_shape)
 
     @property
-    def layers(self):
+    def layers(self) -> Any:
         """The layers added (without the input layer)."""
         stack = self._stack
         return list(stack[1:] if stack and isinstance(stack[0], InputLayer) else stack)

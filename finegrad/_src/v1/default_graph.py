@@ -2,6 +2,9 @@
 ``get_default_graph``, ``reset_default_graph``, ``disable_eager_execution`` (the global
 default graph's recorder becomes this thread's tracer until ``enable_eager_execution``),
 ``placeholder`` and the collections of the default graph."""
+
+from __future__ import annotations
+
 import numpy as np
 
 from finegrad._src import shapes
@@ -10,7 +13,13 @@ from finegrad._src.shapes import TensorShape
 from finegrad._src.state import state as _state
 from finegrad._src.v1.graphs import Graph, current_graph, graph_stack
 
-_global = {"graph": None, "graph_mode": False}
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.tensor import Tensor
+    from finegrad._src.types import TensorLike
+
+_global: dict[str, Any] = {"graph": None, "graph_mode": False}
 
 
 def _global_graph():
@@ -19,7 +28,7 @@ def _global_graph():
     return _global["graph"]
 
 
-def get_default_graph():
+def get_default_graph() -> Any:
     """The graph new ops go to: the innermost ``as_default`` graph, else the global default
     graph (the graph of ``disable_eager_execution``).
 
@@ -34,7 +43,7 @@ def get_default_graph():
     return _global_graph()
 
 
-def reset_default_graph():
+def reset_default_graph() -> None:
     """Clear the global default graph: a new, empty one takes its place.
 
     Raises:
@@ -57,7 +66,7 @@ def _enter_global():
     rec.enter()
 
 
-def disable_eager_execution():
+def disable_eager_execution() -> None:
     """From now on, ops build the global default graph, run by a `Session` (TensorFlow 1).
 
     >>> import finegrad as fg
@@ -71,7 +80,8 @@ def disable_eager_execution():
         _enter_global()
 
 
-def enable_eager_execution(config=None, device_policy=None, execution_mode=None):
+def enable_eager_execution(config: Any = None, device_policy: Any = None,
+                           execution_mode: Any = None) -> None:
     """Ops run eagerly again (TensorFlow 2's default)."""
     del config, device_policy, execution_mode
     if _global["graph_mode"]:
@@ -80,20 +90,20 @@ def enable_eager_execution(config=None, device_policy=None, execution_mode=None)
         _state.tracer, _state.recorders = None, ()
 
 
-def disable_v2_behavior():
+def disable_v2_behavior() -> None:
     """TensorFlow 1 behaviour: `disable_eager_execution`, and shapes whose sizes are
     `Dimension`s (``x.shape[1].value``), as TensorFlow's ``disable_v2_behavior`` does."""
     disable_eager_execution()
     shapes.disable_v2_tensorshape()
 
 
-def enable_v2_behavior():
+def enable_v2_behavior() -> None:
     """TensorFlow 2 behaviour: `enable_eager_execution` and int sizes in shapes."""
     enable_eager_execution()
     shapes.enable_v2_tensorshape()
 
 
-def placeholder(dtype, shape=None, name=None):
+def placeholder(dtype: Any, shape: Any = None, name: str | None = None) -> Tensor:
     """A tensor whose value a `Session` feeds (``feed_dict``); ``None`` sizes take any size.
 
     >>> import finegrad as fg
@@ -112,7 +122,8 @@ def placeholder(dtype, shape=None, name=None):
     return g.placeholder(dtype, shape, name)
 
 
-def placeholder_with_default(input, shape, name=None):  # TensorFlow's keyword
+def placeholder_with_default(input: TensorLike, shape: Any,  # TensorFlow's keyword
+                             name: str | None = None) -> Any:
     """``input`` unless a `Session` feeds another value (of a shape compatible with
     ``shape``)."""
     t = identity(convert_to_tensor(input), name=name or "PlaceholderWithDefault")
@@ -128,21 +139,21 @@ def placeholder_with_default(input, shape, name=None):  # TensorFlow's keyword
     return t
 
 
-def get_collection(key, scope=None):
+def get_collection(key: Any, scope: Any = None) -> Any:
     """The items of collection ``key`` of the default graph (whose ``name`` matches the
     regular expression ``scope`` from its start, when given)."""
     return get_default_graph().get_collection(key, scope)
 
 
-def get_collection_ref(key):
+def get_collection_ref(key: Any) -> Any:
     return get_default_graph().get_collection_ref(key)
 
 
-def add_to_collection(name, value):
+def add_to_collection(name: str, value: TensorLike) -> None:
     get_default_graph().add_to_collection(name, value)
 
 
-def add_to_collections(names, value):
+def add_to_collections(names: Any, value: TensorLike) -> None:
     for n in ([names] if isinstance(names, str) else names):
         add_to_collection(n, value)
 

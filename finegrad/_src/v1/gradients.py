@@ -1,9 +1,17 @@
 """TensorFlow 1's ``gradients`` signature over finegrad's one reverse pass (graph/gradients.py):
 in a TF1 graph the gradient ops go into the graph under the ``gradients/`` name scope."""
+
+from __future__ import annotations
+
 from finegrad._src.api import scopes
 from finegrad._src.ad.tape import UnconnectedGradients
 from finegrad._src.graph.tracing import gradients as _graph_gradients
 from finegrad._src.v1.graphs import current_graph
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.tensor import Tensor
 
 
 class AggregationMethod:
@@ -15,9 +23,10 @@ class AggregationMethod:
     EXPERIMENTAL_ACCUMULATE_N = 2
 
 
-def gradients(ys, xs, grad_ys=None, name="gradients", colocate_gradients_with_ops=False,
-              gate_gradients=False, aggregation_method=None, stop_gradients=None,
-              unconnected_gradients=UnconnectedGradients.NONE):
+def gradients(ys: Any, xs: Any, grad_ys: Any = None, name: str = "gradients",
+              colocate_gradients_with_ops: bool = False, gate_gradients: bool = False,
+              aggregation_method: Any = None, stop_gradients: Any = None,
+              unconnected_gradients: Any = UnconnectedGradients.NONE) -> list[Tensor]:
     """d(sum of ``ys``)/d``xs`` as graph tensors (TensorFlow 1's argument order):
     ``grad_ys`` the initial cotangents, ``stop_gradients`` held constant, None for an ``x``
     that ``ys`` do not depend on (or zeros with ``unconnected_gradients="zero"``);

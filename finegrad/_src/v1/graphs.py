@@ -16,6 +16,9 @@ name in CamelCase), the control inputs (``control_dependencies``), placeholders,
 collections. `finegrad.Tensor` asks its graph for ``.name``, ``.op`` and ``.graph`` through
 `Graph.tensor_attribute` (``graph_values.live_graphs``).
 """
+
+from __future__ import annotations
+
 import contextlib
 import os
 import re
@@ -36,6 +39,13 @@ from finegrad._src.tensor import Tensor
 from finegrad._src.v1 import random_seeds
 from finegrad._src.variables import Variable
 
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from collections.abc import Iterator
+
+    from finegrad._src.types import TensorLike
+
 #: the size a None dimension of a placeholder has while the graph is built (not 1, which
 #: would broadcast); it stays symbolic, so any size is fed at run time
 EXAMPLE_SIZE = 2
@@ -52,23 +62,24 @@ class Operation:
     ('y', 'Add', ['x:0'])
     """
 
-    def __init__(self, graph, name, op_type, node, inputs, outputs, control_inputs=()):
+    def __init__(self, graph: Any, name: str, op_type: Any, node: Any, inputs: Any, outputs: Any,
+                 control_inputs: Any = ()) -> None:
         self.graph, self.name, self.type = graph, name, op_type
         self.node = node            # index into the recorder's nodes, or None (no IR node)
         self.inputs = list(inputs)
         self.outputs = list(outputs)
         self.control_inputs = list(control_inputs)
 
-    def values(self):
+    def values(self) -> Any:
         return tuple(self.outputs)
 
-    def run(self, feed_dict=None, session=None):
+    def run(self, feed_dict: Any = None, session: Any = None) -> None:
         """Run this op in ``session`` (default: the default session)."""
         from_session = _session_for(session, "Operation.run")
         from_session.run(self, feed_dict)
 
     @property
-    def device(self):
+    def device(self) -> Any:
         return ""
 
     def __repr__(self):
@@ -92,7 +103,7 @@ class _Sessions(threading.local):
 _sessions = _Sessions()
 
 
-def get_default_session():
+def get_default_session() -> Any:
     """The innermost session made default (``with sess.as_default():``, ``with Session()``,
     or an `InteractiveSession`), or None.
 
@@ -235,16 +246,16 @@ class Graph:
     array([6.], dtype=float32)
     """
 
-    def __init__(self):
+    def __init__(self) -> None:
         self._recorder = GraphRecorder(self)
-        self._ops = []
-        self._by_name = {}
-        self._names_in_use = {}
-        self._tensor_ops = {}      # id(tensor) -> (Operation, output index)
-        self._static = {}          # id(tensor) -> a static shape set or declared (set_shape)
-        self._placeholders = {}    # slot -> Operation
-        self._variables = {}       # id(variable) -> variable
-        self._collections = {}
+        self._ops: list[Any] = []
+        self._by_name: dict[Any, Any] = {}
+        self._names_in_use: dict[Any, Any] = {}
+        self._tensor_ops: dict[Any, Any] = {}  # id(tensor) -> (Operation, output index)
+        self._static: dict[Any, Any] = {}  # id(tensor) -> static shape, set or declared
+        self._placeholders: dict[Any, Any] = {}  # slot -> Operation
+        self._variables: dict[Any, Any] = {}  # id(variable) -> variable
+        self._collections: dict[Any, Any] = {}
         self._finalized = False
         self._last_call = None     # (frame, op) of the last op a public call named
         self.seed = None
@@ -255,29 +266,29 @@ class Graph:
 
     # --- being the default graph -----------------------------------------------------------
 
-    def as_default(self):
+    def as_default(self) -> Any:
         """Context manager: this graph is the default graph in its block."""
         return _as_default(self)
 
-    def finalize(self):
+    def finalize(self) -> None:
         """Make the graph read-only: adding an op is then a RuntimeError."""
         self._finalized = True
 
     @property
-    def finalized(self):
+    def finalized(self) -> Any:
         return self._finalized
 
     building_function = False
 
-    def name_scope(self, name):
+    def name_scope(self, name: str) -> Any:
         """Context manager: a name scope for the ops of this graph."""
         return scopes.name_scope(name)
 
-    def device(self, device_name_or_function):
+    def device(self, device_name_or_function: Any) -> Any:
         """Context manager: device placement, checked and ignored (one CPU process)."""
         return contexts.device(device_name_or_function)
 
-    def as_graph_def(self, from_version=None, add_shapes=False):
+    def as_graph_def(self, from_version: Any = None, add_shapes: bool = False) -> None:
         raise NotImplementedError("finegrad.Graph.as_graph_def: finegrad graphs are not "
                                   "TensorFlow GraphDef protocol buffers (see "
                                   "docs/tf1_graphs.md, 'What is not supported')")
@@ -288,7 +299,7 @@ class Graph:
 
     # --- names -------------------------------------------------------------------------------
 
-    def unique_name(self, name, mark_as_used=True):
+    def unique_name(self, name: str, mark_as_used: bool = True) -> str:
         """``name`` made unique in this graph: ``name``, then ``name_1``, ``name_2``, ..."""
         key = name.lower()
         i = self._names_in_use.get(key, 0)
@@ -346,11 +357,11 @@ class Graph:
                 rec.producer[s] = op
         return op
 
-    def get_operations(self):
+    def get_operations(self) -> Any:
         """The graph's operations, in the order they were made."""
         return list(self._ops)
 
-    def get_operation_by_name(self, name):
+    def get_operation_by_name(self, name: str) -> Any:
         """The operation named ``name``; a KeyError naming it when there is none."""
         if not isinstance(name, str):
             raise TypeError(f"Operation names are strings (or similar), not "
@@ -362,7 +373,7 @@ class Graph:
             raise KeyError(f"The name '{name}' refers to an Operation not in the graph.")
         return op
 
-    def get_tensor_by_name(self, name):
+    def get_tensor_by_name(self, name: str) -> Any:
         """The tensor named ``name`` (``"op_name:index"``)."""
         if not isinstance(name, str):
             raise TypeError(f"Tensor names are strings (or similar), not {type(name).__name__}.")
@@ -381,7 +392,8 @@ class Graph:
                            f"outputs.")
         return op.outputs[int(index)]
 
-    def as_graph_element(self, obj, allow_tensor=True, allow_operation=True):
+    def as_graph_element(self, obj: Any, allow_tensor: bool = True,
+                         allow_operation: bool = True) -> Any:
         """``obj`` (a tensor, an operation, a variable or a name) as an element of this graph."""
         if isinstance(obj, str):
             return self.get_tensor_by_name(obj) if ":" in obj else \
@@ -401,7 +413,7 @@ class Graph:
     # --- control dependencies ------------------------------------------------------------
 
     @contextlib.contextmanager
-    def control_dependencies(self, control_inputs):
+    def control_dependencies(self, control_inputs: Any) -> Iterator[None]:
         """Context manager: the ops made in the block run after ``control_inputs`` (tensors,
         operations or variables); None clears the enclosing blocks' inputs."""
         rec = self._recorder
@@ -426,13 +438,13 @@ class Graph:
             return None
         raise TypeError(f"Control input must be Operation or Tensor: {x!r:.60}")
 
-    def group(self, inputs, name=None):
+    def group(self, inputs: Any, name: str | None = None) -> Any:
         """One operation (type NoOp) that runs ``inputs`` (tensors, operations, lists)."""
         ops = [self._as_op(x) for x in nest.flatten(list(inputs)) if x is not None]
         return self._add_op("NoOp", None, (), (), name=self._scoped(name or "group_deps"),
                             control_inputs=[o for o in ops if o is not None])
 
-    def no_op(self, name=None):
+    def no_op(self, name: str | None = None) -> Any:
         return self._add_op("NoOp", None, (), (), name=self._scoped(name) if name else None)
 
     def _scoped(self, name):
@@ -440,7 +452,7 @@ class Graph:
 
     # --- placeholders and variables ----------------------------------------------------------
 
-    def placeholder(self, dtype, shape, name):
+    def placeholder(self, dtype: Any, shape: Any, name: str) -> Tensor:
         self._check_open()
         dt = dtypes.as_dtype(dtype)
         shape = TensorShape(shape)
@@ -491,10 +503,10 @@ class Graph:
 
     # --- collections ------------------------------------------------------------------------
 
-    def add_to_collection(self, name, value):
+    def add_to_collection(self, name: str, value: TensorLike) -> None:
         self._collections.setdefault(name, []).append(value)
 
-    def get_collection(self, name, scope=None):
+    def get_collection(self, name: str, scope: Any = None) -> Any:
         items = list(self._collections.get(name, ()))
         if scope is None:
             return items
@@ -502,29 +514,29 @@ class Graph:
         return [x for x in items if getattr(x, "name", None) is not None and
                 pattern.match(x.name)]
 
-    def get_collection_ref(self, name):
+    def get_collection_ref(self, name: str) -> Any:
         return self._collections.setdefault(name, [])
 
-    def get_all_collection_keys(self):
+    def get_all_collection_keys(self) -> Any:
         return [k for k, v in self._collections.items() if v]
 
-    def clear_collection(self, name):
+    def clear_collection(self, name: str) -> None:
         self._collections.pop(name, None)
 
     # --- gradient overrides ------------------------------------------------------------------
 
-    def gradient_override_map(self, op_type_map):
+    def gradient_override_map(self, op_type_map: Any) -> Any:
         """Context manager: ops of the types in ``op_type_map`` get the gradient registered
         under the name each maps to (see `finegrad.compat.v1.get_default_graph`)."""
         return override.get_default_graph().gradient_override_map(op_type_map)
 
     # --- what a Tensor asks -------------------------------------------------------------------
 
-    def check_concrete(self, t, what):
+    def check_concrete(self, t: TensorLike, what: Any) -> None:
         """Refuse the value of a tensor of this graph (it has one only in a Session)."""
         self._recorder.check_concrete(t, what)
 
-    def tensor_attribute(self, t, name):
+    def tensor_attribute(self, t: Any, name: str) -> Any:
         entry = self._tensor_ops.get(id(t))
         if entry is None:
             return _MISSING

@@ -3,6 +3,9 @@
 (``random_normal_initializer`` has ``stddev=1.0``; a ``dtype`` can be given to the
 constructor). In a graph they build random ops, so each run of a variable's initializer draws
 new values, from the op's seed as `finegrad.random` ops do."""
+
+from __future__ import annotations
+
 import math
 
 import numpy as np
@@ -12,6 +15,12 @@ from finegrad._src.ops.random import sampling as random_ops
 from finegrad._src.ops.array.constants import ones, zeros
 from finegrad._src.ops.array.structural import convert_to_tensor, reshape
 from finegrad._src.ops.array.constants import fill
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.tensor import Tensor
+    from finegrad._src.types import DTypeLike
 
 
 class _Initializer:
@@ -33,25 +42,27 @@ class zeros_initializer(_Initializer):  # TensorFlow's name
     array([0., 0.], dtype=float32)
     """
 
-    def __call__(self, shape, dtype=None, partition_info=None):
+    def __call__(self, shape: Any, dtype: Any = None, partition_info: Any = None) -> Tensor:
         return zeros(shape, self._dt(dtype))
 
 
 class ones_initializer(_Initializer):  # TensorFlow's name
     """Ones."""
 
-    def __call__(self, shape, dtype=None, partition_info=None):
+    def __call__(self, shape: Any, dtype: Any = None, partition_info: Any = None) -> Any:
         return ones(shape, self._dt(dtype))
 
 
 class constant_initializer(_Initializer):  # TensorFlow's name
     """``value`` (a scalar fills the shape; a list of as many elements is reshaped)."""
 
-    def __init__(self, value=0, dtype=dtypes.float32, verify_shape=False):
+    def __init__(self, value: int = 0, dtype: DTypeLike = dtypes.float32,
+                 verify_shape: bool = False) -> None:
         super().__init__(dtype)
         self.value = value
 
-    def __call__(self, shape, dtype=None, partition_info=None, verify_shape=None):
+    def __call__(self, shape: Any, dtype: Any = None, partition_info: Any = None,
+                 verify_shape: Any = None) -> Tensor:
         dt = self._dt(dtype)
         v = np.asarray(self.value)
         if v.ndim == 0:
@@ -66,18 +77,19 @@ class constant_initializer(_Initializer):  # TensorFlow's name
 class random_normal_initializer(_Initializer):  # TensorFlow's name
     """Normal values (TensorFlow 1's defaults: mean 0, stddev 1)."""
 
-    def __init__(self, mean=0.0, stddev=1.0, seed=None, dtype=dtypes.float32):
+    def __init__(self, mean: float = 0.0, stddev: float = 1.0, seed: Any = None,
+                 dtype: DTypeLike = dtypes.float32) -> None:
         super().__init__(dtype)
         self.mean, self.stddev, self.seed = mean, stddev, seed
 
-    def __call__(self, shape, dtype=None, partition_info=None):
+    def __call__(self, shape: Any, dtype: Any = None, partition_info: Any = None) -> Any:
         return random_ops.normal(shape, self.mean, self.stddev, self._dt(dtype), self.seed)
 
 
 class truncated_normal_initializer(random_normal_initializer):
     """Normal values cut at two standard deviations (redrawn), as TensorFlow's."""
 
-    def __call__(self, shape, dtype=None, partition_info=None):
+    def __call__(self, shape: Any, dtype: Any = None, partition_info: Any = None) -> Any:
         return random_ops.truncated_normal(shape, self.mean, self.stddev, self._dt(dtype),
                                            self.seed)
 
@@ -85,11 +97,12 @@ class truncated_normal_initializer(random_normal_initializer):
 class random_uniform_initializer(_Initializer):  # TensorFlow's name
     """Uniform values in ``[minval, maxval)`` (TensorFlow 1's defaults: 0 and 1)."""
 
-    def __init__(self, minval=0.0, maxval=None, seed=None, dtype=dtypes.float32):
+    def __init__(self, minval: float = 0.0, maxval: Any = None, seed: Any = None,
+                 dtype: DTypeLike = dtypes.float32) -> None:
         super().__init__(dtype)
         self.minval, self.maxval, self.seed = minval, maxval, seed
 
-    def __call__(self, shape, dtype=None, partition_info=None):
+    def __call__(self, shape: Any, dtype: Any = None, partition_info: Any = None) -> Any:
         dt = self._dt(dtype)
         maxval = self.maxval if self.maxval is not None else 1.0
         return random_ops.uniform(shape, self.minval, maxval, dt, self.seed)
@@ -111,8 +124,9 @@ class variance_scaling_initializer(_Initializer):  # TensorFlow's name
     """Values of variance ``scale / n`` (``n`` the fan in, the fan out or their mean), from a
     truncated normal (corrected by TensorFlow's 0.8796...), a normal or a uniform."""
 
-    def __init__(self, scale=1.0, mode="fan_in", distribution="truncated_normal", seed=None,
-                 dtype=dtypes.float32):
+    def __init__(self, scale: float = 1.0, mode: str = "fan_in",
+                 distribution: str = "truncated_normal", seed: Any = None,
+                 dtype: DTypeLike = dtypes.float32) -> None:
         super().__init__(dtype)
         if mode not in ("fan_in", "fan_out", "fan_avg"):
             raise ValueError(f"Invalid `mode` argument: {mode}")
@@ -122,7 +136,7 @@ class variance_scaling_initializer(_Initializer):  # TensorFlow's name
             raise ValueError(f"Invalid `distribution` argument: {distribution}")
         self.scale, self.mode, self.distribution, self.seed = scale, mode, distribution, seed
 
-    def __call__(self, shape, dtype=None, partition_info=None):
+    def __call__(self, shape: Any, dtype: Any = None, partition_info: Any = None) -> Tensor:
         dt = self._dt(dtype)
         fan_in, fan_out = _fans(shape)
         n = {"fan_in": fan_in, "fan_out": fan_out, "fan_avg": (fan_in + fan_out) / 2.}[
@@ -137,28 +151,28 @@ class variance_scaling_initializer(_Initializer):  # TensorFlow's name
         return random_ops.uniform(shape, -limit, limit, dt, self.seed)
 
 
-def glorot_uniform_initializer(seed=None, dtype=dtypes.float32):
+def glorot_uniform_initializer(seed: Any = None, dtype: DTypeLike = dtypes.float32) -> Any:
     """Uniform in ``±sqrt(6 / (fan_in + fan_out))``: `get_variable`'s default."""
     return variance_scaling_initializer(1., "fan_avg", "uniform", seed, dtype)
 
 
-def glorot_normal_initializer(seed=None, dtype=dtypes.float32):
+def glorot_normal_initializer(seed: Any = None, dtype: DTypeLike = dtypes.float32) -> Any:
     return variance_scaling_initializer(1., "fan_avg", "truncated_normal", seed, dtype)
 
 
-def he_normal(seed=None):
+def he_normal(seed: Any = None) -> Any:
     return variance_scaling_initializer(2., "fan_in", "truncated_normal", seed)
 
 
-def he_uniform(seed=None):
+def he_uniform(seed: Any = None) -> Any:
     return variance_scaling_initializer(2., "fan_in", "uniform", seed)
 
 
-def lecun_normal(seed=None):
+def lecun_normal(seed: Any = None) -> Any:
     return variance_scaling_initializer(1., "fan_in", "truncated_normal", seed)
 
 
-def lecun_uniform(seed=None):
+def lecun_uniform(seed: Any = None) -> Any:
     return variance_scaling_initializer(1., "fan_in", "uniform", seed)
 
 

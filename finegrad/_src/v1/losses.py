@@ -1,6 +1,9 @@
 """TensorFlow 1's ``tf.compat.v1.losses``: per-element losses reduced by `compute_weighted_loss`
 (weights broadcast to the losses; TensorFlow's `Reduction`s, ``SUM_BY_NONZERO_WEIGHTS`` by
 default, divisions by zero giving 0) and added to the ``LOSSES`` collection of the graph."""
+
+from __future__ import annotations
+
 from finegrad._src.ops.array.structural import cast, convert_to_tensor, zeros_like
 from finegrad._src.ops.array.shape_queries import size
 from finegrad._src.ops.array.structural import reduce_sum
@@ -16,6 +19,12 @@ from finegrad._src.ops.math.statistics import add_n, divide_no_nan
 from finegrad._src.v1 import default_graph, graphs
 from finegrad._src.v1.variable_scope import GraphKeys
 
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.tensor import Tensor
+    from finegrad._src.types import TensorLike
+
 
 class Reduction:
     """How `compute_weighted_loss` reduces the weighted losses."""
@@ -28,18 +37,19 @@ class Reduction:
     SUM_OVER_NONZERO_WEIGHTS = SUM_BY_NONZERO_WEIGHTS
 
     @classmethod
-    def all(cls):
+    def all(cls) -> Any:
         return (cls.NONE, cls.SUM, cls.MEAN, cls.SUM_OVER_BATCH_SIZE,
                 cls.SUM_OVER_NONZERO_WEIGHTS, cls.SUM_BY_NONZERO_WEIGHTS)
 
     @classmethod
-    def validate(cls, key):
+    def validate(cls, key: Any) -> None:
         if key not in cls.all():
             raise ValueError(f"Invalid Reduction Key {key}.")
 
 
-def compute_weighted_loss(losses, weights=1.0, scope=None, loss_collection=GraphKeys.LOSSES,
-                          reduction=Reduction.SUM_BY_NONZERO_WEIGHTS):
+def compute_weighted_loss(losses: Any, weights: Any = 1.0, scope: Any = None,
+                          loss_collection: Any = GraphKeys.LOSSES,
+                          reduction: Any = Reduction.SUM_BY_NONZERO_WEIGHTS) -> Tensor:
     """``losses * weights`` reduced by ``reduction`` (in float32, as TensorFlow computes it,
     then cast back), added to ``loss_collection``.
 
@@ -70,26 +80,27 @@ def compute_weighted_loss(losses, weights=1.0, scope=None, loss_collection=Graph
     return loss
 
 
-def add_loss(loss, loss_collection=GraphKeys.LOSSES):
+def add_loss(loss: Any, loss_collection: Any = GraphKeys.LOSSES) -> None:
     """Add ``loss`` to the graph's collection ``loss_collection`` (not while eager)."""
     if loss_collection and graphs.current_graph() is not None:
         default_graph.add_to_collection(loss_collection, loss)
 
 
-def get_losses(scope=None, loss_collection=GraphKeys.LOSSES):
+def get_losses(scope: Any = None, loss_collection: Any = GraphKeys.LOSSES) -> Any:
     return default_graph.get_collection(loss_collection, scope)
 
 
-def get_regularization_losses(scope=None):
+def get_regularization_losses(scope: Any = None) -> Any:
     return default_graph.get_collection(GraphKeys.REGULARIZATION_LOSSES, scope)
 
 
-def get_regularization_loss(scope=None, name="total_regularization_loss"):
+def get_regularization_loss(scope: Any = None, name: str = "total_regularization_loss") -> Any:
     losses = get_regularization_losses(scope)
     return add_n(losses) if losses else convert_to_tensor(0.0)
 
 
-def get_total_loss(add_regularization_losses=True, name="total_loss", scope=None):
+def get_total_loss(add_regularization_losses: bool = True, name: str = "total_loss",
+                   scope: Any = None) -> Any:
     losses = get_losses(scope)
     if add_regularization_losses:
         losses = losses + get_regularization_losses(scope)
@@ -102,26 +113,27 @@ def _pair(labels, predictions):
     return labels, predictions
 
 
-def mean_squared_error(labels, predictions, weights=1.0, scope=None,
-                       loss_collection=GraphKeys.LOSSES,
-                       reduction=Reduction.SUM_BY_NONZERO_WEIGHTS):
+def mean_squared_error(labels: TensorLike, predictions: TensorLike, weights: float = 1.0,
+                       scope: Any = None, loss_collection: Any = GraphKeys.LOSSES,
+                       reduction: Any = Reduction.SUM_BY_NONZERO_WEIGHTS) -> Tensor:
     """Weighted ``(predictions - labels)^2``."""
     labels, predictions = _pair(labels, predictions)
     return compute_weighted_loss(squared_difference(predictions, labels), weights, scope,
                                  loss_collection, reduction)
 
 
-def absolute_difference(labels, predictions, weights=1.0, scope=None,
-                        loss_collection=GraphKeys.LOSSES,
-                        reduction=Reduction.SUM_BY_NONZERO_WEIGHTS):
+def absolute_difference(labels: Any, predictions: Any, weights: Any = 1.0, scope: Any = None,
+                        loss_collection: Any = GraphKeys.LOSSES,
+                        reduction: Any = Reduction.SUM_BY_NONZERO_WEIGHTS) -> Any:
     """Weighted ``|predictions - labels|``."""
     labels, predictions = _pair(labels, predictions)
     return compute_weighted_loss(_abs(predictions - labels), weights, scope, loss_collection,
                                  reduction)
 
 
-def log_loss(labels, predictions, weights=1.0, epsilon=1e-7, scope=None,
-             loss_collection=GraphKeys.LOSSES, reduction=Reduction.SUM_BY_NONZERO_WEIGHTS):
+def log_loss(labels: Any, predictions: Any, weights: Any = 1.0, epsilon: Any = 1e-7,
+             scope: Any = None, loss_collection: Any = GraphKeys.LOSSES,
+             reduction: Any = Reduction.SUM_BY_NONZERO_WEIGHTS) -> Any:
     """Weighted ``-labels log(p + eps) - (1 - labels) log(1 - p + eps)``."""
     labels, predictions = _pair(labels, predictions)
     losses = -labels * log(predictions + epsilon) - (1. - labels) * log(
@@ -129,8 +141,9 @@ def log_loss(labels, predictions, weights=1.0, epsilon=1e-7, scope=None,
     return compute_weighted_loss(losses, weights, scope, loss_collection, reduction)
 
 
-def huber_loss(labels, predictions, weights=1.0, delta=1.0, scope=None,
-               loss_collection=GraphKeys.LOSSES, reduction=Reduction.SUM_BY_NONZERO_WEIGHTS):
+def huber_loss(labels: Any, predictions: Any, weights: Any = 1.0, delta: Any = 1.0,
+               scope: Any = None, loss_collection: Any = GraphKeys.LOSSES,
+               reduction: Any = Reduction.SUM_BY_NONZERO_WEIGHTS) -> Any:
     """Weighted Huber loss: quadratic up to ``delta``, linear beyond."""
     labels, predictions = _pair(labels, predictions)
     error = _abs(predictions - labels)
@@ -140,17 +153,19 @@ def huber_loss(labels, predictions, weights=1.0, delta=1.0, scope=None,
     return compute_weighted_loss(losses, weights, scope, loss_collection, reduction)
 
 
-def hinge_loss(labels, logits, weights=1.0, scope=None, loss_collection=GraphKeys.LOSSES,
-               reduction=Reduction.SUM_BY_NONZERO_WEIGHTS):
+def hinge_loss(labels: Any, logits: Any, weights: Any = 1.0, scope: Any = None,
+               loss_collection: Any = GraphKeys.LOSSES,
+               reduction: Any = Reduction.SUM_BY_NONZERO_WEIGHTS) -> Any:
     """Weighted ``relu(1 - (2 labels - 1) logits)`` (labels in {0, 1})."""
     labels, logits = _pair(labels, logits)
     return compute_weighted_loss(relu(1. - (2. * labels - 1.) * logits), weights, scope,
                                  loss_collection, reduction)
 
 
-def sigmoid_cross_entropy(multi_class_labels, logits, weights=1.0, label_smoothing=0,
-                          scope=None, loss_collection=GraphKeys.LOSSES,
-                          reduction=Reduction.SUM_BY_NONZERO_WEIGHTS):
+def sigmoid_cross_entropy(multi_class_labels: Any, logits: TensorLike, weights: float = 1.0,
+                          label_smoothing: int = 0, scope: Any = None,
+                          loss_collection: Any = GraphKeys.LOSSES,
+                          reduction: Any = Reduction.SUM_BY_NONZERO_WEIGHTS) -> Any:
     """Weighted sigmoid cross-entropy; labels smoothed toward 1/2 by ``label_smoothing``."""
     labels, logits = _pair(multi_class_labels, logits)
     if label_smoothing > 0:
@@ -160,9 +175,10 @@ def sigmoid_cross_entropy(multi_class_labels, logits, weights=1.0, label_smoothi
                                  weights, scope, loss_collection, reduction)
 
 
-def softmax_cross_entropy(onehot_labels, logits, weights=1.0, label_smoothing=0, scope=None,
-                          loss_collection=GraphKeys.LOSSES,
-                          reduction=Reduction.SUM_BY_NONZERO_WEIGHTS):
+def softmax_cross_entropy(onehot_labels: Any, logits: TensorLike, weights: float = 1.0,
+                          label_smoothing: int = 0, scope: Any = None,
+                          loss_collection: Any = GraphKeys.LOSSES,
+                          reduction: Any = Reduction.SUM_BY_NONZERO_WEIGHTS) -> Any:
     """Weighted softmax cross-entropy (one weight per example); labels smoothed toward
     ``1 / num_classes`` by ``label_smoothing``."""
     labels, logits = _pair(onehot_labels, logits)
@@ -173,17 +189,17 @@ def softmax_cross_entropy(onehot_labels, logits, weights=1.0, label_smoothing=0,
     return compute_weighted_loss(losses, weights, scope, loss_collection, reduction)
 
 
-def sparse_softmax_cross_entropy(labels, logits, weights=1.0, scope=None,
-                                 loss_collection=GraphKeys.LOSSES,
-                                 reduction=Reduction.SUM_BY_NONZERO_WEIGHTS):
+def sparse_softmax_cross_entropy(labels: TensorLike, logits: TensorLike, weights: float = 1.0,
+                                 scope: Any = None, loss_collection: Any = GraphKeys.LOSSES,
+                                 reduction: Any = Reduction.SUM_BY_NONZERO_WEIGHTS) -> Any:
     """Weighted softmax cross-entropy of integer labels."""
     losses = sparse_softmax_cross_entropy_with_logits(labels=labels, logits=logits)
     return compute_weighted_loss(losses, weights, scope, loss_collection, reduction)
 
 
-def cosine_distance(labels, predictions, axis=None, weights=1.0, scope=None,
-                    loss_collection=GraphKeys.LOSSES,
-                    reduction=Reduction.SUM_BY_NONZERO_WEIGHTS, dim=None):
+def cosine_distance(labels: Any, predictions: Any, axis: Any = None, weights: Any = 1.0,
+                    scope: Any = None, loss_collection: Any = GraphKeys.LOSSES,
+                    reduction: Any = Reduction.SUM_BY_NONZERO_WEIGHTS, dim: Any = None) -> Any:
     """Weighted ``1 - sum(labels * predictions, axis)`` (unit-normalized inputs)."""
     axis = dim if axis is None else axis
     if axis is None:

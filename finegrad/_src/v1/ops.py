@@ -2,6 +2,9 @@
 ``tf.random_normal``, ``reduce_sum(..., reduction_indices=, keep_dims=)``,
 ``argmax(..., dimension=)``, ``nn.dropout(x, keep_prob)``, ``tf.div``, ``tf.Print``, ...
 Each is the TensorFlow 2 op under its TensorFlow 1 name and arguments."""
+
+from __future__ import annotations
+
 from finegrad._src.ops.math import arithmetic
 from finegrad._src.ops.array import structural as array
 from finegrad._src.ops.math import elementwise
@@ -24,6 +27,12 @@ from finegrad._src.tensor import Tensor
 from finegrad._src.v1 import graphs
 from finegrad._src.api.printing import print_
 
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.types import DTypeLike
+    from finegrad._src.types import TensorLike
+
 log = elementwise.log
 random_shuffle = random_ops.shuffle
 
@@ -45,7 +54,9 @@ def _draw_like(like, dist, dtype, seed, fn):
                 dtype=dt._np)
 
 
-def random_normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=None):
+def random_normal(shape: Any, mean: float = 0.0, stddev: float = 1.0,
+                  dtype: DTypeLike = dtypes.float32, seed: Any = None,
+                  name: str | None = None) -> Any:
     """TensorFlow 1's ``random_normal``; ``shape`` may be ``tf.shape(x)`` of a tensor whose
     sizes are open (a placeholder's None)."""
     like = _shaped_like(shape)
@@ -55,7 +66,9 @@ def random_normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, 
     return random_ops._scaled(noise, stddev, mean, dtypes.as_dtype(dtype))
 
 
-def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=None, name=None):
+def truncated_normal(shape: Any, mean: float = 0.0, stddev: float = 1.0,
+                     dtype: DTypeLike = dtypes.float32, seed: Any = None,
+                     name: str | None = None) -> Any:
     """TensorFlow 1's ``truncated_normal`` (``shape`` as in `random_normal`)."""
     like = _shaped_like(shape)
     if like is None:
@@ -65,7 +78,9 @@ def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=dtypes.float32, seed=Non
     return random_ops._scaled(noise, stddev, mean, dtypes.as_dtype(dtype))
 
 
-def random_uniform(shape, minval=0, maxval=None, dtype=dtypes.float32, seed=None, name=None):
+def random_uniform(shape: Any, minval: int = 0, maxval: Any = None,
+                   dtype: DTypeLike = dtypes.float32, seed: Any = None,
+                   name: str | None = None) -> Tensor:
     """TensorFlow 1's ``random_uniform`` (``shape`` as in `random_normal`, for floats)."""
     like = _shaped_like(shape)
     if like is None or not dtypes.as_dtype(dtype).is_floating:
@@ -88,8 +103,9 @@ def _keep(keepdims, keep_dims):
 
 
 def _reduction(op, fn):
-    def reduction(input_tensor, axis=None, keepdims=None, name=None, reduction_indices=None,
-                  keep_dims=None):
+    def reduction(input_tensor: TensorLike, axis: Any = None, keepdims: bool | None = None,
+                  name: str | None = None, reduction_indices: Any = None,
+                  keep_dims: bool | None = None) -> Tensor:
         return op(input_tensor, _axis(axis, reduction_indices, fn), _keep(keepdims, keep_dims))
     reduction.__name__ = fn.rpartition(".")[2]
     reduction.__doc__ = (f"TensorFlow 1's ``{reduction.__name__}``: ``reduction_indices`` and "
@@ -107,14 +123,16 @@ reduce_any = _reduction(statistics.reduce_any, "finegrad.compat.v1.reduce_any")
 reduce_all = _reduction(statistics.reduce_all, "finegrad.compat.v1.reduce_all")
 
 
-def argmax(input, axis=None, name=None, dimension=None, output_type=None):
+def argmax(input: TensorLike, axis: Any = None, name: str | None = None,
+           dimension: Any = None, output_type: Any = None) -> Any:
     """TensorFlow 1's ``argmax``: ``dimension`` is the old name of ``axis`` (default 0)."""
     axis = _axis(axis, dimension, "finegrad.compat.v1.argmax")
     kwargs = {} if output_type is None else {"output_type": output_type}
     return sorting.argmax(input, 0 if axis is None else axis, **kwargs)
 
 
-def argmin(input, axis=None, name=None, dimension=None, output_type=None):
+def argmin(input: TensorLike, axis: Any = None, name: str | None = None,
+           dimension: Any = None, output_type: Any = None) -> Any:
     """TensorFlow 1's ``argmin``: ``dimension`` is the old name of ``axis`` (default 0)."""
     axis = _axis(axis, dimension, "finegrad.compat.v1.argmin")
     kwargs = {} if output_type is None else {"output_type": output_type}
@@ -124,17 +142,19 @@ def argmin(input, axis=None, name=None, dimension=None, output_type=None):
 arg_max, arg_min = argmax, argmin
 
 
-def expand_dims(input, axis=None, name=None, dim=None):  # TensorFlow's keyword
+def expand_dims(input: TensorLike, axis: Any = None,  # TensorFlow's keyword
+                name: str | None = None, dim: Any = None) -> Any:
     """TensorFlow 1's ``expand_dims``: ``dim`` is the old name of ``axis``."""
     return array.expand_dims(input, _axis(axis, dim, "finegrad.compat.v1.expand_dims"))
 
 
-def squeeze(input, axis=None, name=None, squeeze_dims=None):
+def squeeze(input: TensorLike, axis: Any = None, name: str | None = None,
+            squeeze_dims: Any = None) -> Any:
     """TensorFlow 1's ``squeeze``: ``squeeze_dims`` is the old name of ``axis``."""
     return array.squeeze(input, _axis(axis, squeeze_dims, "finegrad.compat.v1.squeeze"))
 
 
-def div(x, y, name=None):
+def div(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     """TensorFlow 1's ``div``: Python 2's division (floor division of integers)."""
     x = array.convert_to_tensor(x)
     if x.dtype.is_integer:
@@ -149,14 +169,16 @@ sub = arithmetic.subtract
 neg = arithmetic.negative
 
 
-def Print(input_, data, message=None, first_n=None, summarize=None, name=None):
+def Print(input_: Any, data: Any, message: Any = None, first_n: Any = None,  # TensorFlow 1's name
+          summarize: Any = None, name: str | None = None) -> Any:
     """TensorFlow 1's ``Print``: ``input_``, printing ``message`` and ``data`` when it runs
     (here: when it is built or run eagerly; in a graph, when the graph is built)."""
     print_(*([message] if message else []), *data, summarize=summarize or 3)
     return array.identity(input_)
 
 
-def dropout(x, keep_prob=None, noise_shape=None, seed=None, name=None, rate=None):
+def dropout(x: TensorLike, keep_prob: Any = None, noise_shape: Any = None, seed: Any = None,
+            name: str | None = None, rate: Any = None) -> Any:
     """TensorFlow 1's ``nn.dropout``: ``keep_prob`` is ``1 - rate``."""
     if keep_prob is not None:
         if rate is not None:
@@ -165,40 +187,47 @@ def dropout(x, keep_prob=None, noise_shape=None, seed=None, name=None, rate=None
     return _dropout(x, rate, noise_shape, seed)
 
 
-def softmax_cross_entropy_with_logits_v2(labels, logits, axis=-1, name=None, dim=None):
+def softmax_cross_entropy_with_logits_v2(labels: TensorLike, logits: TensorLike, axis: int = -1,
+                                         name: str | None = None, dim: Any = None) -> Any:
     """TensorFlow 1's name of `finegrad.nn.softmax_cross_entropy_with_logits`."""
     return _softmax_xent(labels, logits, axis if dim is None else dim)
 
 
-def xw_plus_b(x, weights, biases, name=None):
+def xw_plus_b(x: TensorLike, weights: Any, biases: Any, name: str | None = None) -> Any:
     """``matmul(x, weights) + biases``."""
     return matmul(x, weights) + biases
 
 
-def conv2d(input, filter=None, strides=None, padding=None, use_cudnn_on_gpu=True,
-           data_format="NHWC", dilations=None, name=None, filters=None):
+def conv2d(input: Any, filter: Any = None, strides: Any = None, padding: Any = None,
+           use_cudnn_on_gpu: Any = True, data_format: Any = "NHWC", dilations: Any = None,
+           name: str | None = None, filters: Any = None) -> Any:
     """TensorFlow 1's ``nn.conv2d``: ``filter`` is the old name of ``filters``."""
     return _conv2d(input, filters if filter is None else filter, strides, padding,
                    data_format, dilations)
 
 
-def softmax(logits, axis=None, name=None, dim=None):
+def softmax(logits: TensorLike, axis: Any = None, name: str | None = None, dim: Any = None) -> Any:
     """TensorFlow 1's ``nn.softmax``: ``dim`` is the old name of ``axis`` (default -1)."""
     axis = _axis(axis, dim, "finegrad.compat.v1.nn.softmax")
     return _softmax(logits, -1 if axis is None else axis)
 
 
-def log_softmax(logits, axis=None, name=None, dim=None):
+def log_softmax(logits: TensorLike, axis: Any = None, name: str | None = None,
+                dim: Any = None) -> Any:
     """TensorFlow 1's ``nn.log_softmax``: ``dim`` is the old name of ``axis``."""
     axis = _axis(axis, dim, "finegrad.compat.v1.nn.log_softmax")
     return _log_softmax(logits, -1 if axis is None else axis)
 
 
-def max_pool(value, ksize, strides, padding, data_format="NHWC", name=None, input=None):
+def max_pool(value: TensorLike, ksize: Any, strides: Any, padding: Any,
+             data_format: str = "NHWC", name: str | None = None,
+             input: TensorLike | None = None) -> Any:
     """TensorFlow 1's ``nn.max_pool``: ``value`` is the old name of ``input``."""
     return _max_pool2d(value if input is None else input, ksize, strides, padding, data_format)
 
 
-def avg_pool(value, ksize, strides, padding, data_format="NHWC", name=None, input=None):
+def avg_pool(value: TensorLike, ksize: Any, strides: Any, padding: Any,
+             data_format: str = "NHWC", name: str | None = None,
+             input: TensorLike | None = None) -> Any:
     """TensorFlow 1's ``nn.avg_pool``: ``value`` is the old name of ``input``."""
     return _avg_pool2d(value if input is None else input, ksize, strides, padding, data_format)

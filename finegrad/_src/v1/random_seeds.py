@@ -12,6 +12,9 @@ variables), so a new session starts each op from the beginning as TensorFlow doe
 values are TensorFlow's bit for bit, normals to the last bit or two (Box-Muller's log, sin and
 cos are NumPy's), truncated normals the same (TensorFlow's rejection, group by group).
 """
+
+from __future__ import annotations
+
 import ctypes
 import ctypes.util
 import itertools
@@ -24,13 +27,15 @@ from finegrad._src.ops.random import philox
 from finegrad._src.ops.random.sampling import set_seed
 from finegrad._src.ops.random.streams import DEFAULT_GRAPH_SEED, Stream
 
+from typing import Any
+
 _MAXINT32 = 2 ** 31 - 1
 _M32 = 0xFFFFFFFF
 RESERVED_PER_OUTPUT = 256   # the blocks TensorFlow's kernels reserve per output, per run
 _ids = itertools.count()
 
 
-def set_random_seed(seed):
+def set_random_seed(seed: Any) -> None:
     """Set the graph-level random seed of the default graph (``tf.compat.v1.set_random_seed``);
     eagerly, TensorFlow 2's global seed (`finegrad.random.set_seed`).
 
@@ -58,7 +63,7 @@ def _graph():
     return getattr(core.current_tracer(), "v1_graph", None)
 
 
-def get_seed(op_seed):
+def get_seed(op_seed: Any) -> Any:
     """The (graph seed, op seed) pair a random op of the default graph uses (TensorFlow's
     rule, see the module docstring); ``(None, None)`` when it is nondeterministic."""
     g = _graph()
@@ -68,7 +73,7 @@ def get_seed(op_seed):
         if op_seed is None:
             op_seed = g._seed_offset
             g._seed_offset += 1
-        seeds = g.seed % _MAXINT32, int(op_seed) % _MAXINT32
+        seeds: tuple[Any, Any] = g.seed % _MAXINT32, int(op_seed) % _MAXINT32
     elif op_seed is not None:
         seeds = DEFAULT_GRAPH_SEED, int(op_seed) % _MAXINT32
     else:

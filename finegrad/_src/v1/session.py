@@ -11,6 +11,9 @@ A session holds its own values of the graph's variables (what its initializers a
 graph's read and assign nodes use them (``ir.dry_run``). Reading a variable that this session
 has not initialized is TensorFlow's `FailedPreconditionError`.
 """
+
+from __future__ import annotations
+
 import collections
 
 import numpy as np
@@ -30,6 +33,11 @@ from finegrad._src.tensor import Tensor
 from finegrad._src.v1 import default_graph, graphs
 from finegrad._src.v1.graphs import Operation, current_graph, default_session
 from finegrad._src.variables import Variable
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.types import TensorLike
 
 
 # what a fetched IndexedSlices (a gather's gradient) gives, as in TensorFlow 1
@@ -110,29 +118,30 @@ class Session:
     [array([2., 4.], dtype=float32), {'sum': np.float32(6.0)}]
     """
 
-    def __init__(self, target="", graph=None, config=None):
+    def __init__(self, target: Any = "", graph: Any = None, config: Any = None) -> None:
         del target, config
         self._graph = graph if graph is not None else default_graph.get_default_graph()
         self._values = _Values(self._graph)
-        self._plans = {}
-        self._feed_info = {}      # id(feed key) -> (key, slot, dtype, static sizes, tensor)
+        self._plans: dict[Any, Any] = {}
+        # id(feed key) -> (key, slot, dtype, static sizes, tensor)
+        self._feed_info: dict[Any, Any] = {}
         self._closed = False
-        self._contexts = []
+        self._contexts: list[Any] = []
 
     @property
-    def graph(self):
+    def graph(self) -> Any:
         return self._graph
 
     @property
-    def graph_def(self):
+    def graph_def(self) -> None:
         raise NotImplementedError("finegrad.compat.v1.Session.graph_def: finegrad graphs are "
                                   "not TensorFlow GraphDef protocol buffers")
 
-    def as_default(self):
+    def as_default(self) -> Any:
         """Context manager: this session is the default one (`Tensor.eval`, `Operation.run`)."""
         return default_session(self)
 
-    def __enter__(self):
+    def __enter__(self) -> Any:
         if current_graph() is not self._graph:
             ctx = self._graph.as_default()
             ctx.__enter__()
@@ -142,25 +151,26 @@ class Session:
         self._contexts.append(ctx)
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: Any) -> Any:
         while self._contexts:
             self._contexts.pop().__exit__(None, None, None)
         self.close()
         return False
 
-    def close(self):
+    def close(self) -> None:
         """Free the session's values; using it afterwards is a RuntimeError."""
         self._closed = True
         self._values.clear()
         self._plans.clear()
         self._feed_info.clear()
 
-    def list_devices(self):
+    def list_devices(self) -> Any:
         return []
 
     # --- run --------------------------------------------------------------------------------
 
-    def run(self, fetches, feed_dict=None, options=None, run_metadata=None):
+    def run(self, fetches: Any, feed_dict: Any = None, options: Any = None,
+            run_metadata: Any = None) -> Any:
         """The values of ``fetches`` (tensors, operations, variables, their names, or any
         nesting of them in lists, tuples, namedtuples and dicts; an operation gives None),
         with the tensors of ``feed_dict`` taking the values given.
@@ -199,7 +209,7 @@ class Session:
             return values
         return _slices_as_values(nest.pack_sequence_as(fetches, values))
 
-    def load(self, var, value):
+    def load(self, var: Any, value: TensorLike) -> None:
         """Give ``var`` the value ``value`` in this session (``Variable.load``)."""
         v = np.asarray(value, dtype=var._storage.dtype)
         if v.shape != tuple(var.shape):
@@ -207,7 +217,8 @@ class Session:
                              f"which has shape {tuple(var.shape)}")
         self._values[id(var)] = v
 
-    def make_callable(self, fetches, feed_list=None, accept_options=False):
+    def make_callable(self, fetches: Any, feed_list: Any = None,
+                      accept_options: bool = False) -> Any:
         """A function of the values of ``feed_list`` that runs ``fetches``."""
         feed_list = list(feed_list or ())
 
@@ -473,12 +484,12 @@ class InteractiveSession(Session):
     >>> sess.close()
     """
 
-    def __init__(self, target="", graph=None, config=None):
+    def __init__(self, target: str = "", graph: Any = None, config: Any = None) -> None:
         super().__init__(target, graph, config)
-        self._default = default_session(self)
+        self._default: Any = default_session(self)
         self._default.__enter__()
 
-    def close(self):
+    def close(self) -> None:
         if getattr(self, "_default", None) is not None:
             self._default.__exit__(None, None, None)
             self._default = None

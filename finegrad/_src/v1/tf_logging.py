@@ -1,6 +1,11 @@
 """TensorFlow 1's ``tf.compat.v1.logging``: its levels and calls on Python's `logging`, the
 logger named ``"finegrad"`` (TF1 programs start with ``set_verbosity(...)``)."""
+
+from __future__ import annotations
+
 import logging as _logging
+
+from typing import Any
 
 
 
@@ -14,7 +19,7 @@ DEBUG, INFO, WARN, WARNING, ERROR, FATAL = (Level(n) for n in (
 _logger = _logging.getLogger("finegrad")
 
 
-def set_verbosity(v):
+def set_verbosity(v: Any) -> None:
     """Log messages at level ``v`` and above.
 
     >>> import finegrad as fg
@@ -25,32 +30,32 @@ def set_verbosity(v):
     _logger.setLevel(int(v))
 
 
-def get_verbosity():
+def get_verbosity() -> int:
     return _logger.getEffectiveLevel()
 
 
-def log(level, msg, *args, **kwargs):
+def log(level: Any, msg: Any, *args: Any, **kwargs: Any) -> None:
     _logger.log(level, msg, *args, **kwargs)
 
 
-def debug(msg, *args, **kwargs):
+def debug(msg: Any, *args: Any, **kwargs: Any) -> None:
     _logger.debug(msg, *args, **kwargs)
 
 
-def info(msg, *args, **kwargs):
+def info(msg: Any, *args: Any, **kwargs: Any) -> None:
     _logger.info(msg, *args, **kwargs)
 
 
-def warning(msg, *args, **kwargs):
+def warning(msg: Any, *args: Any, **kwargs: Any) -> None:
     _logger.warning(msg, *args, **kwargs)
 
 
 warn = warning
 
 
-def error(msg, *args, **kwargs):
+def error(msg: Any, *args: Any, **kwargs: Any) -> None:
     _logger.error(msg, *args, **kwargs)
 
 
-def fatal(msg, *args, **kwargs):
+def fatal(msg: Any, *args: Any, **kwargs: Any) -> None:
     _logger.fatal(msg, *args, **kwargs)

@@ -8,6 +8,9 @@ decides whether `get_variable` returns an existing variable or makes a new one. 
 are `finegrad.Variable`s, so `GradientTape`, `gradients` and `custom_gradient` see their reads
 as they see any variable's.
 """
+
+from __future__ import annotations
+
 import contextlib
 import threading
 
@@ -21,6 +24,14 @@ from finegrad._src.tensor import Tensor
 from finegrad._src.v1 import default_graph, graphs, initializers
 from finegrad._src import variables
 from finegrad._src.variables import Variable as _Variable
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from collections.abc import Iterator
+
+    from finegrad._src.types import DTypeLike
+    from finegrad._src.types import TensorLike
 
 
 class _AutoReuse:
@@ -57,43 +68,58 @@ class VariableScope:
     """A variable scope: a ``name`` prefixing variables, a ``reuse`` flag, and defaults for
     `get_variable` (``initializer``, ``regularizer``, ``dtype``, ``constraint``)."""
 
-    def __init__(self, reuse, name="", initializer=None, regularizer=None, dtype=None,
-                 name_scope="", constraint=None, use_resource=None):
+    def __init__(self, reuse: Any, name: str = "", initializer: Any = None, regularizer: Any = None,
+                 dtype: Any = None, name_scope: str = "", constraint: Any = None,
+                 use_resource: Any = None) -> None:
         self._name, self._reuse = name, reuse
         self._initializer, self._regularizer = initializer, regularizer
         self._dtype = dtypes.float32 if dtype is None else dtypes.as_dtype(dtype)
         self._name_scope, self._constraint = name_scope, constraint
         self.use_resource = use_resource
 
-    name = property(lambda self: self._name)
-    original_name_scope = property(lambda self: self._name_scope)
-    reuse = property(lambda self: self._reuse)
-    initializer = property(lambda self: self._initializer)
-    regularizer = property(lambda self: self._regularizer)
-    dtype = property(lambda self: self._dtype)
-    constraint = property(lambda self: self._constraint)
+    @property
+    def name(self) -> str:
+        return self._name
+    @property
+    def original_name_scope(self) -> str:
+        return self._name_scope
+    @property
+    def reuse(self) -> Any:
+        return self._reuse
+    @property
+    def initializer(self) -> Any:
+        return self._initializer
+    @property
+    def regularizer(self) -> Any:
+        return self._regularizer
+    @property
+    def dtype(self) -> Any:
+        return self._dtype
+    @property
+    def constraint(self) -> Any:
+        return self._constraint
 
-    def reuse_variables(self):
+    def reuse_variables(self) -> None:
         """From now on, `get_variable` in this scope returns existing variables."""
         self._reuse = True
 
-    def set_initializer(self, initializer):
+    def set_initializer(self, initializer: Any) -> None:
         self._initializer = initializer
 
-    def set_regularizer(self, regularizer):
+    def set_regularizer(self, regularizer: Any) -> None:
         self._regularizer = regularizer
 
-    def set_dtype(self, dtype):
+    def set_dtype(self, dtype: Any) -> None:
         self._dtype = dtypes.as_dtype(dtype)
 
-    def get_variable(self, name, *args, **kwargs):
+    def get_variable(self, name: str, *args: Any, **kwargs: Any) -> Any:
         with variable_scope(self):
             return get_variable(name, *args, **kwargs)
 
-    def global_variables(self):
+    def global_variables(self) -> Any:
         return default_graph.get_collection(GraphKeys.GLOBAL_VARIABLES, self._name)
 
-    def trainable_variables(self):
+    def trainable_variables(self) -> Any:
         return default_graph.get_collection(GraphKeys.TRAINABLE_VARIABLES, self._name)
 
     def __repr__(self):
@@ -126,7 +152,7 @@ def _store():
     return g._scope_store
 
 
-def get_variable_scope():
+def get_variable_scope() -> Any:
     """The variable scope open now.
 
     >>> import finegrad as fg
@@ -139,10 +165,12 @@ def get_variable_scope():
 
 
 @contextlib.contextmanager
-def variable_scope(name_or_scope, default_name=None, values=None, initializer=None,
-                   regularizer=None, caching_device=None, partitioner=None, custom_getter=None,
-                   reuse=None, dtype=None, use_resource=None, constraint=None,
-                   auxiliary_name_scope=True):
+def variable_scope(name_or_scope: Any, default_name: str | None = None, values: Any = None,
+                   initializer: Any = None, regularizer: Any = None, caching_device: Any = None,
+                   partitioner: Any = None, custom_getter: Any = None, reuse: Any = None,
+                   dtype: DTypeLike | None = None, use_resource: Any = None,
+                   constraint: Any = None,
+                   auxiliary_name_scope: bool = True) -> Iterator[VariableScope]:
     """Context manager: a variable scope (see the module docstring); ``with`` gives it.
 
     ``name_or_scope`` is a name (nested in the current scope), a `VariableScope` (entered
@@ -219,10 +247,11 @@ def _name_scope_for(original, full, auxiliary):
         yield opened
 
 
-def get_variable(name, shape=None, dtype=None, initializer=None, regularizer=None,
-                 trainable=None, collections=None, caching_device=None, partitioner=None,
-                 validate_shape=True, use_resource=None, custom_getter=None, constraint=None,
-                 synchronization=None, aggregation=None):
+def get_variable(name: str, shape: Any = None, dtype: Any = None, initializer: Any = None,
+                 regularizer: Any = None, trainable: Any = None, collections: Any = None,
+                 caching_device: Any = None, partitioner: Any = None, validate_shape: bool = True,
+                 use_resource: Any = None, custom_getter: Any = None, constraint: Any = None,
+                 synchronization: Any = None, aggregation: Any = None) -> Variable:
     """The variable ``name`` of the current variable scope: made (its initial value from
     ``initializer``, the scope's, or Glorot-uniform for floats and zeros otherwise), or,
     when the scope reuses, the existing one (its shape checked).
@@ -323,57 +352,60 @@ def _make(full, value_fn, dt, trainable, collections):
 
 # --- initializing and listing variables ------------------------------------------------------
 
-def global_variables(scope=None):
+def global_variables(scope: Any = None) -> Any:
     """The variables of the default graph's ``GLOBAL_VARIABLES`` collection."""
     return default_graph.get_collection(GraphKeys.GLOBAL_VARIABLES, scope)
 
 
-def trainable_variables(scope=None):
+def trainable_variables(scope: Any = None) -> Any:
     """The variables of the default graph's ``TRAINABLE_VARIABLES`` collection."""
     return default_graph.get_collection(GraphKeys.TRAINABLE_VARIABLES, scope)
 
 
-def local_variables(scope=None):
+def local_variables(scope: Any = None) -> Any:
     return default_graph.get_collection(GraphKeys.LOCAL_VARIABLES, scope)
 
 
-def model_variables(scope=None):
+def model_variables(scope: Any = None) -> Any:
     return default_graph.get_collection(GraphKeys.MODEL_VARIABLES, scope)
 
 
-def variables_initializer(var_list, name="init"):
+def variables_initializer(var_list: Any, name: str = "init") -> Any:
     """One op that runs the initializers of ``var_list``."""
     if graphs.current_graph() is None:
         return None
     return group(*[v.initializer for v in var_list], name=name)
 
 
-def global_variables_initializer():
+def global_variables_initializer() -> Any:
     """One op that initializes every global variable of the default graph (TensorFlow's
     ``init`` op); None while executing eagerly, where variables start initialized."""
     return variables_initializer(global_variables())
 
 
-def tables_initializer(name="init_all_tables"):
+def tables_initializer(name: str = "init_all_tables") -> Any:
     """One operation initializing the graph's lookup tables: finegrad has none, so it does
     nothing (TensorFlow's op for a graph without tables does the same)."""
     return group(name=name) if graphs.current_graph() is not None else None
 
 
-def local_variables_initializer():
+def local_variables_initializer() -> Any:
     return variables_initializer(local_variables(), name="init_1")
 
 
-def assign(ref, value, validate_shape=None, use_locking=None, name=None):
+def assign(ref: Any, value: TensorLike, validate_shape: Any = None, use_locking: Any = None,
+           name: str | None = None) -> Any:
     """``ref.assign(value)``: in a graph, a tensor whose evaluation assigns."""
     return ref.assign(value)
 
 
-def assign_add(ref, value, use_locking=None, name=None):
+def assign_add(ref: Any, value: TensorLike, use_locking: Any = None,
+               name: str | None = None) -> Any:
     return ref.assign_add(value)
 
 
-def assign_sub(ref, value, use_locking=None, name=None):
+def assign_sub(ref: Any, value: TensorLike, use_locking: Any = None,
+               name: str | None = None) -> Any:
     return ref.assign_sub(value)
 
 
@@ -389,10 +421,11 @@ class Variable(variables.Variable):
     (True, [])
     """
 
-    def __init__(self, initial_value=None, trainable=None, collections=None,
-                 validate_shape=True, caching_device=None, name=None, variable_def=None,
-                 dtype=None, expected_shape=None, import_scope=None, constraint=None,
-                 use_resource=None, synchronization=None, aggregation=None, shape=None):
+    def __init__(self, initial_value: Any = None, trainable: Any = None, collections: Any = None,
+                 validate_shape: bool = True, caching_device: Any = None, name: str | None = None,
+                 variable_def: Any = None, dtype: Any = None, expected_shape: Any = None,
+                 import_scope: Any = None, constraint: Any = None, use_resource: Any = None,
+                 synchronization: Any = None, aggregation: Any = None, shape: Any = None) -> None:
         if variable_def is not None:
             raise NotImplementedError("finegrad.compat.v1.Variable: variable_def (a "
                                       "VariableDef protocol buffer) is not supported")
@@ -407,6 +440,6 @@ class Variable(variables.Variable):
                 g._pending_variable = None
         self.constraint = constraint
 
-    def initialized_value(self):
+    def initialized_value(self) -> Any:
         """The variable's value once it is initialized (its initial value, in a graph)."""
         return self.initial_value if hasattr(self, "initial_value") else self.read_value()

@@ -8,9 +8,17 @@ epoch's logs (``val_`` entries included); ``on_train_end``. ``evaluate`` and ``p
 the ``on_test_*`` and ``on_predict_*`` hooks. A callback sets ``model.stop_training`` to
 end training after the current batch.
 """
+
+from __future__ import annotations
+
 from typing import Any
 
 from finegrad._src.keras.callbacks.progbar import Progbar
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    pass
 
 
 class Callback:
@@ -38,7 +46,7 @@ class Callback:
         self._model = model
 
     @property
-    def model(self):
+    def model(self) -> Any:
         return self._model
 
     def on_batch_begin(self, batch: Any, logs: Any = None) -> Any:
@@ -119,49 +127,49 @@ class History(Callback):
 class ProgbarLogger(Callback):
     """Prints the progress bar (``verbose=1``) or one line per epoch (``verbose=2``)."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__()
         self.seen, self.progbar, self.target = 0, None, None
         self.verbose, self.epochs, self._in_fit = 1, 1, False
 
-    def set_params(self, params):
+    def set_params(self, params: Any) -> None:
         super().set_params(params)
         self.verbose = 1 if params["verbose"] == "auto" else params["verbose"]
         self.epochs, self.target = params["epochs"], params["steps"]
 
-    def on_train_begin(self, logs=None):
+    def on_train_begin(self, logs: Any = None) -> None:
         self._in_fit = True
 
-    def on_test_begin(self, logs=None):
+    def on_test_begin(self, logs: Any = None) -> None:
         if not self._in_fit:
             self._reset()
 
-    def on_predict_begin(self, logs=None):
+    def on_predict_begin(self, logs: Any = None) -> None:
         self._reset()
 
-    def on_epoch_begin(self, epoch, logs=None):
+    def on_epoch_begin(self, epoch: Any, logs: Any = None) -> None:
         self._reset()
         if self.verbose and self.epochs > 1:
             print(f"Epoch {epoch + 1}/{self.epochs}", flush=True)
 
-    def on_train_batch_end(self, batch, logs=None):
+    def on_train_batch_end(self, batch: Any, logs: Any = None) -> None:
         self._update(batch, logs)
 
-    def on_test_batch_end(self, batch, logs=None):
+    def on_test_batch_end(self, batch: Any, logs: Any = None) -> None:
         if not self._in_fit:
             self._update(batch, logs)
 
-    def on_predict_batch_end(self, batch, logs=None):
+    def on_predict_batch_end(self, batch: Any, logs: Any = None) -> None:
         self._update(batch, None)
 
-    def on_epoch_end(self, epoch, logs=None):
+    def on_epoch_end(self, epoch: Any, logs: Any = None) -> None:
         self._finalize(logs)
 
-    def on_test_end(self, logs=None):
+    def on_test_end(self, logs: Any = None) -> None:
         if not self._in_fit:
             self._finalize(logs)
 
-    def on_predict_end(self, logs=None):
+    def on_predict_end(self, logs: Any = None) -> None:
         self._finalize(logs)
 
     def _reset(self):
@@ -217,8 +225,8 @@ class CallbackList(Callback):
     """The callbacks of one ``fit`` / ``evaluate`` / ``predict`` call, called together (a
     `History` and a `ProgbarLogger` added as Keras adds them)."""
 
-    def __init__(self, callbacks=None, add_history=False, add_progbar=False, model=None,
-                 **params):
+    def __init__(self, callbacks: Any = None, add_history: Any = False, add_progbar: Any = False,
+                 model: Any = None, **params: Any) -> None:
         super().__init__()
         self.callbacks = list(callbacks or [])
         if add_history and not any(isinstance(c, History) for c in self.callbacks):
@@ -234,17 +242,17 @@ class CallbackList(Callback):
                                     if _overrides(c, name)]
                              for name in _BATCH_HOOKS}
 
-    def set_model(self, model):
+    def set_model(self, model: Any) -> None:
         super().set_model(model)
         for c in self.callbacks:
             c.set_model(model)
 
-    def set_params(self, params):
+    def set_params(self, params: dict[str, Any]) -> None:
         super().set_params(params)
         for c in self.callbacks:
             c.set_params(params)
 
-    def wants(self, hook):
+    def wants(self, hook: Any) -> bool:
         """Whether some callback overrides batch hook ``hook`` (logs are then needed)."""
         return bool(self._batch_hooks[hook])
 
@@ -269,14 +277,14 @@ def _overrides(callback, name):
 
 
 def _batch_hook(name):
-    def hook(self, batch_index, logs=None):
+    def hook(self: CallbackList, batch_index: int, logs: Any = None) -> None:
         self._call_batch(name, batch_index, logs)
     hook.__name__ = name
     return hook
 
 
 def _epoch_hook(name):
-    def hook(self, epoch, logs=None):
+    def hook(self: CallbackList, epoch: int, logs: Any = None) -> None:
         for c in self.callbacks:
             getattr(c, name)(epoch, logs)
     hook.__name__ = name
@@ -284,7 +292,7 @@ def _epoch_hook(name):
 
 
 def _run_hook(name):
-    def hook(self, logs=None):
+    def hook(self: CallbackList, logs: Any = None) -> None:
         for c in self.callbacks:
             getattr(c, name)(logs)
     hook.__name__ = name

@@ -3,6 +3,9 @@
 Each is elementwise (Softmax: along ``axis``) and keeps its input's shape and mask. At kinks the
 subgradient is the one of the ops used (ReLU's at 0 is 0, as TensorFlow's).
 """
+
+from __future__ import annotations
+
 import warnings
 
 from finegrad._src.ops.nn import activations as nn_activations
@@ -14,6 +17,12 @@ from finegrad._src.ops.nn import softmax_cross_entropy as nn
 from finegrad._src.ops.math.arithmetic import clip_by_value
 from finegrad._src.ops.array.structural import cast, zeros_like
 from finegrad._src.ops.math.reductions import reduce_logsumexp
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.tensor import Tensor
+    from finegrad._src.types import TensorLike
 
 
 class _Elementwise(Layer):
@@ -36,14 +45,14 @@ class Activation(_Elementwise):
     array([0., 2.], dtype=float32)
     """
 
-    def __init__(self, activation, **kwargs):
+    def __init__(self, activation: Any, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.activation = activations.get(activation)
 
-    def call(self, inputs):
+    def call(self, inputs: TensorLike) -> Tensor:
         return self.activation(inputs)
 
-    def get_config(self):
+    def get_config(self) -> Any:
         config = super().get_config()
         config.update(activation=activations.serialize(self.activation))
         return config
@@ -72,7 +81,8 @@ class ReLU(_Elementwise):
     array([0. , 0.5, 1. ], dtype=float32)
     """
 
-    def __init__(self, max_value=None, negative_slope=0.0, threshold=0.0, **kwargs):
+    def __init__(self, max_value: Any = None, negative_slope: float = 0.0, threshold: float = 0.0,
+                 **kwargs: Any) -> None:
         super().__init__(**kwargs)
         if max_value is not None and max_value < 0.0:
             raise ValueError(f"keras.layers.ReLU: max_value must be None or non-negative, got "
@@ -87,10 +97,10 @@ class ReLU(_Elementwise):
         self.negative_slope = negative_slope
         self.threshold = threshold
 
-    def call(self, inputs):
+    def call(self, inputs: TensorLike) -> Tensor:
         return relu(inputs, self.negative_slope, self.max_value, self.threshold)
 
-    def get_config(self):
+    def get_config(self) -> Any:
         config = super().get_config()
         config.update(max_value=self.max_value, negative_slope=self.negative_slope,
                       threshold=self.threshold)
@@ -106,7 +116,7 @@ class LeakyReLU(_Elementwise):
     array([-1.,  2.], dtype=float32)
     """
 
-    def __init__(self, negative_slope=0.3, **kwargs):
+    def __init__(self, negative_slope: float = 0.3, **kwargs: Any) -> None:
         if "alpha" in kwargs:
             negative_slope = kwargs.pop("alpha")
             warnings.warn("keras.layers.LeakyReLU: argument `alpha` is deprecated; use "
@@ -117,10 +127,10 @@ class LeakyReLU(_Elementwise):
                              f"float, got {negative_slope}")
         self.negative_slope = negative_slope
 
-    def call(self, inputs):
+    def call(self, inputs: TensorLike) -> Tensor:
         return nn_activations.leaky_relu(inputs, self.negative_slope)
 
-    def get_config(self):
+    def get_config(self) -> Any:
         config = super().get_config()
         config.update(negative_slope=self.negative_slope)
         return config
@@ -136,8 +146,8 @@ class PReLU(Layer):
     array([[-2.,  2.]], dtype=float32)
     """
 
-    def __init__(self, alpha_initializer="Zeros", alpha_regularizer=None,
-                 alpha_constraint=None, shared_axes=None, **kwargs):
+    def __init__(self, alpha_initializer: str = "Zeros", alpha_regularizer: Any = None,
+                 alpha_constraint: Any = None, shared_axes: Any = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.supports_masking = True
         weight_options(self, "alpha", alpha_initializer, alpha_regularizer, alpha_constraint)
@@ -148,20 +158,20 @@ class PReLU(Layer):
         else:
             self.shared_axes = [shared_axes]
 
-    def build(self, input_shape):
+    def build(self, input_shape: Any) -> None:
         shape = list(input_shape[1:])
         for i in self.shared_axes or ():
             shape[i - 1] = 1
         self.alpha = make_weight(self, "alpha", shape)
         self.built = True
 
-    def call(self, inputs):
+    def call(self, inputs: Any) -> Tensor:
         return ew.relu(inputs) - self.alpha * ew.relu(-inputs)
 
-    def compute_output_shape(self, input_shape):
+    def compute_output_shape(self, input_shape: Any) -> Any:
         return input_shape
 
-    def get_config(self):
+    def get_config(self) -> Any:
         config = super().get_config()
         config.update(weight_config(self, "alpha"))
         config.update(shared_axes=self.shared_axes)
@@ -176,15 +186,15 @@ class ELU(_Elementwise):
     array([0., 2.], dtype=float32)
     """
 
-    def __init__(self, alpha=1.0, **kwargs):
+    def __init__(self, alpha: float = 1.0, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.alpha = alpha
 
-    def call(self, inputs):
+    def call(self, inputs: Any) -> Tensor:
         y = nn_activations.elu(inputs)
         return y if self.alpha == 1.0 else ew.where(inputs > 0, y, y * self.alpha)
 
-    def get_config(self):
+    def get_config(self) -> Any:
         config = super().get_config()
         config.update(alpha=self.alpha)
         return config
@@ -217,14 +227,14 @@ class Softmax(_Elementwise):
     array([0.5, 0.5], dtype=float32)
     """
 
-    def __init__(self, axis=-1, **kwargs):
+    def __init__(self, axis: int = -1, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.axis = axis
 
-    def call(self, inputs, mask=None):
+    def call(self, inputs: TensorLike, mask: Any = None) -> Tensor:
         return masked_softmax(inputs, self.axis, mask)
 
-    def get_config(self):
+    def get_config(self) -> Any:
         config = super().get_config()
         config.update(axis=self.axis)
         return config

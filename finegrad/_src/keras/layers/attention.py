@@ -7,6 +7,9 @@ Masks follow Keras: a value mask hides keys, a query mask zeroes (Attention) or 
 to (MultiHeadAttention) the matching outputs, ``use_causal_mask`` lets position i attend only
 to positions <= i, and an explicit ``attention_mask`` [B, T, S] is combined with them by AND.
 """
+
+from __future__ import annotations
+
 import math
 import string
 
@@ -21,6 +24,12 @@ from finegrad._src.ops.nn import softmax_cross_entropy as nn
 from finegrad._src.ops.array.structural import cast, expand_dims, reduce_sum, transpose
 from finegrad._src.ops.array.constants import ones
 from finegrad._src.ops.math.reductions import cumsum
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.tensor import Tensor
+    from finegrad._src.types import TensorLike
 
 
 def causal_mask(q_len, v_len):
@@ -46,7 +55,8 @@ class Attention(Layer):
     TensorShape([1, 2, 3])
     """
 
-    def __init__(self, use_scale=False, score_mode="dot", dropout=0.0, seed=None, **kwargs):
+    def __init__(self, use_scale: bool = False, score_mode: str = "dot", dropout: float = 0.0,
+                 seed: Any = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         if score_mode not in ("dot", "concat"):
             raise ValueError(f"keras.layers.Attention: score_mode must be 'dot' or 'concat', "
@@ -56,7 +66,7 @@ class Attention(Layer):
         self.supports_masking = True
         self._dropout_layer = Dropout(dropout, seed=seed) if dropout > 0 else None
 
-    def build(self, input_shape):
+    def build(self, input_shape: Any) -> None:
         self.scale = self.add_weight(name="scale", shape=(), initializer="ones") \
             if self.use_scale else None
         self.concat_score_weight = self.add_weight(
@@ -82,8 +92,8 @@ class Attention(Layer):
             raise ValueError("keras.layers.Attention: mask must be a list [query_mask, "
                              "value_mask]")
 
-    def call(self, inputs, mask=None, training=False, return_attention_scores=False,
-             use_causal_mask=False):
+    def call(self, inputs: Any, mask: Any = None, training: Any = False,
+             return_attention_scores: Any = False, use_causal_mask: Any = False) -> Any:
         self._check(inputs, mask)
         q, v = inputs[0], inputs[1]
         k = inputs[2] if len(inputs) > 2 else v
@@ -104,16 +114,16 @@ class Attention(Layer):
             out = ew.where(expand_dims(cast(q_mask, "bool"), -1), out, cast(0.0, out.dtype))
         return (out, weights) if return_attention_scores else out
 
-    def compute_mask(self, inputs, mask=None):
+    def compute_mask(self, inputs: TensorLike, mask: Any = None) -> Any:
         if mask is None or mask[0] is None:
             return None
         return mask[0]
 
-    def compute_output_shape(self, input_shape):
+    def compute_output_shape(self, input_shape: Any) -> Any:
         q, v = input_shape[0], input_shape[1]
         return tuple(q[:-1]) + (v[-1],)
 
-    def get_config(self):
+    def get_config(self) -> Any:
         config = super().get_config()
         config.update(use_scale=self.use_scale, score_mode=self.score_mode,
                       dropout=self.dropout, seed=self.seed)
@@ -130,10 +140,10 @@ class AdditiveAttention(Attention):
     TensorShape([1, 2, 3])
     """
 
-    def __init__(self, use_scale=True, dropout=0.0, **kwargs):
+    def __init__(self, use_scale: bool = True, dropout: float = 0.0, **kwargs: Any) -> None:
         super().__init__(use_scale=use_scale, dropout=dropout, **kwargs)
 
-    def build(self, input_shape):
+    def build(self, input_shape: Any) -> None:
         self.scale = self.add_weight(name="scale", shape=(input_shape[0][-1],),
                                      initializer="glorot_uniform") if self.use_scale else None
         self.concat_score_weight = None
@@ -143,7 +153,7 @@ class AdditiveAttention(Attention):
         pair = ew.tanh(expand_dims(query, -2) + expand_dims(key, -3))
         return reduce_sum(pair * self.scale if self.scale is not None else pair, axis=-1)
 
-    def get_config(self):
+    def get_config(self) -> Any:
         config = super().get_config()
         del config["score_mode"]
         return config
@@ -192,11 +202,13 @@ class MultiHeadAttention(Layer):
     (TensorShape([1, 3, 5]), TensorShape([1, 2, 3, 6]))
     """
 
-    def __init__(self, num_heads, key_dim, value_dim=None, dropout=0.0, use_bias=True,
-                 output_shape=None, attention_axes=None, use_gate=False,
-                 kernel_initializer="glorot_uniform", bias_initializer="zeros",
-                 kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
-                 kernel_constraint=None, bias_constraint=None, seed=None, **kwargs):
+    def __init__(self, num_heads: Any, key_dim: Any, value_dim: Any = None, dropout: float = 0.0,
+                 use_bias: bool = True, output_shape: Any = None, attention_axes: Any = None,
+                 use_gate: bool = False, kernel_initializer: str = "glorot_uniform",
+                 bias_initializer: str = "zeros", kernel_regularizer: Any = None,
+                 bias_regularizer: Any = None, activity_regularizer: Any = None,
+                 kernel_constraint: Any = None, bias_constraint: Any = None, seed: Any = None,
+                 **kwargs: Any) -> None:
         kwargs.pop("flash_attention", None)
         if kwargs.pop("sliding_window", None) is not None:
             raise NotImplementedError("keras.layers.MultiHeadAttention: sliding_window is not "
@@ -220,16 +232,36 @@ class MultiHeadAttention(Layer):
         self._dropout_layer = Dropout(dropout, seed=seed)
         self._shapes_built = False
 
-    num_heads = property(lambda self: self._num_heads)
-    key_dim = property(lambda self: self._key_dim)
-    value_dim = property(lambda self: self._value_dim)
-    dropout = property(lambda self: self._dropout)
-    use_bias = property(lambda self: self._use_bias)
-    attention_axes = property(lambda self: self._attention_axes)
-    query_dense = property(lambda self: self._query_dense)
-    key_dense = property(lambda self: self._key_dense)
-    value_dense = property(lambda self: self._value_dense)
-    output_dense = property(lambda self: self._output_dense)
+    @property
+    def num_heads(self) -> Any:
+        return self._num_heads
+    @property
+    def key_dim(self) -> Any:
+        return self._key_dim
+    @property
+    def value_dim(self) -> Any:
+        return self._value_dim
+    @property
+    def dropout(self) -> Any:
+        return self._dropout
+    @property
+    def use_bias(self) -> Any:
+        return self._use_bias
+    @property
+    def attention_axes(self) -> Any:
+        return self._attention_axes
+    @property
+    def query_dense(self) -> Any:
+        return self._query_dense
+    @property
+    def key_dense(self) -> Any:
+        return self._key_dense
+    @property
+    def value_dense(self) -> Any:
+        return self._value_dense
+    @property
+    def output_dense(self) -> Any:
+        return self._output_dense
 
     def _sublayer_kwargs(self):
         return dict(kernel_initializer=_clone(self.kernel_initializer),
@@ -247,7 +279,8 @@ class MultiHeadAttention(Layer):
         layer.build(tuple(shape))
         return layer
 
-    def build(self, query_shape, value_shape=None, key_shape=None):
+    def build(self, query_shape: Any, value_shape: Any = None,
+              key_shape: Any = None) -> None:
         if value_shape is None:     # built on the first call, when every shape is known
             self.built = True
             return
@@ -325,9 +358,10 @@ class MultiHeadAttention(Layer):
         out = linalg.einsum(self._combine_equation, used, value)
         return out, (scores if return_attention_scores else None)
 
-    def call(self, query, value, key=None, query_mask=None, value_mask=None, key_mask=None,
-             attention_mask=None, return_attention_scores=False, training=None,
-             use_causal_mask=False):
+    def call(self, query: Any, value: Any, key: Any = None, query_mask: Any = None,
+             value_mask: Any = None, key_mask: Any = None, attention_mask: Any = None,
+             return_attention_scores: Any = False, training: Any = None,
+             use_causal_mask: Any = False) -> tuple[Tensor, ...]:
         key = value if key is None else key
         if not self._shapes_built:
             self._build_shapes(tuple(query.shape), tuple(value.shape), tuple(key.shape))
@@ -348,12 +382,13 @@ class MultiHeadAttention(Layer):
             nodes.set_mask(out, query_mask)
         return (out, scores) if return_attention_scores else out
 
-    def compute_output_shape(self, query_shape, value_shape=None, key_shape=None):
+    def compute_output_shape(self, query_shape: Any, value_shape: Any = None,
+                             key_shape: Any = None) -> Any:
         if self._output_shape is None:
             return tuple(query_shape)
         return tuple(query_shape[:-1]) + self._output_shape
 
-    def get_config(self):
+    def get_config(self) -> Any:
         config = super().get_config()
         config.update(num_heads=self._num_heads, key_dim=self._key_dim,
                       value_dim=self._value_dim, dropout=self._dropout,

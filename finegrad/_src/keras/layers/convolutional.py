@@ -7,11 +7,19 @@ in_channels, depth_multiplier]), ``bias`` [filters]. ``call`` is ``convolution_o
 self.kernel)`` plus the bias, then the activation, so a subclass that overrides ``call`` and
 reads ``self.kernel`` works as in Keras. The arithmetic is in `convolution_ops`.
 """
+
+from __future__ import annotations
+
 from finegrad._src.keras import activations
 from finegrad._src.keras.layer import Layer
 from finegrad._src.keras.layers import convolution_ops as co
 from finegrad._src.keras.layers.core import make_weight, weight_config, weight_options
 from finegrad._src.ops.array.structural import reshape
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.types import TensorLike
 
 
 def _check_positive(layer, **values):
@@ -79,7 +87,7 @@ class _Conv(_WindowLayer):
                        kernel_constraint)
         weight_options(self, "bias", bias_initializer, bias_regularizer, bias_constraint)
 
-    def build(self, input_shape):
+    def build(self, input_shape: Any) -> None:
         _, channels = co.spatial_shape(input_shape, self.data_format)
         if channels % self.groups:
             raise ValueError(f"keras.layers.{type(self).__name__}: the input's {channels} "
@@ -133,8 +141,9 @@ _CONV_DOC = """{n}-D convolution layer: ``activation(conv(inputs, kernel) + bias
 class Conv1D(_Conv):
     __doc__ = _CONV_DOC.format(n=1, causal=' or "causal" (left padding only)')
 
-    def __init__(self, filters, kernel_size, strides=1, padding="valid", data_format=None,
-                 dilation_rate=1, groups=1, **kwargs):
+    def __init__(self, filters: TensorLike, kernel_size: Any, strides: int = 1,
+                 padding: str = "valid", data_format: Any = None, dilation_rate: int = 1,
+                 groups: int = 1, **kwargs: Any) -> None:
         super().__init__(1, filters, kernel_size, strides, padding, data_format, dilation_rate,
                          groups, **kwargs)
 
@@ -142,8 +151,9 @@ class Conv1D(_Conv):
 class Conv2D(_Conv):
     __doc__ = _CONV_DOC.format(n=2, causal="")
 
-    def __init__(self, filters, kernel_size, strides=(1, 1), padding="valid",
-                 data_format=None, dilation_rate=(1, 1), groups=1, **kwargs):
+    def __init__(self, filters: TensorLike, kernel_size: Any, strides: Any = (1, 1),
+                 padding: str = "valid", data_format: Any = None, dilation_rate: Any = (1, 1),
+                 groups: int = 1, **kwargs: Any) -> None:
         super().__init__(2, filters, kernel_size, strides, padding, data_format, dilation_rate,
                          groups, **kwargs)
 
@@ -151,8 +161,9 @@ class Conv2D(_Conv):
 class Conv3D(_Conv):
     __doc__ = _CONV_DOC.format(n=3, causal="")
 
-    def __init__(self, filters, kernel_size, strides=(1, 1, 1), padding="valid",
-                 data_format=None, dilation_rate=(1, 1, 1), groups=1, **kwargs):
+    def __init__(self, filters: TensorLike, kernel_size: Any, strides: Any = (1, 1, 1),
+                 padding: str = "valid", data_format: Any = None, dilation_rate: Any = (1, 1, 1),
+                 groups: int = 1, **kwargs: Any) -> None:
         super().__init__(3, filters, kernel_size, strides, padding, data_format, dilation_rate,
                          groups, **kwargs)
 
@@ -182,7 +193,7 @@ class _ConvTranspose(_WindowLayer):
                        kernel_constraint)
         weight_options(self, "bias", bias_initializer, bias_regularizer, bias_constraint)
 
-    def build(self, input_shape):
+    def build(self, input_shape: Any) -> None:
         _, channels = co.spatial_shape(input_shape, self.data_format)
         self.kernel = make_weight(self, "kernel", self.kernel_size + (self.filters, channels))
         self.bias = make_weight(self, "bias", (self.filters,)) if self.use_bias else None
@@ -231,8 +242,9 @@ _TRANSPOSE_DOC = """{n}-D transposed convolution ("deconvolution"): the gradient
 class Conv1DTranspose(_ConvTranspose):
     __doc__ = _TRANSPOSE_DOC.format(n=1)
 
-    def __init__(self, filters, kernel_size, strides=1, padding="valid", output_padding=None,
-                 data_format=None, dilation_rate=1, **kwargs):
+    def __init__(self, filters: TensorLike, kernel_size: Any, strides: int = 1,
+                 padding: str = "valid", output_padding: Any = None, data_format: Any = None,
+                 dilation_rate: int = 1, **kwargs: Any) -> None:
         super().__init__(1, filters, kernel_size, strides, padding, output_padding,
                          data_format, dilation_rate, **kwargs)
 
@@ -240,8 +252,9 @@ class Conv1DTranspose(_ConvTranspose):
 class Conv2DTranspose(_ConvTranspose):
     __doc__ = _TRANSPOSE_DOC.format(n=2)
 
-    def __init__(self, filters, kernel_size, strides=(1, 1), padding="valid",
-                 output_padding=None, data_format=None, dilation_rate=(1, 1), **kwargs):
+    def __init__(self, filters: TensorLike, kernel_size: Any, strides: Any = (1, 1),
+                 padding: str = "valid", output_padding: Any = None, data_format: Any = None,
+                 dilation_rate: Any = (1, 1), **kwargs: Any) -> None:
         super().__init__(2, filters, kernel_size, strides, padding, output_padding,
                          data_format, dilation_rate, **kwargs)
 
@@ -249,7 +262,8 @@ class Conv2DTranspose(_ConvTranspose):
 class Conv3DTranspose(_ConvTranspose):
     __doc__ = _TRANSPOSE_DOC.format(n=3)
 
-    def __init__(self, filters, kernel_size, strides=(1, 1, 1), padding="valid",
-                 output_padding=None, data_format=None, dilation_rate=(1, 1, 1), **kwargs):
+    def __init__(self, filters: TensorLike, kernel_size: Any, strides: Any = (1, 1, 1),
+                 padding: str = "valid", output_padding: Any = None, data_format: Any = None,
+                 dilation_rate: Any = (1, 1, 1), **kwargs: Any) -> None:
         super().__init__(3, filters, kernel_size, strides, padding, output_padding,
                          data_format, dilation_rate, **kwargs)

@@ -4,6 +4,9 @@ Each layer's weights are made in ``build`` from the first input's shape with `ad
 ``call`` computes with finegrad ops, so a `GradientTape` differentiates through it with
 respect to its inputs and its weights.
 """
+
+from __future__ import annotations
+
 import inspect
 import re
 import warnings
@@ -15,6 +18,12 @@ from finegrad._src.ops.array.structural import cast
 from finegrad._src.ops.math.elementwise import not_equal
 from finegrad._src.ops.array.gather import gather
 from finegrad._src.ops.math.statistics import reduce_any
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.tensor import Tensor
+    from finegrad._src.types import TensorLike
 
 
 # Keras's short aliases of the random initializers (Embedding's default is "uniform")
@@ -90,11 +99,12 @@ class Dense(Layer):
     array([[3., 3.]], dtype=float32)
     """
 
-    def __init__(self, units, activation=None, use_bias=True,
-                 kernel_initializer="glorot_uniform", bias_initializer="zeros",
-                 kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
-                 kernel_constraint=None, bias_constraint=None, lora_rank=None, lora_alpha=None,
-                 quantization_config=None, **kwargs):
+    def __init__(self, units: Any, activation: Any = None, use_bias: bool = True,
+                 kernel_initializer: str = "glorot_uniform", bias_initializer: str = "zeros",
+                 kernel_regularizer: Any = None, bias_regularizer: Any = None,
+                 activity_regularizer: Any = None, kernel_constraint: Any = None,
+                 bias_constraint: Any = None, lora_rank: Any = None, lora_alpha: Any = None,
+                 quantization_config: Any = None, **kwargs: Any) -> None:
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)
         no_quantization(self, lora_rank, lora_alpha, quantization_config)
         if not isinstance(units, int) or units <= 0:
@@ -108,21 +118,21 @@ class Dense(Layer):
         weight_options(self, "bias", bias_initializer, bias_regularizer, bias_constraint)
         self.supports_masking = True
 
-    def build(self, input_shape):
+    def build(self, input_shape: Any) -> None:
         self.kernel = make_weight(self, "kernel", (input_shape[-1], self.units))
         self.bias = make_weight(self, "bias", (self.units,)) if self.use_bias else None
         self.built = True
 
-    def call(self, inputs):
+    def call(self, inputs: TensorLike) -> Tensor:
         x = linalg.matmul(inputs, self.kernel)
         if self.bias is not None:
             x = x + self.bias
         return self.activation(x) if self.activation is not None else x
 
-    def compute_output_shape(self, input_shape):
+    def compute_output_shape(self, input_shape: Any) -> Any:
         return tuple(input_shape[:-1]) + (self.units,)
 
-    def get_config(self):
+    def get_config(self) -> Any:
         config = super().get_config()
         config.update(units=self.units, activation=activations.serialize(self.activation),
                       use_bias=self.use_bias)
@@ -215,11 +225,16 @@ class EinsumDense(Layer):
     TensorShape([2, 4])
     """
 
-    def __init__(self, equation, output_shape, activation=None, bias_axes=None,
-                 kernel_initializer="glorot_uniform", bias_initializer="zeros",
-                 kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
-                 kernel_constraint=None, bias_constraint=None, lora_rank=None, lora_alpha=None,
-                 quantization_config=None, **kwargs):
+    kernel_initializer: Any   # for the type checker: set by weight_options
+    kernel_regularizer: Any
+    kernel_constraint: Any
+
+    def __init__(self, equation: Any, output_shape: Any, activation: Any = None,
+                 bias_axes: Any = None, kernel_initializer: str = "glorot_uniform",
+                 bias_initializer: str = "zeros", kernel_regularizer: Any = None,
+                 bias_regularizer: Any = None, activity_regularizer: Any = None,
+                 kernel_constraint: Any = None, bias_constraint: Any = None, lora_rank: Any = None,
+                 lora_alpha: Any = None, quantization_config: Any = None, **kwargs: Any) -> None:
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)
         no_quantization(self, lora_rank, lora_alpha, quantization_config)
         self.equation = equation
@@ -232,7 +247,7 @@ class EinsumDense(Layer):
                        kernel_constraint)
         weight_options(self, "bias", bias_initializer, bias_regularizer, bias_constraint)
 
-    def build(self, input_shape):
+    def build(self, input_shape: Any) -> None:
         kernel, bias, full, in_axes, out_axes = einsum_shapes(
             self.equation, self.bias_axes, list(input_shape), self.partial_output_shape)
         self.full_output_shape = tuple(full)
@@ -249,17 +264,17 @@ class EinsumDense(Layer):
         self.bias = make_weight(self, "bias", bias) if bias is not None else None
         self.built = True
 
-    def call(self, inputs):
+    def call(self, inputs: TensorLike) -> Tensor:
         x = linalg.einsum(self.equation, inputs, self.kernel)
         if self.bias is not None:
             x = x + self.bias
         return self.activation(x) if self.activation is not None else x
 
-    def compute_output_shape(self, input_shape):
+    def compute_output_shape(self, input_shape: Any) -> Any:
         return tuple(einsum_shapes(self.equation, self.bias_axes, list(input_shape),
                                    self.partial_output_shape)[2])
 
-    def get_config(self):
+    def get_config(self) -> Any:
         config = super().get_config()
         config.update(output_shape=self.partial_output_shape, equation=self.equation,
                       activation=activations.serialize(self.activation),
@@ -284,10 +299,12 @@ class Embedding(Layer):
     TensorShape([1, 2, 2])
     """
 
-    def __init__(self, input_dim, output_dim, embeddings_initializer="uniform",
-                 embeddings_regularizer=None, embeddings_constraint=None, mask_zero=False,
-                 weights=None, lora_rank=None, lora_alpha=None, quantization_config=None,
-                 **kwargs):
+    embeddings_constraint: Any   # for the type checker: set by weight_options
+
+    def __init__(self, input_dim: Any, output_dim: Any, embeddings_initializer: str = "uniform",
+                 embeddings_regularizer: Any = None, embeddings_constraint: Any = None,
+                 mask_zero: bool = False, weights: Any = None, lora_rank: Any = None,
+                 lora_alpha: Any = None, quantization_config: Any = None, **kwargs: Any) -> None:
         for name, value in (("input_dim", input_dim), ("output_dim", output_dim)):
             if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
                 raise ValueError(f"keras.layers.Embedding: {name} must be a positive integer, "
@@ -309,22 +326,22 @@ class Embedding(Layer):
             self.set_weights(weights if isinstance(weights, list) and len(weights) == 1
                              else [weights])
 
-    def build(self, input_shape=None):
+    def build(self, input_shape: Any = None) -> None:
         self.embeddings = make_weight(self, "embeddings", (self.input_dim, self.output_dim))
         self.built = True
 
-    def call(self, inputs):
+    def call(self, inputs: Any) -> Tensor:
         if inputs.dtype.name not in ("int32", "int64"):
             inputs = cast(inputs, "int32")
         return gather(self.embeddings, inputs)
 
-    def compute_mask(self, inputs, mask=None):
+    def compute_mask(self, inputs: TensorLike, mask: Any = None) -> Any:
         return not_equal(inputs, 0) if self.mask_zero else None
 
-    def compute_output_shape(self, input_shape):
+    def compute_output_shape(self, input_shape: Any) -> Any:
         return tuple(input_shape) + (self.output_dim,)
 
-    def get_config(self):
+    def get_config(self) -> Any:
         config = super().get_config()
         config.update(input_dim=self.input_dim, output_dim=self.output_dim)
         config.update(weight_config(self, "embeddings", constraints_too=False, activity=True))
@@ -350,7 +367,8 @@ class Lambda(Layer):
     array([2., 2.], dtype=float32)
     """
 
-    def __init__(self, function, output_shape=None, mask=None, arguments=None, **kwargs):
+    def __init__(self, function: Any, output_shape: Any = None, mask: Any = None,
+                 arguments: Any = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         if not callable(function):
             raise TypeError(f"keras.layers.Lambda: function must be callable, got "
@@ -363,7 +381,7 @@ class Lambda(Layer):
         params = inspect.signature(function).parameters
         self._takes = {k for k in ("mask", "training") if k in params}
 
-    def call(self, inputs, mask=None, training=None):
+    def call(self, inputs: TensorLike, mask: Any = None, training: Any = None) -> Tensor:
         kwargs = dict(self.arguments)
         if "mask" in self._takes:
             kwargs["mask"] = mask
@@ -371,19 +389,19 @@ class Lambda(Layer):
             kwargs["training"] = training
         return self.function(inputs, **kwargs)
 
-    def compute_mask(self, inputs, mask=None):
+    def compute_mask(self, inputs: TensorLike, mask: Any = None) -> Any:
         if callable(self.mask):
             return self.mask(inputs, mask)
         return self.mask
 
-    def compute_output_shape(self, input_shape):
+    def compute_output_shape(self, input_shape: Any) -> Any:
         if self._output_shape is None:
             return super().compute_output_shape(input_shape)
         if callable(self._output_shape):
             return self._output_shape(input_shape)
         return (input_shape[0],) + tuple(self._output_shape)
 
-    def get_config(self):
+    def get_config(self) -> Any:
         config = super().get_config()
         config.update(function=self.function, output_shape=self._output_shape,
                       arguments=self.arguments)
@@ -401,23 +419,23 @@ class Masking(Layer):
     array([[ True, False,  True]])
     """
 
-    def __init__(self, mask_value=0.0, **kwargs):
+    def __init__(self, mask_value: float = 0.0, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.mask_value = mask_value
         self.supports_masking = True
         self.built = True
 
-    def compute_mask(self, inputs, mask=None):
+    def compute_mask(self, inputs: TensorLike, mask: Any = None) -> Tensor:
         return reduce_any(not_equal(inputs, self.mask_value), axis=-1)
 
-    def call(self, inputs):
+    def call(self, inputs: Any) -> Any:
         keep = reduce_any(not_equal(inputs, self.mask_value), axis=-1, keepdims=True)
         return inputs * cast(keep, inputs.dtype)
 
-    def compute_output_shape(self, input_shape):
+    def compute_output_shape(self, input_shape: Any) -> Any:
         return input_shape
 
-    def get_config(self):
+    def get_config(self) -> Any:
         config = super().get_config()
         config.update(mask_value=self.mask_value)
         return config
@@ -431,15 +449,15 @@ class Identity(Layer):
     array([1., 1.], dtype=float32)
     """
 
-    def __init__(self, **kwargs):
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.supports_masking = True
         self.built = True
 
-    def call(self, inputs):
+    def call(self, inputs: Any) -> Any:
         return inputs
 
-    def compute_output_shape(self, input_shape):
+    def compute_output_shape(self, input_shape: Any) -> Any:
         return input_shape
 
 
@@ -451,20 +469,20 @@ class Rescaling(Layer):
     array([2., 3.], dtype=float32)
     """
 
-    def __init__(self, scale, offset=0.0, **kwargs):
+    def __init__(self, scale: Any, offset: float = 0.0, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.scale, self.offset = scale, offset
         self.supports_masking = True
         self.built = True
 
-    def call(self, inputs):
+    def call(self, inputs: TensorLike) -> Tensor:
         dtype = self.compute_dtype
         return cast(inputs, dtype) * cast(self.scale, dtype) + cast(self.offset, dtype)
 
-    def compute_output_shape(self, input_shape):
+    def compute_output_shape(self, input_shape: Any) -> Any:
         return input_shape
 
-    def get_config(self):
+    def get_config(self) -> Any:
         config = super().get_config()
         config.update(scale=self.scale, offset=self.offset)
         return config

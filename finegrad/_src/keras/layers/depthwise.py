@@ -2,10 +2,18 @@
 channel convolved with its own ``depth_multiplier`` filters) and `SeparableConv1D/2D` (a
 depthwise convolution, then a 1x1 convolution mixing the channels).
 """
+
+from __future__ import annotations
+
 from finegrad._src.keras import activations
 from finegrad._src.keras.layers import convolution_ops as co
 from finegrad._src.keras.layers.convolutional import _check_positive, _WindowLayer
 from finegrad._src.keras.layers.core import make_weight, weight_config, weight_options
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.types import TensorLike
 
 
 class _DepthwiseConv(_WindowLayer):
@@ -24,7 +32,7 @@ class _DepthwiseConv(_WindowLayer):
                        depthwise_constraint)
         weight_options(self, "bias", bias_initializer, bias_regularizer, bias_constraint)
 
-    def build(self, input_shape):
+    def build(self, input_shape: Any) -> None:
         _, channels = co.spatial_shape(input_shape, self.data_format)
         self.kernel = make_weight(self, "depthwise",
                                   self.kernel_size + (channels, self.depth_multiplier),
@@ -69,8 +77,9 @@ _DEPTHWISE_DOC = """{n}-D depthwise convolution: input channel c is convolved wi
 class DepthwiseConv1D(_DepthwiseConv):
     __doc__ = _DEPTHWISE_DOC.format(n=1)
 
-    def __init__(self, kernel_size, strides=1, padding="valid", depth_multiplier=1,
-                 data_format=None, dilation_rate=1, **kwargs):
+    def __init__(self, kernel_size: Any, strides: int = 1, padding: str = "valid",
+                 depth_multiplier: int = 1, data_format: Any = None, dilation_rate: int = 1,
+                 **kwargs: Any) -> None:
         super().__init__(1, kernel_size, strides, padding, depth_multiplier, data_format,
                          dilation_rate, **kwargs)
 
@@ -78,8 +87,9 @@ class DepthwiseConv1D(_DepthwiseConv):
 class DepthwiseConv2D(_DepthwiseConv):
     __doc__ = _DEPTHWISE_DOC.format(n=2)
 
-    def __init__(self, kernel_size, strides=(1, 1), padding="valid", depth_multiplier=1,
-                 data_format=None, dilation_rate=(1, 1), **kwargs):
+    def __init__(self, kernel_size: Any, strides: Any = (1, 1), padding: str = "valid",
+                 depth_multiplier: int = 1, data_format: Any = None, dilation_rate: Any = (1, 1),
+                 **kwargs: Any) -> None:
         super().__init__(2, kernel_size, strides, padding, depth_multiplier, data_format,
                          dilation_rate, **kwargs)
 
@@ -105,7 +115,7 @@ class _SeparableConv(_WindowLayer):
                        pointwise_constraint)
         weight_options(self, "bias", bias_initializer, bias_regularizer, bias_constraint)
 
-    def build(self, input_shape):
+    def build(self, input_shape: Any) -> None:
         _, channels = co.spatial_shape(input_shape, self.data_format)
         m = self.depth_multiplier
         self.depthwise_kernel = make_weight(self, "depthwise", self.kernel_size + (channels, m),
@@ -151,8 +161,9 @@ _SEPARABLE_DOC = """{n}-D separable convolution: a depthwise convolution (``dept
 class SeparableConv1D(_SeparableConv):
     __doc__ = _SEPARABLE_DOC.format(n=1, ones="1, ")
 
-    def __init__(self, filters, kernel_size, strides=1, padding="valid", data_format=None,
-                 dilation_rate=1, depth_multiplier=1, **kwargs):
+    def __init__(self, filters: TensorLike, kernel_size: Any, strides: int = 1,
+                 padding: str = "valid", data_format: Any = None, dilation_rate: int = 1,
+                 depth_multiplier: int = 1, **kwargs: Any) -> None:
         super().__init__(1, filters, kernel_size, strides, padding, data_format, dilation_rate,
                          depth_multiplier, **kwargs)
 
@@ -160,7 +171,8 @@ class SeparableConv1D(_SeparableConv):
 class SeparableConv2D(_SeparableConv):
     __doc__ = _SEPARABLE_DOC.format(n=2, ones="1, 1, ")
 
-    def __init__(self, filters, kernel_size, strides=(1, 1), padding="valid",
-                 data_format=None, dilation_rate=(1, 1), depth_multiplier=1, **kwargs):
+    def __init__(self, filters: TensorLike, kernel_size: Any, strides: Any = (1, 1),
+                 padding: str = "valid", data_format: Any = None, dilation_rate: Any = (1, 1),
+                 depth_multiplier: int = 1, **kwargs: Any) -> None:
         super().__init__(2, filters, kernel_size, strides, padding, data_format, dilation_rate,
                          depth_multiplier, **kwargs)

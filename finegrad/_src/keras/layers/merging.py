@@ -2,12 +2,21 @@
 `Concatenate`, `Dot`. Each takes a list of tensors; the elementwise ones broadcast, and their
 output mask is the OR of the inputs' masks (None unless every input has one).
 """
+
+from __future__ import annotations
+
 from finegrad._src.keras.layer import Layer
 from finegrad._src.ops.math import elementwise as ew
 from finegrad._src.ops.linalg import products as linalg
 from finegrad._src.ops.math import arithmetic
 from finegrad._src.ops.array.structural import concat, expand_dims, ones_like, zeros_like
 from finegrad._src.ops.math.statistics import l2_normalize, reduce_any
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.tensor import Tensor
+    from finegrad._src.types import TensorLike
 
 
 class _Merge(Layer):
@@ -74,7 +83,7 @@ class Subtract(_Merge):
     array([0., 0.], dtype=float32)
     """
 
-    def call(self, inputs):
+    def call(self, inputs: TensorLike) -> Tensor:
         a, b = self._check(inputs, exactly=2)
         return a - b
 
@@ -99,7 +108,7 @@ class Average(_Merge):
     array([3.], dtype=float32)
     """
 
-    def call(self, inputs):
+    def call(self, inputs: Any) -> Any:
         inputs = self._check(inputs)
         out = inputs[0]
         for x in inputs[1:]:
@@ -139,14 +148,14 @@ class Concatenate(_Merge):
     TensorShape([2, 4])
     """
 
-    def __init__(self, axis=-1, **kwargs):
+    def __init__(self, axis: int = -1, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.axis = axis
 
-    def call(self, inputs):
+    def call(self, inputs: TensorLike) -> Tensor:
         return concat(self._check(inputs), axis=self.axis)
 
-    def compute_mask(self, inputs, mask=None):
+    def compute_mask(self, inputs: Any, mask: Any = None) -> Any:
         if mask is None or not isinstance(mask, (list, tuple)) or all(m is None for m in mask):
             return None
         masks = []
@@ -159,7 +168,7 @@ class Concatenate(_Merge):
                 masks.append(m)
         return reduce_any(concat(masks, axis=self.axis), axis=-1)
 
-    def compute_output_shape(self, input_shape):
+    def compute_output_shape(self, input_shape: Any) -> Any:
         shapes = [list(s) for s in input_shape]
         out = list(shapes[0])
         axis = self.axis % len(out)
@@ -167,7 +176,7 @@ class Concatenate(_Merge):
         out[axis] = None if None in sizes else sum(sizes)
         return tuple(out)
 
-    def get_config(self):
+    def get_config(self) -> Any:
         config = super().get_config()
         config.update(axis=self.axis)
         return config
@@ -198,7 +207,7 @@ class Dot(_Merge):
            [3.]], dtype=float32)
     """
 
-    def __init__(self, axes, normalize=False, **kwargs):
+    def __init__(self, axes: Any, normalize: bool = False, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         if not isinstance(axes, int) and (len(axes) != 2 or
                                           not all(isinstance(a, int) for a in axes)):
@@ -212,17 +221,17 @@ class Dot(_Merge):
         pair = [self.axes, self.axes] if isinstance(self.axes, int) else list(self.axes)
         return [a % len(t.shape) for a, t in zip(pair, (x1, x2), strict=True)]
 
-    def call(self, inputs):
+    def call(self, inputs: TensorLike) -> Tensor:
         x1, x2 = self._check(inputs, exactly=2)
         axes = self._axes(x1, x2)
         if self.normalize:
             x1, x2 = l2_normalize(x1, axis=axes[0]), l2_normalize(x2, axis=axes[1])
         return batch_dot(x1, x2, axes)
 
-    def compute_mask(self, inputs, mask=None):
+    def compute_mask(self, inputs: TensorLike, mask: Any = None) -> None:
         return None
 
-    def compute_output_shape(self, input_shape):
+    def compute_output_shape(self, input_shape: Any) -> Any:
         s1, s2 = list(input_shape[0]), list(input_shape[1])
         pair = [self.axes, self.axes] if isinstance(self.axes, int) else list(self.axes)
         a1, a2 = pair[0] % len(s1), pair[1] % len(s2)
@@ -230,14 +239,14 @@ class Dot(_Merge):
             [n for i, n in enumerate(s2[1:], 1) if i != a2]
         return tuple(out if len(out) > 1 else out + [1])
 
-    def get_config(self):
+    def get_config(self) -> Any:
         config = super().get_config()
         config.update(axes=self.axes, normalize=self.normalize)
         return config
 
 
 def _functional(cls, doc_op):
-    def merge(inputs, **kwargs):
+    def merge(inputs: Any, **kwargs: Any) -> Any:
         return cls(**kwargs)(inputs)
     merge.__name__ = merge.__qualname__ = cls.__name__.lower()
     merge.__doc__ = (f"The functional form of `{cls.__name__}`: ``{cls.__name__}(**kwargs)"
@@ -255,7 +264,7 @@ maximum = _functional(Maximum, "the elementwise maximum of the inputs")
 minimum = _functional(Minimum, "the elementwise minimum of the inputs")
 
 
-def concatenate(inputs, axis=-1, **kwargs):
+def concatenate(inputs: TensorLike, axis: int = -1, **kwargs: Any) -> Tensor:
     """The functional form of `Concatenate`: the inputs joined along ``axis``.
 
     >>> import finegrad as fg
@@ -265,7 +274,7 @@ def concatenate(inputs, axis=-1, **kwargs):
     return Concatenate(axis=axis, **kwargs)(inputs)
 
 
-def dot(inputs, axes=-1, normalize=False, **kwargs):
+def dot(inputs: TensorLike, axes: int = -1, normalize: bool = False, **kwargs: Any) -> Tensor:
     """The functional form of `Dot`: the per-example dot product of two inputs.
 
     >>> import finegrad as fg

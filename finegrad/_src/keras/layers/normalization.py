@@ -8,6 +8,9 @@ keeps ``moving_mean`` and ``moving_variance`` as non-trainable weights: a traini
 updates them as ``moving = moving * momentum + batch * (1 - momentum)``; any other call uses
 them.
 """
+
+from __future__ import annotations
+
 from finegrad._src.keras.layer import Layer
 from finegrad._src.keras.layers.core import weight_config, weight_options
 from finegrad._src.ops.math import elementwise as ew
@@ -16,6 +19,11 @@ from finegrad._src.ops.nn.normalization_and_losses import batch_normalization
 from finegrad._src.ops.math.arithmetic import minimum
 from finegrad._src.ops.math.reductions import reduce_mean
 from finegrad._src.ops.math.statistics import moments
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.tensor import Tensor
 
 
 def _at_least_float32(x):
@@ -89,12 +97,16 @@ class BatchNormalization(_AffineNormalization):
     ([-0.9995, 0.9995], 0.01)
     """
 
-    def __init__(self, axis=-1, momentum=0.99, epsilon=1e-3, center=True, scale=True,
-                 beta_initializer="zeros", gamma_initializer="ones",
-                 moving_mean_initializer="zeros", moving_variance_initializer="ones",
-                 beta_regularizer=None, gamma_regularizer=None, beta_constraint=None,
-                 gamma_constraint=None, synchronized=False, renorm=False,
-                 renorm_clipping=None, renorm_momentum=0.99, **kwargs):
+    moving_mean_initializer: Any   # for the type checker: set by weight_options
+    moving_variance_initializer: Any
+
+    def __init__(self, axis: int = -1, momentum: float = 0.99, epsilon: float = 1e-3,
+                 center: bool = True, scale: bool = True, beta_initializer: str = "zeros",
+                 gamma_initializer: str = "ones", moving_mean_initializer: str = "zeros",
+                 moving_variance_initializer: str = "ones", beta_regularizer: Any = None,
+                 gamma_regularizer: Any = None, beta_constraint: Any = None,
+                 gamma_constraint: Any = None, synchronized: bool = False, renorm: bool = False,
+                 renorm_clipping: Any = None, renorm_momentum: float = 0.99, **kwargs: Any) -> None:
         super().__init__(int(axis), epsilon, center, scale, beta_initializer,
                          gamma_initializer, beta_regularizer, gamma_regularizer,
                          beta_constraint, gamma_constraint, **kwargs)
@@ -107,7 +119,7 @@ class BatchNormalization(_AffineNormalization):
         weight_options(self, "moving_mean", moving_mean_initializer)
         weight_options(self, "moving_variance", moving_variance_initializer)
 
-    def build(self, input_shape):
+    def build(self, input_shape: Any) -> None:
         rank = len(input_shape)
         self._feature_axis = _axis_list(self.axis, rank, "BatchNormalization")[0]
         shape = (input_shape[self.axis],)
@@ -132,7 +144,7 @@ class BatchNormalization(_AffineNormalization):
         variance = reduce_sum(sq, self._reduction_axes, keepdims=True) / weights
         return reshape(mean, [-1]), reshape(variance, [-1])
 
-    def call(self, inputs, training=None, mask=None):
+    def call(self, inputs: Any, training: Any = None, mask: Any = None) -> Tensor:
         if mask is not None and len(mask.shape) != len(inputs.shape) - 1:
             raise ValueError(f"keras.layers.BatchNormalization: the mask must have one axis "
                              f"fewer than the inputs, got mask shape {tuple(mask.shape)} and "
@@ -155,7 +167,7 @@ class BatchNormalization(_AffineNormalization):
                                 self.epsilon)
         return cast(y, out_dtype)
 
-    def get_config(self):
+    def get_config(self) -> Any:
         config = super().get_config()
         config.update(self._affine_config(), momentum=self.momentum)
         config.update(weight_config(self, "beta", "gamma", "moving_mean", "moving_variance",
@@ -194,24 +206,25 @@ class LayerNormalization(_AffineNormalization):
     [-0.9995, 0.9995]
     """
 
-    def __init__(self, axis=-1, epsilon=1e-3, center=True, scale=True, rms_scaling=False,
-                 beta_initializer="zeros", gamma_initializer="ones", beta_regularizer=None,
-                 gamma_regularizer=None, beta_constraint=None, gamma_constraint=None,
-                 **kwargs):
+    def __init__(self, axis: int = -1, epsilon: float = 1e-3, center: bool = True,
+                 scale: bool = True, rms_scaling: bool = False, beta_initializer: str = "zeros",
+                 gamma_initializer: str = "ones", beta_regularizer: Any = None,
+                 gamma_regularizer: Any = None, beta_constraint: Any = None,
+                 gamma_constraint: Any = None, **kwargs: Any) -> None:
         axis = list(axis) if isinstance(axis, (list, tuple)) else axis
         super().__init__(axis, epsilon, center, scale, beta_initializer, gamma_initializer,
                          beta_regularizer, gamma_regularizer, beta_constraint,
                          gamma_constraint, **kwargs)
         self.rms_scaling = rms_scaling
 
-    def build(self, input_shape):
+    def build(self, input_shape: Any) -> None:
         self._axes = _axis_list(self.axis, len(input_shape), "LayerNormalization")
         shape = tuple(input_shape[a] for a in self._axes)
         self._affine_weights(shape, self.scale or self.rms_scaling,
                              self.center and not self.rms_scaling)
         self.built = True
 
-    def call(self, inputs):
+    def call(self, inputs: Any) -> Tensor:
         x = _at_least_float32(inputs)
         shape = _broadcast_shape(len(x.shape), self._axes, list(x.shape))
         if self.rms_scaling:
@@ -223,7 +236,7 @@ class LayerNormalization(_AffineNormalization):
             y = _normalize(x, self._axes, self.gamma, self.beta, self.epsilon, shape)
         return cast(y, inputs.dtype)
 
-    def get_config(self):
+    def get_config(self) -> Any:
         config = super().get_config()
         config.update(self._affine_config(), rms_scaling=self.rms_scaling)
         config.update(weight_config(self, "beta", "gamma"))
@@ -240,16 +253,17 @@ class GroupNormalization(_AffineNormalization):
     TensorShape([1, 3, 4])
     """
 
-    def __init__(self, groups=32, axis=-1, epsilon=1e-3, center=True, scale=True,
-                 beta_initializer="zeros", gamma_initializer="ones", beta_regularizer=None,
-                 gamma_regularizer=None, beta_constraint=None, gamma_constraint=None,
-                 **kwargs):
+    def __init__(self, groups: int = 32, axis: int = -1, epsilon: float = 1e-3, center: bool = True,
+                 scale: bool = True, beta_initializer: str = "zeros",
+                 gamma_initializer: str = "ones", beta_regularizer: Any = None,
+                 gamma_regularizer: Any = None, beta_constraint: Any = None,
+                 gamma_constraint: Any = None, **kwargs: Any) -> None:
         super().__init__(axis, epsilon, center, scale, beta_initializer, gamma_initializer,
                          beta_regularizer, gamma_regularizer, beta_constraint,
                          gamma_constraint, **kwargs)
         self.groups = groups
 
-    def build(self, input_shape):
+    def build(self, input_shape: Any) -> None:
         rank = len(input_shape)
         self._axis = _axis_list(self.axis, rank, "GroupNormalization")[0]
         channels = input_shape[self._axis]
@@ -264,7 +278,7 @@ class GroupNormalization(_AffineNormalization):
         self._affine_weights((channels,), self.scale, self.center)
         self.built = True
 
-    def call(self, inputs):
+    def call(self, inputs: Any) -> Tensor:
         x = _at_least_float32(inputs)
         a, sizes = self._axis, [int(n) if n is not None else -1 for n in x.shape]
         grouped = sizes[:a] + [self.groups, sizes[a] // self.groups] + sizes[a + 1:]
@@ -276,7 +290,7 @@ class GroupNormalization(_AffineNormalization):
         y = _normalize(g, axes, self.gamma, self.beta, self.epsilon, shape)
         return cast(reshape(y, [-1] + sizes[1:]), inputs.dtype)
 
-    def get_config(self):
+    def get_config(self) -> Any:
         config = super().get_config()
         config.update(groups=self.groups, **self._affine_config())
         config.update(weight_config(self, "beta", "gamma"))
@@ -293,28 +307,28 @@ class RMSNormalization(Layer):
     [0.8485, 1.1314]
     """
 
-    def __init__(self, axis=-1, epsilon=1e-6, **kwargs):
+    def __init__(self, axis: int = -1, epsilon: float = 1e-6, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.axis, self.epsilon = axis, epsilon
 
-    def build(self, input_shape):
+    def build(self, input_shape: Any) -> None:
         self._axes = _axis_list(self.axis, len(input_shape), "RMSNormalization")
         self.scale = self.add_weight(name="scale", shape=tuple(input_shape[a] for a in
                                                                self._axes),
                                      initializer="ones")
         self.built = True
 
-    def call(self, inputs):
+    def call(self, inputs: Any) -> Tensor:
         x = _at_least_float32(inputs)
         shape = _broadcast_shape(len(x.shape), self._axes, list(x.shape))
         rrms = ew.rsqrt(reduce_mean(ew.square(x), self._axes, keepdims=True) + self.epsilon)
         y = x * rrms * reshape(cast(self.scale, x.dtype), shape)
         return cast(y, inputs.dtype)
 
-    def compute_output_shape(self, input_shape):
+    def compute_output_shape(self, input_shape: Any) -> Any:
         return input_shape
 
-    def get_config(self):
+    def get_config(self) -> Any:
         config = super().get_config()
         config.update(axis=self.axis, epsilon=self.epsilon)
         return config
@@ -329,7 +343,7 @@ class UnitNormalization(Layer):
     array([[0.6, 0.8]], dtype=float32)
     """
 
-    def __init__(self, axis=-1, **kwargs):
+    def __init__(self, axis: int = -1, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         if not isinstance(axis, (int, list, tuple)):
             raise TypeError(f"keras.layers.UnitNormalization: axis must be an int or a list of "
@@ -338,14 +352,14 @@ class UnitNormalization(Layer):
         self.supports_masking = True
         self.built = True
 
-    def call(self, inputs):
+    def call(self, inputs: Any) -> Tensor:
         inv = ew.rsqrt(reduce_sum(ew.square(inputs), self.axis, keepdims=True))
         return inputs * minimum(inv, cast(1e12, inputs.dtype))
 
-    def compute_output_shape(self, input_shape):
+    def compute_output_shape(self, input_shape: Any) -> Any:
         return input_shape
 
-    def get_config(self):
+    def get_config(self) -> Any:
         config = super().get_config()
         config.update(axis=self.axis)
         return config

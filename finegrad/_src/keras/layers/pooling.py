@@ -5,11 +5,20 @@ GlobalAveragePooling1D averages only the unmasked steps).
 
 Max pooling's gradient goes to the first maximum of each window, as TensorFlow's.
 """
+
+from __future__ import annotations
+
 from finegrad._src.keras.layer import Layer
 from finegrad._src.keras.layers import convolution_ops as co
 from finegrad._src.ops.math import elementwise as ew
 from finegrad._src.ops.array.structural import cast, expand_dims, reduce_sum
 from finegrad._src.ops.math.reductions import reduce_max, reduce_mean
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.tensor import Tensor
+    from finegrad._src.types import TensorLike
 
 
 class _Pooling(Layer):
@@ -55,8 +64,8 @@ _POOL_DOC = """{kind} pooling over {n}-D windows of ``pool_size``, moved by ``st
 class MaxPooling1D(_Pooling):
     __doc__ = _POOL_DOC.format(kind="Max", n=1, name="MaxPooling1D", example="")
 
-    def __init__(self, pool_size=2, strides=None, padding="valid", data_format=None,
-                 name=None, **kwargs):
+    def __init__(self, pool_size: int = 2, strides: Any = None, padding: str = "valid",
+                 data_format: Any = None, name: str | None = None, **kwargs: Any) -> None:
         super().__init__("max", 1, pool_size, strides, padding, data_format, name=name,
                          **kwargs)
 
@@ -64,8 +73,8 @@ class MaxPooling1D(_Pooling):
 class MaxPooling2D(_Pooling):
     __doc__ = _POOL_DOC.format(kind="Max", n=2, name="MaxPooling2D", example="")
 
-    def __init__(self, pool_size=(2, 2), strides=None, padding="valid", data_format=None,
-                 name=None, **kwargs):
+    def __init__(self, pool_size: Any = (2, 2), strides: Any = None, padding: str = "valid",
+                 data_format: Any = None, name: str | None = None, **kwargs: Any) -> None:
         super().__init__("max", 2, pool_size, strides, padding, data_format, name=name,
                          **kwargs)
 
@@ -73,8 +82,8 @@ class MaxPooling2D(_Pooling):
 class AveragePooling1D(_Pooling):
     __doc__ = _POOL_DOC.format(kind="Average", n=1, name="AveragePooling1D", example="2")
 
-    def __init__(self, pool_size, strides=None, padding="valid", data_format=None, name=None,
-                 **kwargs):
+    def __init__(self, pool_size: Any, strides: Any = None, padding: str = "valid",
+                 data_format: Any = None, name: str | None = None, **kwargs: Any) -> None:
         super().__init__("average", 1, pool_size, strides, padding, data_format, name=name,
                          **kwargs)
 
@@ -82,8 +91,8 @@ class AveragePooling1D(_Pooling):
 class AveragePooling2D(_Pooling):
     __doc__ = _POOL_DOC.format(kind="Average", n=2, name="AveragePooling2D", example="2")
 
-    def __init__(self, pool_size, strides=None, padding="valid", data_format=None, name=None,
-                 **kwargs):
+    def __init__(self, pool_size: Any, strides: Any = None, padding: str = "valid",
+                 data_format: Any = None, name: str | None = None, **kwargs: Any) -> None:
         super().__init__("average", 2, pool_size, strides, padding, data_format, name=name,
                          **kwargs)
 
@@ -91,8 +100,8 @@ class AveragePooling2D(_Pooling):
 class MaxPooling3D(_Pooling):
     __doc__ = _POOL_DOC.format(kind="Max", n=3, name="MaxPooling3D", example="")
 
-    def __init__(self, pool_size=(2, 2, 2), strides=None, padding="valid", data_format=None,
-                 name=None, **kwargs):
+    def __init__(self, pool_size: Any = (2, 2, 2), strides: Any = None, padding: str = "valid",
+                 data_format: Any = None, name: str | None = None, **kwargs: Any) -> None:
         super().__init__("max", 3, pool_size, strides, padding, data_format, name=name,
                          **kwargs)
 
@@ -100,8 +109,8 @@ class MaxPooling3D(_Pooling):
 class AveragePooling3D(_Pooling):
     __doc__ = _POOL_DOC.format(kind="Average", n=3, name="AveragePooling3D", example="2")
 
-    def __init__(self, pool_size, strides=None, padding="valid", data_format=None, name=None,
-                 **kwargs):
+    def __init__(self, pool_size: Any, strides: Any = None, padding: str = "valid",
+                 data_format: Any = None, name: str | None = None, **kwargs: Any) -> None:
         super().__init__("average", 3, pool_size, strides, padding, data_format, name=name,
                          **kwargs)
 
@@ -140,11 +149,11 @@ class GlobalAveragePooling1D(_GlobalPooling):
     TensorShape([2, 3])
     """
 
-    def __init__(self, data_format=None, keepdims=False, **kwargs):
+    def __init__(self, data_format: Any = None, keepdims: bool = False, **kwargs: Any) -> None:
         super().__init__(1, data_format, keepdims, **kwargs)
         self.supports_masking = True
 
-    def call(self, inputs, mask=None):
+    def call(self, inputs: Any, mask: Any = None) -> Tensor:
         axis = self._axes()[0]
         if mask is None:
             return reduce_mean(inputs, axis=axis, keepdims=self.keepdims)
@@ -153,7 +162,7 @@ class GlobalAveragePooling1D(_GlobalPooling):
                            keepdims=self.keepdims)
         return total / reduce_sum(cast(m, inputs.dtype), axis=axis, keepdims=self.keepdims)
 
-    def compute_mask(self, inputs, mask=None):
+    def compute_mask(self, inputs: TensorLike, mask: Any = None) -> None:
         return None
 
 
@@ -165,10 +174,10 @@ class GlobalAveragePooling2D(_GlobalPooling):
     TensorShape([2, 3])
     """
 
-    def __init__(self, data_format=None, keepdims=False, **kwargs):
+    def __init__(self, data_format: Any = None, keepdims: bool = False, **kwargs: Any) -> None:
         super().__init__(2, data_format, keepdims, **kwargs)
 
-    def call(self, inputs):
+    def call(self, inputs: TensorLike) -> Tensor:
         return reduce_mean(inputs, axis=self._axes(), keepdims=self.keepdims)
 
 
@@ -180,10 +189,10 @@ class GlobalMaxPooling1D(_GlobalPooling):
     TensorShape([2, 3])
     """
 
-    def __init__(self, data_format=None, keepdims=False, **kwargs):
+    def __init__(self, data_format: Any = None, keepdims: bool = False, **kwargs: Any) -> None:
         super().__init__(1, data_format, keepdims, **kwargs)
 
-    def call(self, inputs):
+    def call(self, inputs: TensorLike) -> Tensor:
         return reduce_max(inputs, axis=self._axes(), keepdims=self.keepdims)
 
 
@@ -195,10 +204,10 @@ class GlobalMaxPooling2D(_GlobalPooling):
     TensorShape([2, 3])
     """
 
-    def __init__(self, data_format=None, keepdims=False, **kwargs):
+    def __init__(self, data_format: Any = None, keepdims: bool = False, **kwargs: Any) -> None:
         super().__init__(2, data_format, keepdims, **kwargs)
 
-    def call(self, inputs):
+    def call(self, inputs: TensorLike) -> Tensor:
         return reduce_max(inputs, axis=self._axes(), keepdims=self.keepdims)
 
 
@@ -210,10 +219,10 @@ class GlobalAveragePooling3D(_GlobalPooling):
     TensorShape([2, 4])
     """
 
-    def __init__(self, data_format=None, keepdims=False, **kwargs):
+    def __init__(self, data_format: Any = None, keepdims: bool = False, **kwargs: Any) -> None:
         super().__init__(3, data_format, keepdims, **kwargs)
 
-    def call(self, inputs):
+    def call(self, inputs: TensorLike) -> Tensor:
         return reduce_mean(inputs, axis=self._axes(), keepdims=self.keepdims)
 
 
@@ -225,8 +234,8 @@ class GlobalMaxPooling3D(_GlobalPooling):
     TensorShape([2, 4])
     """
 
-    def __init__(self, data_format=None, keepdims=False, **kwargs):
+    def __init__(self, data_format: Any = None, keepdims: bool = False, **kwargs: Any) -> None:
         super().__init__(3, data_format, keepdims, **kwargs)
 
-    def call(self, inputs):
+    def call(self, inputs: TensorLike) -> Tensor:
         return reduce_max(inputs, axis=self._axes(), keepdims=self.keepdims)

@@ -3,6 +3,9 @@ per position of the kept ``axis``, with the statistics given or learned by ``ada
 arrays, tensors, or an iterable of batches such as a `finegrad.data` dataset; batches are
 combined exactly, as Keras combines them).
 """
+
+from __future__ import annotations
+
 import numpy as np
 
 from finegrad._src.keras.layer import Layer
@@ -10,6 +13,11 @@ from finegrad._src.ops.array.structural import cast, convert_to_tensor, reshape
 from finegrad._src.ops.math import elementwise as ew
 from finegrad._src.ops.math.arithmetic import maximum
 from finegrad._src.tensor import Tensor
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.types import TensorLike
 
 _EPSILON = 1e-7
 
@@ -38,7 +46,8 @@ class Normalization(Layer):
     array([[-1., -1.]], dtype=float32)
     """
 
-    def __init__(self, axis=-1, mean=None, variance=None, invert=False, **kwargs):
+    def __init__(self, axis: int = -1, mean: Any = None, variance: Any = None, invert: bool = False,
+                 **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.axis = () if axis is None else ((axis,) if isinstance(axis, int)
                                              else tuple(axis))
@@ -51,7 +60,7 @@ class Normalization(Layer):
             raise ValueError(f"keras.layers.Normalization: mean and variance must have the "
                              f"same shape, got {np.shape(mean)} and {np.shape(variance)}")
 
-    def build(self, input_shape):
+    def build(self, input_shape: Any) -> None:
         ndim = len(input_shape)
         if any(a < -ndim or a >= ndim for a in self.axis):
             raise ValueError(f"keras.layers.Normalization: axis values must be in [-{ndim}, "
@@ -86,10 +95,11 @@ class Normalization(Layer):
         return convert_to_tensor(mean.astype(np.float32)), \
             convert_to_tensor(var.astype(np.float32))
 
-    def adapt(self, data):
+    def adapt(self, data: Any) -> None:
         """Compute the mean and variance of ``data`` (an array, a tensor, or an iterable of
         batches) over every axis but the kept ones."""
-        total_mean = total_var = None
+        total_mean: Any = None
+        total_var: Any = None
         total = 0
         for batch in _batches(data):
             if not self.built:
@@ -112,16 +122,16 @@ class Normalization(Layer):
         self.adapt_variance.assign(total_var.astype(np.float32))
         self.count.assign(np.int64(total))
 
-    def call(self, inputs):
+    def call(self, inputs: TensorLike) -> Tensor:
         x = cast(convert_to_tensor(inputs), self.compute_dtype)
         mean, var = (cast(t, x.dtype) for t in self._statistics())
         scale = maximum(ew.sqrt(var), cast(_EPSILON, x.dtype))
         return mean + x * scale if self.invert else (x - mean) / scale
 
-    def compute_output_shape(self, input_shape):
+    def compute_output_shape(self, input_shape: Any) -> Any:
         return input_shape
 
-    def get_config(self):
+    def get_config(self) -> Any:
         config = super().get_config()
         config.update(axis=self.axis, invert=self.invert, mean=_listed(self.input_mean),
                       variance=_listed(self.input_variance))

@@ -10,6 +10,9 @@ applies the reset gate after the recurrent product. A masked step keeps the prev
 repeats the previous output (zeros with ``zero_output_for_mask``). ``dropout`` and
 ``recurrent_dropout`` draw one mask per call, used at every step in training.
 """
+
+from __future__ import annotations
+
 import inspect
 
 from finegrad._src import core, nest
@@ -25,6 +28,11 @@ from finegrad._src.ops.array.constants import ones, zeros
 from finegrad._src.keras.layers.serialization import deserialize_layer, serialize_layer
 from finegrad._src.ops.nn.dropout import dropout
 from finegrad._src.variables import Variable
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.types import TensorLike
 
 
 class _DropoutCell(Layer):
@@ -110,12 +118,14 @@ class SimpleRNNCell(_DropoutCell):
     TensorShape([2, 3])
     """
 
-    def __init__(self, units, activation="tanh", use_bias=True,
-                 kernel_initializer="glorot_uniform", recurrent_initializer="orthogonal",
-                 bias_initializer="zeros", kernel_regularizer=None, recurrent_regularizer=None,
-                 bias_regularizer=None, kernel_constraint=None, recurrent_constraint=None,
-                 bias_constraint=None, dropout=0.0, recurrent_dropout=0.0, seed=None,
-                 **kwargs):
+    def __init__(self, units: Any, activation: str = "tanh", use_bias: bool = True,
+                 kernel_initializer: str = "glorot_uniform",
+                 recurrent_initializer: str = "orthogonal", bias_initializer: str = "zeros",
+                 kernel_regularizer: Any = None, recurrent_regularizer: Any = None,
+                 bias_regularizer: Any = None, kernel_constraint: Any = None,
+                 recurrent_constraint: Any = None, bias_constraint: Any = None,
+                 dropout: float = 0.0, recurrent_dropout: float = 0.0, seed: Any = None,
+                 **kwargs: Any) -> None:
         super().__init__(units, activation, use_bias, kernel_initializer,
                          recurrent_initializer, bias_initializer, kernel_regularizer,
                          recurrent_regularizer, bias_regularizer, kernel_constraint,
@@ -123,11 +133,11 @@ class SimpleRNNCell(_DropoutCell):
                          seed, **kwargs)
         self.state_size = self.output_size = units
 
-    def build(self, input_shape):
+    def build(self, input_shape: Any) -> None:
         self._make_weights(input_shape[-1], 1)
         self.built = True
 
-    def call(self, sequence, states, training=False):
+    def call(self, sequence: Any, states: Any, training: bool = False) -> Any:
         x, prev = self._dropped(sequence, _first(states), training)
         h = linalg.matmul(x, self.kernel)
         if self.bias is not None:
@@ -137,7 +147,7 @@ class SimpleRNNCell(_DropoutCell):
             out = self.activation(out)
         return out, ([out] if isinstance(states, (list, tuple)) else out)
 
-    def get_config(self):
+    def get_config(self) -> Any:
         config = super().get_config()
         config.update(self._cell_config(), **_cell_weights_config(self),
                       dropout=self.dropout, recurrent_dropout=self.recurrent_dropout,
@@ -164,13 +174,16 @@ class LSTMCell(_DropoutCell):
     TensorShape([2, 3])
     """
 
-    def __init__(self, units, activation="tanh", recurrent_activation="sigmoid",
-                 use_bias=True, kernel_initializer="glorot_uniform",
-                 recurrent_initializer="orthogonal", bias_initializer="zeros",
-                 unit_forget_bias=True, kernel_regularizer=None, recurrent_regularizer=None,
-                 bias_regularizer=None, kernel_constraint=None, recurrent_constraint=None,
-                 bias_constraint=None, dropout=0.0, recurrent_dropout=0.0, seed=None,
-                 **kwargs):
+    bias_initializer: Any   # for the type checker: set by weight_options
+
+    def __init__(self, units: Any, activation: str = "tanh", recurrent_activation: str = "sigmoid",
+                 use_bias: bool = True, kernel_initializer: str = "glorot_uniform",
+                 recurrent_initializer: str = "orthogonal", bias_initializer: str = "zeros",
+                 unit_forget_bias: bool = True, kernel_regularizer: Any = None,
+                 recurrent_regularizer: Any = None, bias_regularizer: Any = None,
+                 kernel_constraint: Any = None, recurrent_constraint: Any = None,
+                 bias_constraint: Any = None, dropout: float = 0.0, recurrent_dropout: float = 0.0,
+                 seed: Any = None, **kwargs: Any) -> None:
         kwargs.pop("implementation", None)
         super().__init__(units, activation, use_bias, kernel_initializer,
                          recurrent_initializer, bias_initializer, kernel_regularizer,
@@ -182,7 +195,7 @@ class LSTMCell(_DropoutCell):
         self.state_size = [units, units]
         self.output_size = units
 
-    def build(self, input_shape):
+    def build(self, input_shape: Any) -> None:
         init = None
         if self.use_bias and self.unit_forget_bias:
             base, ones = self.bias_initializer, initializers.get("ones")
@@ -194,7 +207,7 @@ class LSTMCell(_DropoutCell):
         self._make_weights(input_shape[-1], 4, bias_initializer=init)
         self.built = True
 
-    def call(self, inputs, states, training=False):
+    def call(self, inputs: TensorLike, states: Any, training: bool = False) -> Any:
         h_tm1, c_tm1 = states[0], states[1]
         x, h_tm1 = self._dropped(inputs, h_tm1, training)
         z = linalg.matmul(x, self.kernel) + linalg.matmul(h_tm1, self.recurrent_kernel)
@@ -208,7 +221,7 @@ class LSTMCell(_DropoutCell):
         h = o * self.activation(c)
         return h, [h, c]
 
-    def get_config(self):
+    def get_config(self) -> Any:
         config = super().get_config()
         config.update(self._cell_config(),
                       recurrent_activation=activations.serialize(self.recurrent_activation),
@@ -230,12 +243,14 @@ class GRUCell(_DropoutCell):
     TensorShape([2, 9])
     """
 
-    def __init__(self, units, activation="tanh", recurrent_activation="sigmoid",
-                 use_bias=True, kernel_initializer="glorot_uniform",
-                 recurrent_initializer="orthogonal", bias_initializer="zeros",
-                 kernel_regularizer=None, recurrent_regularizer=None, bias_regularizer=None,
-                 kernel_constraint=None, recurrent_constraint=None, bias_constraint=None,
-                 dropout=0.0, recurrent_dropout=0.0, reset_after=True, seed=None, **kwargs):
+    def __init__(self, units: Any, activation: str = "tanh", recurrent_activation: str = "sigmoid",
+                 use_bias: bool = True, kernel_initializer: str = "glorot_uniform",
+                 recurrent_initializer: str = "orthogonal", bias_initializer: str = "zeros",
+                 kernel_regularizer: Any = None, recurrent_regularizer: Any = None,
+                 bias_regularizer: Any = None, kernel_constraint: Any = None,
+                 recurrent_constraint: Any = None, bias_constraint: Any = None,
+                 dropout: float = 0.0, recurrent_dropout: float = 0.0, reset_after: bool = True,
+                 seed: Any = None, **kwargs: Any) -> None:
         kwargs.pop("implementation", None)
         super().__init__(units, activation, use_bias, kernel_initializer,
                          recurrent_initializer, bias_initializer, kernel_regularizer,
@@ -246,12 +261,12 @@ class GRUCell(_DropoutCell):
         self.reset_after = reset_after
         self.state_size = self.output_size = units
 
-    def build(self, input_shape):
+    def build(self, input_shape: Any) -> None:
         shape = (2, 3 * self.units) if self.reset_after else (3 * self.units,)
         self._make_weights(input_shape[-1], 3, bias_shape=shape)
         self.built = True
 
-    def call(self, inputs, states, training=False):
+    def call(self, inputs: TensorLike, states: Any, training: bool = False) -> Any:
         h_prev = _first(states)
         x, h_tm1 = self._dropped(inputs, h_prev, training)
         u = self.units
@@ -279,7 +294,7 @@ class GRUCell(_DropoutCell):
         h = z * h_prev + (1 - z) * hh
         return h, ([h] if isinstance(states, (list, tuple)) else h)
 
-    def get_config(self):
+    def get_config(self) -> Any:
         config = super().get_config()
         config.update(self._cell_config(),
                       recurrent_activation=activations.serialize(self.recurrent_activation),
@@ -349,7 +364,7 @@ class StackedRNNCells(Layer):
     TensorShape([2, 3])
     """
 
-    def __init__(self, cells, **kwargs):
+    def __init__(self, cells: Any, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         cells = [deserialize_layer(c) if isinstance(c, dict) else c for c in cells]
         for cell in cells:
@@ -359,14 +374,14 @@ class StackedRNNCells(Layer):
         self.cells = cells
 
     @property
-    def state_size(self):
+    def state_size(self) -> Any:
         return [c.state_size for c in self.cells]
 
     @property
-    def output_size(self):
+    def output_size(self) -> Any:
         return _output_size(self.cells[-1])
 
-    def build(self, input_shape):
+    def build(self, input_shape: Any) -> None:
         shape = tuple(input_shape)
         for cell in self.cells:
             if isinstance(cell, Layer) and not cell.built:
@@ -375,7 +390,7 @@ class StackedRNNCells(Layer):
             shape = (shape[0], _output_size(cell))
         self.built = True
 
-    def call(self, inputs, states, training=False):
+    def call(self, inputs: TensorLike, states: Any, training: bool = False) -> Any:
         new_states = []
         for cell, cell_states in zip(self.cells, states, strict=True):
             nested = isinstance(cell_states, (list, tuple))
@@ -386,7 +401,7 @@ class StackedRNNCells(Layer):
             new_states.append(out_states if nested or len(out_states) > 1 else out_states[0])
         return inputs, new_states
 
-    def set_dropout_masks(self, step_input, states):
+    def set_dropout_masks(self, step_input: Any, states: Any) -> None:
         """Each dropout cell's masks for this call (inputs shaped like the cell's input)."""
         x = step_input
         for cell, cell_states in zip(self.cells, states, strict=True):
@@ -395,12 +410,12 @@ class StackedRNNCells(Layer):
                 cell.set_dropout_masks(x, first)
             x = zeros_like(first[:, :1]) + ones((_output_size(cell),), dtype=first.dtype)
 
-    def reset_dropout_masks(self):
+    def reset_dropout_masks(self) -> None:
         for cell in self.cells:
             if isinstance(cell, _DropoutCell):
                 cell.reset_dropout_masks()
 
-    def get_config(self):
+    def get_config(self) -> Any:
         config = super().get_config()
         config.update(cells=[serialize_layer(c) for c in self.cells])
         return config
@@ -442,8 +457,11 @@ class RNN(Layer):
     TensorShape([2, 5, 3])
     """
 
-    def __init__(self, cell, return_sequences=False, return_state=False, go_backwards=False,
-                 stateful=False, unroll=False, zero_output_for_mask=False, **kwargs):
+    states: Any   # for the type checker: set in __dict__ (untracked) by __init__ and build
+
+    def __init__(self, cell: Any, return_sequences: bool = False, return_state: bool = False,
+                 go_backwards: bool = False, stateful: bool = False, unroll: bool = False,
+                 zero_output_for_mask: bool = False, **kwargs: Any) -> None:
         if isinstance(cell, dict):
             cell = deserialize_layer(cell)
         if isinstance(cell, (list, tuple)):
@@ -461,7 +479,7 @@ class RNN(Layer):
         sizes = cell.state_size
         self.state_size = list(sizes) if isinstance(sizes, (list, tuple)) else [sizes]
 
-    def build(self, sequences_shape, initial_state_shape=None):
+    def build(self, sequences_shape: Any, initial_state_shape: Any = None) -> None:
         if isinstance(self.cell, Layer) and not self.cell.built:
             self.cell.build((sequences_shape[0],) + tuple(sequences_shape[2:]))
             self.cell.built = True
@@ -474,15 +492,15 @@ class RNN(Layer):
                 for s in self.get_initial_state(int(sequences_shape[0]))]
         self.built = True
 
-    def reset_state(self):
+    def reset_state(self) -> None:
         """Zero a stateful layer's states."""
         for v in self.states or ():
             v.assign(zeros_like(v))
 
-    def reset_states(self):
+    def reset_states(self) -> None:
         self.reset_state()
 
-    def get_initial_state(self, batch_size):
+    def get_initial_state(self, batch_size: Any) -> Any:
         if hasattr(self.cell, "get_initial_state"):
             return list(self.cell.get_initial_state(batch_size=batch_size))
         return [zeros((batch_size, d), dtype=self.compute_dtype) for d in self.state_size]
@@ -503,7 +521,8 @@ class RNN(Layer):
             return [zero(d if isinstance(d, (list, tuple)) else [d]) for d in self.state_size]
         return [zero(d) for d in self.state_size]
 
-    def call(self, sequences, initial_state=None, mask=None, training=False):
+    def call(self, sequences: Any, initial_state: Any = None, mask: Any = None,
+             training: Any = False) -> Any:
         if initial_state is None and self.stateful:
             states = [v.read_value() for v in self.states]
         elif initial_state is None:
@@ -530,13 +549,13 @@ class RNN(Layer):
         output = outputs if self.return_sequences else last
         return (output, *states) if self.return_state else output
 
-    def compute_mask(self, inputs, mask=None):
+    def compute_mask(self, inputs: TensorLike, mask: Any = None) -> Any:
         if isinstance(mask, (list, tuple)):
             mask = mask[0]
         out = mask if self.return_sequences else None
         return [out] + [None] * len(self.state_size) if self.return_state else out
 
-    def compute_output_shape(self, sequences_shape, initial_state_shape=None):
+    def compute_output_shape(self, sequences_shape: Any, initial_state_shape: Any = None) -> Any:
         batch, length = sequences_shape[0], sequences_shape[1]
         size = _output_size(self.cell)
         out = (batch, length, size) if self.return_sequences else (batch, size)
@@ -545,7 +564,7 @@ class RNN(Layer):
                             else (batch, d) for d in self.state_size]
         return out
 
-    def get_config(self):
+    def get_config(self) -> Any:
         config = super().get_config()
         config.update(return_sequences=self.return_sequences, return_state=self.return_state,
                       go_backwards=self.go_backwards, stateful=self.stateful,
@@ -607,7 +626,8 @@ class SimpleRNN(_CellRNN):
 
     _cell_class = SimpleRNNCell
 
-    def __init__(self, units, activation="tanh", use_bias=True, **kwargs):
+    def __init__(self, units: Any, activation: str = "tanh", use_bias: bool = True,
+                 **kwargs: Any) -> None:
         super().__init__(units=units, activation=activation, use_bias=use_bias, **kwargs)
 
 
@@ -623,8 +643,8 @@ class LSTM(_CellRNN):
 
     _cell_class = LSTMCell
 
-    def __init__(self, units, activation="tanh", recurrent_activation="sigmoid",
-                 use_bias=True, **kwargs):
+    def __init__(self, units: Any, activation: str = "tanh", recurrent_activation: str = "sigmoid",
+                 use_bias: bool = True, **kwargs: Any) -> None:
         super().__init__(units=units, activation=activation,
                          recurrent_activation=recurrent_activation, use_bias=use_bias,
                          **kwargs)
@@ -641,8 +661,8 @@ class GRU(_CellRNN):
 
     _cell_class = GRUCell
 
-    def __init__(self, units, activation="tanh", recurrent_activation="sigmoid",
-                 use_bias=True, reset_after=True, **kwargs):
+    def __init__(self, units: Any, activation: str = "tanh", recurrent_activation: str = "sigmoid",
+                 use_bias: bool = True, reset_after: bool = True, **kwargs: Any) -> None:
         super().__init__(units=units, activation=activation,
                          recurrent_activation=recurrent_activation, use_bias=use_bias,
                          reset_after=reset_after, **kwargs)

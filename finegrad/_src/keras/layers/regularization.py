@@ -6,6 +6,9 @@ enclosing call, as ``fit`` does); otherwise they return their input. In training
 each kept value by 1 / (1 - rate), so the expectation is unchanged, and the gradient is the
 same mask scaled. ActivityRegularization adds its penalty to `losses` on every call.
 """
+
+from __future__ import annotations
+
 import math
 
 from finegrad._src.core import bind
@@ -15,6 +18,8 @@ from finegrad._src.keras.layers import convolution_ops as co
 from finegrad._src.ops.nn.dropout import dropout
 from finegrad._src.ops.array.structural import cast
 from finegrad._src.ops.random import sampling, streams
+
+from typing import Any
 
 
 class Dropout(Layer):
@@ -35,7 +40,7 @@ class Dropout(Layer):
     True
     """
 
-    def __init__(self, rate, noise_shape=None, seed=None, **kwargs):
+    def __init__(self, rate: Any, noise_shape: Any = None, seed: Any = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         if not 0 <= rate <= 1:
             raise ValueError(f"keras.layers.Dropout: rate must be a float between 0 and 1, "
@@ -50,16 +55,16 @@ class Dropout(Layer):
         return [int(n) if s is None else s
                 for s, n in zip(self.noise_shape, inputs.shape, strict=True)]
 
-    def call(self, inputs, training=False):
+    def call(self, inputs: Any, training: Any = False) -> Any:
         if not training or self.rate == 0:
             return inputs
         return dropout(inputs, self.rate, noise_shape=self._noise_shape(inputs),
                        seed=self.seed)
 
-    def compute_output_shape(self, input_shape):
+    def compute_output_shape(self, input_shape: Any) -> Any:
         return input_shape
 
-    def get_config(self):
+    def get_config(self) -> Any:
         config = super().get_config()
         config.update(rate=self.rate, seed=self.seed, noise_shape=self.noise_shape)
         return config
@@ -100,7 +105,8 @@ class SpatialDropout1D(_SpatialDropout):
     True
     """
 
-    def __init__(self, rate, seed=None, name=None, dtype=None, **kwargs):
+    def __init__(self, rate: Any, seed: Any = None, name: str | None = None, dtype: Any = None,
+                 **kwargs: Any) -> None:
         super().__init__(1, rate, seed=seed, name=name, dtype=dtype, **kwargs)
 
 
@@ -113,7 +119,8 @@ class SpatialDropout2D(_SpatialDropout):
     TensorShape([1, 2, 2, 3])
     """
 
-    def __init__(self, rate, data_format=None, seed=None, name=None, dtype=None, **kwargs):
+    def __init__(self, rate: Any, data_format: Any = None, seed: Any = None,
+                 name: str | None = None, dtype: Any = None, **kwargs: Any) -> None:
         super().__init__(2, rate, data_format, seed=seed, name=name, dtype=dtype, **kwargs)
 
 
@@ -125,7 +132,8 @@ class SpatialDropout3D(_SpatialDropout):
     TensorShape([1, 2, 2, 2, 3])
     """
 
-    def __init__(self, rate, data_format=None, seed=None, name=None, dtype=None, **kwargs):
+    def __init__(self, rate: Any, data_format: Any = None, seed: Any = None,
+                 name: str | None = None, dtype: Any = None, **kwargs: Any) -> None:
         super().__init__(3, rate, data_format, seed=seed, name=name, dtype=dtype, **kwargs)
 
 
@@ -144,7 +152,7 @@ class GaussianNoise(Layer):
     array([1., 1.], dtype=float32)
     """
 
-    def __init__(self, stddev, seed=None, **kwargs):
+    def __init__(self, stddev: Any, seed: Any = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         if not 0 <= stddev <= 1:
             raise ValueError(f"keras.layers.GaussianNoise: stddev must be in [0, 1], got "
@@ -153,16 +161,16 @@ class GaussianNoise(Layer):
         self.supports_masking = True
         self.built = True
 
-    def call(self, inputs, training=False):
+    def call(self, inputs: Any, training: Any = False) -> Any:
         if training and self.stddev > 0:
             return inputs + self.stddev * normal_like(inputs, self.seed,
                                                       "keras.layers.GaussianNoise")
         return inputs
 
-    def compute_output_shape(self, input_shape):
+    def compute_output_shape(self, input_shape: Any) -> Any:
         return input_shape
 
-    def get_config(self):
+    def get_config(self) -> Any:
         config = super().get_config()
         config.update(stddev=self.stddev, seed=self.seed)
         return config
@@ -177,7 +185,7 @@ class GaussianDropout(Layer):
     array([1., 1.], dtype=float32)
     """
 
-    def __init__(self, rate, seed=None, **kwargs):
+    def __init__(self, rate: Any, seed: Any = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         if not 0 <= rate <= 1:
             raise ValueError(f"keras.layers.GaussianDropout: rate must be in [0, 1], got "
@@ -186,17 +194,17 @@ class GaussianDropout(Layer):
         self.supports_masking = True
         self.built = True
 
-    def call(self, inputs, training=False):
+    def call(self, inputs: Any, training: Any = False) -> Any:
         if training and self.rate > 0:
             stddev = math.sqrt(self.rate / (1.0 - self.rate))
             noise = normal_like(inputs, self.seed, "keras.layers.GaussianDropout")
             return inputs * (1.0 + stddev * noise)
         return inputs
 
-    def compute_output_shape(self, input_shape):
+    def compute_output_shape(self, input_shape: Any) -> Any:
         return input_shape
 
-    def get_config(self):
+    def get_config(self) -> Any:
         config = super().get_config()
         config.update(rate=self.rate, seed=self.seed)
         return config
@@ -211,19 +219,19 @@ class ActivityRegularization(Layer):
     2.5
     """
 
-    def __init__(self, l1=0.0, l2=0.0, **kwargs):
+    def __init__(self, l1: float = 0.0, l2: float = 0.0, **kwargs: Any) -> None:
         super().__init__(activity_regularizer=regularizers.L1L2(l1=l1, l2=l2), **kwargs)
         self.l1, self.l2 = l1, l2
         self.supports_masking = True
         self.built = True
 
-    def call(self, inputs):
+    def call(self, inputs: Any) -> Any:
         return inputs
 
-    def compute_output_shape(self, input_shape):
+    def compute_output_shape(self, input_shape: Any) -> Any:
         return input_shape
 
-    def get_config(self):
+    def get_config(self) -> Any:
         config = super().get_config()
         config.pop("activity_regularizer", None)
         config.update(l1=self.l1, l2=self.l2)
@@ -240,7 +248,7 @@ class AlphaDropout(Dropout):
     array([1., 1.], dtype=float32)
     """
 
-    def call(self, inputs, training=False):
+    def call(self, inputs: Any, training: Any = False) -> Any:
         if not training or self.rate == 0:
             return inputs
         alpha_p = -1.6732632423543772848170429916717 * 1.0507009873554804934193349852946

@@ -2,6 +2,9 @@
 `ZeroPadding1D/2D`, `Cropping1D/2D`, `UpSampling1D/2D` (nearest neighbour). None of them has
 weights; their gradients are the ops' own (a reshape's, a transpose's, a slice's...).
 """
+
+from __future__ import annotations
+
 import math
 
 import numpy as np
@@ -12,6 +15,11 @@ from finegrad._src.ops.array.structural import expand_dims, reshape, tile, trans
 from finegrad._src.ops.array.manipulation import pad, repeat
 from finegrad._src.ops.linalg import products as linalg
 from finegrad._src.tensor import Tensor
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.types import TensorLike
 
 
 class _Reshaping(Layer):
@@ -33,11 +41,11 @@ class Flatten(_Reshaping):
     TensorShape([2, 12])
     """
 
-    def __init__(self, data_format=None, **kwargs):
+    def __init__(self, data_format: Any = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.data_format = co.data_format_arg(data_format, "keras.layers.Flatten")
 
-    def call(self, inputs):
+    def call(self, inputs: Any) -> Tensor:
         rank = len(inputs.shape)
         if self.data_format == "channels_first" and rank > 2:
             inputs = co.channels_last(inputs, "channels_first")
@@ -46,11 +54,11 @@ class Flatten(_Reshaping):
         return reshape(inputs, (-1, math.prod(rest)) if _known(rest) else
                        (int(inputs.shape[0]), -1))
 
-    def compute_output_shape(self, input_shape):
+    def compute_output_shape(self, input_shape: Any) -> Any:
         rest = list(input_shape[1:])
         return (input_shape[0], math.prod(rest) if _known(rest) else None)
 
-    def get_config(self):
+    def get_config(self) -> Any:
         config = super().get_config()
         config.update(data_format=self.data_format)
         return config
@@ -64,7 +72,7 @@ class Reshape(_Reshaping):
     TensorShape([2, 3, 4])
     """
 
-    def __init__(self, target_shape, **kwargs):
+    def __init__(self, target_shape: Any, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.target_shape = tuple(target_shape)
         if sum(1 for n in self.target_shape if n == -1) > 1:
@@ -81,8 +89,8 @@ class Reshape(_Reshaping):
                              f"{tuple(rest)} (without the batch axis) to {self.target_shape}")
         return tuple(total // known if n == -1 else n for n in self.target_shape)
 
-    def call(self, inputs):
-        rest = [None if n is None else int(n) for n in inputs.shape[1:]]
+    def call(self, inputs: Any) -> Tensor:
+        rest: list[Any] = [None if n is None else int(n) for n in inputs.shape[1:]]
         target = self._resolved(rest)
         if _known(rest) and math.prod(rest) != math.prod(target):
             raise ValueError(f"keras.layers.Reshape: total size of the input shape "
@@ -90,11 +98,11 @@ class Reshape(_Reshaping):
                              f"target_shape {self.target_shape}")
         return reshape(inputs, (-1,) + tuple(target))
 
-    def compute_output_shape(self, input_shape):
+    def compute_output_shape(self, input_shape: Any) -> Any:
         target = self._resolved(list(input_shape[1:]))
         return (input_shape[0],) + tuple(None if n == -1 else n for n in target)
 
-    def get_config(self):
+    def get_config(self) -> Any:
         config = super().get_config()
         config.update(target_shape=self.target_shape)
         return config
@@ -108,20 +116,20 @@ class Permute(_Reshaping):
     TensorShape([2, 4, 3])
     """
 
-    def __init__(self, dims, **kwargs):
+    def __init__(self, dims: Any, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.dims = tuple(dims)
         if sorted(self.dims) != list(range(1, len(self.dims) + 1)):
             raise ValueError(f"keras.layers.Permute: dims must be a permutation of 1..."
                              f"{len(self.dims)} (the batch axis, 0, stays), got {dims}")
 
-    def call(self, inputs):
+    def call(self, inputs: TensorLike) -> Tensor:
         return transpose(inputs, (0,) + self.dims)
 
-    def compute_output_shape(self, input_shape):
+    def compute_output_shape(self, input_shape: Any) -> Any:
         return (input_shape[0],) + tuple(input_shape[d] for d in self.dims)
 
-    def get_config(self):
+    def get_config(self) -> Any:
         config = super().get_config()
         config.update(dims=self.dims)
         return config
@@ -135,23 +143,23 @@ class RepeatVector(_Reshaping):
     TensorShape([2, 3, 4])
     """
 
-    def __init__(self, n, **kwargs):
+    def __init__(self, n: Any, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         if not isinstance(n, int):
             raise TypeError(f"keras.layers.RepeatVector: n must be an int, got "
                             f"{type(n).__name__}")
         self.n = n
 
-    def call(self, inputs):
+    def call(self, inputs: Any) -> Tensor:
         if len(inputs.shape) != 2:
             raise ValueError(f"keras.layers.RepeatVector: the input must have rank 2, got "
                              f"shape {tuple(inputs.shape)}")
         return tile(expand_dims(inputs, 1), [1, self.n, 1])
 
-    def compute_output_shape(self, input_shape):
+    def compute_output_shape(self, input_shape: Any) -> Any:
         return (input_shape[0], self.n, input_shape[1])
 
-    def get_config(self):
+    def get_config(self) -> Any:
         config = super().get_config()
         config.update(n=self.n)
         return config
@@ -215,7 +223,7 @@ class ZeroPadding1D(_ZeroPadding):
     TensorShape([1, 7, 1])
     """
 
-    def __init__(self, padding=1, data_format=None, **kwargs):
+    def __init__(self, padding: int = 1, data_format: Any = None, **kwargs: Any) -> None:
         super().__init__(1, padding, data_format, **kwargs)
 
 
@@ -228,7 +236,7 @@ class ZeroPadding2D(_ZeroPadding):
     TensorShape([1, 4, 6, 1])
     """
 
-    def __init__(self, padding=(1, 1), data_format=None, **kwargs):
+    def __init__(self, padding: Any = (1, 1), data_format: Any = None, **kwargs: Any) -> None:
         super().__init__(2, padding, data_format, **kwargs)
 
 
@@ -272,7 +280,7 @@ class Cropping1D(_Cropping):
     TensorShape([1, 2, 1])
     """
 
-    def __init__(self, cropping=(1, 1), **kwargs):
+    def __init__(self, cropping: Any = (1, 1), **kwargs: Any) -> None:
         super().__init__(1, cropping, None, **kwargs)
 
 
@@ -285,7 +293,8 @@ class Cropping2D(_Cropping):
     TensorShape([1, 2, 2, 1])
     """
 
-    def __init__(self, cropping=((0, 0), (0, 0)), data_format=None, **kwargs):
+    def __init__(self, cropping: Any = ((0, 0), (0, 0)), data_format: Any = None,
+                 **kwargs: Any) -> None:
         super().__init__(2, cropping, data_format, **kwargs)
 
 
@@ -297,18 +306,18 @@ class UpSampling1D(_Reshaping):
     array([1., 1., 2., 2.], dtype=float32)
     """
 
-    def __init__(self, size=2, **kwargs):
+    def __init__(self, size: int = 2, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.size = int(size)
 
-    def call(self, inputs):
+    def call(self, inputs: TensorLike) -> Tensor:
         return repeat(inputs, self.size, axis=1)
 
-    def compute_output_shape(self, input_shape):
+    def compute_output_shape(self, input_shape: Any) -> Any:
         n = input_shape[1]
         return (input_shape[0], None if n is None else n * self.size, input_shape[2])
 
-    def get_config(self):
+    def get_config(self) -> Any:
         config = super().get_config()
         config.update(size=self.size)
         return config
@@ -338,7 +347,8 @@ class UpSampling2D(_Reshaping):
     TensorShape([1, 4, 6, 1])
     """
 
-    def __init__(self, size=(2, 2), data_format=None, interpolation="nearest", **kwargs):
+    def __init__(self, size: Any = (2, 2), data_format: Any = None, interpolation: str = "nearest",
+                 **kwargs: Any) -> None:
         super().__init__(**kwargs)
         name = "keras.layers.UpSampling2D"
         self.size = co.tuple_arg(size, 2, "size", name)
@@ -348,7 +358,7 @@ class UpSampling2D(_Reshaping):
                                       f"implemented; only 'nearest' and 'bilinear'")
         self.interpolation = interpolation
 
-    def call(self, inputs):
+    def call(self, inputs: TensorLike) -> Tensor:
         if self.interpolation == "bilinear":
             x = co.channels_last(inputs, self.data_format)
             dt = x.dtype.as_numpy_dtype
@@ -360,12 +370,12 @@ class UpSampling2D(_Reshaping):
         x = repeat(inputs, self.size[0], axis=first)
         return repeat(x, self.size[1], axis=first + 1)
 
-    def compute_output_shape(self, input_shape):
+    def compute_output_shape(self, input_shape: Any) -> Any:
         spatial, channels = co.spatial_shape(input_shape, self.data_format)
         out = [None if n is None else n * s for n, s in zip(spatial, self.size, strict=True)]
         return co.batched_shape(input_shape[0], out, channels, self.data_format)
 
-    def get_config(self):
+    def get_config(self) -> Any:
         config = super().get_config()
         config.update(size=self.size, data_format=self.data_format,
                       interpolation=self.interpolation)
@@ -381,7 +391,8 @@ class ZeroPadding3D(_ZeroPadding):
     TensorShape([1, 4, 4, 4, 1])
     """
 
-    def __init__(self, padding=((1, 1), (1, 1), (1, 1)), data_format=None, **kwargs):
+    def __init__(self, padding: Any = ((1, 1), (1, 1), (1, 1)), data_format: Any = None,
+                 **kwargs: Any) -> None:
         super().__init__(3, padding, data_format, **kwargs)
 
 
@@ -394,7 +405,8 @@ class Cropping3D(_Cropping):
     TensorShape([1, 2, 2, 2, 1])
     """
 
-    def __init__(self, cropping=((1, 1), (1, 1), (1, 1)), data_format=None, **kwargs):
+    def __init__(self, cropping: Any = ((1, 1), (1, 1), (1, 1)), data_format: Any = None,
+                 **kwargs: Any) -> None:
         super().__init__(3, cropping, data_format, **kwargs)
 
 
@@ -406,25 +418,25 @@ class UpSampling3D(_Reshaping):
     TensorShape([1, 2, 4, 6, 1])
     """
 
-    def __init__(self, size=(2, 2, 2), data_format=None, **kwargs):
+    def __init__(self, size: Any = (2, 2, 2), data_format: Any = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         name = "keras.layers.UpSampling3D"
         self.size = co.tuple_arg(size, 3, "size", name)
         self.data_format = co.data_format_arg(data_format, name)
 
-    def call(self, inputs):
+    def call(self, inputs: Any) -> Any:
         first = 1 if self.data_format == "channels_last" else 2
         x = inputs
         for i, s in enumerate(self.size):
             x = repeat(x, s, axis=first + i)
         return x
 
-    def compute_output_shape(self, input_shape):
+    def compute_output_shape(self, input_shape: Any) -> Any:
         spatial, channels = co.spatial_shape(input_shape, self.data_format)
         out = [None if n is None else n * s for n, s in zip(spatial, self.size, strict=True)]
         return co.batched_shape(input_shape[0], out, channels, self.data_format)
 
-    def get_config(self):
+    def get_config(self) -> Any:
         config = super().get_config()
         config.update(size=self.size, data_format=self.data_format)
         return config

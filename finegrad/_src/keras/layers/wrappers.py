@@ -6,6 +6,9 @@ A wrapper holds its own copies of the wrapped layer, rebuilt from its config, so
 layer's weights are the wrapper's (Bidirectional: the forward layer's, then the backward
 one's).
 """
+
+from __future__ import annotations
+
 import inspect
 
 from finegrad._src.keras import initializers
@@ -19,6 +22,12 @@ from finegrad._src.ops.linalg import products as linalg
 from finegrad._src.ops.math import elementwise as ew
 from finegrad._src.ops.math.arithmetic import minimum
 from finegrad._src.ops.math.statistics import reduce_any
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.tensor import Tensor
+    from finegrad._src.types import TensorLike
 
 _MERGE_MODES = ("sum", "mul", "ave", "concat", None)
 
@@ -41,8 +50,8 @@ class Bidirectional(Layer):
     TensorShape([2, 5, 6])
     """
 
-    def __init__(self, layer, merge_mode="concat", weights=None, backward_layer=None,
-                 **kwargs):
+    def __init__(self, layer: Any, merge_mode: Any = "concat", weights: Any = None,
+                 backward_layer: Any = None, **kwargs: Any) -> None:
         if isinstance(layer, dict):
             layer = deserialize_layer(layer)
         if isinstance(backward_layer, dict):
@@ -57,20 +66,20 @@ class Bidirectional(Layer):
         base = layer.name.removeprefix("forward_").removeprefix("backward_")
         self.forward_layer = _copy(layer, f"forward_{base}")
         self.backward_layer = backward_layer if backward_layer is not None else \
-            _copy(layer, f"backward_{base}", go_backwards=not layer.go_backwards)
+            _copy(layer, f"backward_{base}", go_backwards=not layer.go_backwards)  # type: ignore[attr-defined]  # an RNN layer's
         if self.forward_layer.go_backwards == self.backward_layer.go_backwards:
             raise ValueError("keras.layers.Bidirectional: the forward and backward layers "
                              "must have different go_backwards values")
         for part in (self.forward_layer, self.backward_layer):
             part.zero_output_for_mask = part.return_sequences
         self.merge_mode = merge_mode
-        self.return_sequences = layer.return_sequences
-        self.return_state = layer.return_state
-        self.stateful = layer.stateful
+        self.return_sequences = layer.return_sequences  # type: ignore[attr-defined]  # an RNN layer's
+        self.return_state = layer.return_state  # type: ignore[attr-defined]  # an RNN layer's
+        self.stateful = layer.stateful  # type: ignore[attr-defined]  # an RNN layer's
         self.supports_masking = True
         self._initial_weights = weights
 
-    def build(self, sequences_shape, initial_state_shape=None):
+    def build(self, sequences_shape: Any, initial_state_shape: Any = None) -> None:
         self.forward_layer.build(sequences_shape)
         self.backward_layer.build(sequences_shape)
         self.built = True
@@ -86,7 +95,8 @@ class Bidirectional(Layer):
             return y * y_rev
         return [y, y_rev]
 
-    def call(self, sequences, initial_state=None, mask=None, training=None):
+    def call(self, sequences: Any, initial_state: Any = None, mask: Any = None,
+             training: Any = None) -> Any:
         fw_state = bw_state = None
         if initial_state is not None:
             half = len(initial_state) // 2
@@ -106,7 +116,7 @@ class Bidirectional(Layer):
             return (*out, *states) if isinstance(out, list) else (out, *states)
         return out
 
-    def compute_mask(self, inputs, mask=None):
+    def compute_mask(self, inputs: TensorLike, mask: Any = None) -> Any:
         if isinstance(mask, (list, tuple)):
             mask = mask[0]
         out = mask if self.return_sequences else None
@@ -115,7 +125,7 @@ class Bidirectional(Layer):
             return [out, out][:1 if self.merge_mode else 2] + [None] * n
         return [out, out] if self.merge_mode is None else out
 
-    def compute_output_shape(self, sequences_shape, initial_state_shape=None):
+    def compute_output_shape(self, sequences_shape: Any, initial_state_shape: Any = None) -> Any:
         shape = self.forward_layer.compute_output_shape(sequences_shape)
         out, states = (shape[0], list(shape[1:])) if self.return_state else (shape, [])
         if self.merge_mode == "concat":
@@ -125,7 +135,7 @@ class Bidirectional(Layer):
             return outs + states * 2
         return outs if self.merge_mode is None else outs[0]
 
-    def get_config(self):
+    def get_config(self) -> Any:
         config = super().get_config()
         config.update(merge_mode=self.merge_mode, layer=serialize_layer(self.forward_layer),
                       backward_layer=serialize_layer(self.backward_layer))
@@ -142,7 +152,7 @@ class TimeDistributed(Layer):
     TensorShape([3, 4, 2])
     """
 
-    def __init__(self, layer, **kwargs):
+    def __init__(self, layer: Any, **kwargs: Any) -> None:
         if isinstance(layer, dict):
             layer = deserialize_layer(layer)
         if not isinstance(layer, Layer):
@@ -152,7 +162,7 @@ class TimeDistributed(Layer):
         self.layer = layer
         self.supports_masking = True
 
-    def build(self, input_shape):
+    def build(self, input_shape: Any) -> None:
         if len(input_shape) < 3:
             raise ValueError(f"keras.layers.TimeDistributed: the input must have at least "
                              f"rank 3 (batch, time, ...), got shape {tuple(input_shape)}")
@@ -160,7 +170,7 @@ class TimeDistributed(Layer):
             self.layer.build((input_shape[0],) + tuple(input_shape[2:]))
         self.built = True
 
-    def call(self, inputs, training=None, mask=None):
+    def call(self, inputs: Any, training: Any = None, mask: Any = None) -> Tensor:
         params = inspect.signature(self.layer.call).parameters
         steps = unstack(inputs, axis=1)
         masks = unstack(mask, axis=1) if mask is not None and "mask" in params else None
@@ -175,11 +185,11 @@ class TimeDistributed(Layer):
         out = stack(outs, axis=1)
         return open_time(out, inputs) if inputs.shape[1] is None else out
 
-    def compute_output_shape(self, input_shape):
+    def compute_output_shape(self, input_shape: Any) -> Any:
         inner = self.layer.compute_output_shape((input_shape[0],) + tuple(input_shape[2:]))
         return (inner[0], input_shape[1]) + tuple(inner[1:])
 
-    def get_config(self):
+    def get_config(self) -> Any:
         config = super().get_config()
         config.update(layer=serialize_layer(self.layer))
         return config
@@ -197,7 +207,7 @@ class Wrapper(Layer):
     array([[4.]], dtype=float32)
     """
 
-    def __init__(self, layer, **kwargs):
+    def __init__(self, layer: Any, **kwargs: Any) -> None:
         if isinstance(layer, dict):
             layer = deserialize_layer(layer)
         if not isinstance(layer, Layer):
@@ -205,13 +215,13 @@ class Wrapper(Layer):
         super().__init__(**kwargs)
         self.layer = layer
 
-    def build(self, input_shape=None):
+    def build(self, input_shape: Any = None) -> None:
         if not self.layer.built:
             self.layer.build(input_shape)
             self.layer.built = True
         self.built = True
 
-    def get_config(self):
+    def get_config(self) -> Any:
         config = super().get_config()
         config.update(layer=serialize_layer(self.layer))
         return config
@@ -234,14 +244,14 @@ class SpectralNormalization(Wrapper):
     TensorShape([2, 3])
     """
 
-    def __init__(self, layer, power_iterations=1, **kwargs):
+    def __init__(self, layer: Any, power_iterations: int = 1, **kwargs: Any) -> None:
         super().__init__(layer, **kwargs)
         if power_iterations <= 0:
             raise ValueError(f"keras.layers.SpectralNormalization: power_iterations must be "
                              f"positive, got {power_iterations}")
         self.power_iterations = power_iterations
 
-    def build(self, input_shape):
+    def build(self, input_shape: Any) -> None:  # type: ignore[override]  # required, as in Keras
         if not self.layer.built:     # (not super().build: it would lock the layer first)
             self.layer.build(input_shape)
             self.layer.built = True
@@ -257,7 +267,7 @@ class SpectralNormalization(Wrapper):
             initializer=initializers.TruncatedNormal(stddev=0.02))
         self.built = True
 
-    def normalized_weights(self):
+    def normalized_weights(self) -> tuple[Tensor, ...]:
         """(the next ``vector_u``, the kernel divided by its spectral norm's estimate)."""
         shape = tuple(int(n) for n in self.kernel.shape)
         w = reshape(self.kernel, [-1, shape[-1]])
@@ -269,7 +279,7 @@ class SpectralNormalization(Wrapper):
         sigma = linalg.matmul(linalg.matmul(v, w), transpose(u))
         return u, reshape(self.kernel / sigma, shape)
 
-    def call(self, inputs, training=False):
+    def call(self, inputs: TensorLike, training: bool = False) -> Tensor:
         if training:
             u, kernel = self.normalized_weights()
             nonzero = reduce_any(ew.not_equal(self.kernel, 0))   # Keras skips a zero kernel
@@ -277,10 +287,10 @@ class SpectralNormalization(Wrapper):
             self.kernel.assign(ew.where(nonzero, kernel, self.kernel))
         return self.layer(inputs)
 
-    def compute_output_shape(self, input_shape):
+    def compute_output_shape(self, input_shape: Any) -> Any:
         return self.layer.compute_output_shape(input_shape)
 
-    def get_config(self):
+    def get_config(self) -> Any:
         config = super().get_config()
         config.update(power_iterations=self.power_iterations)
         return config

@@ -3,6 +3,9 @@
 they read and update the variables each time the graph runs), ``update_state`` /
 ``result`` / ``reset_state``, and ``metric(y_true, y_pred)`` for one update and the result.
 """
+
+from __future__ import annotations
+
 import re
 from typing import Any
 
@@ -12,6 +15,11 @@ from finegrad._src import dtypes
 from finegrad._src.api.contexts import init_scope
 from finegrad._src.keras import initializers
 from finegrad._src.keras.state_variables import state_variable
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.tensor import Tensor
 
 _COUNTS: dict[str, int] = {}
 
@@ -99,7 +107,7 @@ class Metric:
         for v in self.variables:
             v.assign(np.zeros(tuple(v.shape), v.dtype._np))
 
-    def __call__(self, *args, **kwargs):
+    def __call__(self, *args: Any, **kwargs: Any) -> Tensor:
         self.update_state(*args, **kwargs)
         return self.result()
 

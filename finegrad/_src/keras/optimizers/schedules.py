@@ -3,12 +3,20 @@
 ops on the step tensor, so a schedule read inside a traced training step follows the
 optimizer's ``iterations`` variable instead of freezing at the trace's value.
 """
+
+from __future__ import annotations
+
 import math
 
 from typing import Any
 from finegrad._src.ops.math import elementwise as ew
 from finegrad._src.ops.math.arithmetic import minimum, pow as _pow
 from finegrad._src.ops.array.structural import cast, convert_to_tensor, ones_like
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:   # annotations only: nothing imported at run time
+    from finegrad._src.tensor import Tensor
 
 
 class LearningRateSchedule:
@@ -23,7 +31,7 @@ class LearningRateSchedule:
     0.5
     """
 
-    def __call__(self, step):
+    def __call__(self, step: Any) -> Tensor:
         raise NotImplementedError(f"Learning rate schedule '{type(self).__name__}' must "
                                   f"override `__call__(self, step)`.")
 
@@ -69,7 +77,7 @@ class ExponentialDecay(LearningRateSchedule):
         self.initial_learning_rate, self.decay_steps = initial_learning_rate, decay_steps
         self.decay_rate, self.staircase, self.name = decay_rate, staircase, name
 
-    def __call__(self, step):
+    def __call__(self, step: Any) -> Tensor:
         lr, step = _start(self.initial_learning_rate, step)
         p = step / cast(convert_to_tensor(self.decay_steps), lr.dtype)
         if self.staircase:
@@ -103,7 +111,7 @@ class PiecewiseConstantDecay(LearningRateSchedule):
                              f"and values={values}")
         self.boundaries, self.values, self.name = boundaries, values, name
 
-    def __call__(self, step):
+    def __call__(self, step: Any) -> Tensor:
         step = convert_to_tensor(step)
         bounds = [cast(convert_to_tensor(b), step.dtype) for b in self.boundaries]
         values = [convert_to_tensor(v) for v in self.values]
@@ -139,7 +147,7 @@ class PolynomialDecay(LearningRateSchedule):
         self.end_learning_rate, self.power = end_learning_rate, power
         self.cycle, self.name = cycle, name
 
-    def __call__(self, step):
+    def __call__(self, step: Any) -> Tensor:
         lr, step = _start(self.initial_learning_rate, step)
         end = cast(convert_to_tensor(self.end_learning_rate), lr.dtype)
         steps = cast(convert_to_tensor(self.decay_steps), lr.dtype)
@@ -176,7 +184,7 @@ class InverseTimeDecay(LearningRateSchedule):
         self.initial_learning_rate, self.decay_steps = initial_learning_rate, decay_steps
         self.decay_rate, self.staircase, self.name = decay_rate, staircase, name
 
-    def __call__(self, step):
+    def __call__(self, step: Any) -> Tensor:
         lr, step = _start(self.initial_learning_rate, step)
         p = step / cast(convert_to_tensor(self.decay_steps), lr.dtype)
         if self.staircase:
@@ -215,7 +223,7 @@ class CosineDecay(LearningRateSchedule):
         cosine = 0.5 * (1.0 + ew.cos(math.pi * (step / steps)))
         return start * ((1 - self.alpha) * cosine + self.alpha)
 
-    def __call__(self, step):
+    def __call__(self, step: Any) -> Tensor:
         lr, step = _start(self.initial_learning_rate, step)
         steps = cast(convert_to_tensor(self.decay_steps), lr.dtype)
         if self.warmup_target is None:
@@ -253,7 +261,7 @@ class CosineDecayRestarts(LearningRateSchedule):
                                                               first_decay_steps)
         self._t_mul, self._m_mul, self.alpha, self.name = t_mul, m_mul, alpha, name
 
-    def __call__(self, step):
+    def __call__(self, step: Any) -> Tensor:
         lr, step = _start(self.initial_learning_rate, step)
         fraction = step / cast(convert_to_tensor(self.first_decay_steps), lr.dtype)
         if self._t_mul == 1.0:

@@ -3,6 +3,8 @@ at the far edge) and ``sobel_edges`` (3x3 Sobel filters on a reflect-padded imag
 
 from __future__ import annotations
 
+from typing import Any
+
 from finegrad._src.ops.array.manipulation import pad
 from finegrad._src.ops.array.structural import (concat, convert_to_tensor, reshape, stack,
                                                 zeros_like)
@@ -51,7 +53,8 @@ def sobel_edges(image) -> Tensor:
     image = _batch(image, "sobel_edges")
     height, width = int(image.shape[1]), int(image.shape[2])
     padded = pad(image, [[0, 0], [1, 1], [1, 1], [0, 0]], mode="REFLECT")
-    dy, dx = 0.0, 0.0
+    dy: Any = 0.0   # a float, then a tensor
+    dx: Any = 0.0
     for i in range(3):
         for j in range(3):
             window = padded[:, i:i + height, j:j + width, :]

@@ -8,6 +8,9 @@ into one operation; with ``global_step``, that operation also increments it afte
 updates. Outside a graph (eager execution) ``minimize`` takes a callable loss and applies the
 updates at once, as TensorFlow's v1 optimizers do eagerly.
 """
+
+from __future__ import annotations
+
 import numpy as np
 
 from finegrad._src import dtypes
@@ -22,28 +25,33 @@ from finegrad._src.v1 import default_graph, graphs, variable_scope as vs
 from finegrad._src.v1.gradients import gradients
 from finegrad._src.variables import Variable
 
+from typing import Any
+
 
 class Optimizer:
     """The base of TensorFlow 1's optimizers: ``minimize``, ``compute_gradients``,
     ``apply_gradients``, ``get_slot``, ``get_slot_names``, ``variables``."""
 
+    _apply_dense: Any   # for the type checker: each optimizer's own update rule
+
     GATE_NONE, GATE_OP, GATE_GRAPH = 0, 1, 2
     # (slot name, initial value: "zeros" or a number), in creation order
     _slots_spec: tuple[tuple[str, object], ...] = ()
 
-    def __init__(self, use_locking, name):
+    def __init__(self, use_locking: Any, name: str) -> None:
         if not name:
             raise ValueError("Must specify the optimizer name")
         self._name = name
-        self._slots = {}        # slot name -> {id(var): slot variable}
-        self._non_slot = {}
+        self._slots: dict[str, Any] = {}        # slot name -> {id(var): slot variable}
+        self._non_slot: dict[Any, Any] = {}
 
-    def get_name(self):
+    def get_name(self) -> Any:
         return self._name
 
-    def minimize(self, loss, global_step=None, var_list=None, gate_gradients=GATE_OP,
-                 aggregation_method=None, colocate_gradients_with_ops=False, name=None,
-                 grad_loss=None):
+    def minimize(self, loss: Any, global_step: Any = None, var_list: Any = None,
+                 gate_gradients: Any = GATE_OP, aggregation_method: Any = None,
+                 colocate_gradients_with_ops: bool = False, name: str | None = None,
+                 grad_loss: Any = None) -> Any:
         """``apply_gradients(compute_gradients(loss, var_list))``: one operation that
         updates the variables (and increments ``global_step`` when given).
 
@@ -60,9 +68,9 @@ class Optimizer:
                              f"{[v.name for _, v in grads_and_vars]} and loss {loss}.")
         return self.apply_gradients(grads_and_vars, global_step=global_step, name=name)
 
-    def compute_gradients(self, loss, var_list=None, gate_gradients=GATE_OP,
-                          aggregation_method=None, colocate_gradients_with_ops=False,
-                          grad_loss=None):
+    def compute_gradients(self, loss: Any, var_list: Any = None, gate_gradients: Any = GATE_OP,
+                          aggregation_method: Any = None, colocate_gradients_with_ops: bool = False,
+                          grad_loss: Any = None) -> Any:
         """A list of ``(gradient, variable)`` pairs, the gradient None where the loss does
         not depend on the variable. ``loss`` is a tensor (in a graph) or a callable."""
         if graphs.current_graph() is None:
@@ -88,7 +96,8 @@ class Optimizer:
         var_list = list(var_list)
         return list(zip(tape.gradient(value, var_list), var_list, strict=True))
 
-    def apply_gradients(self, grads_and_vars, global_step=None, name=None):
+    def apply_gradients(self, grads_and_vars: Any, global_step: Any = None,
+                        name: str | None = None) -> Any:
         """One operation applying the updates (incrementing ``global_step`` after them)."""
         pairs = [(g, v) for g, v in grads_and_vars if g is not None]
         if not pairs:
@@ -145,14 +154,14 @@ class Optimizer:
     def _slot_label(self, slot):
         return self._name
 
-    def get_slot(self, var, name):
+    def get_slot(self, var: Any, name: str) -> Variable:
         """The slot variable ``name`` of ``var`` (None if there is none)."""
         return self._slots.get(name, {}).get(id(var))
 
-    def get_slot_names(self):
+    def get_slot_names(self) -> Any:
         return sorted(self._slots)
 
-    def variables(self):
+    def variables(self) -> Any:
         out = [v for per in self._slots.values() for v in per.values()]
         return out + list(self._non_slot.values())
 
@@ -205,7 +214,8 @@ class GradientDescentOptimizer(Optimizer):
     0.8
     """
 
-    def __init__(self, learning_rate, use_locking=False, name="GradientDescent"):
+    def __init__(self, learning_rate: Any, use_locking: bool = False,
+                 name: str = "GradientDescent") -> None:
         super().__init__(use_locking, name)
         self._learning_rate = learning_rate
 
@@ -224,8 +234,8 @@ class MomentumOptimizer(Optimizer):
 
     _slots_spec = (("momentum", "zeros"),)
 
-    def __init__(self, learning_rate, momentum, use_locking=False, name="Momentum",
-                 use_nesterov=False):
+    def __init__(self, learning_rate: Any, momentum: Any, use_locking: bool = False,
+                 name: str = "Momentum", use_nesterov: bool = False) -> None:
         super().__init__(use_locking, name)
         self._learning_rate, self._momentum, self._nesterov = learning_rate, momentum, \
             use_nesterov
@@ -271,8 +281,8 @@ class AdamOptimizer(Optimizer):
 
     _slots_spec = (("m", "zeros"), ("v", "zeros"))
 
-    def __init__(self, learning_rate=0.001, beta1=0.9, beta2=0.999, epsilon=1e-8,
-                 use_locking=False, name="Adam"):
+    def __init__(self, learning_rate: float = 0.001, beta1: float = 0.9, beta2: float = 0.999,
+                 epsilon: float = 1e-8, use_locking: bool = False, name: str = "Adam") -> None:
         super().__init__(use_locking, name)
         self._learning_rate, self._beta1, self._beta2, self._epsilon = \
             learning_rate, beta1, beta2, epsilon
@@ -346,8 +356,9 @@ class RMSPropOptimizer(Optimizer):
     and ``sqrt(ms - mg^2 + epsilon)``); slots ``"rms"`` (starting at ones), ``"momentum"``
     and, centered, ``"mg"``."""
 
-    def __init__(self, learning_rate, decay=0.9, momentum=0.0, epsilon=1e-10,
-                 use_locking=False, centered=False, name="RMSProp"):
+    def __init__(self, learning_rate: Any, decay: float = 0.9, momentum: float = 0.0,
+                 epsilon: float = 1e-10, use_locking: bool = False, centered: bool = False,
+                 name: str = "RMSProp") -> None:
         super().__init__(use_locking, name)
         self._learning_rate, self._decay, self._momentum = learning_rate, decay, momentum
         self._epsilon, self._centered = epsilon, centered
@@ -403,8 +414,8 @@ class AdagradOptimizer(Optimizer):
     """TensorFlow 1's Adagrad: ``accum += g^2; var -= g * lr / sqrt(accum)``; slot
     ``"accumulator"`` starting at ``initial_accumulator_value``."""
 
-    def __init__(self, learning_rate, initial_accumulator_value=0.1, use_locking=False,
-                 name="Adagrad"):
+    def __init__(self, learning_rate: Any, initial_accumulator_value: float = 0.1,
+                 use_locking: bool = False, name: str = "Adagrad") -> None:
         if initial_accumulator_value <= 0.0:
             raise ValueError(f"initial_accumulator_value must be positive: "
                              f"{initial_accumulator_value}")
@@ -429,7 +440,7 @@ class AdagradOptimizer(Optimizer):
 
 # --- the global step ---------------------------------------------------------------------------
 
-def get_global_step(graph=None):
+def get_global_step(graph: Any = None) -> Any:
     """The graph's global step variable (collection ``GLOBAL_STEP``), or None."""
     g = graph if graph is not None else default_graph.get_default_graph()
     found = g.get_collection(vs.GraphKeys.GLOBAL_STEP)
@@ -438,7 +449,7 @@ def get_global_step(graph=None):
     return found[0] if found else None
 
 
-def create_global_step(graph=None):
+def create_global_step(graph: Any = None) -> Variable:
     """A new global step: an int64 scalar variable ``global_step``, zero, not trainable.
 
     Raises:
@@ -454,7 +465,7 @@ def create_global_step(graph=None):
     return step
 
 
-def get_or_create_global_step(graph=None):
+def get_or_create_global_step(graph: Any = None) -> Variable:
     """The graph's global step, made if it has none.
 
     >>> import finegrad as fg
@@ -467,8 +478,8 @@ def get_or_create_global_step(graph=None):
     return step if step is not None else create_global_step(graph)
 
 
-def exponential_decay(learning_rate, global_step, decay_steps, decay_rate, staircase=False,
-                      name=None):
+def exponential_decay(learning_rate: Any, global_step: Any, decay_steps: Any, decay_rate: Any,
+                      staircase: bool = False, name: str | None = None) -> Any:
     """``learning_rate * decay_rate ** (global_step / decay_steps)`` (floored with
     ``staircase``), as a tensor of the graph."""
     lr = convert_to_tensor(learning_rate, dtype_hint=dtypes.float32)

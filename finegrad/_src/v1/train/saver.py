@@ -7,6 +7,9 @@ text state (``model_checkpoint_path: "<prefix>"`` then one ``all_model_checkpoin
 line per kept checkpoint), so `latest_checkpoint` finds the newest. TensorFlow's own
 checkpoint files (``.index``/``.data``) are not read or written.
 """
+
+from __future__ import annotations
+
 import os
 
 import numpy as np
@@ -14,6 +17,8 @@ import numpy as np
 from finegrad._src.errors import InvalidArgumentError, NotFoundError
 from finegrad._src.v1 import variable_scope as vs
 from finegrad._src.variables import Variable
+
+from typing import Any
 
 
 class Saver:
@@ -37,11 +42,13 @@ class Saver:
     'model-7'
     """
 
-    def __init__(self, var_list=None, reshape=False, sharded=False, max_to_keep=5,
-                 keep_checkpoint_every_n_hours=10000.0, name=None, restore_sequentially=False,
-                 saver_def=None, builder=None, defer_build=False, allow_empty=False,
-                 write_version=2, pad_step_number=False, save_relative_paths=False,
-                 filename=None, save_debug_info=False):
+    def __init__(self, var_list: Any = None, reshape: Any = False, sharded: Any = False,
+                 max_to_keep: Any = 5, keep_checkpoint_every_n_hours: Any = 10000.0,
+                 name: str | None = None, restore_sequentially: Any = False, saver_def: Any = None,
+                 builder: Any = None, defer_build: Any = False, allow_empty: Any = False,
+                 write_version: Any = 2, pad_step_number: Any = False,
+                 save_relative_paths: Any = False, filename: Any = None,
+                 save_debug_info: Any = False) -> None:
         if var_list is None:
             var_list = vs.global_variables()
         if isinstance(var_list, dict):
@@ -55,15 +62,15 @@ class Saver:
         if not self._vars and not allow_empty:
             raise ValueError("No variables to save")
         self._max_to_keep = max_to_keep
-        self._kept = []
+        self._kept: list[Any] = []
 
     @property
-    def last_checkpoints(self):
+    def last_checkpoints(self) -> Any:
         return list(self._kept)
 
-    def save(self, sess, save_path, global_step=None, latest_filename=None,
-             meta_graph_suffix="meta", write_meta_graph=True, write_state=True,
-             strip_default_attrs=False, save_debug_info=False):
+    def save(self, sess: Any, save_path: Any, global_step: Any = None, latest_filename: Any = None,
+             meta_graph_suffix: Any = "meta", write_meta_graph: Any = True, write_state: Any = True,
+             strip_default_attrs: Any = False, save_debug_info: Any = False) -> str:
         """Write the variables' values in ``sess`` to ``<save_path>[-<global_step>].npz``;
         returns that prefix.
 
@@ -81,8 +88,9 @@ class Saver:
         directory = os.path.dirname(save_path)
         if directory and not os.path.isdir(directory):
             raise ValueError(f"Parent directory of {save_path} doesn't exist, can't save.")
-        np.savez(save_path + ".npz", **{n: np.asarray(v) for n, v in zip(names, values,
-                                                                        strict=True)})
+        # numpy's stub matches a ** mapping against savez's allow_pickle: bool as well
+        np.savez(save_path + ".npz", **{n: np.asarray(v) for n, v in zip(  # type: ignore[arg-type]
+            names, values, strict=True)})
         if save_path in self._kept:
             self._kept.remove(save_path)
         self._kept.append(save_path)
@@ -94,7 +102,7 @@ class Saver:
             _write_state(directory, latest_filename or "checkpoint", self._kept)
         return save_path
 
-    def restore(self, sess, save_path):
+    def restore(self, sess: Any, save_path: Any) -> None:
         """Give the variables the values saved at ``save_path`` (a prefix `save` returned).
 
         Raises:
@@ -132,7 +140,7 @@ def _write_state(directory, filename, kept):
         f.write("\n".join(lines) + "\n")
 
 
-def latest_checkpoint(checkpoint_dir, latest_filename=None):
+def latest_checkpoint(checkpoint_dir: Any, latest_filename: Any = None) -> Any:
     """The prefix of the newest checkpoint that `Saver.save` recorded in ``checkpoint_dir``,
     or None."""
     state = os.path.join(checkpoint_dir, latest_filename or "checkpoint")
@@ -148,5 +156,5 @@ def latest_checkpoint(checkpoint_dir, latest_filename=None):
     return None
 
 
-def checkpoint_exists(checkpoint_prefix):
+def checkpoint_exists(checkpoint_prefix: Any) -> Any:
     return os.path.exists(checkpoint_prefix + ".npz")
