@@ -46,7 +46,9 @@ def _missing_optional(path: pathlib.Path) -> str | None:
     else:
         return None
     for name in sorted(wanted & OPTIONAL.keys()):
-        if importlib.util.find_spec(name) is None:
+        spec = importlib.util.find_spec(name)
+        # a folder of that name on sys.path (a namespace package, no origin) is not the package
+        if spec is None or spec.origin is None:
             return name
     return None
 

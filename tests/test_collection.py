@@ -5,7 +5,11 @@ import subprocess
 import sys
 import textwrap
 
+import types
+
 import conftest
+
+FOUND = types.SimpleNamespace(origin="/site-packages/pkg/__init__.py")
 
 
 def test_top_level_imports_of_a_module_are_found_and_function_level_ones_are_not(tmp_path):
@@ -19,17 +23,27 @@ def test_a_module_importing_a_missing_optional_package_is_named(tmp_path, monkey
     mod = tmp_path / "m.py"
     mod.write_text("import numpy\nimport torch\n")
     monkeypatch.setattr(conftest.importlib.util, "find_spec",
-                        lambda name: None if name == "torch" else object())
+                        lambda name: None if name == "torch" else FOUND)
     assert conftest._missing_optional(mod) == "torch"
-    monkeypatch.setattr(conftest.importlib.util, "find_spec", lambda name: object())
+    monkeypatch.setattr(conftest.importlib.util, "find_spec", lambda name: FOUND)
     assert conftest._missing_optional(mod) is None
+
+
+def test_a_folder_of_the_same_name_is_not_the_package(tmp_path, monkeypatch):
+    # tests/keras_api once was tests/keras: with keras missing, that folder on sys.path was
+    # found as a namespace package named keras (no origin), and collection broke
+    mod = tmp_path / "m.py"
+    mod.write_text("import keras\n")
+    monkeypatch.setattr(conftest.importlib.util, "find_spec",
+                        lambda name: types.SimpleNamespace(origin=None))
+    assert conftest._missing_optional(mod) == "keras"
 
 
 def test_a_docs_page_importing_a_missing_package_in_an_example_is_named(tmp_path, monkeypatch):
     page = tmp_path / "p.md"
     page.write_text("text\n\n>>> import numpy as np\n>>> from jax import numpy as jnp\n")
     monkeypatch.setattr(conftest.importlib.util, "find_spec",
-                        lambda name: None if name == "jax" else object())
+                        lambda name: None if name == "jax" else FOUND)
     assert conftest._missing_optional(page) == "jax"
 
 
