@@ -635,17 +635,13 @@ def _seeded(targets, target_cts):
 
 
 def _cotangents(entries, watched, ct, keep, consume=False, blocked=(), batch=()):
-    """Walk ``entries`` backwards from the cotangents ``ct`` ({id(tensor): cotangent}, from
-    `_seeded`, updated in place); returns ``ct``, {id(tensor): cotangent}.
+    """Walk ``entries`` backwards from ``ct`` ({id(tensor): cotangent}, updated in place).
 
-    ``keep`` holds the ids whose cotangents must survive the walk (the sources); others are
-    dropped as soon as their producing entry has consumed them, to free memory early. With
-    ``consume``, entries are popped from the list as they are processed (their tensors are
-    freed as in a hand-written backward pass); ids stay unambiguous because every tensor an
-    unprocessed entry refers to is still alive. Rules receive ``needs``, one flag per input
-    telling whether its cotangent is used, and ``batch``, the shape of the leading axes the
-    cotangents carry (a whole Jacobian in one pass). Cotangents reach the tensors in
-    ``blocked`` but go no further (stop_gradients). A gather's may be an IndexedSlices.
+    ``keep``: the ids whose cotangents survive (sources); others go once consumed. With
+    ``consume``, entries are popped as processed (freed as in a hand-written backward pass).
+    Rules get ``needs`` (which inputs want a cotangent) and ``batch`` (the leading axes of a
+    whole Jacobian). ``blocked`` tensors receive cotangents but pass none on. A gather's
+    cotangent may be an IndexedSlices (rules get it dense).
     """
     # the entries, last first; with ``consume``, popped as reached (a C-level iterator)
     walk = map(entries.pop, itertools.repeat(-1, len(entries))) if consume else \
@@ -658,6 +654,8 @@ def _cotangents(entries, watched, ct, keep, consume=False, blocked=(), batch=())
                 continue
             if k not in keep:
                 del ct[k]
+            if type(c) is not Tensor:   # rules take dense cotangents, never IndexedSlices
+                c = dense_cotangent(c)
         else:
             c = _output_cotangents(out, ct, keep)
             if c is None:
@@ -669,8 +667,6 @@ def _cotangents(entries, watched, ct, keep, consume=False, blocked=(), batch=())
         needs = _ONE_NEEDED if n == 1 else \
             (id(ins[0]) in watched, id(ins[1]) in watched) if n == 2 else \
             [id(t) in watched for t in ins]
-        if type(c) is not Tensor:   # rules take dense cotangents, never IndexedSlices
-            c = tuple(map(dense_cotangent, c)) if type(c) is tuple else dense_cotangent(c)
         in_cts = prim.run_vjp(c, ins, out, params, needs, batch)
         for t, g in zip(ins, in_cts):  # noqa: B905 (run_vjp checked the lengths)
             if g is None:
@@ -685,14 +681,17 @@ def _cotangents(entries, watched, ct, keep, consume=False, blocked=(), batch=())
 
 def _output_cotangents(out, ct, keep):
     """The cotangents of a multi-output entry's ``out`` (zeros for a float output that got
-    none), taken off ``ct`` unless kept; None when no output has one."""
-    cs = [ct.get(id(o)) for o in out]   # (one output: e.g. a custom_gradient's)
+    none), taken off ``ct`` unless kept, dense; None when no output has one."""
+    if len(out) == 1:   # the common case (a custom_gradient of one output): no loops
+        c = ct.get(id(out[0])) if id(out[0]) in keep else ct.pop(id(out[0]), None)
+        return None if c is None else (c if type(c) is Tensor else dense_cotangent(c),)
+    cs = [ct.get(id(o)) for o in out]
     if all(c is None for c in cs):
         return None
     for o in out:
         if id(o) not in keep:
             ct.pop(id(o), None)
-    return tuple(zeros_like(o) if c is None and _is_float(o) else c
+    return tuple(zeros_like(o) if c is None and _is_float(o) else dense_cotangent(c)
                  for o, c in zip(out, cs, strict=True))
 
 
