@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from finegrad._src.keras.registration import serialize_object
+from finegrad._src.keras.registration import deserialize_object, get_object, serialize_object
 from finegrad._src.ops.math import elementwise as ew
 from finegrad._src.ops.array.structural import cast, convert_to_tensor, reduce_sum
 from finegrad._src.ops.math.arithmetic import maximum, minimum
@@ -155,11 +155,7 @@ def deserialize(config: Any, custom_objects: Any = None) -> Any:
     """
     if isinstance(config, str):
         return get(config)
-    name = config.get("class_name")
-    cls = (custom_objects or {}).get(name) or _BY_NAME.get(name)
-    if cls is None:
-        raise ValueError(f"keras.constraints.deserialize: unknown constraint {name!r}")
-    return cls.from_config(config.get("config", {}))
+    return deserialize_object(config, _BY_NAME, "constraint", custom_objects)
 
 
 def get(identifier: Any) -> Any:
@@ -172,16 +168,4 @@ def get(identifier: Any) -> Any:
     Raises:
         ValueError: for an identifier that names no constraint.
     """
-    if identifier is None:
-        return None
-    obj = identifier
-    if isinstance(identifier, dict):
-        obj = deserialize(identifier)
-    elif isinstance(identifier, str):
-        obj = _BY_NAME.get(identifier)
-    if isinstance(obj, type):
-        obj = obj()
-    if callable(obj):
-        return obj
-    raise ValueError(f"keras.constraints.get: could not interpret constraint identifier: "
-                     f"{identifier!r}")
+    return get_object(identifier, _BY_NAME, "constraint", deserialize)

@@ -16,6 +16,35 @@ def serialize_object(obj: Any, module: str) -> dict | None:
             "registered_name": None}
 
 
+def deserialize_object(config: dict, by_name: dict, kind: str,
+                       custom_objects: Any = None) -> Any:
+    """The object a Keras config dict describes: its class (from ``custom_objects`` or
+    ``by_name``) made by ``from_config``; ``kind`` names the module in errors."""
+    name = config.get("class_name")
+    cls = (custom_objects or {}).get(name) or by_name.get(name)
+    if cls is None:
+        raise ValueError(f"keras.{kind}s.deserialize: unknown {kind} {name!r}")
+    return cls.from_config(config.get("config", {}))
+
+
+def get_object(identifier: Any, by_name: dict, kind: str, deserialize: Any) -> Any:
+    """Keras's ``get``: None stays None; a config dict is deserialized, a name looked up in
+    ``by_name``, a class instantiated; the result must be callable."""
+    if identifier is None:
+        return None
+    obj = identifier
+    if isinstance(identifier, dict):
+        obj = deserialize(identifier)
+    elif isinstance(identifier, str):
+        obj = by_name.get(identifier)
+    if isinstance(obj, type):
+        obj = obj()
+    if callable(obj):
+        return obj
+    raise ValueError(f"keras.{kind}s.get: could not interpret {kind} identifier: "
+                     f"{identifier!r}")
+
+
 def register_keras_serializable(package: Any = "Custom", name: Any = None) -> Any:
     """A class decorator registering the class as ``"<package>>/<name>"`` (and by its bare
     name) for deserialization.
