@@ -102,9 +102,19 @@ def _truncatemod_impl(x, y):
     return truncated("truncatemod", x, y, np.fmod, np.fmod, "nan")
 
 
+@truncatemod_p.def_lowering
+def _truncatemod_lower(x, y):
+    # lax.rem is C's fmod (the sign of x; nan for a float divisor of 0). An integer divisor
+    # of 0 cannot raise in XLA: it gives XLA's value (x) where impl raises
+    # InvalidArgumentError
+    import jax.numpy as jnp
+    from jax import lax
+    return lax.rem(*jnp.broadcast_arrays(x, y))
+
+
 # ---- nextafter ---------------------------------------------------------------------------
 
-nextafter_p = Primitive("nextafter", kernel=np.nextafter)
+nextafter_p = Primitive("nextafter", kernel=np.nextafter, lower_jax="nextafter")
 
 
 def nextafter(x1: Any, x2: Any, name: str | None = None) -> Tensor:
@@ -348,6 +358,16 @@ def _invert_permutation_impl(x):
         raise InvalidArgumentError(f"finegrad.math.invert_permutation: x must be a "
                                    f"permutation, got {int(np.argmax(counts > 1))} repeated")
     return out
+
+
+@invert_permutation_p.def_lowering
+def _invert_permutation_lower(x):
+    # XLA cannot raise: for an x that is not a permutation, the entries no value of x names
+    # hold -1 (and an out-of-range value is dropped) where impl raises InvalidArgumentError
+    import jax.numpy as jnp
+    n = x.shape[0]
+    return jnp.full(n, -1, x.dtype).at[x].set(jnp.arange(n, dtype=x.dtype), mode="drop",
+                                               wrap_negative_indices=False)
 
 
 def accumulate_n(inputs: TensorLike, shape: Any = None, tensor_dtype: DTypeLike | None = None,

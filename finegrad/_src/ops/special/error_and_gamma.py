@@ -224,6 +224,18 @@ def _truncatediv_impl(x, y):
     return truncated("truncatediv", x, y, _truncated_quotient, _float_quotient, "inf/nan")
 
 
+@truncatediv_p.def_lowering
+def _truncatediv_lower(x, y):
+    # floats: trunc(x / y), inf/nan at a zero divisor as impl; integers: lax.div rounds
+    # toward zero, and a divisor of 0 gives XLA's value (-1) where impl raises
+    # InvalidArgumentError (XLA cannot raise)
+    import jax.numpy as jnp
+    from jax import lax
+    if jnp.issubdtype(x.dtype, jnp.floating):
+        return jnp.trunc(x / y)
+    return lax.div(*jnp.broadcast_arrays(x, y))
+
+
 # ---- polyval ----------------------------------------------------------------------------------
 
 def polyval(coeffs: Any, x: TensorLike, name: str | None = None) -> Tensor:
