@@ -3,11 +3,11 @@
 
 finegrad runs on the CPU, in program order, eagerly or inside a `finegrad.function` trace, so
 devices place nothing (but for functions compiled with ``jit_compile=True``, which run on the
-device the innermost ``device`` block names, when JAX has it) and groups order nothing; these names validate their arguments and do
-what TensorFlow 2 does in eager mode. ``init_scope`` is the one with an effect: inside a trace
-it runs its block eagerly, out of the trace (the per-thread state of `state.py`: no tracer, no
-recorder, no read listener; the trace it left is kept as ``state.lifted``), as TensorFlow
-lifts it out of the function's graph.
+device the innermost ``device`` block names, when JAX has it) and groups order nothing; these
+names validate their arguments and do what TensorFlow 2 does in eager mode. ``init_scope`` is
+the one with an effect: inside a trace it runs its block eagerly, out of the trace (the per-
+thread state of `state.py`: no tracer, no recorder, no read listener; the trace it left is kept
+as ``state.lifted``), as TensorFlow lifts it out of the function's graph.
 """
 
 from __future__ import annotations

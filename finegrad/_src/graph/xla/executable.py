@@ -41,6 +41,17 @@ def jax_available():
         return False
 
 
+def x64():
+    """JAX's 64-bit types switched on for a block (thread-local): ``jax.enable_x64(True)``,
+    or ``jax.experimental.enable_x64()`` in JAX versions before it."""
+    import jax
+    try:
+        return jax.enable_x64(True)
+    except TypeError:   # (older JAX: a flag, not a context manager)
+        from jax.experimental import enable_x64
+        return enable_x64()
+
+
 def jax_device(name):
     """The JAX device a `finegrad.device` string names (``"/GPU:0"``), or the default one;
     a device JAX does not have gives the default (TensorFlow's soft placement)."""
@@ -105,7 +116,7 @@ class XlaFunction:
         assigned = [self._device_value(v) for v in self.assigned]
         lower.clear_callback_error()
         try:
-            with jax.enable_x64(True):
+            with x64():
                 outs, new = e.exe(list(vals), reads, assigned)
         except Exception:
             lower.raise_callback_error()
@@ -139,7 +150,7 @@ class XlaFunction:
 
         def spec(shape, dtype):
             return jax.ShapeDtypeStruct(tuple(shape), np.dtype(dtype), sharding=sharding)
-        with jax.enable_x64(True):
+        with x64():
             traced = jax.jit(fn, donate_argnums=donate).trace(
                 [spec(*s) for s in specs],
                 [spec(v._storage.shape, v._storage.dtype) for v in self.read_only],

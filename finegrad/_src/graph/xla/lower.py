@@ -32,13 +32,14 @@ from finegrad._src.graph.compile import symbolic
 _STATE = threading.local()   # .lowering: the Lowering being traced; .error: a callback's
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _resolve(name):
     """The JAX function a ``lower_jax`` string names: looked up on ``jax.numpy`` first
     (``"exp"``, ``"linalg.det"``), then on ``jax`` (``"lax.erf_inv"``,
     ``"scipy.special.ndtri"``)."""
     import jax
     import jax.numpy as jnp
+    import jax.scipy.special
     for root in (jnp, jax):
         obj = root
         try:
@@ -152,10 +153,9 @@ def lower_node(n, ins, params, meta, where):
         _assign(ins[0], **params)
         return []
     fn = jax_lowering(prim)
-    if fn is None:
-        out = host_callback(prim, ins, params, meta, where)
-    else:
-        out = fn(*ins, **params)
+    out = NotImplemented if fn is None else fn(*ins, **params)
+    if out is NotImplemented:
+        out = host_callback(prim, ins, params, meta, where, declined=fn is not None)
     outs = list(out) if prim.multiple_results else [out]
     return [_checked(o, m, prim) for o, m in zip(outs, meta, strict=True)]
 
@@ -190,14 +190,15 @@ def _assign(value, *, var, mode, index=None):
     low.values[id(var)] = jnp.broadcast_to(new, cur.shape).astype(cur.dtype)
 
 
-def host_callback(prim, ins, params, meta, where):
+def host_callback(prim, ins, params, meta, where, declined=False):
     """``prim``'s impl run on the host from the compiled code (see the module's docstring);
     the node is listed in the current `Lowering`."""
     import jax
     from jax.experimental import io_callback
     # effects (a variable assigned in a sub-graph, a size check) are never dropped either
     ordered = prim.stateful or ir.has_effects(ir.Node(prim, (), params, (), ()))
-    current().callbacks.append(f"{prim.name} ({where}): no lowering; "
+    why = "its lowering declined these inputs" if declined else "no lowering"
+    current().callbacks.append(f"{prim.name} ({where}): {why}; "
                                f"{'io_callback(ordered=True)' if ordered else 'pure_callback'}")
     specs = tuple(jax.ShapeDtypeStruct(tuple(s), np.dtype(d)) for s, d in meta)
 
