@@ -110,7 +110,6 @@ class XlaFunction:
     def run(self, vals):
         """The graph's outputs (NumPy values; None for non-tensor leaves) for argument
         values ``vals``; assigned variables take their new values."""
-        import jax
         e = self.entry([(np.shape(v), v.dtype) for v in vals])
         reads = [v._storage for v in self.read_only]
         assigned = [self._device_value(v) for v in self.assigned]

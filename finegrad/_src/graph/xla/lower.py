@@ -161,7 +161,9 @@ def lower_node(n, ins, params, meta, where):
 
 
 def _checked(o, meta, prim):
-    """Output ``o`` of a lowering, which must have the shape and dtype ``impl`` gives."""
+    """Output ``o`` of a lowering, which must have the shape and dtype ``impl`` gives (not
+    weakly typed: loop carries and branches must agree exactly)."""
+    import jax
     import jax.numpy as jnp
     o = jnp.asarray(o)
     shape, dtype = meta
@@ -169,7 +171,36 @@ def _checked(o, meta, prim):
         raise TypeError(f"finegrad.function(jit_compile=True): the lowering of primitive "
                         f"{prim.name!r} gave {o.dtype}{list(o.shape)}, its impl gives "
                         f"{np.dtype(dtype)}{list(shape)} (a lowering must match its impl)")
+    if getattr(o, "weak_type", False):
+        o = jax.lax.convert_element_type(o, o.dtype)
     return o
+
+
+def tensor_outputs(g, values):
+    """Of ``g``'s output values (`lower_graph`'s), those of its tensor leaves: a cond's or a
+    loop's results."""
+    leaves = nest.flatten(g.outputs)
+    return [v for v, o in zip(values, leaves, strict=True) if isinstance(o, ir.OutSlot)]
+
+
+def branch_function(branch, carried):
+    """A sub-graph (a cond branch, a loop's condition or body: ``branch.graph``, with
+    ``branch.outer_index`` saying which captured input feeds each outer slot) as a function
+    ``(state, args, captured) -> (tensor outputs, state)`` for ``lax.cond`` or
+    ``lax.while_loop``: ``state`` holds the values of the variables ``carried`` (ids, from
+    `Lowering.carried`), which the sub-graph may assign."""
+    def run(state, args, captured):
+        low = current()
+        saved = dict(low.values)
+        low.values.update(zip(carried, state, strict=True))
+        outer = {s: captured[i] for s, i in branch.outer_index.items()}
+        try:
+            outs = tensor_outputs(branch.graph, lower_graph(branch.graph, list(args), outer))
+            new = [low.values[k] for k in carried]
+        finally:
+            low.values = saved
+        return outs, new
+    return run
 
 
 def _assign(value, *, var, mode, index=None):
