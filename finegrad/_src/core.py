@@ -99,8 +99,10 @@ class Primitive:
       **params)``; or a callable ``fn(*args, **params)`` taking JAX arrays in input order and
       the node's params (as ``impl`` gets them), returning what ``impl`` would (shape, dtype;
       a tuple with ``multiple_results``). It imports jax inside itself (op modules import
-      without jax). ``None``: the compiled function calls ``impl`` back on the host (an
-      ordered callback when ``stateful``) and its listing names the node.
+      without jax), and may return ``NotImplemented`` for a call it does not lower (an
+      integer division whose error XLA cannot raise). ``None`` (or ``NotImplemented``): the
+      compiled function calls ``impl`` back on the host (an ordered callback when
+      ``stateful``) and its listing names the node.
     """
 
     def __init__(self, name, *, multiple_results=False, unify=True, batch_rule=False,

@@ -29,6 +29,7 @@ from finegrad._src.graph.ir import OutSlot
 from finegrad._src.ops.array.structural import convert_to_tensor
 from finegrad._src.tensor import Tensor
 from finegrad._src.graph.compile import pipeline
+from finegrad._src.graph.xla import lower as xla
 
 from typing import Any
 
@@ -216,6 +217,20 @@ def _cond_impl(pred, *captured, branches):
     return tuple(_dry(lambda: b.run_values([], captured)))
 
 
+@cond_p.def_lowering
+def _cond_lower(pred, *captured, branches):
+    """XLA: ``lax.cond`` of the lowered branches; the variables a branch assigns are carried
+    through it."""
+    from jax import lax
+    low = xla.current()
+    carried = low.carried([b.graph for b in branches])
+    run_t, run_f = (xla.branch_function(b, carried) for b in branches)
+    outs, state = lax.cond(pred, lambda s, c: run_t(s, [], c), lambda s, c: run_f(s, [], c),
+                           [low.values[k] for k in carried], list(captured))
+    low.values.update(zip(carried, state, strict=True))
+    return tuple(outs)
+
+
 @cond_p.def_vjp
 def _cond_vjp(cts, pred, *captured, out, needs, batch, branches):
     """VJP of cond: a cond of the two branches' VJPs (each replays its branch under a tape)."""
@@ -395,6 +410,33 @@ def _while_impl(*vals, parts, n, max_iter):
             i += 1
         return tuple(vs)
     return _dry(lambda: loop(vs))
+
+
+@while_p.def_lowering
+def _while_lower(*vals, parts, n, max_iter):
+    """XLA: ``lax.while_loop`` over (the iteration count, the loop variables, the variables
+    the loop assigns); the condition is tested before the count, as in the impl."""
+    import jax.numpy as jnp
+    from jax import lax
+    low = xla.current()
+    captured = list(vals[n:])
+    limit = captured.pop() if max_iter == "input" else max_iter
+    carried = low.carried([p.graph for p in parts])
+    run_c, run_b = (xla.branch_function(p, carried) for p in parts)
+
+    def test(carry):
+        i, vs, state = carry
+        ok = run_c(state, vs, captured)[0][0]
+        return ok if limit is None else jnp.logical_and(ok, i < limit)
+
+    def step(carry):
+        i, vs, state = carry
+        vs, state = run_b(state, vs, captured)
+        return i + 1, vs, state
+    start = (jnp.asarray(0, jnp.int64), list(vals[:n]), [low.values[k] for k in carried])
+    _, vs, state = lax.while_loop(test, step, start)
+    low.values.update(zip(carried, state, strict=True))
+    return tuple(vs)
 
 
 @while_p.def_vjp

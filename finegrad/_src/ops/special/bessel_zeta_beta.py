@@ -19,7 +19,7 @@ import numpy as np
 
 from finegrad._src.core import Primitive, bind
 from finegrad._src.ops.special import bessel_zeta_kernels as kernels
-from finegrad._src.ops.declare import def_partials, float_only, unary
+from finegrad._src.ops.declare import def_partials, float_only, lowered_in_float64, unary
 from finegrad._src.ops.array.structural import ones_like
 from finegrad._src.ops.math.elementwise import abs, exp, sign, where
 from finegrad._src.ops.special.error_and_gamma import _in_float64, lgamma, xlog1py, xlogy
@@ -41,6 +41,7 @@ ndtri_p, ndtri = unary("ndtri", _in_float64(kernels.ndtri),
     >>> import finegrad as fg
     >>> round(float(fg.math.ndtri(fg.constant(0.975, fg.float64))), 12)
     1.95996398454""", real=True)
+ndtri_p.def_lowering(lowered_in_float64('scipy.special.ndtri'))   # as the impl
 
 
 def erfcinv(x: Any, name: str | None = None) -> Tensor:
@@ -79,6 +80,7 @@ bessel_i0e_p, bessel_i0e = unary("bessel_i0e", _in_float64(kernels.i0e),
     >>> import finegrad as fg
     >>> round(float(fg.math.bessel_i0e(fg.constant(1., fg.float64))), 12)
     0.465759607594""", real=True)
+bessel_i0e_p.def_lowering(lowered_in_float64('lax.bessel_i0e'))   # as the impl
 
 bessel_i1e_p, bessel_i1e = unary("bessel_i1e", _in_float64(kernels.i1e), _i1e_deriv,
                                   """Elementwise exponentially scaled modified Bessel function of
@@ -88,6 +90,7 @@ bessel_i1e_p, bessel_i1e = unary("bessel_i1e", _in_float64(kernels.i1e), _i1e_de
     >>> import finegrad as fg
     >>> round(float(fg.math.bessel_i1e(fg.constant(1., fg.float64))), 12)
     0.20791041535""", real=True)
+bessel_i1e_p.def_lowering(lowered_in_float64('lax.bessel_i1e'))   # as the impl
 
 bessel_i0_p, bessel_i0 = unary("bessel_i0", _in_float64(kernels.i0),
                                 lambda x, out: bessel_i1(x), """Elementwise modified Bessel
@@ -96,6 +99,7 @@ bessel_i0_p, bessel_i0 = unary("bessel_i0", _in_float64(kernels.i0),
     >>> import finegrad as fg
     >>> round(float(fg.math.bessel_i0(fg.constant(1., fg.float64))), 12)
     1.266065877752""", real=True)
+bessel_i0_p.def_lowering(lowered_in_float64('scipy.special.i0'))   # as the impl
 
 bessel_i1_p, bessel_i1 = unary("bessel_i1", _in_float64(kernels.i1), _i1_deriv,
                                 """Elementwise modified Bessel function of order 1, ``I1(x)``;
@@ -105,6 +109,7 @@ bessel_i1_p, bessel_i1 = unary("bessel_i1", _in_float64(kernels.i1), _i1_deriv,
     >>> import finegrad as fg
     >>> round(float(fg.math.bessel_i1(fg.constant(1., fg.float64))), 12)
     0.565159103992""", real=True)
+bessel_i1_p.def_lowering(lowered_in_float64('scipy.special.i1'))   # as the impl
 
 
 def _check_float(fn, values):
