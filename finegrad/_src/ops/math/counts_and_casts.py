@@ -104,11 +104,12 @@ def _truncatemod_impl(x, y):
 
 @truncatemod_p.def_lowering
 def _truncatemod_lower(x, y):
-    # lax.rem is C's fmod (the sign of x; nan for a float divisor of 0). An integer divisor
-    # of 0 cannot raise in XLA: it gives XLA's value (x) where impl raises
-    # InvalidArgumentError
+    # lax.rem is C's fmod (the sign of x; nan for a float divisor of 0). Integers decline
+    # (host callback): XLA cannot raise impl's InvalidArgumentError for a divisor of 0
     import jax.numpy as jnp
     from jax import lax
+    if not jnp.issubdtype(x.dtype, jnp.floating):
+        return NotImplemented
     return lax.rem(*jnp.broadcast_arrays(x, y))
 
 
@@ -358,16 +359,6 @@ def _invert_permutation_impl(x):
         raise InvalidArgumentError(f"finegrad.math.invert_permutation: x must be a "
                                    f"permutation, got {int(np.argmax(counts > 1))} repeated")
     return out
-
-
-@invert_permutation_p.def_lowering
-def _invert_permutation_lower(x):
-    # XLA cannot raise: for an x that is not a permutation, the entries no value of x names
-    # hold -1 (and an out-of-range value is dropped) where impl raises InvalidArgumentError
-    import jax.numpy as jnp
-    n = x.shape[0]
-    return jnp.full(n, -1, x.dtype).at[x].set(jnp.arange(n, dtype=x.dtype), mode="drop",
-                                               wrap_negative_indices=False)
 
 
 def accumulate_n(inputs: TensorLike, shape: Any = None, tensor_dtype: DTypeLike | None = None,
