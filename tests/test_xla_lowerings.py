@@ -246,7 +246,8 @@ def _extra_cases():
                fg.sign(e), fg.abs(e), fg.math.angle(e),
                fg.reduce_max(e, 1), fg.reduce_min(e, 0), fg.reduce_prod(e, 1),
                fg.math.cumsum(e, 1), fg.math.cumprod(e, 0),
-               fg.math.cumulative_logsumexp(e, 1)]
+               fg.math.cumulative_logsumexp(e, 1),
+               fg.math.cumulative_logsumexp(fg.constant(np.array([0., 1000., -1000., 3.], d)))]
         s = fg.constant(np.array([[-inf, -1., 0., 0., 2., nan], [1., 1., 1., 2., 3., 4.]], d))
         v = fg.constant(np.array([[nan, 0., -0., 2., inf], [1., 0., 5., 3.5, -inf]], d))
         yield [fg.searchsorted(s, v), fg.searchsorted(s, v, "right")]
