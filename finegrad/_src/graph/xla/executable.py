@@ -1,7 +1,7 @@
 """`XlaFunction`: one traced graph as XLA executables, one per input signature.
 
 The graph is simplified (`compile.simplify`: dead code, common subexpressions, constants
-folded), lowered with `lower.lower_graph` inside one function of (the tensor arguments, the
+folded; not a shape-polymorphic graph, whose params are resolved at lowering), lowered with `lower.lower_graph` inside one function of (the tensor arguments, the
 values of the variables it only reads, the values of those it assigns) that returns (the
 outputs, the assigned variables' new values), and compiled ahead of time by ``jax.jit``
 for the arguments' shapes and dtypes and the device. The executable is kept per signature:
@@ -84,7 +84,9 @@ class XlaFunction:
     MAX_SIGNATURES = 64
 
     def __init__(self, graph):
-        self.graph = simplify(graph)
+        # (a graph for every size of its open axes keeps its symbolic params as they are:
+        # simplify's constant folding is for resolved graphs)
+        self.graph = graph if graph.sym else simplify(graph)
         variables = lower.graph_variables(self.graph)
         assigned = {id(v) for v in lower.graph_variables(self.graph, assigned_only=True)}
         self.assigned = [v for v in variables if id(v) in assigned]
