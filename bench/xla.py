@@ -167,7 +167,7 @@ def bench_xla(keys=("x1", "x2", "x3", "x4", "x5", "x6")):
         if "tensorflow" in PEERS:
             tfm = PEERS["tensorflow"]
             peers["tf.function(jit_compile=True)"] = _peer(
-                "tf.function(jit_compile=True)", lambda b=build: b(Jit(tfm)), check, base,
+                "tf.function(jit_compile=True)", lambda b=build, m=tfm: b(Jit(m)), check, base,
                 first)
         rows.append(row(key, f"{desc}: jit_compile=True", t, t["fg"]["min"] / t["np"]["min"],
                         "x graph", None, ok, peers, baseline="fg.function"))

@@ -1,12 +1,13 @@
 """`XlaFunction`: one traced graph as XLA executables, one per input signature.
 
 The graph is simplified (`compile.simplify`: dead code, common subexpressions, constants
-folded; not a shape-polymorphic graph, whose params are resolved at lowering), lowered with `lower.lower_graph` inside one function of (the tensor arguments, the
-values of the variables it only reads, the values of those it assigns) that returns (the
-outputs, the assigned variables' new values), and compiled ahead of time by ``jax.jit``
-for the arguments' shapes and dtypes and the device. The executable is kept per signature:
-a second call with the same shapes and dtypes compiles nothing; a graph for every size of
-an input_signature's None dimensions is compiled once per concrete size (each one cached).
+folded; not a shape-polymorphic graph, whose params are resolved at lowering), lowered with
+`lower.lower_graph` inside one function of (the tensor arguments, the values of the
+variables it only reads, the values of those it assigns) that returns (the outputs, the
+assigned variables' new values), and compiled ahead of time by ``jax.jit`` for the
+arguments' shapes and dtypes and the device. The executable is kept per signature: a second
+call with the same shapes and dtypes compiles nothing; a graph for every size of an
+input_signature's None dimensions is compiled once per concrete size (each one cached).
 
 Dtypes are kept as finegrad has them: lowering and every call run with JAX's 64-bit types
 enabled (``jax.enable_x64``, a thread-local switch), so float64 graphs compute in float64.
