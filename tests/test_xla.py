@@ -320,3 +320,16 @@ def test_without_jax_it_warns_once_and_runs_the_executor(monkeypatch):
         warnings.simplefilter("error")
         assert f(fg.constant(3.)).numpy() == 9.
         assert "def " in f.get_concrete_function(fg.constant(3.)).compiled_source
+
+
+def test_subnormals_are_flushed_to_zero_on_the_cpu_as_documented():
+    """graph/xla/__init__.py: XLA's CPU runtime flushes subnormals (FTZ/DAZ), as JAX and
+    TensorFlow with XLA do; the uncompiled graph keeps them (IEEE)."""
+    if jax.devices()[0].platform != "cpu":
+        pytest.skip("the flush is the CPU runtime's")
+    f = fg.function(lambda x: (x * 0.5, fg.math.log(x)), jit_compile=True)
+    half, log = f(fg.constant(np.float32(2e-38)))
+    assert half.numpy() == 0. and fg.function(lambda x: x * 0.5)(
+        fg.constant(np.float32(2e-38))).numpy() == np.float32(1e-38)
+    assert np.isfinite(log.numpy())   # 2e-38 is normal: only the product is flushed
+    assert f(fg.constant(np.float32(1e-39)))[1].numpy() == -np.inf   # a subnormal input

@@ -11,9 +11,9 @@ input_signature's None dimensions is compiled once per concrete size (each one c
 
 Dtypes are kept as finegrad has them: lowering and every call run with JAX's 64-bit types
 enabled (``jax.enable_x64``, a thread-local switch), so float64 graphs compute in float64.
-On a GPU the assigned variables' buffers are donated and their new values stay on the
-device for the next call (the variable holds a host copy); on the CPU nothing is donated
-(a host array may share its memory with the executable's input).
+Variables' values stay on the device between calls (kept while the variable holds the
+value they were made from; the variable holds a host copy). On a GPU the assigned
+variables' buffers are donated to the executable; on the CPU nothing is donated.
 """
 import collections
 import warnings
@@ -93,7 +93,7 @@ class XlaFunction:
         self.assigned = [v for v in variables if id(v) in assigned]
         self.read_only = [v for v in variables if id(v) not in assigned]
         self._cache = collections.OrderedDict()   # (device name, signature) -> _Entry
-        self._on_device = {}   # id(var) -> (its host value, the same value on the device)
+        self._on_device = {}   # (id(var), device) -> (its host value, that value there)
         self.compilations = 0
 
     def entry(self, specs):
@@ -113,28 +113,35 @@ class XlaFunction:
     def run(self, vals):
         """The graph's outputs (NumPy values; None for non-tensor leaves) for argument
         values ``vals``; assigned variables take their new values."""
-        e = self.entry([(np.shape(v), v.dtype) for v in vals])
-        reads = [v._storage for v in self.read_only]
-        assigned = [self._device_value(v) for v in self.assigned]
+        e = self.entry([(v.shape, v.dtype) for v in vals])
+        dev = e.device
         lower.clear_callback_error()
         try:
-            with x64():
+            with x64():   # (64-bit values stay 64-bit on the way in, too)
+                reads = [self._device_value(v, dev) for v in self.read_only]
+                assigned = [self._device_value(v, dev) for v in self.assigned]
                 outs, new = e.exe(list(vals), reads, assigned)
         except Exception:
+            for v in self.assigned:   # (their buffers may have been donated)
+                self._on_device.pop((id(v), dev), None)
             lower.raise_callback_error()
             raise
-        donated = e.device.platform != "cpu"
         for var, value in zip(self.assigned, new, strict=True):
             var._set(np.asarray(value))
-            if donated:
-                self._on_device[id(var)] = (var._storage, value)
+            self._on_device[(id(var), dev)] = (var._storage, value)
         return [None if o is None else _host(o) for o in outs]
 
-    def _device_value(self, var):
-        kept = self._on_device.get(id(var))
+    def _device_value(self, var, device):
+        """``var``'s value on ``device``: the array this function last gave it or put there,
+        while the variable still holds that value (its storage is never written in place:
+        a new value is a new array), else its host value put there now."""
+        kept = self._on_device.get((id(var), device))
         if kept is not None and kept[0] is var._storage:
             return kept[1]
-        return var._storage
+        import jax
+        value = jax.device_put(var._storage, device)
+        self._on_device[(id(var), device)] = (var._storage, value)
+        return value
 
     def _compile(self, specs, device):
         import jax
