@@ -1,18 +1,19 @@
 """`XlaFunction`: one traced graph as XLA executables, one per input signature.
 
 The graph is simplified (`compile.simplify`: dead code, common subexpressions, constants
-folded), lowered with `lower.lower_graph` inside one function of (the tensor arguments, the
-values of the variables it only reads, the values of those it assigns) that returns (the
-outputs, the assigned variables' new values), and compiled ahead of time by ``jax.jit``
-for the arguments' shapes and dtypes and the device. The executable is kept per signature:
-a second call with the same shapes and dtypes compiles nothing; a graph for every size of
-an input_signature's None dimensions is compiled once per concrete size (each one cached).
+folded; not a shape-polymorphic graph, whose params are resolved at lowering), lowered with
+`lower.lower_graph` inside one function of (the tensor arguments, the values of the
+variables it only reads, the values of those it assigns) that returns (the outputs, the
+assigned variables' new values), and compiled ahead of time by ``jax.jit`` for the
+arguments' shapes and dtypes and the device. The executable is kept per signature: a second
+call with the same shapes and dtypes compiles nothing; a graph for every size of an
+input_signature's None dimensions is compiled once per concrete size (each one cached).
 
 Dtypes are kept as finegrad has them: lowering and every call run with JAX's 64-bit types
 enabled (``jax.enable_x64``, a thread-local switch), so float64 graphs compute in float64.
-On a GPU the assigned variables' buffers are donated and their new values stay on the
-device for the next call (the variable holds a host copy); on the CPU nothing is donated
-(a host array may share its memory with the executable's input).
+Variables' values stay on the device between calls (kept while the variable holds the
+value they were made from; the variable holds a host copy). On a GPU the assigned
+variables' buffers are donated to the executable; on the CPU nothing is donated.
 """
 import collections
 import warnings
@@ -84,13 +85,15 @@ class XlaFunction:
     MAX_SIGNATURES = 64
 
     def __init__(self, graph):
-        self.graph = simplify(graph)
+        # (a graph for every size of its open axes keeps its symbolic params as they are:
+        # simplify's constant folding is for resolved graphs)
+        self.graph = graph if graph.sym else simplify(graph)
         variables = lower.graph_variables(self.graph)
         assigned = {id(v) for v in lower.graph_variables(self.graph, assigned_only=True)}
         self.assigned = [v for v in variables if id(v) in assigned]
         self.read_only = [v for v in variables if id(v) not in assigned]
         self._cache = collections.OrderedDict()   # (device name, signature) -> _Entry
-        self._on_device = {}   # id(var) -> (its host value, the same value on the device)
+        self._on_device = {}   # (id(var), device) -> (its host value, that value there)
         self.compilations = 0
 
     def entry(self, specs):
@@ -110,28 +113,35 @@ class XlaFunction:
     def run(self, vals):
         """The graph's outputs (NumPy values; None for non-tensor leaves) for argument
         values ``vals``; assigned variables take their new values."""
-        e = self.entry([(np.shape(v), v.dtype) for v in vals])
-        reads = [v._storage for v in self.read_only]
-        assigned = [self._device_value(v) for v in self.assigned]
+        e = self.entry([(v.shape, v.dtype) for v in vals])
+        dev = e.device
         lower.clear_callback_error()
         try:
-            with x64():
+            with x64():   # (64-bit values stay 64-bit on the way in, too)
+                reads = [self._device_value(v, dev) for v in self.read_only]
+                assigned = [self._device_value(v, dev) for v in self.assigned]
                 outs, new = e.exe(list(vals), reads, assigned)
         except Exception:
+            for v in self.assigned:   # (their buffers may have been donated)
+                self._on_device.pop((id(v), dev), None)
             lower.raise_callback_error()
             raise
-        donated = e.device.platform != "cpu"
         for var, value in zip(self.assigned, new, strict=True):
             var._set(np.asarray(value))
-            if donated:
-                self._on_device[id(var)] = (var._storage, value)
+            self._on_device[(id(var), dev)] = (var._storage, value)
         return [None if o is None else _host(o) for o in outs]
 
-    def _device_value(self, var):
-        kept = self._on_device.get(id(var))
+    def _device_value(self, var, device):
+        """``var``'s value on ``device``: the array this function last gave it or put there,
+        while the variable still holds that value (its storage is never written in place:
+        a new value is a new array), else its host value put there now."""
+        kept = self._on_device.get((id(var), device))
         if kept is not None and kept[0] is var._storage:
             return kept[1]
-        return var._storage
+        import jax
+        value = jax.device_put(var._storage, device)
+        self._on_device[(id(var), device)] = (var._storage, value)
+        return value
 
     def _compile(self, specs, device):
         import jax

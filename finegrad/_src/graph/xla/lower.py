@@ -30,6 +30,7 @@ from finegrad._src.graph import ir
 from finegrad._src.graph.compile import symbolic
 
 _STATE = threading.local()   # .lowering: the Lowering being traced; .error: a callback's
+_LAST_ERROR = [None]         # the last exception a callback raised, on any thread
 
 
 @functools.cache
@@ -240,7 +241,7 @@ def host_callback(prim, ins, params, meta, where, declined=False):
             return tuple(np.asarray(o, dtype=d).reshape(s) for o, (s, d) in
                          zip(outs, meta, strict=True))
         except BaseException as e:
-            _STATE.error = e
+            _STATE.error = _LAST_ERROR[0] = e
             raise
     if ordered:
         out = io_callback(run, specs, *ins, ordered=True)
@@ -251,12 +252,14 @@ def host_callback(prim, ins, params, meta, where, declined=False):
 
 def raise_callback_error():
     """Re-raise the exception a host callback raised during the last run, if any (the
-    compiled call failed with XLA's wrapper of it)."""
-    e = getattr(_STATE, "error", None)
+    compiled call failed with XLA's wrapper of it). On the CPU callbacks run on the calling
+    thread (its own record); a runtime that runs them on a thread of its own leaves the
+    process's last one."""
+    e = getattr(_STATE, "error", None) or _LAST_ERROR[0]
+    clear_callback_error()
     if e is not None:
-        _STATE.error = None
         raise e.with_traceback(None)
 
 
 def clear_callback_error():
-    _STATE.error = None
+    _STATE.error = _LAST_ERROR[0] = None
