@@ -255,6 +255,8 @@ def _extra_cases():
                               fg.constant(np.array([3., 3., -0., 0.], d))),
                fg.truncatediv(fg.constant(np.array([7., -7., 1., 0.], d)),
                               fg.constant(np.array([2., 2., 0., 0.], d))),
+               fg.math.atan2(fg.constant(np.array([0., -0., 0., -0., inf, -inf, 1., nan], d)),
+                             fg.constant(np.array([0., 0., -0., -0., inf, -inf, -inf, 1.], d))),
                fg.math.nextafter(fg.constant(np.array([1., 0., -0., inf], d)),
                                  fg.constant(np.array([2., -1., 1., 0.], d)))]
     ints = fg.constant(np.array([7, -7, 6, -6], np.int32))
@@ -338,7 +340,7 @@ def extra_calls():
 NAMES = sorted("""
     bitcast gather gather_transpose strided_slice scatter_add_into_zeros gather_nd scatter_nd
     tensor_scatter_nd_max tensor_scatter_nd_min
-    conj real imag complex angle truncatemod nextafter cumulative_logsumexp
+    atan2 conj real imag complex angle truncatemod nextafter cumulative_logsumexp
     tanh_grad sigmoid_grad abs sign select reduce_max reduce_min reduce_prod cumsum cumprod
     segment_max segment_min segment_prod argmax argmin argsort searchsorted
     truncatediv zeta betainc polygamma igamma xlogy xlog1py
