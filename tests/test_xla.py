@@ -350,3 +350,10 @@ def test_while_gradient_with_maximum_iterations_lowers_to_a_scan_without_callbac
     assert got[1] == 4   # four squarings
     src = compiled.get_concrete_function(*args).compiled_source
     assert "host callbacks: none" in src and "scan[" in src
+
+
+def test_string_values_run_on_the_executor_with_a_warning():
+    f = fg.function(lambda s, x: (fg.reverse(s, [0]), x * 2.), jit_compile=True)
+    with pytest.warns(UserWarning, match="strings or objects"):
+        r, y = f(fg.constant(["ab", "c"]), fg.constant(1.))
+    assert r.numpy().tolist() == [b"c", b"ab"] and y.numpy() == 2.
