@@ -54,6 +54,12 @@ class ConcreteFunction:
         (its name may then hold a later value).
         Kernels and constants (``c2`` is the ``2.``) are bound as default arguments.
 
+        Compiled with ``jit_compile=True`` (and JAX installed): the XLA program for the
+        traced argument shapes instead, as a jaxpr (`compiled_hlo` gives the StableHLO),
+        after a header naming the device, the variables it reads and assigns, and the nodes
+        that run as host callbacks (their primitive has no lowering), or ``host callbacks:
+        none``.
+
         >>> import finegrad as tf
         >>> @tf.function
         ... def f(x):
