@@ -241,7 +241,7 @@ def _tanh_grad_kernel(y, g, out=None):
 
 
 tanh_grad_p = Primitive("tanh_grad", batch_rule=True, kernel=_tanh_grad_kernel,
-                        numexpr="{1} * (1 - {0} * {0})")
+                        numexpr="{1} * (1 - {0} * {0})", lower_jax=lambda y, g: g * (1 - y * y))
 
 
 def tanh_grad(y: TensorLike, g: Any) -> Tensor:
@@ -281,7 +281,8 @@ def _sigmoid_grad_kernel(y, g, out=None):
 
 
 sigmoid_grad_p = Primitive("sigmoid_grad", batch_rule=True, kernel=_sigmoid_grad_kernel,
-                           numexpr="{1} * ({0} * (1 - {0}))")
+                           numexpr="{1} * ({0} * (1 - {0}))",
+                           lower_jax=lambda y, g: g * (y * (1 - y)))
 
 
 def sigmoid_grad(y: TensorLike, g: Any) -> Tensor:
@@ -314,7 +315,7 @@ def _sigmoid_grad_vjp(ct, y, g, *, out, needs, batch):
 
 # ---- abs and sign: kinks at 0 ----------------------------------------------------------------
 
-abs_p = Primitive("abs", batch_rule=True, kernel=np.abs)
+abs_p = Primitive("abs", batch_rule=True, kernel=np.abs, lower_jax="abs")
 
 
 def abs(x: TensorLike, name: str | None = None) -> Tensor:  # TensorFlow's public name
@@ -353,7 +354,7 @@ def _abs_vjp(ct, x, *, out, needs, batch):
         return (cast(ct, x._value.dtype) * _complex_sign(x, out),)
     return (ct * sign(x),)
 
-sign_p = Primitive("sign", batch_rule=True, kernel=np.sign)
+sign_p = Primitive("sign", batch_rule=True, kernel=np.sign, lower_jax="sign")
 
 
 def sign(x: TensorLike, name: str | None = None) -> Tensor:
@@ -405,7 +406,8 @@ round_p, round = _rounding("round", np.round, """Elementwise rounding, half to e
 
 # ---- where (select), and the cotangents of a selection -----------------------------------------
 
-where_p = Primitive("select", unify=(1, 2), batch_rule=True, elementwise=True, fresh=True)
+where_p = Primitive("select", unify=(1, 2), batch_rule=True, elementwise=True, fresh=True,
+                   lower_jax="where")
 
 
 def where(condition: Any, x: Any = None, y: Any = None, name: str | None = None) -> Tensor:

@@ -148,6 +148,9 @@ def _zeta_impl(x, q):
     return _zeta_kernel(x, q)
 
 
+zeta_p.def_lowering(lowered_in_float64("scipy.special.zeta"))   # in float64, as the impl
+
+
 @def_partials(zeta_p)
 def _zeta_partials(x, q, *, out):
     """-x zeta(x + 1, q) for q; none for x."""
@@ -179,6 +182,16 @@ _betainc_kernel = _in_float64(kernels.betainc)
 def _betainc_impl(a, b, x):
     _check_float("math.betainc", (a, b, x))
     return _betainc_kernel(a, b, x)
+
+
+@betainc_p.def_lowering
+def _betainc_lower(a, b, x):
+    # in float64, as the impl; nan outside a, b > 0 and 0 <= x <= 1 as TensorFlow's (JAX's
+    # gives a limit at a = 0 or b = 0)
+    import jax.numpy as jnp
+    out = lowered_in_float64("scipy.special.betainc")(a, b, x)
+    valid = (a > 0) & (b > 0) & (x >= 0) & (x <= 1)
+    return jnp.where(valid, out, jnp.asarray(np.nan, out.dtype))
 
 
 def _beta_density(a, b, x):

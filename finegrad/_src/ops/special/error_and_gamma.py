@@ -121,6 +121,9 @@ def _polygamma_impl(a, x):
     return _polygamma_kernel(a, x)
 
 
+polygamma_p.def_lowering(lowered_in_float64("lax.polygamma"))   # float64, as the impl
+
+
 @def_partials(polygamma_p)
 def _polygamma_partials(a, x, *, out):
     """polygamma(a + 1, x) for x; none for the order a."""
@@ -147,6 +150,13 @@ def _x_log(name: Any, log_fn: Any, np_log: Any, shift: Any,
         with np.errstate(all="ignore"):
             out = np.where(x == 0, np.zeros((), np.result_type(x, y)), x * np_log(y))
         return out.astype(np.result_type(x, y))[()]
+
+    @prim.def_lowering
+    def _lower(x, y):
+        import jax.numpy as jnp
+        jax_log = getattr(jnp, np_log.__name__)
+        dtype = jnp.result_type(x, y)
+        return jnp.where(x == 0, jnp.zeros((), dtype), x * jax_log(y)).astype(dtype)
 
     @def_partials(prim)
     def grads(x, y, *, out):
@@ -227,6 +237,16 @@ def _float_quotient(x, y):
 @truncatediv_p.def_impl
 def _truncatediv_impl(x, y):
     return truncated("truncatediv", x, y, _truncated_quotient, _float_quotient, "inf/nan")
+
+
+@truncatediv_p.def_lowering
+def _truncatediv_lower(x, y):
+    # floats: trunc(x / y), inf/nan at a zero divisor as impl. Integers decline (host
+    # callback): XLA cannot raise impl's InvalidArgumentError for a divisor of 0
+    import jax.numpy as jnp
+    if jnp.issubdtype(x.dtype, jnp.floating):
+        return jnp.trunc(x / y)
+    return NotImplemented
 
 
 # ---- polyval ----------------------------------------------------------------------------------
