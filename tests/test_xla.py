@@ -333,3 +333,27 @@ def test_subnormals_are_flushed_to_zero_on_the_cpu_as_documented():
         fg.constant(np.float32(2e-38))).numpy() == np.float32(1e-38)
     assert np.isfinite(log.numpy())   # 2e-38 is normal: only the product is flushed
     assert f(fg.constant(np.float32(1e-39)))[1].numpy() == -np.inf   # a subnormal input
+
+
+def test_while_gradient_with_maximum_iterations_lowers_to_a_scan_without_callbacks():
+    def f(x, w):
+        with fg.GradientTape() as tape:
+            tape.watch([x, w])
+            y, k = fg.while_loop(lambda a, k: a < 100., lambda a, k: (a * a * w, k + 1),
+                                 (x, fg.constant(0)), maximum_iterations=10)
+        return y, k, tape.gradient(y, [x, w])
+
+    args = (fg.constant(1.5), fg.constant(1.1))
+    compiled = fg.function(f, jit_compile=True)
+    got, want = _leaves(compiled(*args)), _leaves(fg.function(f)(*args))
+    _assert_close(got, want, np.float32)
+    assert got[1] == 4   # four squarings
+    src = compiled.get_concrete_function(*args).compiled_source
+    assert "host callbacks: none" in src and "scan[" in src
+
+
+def test_string_values_run_on_the_executor_with_a_warning():
+    f = fg.function(lambda s, x: (fg.reverse(s, [0]), x * 2.), jit_compile=True)
+    with pytest.warns(UserWarning, match="strings or objects"):
+        r, y = f(fg.constant(["ab", "c"]), fg.constant(1.))
+    assert r.numpy().tolist() == [b"c", b"ab"] and y.numpy() == 2.

@@ -527,6 +527,47 @@ def _while_grad_impl(*vals, parts, n, max_iter, n_base=None, depth=1):
     return tuple(t._value for t in out)
 
 
+@while_grad_p.def_lowering
+def _while_grad_lower(*vals, parts, n, max_iter, n_base=None, depth=1):
+    """XLA, for the first derivative of a loop with a static ``maximum_iterations`` whose
+    condition and body assign no variable: the loop as a ``lax.scan`` of that many guarded
+    steps (``lax.cond``: a step after the condition failed keeps the variables), its VJP by
+    JAX (``jax.vjp``). Otherwise, or when JAX cannot differentiate the lowered body (a host
+    callback in it), ``NotImplemented``: the impl runs on the host."""
+    import jax
+    import jax.numpy as jnp
+    low = xla.current()
+    n_base = len(vals) - n if n_base is None else n_base
+    if depth != 1 or type(max_iter) is not int or low.carried([p.graph for p in parts]):
+        return NotImplemented
+    ins, cts = list(vals[:n_base]), list(vals[n_base:])
+    floats = [i for i, x in enumerate(ins) if jnp.issubdtype(x.dtype, jnp.inexact)]
+    run_c, run_b = (xla.branch_function(p, []) for p in parts)
+
+    def loop(*fs):
+        xs = list(ins)
+        for i, f in zip(floats, fs, strict=True):
+            xs[i] = f
+        captured = xs[n:]
+
+        def step(carry, _):
+            ok = jnp.logical_and(carry[0], run_c([], carry[1], captured)[0][0])
+            vs = jax.lax.cond(ok, lambda v: run_b([], v, captured)[0], list, carry[1])
+            return (ok, vs), None
+        return jax.lax.scan(step, (jnp.asarray(True), xs[:n]), None, length=max_iter)[0][1]
+    made = len(low.callbacks)
+    try:
+        _, vjp = jax.vjp(loop, *[ins[i] for i in floats])
+        grads = vjp(cts)
+    except Exception:   # (a host callback in the body: JAX cannot differentiate it)
+        del low.callbacks[made:]
+        return NotImplemented
+    out = [jnp.zeros_like(x) for x in ins]
+    for i, g in zip(floats, grads, strict=True):
+        out[i] = g
+    return tuple(out)
+
+
 @while_grad_p.def_vjp
 def _while_grad_vjp(cts, *ins, out, needs, batch, parts, n, max_iter, n_base=None, depth=1):
     """VJP of a while derivative: the derivative of the next order (any order in a trace)."""

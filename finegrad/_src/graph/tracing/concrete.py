@@ -9,6 +9,7 @@ once op by op and then keeps a compiled form for it.
 """
 import collections
 import contextlib
+import warnings
 
 import numpy as np
 
@@ -37,6 +38,7 @@ class ConcreteFunction:
         self._broken = {}   # argument shapes -> the guard they break
         self.jit_compile = False   # True: runs as XLA executables (graph/xla/), if JAX is here
         self._xla = None           # its `xla.XlaFunction`, made at the first compiled call
+        self._xla_refused = None   # why XLA cannot run it ("": it can), once asked
 
     @property
     def structured_outputs(self):
@@ -51,6 +53,12 @@ class ConcreteFunction:
         pool of buffers), NumPy-scalar arithmetic on scalars, and ``del`` where a value dies
         (its name may then hold a later value).
         Kernels and constants (``c2`` is the ``2.``) are bound as default arguments.
+
+        Compiled with ``jit_compile=True`` (and JAX installed): the XLA program for the
+        traced argument shapes instead, as a jaxpr (`compiled_hlo` gives the StableHLO),
+        after a header naming the device, the variables it reads and assigns, and the nodes
+        that run as host callbacks (their primitive has no lowering), or ``host callbacks:
+        none``.
 
         >>> import finegrad as tf
         >>> @tf.function
@@ -77,7 +85,15 @@ class ConcreteFunction:
         return self._compiled.source
 
     def _uses_xla(self):
-        return self.jit_compile and xla.jax_available()
+        if not self.jit_compile or not xla.jax_available():
+            return False
+        if self._xla is None and self._xla_refused is None:
+            self._xla_refused = xla.refusal(self.graph) or ""
+            if self._xla_refused:
+                warnings.warn(f"finegrad.function(jit_compile=True): {self.graph.name} runs on "
+                              f"finegrad's executor, not XLA: {self._xla_refused}",
+                              UserWarning, stacklevel=5)
+        return not self._xla_refused
 
     def _xla_function(self):
         if self._xla is None:

@@ -68,6 +68,22 @@ def jax_device(name):
     return jax.devices()[0]
 
 
+def refusal(g):
+    """Why graph ``g`` cannot be compiled with XLA (a value of a dtype XLA has no type for:
+    strings, Python objects), or None."""
+    for shape_dtype in g.meta.values():
+        dtype = np.dtype(shape_dtype[1])
+        if dtype.kind in "OSUV":
+            return f"it holds {dtype} values (strings or objects), which XLA has no type for"
+    for n in g.nodes:
+        for key in ("branches", "parts"):
+            for sub in n.params.get(key, ()):
+                why = refusal(sub.graph)
+                if why is not None:
+                    return why
+    return None
+
+
 class _Entry:
     """One signature's executable, what its lowering made, and its host callbacks."""
 
