@@ -252,6 +252,14 @@ def _extra_cases():
                              fg.constant(np.array([0., 0., -0., -0., inf, -inf, -inf, 1.], d))),
                fg.math.nextafter(fg.constant(np.array([1., 0., -0., inf], d)),
                                  fg.constant(np.array([2., -1., 1., 0.], d)))]
+    # NaN through the scatters' and the pool's max/min (np.maximum.at propagates it)
+    x = fg.constant(np.array([[1., nan], [nan, 2.], [3., 4.]]))
+    t, u = fg.constant([1., nan, 3.]), fg.constant([nan, 5., 2.])
+    yield [fg.math.segment_max(x, [0, 0, 1]), fg.math.segment_min(x, [0, 0, 1]),
+           fg.tensor_scatter_nd_max(t, [[0], [1], [0]], u),
+           fg.tensor_scatter_nd_min(t, [[2], [1], [2]], u),
+           fg.nn.max_pool2d(fg.constant(np.array([nan, 1., 2., 3.]).reshape(1, 2, 2, 1)), 2, 1,
+                            "VALID")]
     ints = fg.constant(np.array([7, -7, 6, -6], np.int32))
     yield [fg.truncatediv(ints, 3), fg.truncatemod(ints, -4),
            fg.math.invert_permutation([3, 0, 2, 1]), fg.abs(ints), fg.sign(ints),
