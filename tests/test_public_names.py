@@ -21,7 +21,10 @@ def public_modules():
 
 
 def _is_public_submodule(module, name, value):
-    """``finegrad.math`` in ``finegrad``, ``finegrad.compat.v1`` in ``finegrad.compat``."""
+    """``finegrad.math`` in ``finegrad``, ``finegrad.compat.v1`` in ``finegrad.compat``; and
+    ``finegrad.compat.v2``, the package itself under TensorFlow's second name."""
+    if (module.__name__, name) == ("finegrad.compat", "v2"):
+        return value is finegrad
     return value.__name__ == f"{module.__name__}.{name}"
 
 
