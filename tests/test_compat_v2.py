@@ -9,9 +9,15 @@ import pytest
 import finegrad
 
 
-def test_compat_v2_is_the_package_itself():
+def test_compat_v2_holds_the_packages_own_names():
     v2 = importlib.import_module("finegrad.compat.v2")
-    assert v2 is finegrad and finegrad.compat.v2 is finegrad
+    assert finegrad.compat.v2 is v2 and v2.__all__ == finegrad.__all__
+    assert set(dir(finegrad)) <= set(dir(v2))
+    namespace = {}
+    exec("from finegrad.compat.v2 import *", namespace)
+    assert namespace["GradientTape"] is finegrad.GradientTape
+    with pytest.raises(AttributeError, match="finegrad.compat.v2.*no_such_name"):
+        v2.no_such_name
     assert v2.compat.v1.placeholder is finegrad.compat.v1.placeholder
     assert v2.math.exp is finegrad.math.exp and v2.constant is finegrad.constant
 

@@ -22,10 +22,10 @@ def public_modules():
 
 def _is_public_submodule(module, name, value):
     """``finegrad.math`` in ``finegrad``, ``finegrad.compat.v1`` in ``finegrad.compat``; and
-    ``finegrad.compat.v2``, the package itself under TensorFlow's second name."""
-    if (module.__name__, name) == ("finegrad.compat", "v2"):
-        return value is finegrad
-    return value.__name__ == f"{module.__name__}.{name}"
+    ``finegrad.math`` in ``finegrad.compat.v2``, the package's names under TensorFlow's second
+    name."""
+    home = "finegrad" if module.__name__ == "finegrad.compat.v2" else module.__name__
+    return value.__name__ == f"{home}.{name}"
 
 
 def _stray_names(module):
