@@ -1,0 +1,95 @@
+"""Ops along a ``None`` dimension of a placeholder serve every fed size of one TF1 graph (and
+one `finegrad.function` graph under an input_signature): ``pad`` (all modes), ``roll``,
+``repeat`` and ``signal.fftshift`` compute their sizes symbolically instead of keeping the
+traced one. Values and gradients are compared with TensorFlow's, feeding two sizes to one
+graph, and with NumPy without TensorFlow."""
+import warnings
+
+import numpy as np
+import pytest
+
+import finegrad as fg
+
+CASES = {
+    "pad": (lambda lib, x: lib.pad(x, [[1, 2], [0, 1]], constant_values=1.5),
+            lambda x: np.pad(x, [[1, 2], [0, 1]], constant_values=1.5)),
+    "pad_other_axis": (lambda lib, x: lib.pad(x, [[0, 0], [2, 1]]),
+                       lambda x: np.pad(x, [[0, 0], [2, 1]])),
+    "pad_reflect": (lambda lib, x: lib.pad(x, [[1, 1], [2, 1]], mode="REFLECT"),
+                    lambda x: np.pad(x, [[1, 1], [2, 1]], mode="reflect")),
+    "pad_symmetric": (lambda lib, x: lib.pad(x, [[2, 1], [0, 2]], mode="SYMMETRIC"),
+                      lambda x: np.pad(x, [[2, 1], [0, 2]], mode="symmetric")),
+    "roll": (lambda lib, x: lib.roll(x, 2, 0), lambda x: np.roll(x, 2, 0)),
+    "roll_both": (lambda lib, x: lib.roll(x, [-1, 1, 3], [0, 1, 0]),
+                  lambda x: np.roll(x, [-1 + 3, 1], [0, 1])),
+    "repeat": (lambda lib, x: lib.repeat(x, 3, axis=0), lambda x: np.repeat(x, 3, axis=0)),
+    "fftshift": (lambda lib, x: lib.signal.fftshift(x, axes=0),
+                 lambda x: np.fft.fftshift(x, axes=0)),
+}
+FEEDS = [np.arange(12.).reshape(4, 3) - 5.5, np.arange(21.).reshape(7, 3) / 3 - 2]
+
+
+def _session_run(lib, build):
+    """Values and gradients of ``sum(sin(build(x)))`` for both feeds of one graph."""
+    v1 = lib.compat.v1
+    with lib.Graph().as_default():
+        x = v1.placeholder(lib.float64, [None, 3])
+        y = build(lib, x)
+        (g,) = v1.gradients(lib.reduce_sum(lib.sin(y)), [x])
+        with v1.Session() as sess:
+            return [sess.run([y, g], {x: f}) for f in FEEDS]
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_one_session_graph_serves_two_sizes(case):
+    build, reference = CASES[case]
+    for (y, g), f in zip(_session_run(fg, build), FEEDS, strict=True):
+        np.testing.assert_allclose(y, reference(f), rtol=1e-14)
+        # the gradient of sum(sin(op(x))): op is linear, so its VJP applied to cos(op(x))
+        assert g.shape == f.shape
+        eps, v = 1e-6, np.random.default_rng(0).normal(size=f.shape)
+        numeric = (np.sin(reference(f + eps * v)).sum() -
+                   np.sin(reference(f - eps * v)).sum()) / (2 * eps)
+        np.testing.assert_allclose(np.sum(g * v), numeric, rtol=1e-6)
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_one_session_graph_matches_tensorflow(case):
+    tf = pytest.importorskip("tensorflow")
+    build, _ = CASES[case]
+    for ours, theirs in zip(_session_run(fg, build), _session_run(tf, build), strict=True):
+        for a, b in zip(ours, theirs, strict=True):
+            np.testing.assert_allclose(a, b, rtol=1e-13, atol=1e-13)
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_one_function_graph_serves_two_sizes(case):
+    build, reference = CASES[case]
+    traces = []
+
+    @fg.function(input_signature=[fg.TensorSpec([None, 3], fg.float64)])
+    def f(x):
+        traces.append(1)
+        with fg.GradientTape() as tape:
+            tape.watch(x)
+            y = build(fg, x)
+            loss = fg.reduce_sum(fg.sin(y))
+        return y, tape.gradient(loss, x)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")      # a retrace would warn
+        for x in FEEDS + FEEDS[:1]:
+            y, _ = f(fg.constant(x))
+            np.testing.assert_allclose(y.numpy(), reference(x), rtol=1e-14)
+    assert len(traces) == 1
+
+
+def test_reflect_padding_larger_than_a_run_s_size_is_an_error():
+    v1 = fg.compat.v1
+    with fg.Graph().as_default():
+        x = v1.placeholder(fg.float64, [None])
+        y = fg.pad(x, [[1, 1]], mode="REFLECT")
+        with v1.Session() as sess:
+            np.testing.assert_array_equal(sess.run(y, {x: [1., 2., 3.]}), [2., 1., 2., 3., 2.])
+            with pytest.raises(IndexError):
+                sess.run(y, {x: [1.]})
