@@ -1,7 +1,7 @@
 """Ops along a ``None`` dimension of a placeholder serve every fed size of one TF1 graph (and
 one `finegrad.function` graph under an input_signature): ``pad`` (all modes), ``roll``,
-``repeat`` and ``signal.fftshift`` compute their sizes symbolically instead of keeping the
-traced one. Values and gradients are compared with TensorFlow's, feeding two sizes to one
+``repeat``, ``signal.fftshift`` and the gradient of ``while_loop`` compute their sizes
+symbolically instead of keeping the traced one. Values and gradients are compared with TensorFlow's, feeding two sizes to one
 graph, and with NumPy without TensorFlow."""
 import warnings
 
@@ -25,7 +25,17 @@ CASES = {
     "repeat": (lambda lib, x: lib.repeat(x, 3, axis=0), lambda x: np.repeat(x, 3, axis=0)),
     "fftshift": (lambda lib, x: lib.signal.fftshift(x, axes=0),
                  lambda x: np.fft.fftshift(x, axes=0)),
+    "while_loop": (lambda lib, x: lib.while_loop(lambda i, a: i < 3,
+                                                 lambda i, a: (i + 1, a * 0.5 + lib.sin(a)),
+                                                 (0, x))[1],
+                   lambda x: _loop(x)),
 }
+
+
+def _loop(x):
+    for _ in range(3):
+        x = x * 0.5 + np.sin(x)
+    return x
 FEEDS = [np.arange(12.).reshape(4, 3) - 5.5, np.arange(21.).reshape(7, 3) / 3 - 2]
 
 
@@ -93,3 +103,19 @@ def test_reflect_padding_larger_than_a_run_s_size_is_an_error():
             np.testing.assert_array_equal(sess.run(y, {x: [1., 2., 3.]}), [2., 1., 2., 3., 2.])
             with pytest.raises(IndexError):
                 sess.run(y, {x: [1.]})
+
+
+def test_second_order_through_a_while_loop_serves_two_sizes():
+    v1 = fg.compat.v1
+    with fg.Graph().as_default():
+        x = v1.placeholder(fg.float64, [None])
+        y = fg.while_loop(lambda i, a: i < 3, lambda i, a: (i + 1, a * fg.sin(a)), (0, x))[1]
+        (g,) = v1.gradients(fg.reduce_sum(y), [x])
+        (h,) = v1.gradients(fg.reduce_sum(g), [x])
+        with v1.Session() as sess:
+            for f in (np.linspace(0.1, 1., 4), np.linspace(-1., 0.7, 6)):
+                eps = 1e-5
+                grad = (lambda v: sess.run(g, {x: v}))
+                np.testing.assert_allclose(sess.run(h, {x: f}),
+                                           (grad(f + eps) - grad(f - eps)) / (2 * eps),
+                                           rtol=1e-6, atol=1e-8)

@@ -3,8 +3,9 @@
 
 Each is a composite of `getitem`, `concat` and `gather`, so its gradients (and its behaviour
 inside `finegrad.function`) are theirs. Along an open (symbolic) axis `pad`, `roll` and
-`repeat` by one count stay symbolic: one graph serves every size. It imports `ops.array.indexing`, `ops.array`,
-`ops.array.constants` and `ops.array.gather`.
+`repeat` by one count stay symbolic: one graph serves every size. It imports
+`ops.array.indexing`, `ops.array`, `ops.array.gather`, `ops.math.arithmetic` and
+`ops.math.reductions`.
 """
 
 from __future__ import annotations
