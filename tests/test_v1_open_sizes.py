@@ -1,8 +1,8 @@
 """Ops along a ``None`` dimension of a placeholder serve every fed size of one TF1 graph (and
 one `finegrad.function` graph under an input_signature): ``pad`` (all modes), ``roll``,
 ``repeat``, ``signal.fftshift`` and the gradient of ``while_loop`` compute their sizes
-symbolically instead of keeping the traced one. Values and gradients are compared with TensorFlow's, feeding two sizes to one
-graph, and with NumPy without TensorFlow."""
+symbolically instead of keeping the traced one. Values and gradients are compared with
+TensorFlow's, feeding two sizes to one graph, and with NumPy without TensorFlow."""
 import warnings
 
 import numpy as np
