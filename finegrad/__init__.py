@@ -95,8 +95,7 @@ from finegrad._src.graph.pyfunc import numpy_function, py_function
 # ---- control flow ------------------------------------------------------------------------------
 from finegrad._src.control_flow.cond_while import cond, while_loop
 from finegrad._src.control_flow.switch_case import case, switch_case
-from finegrad._src.control_flow.map_fn import map_fn
-from finegrad._src.control_flow.scan import scan, foldl, foldr
+from finegrad._src.control_flow.scan import map_fn, scan, foldl, foldr
 from finegrad._src.control_flow.vectorized_map import vectorized_map
 
 # ---- TensorFlow 1 graphs at the top level (tf.Graph, tf.Operation, tf.AggregationMethod) ------

@@ -29,7 +29,25 @@ CASES = {
                                                  lambda i, a: (i + 1, a * 0.5 + lib.sin(a)),
                                                  (0, x))[1],
                    lambda x: _loop(x)),
+    "map_fn": (lambda lib, x: lib.map_fn(lambda r: r * lib.sin(r) + lib.reduce_sum(r), x),
+               lambda x: x * np.sin(x) + x.sum(1, keepdims=True)),
+    "map_fn_nested": (lambda lib, x: lib.map_fn(lambda rs: rs[0] * rs[1][::-1],
+                                                (x, lib.sin(x)), fn_output_signature=lib.float64),
+                      lambda x: x * np.sin(x)[:, ::-1]),
+    "scan": (lambda lib, x: lib.scan(lambda a, r: a * 0.5 + lib.sin(r), x),
+             lambda x: _scan(x, x[0], 1)),
+    "scan_initializer": (lambda lib, x: lib.scan(lambda a, r: a * lib.cos(r) + r,
+                                                 x, initializer=lib.ones([3], lib.float64)),
+                         lambda x: _scan(x, np.ones(3), 0, lambda a, r: a * np.cos(r) + r)),
 }
+
+
+def _scan(x, a, start, step=lambda a, r: a * 0.5 + np.sin(r)):
+    out = [a] if start else []
+    for r in x[start:]:
+        a = step(a, r)
+        out.append(a)
+    return np.stack(out)
 
 
 def _loop(x):
