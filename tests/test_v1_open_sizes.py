@@ -39,6 +39,11 @@ CASES = {
     "scan_initializer": (lambda lib, x: lib.scan(lambda a, r: a * lib.cos(r) + r,
                                                  x, initializer=lib.ones([3], lib.float64)),
                          lambda x: _scan(x, np.ones(3), 0, lambda a, r: a * np.cos(r) + r)),
+    "boolean_mask": (lambda lib, x: lib.boolean_mask(x, x[:, 1] > 0.1),
+                     lambda x: x[x[:, 1] > 0.1]),
+    "boolean_mask_mean": (lambda lib, x: lib.reduce_mean(lib.boolean_mask(x, x > 0.1), 0,
+                                                         keepdims=True) * lib.reshape(x, [-1]),
+                          lambda x: x[x > 0.1].mean(0, keepdims=True) * x.reshape(-1)),
 }
 
 
@@ -136,3 +141,35 @@ def test_second_order_through_a_while_loop_serves_two_sizes():
                 numeric = (sess.run(g, {x: f + eps}) - sess.run(g, {x: f - eps})) / (2 * eps)
                 np.testing.assert_allclose(sess.run(h, {x: f}), numeric,
                                            rtol=1e-6, atol=1e-8)
+
+
+def test_boolean_mask_with_another_count_for_the_same_fed_shape():
+    v1 = fg.compat.v1
+    with fg.Graph().as_default():
+        x = v1.placeholder(fg.float64, [None, 3])
+        m = fg.boolean_mask(x, x[:, 0] > 0)
+        y = fg.reduce_mean(m) + fg.cast(fg.shape(m)[0], fg.float64)
+        (g,) = v1.gradients(y, [x])
+        feeds = [np.array([[1., 2, 3], [-1, 2, 3], [2, 2, 2], [-3, 0, 0]]),
+                 np.array([[1., 2, 3], [1, 2, 5], [2, 2, 2], [-3, 0, 0]]),
+                 np.array([[1., 2, 3], [-1, 2, 3], [2, 2, 2], [-3, 0, 0]]), np.ones((6, 3))]
+        with v1.Session() as sess:
+            for f in feeds:
+                keep = f[:, 0] > 0
+                value, grad = sess.run([y, g], {x: f})
+                np.testing.assert_allclose(value, f[keep].mean() + keep.sum(), rtol=1e-14)
+                expected = np.where(keep[:, None], 1 / f[keep].size, 0.) * np.ones(f.shape)
+                np.testing.assert_allclose(grad, expected, rtol=1e-14)
+
+
+def test_boolean_mask_in_a_run_that_assigns_refuses_another_count():
+    v1 = fg.compat.v1
+    with fg.Graph().as_default():
+        x = v1.placeholder(fg.float64, [None])
+        v = v1.get_variable("v", [], fg.float64, initializer=v1.zeros_initializer())
+        total = v1.assign_add(v, fg.reduce_sum(fg.boolean_mask(x, x > 0)))
+        with v1.Session() as sess:
+            sess.run(v1.global_variables_initializer())
+            assert sess.run(total, {x: [1., -2., 3.]}) == 4.
+            with pytest.raises(fg.errors.InvalidArgumentError, match="assigns variables"):
+                sess.run(total, {x: [1., 2., 3.]})
