@@ -66,6 +66,22 @@ def _carry(fn, elems, initializer, reverse, where):
     return a, done, n
 
 
+def _open_carry(fn, elems, initializer, reverse, where):
+    """Over an open axis 0: (the last accumulator, the accumulators after each slice in
+    slice order, stacked), from one while loop (`open_axis.scan_open`); else None."""
+    flat = [_t(e) for e in nest.flatten(elems)]
+    count = open_axis.open_count(flat)
+    if count is None:
+        return None
+    if reverse:
+        flat = [t[::-1] for t in flat]
+    a, last, stacked = open_axis.scan_open(lambda acc, x: _step(fn, acc, x, where), flat,
+                                           elems, initializer, count)
+    if reverse:
+        stacked = [t[::-1] for t in stacked]
+    return nest.pack_sequence_as(a, last), nest.pack_sequence_as(a, stacked)
+
+
 def _no_grad(out, back_prop):
     return out if back_prop else nest.map_structure(stop_gradient, out)
 
@@ -124,12 +140,9 @@ def scan(fn: Any, elems: TensorLike, initializer: Any = None, parallel_iteration
     array([1., 3., 6.], dtype=float32)
     """
     where = "finegrad.scan"
-    flat = [_t(e) for e in nest.flatten(elems)]
-    count = None if reverse else open_axis.open_count(flat)
-    if count is not None:   # an open axis 0: one while_loop serves every size
-        a, _, stacked = open_axis.scan_open(lambda acc, x: _step(fn, acc, x, where), flat, elems,
-                                            initializer, count)
-        return _no_grad(nest.pack_sequence_as(a, stacked), back_prop)
+    opened = _open_carry(fn, elems, initializer, reverse, where)
+    if opened is not None:   # an open axis 0: one while_loop serves every size
+        return _no_grad(opened[1], back_prop)
     a, done, n = _carry(fn, elems, initializer, reverse, where)
     if n == 0:
         out = nest.map_structure(lambda t: zeros((0,) + tuple(t.shape), t.dtype), a)
@@ -152,6 +165,9 @@ def foldl(fn: Any, elems: TensorLike, initializer: Any = None, parallel_iteratio
     >>> fg.foldl(lambda a, x: a * 10. + x, fg.constant([1., 2., 3.])).numpy()
     np.float32(123.0)
     """
+    opened = _open_carry(fn, elems, initializer, False, "finegrad.foldl")
+    if opened is not None:
+        return _no_grad(opened[0], back_prop)
     return _no_grad(_carry(fn, elems, initializer, False, "finegrad.foldl")[0], back_prop)
 
 
@@ -167,4 +183,7 @@ def foldr(fn: Any, elems: TensorLike, initializer: Any = None, parallel_iteratio
     >>> fg.foldr(lambda a, x: a * 10. + x, fg.constant([1., 2., 3.])).numpy()
     np.float32(321.0)
     """
+    opened = _open_carry(fn, elems, initializer, True, "finegrad.foldr")
+    if opened is not None:
+        return _no_grad(opened[0], back_prop)
     return _no_grad(_carry(fn, elems, initializer, True, "finegrad.foldr")[0], back_prop)
