@@ -180,3 +180,19 @@ def test_boolean_mask_in_a_run_that_assigns_refuses_another_count():
             assert sess.run(total, {x: [1., -2., 3.]}) == 4.
             with pytest.raises(fg.errors.InvalidArgumentError, match="assigns variables"):
                 sess.run(total, {x: [1., 2., 3.]})
+
+
+def test_a_value_used_as_a_size_while_building_is_checked_by_each_run():
+    # range(shape(x)[0]) is built with the example size 2: a run feeding another size raises
+    # (it used to give the built range silently); runs that do not feed x are not bound
+    v1 = fg.compat.v1
+    with fg.Graph().as_default():
+        x = v1.placeholder(fg.float32, [None, 3])
+        z = v1.placeholder(fg.float32, [None])
+        y = fg.cast(fg.range(fg.shape(x)[0]), fg.float32)
+        w = z * 2.
+        with v1.Session() as sess:
+            np.testing.assert_array_equal(sess.run(y, {x: np.ones((2, 3))}), [0., 1.])
+            np.testing.assert_array_equal(sess.run(w, {z: np.ones(5)}), np.full(5, 2.))
+            with pytest.raises(fg.errors.InvalidArgumentError, match="range's bounds"):
+                sess.run(y, {x: np.ones((4, 3))})

@@ -361,6 +361,7 @@ class _Plan:
                 nxt += 1
             else:
                 outputs.append(None)
+        _add_value_guards(graph, walk, set(feed_slots))
         needed = sorted(walk.nodes)
         nodes = [rec.nodes[i] for i in needed] + extra
         g = ir.Graph("session_run", list(feed_slots), [f"feed{i}" for i in range(len(feed_slots))],
@@ -399,6 +400,9 @@ class _Plan:
                 raise InvalidArgumentError(None, None, f"finegrad.compat.v1.Session.run: the "
                                            f"graph was built for other sizes of the fed "
                                            f"tensors' None dimensions: {e}") from None
+            except DataDependentSize as e:
+                raise InvalidArgumentError(None, None, f"finegrad.compat.v1.Session.run: the "
+                                           f"graph was built with another value: {e}") from None
         res = []
         for i, (o, v) in enumerate(zip(self.outputs, outs, strict=True)):
             if o is None:
@@ -443,6 +447,25 @@ def _guards(rec, g, nodes):
             continue
         out.append(guard)
     return out
+
+
+def _add_value_guards(graph, walk, fed):
+    """Add to the plan the graph's value guards (`ir.size_guard_p`: a tensor's value used
+    as a size while building, as ``range(shape(x)[0])``) whose inputs this run can compute:
+    a run feeding another value then raises instead of using the built one. A guard that
+    needs an unfed placeholder is left out (the run cannot have changed its value)."""
+    rec = graph._recorder
+    for i, node in enumerate(rec.nodes):
+        if node.prim is not ir.size_guard_p or i in walk.nodes:
+            continue
+        sub = _Walk(graph, fed)
+        try:
+            for s in node.ins:
+                sub.slot(s)
+        except InvalidArgumentError:
+            continue
+        walk.nodes |= sub.nodes | {i}
+        walk.consts |= sub.consts
 
 
 class _Walk:
