@@ -14,6 +14,7 @@ from finegrad._src.keras import dtype_policies, registration
 from finegrad._src.keras.input_layer import InputLayer
 from finegrad._src.keras.layer import Layer
 from finegrad._src.keras.nodes import KerasTensor, Operation, map_structure
+from finegrad._src.keras.object_serialization import serialize_keras_object
 
 _OPERATORS = {name: getattr(operator, name) for name in (
     "add", "sub", "mul", "truediv", "matmul", "pow", "neg", "abs", "lt", "le", "gt", "ge",
@@ -21,12 +22,8 @@ _OPERATORS = {name: getattr(operator, name) for name in (
 
 
 def serialize_layer(layer):
-    """Keras's dict for ``layer``: its class and its `get_config`."""
-    cls = type(layer)
-    builtin = cls.__module__.startswith("finegrad._src.keras")
-    return {"module": "keras.layers" if builtin else cls.__module__,
-            "class_name": cls.__name__, "config": layer.get_config(),
-            "registered_name": None if builtin else registration.get_registered_name(cls)}
+    """Keras's dict for ``layer``: its class, its `get_config` and its ``build_config``."""
+    return serialize_keras_object(layer)
 
 
 def _subclasses(cls):
@@ -43,7 +40,7 @@ def layer_class(name, custom_objects=None, registered_name=None):
             return found
     found = [c for c in _subclasses(Layer) if c.__name__ == name]
     if not found:
-        raise ValueError(f"Could not locate class '{name}'. Make sure custom classes are "
+        raise TypeError(f"Could not locate class '{name}'. Make sure custom classes are "
                          f"decorated with `@keras.saving.register_keras_serializable()` or "
                          f"passed in `custom_objects`.")
     builtin = [c for c in found if c.__module__.startswith("finegrad._src.keras")]
@@ -179,6 +176,9 @@ def _tensors(tensor, value):
 
 def sequential_config(model):
     stack = model._stack
-    return {"name": model.name, "trainable": model.trainable,
-            "dtype": dtype_policies.serialize(model.dtype_policy),
-            "layers": [serialize_layer(layer) for layer in stack]}
+    config = {"name": model.name, "trainable": model.trainable,
+              "dtype": dtype_policies.serialize(model.dtype_policy),
+              "layers": [serialize_layer(layer) for layer in stack]}
+    if model._graph_nodes is not None:
+        config["build_input_shape"] = list(stack[0].batch_shape)
+    return config

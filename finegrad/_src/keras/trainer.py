@@ -10,6 +10,7 @@ reuses one graph with an open batch size) unless ``run_eagerly=True``. Before th
 traced step the model, its metrics and its optimizer are built eagerly on the first batch, so
 every variable exists before the trace.
 """
+import warnings
 from typing import Any
 
 import numpy as np
@@ -23,6 +24,8 @@ from finegrad._src.keras.optimizers.loss_scale import LossScaleOptimizer
 from finegrad._src.keras.callbacks.base import CallbackList
 from finegrad._src.keras.data_adapters import unpack_x_y_sample_weight
 from finegrad._src.keras.nodes import flatten, map_structure
+from finegrad._src.keras.object_serialization import (deserialize_keras_object,
+                                                      serialize_keras_object)
 from finegrad._src.ops.math.arithmetic import add
 from finegrad._src.ops.array.shape_queries import shape as shape_of
 from finegrad._src.tensor import Tensor
@@ -103,7 +106,33 @@ class Trainer:
             "run_eagerly": bool(run_eagerly), "jit_compile": jit_compile is True,
             "built": False}
         self.compiled = True
+        self.__dict__["_compile_config"] = {   # (not tracked: saving walks the optimizer once)
+            "optimizer": opt, "loss": loss, "loss_weights": loss_weights, "metrics": metrics,
+            "weighted_metrics": weighted_metrics, "run_eagerly": bool(run_eagerly),
+            "steps_per_execution": steps_per_execution, "jit_compile": jit_compile is True}
         self.train_function = self.test_function = self.predict_function = None
+
+    def get_compile_config(self) -> Any:
+        """The ``compile`` arguments, serialized (what a ``.keras`` file keeps); ``{}`` before
+        ``compile``."""
+        if not self.compiled or getattr(self, "_compile_config", None) is None:
+            return {}
+        return serialize_keras_object(self._compile_config)
+
+    def compile_from_config(self, config: Any) -> None:
+        """``compile`` with `get_compile_config`'s arguments, then build the optimizer's
+        variables (so that saved optimizer state can be loaded into them), as Keras."""
+        if type(self).compile is not Trainer.compile:
+            warnings.warn("`compile()` was not called as part of model loading because the "
+                          "model's `compile()` method is custom. All subclassed Models that "
+                          "have `compile()` overridden should also override "
+                          "`get_compile_config()` and `compile_from_config(config)`. "
+                          "Alternatively, you can call `compile()` manually after loading.",
+                          stacklevel=2)
+            return
+        self.compile(**deserialize_keras_object(config))
+        if self.built:
+            self.optimizer.build(self.trainable_variables)
 
     @property
     def run_eagerly(self):
