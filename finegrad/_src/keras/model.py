@@ -199,7 +199,7 @@ class Model(Trainer, Layer):
         """Print the layers, their output shapes and parameter counts, as Keras does."""
         summary.print_summary(self, line_length=line_length, positions=positions,
                               print_fn=print_fn, expand_nested=expand_nested,
-                              show_trainable=show_trainable)
+                              show_trainable=show_trainable, layer_range=layer_range)
 
     def get_config(self) -> Any:
         """Keras 3's config: a functional model's layers and connections (`model_config`),
