@@ -172,3 +172,26 @@ def test_python_bodies_and_missing_directories_are_clear_errors(tmp_path):
         tf.saved_model.save(Py(), str(tmp_path / "py"))
     with pytest.raises(OSError, match="SavedModel file does not exist"):
         tf.saved_model.load(str(tmp_path))
+
+
+def test_call_function_and_keras_layers_inside(tmp_path):
+    class WithLayer(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.dense = tf.keras.layers.Dense(2)
+            self.dense.build((None, 3))
+
+        @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32)])
+        def __call__(self, x):
+            return self.dense(x)
+
+    m = WithLayer()
+    tf.saved_model.save(m, str(tmp_path / "call"))
+    loaded = tf.saved_model.load(str(tmp_path / "call"))
+    x = np.arange(12, dtype=np.float32).reshape(4, 3)
+    np.testing.assert_array_equal(loaded(x).numpy(), m(x).numpy())
+    assert sorted(tuple(v.shape) for v in loaded.trainable_variables) == [(2,), (3, 2)]
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(loaded(x))
+    grads = tape.gradient(y, loaded.trainable_variables)
+    assert all(g is not None for g in grads)

@@ -209,33 +209,58 @@ def _run_keras(code):
     return out.stdout
 
 
+def _cnn():
+    return K.Sequential([K.Input((6, 6, 1)), L.Conv2D(2, 3, padding="same", activation="relu"),
+                         L.MaxPooling2D(), L.Flatten(), L.Dense(1)])
+
+
+def _rnn():
+    tokens = K.Input((5,), dtype="int32")
+    h = L.LSTM(3)(L.Embedding(7, 4)(tokens))
+    return K.Model(tokens, L.Dense(1)(L.Dropout(0.1)(h)))
+
+
+def _interop_cases():
+    x, y = _data(2)
+    rng = np.random.default_rng(3)
+    return {"seq": (_sequential(), [x]), "fun": (_functional(0.2), [x, x[:, :2]]),
+            "cnn": (_cnn(), [rng.normal(size=(16, 6, 6, 1)).astype("f4")]),
+            "rnn": (_rnn(), [rng.integers(0, 7, size=(16, 5)).astype("int32")])}, y
+
+
+def _inputs(arrays):
+    return arrays[0] if len(arrays) == 1 else list(arrays)
+
+
 def test_files_travel_both_ways_with_keras(tmp_path):
-    """Sequential and functional models of common layers, compiled and trained: finegrad's
-    file loads in Keras 3 (same predictions, optimizer state, compile config) and Keras 3's
-    in finegrad."""
+    """Sequential and functional models of common layers (Dense, LayerNormalization,
+    BatchNormalization, Concatenate, Dropout, Conv2D, MaxPooling2D, Flatten, Embedding, LSTM),
+    compiled and trained: finegrad's file loads in Keras 3 (same predictions, optimizer
+    state, compile config) and Keras 3's in finegrad."""
     pytest.importorskip("h5py")
     pytest.importorskip("keras")
-    x, y = _data(2)
-    np.save(tmp_path / "x.npy", x)
+    cases, y = _interop_cases()
     np.save(tmp_path / "y.npy", y)
-    for name, model, inputs in (("seq", _sequential(), x),
-                                ("fun", _functional(0.2), [x, x[:, :2]])):
-        _train(model, inputs, y)
+    for name, (model, arrays) in cases.items():
+        np.savez(tmp_path / f"{name}_x.npz", *arrays)
+        _train(model, _inputs(arrays), y)
         model.save(str(tmp_path / f"fg_{name}.keras"))
-        np.save(tmp_path / f"fg_{name}_pred.npy", model.predict(inputs, verbose=0))
+        np.save(tmp_path / f"fg_{name}_pred.npy", model.predict(_inputs(arrays), verbose=0))
         np.savez(tmp_path / f"fg_{name}_opt.npz", *[v.numpy() for v in model.optimizer.variables])
     out = _run_keras(f"""
         import numpy as np, keras
         d = {str(tmp_path)!r}
-        x, y = np.load(d + "/x.npy"), np.load(d + "/y.npy")
-        for name in ("seq", "fun"):
-            inputs = x if name == "seq" else [x, x[:, :2]]
+        y = np.load(d + "/y.npy")
+        for name in {list(cases)!r}:
+            with np.load(d + f"/{{name}}_x.npz") as f:
+                arrays = [f[k] for k in f.files]
+            inputs = arrays[0] if len(arrays) == 1 else arrays
             m = keras.saving.load_model(d + f"/fg_{{name}}.keras")
             np.testing.assert_allclose(m.predict(inputs, verbose=0),
                                        np.load(d + f"/fg_{{name}}_pred.npy"), rtol=1e-5, atol=1e-6)
             want = np.load(d + f"/fg_{{name}}_opt.npz")
             got = [np.asarray(v) for v in m.optimizer.variables]
-            assert len(got) == len(want.files), (len(got), len(want.files))
+            assert len(got) == len(want.files), (name, len(got), len(want.files))
             for i, g in enumerate(got):
                 np.testing.assert_allclose(g, want[f"arr_{{i}}"], rtol=1e-6)
             assert m.get_compile_config()["loss"] == "mse"
@@ -246,9 +271,9 @@ def test_files_travel_both_ways_with_keras(tmp_path):
         print("keras ok")
         """)
     assert "keras ok" in out
-    for name, inputs in (("seq", x), ("fun", [x, x[:, :2]])):
+    for name, (_, arrays) in cases.items():
         m = K.saving.load_model(str(tmp_path / f"k_{name}.keras"))
-        np.testing.assert_allclose(m.predict(inputs, verbose=0),
+        np.testing.assert_allclose(m.predict(_inputs(arrays), verbose=0),
                                    np.load(tmp_path / f"k_{name}_pred.npy"), rtol=1e-5,
                                    atol=1e-6)
         want = np.load(tmp_path / f"k_{name}_opt.npz")

@@ -50,7 +50,14 @@ class LoadOptions:
 
 
 class RestoredObject(Module):
-    """An object of a loaded SavedModel: the saved attributes, variables and functions."""
+    """An object of a loaded SavedModel: the saved attributes, variables and functions (a
+    saved ``__call__`` function makes it callable)."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        call = self.__dict__.get("__call__")
+        if call is None:
+            raise TypeError("this loaded object was saved without a `__call__` function")
+        return call(*args, **kwargs)
 
 
 class _Saved:
