@@ -195,3 +195,30 @@ def test_call_function_and_keras_layers_inside(tmp_path):
         y = tf.reduce_sum(loaded(x))
     grads = tape.gradient(y, loaded.trainable_variables)
     assert all(g is not None for g in grads)
+
+
+def test_control_flow_is_saved_with_its_sub_graphs(tmp_path):
+    class Flow(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.w = tf.Variable(1.5)
+
+        @tf.function(input_signature=[tf.TensorSpec([3], tf.float32)])
+        def f(self, x):
+            y = tf.cond(tf.reduce_sum(x) > 0, lambda: x * 2., lambda: x - self.w)
+            _, z = tf.while_loop(lambda i, z: i < 3, lambda i, z: (i + 1, z * self.w),
+                                 [tf.constant(0), y])
+            return z
+
+    m = Flow()
+    tf.saved_model.save(m, str(tmp_path / "flow"))
+    loaded = tf.saved_model.load(str(tmp_path / "flow"))
+    for x in ([1., 2., 3.], [-1., -2., -3.]):   # both branches
+        x = tf.constant(x)
+        with tf.GradientTape(persistent=True) as tape:
+            tape.watch(x)
+            want, got = tf.reduce_sum(m.f(x)), tf.reduce_sum(loaded.f(x))
+        assert got.numpy() == want.numpy()
+        assert tape.gradient(got, loaded.w).numpy() == tape.gradient(want, m.w).numpy()
+        np.testing.assert_array_equal(tape.gradient(got, x).numpy(),
+                                      tape.gradient(want, x).numpy())

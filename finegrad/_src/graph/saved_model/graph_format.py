@@ -8,9 +8,10 @@ dtypes, NumPy arrays (``{"a": key}``: the array is stored beside the JSON in a `
 symbolic sizes ``{"dim": [value, expression]}``, slices, and variables ``{"var": key}`` (the
 variable's checkpoint key). A `custom_gradient` node keeps its layout and its rule *traced*
 into a graph of the cotangents (``"vjp"``, encoded the same way), so the loaded function
-differentiates with the rule without running the user's Python. A parameter of any other
-kind (a Python callable: ``numpy_function``; a control-flow sub-graph) cannot be stored and
-is a `ValueError` naming the op at save time.
+differentiates with the rule without running the user's Python. Control-flow nodes keep
+their sub-graphs (``{"sub": [graph, outer index]}``), encoded the same way. A parameter of any
+other kind (a Python callable: ``numpy_function``) cannot be stored and is a `ValueError`
+naming the op at save time.
 """
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from finegrad._src.ad import custom
 from finegrad._src.dims import Dim, Guard
 from finegrad._src.graph.ir import Graph, Node, OutSlot
 from finegrad._src.graph.tracing.concrete import _trace_rule
+from finegrad._src.graph.tracing.subgraph import SubGraph
 from finegrad._src.variables import Variable
 
 __all__ = ["GraphEncoder", "decode_graph"]
@@ -81,11 +83,14 @@ class GraphEncoder:
             return {"var": self.variable_key(v)}
         if isinstance(v, OutSlot):
             return {"out": self._alias.get(v.slot, v.slot)}
+        if isinstance(v, SubGraph):   # a cond branch, a loop's condition or body
+            return {"sub": [self.graph(v.graph, v.builder),
+                            [[s, i] for s, i in v.outer_index.items()]]}
         raise ValueError(f"saved_model.save: {self.where} has an op `{op}` whose parameter "
                          f"{v!r} ({type(v).__name__}) cannot be stored: a SavedModel holds "
                          f"graphs of finegrad ops only (no Python code such as a "
-                         f"numpy_function or py_function body, no control-flow sub-graph "
-                         f"yet), and loading runs no user Python")
+                         f"numpy_function or py_function body), and loading runs no user "
+                         f"Python")
 
     def graph(self, g: Graph, builder: Any = None) -> dict:
         """The JSON form of graph ``g`` (``builder``: the one that traced it, needed to trace
@@ -191,6 +196,8 @@ class GraphDecoder:
             return self.variables[x]
         if tag == "out":
             return OutSlot(x)
+        if tag == "sub":
+            return SubGraph(self.graph(x[0]), None, {s: i for s, i in x[1]})
         return {k: self.value(i) for k, i in v.items()}
 
     def graph(self, d: dict) -> Graph:
