@@ -280,3 +280,26 @@ def test_files_travel_both_ways_with_keras(tmp_path):
         assert int(m.optimizer.iterations.numpy()) == 8
         for i, v in enumerate(m.optimizer.variables):
             np.testing.assert_allclose(v.numpy(), want[f"arr_{i}"], rtol=1e-6)
+
+
+@K.saving.register_keras_serializable(package="files")
+class AutoConfig(K.Model):     # no get_config: the constructor's arguments are its config
+    def __init__(self, units=3, **kwargs):
+        super().__init__(**kwargs)
+        self.units = units
+        self.dense = L.Dense(units)
+
+    def call(self, x):
+        return self.dense(x)
+
+
+def test_subclassed_model_with_the_automatic_config(tmp_path):
+    pytest.importorskip("h5py")
+    x = np.ones((2, 5), np.float32)
+    model = AutoConfig(4, name="auto")
+    model(x)
+    assert model.get_config()["units"] == 4          # as Keras 3's automatic config
+    model.save(str(tmp_path / "a.keras"))
+    loaded = K.saving.load_model(str(tmp_path / "a.keras"))
+    assert (type(loaded), loaded.units, loaded.name) == (AutoConfig, 4, "auto")
+    np.testing.assert_array_equal(loaded(x).numpy(), model(x).numpy())

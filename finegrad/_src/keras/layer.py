@@ -554,8 +554,13 @@ class Layer:
 
     def get_config(self) -> Any:
         """The constructor arguments that rebuild this layer (``from_config``)."""
+        return self._config(automatic=type(self).get_config is Layer.get_config)
+
+    def _config(self, automatic: bool) -> Any:
+        """`get_config`'s dict; ``automatic``: ``get_config`` is not overridden, so the
+        arguments ``__init__`` received are the config (as Keras's automatic config)."""
         config: dict[str, Any] = {"name": self.name}
-        if type(self).get_config is Layer.get_config:   # not overridden: the automatic one
+        if automatic:
             auto = self._auto_config_value
             if auto is None:
                 raise NotImplementedError(

@@ -206,7 +206,7 @@ class Model(Trainer, Layer):
         or a subclassed model's constructor arguments."""
         if self._graph_nodes is not None:
             return model_config.functional_config(self)
-        return Layer.get_config(self)
+        return self._config(automatic=type(self).get_config is Model.get_config)
 
     @classmethod
     def from_config(cls, config: Any, custom_objects: Any = None) -> Any:
