@@ -76,6 +76,14 @@ def save_model(model: Any, filepath: Any, overwrite: bool = True, zipped: Any = 
     Raises:
         ValueError: for another suffix (``.h5``: Keras 2's legacy format is not supported).
         ImportError: without h5py.
+
+    >>> import finegrad as tf
+    >>> model = tf.keras.Sequential([tf.keras.Input((2,)), tf.keras.layers.Dense(1)])
+    >>> try:
+    ...     tf.keras.saving.save_model(model, "model.h5")
+    ... except ValueError as e:
+    ...     print(str(e)[:64])
+    keras.saving.save_model: Keras 2's legacy HDF5 whole-model form
     """
     if kwargs.pop("save_format", None) not in (None, "keras") or kwargs:
         raise ValueError(f"keras.saving.save_model: unsupported arguments {kwargs}; only the "
@@ -119,6 +127,13 @@ def load_model(filepath: Any, custom_objects: Any = None, compile: bool = True,
         ValueError: for a missing file, another format, or weights that do not fit.
         TypeError: for a custom class neither registered nor in ``custom_objects``.
         ImportError: without h5py.
+
+    >>> import finegrad as tf
+    >>> try:
+    ...     tf.keras.saving.load_model("no_such_model.keras")
+    ... except ValueError as e:
+    ...     print(str(e)[:46])
+    File not found: filepath=no_such_model.keras.
     """
     filepath = os.fspath(filepath)
     if not os.path.exists(filepath):
@@ -143,6 +158,13 @@ def load_model(filepath: Any, custom_objects: Any = None, compile: bool = True,
 
 
 def model_from_json(json_string: str, custom_objects: Any = None) -> Any:
-    """A new model (new weights) from `Model.to_json`'s string."""
+    """A new model (new weights) from `Model.to_json`'s string.
+
+    >>> import finegrad as tf
+    >>> model = tf.keras.Sequential([tf.keras.Input((2,)), tf.keras.layers.Dense(3)])
+    >>> again = tf.keras.models.model_from_json(model.to_json())
+    >>> [type(layer).__name__ for layer in again.layers], again.output_shape
+    (['Dense'], (None, 3))
+    """
     with registration.CustomObjectScope(custom_objects):
         return deserialize_keras_object(json.loads(json_string), custom_objects)
