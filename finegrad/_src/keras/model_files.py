@@ -82,8 +82,8 @@ def save_model(model: Any, filepath: Any, overwrite: bool = True, zipped: Any = 
     >>> try:
     ...     tf.keras.saving.save_model(model, "model.h5")
     ... except ValueError as e:
-    ...     print(str(e)[:64])
-    keras.saving.save_model: Keras 2's legacy HDF5 whole-model form
+    ...     print(str(e)[:73])
+    keras.saving.save_model: Keras 2's legacy HDF5 whole-model format (`.h5`)
     """
     if kwargs.pop("save_format", None) not in (None, "keras") or kwargs:
         raise ValueError(f"keras.saving.save_model: unsupported arguments {kwargs}; only the "
