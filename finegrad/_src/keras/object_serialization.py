@@ -95,6 +95,12 @@ def _value(obj: Any) -> Any:
         return _array(obj, "__numpy__") if np.ndim(obj) else np.asarray(obj).item()
     if isinstance(obj, dtypes.DType):
         return obj.name
+    if isinstance(obj, slice):
+        return {"class_name": "__slice__", "config": {
+            "start": serialize_keras_object(obj.start), "stop": serialize_keras_object(obj.stop),
+            "step": serialize_keras_object(obj.step)}}
+    if obj is Ellipsis:
+        return {"class_name": "__ellipsis__", "config": {}}
     if isinstance(obj, (types.FunctionType, types.BuiltinFunctionType)):
         return _function(obj)
     return NotImplemented
@@ -188,6 +194,8 @@ def _special(config: dict, custom_objects: Any) -> Any:
         return inner["value"].encode("utf-8")
     if kind == "__ellipsis__":
         return Ellipsis
+    if kind == "__slice__":
+        return slice(inner["start"], inner["stop"], inner["step"])
     if kind == "__lambda__":
         raise ValueError("keras.saving: the config holds a Python `lambda`; finegrad never "
                          "runs code stored in a file (Keras needs `safe_mode=False` for it)")
