@@ -261,8 +261,8 @@ def _inputs(arrays):
 def test_files_travel_both_ways_with_keras(tmp_path):
     """Sequential and functional models of common layers (Dense, LayerNormalization,
     BatchNormalization, Concatenate, Dropout, Conv2D, MaxPooling2D, Flatten, Embedding, LSTM,
-    operators on symbolic tensors), compiled and trained: finegrad's file loads in Keras 3 (same predictions, optimizer
-    state, compile config) and Keras 3's in finegrad."""
+    operators on symbolic tensors), compiled and trained: finegrad's file loads in Keras 3
+    (same predictions, optimizer state, compile config) and Keras 3's in finegrad."""
     pytest.importorskip("h5py")
     pytest.importorskip("keras")
     cases, y = _interop_cases()
