@@ -143,8 +143,9 @@ def serialize_keras_object(obj: Any) -> Any:
 
 
 def _subclasses(cls: type) -> list[type]:
-    out = [cls]
-    for sub in cls.__subclasses__():
+    out: list[type] = [cls]
+    subs: list[type] = cls.__subclasses__()
+    for sub in subs:
         out += _subclasses(sub)
     return out
 
@@ -186,7 +187,8 @@ def _function_named(name: str, custom_objects: Any) -> Any:
 def _special(config: dict, custom_objects: Any) -> Any:
     """The object of a ``__numpy__``/``__tensor__``/``function``/``__lambda__`` dict, or
     ``NotImplemented`` for a class's config."""
-    kind, inner = config["class_name"], config.get("config")
+    kind = config["class_name"]
+    inner: Any = config.get("config")
     if kind in ("__numpy__", "__tensor__"):
         value = np.asarray(inner["value"], dtype=inner["dtype"])
         return value if kind == "__numpy__" else Tensor(value)

@@ -124,7 +124,7 @@ class Trainer:
         ``compile``."""
         if not self.compiled or getattr(self, "_compile_config", None) is None:
             return {}
-        return serialize_keras_object(self._compile_config)
+        return serialize_keras_object(self.__dict__["_compile_config"])
 
     def compile_from_config(self, config: Any) -> None:
         """``compile`` with `get_compile_config`'s arguments, then build the optimizer's
@@ -138,7 +138,7 @@ class Trainer:
                           stacklevel=2)
             return
         self.compile(**deserialize_keras_object(config))
-        if self.built:
+        if getattr(self, "built", False):
             self.optimizer.build(self.trainable_variables)
 
     @property

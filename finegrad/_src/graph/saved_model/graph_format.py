@@ -95,7 +95,7 @@ class GraphEncoder:
     def graph(self, g: Graph, builder: Any = None) -> dict:
         """The JSON form of graph ``g`` (``builder``: the one that traced it, needed to trace
         the rules of its custom_gradient nodes)."""
-        saved, alias = self._alias, {}
+        saved, alias = self._alias, {}   # type: ignore[var-annotated]
         nodes = []
         for n in g.nodes:
             if n.prim is custom.custom_p and not self.custom_gradients:
@@ -173,7 +173,8 @@ class GraphDecoder:
             return [self.value(x) for x in v]
         if not isinstance(v, dict):
             return v
-        (tag, x), = v.items() if len(v) == 1 else (("?", v),)
+        tag: str = next(iter(v)) if len(v) == 1 else "?"
+        x: Any = v.get(tag)
         if tag == "t":
             return tuple(self.value(i) for i in x)
         if tag == "d":

@@ -228,8 +228,8 @@ def save(obj: Any, export_dir: Any, signatures: Any = None, options: Any = None)
             for key, v in exporter.variables.items()}
     doc = {"format": FORMAT, "version": 1, "root": root, "functions": exporter.functions,
            "signatures": sigs, "variables": meta}
-    with open(os.path.join(export_dir, ARRAYS_NAME), "wb") as f:
-        np.savez(f, **exporter.encoder.arrays)  # type: ignore[arg-type]
+    with open(os.path.join(export_dir, ARRAYS_NAME), "wb") as out:
+        np.savez(out, **exporter.encoder.arrays)  # type: ignore[arg-type]
     _write(os.path.join(export_dir, VARIABLES_PREFIX), exporter.variables)
-    with open(os.path.join(export_dir, JSON_NAME), "w", encoding="utf-8") as f:
-        json.dump(doc, f)
+    with open(os.path.join(export_dir, JSON_NAME), "w", encoding="utf-8") as text:
+        json.dump(doc, text)
