@@ -22,6 +22,7 @@ from finegrad._src.ad.tape import GradientTape
 from finegrad._src.dtypes import as_dtype
 from finegrad._src.ops.array.structural import reduce_sum
 from finegrad._src.testing import frameworks
+from finegrad._src.testing.frameworks import ops_rules
 from finegrad._src.testing.progress import ProgressBar
 from finegrad._src.testing.sweep_report import SweepReport
 from finegrad._src.tensor import Tensor
@@ -298,6 +299,7 @@ def _from_unit(u, lo, hi, scale):
 
 def input_names(fn):
     """The names of ``fn``'s required positional parameters (its swept inputs)."""
+    fn = ops_rules.user_function(fn)
     try:
         params = inspect.signature(fn).parameters.values()
     except (TypeError, ValueError):
@@ -308,6 +310,7 @@ def input_names(fn):
 
 
 def _name(fn):
+    fn = ops_rules.user_function(fn)
     owner = getattr(fn, "__self__", None)
     if isinstance(owner, type):     # autograd.Function.apply: the user's class
         return f"{owner.__name__}.{getattr(fn, '__name__', 'apply')}"
@@ -316,20 +319,26 @@ def _name(fn):
 
 def sweep(f, reference=None, interval=(-10.0, 10.0), points=1001, scale="linear",
           dtype="float32", order=1, modes=MODES, rtol=None, floor=1e-3, base=None, seed=0,
-          progress=False, framework=None, reference_framework=None, deviation=None):
+          progress=False, framework=None, reference_framework=None, deviation=None,
+          backend=None):
     """Check ``f``'s derivatives over a whole range; see `finegrad.testing.sweep`."""
     np_dtype, interval, points = _checked_arguments(f, interval, points, dtype, rtol)
     reference_name = None if reference is None else _name(reference)
     if reference is None and hasattr(f, "forward_without_rule"):
         reference = f.forward_without_rule
         reference_name = f"{_name(f)} without its rule"
+    names = input_names(f)
+    label = ops_rules.label(f, framework, backend)
+    f, framework = ops_rules.resolve(f, framework, backend)
+    if reference is not None:
+        reference, reference_framework = ops_rules.resolve(reference, reference_framework,
+                                                           backend)
     if order not in (1, 2):
         raise ValueError(f"finegrad.testing.sweep: order must be 1 or 2, got {order!r}")
     modes = tuple(modes)
     unknown = [m for m in modes if m not in MODES]
     if unknown or not modes:
         raise ValueError(f"finegrad.testing.sweep: modes must be among {MODES}, got {modes!r}")
-    names = input_names(f)
     cols, groups = sweep_points(len(names), interval, int(points), scale, base, seed)
     # the points the function really receives, so that finite differences are taken there
     cols = [np.asarray(c.astype(np_dtype), np.float64) for c in cols]
@@ -356,6 +365,7 @@ def sweep(f, reference=None, interval=(-10.0, 10.0), points=1001, scale="linear"
         cols=cols, groups=groups, value=value, got=got, expected=fd, noise=noise, kinks=kinks,
         value64=value64, reference=ref,
         vectorized=evaluators[0].vectorized, framework=kinds[0],
+        framework_label=label or (None if kinds[0] == "finegrad" else kinds[0]),
         unavailable=evaluators[0].unavailable, intended=intended, deviation=deviation)
 
 

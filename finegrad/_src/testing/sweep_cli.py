@@ -15,7 +15,7 @@ import numpy as np
 
 from finegrad._src.ad.tape import GradientTape
 from finegrad._src.ad.linearity import NotLinearError
-from finegrad._src.testing.frameworks import detect
+from finegrad._src.testing.frameworks import detect, ops_rules
 from finegrad._src.testing.sweep import MAX_POINTS, input_names, sweep
 from finegrad._src.tensor import Tensor
 
@@ -46,9 +46,13 @@ def _parser():
     p.add_argument("--modes", default="rev,fwd", help="rev, fwd or both (default rev,fwd)")
     p.add_argument("--rtol", type=float, default=None,
                    help="relative tolerance (default 1e-3 for float32, 1e-6 for float64)")
-    p.add_argument("--framework", choices=["finegrad", "torch", "jax", "tensorflow", "numpy"],
+    p.add_argument("--framework", choices=["finegrad", "torch", "jax", "tensorflow", "keras",
+                                           "numpy"],
                    default=None, help="what TARGET (and REF) are written for (default: found "
-                   "from the function)")
+                   "from the function; keras: the backend Keras runs on)")
+    p.add_argument("--backend", choices=["finegrad", "jax", "torch", "tensorflow"],
+                   default=None, help="run TARGET (and REF) on this finegrad.ops backend "
+                   "(default for a finegrad.ops.custom_gradient function: the active one)")
     p.add_argument("--expect-deviation", metavar="EXPR", default=None,
                    help="where the rule deviates on purpose, e.g. 'x<0' (intended, not checked)")
     p.add_argument("--plot", metavar="FILE", help="draw the sweep to FILE (.png, .svg, .pdf)")
@@ -69,13 +73,15 @@ def main(argv=None):
         f = load_function(args.target, "TARGET")
         ref = load_function(args.reference, "REF") if args.reference else None
         n = len(input_names(f))
-        options["framework"] = detect(f, args.framework, n)
+        options["framework"] = _framework(f, args, n)
         options["deviation"] = args.expect_deviation
+        options["backend"] = args.backend
         if ref is not None:
-            options["reference_framework"] = detect(ref, args.framework, n)
-        if options["framework"] == "finegrad":
+            options["reference_framework"] = _framework(ref, args, n)
+        if options["framework"] == "finegrad" and args.backend is None:
             _try_call(f, f, args.target, "TARGET", options)
-        if ref is not None and options["reference_framework"] == "finegrad":
+        if ref is not None and options["reference_framework"] == "finegrad" and \
+                args.backend is None:
             _try_call(ref, f, args.reference, "REF", options)
     except UsageError as e:
         print(f"finegrad check: {e}", file=sys.stderr)
@@ -99,6 +105,17 @@ def main(argv=None):
               file=sys.stderr)
         return USAGE_ERROR
     return status
+
+
+def _framework(fn, args, n):
+    """What ``fn`` is written for; None (found by the sweep) for a `finegrad.ops` function
+    or with ``--backend``, which run on a `finegrad.ops` backend."""
+    if args.backend is not None or ops_rules.is_ops_rule(fn):
+        return args.framework
+    try:
+        return detect(fn, args.framework, n)
+    except (ImportError, ValueError) as e:      # --framework keras without Keras, say
+        raise UsageError(str(e)) from None
 
 
 def _forward_failed(e, options):

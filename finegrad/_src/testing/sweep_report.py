@@ -203,7 +203,9 @@ class SweepReport:
         lo, hi = self.interval
         ref = f" against {self.reference_name}" if self.reference_name else ""
         n = len(self.cols[0])
-        return (f"finegrad check: {self.name}{ref}, {', '.join(self.input_names)} in "
+        on = getattr(self, "framework_label", None)
+        on = f" ({on})" if on else ""
+        return (f"finegrad check: {self.name}{on}{ref}, {', '.join(self.input_names)} in "
                 f"[{_num(lo)}, {_num(hi)}] ({self.scale}), {n} points, {self.dtype.name}")
 
     def plot(self, path=None):

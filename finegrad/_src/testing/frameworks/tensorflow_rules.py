@@ -87,5 +87,7 @@ class TensorFlowEvaluator(FrameworkEvaluator):
 
 
 def _is_custom_gradient(fn):
+    if getattr(fn, "_tf_custom_gradient", False):   # finegrad.ops's rule on tensorflow
+        return True
     decorator = getattr(fn, "_tf_decorator", None)
     return getattr(decorator, "decorator_name", None) == "custom_gradient"
