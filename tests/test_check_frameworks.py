@@ -158,7 +158,8 @@ def test_stable_functions_pass_with_their_regions_declared(name, deviation, inte
     report = fg.testing.sweep(f, interval=interval, deviation=deviation, order=2)
     assert report.ok, str(report)
     if name == "safe_divide":     # the safe 0 at y = 0 is intended: undeclared, it fails there
-        bad = fg.testing.sweep(f, interval=interval)
+        assert fg.testing.sweep(f, interval=interval).ok       # declared on the function
+        bad = fg.testing.sweep(lambda x, y: f(x, y), interval=interval)    # not declared
         assert not bad.ok and "d/dy: 1 of 3003 points (y in [0, 0])" in str(bad)
 
 

@@ -2,7 +2,7 @@
 `finegrad.testing.assert_rule` (the same sweep, raising in a test suite)."""
 from typing import Any as _Any
 
-from finegrad._src.testing import sweep as _sweep
+from finegrad._src.testing import sweep_plan as _sweep
 from finegrad._src.types import DTypeLike as _DTypeLike
 
 
@@ -33,7 +33,8 @@ def sweep(f: _Any, reference: _Any = None, interval: _Any = (-10.0, 10.0), point
           modes: _Any = ("rev", "fwd"), rtol: _Any = None, floor: float = 1e-3, base: _Any = None,
           seed: int = 0, progress: bool = False, framework: _Any = None,
           reference_framework: _Any = None, deviation: _Any = None,
-          backend: _Any = None) -> _Any:
+          backend: _Any = None, shape: _Any = None, elements: _Any = None,
+          lines: _Any = None) -> _Any:
     """Check ``f``'s derivatives over a whole range, against float64 finite differences.
 
     ``f`` takes scalar inputs (its required positional parameters) and returns a scalar
@@ -62,6 +63,9 @@ def sweep(f: _Any, reference: _Any = None, interval: _Any = (-10.0, 10.0), point
             on purpose ("x < 0", or a function of the inputs' arrays): intended, not checked.
         backend: a `finegrad.ops` backend to run ``f`` on (default for a
             `finegrad.ops.custom_gradient` function: the active one).
+        shape: array inputs (one shape, or one per input), swept along ``lines`` random
+            lines (default 2) and the coordinate lines of ``elements`` ("all" or indices);
+            default: scalars, or (3,) for a function that is not elementwise on vectors.
 
     Returns:
         A report: ``str(report)`` (table and verdict), ``ok``, ``worst`` (mode, order, input,
@@ -82,5 +86,5 @@ def sweep(f: _Any, reference: _Any = None, interval: _Any = (-10.0, 10.0), point
     """
     return _sweep.sweep(f, reference, interval, points, scale, dtype, order, modes, rtol,
                         floor, base, seed, progress, framework, reference_framework, deviation,
-                        backend)
+                        backend, shape, elements, lines)
 

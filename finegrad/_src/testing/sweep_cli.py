@@ -16,7 +16,9 @@ import numpy as np
 from finegrad._src.ad.tape import GradientTape
 from finegrad._src.ad.linearity import NotLinearError
 from finegrad._src.testing.frameworks import detect, ops_rules
-from finegrad._src.testing.sweep import MAX_POINTS, input_names, sweep
+from finegrad._src.testing.sweep import MAX_POINTS, input_names
+from finegrad._src.testing.sweep_plan import sweep
+from finegrad._src.testing.sweep_vector import input_shapes
 from finegrad._src.tensor import Tensor
 
 USAGE_ERROR = 2
@@ -55,6 +57,16 @@ def _parser():
                    "(default for a finegrad.ops.custom_gradient function: the active one)")
     p.add_argument("--expect-deviation", metavar="EXPR", default=None,
                    help="where the rule deviates on purpose, e.g. 'x<0' (intended, not checked)")
+    p.add_argument("--shape", metavar="S", default=None,
+                   help="array inputs: one shape for every input (3,4) or one per input "
+                   "(3,4;4); () for scalars; default: scalars, or (3,) for a function that is "
+                   "not elementwise on vectors")
+    p.add_argument("--elements", metavar="E", default=None,
+                   help="with array inputs, also sweep these elements each over the range: "
+                   "'all', or indices separated by ';' (5;7 or 0,1;2,3)")
+    p.add_argument("--lines", type=int, metavar="N", default=None,
+                   help="with array inputs, the number of random lines (default 2, 0 with "
+                   "--elements)")
     p.add_argument("--plot", metavar="FILE", help="draw the sweep to FILE (.png, .svg, .pdf)")
     p.add_argument("--json", metavar="FILE", help="write the report as JSON to FILE")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
@@ -130,7 +142,8 @@ def _try_call(fn, target, spec, what, options):
     in the range), so that a function that cannot run is a usage error naming it."""
     names = input_names(target)
     lo, hi = options["interval"]
-    xs = [Tensor(np.asarray(lo + 0.618 * (hi - lo), options["dtype"])) for _ in names]
+    shapes = input_shapes(options["shape"], len(names)) or [()] * len(names)
+    xs = [Tensor(np.full(s, lo + 0.618 * (hi - lo), options["dtype"])) for s in shapes]
     try:
         with GradientTape() as tape:
             tape.watch(xs)
@@ -198,7 +211,36 @@ def _options(args):
         except ImportError as e:
             raise UsageError(str(e)) from None
     return {"interval": interval, "points": args.points, "scale": args.scale,
-            "dtype": args.dtype, "order": args.order, "modes": modes, "rtol": args.rtol}
+            "dtype": args.dtype, "order": args.order, "modes": modes, "rtol": args.rtol,
+            "shape": _shape(args.shape), "elements": _elements(args.elements),
+            "lines": args.lines}
+
+
+def _numbers(text, what):
+    try:
+        return tuple(int(v) for v in text.replace("(", "").replace(")", "").split(",")
+                     if v.strip())
+    except ValueError:
+        raise UsageError(f"{what} must be integers separated by ',' (and ';'), got "
+                         f"{text!r}") from None
+
+
+def _shape(text):
+    """``3,4`` -> (3, 4); ``3,4;4`` -> [(3, 4), (4,)] (one per input)."""
+    if text is None:
+        return None
+    parts = [_numbers(p, "--shape") for p in text.split(";")]
+    if any(d < 1 for p in parts for d in p):
+        raise UsageError(f"--shape must have dimensions >= 1, got {text!r}")
+    return parts[0] if len(parts) == 1 else parts
+
+
+def _elements(text):
+    """``all``; ``5;7`` -> [5, 7]; ``0,1;2,3`` -> [(0, 1), (2, 3)]."""
+    if text is None or text == "all":
+        return text
+    parts = [_numbers(p, "--elements") for p in text.split(";")]
+    return [p[0] if len(p) == 1 else p for p in parts]
 
 
 def load_function(spec, what="TARGET"):

@@ -54,8 +54,8 @@ class Check:
             # the finite difference's own rounding error is not the rule's
             noise = np.nan_to_num(report.noise[order][k], nan=0.0, posinf=0.0)
             rel = np.maximum(c.error - noise, 0.0) / denom
-            self.error.append(rel)
             keep = ~getattr(report, "intended", np.zeros(exp.shape, bool))
+            self.error.append(np.where(keep, rel, 0.0))    # intended points: not checked
             self.rule_nonfinite.append(due & ~c.got_finite & keep)
             self.failing.append((c.checked & keep & (rel > report.rtol)) |
                                 self.rule_nonfinite[-1])

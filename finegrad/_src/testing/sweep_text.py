@@ -89,7 +89,7 @@ def report_text(report):
     intended = getattr(report, "intended", None)
     if intended is not None and intended.any():
         lines.append(f"  intended, not checked: {report.spans([intended], ' points')} "
-                     f"(deviation {report.deviation!r:.60})")
+                     f"({report.deviation})")
     if not report.vectorized:
         lines.append("  note: evaluated one point at a time (the function is not elementwise)")
     lines.append(verdict(report))
