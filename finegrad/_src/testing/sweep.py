@@ -340,7 +340,7 @@ def run(f, reference, kinds, spec):
     ref = evaluators[1].derivatives(cols, modes, order)[1] if reference is not None else None
     fd, noise, kinks, value64 = finite_differences(evaluators[0].values64, cols, order)
     bar.close()
-    return SweepReport(
+    report = SweepReport(
         name=spec["name"], reference_name=spec["reference_name"],
         input_names=names, dtype=np_dtype, interval=spec["interval"],
         scale=spec["scale"], points=spec["points"], order=order, modes=modes,
@@ -351,6 +351,9 @@ def run(f, reference, kinds, spec):
         framework_label=spec["label"] or (None if kinds[0] == "finegrad" else kinds[0]),
         unavailable=evaluators[0].unavailable, intended=intended,
         deviation=None if region is None else region.text())
+    if getattr(evaluators[0], "without_graph", False) and not report.ok:
+        report.notes.append(f"note: {evaluators[0].NO_GRAPH}")
+    return report
 
 
 def _evaluator(fn, cols, dtype, kind):

@@ -83,6 +83,8 @@ class LinesReport:
             out += ["  " + t for t in report_text(line.report).splitlines()[1:-1]]
             if line.wrong is not None:
                 out.append("    " + self.wrong_text(line))
+        if self.order == 1 and self.ok:
+            out.append("  order 2 not checked; ask for it with --order 2 (order=2)")
         out.append(self.verdict())
         return "\n".join(out)
 

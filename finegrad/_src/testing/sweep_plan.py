@@ -59,7 +59,10 @@ def sweep(f, reference=None, interval=(-10.0, 10.0), points=1001, scale="linear"
         if elements is not None or lines is not None:
             raise ValueError("finegrad.testing.sweep: elements= and lines= need array inputs "
                              "(shape=)")
-        return _points.run(f, reference, kinds, spec)
+        report = _points.run(f, reference, kinds, spec)
+        if order == 1 and report.ok:
+            report.order2_hint = order2_hint(f, kinds, spec)
+        return report
     indices = sweep_vector.element_indices(elements, shapes)
     n_lines = (2 if not indices else 0) if lines is None else int(lines)
     if n_lines < 0 or n_lines + len(indices) == 0:
@@ -100,6 +103,25 @@ def _wrong_at_worst(report, f, framework, ps, ds, weights, spec):
                                                xs, spec["dtype"], spec["rtol"], spec["floor"])
     except Exception as e:   # the reverse gradient itself fails there: say so, not crash
         return xs, f"{type(e).__name__}: {e}"
+
+
+def order2_hint(f, kinds, spec, quick=21):
+    """What the report says of order 2 when order 1 passes: a quick look at ``quick``
+    points (reverse over reverse) tells whether asking for it is likely to find something."""
+    ask = "ask for it with --order 2 (order=2)"
+    try:
+        look = _points.run(f, None, kinds[:1], dict(
+            spec, points=min(spec["points"], quick), order=2, modes=("rev",), progress=False))
+    except Exception as e:    # the second derivative cannot even be taken: say so
+        return (f"this rule passes at order 1, but a quick look at order 2 failed "
+                f"({type(e).__name__}: {str(e)[:120]}); {ask}")
+    check = look.checks[-1]
+    if check.unavailable:
+        return f"order 2 not checked: {check.unavailable}"
+    if not check.ok:
+        return (f"this rule passes at order 1, but its second derivative looks wrong "
+                f"(a quick look, reverse over reverse: {look.failing_spans(check)}); {ask}")
+    return f"order 2 not checked (a quick look at {len(look.cols[0])} points found nothing); {ask}"
 
 
 class _OnLine:

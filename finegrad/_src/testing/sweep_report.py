@@ -102,6 +102,7 @@ class SweepReport:
     ``to_dict()`` (JSON-ready), ``plot()`` and a table in Jupyter."""
 
     def __init__(self, **data):
+        self.notes = []     # lines the sweep adds under the table
         self.__dict__.update(data)
         self.checks = [Check(self, mode, order) for order in range(1, self.order + 1)
                        for mode in self.modes]
