@@ -69,6 +69,8 @@ def _parser():
                    "--elements)")
     p.add_argument("--plot", metavar="FILE", help="draw the sweep to FILE (.png, .svg, .pdf)")
     p.add_argument("--json", metavar="FILE", help="write the report as JSON to FILE")
+    p.add_argument("--html", metavar="FILE", help="write the report as one HTML page to FILE, "
+                   "with the picture inline when matplotlib is installed")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     return p
 
@@ -178,6 +180,11 @@ def _write_outputs(report, args):
         if args.plot:
             report.plot(args.plot)
             print(f"plot written to {args.plot}")
+        if args.html:
+            from finegrad._src.testing.sweep_plot import html_page
+            with open(args.html, "w", encoding="utf-8") as fh:
+                fh.write(html_page(report))
+            print(f"report written to {args.html}")
     except OSError as e:
         print(f"finegrad check: cannot write {e.filename}: {e.strerror}", file=sys.stderr)
         return USAGE_ERROR

@@ -151,10 +151,21 @@ class LinesReport:
         return self.worst_line().report.plot(path)
 
     def _repr_html_(self):
+        return self.to_html(figure=True)
+
+    def to_html(self, figure=False):
+        """The report as HTML, each line's table in turn; with ``figure``, the picture of
+        the worst line inline."""
         parts = [f"<p><b>{html.escape(self.title())}</b></p>"]
         for line in self.lines:
-            parts.append(f"<p>{html.escape(line.label)}</p>" + line.report._repr_html_())
-        return f"<div>{''.join(parts)}<p>{html.escape(self.verdict())}</p></div>"
+            parts.append(f"<p>{html.escape(line.label)}</p>" + line.report.to_html())
+            if line.wrong is not None:
+                parts.append(f"<p>{html.escape(self.wrong_text(line))}</p>")
+        picture = ""
+        if figure:
+            from finegrad._src.testing.sweep_plot import figure_html
+            picture = figure_html(self.worst_line().report)
+        return f"<div>{''.join(parts)}<p>{html.escape(self.verdict())}</p>{picture}</div>"
 
     def __repr__(self):
         return f"<LinesReport of {self.name}: {'ok' if self.ok else 'MISMATCH'}>"

@@ -192,12 +192,24 @@ class SweepReport:
         return report_dict(self)
 
     def _repr_html_(self):
+        return self.to_html(figure=True)
+
+    def to_html(self, figure=False):
+        """The report as HTML: the title, the table, the notes and the verdict; with
+        ``figure``, the picture inline (a base64 PNG; nothing without matplotlib)."""
         head, rows = report_rows(self)
         cells = "".join(f"<th>{html.escape(h)}</th>" for h in head)
         body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in r) + "</tr>"
                        for r in rows)
+        notes = "".join(f"<li>{html.escape(t.strip())}</li>" for t in
+                        report_text(self).splitlines()[len(rows) + 2:-1])
+        picture = ""
+        if figure:
+            from finegrad._src.testing.sweep_plot import figure_html
+            picture = figure_html(self)
         return (f"<div><p><b>{html.escape(self.title())}</b></p><table><tr>{cells}</tr>{body}"
-                f"</table><p>{html.escape(verdict(self))}</p></div>")
+                f"</table>{f'<ul>{notes}</ul>' if notes else ''}"
+                f"<p>{html.escape(verdict(self))}</p>{picture}</div>")
 
     def title(self):
         """One line: what was checked, against what, over which range."""
