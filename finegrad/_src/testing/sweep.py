@@ -23,6 +23,7 @@ from finegrad._src.dtypes import as_dtype
 from finegrad._src.ops.array.structural import reduce_sum
 from finegrad._src.testing import frameworks
 from finegrad._src.testing.frameworks import ops_rules
+from finegrad._src.testing.frameworks.base import UPSTREAM
 from finegrad._src.testing.progress import ProgressBar
 from finegrad._src.testing.sweep_report import SweepReport
 from finegrad._src.tensor import Tensor
@@ -65,6 +66,10 @@ def _ones(t):
     return Tensor(np.ones(np.shape(t._value), t._value.dtype))
 
 
+def _upstream(t):
+    return Tensor(np.full(np.shape(t._value), UPSTREAM, t._value.dtype))
+
+
 def _array(t, like):
     if t is None:
         return np.zeros(np.shape(like._value))
@@ -87,13 +92,14 @@ def derivatives(fn, cols, dtype, modes=MODES, order=1):
             with GradientTape() as tape:
                 tape.watch(ts)
                 y = _output(fn, ts, shape)
-            g = tape.gradient(y, ts, output_gradients=_ones(y), unconnected_gradients="zero")
+            g = tape.gradient(y, ts, output_gradients=_upstream(y),
+                              unconnected_gradients="zero")
         value = np.asarray(y._value, np.float64)
         if "rev" in modes:
-            out["rev", 1] = [_array(gi, t) for gi, t in zip(g, ts, strict=True)]
+            out["rev", 1] = [_array(gi, t) / UPSTREAM for gi, t in zip(g, ts, strict=True)]
             if order >= 2:
                 out["rev", 2] = [_array(outer.gradient(gi, t, output_gradients=_ones(gi),
-                                                       unconnected_gradients="zero"), t)
+                                                       unconnected_gradients="zero"), t) / UPSTREAM
                                  for gi, t in zip(g, ts, strict=True)]
         if "fwd" in modes:
             out["fwd", 1], out["fwd", 2] = [], []
@@ -115,10 +121,10 @@ def _forward(fn, ts, k, shape, order):
         with GradientTape() as tape:
             tape.watch(ts[k])
             y = _output(fn, ts, shape)
-        g = tape.gradient(y, ts[k], output_gradients=_ones(y),
+        g = tape.gradient(y, ts[k], output_gradients=_upstream(y),
                           unconnected_gradients="zero") if order >= 2 else None
     d1 = _array(acc.jvp(y), ts[k])
-    d2 = _array(acc.jvp(g), ts[k]) if order >= 2 else None
+    d2 = _array(acc.jvp(g), ts[k]) / UPSTREAM if order >= 2 else None
     return d1, d2
 
 

@@ -4,7 +4,7 @@ included), run through torch's own autodiff: ``torch.autograd.grad`` (with
 forward over reverse for order 2). torch is imported when a rule is checked."""
 import numpy as np
 
-from finegrad._src.testing.frameworks.base import FrameworkEvaluator
+from finegrad._src.testing.frameworks.base import UPSTREAM, FrameworkEvaluator
 
 
 def _torch():
@@ -56,9 +56,9 @@ class TorchEvaluator(FrameworkEvaluator):
         if "rev" in modes:
             # at order 2 the upstream requires grad, as inside a larger graph: torch then
             # raises for a backward marked @once_differentiable ("not available")
-            up = torch.ones_like(y).requires_grad_(order >= 2)
+            up = torch.full_like(y, UPSTREAM).requires_grad_(order >= 2)
             g = torch.autograd.grad(y, xs, up, create_graph=order >= 2, allow_unused=True)
-            out["rev", 1] = [_np(gi, c) for gi, c in zip(g, cols, strict=True)]
+            out["rev", 1] = [_np(gi, c) / UPSTREAM for gi, c in zip(g, cols, strict=True)]
             if order >= 2 and _once_differentiable(self.fn):
                 for mode in modes:
                     self.not_available(mode, 2, NotImplementedError(
@@ -94,7 +94,7 @@ class TorchEvaluator(FrameworkEvaluator):
             return np.zeros(np.shape(col))
         (h,) = torch.autograd.grad(g, x, torch.ones_like(g), allow_unused=True)
         self.without_graph = self.without_graph or h is None
-        return _np(h, col)
+        return _np(h, col) / UPSTREAM
 
     def _forward(self, cols, dtype, k, order):
         """Forward mode along input ``k`` (order 1), or forward over reverse (order 2)."""
@@ -109,11 +109,12 @@ class TorchEvaluator(FrameworkEvaluator):
                   for i, p in enumerate(prim)]
             y = _output(self.fn, xs, shape)
             if order == 2:
-                (y,) = torch.autograd.grad(y, xs[k], torch.ones_like(y), create_graph=True)
+                (y,) = torch.autograd.grad(y, xs[k], torch.full_like(y, UPSTREAM),
+                                           create_graph=True)
             tangent = fwad.unpack_dual(y).tangent
         if order == 2 and tangent is None:
             self.without_graph = True
-        return _np(tangent, cols[0])
+        return _np(tangent, cols[0]) / (UPSTREAM if order == 2 else 1.0)
 
 
 def _function_without_jvp(fn):
