@@ -157,3 +157,14 @@ def test_cli_shape_and_elements(tmp_path, capsys):
     assert main(["check", "finegrad.stable:logsumexp", "--points", "21", "-q"]) == 0
     assert "shape (3,)" in capsys.readouterr().out
     assert main(["check", "finegrad.stable:logsumexp", "--shape", "2,x", "-q"]) == 2
+
+
+def test_base_point_of_the_coordinate_lines():
+    base = np.array([0.5, -1.0, 2.0, 0.0])
+    report = fg.testing.sweep(_lse_finegrad(WRONG), shape=(4,), points=21, elements=[3],
+                              base=base)
+    (line,) = report.lines
+    assert np.array_equal(line.ps[0], [0.5, -1.0, 2.0, 0.0]) and list(line.ds[0]) == [0, 0, 0, 1]
+    assert not report.ok
+    with pytest.raises(ValueError, match="base must be an array of the inputs' shape"):
+        fg.testing.sweep(_lse_finegrad(WRONG), shape=(4,), points=11, base=np.zeros(3))

@@ -55,7 +55,8 @@ def sweep(f: _Any, reference: _Any = None, interval: _Any = (-10.0, 10.0), point
         modes: any of "rev" and "fwd".  rtol: default 1e-3 (float32), 1e-6 (float64).
         floor: errors are relative to |expected|, never to less than ``floor`` times the
             largest |expected| of that input and order.  seed: for the random points.
-        base: where the other inputs stay (default 0.618 of the way across the range).
+        base: where the other inputs stay (default 0.618 of the way across the range; with
+            ``shape``, the array the coordinate lines go through, default random).
         progress: a progress bar on stderr (True, False, "auto").
         framework: "finegrad", "torch", "jax", "tensorflow", "keras" (Keras's backend) or
             "numpy" (arrays -> ``(value, grad)``); default: found from ``f``.

@@ -64,6 +64,8 @@ def sweep(f, reference=None, interval=(-10.0, 10.0), points=1001, scale="linear"
             report.order2_hint = order2_hint(f, kinds, spec)
         return report
     indices = sweep_vector.element_indices(elements, shapes)
+    spec["base_arrays"] = sweep_vector.base_arrays(base, shapes)
+    spec["base"] = None     # the scalar sweep along each line starts from its own default
     n_lines = (2 if not indices else 0) if lines is None else int(lines)
     if n_lines < 0 or n_lines + len(indices) == 0:
         raise ValueError(f"finegrad.testing.sweep: lines must be >= 1 without elements, got "
@@ -78,7 +80,7 @@ def along_lines(f, reference, kinds, spec, shapes, indices, n_lines, guessed):
     found = []
     line_names = ["t"] if len(spec["names"]) == 1 else [f"t_{n}" for n in spec["names"]]
     for label, ps, ds in sweep_vector.lines(shapes, spec["interval"], indices, n_lines,
-                                            spec["dtype"], spec["seed"]):
+                                            spec["dtype"], spec["seed"], spec["base_arrays"]):
         g = arrays.on_line(f, kinds[0], ps, ds, weights)
         r = None if reference is None else arrays.on_line(reference, kinds[1], ps, ds, weights)
         region = None if spec["intended"] is None else _OnLine(spec["intended"], ps, ds,

@@ -66,15 +66,17 @@ def element_indices(elements, shapes, where="finegrad.testing.sweep"):
     return out
 
 
-def lines(shapes, interval, elements, n_random, dtype, seed=0):
+def lines(shapes, interval, elements, n_random, dtype, seed=0, base=None):
     """``[(label, ps, ds)]``: the lines of the sweep, ``x_k = ps[k] + t ds[k]``, with ``ps``
-    and ``ds`` rounded to ``dtype`` (so the points the rule sees are on the line)."""
+    and ``ds`` rounded to ``dtype`` (so the points the rule sees are on the line). The
+    coordinate lines go through ``base`` (one array per input; default: random)."""
     lo, hi = interval
     rng = np.random.default_rng(seed)
 
     def exact(a):
         return np.asarray(np.asarray(a, dtype), np.float64)
-    base = [exact(rng.uniform(lo, hi, s)) for s in shapes]
+    base = [exact(rng.uniform(lo, hi, s)) for s in shapes] if base is None else \
+        [exact(b) for b in base]
     out = []
     for i in range(n_random):
         a = [exact(rng.uniform(lo, hi, s)) for s in shapes]
@@ -92,6 +94,21 @@ def lines(shapes, interval, elements, n_random, dtype, seed=0):
             ds.append(dk)
         out.append((f"element {_index(j, max(shapes, key=lambda s: int(np.prod(s))))}", ps,
                     ds))
+    return out
+
+
+def base_arrays(base, shapes, where="finegrad.testing.sweep"):
+    """``base`` as one array per input of ``shapes`` (None stays None): a number, one array
+    for every input, or a list of them."""
+    if base is None:
+        return None
+    items = list(base) if isinstance(base, (list, tuple)) and len(base) == len(shapes) and \
+        all(np.shape(b) == s for b, s in zip(base, shapes, strict=True)) else [base] * len(shapes)
+    out = [np.full(s, float(b)) if np.ndim(b) == 0 else np.asarray(b, np.float64)
+           for b, s in zip(items, shapes, strict=True)]     # a number: every element
+    if any(b.shape != s for b, s in zip(out, shapes, strict=True)):
+        raise ValueError(f"{where}: base must be an array of the inputs' shape {shapes[0]} (or "
+                         f"one per input), got shape {[b.shape for b in out]}")
     return out
 
 
