@@ -168,3 +168,14 @@ def test_base_point_of_the_coordinate_lines():
     assert not report.ok
     with pytest.raises(ValueError, match="base must be an array of the inputs' shape"):
         fg.testing.sweep(_lse_finegrad(WRONG), shape=(4,), points=11, base=np.zeros(3))
+
+
+def test_json_of_a_rule_that_is_nan_on_one_element(tmp_path):
+    @fg.custom_gradient
+    def lse(x):
+        y = fg.reduce_logsumexp(x)
+        return y, lambda dy: dy * fg.exp(x - y) * fg.constant([1., 1., np.nan], x.dtype)
+    report = fg.testing.sweep(lse, shape=(3,), points=21)
+    assert not report.ok and all(w == ["[2]"] for w in _wrong(report)) and _wrong(report)
+    data = json.dumps(report.to_dict(), allow_nan=False)
+    assert '"got": "nan"' in data

@@ -136,7 +136,8 @@ class LinesReport:
                 entry["wrong_elements"] = wrong if isinstance(wrong, str) else {
                     "at": [x.tolist() for x in xs],
                     "elements": {self.input_names[k]: [
-                        {"index": idx, "got": got, "expected": exp} for idx, got, exp in items]
+                        {"index": idx, "got": _plain(got), "expected": _plain(exp)}
+                        for idx, got, exp in items]
                         for k, items in enumerate(wrong)}}
             lines.append(entry)
         return {"target": self.name, "reference": self.reference_name,
@@ -169,6 +170,11 @@ class LinesReport:
 
     def __repr__(self):
         return f"<LinesReport of {self.name}: {'ok' if self.ok else 'MISMATCH'}>"
+
+
+def _plain(v):
+    """A number for JSON: nan and inf as strings (JSON has neither)."""
+    return v if v == v and abs(v) != float("inf") else str(v)
 
 
 def _all_intended(line):
