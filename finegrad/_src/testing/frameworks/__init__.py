@@ -49,15 +49,15 @@ def _probe(fn, n):
 
 def _candidates(tensor_type):
     yield "finegrad", lambda v: tensor_type(np.float32(v)), lambda o: isinstance(o, tensor_type)
-    if "torch" in sys.modules:
+    if sys.modules.get("torch") is not None:     # imported (None: blocked)
         torch = sys.modules["torch"]
         # recorded by torch's autograd: NumPy functions also return tensors on tensors
         yield "torch", lambda v: torch.tensor(v, requires_grad=True), \
             lambda o: isinstance(o, torch.Tensor) and o.requires_grad
-    if "jax" in sys.modules:
+    if sys.modules.get("jax") is not None:
         jnp = sys.modules["jax"].numpy
         yield "jax", lambda v: jnp.asarray(v), lambda o: type(o).__module__.startswith("jax")
-    if "tensorflow" in sys.modules:
+    if sys.modules.get("tensorflow") is not None:
         tf = sys.modules["tensorflow"]
         yield "tensorflow", lambda v: tf.constant(v), tf.is_tensor
     # a NumPy black box returns (value, grad) as a custom_gradient function does; a plain
