@@ -74,7 +74,10 @@ def _functions_of(obj: Any) -> list[tuple[str, Function]]:
     for name in dir(type(obj)):
         if isinstance(getattr(type(obj), name, None), Function):
             found[name] = getattr(obj, name)
-    for name, value in vars(obj).items() if hasattr(obj, "__dict__") else ():
+    # (a Keras model's own step functions, `train_function`..., are not exported, as Keras)
+    keras_model = hasattr(obj, "_default_save_signature")
+    for name, value in vars(obj).items() if hasattr(obj, "__dict__") and not keras_model \
+            else ():
         if isinstance(value, Function):
             found[name] = value
     return sorted(found.items())
@@ -175,6 +178,9 @@ def _signature_functions(obj: Any, signatures: Any) -> dict[str, Any]:
     takes the object's one function with an input_signature, if there is exactly one)."""
     if signatures is None:
         found = [f for _, f in _functions_of(obj) if f._signature is not None]
+        if not found and hasattr(obj, "_default_save_signature"):   # a Keras model
+            default = obj._default_save_signature()
+            found = [default] if default is not None else []
         return {"serving_default": found[0]} if len(found) == 1 else {}
     if isinstance(signatures, (Function, ConcreteFunction)):
         return {"serving_default": signatures}
