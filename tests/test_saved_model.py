@@ -243,3 +243,19 @@ def test_keras_model_exports_keras_3s_serving_signature(tmp_path):
         """)
     assert got[:3] == [["serving_default"], ["inputs"], ["output_0"]]
     np.testing.assert_allclose(got[3], model(x).numpy(), rtol=1e-6)
+
+
+def test_an_object_reached_twice_is_one_object_after_loading(tmp_path):
+    class Shared(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.inner = tf.Module()
+            self.inner.v = tf.Variable([1., 2.])
+            self.again = [self.inner]
+            self.w = self.inner.v
+
+    m = Shared()
+    tf.saved_model.save(m, str(tmp_path / "shared"))
+    loaded = tf.saved_model.load(str(tmp_path / "shared"))
+    assert loaded.again[0] is loaded.inner and loaded.w is loaded.inner.v
+    assert len(loaded.variables) == 1

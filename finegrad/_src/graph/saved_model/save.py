@@ -7,7 +7,8 @@ nor read, and TensorFlow cannot load this one):
   "functions": [...], "signatures": {name: {...}}}``. The tree mirrors the object's
   attributes: ``{"kind": "object", "children": {...}, "functions": {name: [ids]}}``,
   ``{"kind": "variable", "key", "trainable", "name"}``, lists and dicts. Each function is one
-  traced graph (`graph_format`) with the specs of the arguments it serves;
+  traced graph (`graph_format`) with the specs of the arguments it serves; an object reached
+  again is ``{"kind": "ref", "path"}`` (the path where it was saved);
 - ``saved_model.npz``: the graphs' constants, by the keys the JSON names;
 - ``variables/variables.index`` and ``variables/variables.data.npz``: the variables in the
   checkpoint format of `tf.train.Checkpoint` (keys ``path/.ATTRIBUTES/VARIABLE_VALUE``).
@@ -90,7 +91,7 @@ class _Exporter:
         self.keys: dict[int, str] = {}          # id(variable) -> checkpoint key
         self.variables: dict[str, Variable] = {}
         self.functions: list[dict] = []
-        self.seen: set[int] = set()
+        self.seen: dict[int, str] = {}     # id(object) -> the path it was saved at
         self.encoder = GraphEncoder(self._key, options.experimental_custom_gradients)
 
     def _key(self, var: Variable) -> str:
@@ -107,9 +108,9 @@ class _Exporter:
             self.variables[key] = obj
             return {"kind": "variable", "key": key, "trainable": bool(obj.trainable),
                     "name": obj.name}
-        if id(obj) in self.seen:
-            return {"kind": "object", "children": {}, "functions": {}}
-        self.seen.add(id(obj))
+        if id(obj) in self.seen:   # reached again: the loaded attribute is the same object
+            return {"kind": "ref", "path": self.seen[id(obj)]}
+        self.seen[id(obj)] = path
         children = {name: self.tree(child, f"{path}/{name}" if path else name)
                     for name, child in _children(obj)}
         if isinstance(obj, (list, tuple)):
