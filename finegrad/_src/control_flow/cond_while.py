@@ -481,6 +481,15 @@ def _while_derivative(ts, depth, n_base, parts, n, max_iter):
             for g, x in zip(grads, xs, strict=True)]
 
 
+@while_grad_p.def_shape
+def _while_grad_shape(*shapes, parts, n, max_iter, n_base=None, depth=1):
+    """One gradient per input of the order below, shaped as that input (open sizes
+    included: the loop's graphs are replayed at each run's sizes)."""
+    n_base = len(shapes) - n if n_base is None else n_base
+    m, _ = _level_sizes(n_base, n, depth - 1)
+    return [tuple(s) for s in shapes[:m]]
+
+
 @while_grad_p.def_impl
 def _while_grad_impl(*vals, parts, n, max_iter, n_base=None, depth=1):
     # inside a trace, the gradient of a while node: the derivatives re-run the loop eagerly
