@@ -222,3 +222,40 @@ def test_control_flow_is_saved_with_its_sub_graphs(tmp_path):
         assert tape.gradient(got, loaded.w).numpy() == tape.gradient(want, m.w).numpy()
         np.testing.assert_array_equal(tape.gradient(got, x).numpy(),
                                       tape.gradient(want, x).numpy())
+
+
+def test_keras_model_exports_keras_3s_serving_signature(tmp_path):
+    # as Keras 3 on TensorFlow: `serving_default`, its input named "inputs", output_0
+    model = tf.keras.Sequential([tf.keras.Input((3,)), tf.keras.layers.Dense(2)])
+    model.compile("adam", "mse")
+    model.fit(np.ones((4, 3), np.float32), np.ones((4, 2), np.float32), verbose=0)
+    directory = str(tmp_path / "keras")
+    tf.saved_model.save(model, directory)     # (its train_function is not exported)
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    np.save(tmp_path / "x.npy", x)
+    got = _run(f"""
+        import json, numpy as np, finegrad as tf
+        loaded = tf.saved_model.load({directory!r})
+        serve = loaded.signatures["serving_default"]
+        out = serve(inputs=np.load({str(tmp_path / 'x.npy')!r}))
+        print(json.dumps([sorted(loaded.signatures), serve.input_names, sorted(out),
+                          out["output_0"].numpy().tolist()]))
+        """)
+    assert got[:3] == [["serving_default"], ["inputs"], ["output_0"]]
+    np.testing.assert_allclose(got[3], model(x).numpy(), rtol=1e-6)
+
+
+def test_an_object_reached_twice_is_one_object_after_loading(tmp_path):
+    class Shared(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.inner = tf.Module()
+            self.inner.v = tf.Variable([1., 2.])
+            self.again = [self.inner]
+            self.w = self.inner.v
+
+    m = Shared()
+    tf.saved_model.save(m, str(tmp_path / "shared"))
+    loaded = tf.saved_model.load(str(tmp_path / "shared"))
+    assert loaded.again[0] is loaded.inner and loaded.w is loaded.inner.v
+    assert len(loaded.variables) == 1

@@ -11,6 +11,8 @@ from typing import Any
 
 import json
 
+from finegrad._src.graph.tracing.builder import TensorSpec
+from finegrad._src.graph.tracing.function import function
 from finegrad._src.keras import functional, model_config, model_files, saving, summary
 from finegrad._src.keras.layer import _as_shape as as_shape, _shape_of as input_shape_of
 from finegrad._src.keras.object_serialization import json_default, serialize_keras_object
@@ -188,6 +190,29 @@ class Model(Trainer, Layer):
         """Save the whole model (config, weights, compile config and optimizer state) as Keras
         3's ``.keras`` archive, which Keras 3 loads too (`keras.saving.save_model`)."""
         model_files.save_model(self, filepath, overwrite=overwrite, zipped=zipped, **kwargs)
+
+    def _default_save_signature(self) -> Any:
+        """For ``tf.saved_model.save(model, ...)``: the serving signature Keras 3 on
+        TensorFlow exports (``serving_default``: the model called on ``inputs``), for a model
+        of one input whose shape is known; None otherwise."""
+        if self._graph_nodes is not None:
+            inputs = self._graph_inputs
+            if isinstance(inputs, (list, tuple, dict)):
+                inputs = inputs[0] if isinstance(inputs, (list, tuple)) and \
+                    len(inputs) == 1 else None
+            spec = None if inputs is None else TensorSpec(inputs.shape, inputs.dtype,
+                                                          name="inputs")
+        else:
+            shape = self.__dict__.get("_build_config_shapes")
+            spec = TensorSpec(shape, self.input_dtype, name="inputs") if isinstance(
+                shape, tuple) and all(d is None or isinstance(d, int) for d in shape) else None
+        if spec is None:
+            return None
+
+        @function(input_signature=[spec])
+        def serving_default(inputs):
+            return self(inputs)
+        return serving_default
 
     def to_json(self, **kwargs: Any) -> str:
         """The model's config as Keras 3's JSON (`keras.models.model_from_json` reads it)."""

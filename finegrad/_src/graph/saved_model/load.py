@@ -161,20 +161,47 @@ def contains_saved_model(export_dir: Any) -> bool:
     return os.path.isfile(os.path.join(os.fspath(export_dir), JSON_NAME))
 
 
-def _restore(node: dict, variables: dict, functions: list[_Saved]) -> Any:
-    kind = node["kind"]
-    if kind == "variable":
-        return variables[node["key"]]
-    if kind == "list":
-        return [_restore(n, variables, functions) for n in node["items"]]
-    if kind == "dict":
-        return {k: _restore(n, variables, functions) for k, n in node["items"].items()}
-    obj = RestoredObject()
-    for name, child in node["children"].items():
-        setattr(obj, name, _restore(child, variables, functions))
-    for name, ids in node["functions"].items():
-        setattr(obj, name, RestoredFunction(name, [functions[i] for i in ids]))
-    return obj
+class _Restorer:
+    """Rebuilds the object tree; an object saved once and reached again (``ref``) is the same
+    object wherever it is reached."""
+
+    def __init__(self, variables: dict, functions: list[_Saved]) -> None:
+        self.variables, self.functions = variables, functions
+        self.made: dict[str, Any] = {}
+        self.fixups: list[tuple[Any, str, str]] = []   # (object, attribute, ref path)
+
+    def restore(self, node: dict, path: str = "") -> Any:
+        kind = node["kind"]
+        if kind == "variable":
+            return self.variables[node["key"]]
+        if kind == "ref":
+            return self.made.get(node["path"])
+        if kind == "list":
+            out: Any = [self.restore(n, f"{path}/{i}" if path else str(i))
+                        for i, n in enumerate(node["items"])]
+        elif kind == "dict":
+            out = {k: self.restore(n, f"{path}/{k}" if path else k)
+                   for k, n in node["items"].items()}
+        else:
+            out = self._object(node, path)
+        self.made[path] = out
+        return out
+
+    def _object(self, node: dict, path: str) -> RestoredObject:
+        obj = RestoredObject()
+        self.made[path] = obj
+        for name, child in node["children"].items():
+            if child["kind"] == "ref" and child["path"] not in self.made:
+                self.fixups.append((obj, name, child["path"]))   # made later (a cycle)
+                continue
+            setattr(obj, name, self.restore(child, f"{path}/{name}" if path else name))
+        for name, ids in node["functions"].items():
+            setattr(obj, name, RestoredFunction(name, [self.functions[i] for i in ids]))
+        return obj
+
+    def finish(self) -> None:
+        for obj, name, ref in self.fixups:
+            setattr(obj, name, self.made.get(ref))
 
 
 def _read_document(export_dir: str) -> dict:
@@ -213,7 +240,9 @@ def load(export_dir: Any, tags: Any = None, options: Any = None) -> Any:
         conc.polymorphic = entry["polymorphic"]
         functions.append(_Saved(conc, [(shape, dt) for shape, dt in entry["arg_specs"]],
                                 entry["python_values"]))
-    root = _restore(doc["root"], variables, functions)
+    restorer = _Restorer(variables, functions)
+    root = restorer.restore(doc["root"])
+    restorer.finish()
     root.signatures = {name: SignatureFunction(name, [functions[i] for i in s["functions"]],
                                                s["input_names"])
                        for name, s in doc["signatures"].items()}

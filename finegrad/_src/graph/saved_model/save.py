@@ -7,7 +7,8 @@ nor read, and TensorFlow cannot load this one):
   "functions": [...], "signatures": {name: {...}}}``. The tree mirrors the object's
   attributes: ``{"kind": "object", "children": {...}, "functions": {name: [ids]}}``,
   ``{"kind": "variable", "key", "trainable", "name"}``, lists and dicts. Each function is one
-  traced graph (`graph_format`) with the specs of the arguments it serves;
+  traced graph (`graph_format`) with the specs of the arguments it serves; an object reached
+  again is ``{"kind": "ref", "path"}`` (the path where it was saved);
 - ``saved_model.npz``: the graphs' constants, by the keys the JSON names;
 - ``variables/variables.index`` and ``variables/variables.data.npz``: the variables in the
   checkpoint format of `tf.train.Checkpoint` (keys ``path/.ATTRIBUTES/VARIABLE_VALUE``).
@@ -74,7 +75,10 @@ def _functions_of(obj: Any) -> list[tuple[str, Function]]:
     for name in dir(type(obj)):
         if isinstance(getattr(type(obj), name, None), Function):
             found[name] = getattr(obj, name)
-    for name, value in vars(obj).items() if hasattr(obj, "__dict__") else ():
+    # (a Keras model's own step functions, `train_function`..., are not exported, as Keras)
+    keras_model = hasattr(obj, "_default_save_signature")
+    for name, value in vars(obj).items() if hasattr(obj, "__dict__") and not keras_model \
+            else ():
         if isinstance(value, Function):
             found[name] = value
     return sorted(found.items())
@@ -87,7 +91,7 @@ class _Exporter:
         self.keys: dict[int, str] = {}          # id(variable) -> checkpoint key
         self.variables: dict[str, Variable] = {}
         self.functions: list[dict] = []
-        self.seen: set[int] = set()
+        self.seen: dict[int, str] = {}     # id(object) -> the path it was saved at
         self.encoder = GraphEncoder(self._key, options.experimental_custom_gradients)
 
     def _key(self, var: Variable) -> str:
@@ -104,9 +108,9 @@ class _Exporter:
             self.variables[key] = obj
             return {"kind": "variable", "key": key, "trainable": bool(obj.trainable),
                     "name": obj.name}
-        if id(obj) in self.seen:
-            return {"kind": "object", "children": {}, "functions": {}}
-        self.seen.add(id(obj))
+        if id(obj) in self.seen:   # reached again: the loaded attribute is the same object
+            return {"kind": "ref", "path": self.seen[id(obj)]}
+        self.seen[id(obj)] = path
         children = {name: self.tree(child, f"{path}/{name}" if path else name)
                     for name, child in _children(obj)}
         if isinstance(obj, (list, tuple)):
@@ -175,6 +179,9 @@ def _signature_functions(obj: Any, signatures: Any) -> dict[str, Any]:
     takes the object's one function with an input_signature, if there is exactly one)."""
     if signatures is None:
         found = [f for _, f in _functions_of(obj) if f._signature is not None]
+        if not found and hasattr(obj, "_default_save_signature"):   # a Keras model
+            default = obj._default_save_signature()
+            found = [default] if default is not None else []
         return {"serving_default": found[0]} if len(found) == 1 else {}
     if isinstance(signatures, (Function, ConcreteFunction)):
         return {"serving_default": signatures}
