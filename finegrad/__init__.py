@@ -105,7 +105,8 @@ from finegrad._src.v1.gradients import AggregationMethod
 # ---- namespaces --------------------------------------------------------------------------------
 from finegrad import (math, nn, linalg, autodiff, testing, stable, nest, errors, debugging,
                       compat, random, dtypes, signal, image, distribute, train, experimental, types,
-                      keras, optimizers, initializers, losses, metrics, data, raw_ops)
+                      keras, optimizers, initializers, losses, metrics, data, raw_ops,
+                      saved_model)
 
 from finegrad._version import __version__  # one source: finegrad/_version.py
 
@@ -123,7 +124,8 @@ __all__ = ["DType", "as_dtype", "float16", "float32", "float64", "int8", "int16"
            "tensor_scatter_nd_sub", "tensor_scatter_nd_update", "tensor_scatter_nd_max",
            "tensor_scatter_nd_min", "boolean_mask", "IndexedSlices", "bitcast", "Graph",
            "Operation", "AggregationMethod", "distribute", "train", "experimental", "types",
-           "keras", "optimizers", "initializers", "losses", "metrics", "data", "slice",
+           "keras", "optimizers", "initializers", "losses", "metrics", "data", "saved_model",
+           "slice",
            "strided_slice", "shape_n", "sequence_mask", "unravel_index", "reverse_sequence",
            "parallel_stack", "broadcast_static_shape", "broadcast_dynamic_shape", "add",
            "subtract", "multiply", "divide", "negative", "pow", "maximum", "minimum",
