@@ -129,6 +129,11 @@ _SPECIAL = {
                        "padding": "SAME"},
     "DepthwiseConv2dNative": lambda: {"input": _IMG, "filter": _f(3, 3, 2, 2),
                                       "strides": [1, 1, 1, 1], "padding": "VALID"},
+    "Conv2DBackpropInput": lambda: {"input_sizes": [1, 5, 5, 2], "filter": _KER,
+                                    "out_backprop": _f(1, 3, 3, 4), "strides": [1, 2, 2, 1],
+                                    "padding": "SAME"},
+    "BiasAddGrad": lambda: {"out_backprop": _IMG},
+    "Where": lambda: {"condition": _X > 0},
     "MaxPool": lambda: {"input": _IMG, "ksize": [1, 2, 2, 1], "strides": [1, 2, 2, 1],
                         "padding": "SAME"},
     "AvgPool": lambda: {"value": _IMG, "ksize": [1, 3, 3, 1], "strides": [1, 1, 1, 1],
@@ -243,7 +248,8 @@ def _grads(lib, op, kwargs, wrt):
     ("SigmoidGrad", ["y", "dy"]), ("ConcatV2", []), ("GatherV2", ["params"]),
     ("Cumsum", ["x"]), ("Einsum", []), ("BiasAdd", ["value", "bias"]), ("MaxPool", ["input"]),
     ("LogSoftmax", ["logits"]), ("Select", ["x", "y"]), ("Elu", ["features"]),
-    ("Cholesky", ["input"]), ("Prod", ["input"]), ("Transpose", ["x"])])
+    ("Cholesky", ["input"]), ("Prod", ["input"]), ("Transpose", ["x"]),
+    ("Conv2DBackpropInput", ["filter", "out_backprop"]), ("BiasAddGrad", ["out_backprop"])])
 def test_gradients_match_tensorflow(op, wrt):
     tf = pytest.importorskip("tensorflow")
     kwargs = _case(op)

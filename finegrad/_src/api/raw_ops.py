@@ -197,6 +197,22 @@ def _explicit(padding, explicit_paddings, op):
     return [flat[i:i + 2] for i in range(0, 8, 2)]
 
 
+def _conv2d_backprop_input(input_sizes, filter, out_backprop, strides, padding,
+                           use_cudnn_on_gpu=True, explicit_paddings=(), data_format="NHWC",
+                           dilations=(1, 1, 1, 1), name=None):
+    pad = _explicit(padding, explicit_paddings, "Conv2DBackpropInput")
+    return C.conv2d_transpose(out_backprop, filter, input_sizes, strides, pad,
+                              data_format=data_format, dilations=dilations, name=name)
+
+
+def _bias_add_grad(out_backprop, data_format="NHWC", name=None):
+    """BiasAdd's gradient in its bias: the sum over every axis but the channels'."""
+    g = S.convert_to_tensor(out_backprop)
+    rank = g.shape.rank or 0
+    channel = 1 if str(data_format).startswith("NC") and rank > 2 else rank - 1
+    return S.reduce_sum(g, [a for a in range(rank) if a != channel], name=name)
+
+
 def _max_pool(input, ksize, strides, padding, explicit_paddings=(), data_format="NHWC",
               name=None):
     return PO.max_pool(input, ksize, strides, _explicit(padding, explicit_paddings, "MaxPool"),
@@ -348,6 +364,8 @@ _TABLE: dict[str, Callable] = {
     "BiasAdd": lambda value, bias, data_format="NHWC", name=None: EB.bias_add(
         value, bias, data_format=data_format, name=name),
     "Conv2D": _conv2d, "DepthwiseConv2dNative": _depthwise, "MaxPool": _max_pool,
+    "Conv2DBackpropInput": _conv2d_backprop_input, "BiasAddGrad": _bias_add_grad,
+    "Where": lambda condition, name=None: E.where(condition, name=name),
     "AvgPool": lambda value, ksize, strides, padding, data_format="NHWC", name=None:
         PO.avg_pool(value, ksize, strides, padding, data_format=data_format, name=name),
     "Softmax": lambda logits, name=None: SCE.softmax(logits, name=name),
