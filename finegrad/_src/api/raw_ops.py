@@ -393,8 +393,11 @@ _TABLE: dict[str, Callable] = {
 def _raw_op(op: str, fn: Callable) -> Callable[..., Any]:
     """The public callable of raw op ``op``: ``fn``'s parameters, keyword-only."""
     sig = inspect.signature(fn)
-    sig = sig.replace(parameters=[p.replace(kind=inspect.Parameter.KEYWORD_ONLY)
-                                  for p in sig.parameters.values()])
+    # annotated for type checkers and IDEs: TF's raw ops take anything a tensor converts from
+    sig = sig.replace(parameters=[p.replace(kind=inspect.Parameter.KEYWORD_ONLY,
+                                            annotation=Any if p.annotation is p.empty
+                                            else p.annotation)
+                                  for p in sig.parameters.values()], return_annotation=Any)
     keys = list(sig.parameters)
 
     def raw_op(*args: Any, **kwargs: Any) -> Any:
