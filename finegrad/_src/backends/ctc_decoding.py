@@ -53,23 +53,23 @@ def _beam_search(logp, blank, beam_width, top_paths):
     beams = {(): (0.0, -np.inf)}    # prefix -> (log p ending in blank, log p ending in label)
     for row in logp:
         grown: dict = {}
-
-        def add(prefix, blank_p, label_p):
-            b0, l0 = grown.get(prefix, (-np.inf, -np.inf))
-            grown[prefix] = (np.logaddexp(b0, blank_p), np.logaddexp(l0, label_p))
-
         for prefix, (pb, pl) in beams.items():
             total = np.logaddexp(pb, pl)
-            add(prefix, total + row[blank], -np.inf)
+            _add(grown, prefix, total + row[blank], -np.inf)
             for c in range(len(row)):
                 if c == blank:
                     continue
                 if prefix and prefix[-1] == c:
-                    add(prefix + (c,), -np.inf, pb + row[c])   # a repeat needs a blank between
-                    add(prefix, -np.inf, pl + row[c])          # else it merges
+                    _add(grown, prefix + (c,), -np.inf, pb + row[c])  # a repeat needs a blank
+                    _add(grown, prefix, -np.inf, pl + row[c])         # else it merges
                 else:
-                    add(prefix + (c,), -np.inf, total + row[c])
+                    _add(grown, prefix + (c,), -np.inf, total + row[c])
         best = heapq.nlargest(beam_width, grown.items(), key=lambda kv: np.logaddexp(*kv[1]))
         beams = dict(best)
     ranked = sorted(beams.items(), key=lambda kv: -np.logaddexp(*kv[1]))[:top_paths]
     return [(list(p), float(np.logaddexp(*s))) for p, s in ranked]
+
+
+def _add(beams, prefix, blank_p, label_p):
+    b0, l0 = beams.get(prefix, (-np.inf, -np.inf))
+    beams[prefix] = (np.logaddexp(b0, blank_p), np.logaddexp(l0, label_p))
