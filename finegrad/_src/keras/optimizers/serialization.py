@@ -1,14 +1,19 @@
 """``keras.optimizers.get``, ``serialize`` and ``deserialize``: optimizers by name or config."""
 from typing import Any
+from finegrad._src.keras.optimizers.adafactor import Adafactor
 from finegrad._src.keras.optimizers.adagrad import Adadelta, Adagrad, RMSprop
 from finegrad._src.keras.optimizers.adam import Adam, Adamax, AdamW, Nadam
 from finegrad._src.keras.optimizers.base import Optimizer
 from finegrad._src.keras.optimizers.ftrl import Ftrl, Lion
+from finegrad._src.keras.optimizers.lamb import Lamb
 from finegrad._src.keras.optimizers.loss_scale import LossScaleOptimizer
+from finegrad._src.keras.optimizers.muon import Muon
+from finegrad._src.keras.optimizers.schedule_free import ScheduleFreeAdamW
 from finegrad._src.keras.optimizers.sgd import SGD
 
 _CLASSES = (Optimizer, SGD, Adam, AdamW, Adamax, Nadam, Adagrad, Adadelta, RMSprop, Ftrl,
-            Lion, LossScaleOptimizer)
+            Lion, LossScaleOptimizer, Adafactor, Lamb, Muon,
+            ScheduleFreeAdamW)
 _BY_NAME: dict[str, Any] = {cls.__name__.lower(): cls for cls in _CLASSES}
 
 
