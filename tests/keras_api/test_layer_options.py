@@ -82,3 +82,129 @@ def test_batch_renormalization_closed_form_and_errors():
         L.BatchNormalization(renorm=True, renorm_clipping={"rmax": 1, "rmin": 2})
     with pytest.raises(ValueError, match="dmax should be non-negative"):
         L.BatchNormalization(renorm=True, renorm_clipping={"dmax": -1})
+
+
+def _pair(keras, name, args, input_shape):
+    ours, theirs = getattr(L, name)(*args), getattr(keras.layers, name)(*args)
+    ours.build(input_shape)
+    theirs.build(input_shape)
+    weights = [RNG.normal(size=w.shape).astype(w.dtype.name if hasattr(w.dtype, "name")
+                                               else "float32") for w in ours.weights]
+    ours.set_weights(weights)
+    theirs.set_weights(weights)
+    return ours, theirs
+
+
+LAYERS = {
+    "dense": ("Dense", (3,), (5, 4), lambda: X[:5]),
+    "einsum": ("EinsumDense", ("abc,cd->abd", (2, 3), None, "d"), (5, 2, 4),
+               lambda: RNG.normal(size=(5, 2, 4)).astype("float32")),
+    "embedding": ("Embedding", (7, 3), (5, 2),
+                  lambda: RNG.integers(0, 7, size=(5, 2)).astype("int32")),
+}
+
+
+def _outputs_and_grads(layer, x, framework):
+    if x.dtype.kind == "i":       # an embedding: gradients of its weights only
+        if framework == "tf":
+            import tensorflow as tf
+            with tf.GradientTape() as tape:
+                y = layer(tf.constant(x))
+                loss = tf.reduce_sum(y * y)
+            return y.numpy(), [tf.convert_to_tensor(g).numpy() for g in tape.gradient(
+                loss, [w.value for w in layer.trainable_weights])]
+        with fg.GradientTape() as tape:
+            y = layer(fg.constant(x))
+            loss = fg.reduce_sum(y * y)
+        return y.numpy(), [fg.convert_to_tensor(g).numpy()
+                           for g in tape.gradient(loss, layer.trainable_weights)]
+    return (_grads_keras if framework == "tf" else _grads_ours)(layer, x, None)
+
+
+@pytest.mark.parametrize("case", sorted(LAYERS))
+def test_lora_equals_keras(keras, case):
+    name, args, shape, make_x = LAYERS[case]
+    ours, theirs = _pair(keras, name, args, shape)
+    ours.enable_lora(2, lora_alpha=3)
+    theirs.enable_lora(2, lora_alpha=3)
+    assert [w.name for w in ours.trainable_weights] == [w.name for w in theirs.trainable_weights]
+    assert [w.name for w in ours.weights] == [w.name for w in theirs.weights]
+    assert [tuple(w.shape) for w in ours.weights] == [tuple(w.shape) for w in theirs.weights]
+    x = make_x()
+    np.testing.assert_allclose(ours(x).numpy(), np.asarray(theirs(x)), rtol=1e-5, atol=1e-6)
+    lora = [RNG.normal(size=w.shape).astype("float32") for w in ours.weights]
+    ours.set_weights(lora)
+    theirs.set_weights(lora)
+    a, ga = _outputs_and_grads(ours, x, "fg")
+    b, gb = _outputs_and_grads(theirs, x, "tf")
+    np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-5)
+    for g, h in zip(ga, gb, strict=True):
+        np.testing.assert_allclose(g, h, rtol=1e-4, atol=1e-4)
+    assert ours.get_config()["lora_alpha"] == theirs.get_config()["lora_alpha"] == 3
+    with pytest.raises(ValueError, match="already enabled"):
+        ours.enable_lora(2)
+
+
+def test_lora_rank_in_the_constructor_and_errors():
+    layer = L.Dense(3, lora_rank=2)
+    layer.build((None, 4))
+    assert layer.lora_enabled and not layer.kernel.trainable
+    assert [w.name for w in layer.trainable_weights] == ["bias", "lora_kernel_a",
+                                                         "lora_kernel_b"]
+    np.testing.assert_allclose(layer(X[:2, :4]).numpy(), X[:2, :4] @ layer.kernel.numpy() +
+                               layer.bias.numpy(), rtol=1e-6)   # b starts at zeros
+    with pytest.raises(ValueError, match="isn't yet built"):
+        L.Dense(3).enable_lora(2)
+    dense = L.Dense(3, kernel_constraint="non_neg")
+    dense.build((None, 4))
+    with pytest.raises(ValueError, match="incompatible with kernel constraints"):
+        dense.enable_lora(2)
+    with pytest.raises(NotImplementedError, match="int8"):
+        dense.quantize("int4")
+
+
+@pytest.mark.parametrize("case", ["dense", "embedding"])
+@pytest.mark.parametrize("lora", [False, True])
+def test_int8_quantization_equals_keras(keras, case, lora):
+    name, args, shape, make_x = LAYERS[case]
+    ours, theirs = _pair(keras, name, args, shape)
+    if lora:
+        ours.enable_lora(2)
+        theirs.enable_lora(2)
+        lora_w = [RNG.normal(size=w.shape).astype(w.dtype.name) for w in ours.weights]
+        ours.set_weights(lora_w)
+        theirs.set_weights(lora_w)
+    ours.quantize("int8")
+    theirs.quantize("int8")
+    assert ours.quantization_mode == theirs.quantization_mode == "int8"
+    assert [w.name for w in ours.weights] == [w.name for w in theirs.weights]
+    for w, v in zip(ours.get_weights(), theirs.get_weights(), strict=True):
+        assert w.dtype == v.dtype
+        np.testing.assert_allclose(w, v, rtol=1e-6)
+    x = make_x()
+    a, ga = _outputs_and_grads(ours, x, "fg")
+    b, gb = _outputs_and_grads(theirs, x, "tf")
+    np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-5)
+    assert len(ga) == len(gb)
+    for g, h in zip(ga, gb, strict=True):
+        np.testing.assert_allclose(g, h, rtol=1e-4, atol=1e-4)
+
+
+def test_model_quantize_int8_equals_keras(keras):
+    tokens = RNG.integers(0, 7, size=(4, 3)).astype("int32")
+    ours = K.Sequential([K.Input((3,), dtype="int32"), L.Embedding(7, 4), L.Flatten(),
+                         L.Dense(2)])
+    theirs = keras.Sequential([keras.Input((3,), dtype="int32"), keras.layers.Embedding(7, 4),
+                               keras.layers.Flatten(), keras.layers.Dense(2)])
+    theirs.set_weights(ours.get_weights())
+    ours.quantize("int8")
+    theirs.quantize("int8")
+    np.testing.assert_allclose(ours.predict(tokens, verbose=0),
+                               theirs.predict(tokens, verbose=0), rtol=1e-5, atol=1e-5)
+    ours.compile(K.optimizers.SGD(0.1), "mse")
+    theirs.compile(keras.optimizers.SGD(0.1), "mse")
+    y = RNG.normal(size=(4, 2)).astype("float32")
+    ours.fit(tokens, y, verbose=0, epochs=2)
+    theirs.fit(tokens, y, verbose=0, epochs=2)
+    for w, v in zip(ours.get_weights(), theirs.get_weights(), strict=True):
+        np.testing.assert_allclose(w, v, rtol=1e-5, atol=1e-6)
