@@ -108,3 +108,15 @@ def _bias_after():
     # mse gradient for the bias with kernel ones, bias 0: 2*mean(pred - y); reversed: +
     pred = np.array([6.0, 1.5])
     return 0.5 * 2 * np.mean(pred - np.array([1.0, 2.0]))
+
+
+def test_a_model_with_ops_nodes_clones_but_its_config_is_not_implemented():
+    x = K.Input((4,))
+    model = K.Model(x, L.Dense(3, kernel_initializer="ones")(ops.exp(x) * 2))
+    assert [type(la).__name__ for la in model.layers] == ["InputLayer", "Dense"]
+    clone = K.models.clone_model(model)
+    clone.set_weights(model.get_weights())
+    data = np.ones((2, 4), "float32")
+    np.testing.assert_allclose(clone.predict(data, verbose=0), model.predict(data, verbose=0))
+    with pytest.raises(NotImplementedError, match="finegrad.ops call"):
+        model.get_config()

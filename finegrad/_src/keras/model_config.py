@@ -76,7 +76,12 @@ def _entry(op, model):
                                       else x, n.kwargs)}
              for n in op._inbound_nodes if n in model._graph_nodes]
     if isinstance(op, Operation):
-        fn = next(k for k, v in _OPERATORS.items() if v is op.fn)
+        fn = next((k for k, v in _OPERATORS.items() if v is op.fn), None)
+        if fn is None:
+            raise NotImplementedError(
+                f"{model.name}.get_config: the node '{op.name}' is a finegrad.ops call on a "
+                f"symbolic tensor, which finegrad.keras cannot serialize yet (Keras 3 can); "
+                f"wrap it in a layer to save the model's config")
         return {"module": "finegrad", "class_name": "__operation__", "config": {"fn": fn},
                 "registered_name": None, "name": op.name, "inbound_nodes": calls}
     return {**serialize_layer(op), "name": op.name, "inbound_nodes": calls}
