@@ -64,7 +64,9 @@ def test_batch_renormalization_equals_keras(keras, options):
             np.testing.assert_allclose(w, v, rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(ours(X, training=False).numpy(),
                                np.asarray(theirs(X, training=False)), rtol=1e-5, atol=1e-5)
-    assert ours.get_config() == theirs.get_config()
+    mine, keras_config = ours.get_config(), theirs.get_config()
+    mine.pop("name"), keras_config.pop("name")      # (each framework counts its own names)
+    assert mine == keras_config
 
 
 def test_batch_renormalization_closed_form_and_errors():
@@ -121,7 +123,8 @@ def _outputs_and_grads(layer, x, framework):
     return (_grads_keras if framework == "tf" else _grads_ours)(layer, x, None)
 
 
-@pytest.mark.parametrize("case", sorted(LAYERS))
+@pytest.mark.parametrize("case", ["dense", "einsum", "embedding", "einsum_wide",
+                                  "einsum_ellipsis", "einsum_transposed"])
 def test_lora_equals_keras(keras, case):
     name, args, shape, make_x = LAYERS[case]
     ours, theirs = _pair(keras, name, args, shape)
@@ -163,10 +166,26 @@ def test_lora_rank_in_the_constructor_and_errors():
         dense.quantize("int4")
 
 
-@pytest.mark.parametrize("case", ["dense", "embedding"])
+LAYERS.update({
+    "einsum_wide": ("EinsumDense", ("abc,bcd->ad", 3), (5, 2, 4),
+                    lambda: RNG.normal(size=(5, 2, 4)).astype("float32")),
+    "einsum_ellipsis": ("EinsumDense", ("...b,bc->...c", 3, None, "c"), (5, 2, 4),
+                        lambda: RNG.normal(size=(5, 2, 4)).astype("float32")),
+    "einsum_transposed": ("EinsumDense", ("abc,dc->adb", (3, 2)), (5, 2, 4),
+                          lambda: RNG.normal(size=(5, 2, 4)).astype("float32")),
+})
+
+
+# Keras 3.15 itself fails on an int8 EinsumDense with "..." (its quantization analysis takes
+# the input's rank for a shape), and on LoRA over int8 when the kernel's last axis is not the
+# output's (it applies the layer's equation to the LoRA factors): those cases are left out.
+@pytest.mark.parametrize("case", ["dense", "embedding", "einsum", "einsum_wide",
+                                  "einsum_transposed"])
 @pytest.mark.parametrize("lora", [False, True])
 def test_int8_quantization_equals_keras(keras, case, lora):
     name, args, shape, make_x = LAYERS[case]
+    if lora and case == "einsum_transposed":
+        pytest.skip("Keras 3.15 raises for LoRA on this int8 EinsumDense")
     ours, theirs = _pair(keras, name, args, shape)
     if lora:
         ours.enable_lora(2)
@@ -208,3 +227,19 @@ def test_model_quantize_int8_equals_keras(keras):
     theirs.fit(tokens, y, verbose=0, epochs=2)
     for w, v in zip(ours.get_weights(), theirs.get_weights(), strict=True):
         np.testing.assert_allclose(w, v, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("case", ["einsum_ellipsis", "einsum_transposed", "dense"])
+def test_int8_is_close_to_the_float_layer(case):
+    name, args, shape, make_x = LAYERS[case]
+    layer = getattr(L, name)(*args)
+    layer.build(shape)
+    x = make_x()
+    before = layer(x).numpy()
+    layer.quantize("int8")
+    after = layer(x).numpy()
+    assert layer.kernel.dtype.name == "int8"
+    # two 8-bit roundings: within about 2 / 127 of the largest magnitude
+    assert np.abs(after - before).max() < 0.03 * np.abs(before).max()
+    with pytest.raises(ValueError, match="already quantized"):
+        layer.quantize("int8")

@@ -11,9 +11,12 @@ import inspect
 import re
 import warnings
 
+import numpy as np
+
 from finegrad._src.keras import activations, constraints, initializers, regularizers
 from finegrad._src.keras.layer import Layer
-from finegrad._src.keras.layers.low_rank_and_int8 import KernelAdapters
+from finegrad._src.keras.layers.low_rank_and_int8 import (EinsumInt8, KernelAdapters,
+                                                         int8_einsum)
 from finegrad._src.ops.linalg import products as linalg
 from finegrad._src.ops.array.structural import cast, expand_dims
 from finegrad._src.ops.math.elementwise import not_equal
@@ -260,18 +263,26 @@ class EinsumDense(KernelAdapters, Layer):
                                       regularizer=self.kernel_regularizer,
                                       constraint=self.kernel_constraint)
         self.bias = make_weight(self, "bias", bias) if bias is not None else None
+        self._int8_layout = EinsumInt8(self.equation, len(input_shape))
         self.built = True
         if self.lora_rank:
             self.enable_lora(self.lora_rank, self.lora_alpha)
 
     def call(self, inputs: TensorLike) -> Tensor:
         if self.quantization_mode == "int8":
-            raise NotImplementedError("keras.layers.EinsumDense: int8 quantization is not "
-                                      "implemented yet")
-        x = linalg.einsum(self.equation, inputs, self.effective_kernel())
+            x = int8_einsum(self, inputs)
+        else:
+            x = linalg.einsum(self.equation, inputs, self.effective_kernel())
         if self.bias is not None:
             x = x + self.bias
         return self.activation(x) if self.activation is not None else x
+
+    def _weight_reduced_axes(self):
+        return self._int8_layout.reduced(self._int8_layout.w)
+
+    def _scale_for_storage(self, scale):
+        return self._int8_layout.to_output_layout(scale, self._int8_layout.w, np.reshape,
+                                                  np.transpose, np.shape)
 
     def compute_output_shape(self, input_shape: Any) -> Any:
         return tuple(einsum_shapes(self.equation, self.bias_axes, list(input_shape),

@@ -10,8 +10,10 @@ int8 (``quantize("int8")``, Keras's abs-max scheme): the kernel becomes int8 val
 of an embedding table), and the inputs of a dense layer are quantized the same way per
 example at each call; the integer product is divided by both scales. The gradient with
 respect to the inputs is that of the dequantized kernel (Keras's custom gradient); the int8
-kernel gets none. Unlike Keras, ``layer.kernel`` stays the stored variable (Keras returns
-the merged or unpacked kernel there); the layers compute with `effective_kernel`.
+kernel gets none. An EinsumDense keeps one scale per kernel entry left after the
+contraction, stored in the output's layout. Unlike Keras, ``layer.kernel`` stays the
+stored variable (Keras returns the merged or unpacked kernel there); the layers compute with
+`effective_kernel`.
 """
 from __future__ import annotations
 
@@ -21,7 +23,7 @@ import numpy as np
 
 from finegrad._src.ad.custom import custom_gradient
 from finegrad._src.keras import initializers
-from finegrad._src.ops.array.structural import cast, convert_to_tensor, transpose
+from finegrad._src.ops.array.structural import cast, convert_to_tensor, reshape, transpose
 from finegrad._src.ops.linalg import products as linalg
 from finegrad._src.ops.math import elementwise as ew
 from finegrad._src.ops.math.arithmetic import maximum, minimum
@@ -192,3 +194,75 @@ class KernelAdapters:
         if self.lora_rank:
             config.update(lora_rank=self.lora_rank, lora_alpha=self.lora_alpha)
         return config
+
+
+def einsum_labels(equation: str, input_rank: int) -> tuple[str, str, str]:
+    """The input, kernel and output labels of an EinsumDense ``equation``, ``...`` replaced
+    by letters the equation does not use (on its side), for inputs of ``input_rank``."""
+    lhs, out = equation.split("->")
+    x, w = lhs.split(",")
+    if "..." not in x:
+        return x, w, out
+    free = [c for c in "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+            if c not in equation]
+    elided = "".join(free[:input_rank - len(x.replace("...", ""))])
+    return x.replace("...", elided), w, out.replace("...", elided)
+
+
+class EinsumInt8:
+    """EinsumDense's int8 layout: a scale per kernel entry left after the contraction,
+    stored in the output's layout (1 where an output axis is not the kernel's), as Keras
+    stores it; the inputs' scale per entry left after the contraction, likewise."""
+
+    def __init__(self, equation, input_rank):
+        self.x, self.w, self.out = einsum_labels(equation, input_rank)
+
+    def reduced(self, labels):
+        return tuple(i for i, c in enumerate(labels) if c not in self.out)
+
+    def to_output_layout(self, scale, labels, reshape_fn, transpose_fn, shape_of):
+        """``scale`` (``labels``' layout, reduced axes of size 1) in the output's layout."""
+        kept = [c for c in labels if c in self.out]
+        sizes = dict(zip(labels, shape_of(scale), strict=True))
+        flat = reshape_fn(scale, [sizes[c] for c in kept])
+        order = sorted(range(len(kept)), key=lambda i: self.out.index(kept[i]))
+        flat = transpose_fn(flat, order) if order != list(range(len(kept))) else flat
+        return reshape_fn(flat, [sizes[c] if c in kept else 1 for c in self.out])
+
+    def to_kernel_layout(self, scale, kernel_shape):
+        """The stored (output-layout) scale back in the kernel's layout."""
+        kept = [c for c in self.out if c in self.w]
+        sizes = dict(zip(self.w, kernel_shape, strict=True))
+        flat = reshape(scale, [sizes[c] for c in kept])
+        order = [kept.index(c) for c in self.w if c in kept]
+        flat = transpose(flat, order) if order != list(range(len(kept))) else flat
+        return reshape(flat, [1 if c not in self.out else sizes[c] for c in self.w])
+
+
+def int8_einsum(layer: Any, inputs: Any) -> Any:
+    """An int8 EinsumDense's product: int8 inputs (one scale per entry left after the
+    contraction) and kernel, rescaled; the inputs' gradient through the dequantized kernel
+    (``einsum(out,kernel->in)``), as Keras's custom gradient."""
+    layout = EinsumInt8(layer.equation, len(inputs.shape))
+    kernel = convert_to_tensor(layer.kernel)
+    kernel_scale = convert_to_tensor(layer.kernel_scale)
+    compute = layer.compute_dtype
+    equation = f"{layout.x},{layout.w}->{layout.out}"
+
+    @custom_gradient
+    def product(x, k, k_scale):
+        def grad(upstream):
+            float_kernel = cast(k, compute) / layout.to_kernel_layout(k_scale, tuple(k.shape))
+            return linalg.einsum(f"{layout.out},{layout.w}->{layout.x}", upstream,
+                                 float_kernel), None, None
+        xq, x_scale = abs_max_quantize(x, layout.reduced(layout.x))
+        x_scale = layout.to_output_layout(x_scale, layout.x, reshape, transpose,
+                                          lambda t: [-1 if d is None else d
+                                                     for d in t.shape])
+        y = linalg.einsum(equation, cast(xq, "int32"), cast(k, "int32"))
+        return cast(y, compute) / (x_scale * k_scale), grad
+    x = product(inputs, kernel, kernel_scale)
+    if layer.lora_enabled:
+        lora = linalg.einsum(equation, inputs, layer._lora_delta())
+        x = cast(x + lora, compute)
+    return x
