@@ -120,3 +120,27 @@ def test_a_model_with_ops_nodes_clones_but_its_config_is_not_implemented():
     np.testing.assert_allclose(clone.predict(data, verbose=0), model.predict(data, verbose=0))
     with pytest.raises(NotImplementedError, match="finegrad.ops call"):
         model.get_config()
+
+
+def test_ops_with_several_inputs_lists_and_open_batch_sizes():
+    a, b = K.Input((2,)), K.Input((3,))
+    c = ops.concatenate([a, b], axis=-1)
+    d = ops.where(c > 0, c, ops.zeros_like(c))        # *_like keep the open batch size
+    e = ops.mean(d, axis=-1, keepdims=True)
+
+    @ops.custom_gradient
+    def product(x, y):
+        def grad(upstream):
+            return upstream * y, upstream * x
+        return x * y, grad
+    f = product(e, ops.full_like(e, 2.0))
+    assert (c.shape, d.shape, f.shape) == ((None, 5), (None, 5), (None, 1))
+    model = K.Model([a, b], [c, d, f])
+    xa = np.array([[1., -2.], [0.5, 0.5]], "float32")
+    xb = np.array([[3., -1., 2.], [-1., -1., -1.]], "float32")
+    got_c, got_d, got_f = model.predict([xa, xb], verbose=0)
+    want_c = np.concatenate([xa, xb], -1)
+    np.testing.assert_allclose(got_c, want_c)
+    np.testing.assert_allclose(got_d, np.maximum(want_c, 0))
+    np.testing.assert_allclose(got_f, 2 * np.maximum(want_c, 0).mean(-1, keepdims=True),
+                               rtol=1e-6)
