@@ -20,51 +20,16 @@ from finegrad._src.ad.rediff import jvp_by_transposing, vjp_of
 from finegrad._src.core import Primitive, bind
 from finegrad._src.errors import InvalidArgumentError
 from finegrad._src.ops.zeros_and_axes import instantiate_zeros
-from finegrad._src.graph.compile import symbolic
 from finegrad._src.graph.tracing.builder import GraphBuilder, is_traced
-from finegrad._src.graph.tracing.concrete import replay
+from finegrad._src.graph.tracing.subgraph import SubGraph as _Branch
 from finegrad._src.graph import ir
 from finegrad._src.control_flow import vectorized_map as vmap
 from finegrad._src.graph.ir import OutSlot
 from finegrad._src.ops.array.structural import convert_to_tensor
 from finegrad._src.tensor import Tensor
-from finegrad._src.graph.compile import pipeline
+from finegrad._src.graph.xla import lower as xla
 
 from typing import Any
-
-
-class _Branch:
-    """A traced sub-graph, with which captured input feeds each of its outer slots."""
-
-    def __init__(self, graph, builder, outer_index):
-        self.graph, self.builder, self.outer_index = graph, builder, outer_index
-        self._compiled = None
-        self._sized = {}    # argument and captured shapes -> compiled (symbolic sub-graphs)
-
-    def run_values(self, args, captured_values):
-        outer = {s: captured_values[i] for s, i in self.outer_index.items()}
-        if self.graph.sym:
-            # open sizes of the enclosing graph (a cond follows them, see _cond_shape): the
-            # sub-graph resolved for these sizes, as a polymorphic function is
-            key = (tuple(np.shape(a) for a in args),
-                   tuple(np.shape(v) for v in captured_values))
-            compiled = self._sized.get(key)
-            if compiled is None:
-                outs, sized, _ = symbolic.specialize(self.graph, list(args), outer)
-                if len(self._sized) < 16:
-                    self._sized[key] = pipeline.compiled(sized)
-                return outs
-            return compiled.run(list(args), outer)
-        if self._compiled is None:
-            self._compiled = pipeline.compiled(self.graph)
-        return self._compiled.run(list(args), outer)
-
-    def replay(self, args, captured):
-        outer = {s: captured[i] for s, i in self.outer_index.items()}
-        return replay(self.graph, list(args), self.builder, outer=outer)
-
-    def __repr__(self):
-        return f"<{self.graph.name}: {len(self.graph.nodes)} nodes>"
 
 
 def _trace_sub(fn, name, parent, args, inside=()):
@@ -214,6 +179,20 @@ def _cond_shape(pred, *captured, branches):
 def _cond_impl(pred, *captured, branches):
     b = branches[0] if pred else branches[1]
     return tuple(_dry(lambda: b.run_values([], captured)))
+
+
+@cond_p.def_lowering
+def _cond_lower(pred, *captured, branches):
+    """XLA: ``lax.cond`` of the lowered branches; the variables a branch assigns are carried
+    through it."""
+    from jax import lax
+    low = xla.current()
+    carried = low.carried([b.graph for b in branches])
+    run_t, run_f = (xla.branch_function(b, carried) for b in branches)
+    outs, state = lax.cond(pred, lambda s, c: run_t(s, [], c), lambda s, c: run_f(s, [], c),
+                           [low.values[k] for k in carried], list(captured))
+    low.values.update(zip(carried, state, strict=True))
+    return tuple(outs)
 
 
 @cond_p.def_vjp
@@ -397,6 +376,33 @@ def _while_impl(*vals, parts, n, max_iter):
     return _dry(lambda: loop(vs))
 
 
+@while_p.def_lowering
+def _while_lower(*vals, parts, n, max_iter):
+    """XLA: ``lax.while_loop`` over (the iteration count, the loop variables, the variables
+    the loop assigns); the condition is tested before the count, as in the impl."""
+    import jax.numpy as jnp
+    from jax import lax
+    low = xla.current()
+    captured = list(vals[n:])
+    limit = captured.pop() if max_iter == "input" else max_iter
+    carried = low.carried([p.graph for p in parts])
+    run_c, run_b = (xla.branch_function(p, carried) for p in parts)
+
+    def test(carry):
+        i, vs, state = carry
+        ok = run_c(state, vs, captured)[0][0]
+        return ok if limit is None else jnp.logical_and(ok, i < limit)
+
+    def step(carry):
+        i, vs, state = carry
+        vs, state = run_b(state, vs, captured)
+        return i + 1, vs, state
+    start = (jnp.asarray(0, jnp.int64), list(vals[:n]), [low.values[k] for k in carried])
+    _, vs, state = lax.while_loop(test, step, start)
+    low.values.update(zip(carried, state, strict=True))
+    return tuple(vs)
+
+
 @while_p.def_vjp
 def _while_vjp(cts, *ins, out, needs, batch, parts, n, max_iter):
     """VJP of while_loop: the loop re-run under a tape. Outside a trace the re-run is ordinary
@@ -475,6 +481,15 @@ def _while_derivative(ts, depth, n_base, parts, n, max_iter):
             for g, x in zip(grads, xs, strict=True)]
 
 
+@while_grad_p.def_shape
+def _while_grad_shape(*shapes, parts, n, max_iter, n_base=None, depth=1):
+    """One gradient per input of the order below, shaped as that input (open sizes
+    included: the loop's graphs are replayed at each run's sizes)."""
+    n_base = len(shapes) - n if n_base is None else n_base
+    m, _ = _level_sizes(n_base, n, depth - 1)
+    return [tuple(s) for s in shapes[:m]]
+
+
 @while_grad_p.def_impl
 def _while_grad_impl(*vals, parts, n, max_iter, n_base=None, depth=1):
     # inside a trace, the gradient of a while node: the derivatives re-run the loop eagerly
@@ -483,6 +498,47 @@ def _while_grad_impl(*vals, parts, n, max_iter, n_base=None, depth=1):
     with core.inner_stack(()):
         out = _while_derivative(ts, depth, n_base, parts, n, max_iter)
     return tuple(t._value for t in out)
+
+
+@while_grad_p.def_lowering
+def _while_grad_lower(*vals, parts, n, max_iter, n_base=None, depth=1):
+    """XLA, for the first derivative of a loop with a static ``maximum_iterations`` whose
+    condition and body assign no variable: the loop as a ``lax.scan`` of that many guarded
+    steps (``lax.cond``: a step after the condition failed keeps the variables), its VJP by
+    JAX (``jax.vjp``). Otherwise, or when JAX cannot differentiate the lowered body (a host
+    callback in it), ``NotImplemented``: the impl runs on the host."""
+    import jax
+    import jax.numpy as jnp
+    low = xla.current()
+    n_base = len(vals) - n if n_base is None else n_base
+    if depth != 1 or type(max_iter) is not int or low.carried([p.graph for p in parts]):
+        return NotImplemented
+    ins, cts = list(vals[:n_base]), list(vals[n_base:])
+    floats = [i for i, x in enumerate(ins) if jnp.issubdtype(x.dtype, jnp.inexact)]
+    run_c, run_b = (xla.branch_function(p, []) for p in parts)
+
+    def loop(*fs):
+        xs = list(ins)
+        for i, f in zip(floats, fs, strict=True):
+            xs[i] = f
+        captured = xs[n:]
+
+        def step(carry, _):
+            ok = jnp.logical_and(carry[0], run_c([], carry[1], captured)[0][0])
+            vs = jax.lax.cond(ok, lambda v: run_b([], v, captured)[0], list, carry[1])
+            return (ok, vs), None
+        return jax.lax.scan(step, (jnp.asarray(True), xs[:n]), None, length=max_iter)[0][1]
+    made = len(low.callbacks)
+    try:
+        _, vjp = jax.vjp(loop, *[ins[i] for i in floats])
+        grads = vjp(cts)
+    except Exception:   # (a host callback in the body: JAX cannot differentiate it)
+        del low.callbacks[made:]
+        return NotImplemented
+    out = [jnp.zeros_like(x) for x in ins]
+    for i, g in zip(floats, grads, strict=True):
+        out[i] = g
+    return tuple(out)
 
 
 @while_grad_p.def_vjp
