@@ -243,3 +243,25 @@ def test_int8_is_close_to_the_float_layer(case):
     assert np.abs(after - before).max() < 0.03 * np.abs(before).max()
     with pytest.raises(ValueError, match="already quantized"):
         layer.quantize("int8")
+
+
+def test_a_quantized_lora_model_saves_and_loads(tmp_path):
+    pytest.importorskip("h5py")
+    model = K.Sequential([K.Input((3,)), L.Dense(4), L.Dense(2), L.Embedding(5, 2)])
+    model.layers[0].enable_lora(2)
+    model.layers[1].quantize("int8")
+    config = model.layers[1].get_config()
+    # Keras 3.15's config of an int8 Dense (recorded)
+    assert config["dtype"] == {"module": "keras.dtype_policies",
+                               "class_name": "QuantizedDTypePolicy",
+                               "config": {"mode": "int8", "source_name": "float32"},
+                               "registered_name": None}
+    again = L.Dense.from_config(config)
+    again.build((None, 4))
+    assert again.quantization_mode == "int8" and again.kernel.dtype.name == "int8"
+    x = np.ones((2, 3), "float32")
+    want = model.predict(x, verbose=0)
+    model.save(tmp_path / "m.keras")
+    loaded = K.models.load_model(tmp_path / "m.keras")
+    np.testing.assert_allclose(loaded.predict(x, verbose=0), want)
+    assert [w.dtype.name for w in loaded.layers[1].weights] == ["float32", "int8", "float32"]

@@ -16,7 +16,7 @@ import numpy as np
 from finegrad._src.keras import activations, constraints, initializers, regularizers
 from finegrad._src.keras.layer import Layer
 from finegrad._src.keras.layers.low_rank_and_int8 import (EinsumInt8, KernelAdapters,
-                                                         int8_einsum)
+                                                         int8_einsum, quantized_dtype)
 from finegrad._src.ops.linalg import products as linalg
 from finegrad._src.ops.array.structural import cast, expand_dims
 from finegrad._src.ops.math.elementwise import not_equal
@@ -100,8 +100,10 @@ class Dense(KernelAdapters, Layer):
                  activity_regularizer: Any = None, kernel_constraint: Any = None,
                  bias_constraint: Any = None, lora_rank: Any = None, lora_alpha: Any = None,
                  quantization_config: Any = None, **kwargs: Any) -> None:
+        quantized = quantized_dtype(kwargs)
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)
         self._init_adapters(lora_rank, lora_alpha, quantization_config)
+        self._pending_quantization = quantized
         if not isinstance(units, int) or units <= 0:
             raise ValueError(f"keras.layers.Dense: units must be a positive int, got "
                              f"{units!r}")
@@ -117,8 +119,7 @@ class Dense(KernelAdapters, Layer):
         self.kernel = make_weight(self, "kernel", (input_shape[-1], self.units))
         self.bias = make_weight(self, "bias", (self.units,)) if self.use_bias else None
         self.built = True
-        if self.lora_rank:
-            self.enable_lora(self.lora_rank, self.lora_alpha)
+        self._build_adapters()
 
     def call(self, inputs: TensorLike) -> Tensor:
         if self.quantization_mode == "int8":
@@ -236,8 +237,10 @@ class EinsumDense(KernelAdapters, Layer):
                  bias_regularizer: Any = None, activity_regularizer: Any = None,
                  kernel_constraint: Any = None, bias_constraint: Any = None, lora_rank: Any = None,
                  lora_alpha: Any = None, quantization_config: Any = None, **kwargs: Any) -> None:
+        quantized = quantized_dtype(kwargs)
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)
         self._init_adapters(lora_rank, lora_alpha, quantization_config)
+        self._pending_quantization = quantized
         self.equation = equation
         self.partial_output_shape = (tuple(output_shape) if isinstance(output_shape,
                                                                        (list, tuple))
@@ -265,8 +268,7 @@ class EinsumDense(KernelAdapters, Layer):
         self.bias = make_weight(self, "bias", bias) if bias is not None else None
         self._int8_layout = EinsumInt8(self.equation, len(input_shape))
         self.built = True
-        if self.lora_rank:
-            self.enable_lora(self.lora_rank, self.lora_alpha)
+        self._build_adapters()
 
     def call(self, inputs: TensorLike) -> Tensor:
         if self.quantization_mode == "int8":
@@ -327,8 +329,10 @@ class Embedding(KernelAdapters, Layer):
         if kwargs.pop("input_length", None) is not None:
             warnings.warn("keras.layers.Embedding: argument `input_length` is deprecated; "
                           "just remove it", stacklevel=2)
+        quantized = quantized_dtype(kwargs)
         super().__init__(**kwargs)
         self._init_adapters(lora_rank, lora_alpha, quantization_config)
+        self._pending_quantization = quantized
         self.input_dim = input_dim
         self.output_dim = output_dim
         weight_options(self, "embeddings", embeddings_initializer, embeddings_regularizer,
@@ -344,8 +348,7 @@ class Embedding(KernelAdapters, Layer):
     def build(self, input_shape: Any = None) -> None:
         self.embeddings = make_weight(self, "embeddings", (self.input_dim, self.output_dim))
         self.built = True
-        if self.lora_rank:
-            self.enable_lora(self.lora_rank, self.lora_alpha)
+        self._build_adapters()
 
     _adapted = "embeddings"
 

@@ -56,12 +56,32 @@ def _abs_max_numpy(w, axis):
     return q, scale.astype(w.dtype)
 
 
+def quantized_dtype(kwargs: dict) -> Any:
+    """The quantization mode of a Keras ``QuantizedDTypePolicy`` config passed as ``dtype``
+    (a quantized layer's config), which is replaced in ``kwargs`` by its source dtype; None
+    for any other dtype."""
+    dtype = kwargs.get("dtype")
+    if not (isinstance(dtype, dict) and dtype.get("class_name") == "QuantizedDTypePolicy"):
+        return None
+    kwargs["dtype"] = dtype["config"].get("source_name")
+    return dtype["config"]["mode"]
+
+
 class KernelAdapters:
     """LoRA and int8 quantization over one weight (``kernel``, or ``embeddings``)."""
 
     _adapted = "kernel"
     lora_enabled = False
     quantization_mode = None
+    _pending_quantization = None
+
+    def _build_adapters(self):
+        """At the end of ``build``: LoRA from ``lora_rank``, then the quantization a
+        quantized config asked for (its int8 weights are then loaded over)."""
+        if self.lora_rank:
+            self.enable_lora(self.lora_rank, self.lora_alpha)
+        if self._pending_quantization:
+            self.quantize(self._pending_quantization)
 
     def _init_adapters(self, lora_rank, lora_alpha, quantization_config):
         if quantization_config is not None:
@@ -191,6 +211,12 @@ class KernelAdapters:
     def adapter_config(self) -> Any:
         """The config keys Keras adds: the quantization config, and LoRA's when set."""
         config: dict[str, Any] = {"quantization_config": None}
+        if self.quantization_mode is not None:
+            config["dtype"] = {"module": "keras.dtype_policies",
+                               "class_name": "QuantizedDTypePolicy",
+                               "config": {"mode": self.quantization_mode,
+                                          "source_name": self.dtype_policy.name},
+                               "registered_name": None}
         if self.lora_rank:
             config.update(lora_rank=self.lora_rank, lora_alpha=self.lora_alpha)
         return config
