@@ -16,6 +16,7 @@ END = np.array([[1, 0.5], [6, 1], [7.5, 5], [0.2, 6.1]], "float32")
 VOL = _R.random((2, 4, 6, 6, 2)).astype("float32")
 X1 = _R.random((2, 5, 6, 3)).astype("float32")
 K1 = _R.random((3, 3, 4, 3)).astype("float32")
+X8 = np.concatenate([X1, X1[..., ::-1] * 0.5, X1[..., :2]], -1)        # 8 channels: 2 groups
 SIG = _R.random((2, 40)).astype("float32")
 COORDS = np.stack([np.linspace(-3.5, 9.5, 10), np.linspace(-2, 10.7, 10)]).astype("float32")
 SCALE, SHIFT = np.array([0.7, 1.4], "float32"), np.array([0.5, -1.0], "float32")
@@ -75,6 +76,20 @@ CASES = {
         np.arange(2 * 12 * 12, dtype="float32").reshape(2, 12, 12)), (5, 6), 2, 1, 0, (1, 2)),
     "fold padded": lambda m: m.fold(m.convert_to_tensor(
         np.arange(2 * 12 * 24, dtype="float32").reshape(2, 12, 24)), (5, 6), 2, 1, 1, (1, 2)),
+    # PyTorch has no padding="same" with strides: Keras pads first (TensorFlow's amounts)
+    "conv same strided": lambda m: m.conv(X1, K1[:, :, :3], 2, "same"),
+    "conv same strided 1d dilated": lambda m: m.conv(X1[0], K1[0, :, :3], 2, "same",
+                                                     dilation_rate=1),
+    "conv same strided channels_first": lambda m: m.conv(
+        np.moveaxis(IMG, -1, 1), K1[:2, :, :3], (2, 3), "same", "channels_first"),
+    "conv grouped": lambda m: m.conv(X8, K1[..., :2], 1, "valid"),
+    "conv grouped same strided": lambda m: m.conv(X8, K1[..., :2], 2, "same"),
+    "conv grouped channels_first": lambda m: m.conv(np.moveaxis(X8, -1, 1), K1[..., :2], 1,
+                                                    data_format="channels_first"),
+    "max_pool same strided": lambda m: m.max_pool(IMG, 3, 2, "same"),
+    "max_pool same odd": lambda m: m.max_pool(IMG, (2, 3), (2, 2), "same"),
+    "average_pool same strided": lambda m: m.average_pool(IMG, 3, 2, "same"),
+    "average_pool same 1d": lambda m: m.average_pool(SIG[..., None], 4, 3, "same"),
     "istft": lambda m: m.istft(m.stft(SIG, 8, 4, 8), 8, 4, 8),
     "istft length": lambda m: m.istft(m.stft(SIG, 6, 3, 8), 6, 3, 8, length=35),
     "istft not centred": lambda m: m.istft(m.stft(SIG, 8, 4, 8, center=False), 8, 4, 8,
