@@ -134,6 +134,15 @@ def inv(input: TensorLike, adjoint: bool = False,  # TensorFlow's keyword
 
 
 inv_p.def_impl(np.linalg.inv)
+
+
+@inv_p.def_lowering
+def _inv_lower(a):
+    # a singular matrix gives inf/nan entries where impl raises (XLA cannot raise)
+    import jax.numpy as jnp
+    return jnp.linalg.inv(a)
+
+
 inv_p.def_vmap(leading_vmap(inv_p))   # leading axes are batch axes
 
 
@@ -170,6 +179,12 @@ det_p.def_vmap(leading_vmap(det_p))   # leading axes are batch axes
 @det_p.def_impl
 def _det_impl(a):
     return np.asarray(np.linalg.det(a), a.dtype)
+
+
+@det_p.def_lowering
+def _det_lower(a):
+    import jax.numpy as jnp
+    return jnp.linalg.det(a).astype(a.dtype)
 
 
 @det_p.def_jvp
@@ -211,12 +226,24 @@ def slogdet(input: TensorLike,  # TensorFlow's keyword
 det_sign_p.def_vmap(leading_vmap(det_sign_p))   # leading axes are batch axes
 
 
+@det_sign_p.def_lowering
+def _det_sign_lower(a):
+    import jax.numpy as jnp
+    return jnp.linalg.slogdet(a)[0].astype(a.dtype)
+
+
 @det_sign_p.def_impl
 def _det_sign_impl(a):
     return np.asarray(np.linalg.slogdet(a)[0], a.dtype)
 
 
 log_abs_det_p.def_vmap(leading_vmap(log_abs_det_p))   # leading axes are batch axes
+
+
+@log_abs_det_p.def_lowering
+def _log_abs_det_lower(a):
+    import jax.numpy as jnp
+    return jnp.linalg.slogdet(a)[1].astype(a.dtype)
 
 
 @log_abs_det_p.def_impl
