@@ -1,5 +1,6 @@
 """`keras.ops.nn`, linalg, math and core on finegrad's own ``nn``, ``linalg``, ``math`` and
 control flow (``cond``, ``while_loop``, traceable under `finegrad.function`)."""
+from finegrad._src import nest as _nest
 from finegrad._src.backends.native import fg_names as fg
 from finegrad._src.backends.native import custom as _custom
 
@@ -220,7 +221,13 @@ def view_as_complex(x):
 
 
 def jvp(fun, primals, tangents, has_aux=False):
-    if has_aux:
-        raise NotImplementedError("finegrad.ops.jvp on the 'finegrad' backend: has_aux=True; "
-                                  "return the auxiliary value separately")
-    return fg.jvp(fun, primals, tangents)
+    if not has_aux:
+        return fg.jvp(fun, primals, tangents)
+    aux = []
+
+    def first(*args):
+        out, extra = fun(*args)
+        aux.append(extra)
+        return out
+    out, tangent = fg.jvp(first, primals, tangents)
+    return out, tangent, _nest.map_structure(fg.stop_gradient, aux[0])
