@@ -1,10 +1,8 @@
 """Differentiation on any backend: `custom_gradient` compiled to each framework's own
 mechanism, and `grad` / `value_and_grad` by each framework's own reverse mode."""
 
-from typing import Any
-
-
 import functools as _functools
+from typing import Any
 
 from finegrad._src import backends as _backends
 from finegrad._src.ad import functional as _functional
@@ -68,7 +66,7 @@ def custom_gradient(f: Any = None, *, forward: Any = "none", jvp: Any = None) ->
     # no __wrapped__: tf.function, given the decorated function as an argument, calls what
     # __wrapped__ names instead (the undecorated f, which returns (y, grad))
     del decorated.__wrapped__
-    decorated._finegrad_ops_rule = f   # for finegrad.testing.sweep: names, inputs, backend
+    decorated._finegrad_ops_rule = f  # type: ignore[attr-defined]  # for testing.sweep
     return decorated
 
 
