@@ -45,6 +45,9 @@ def _fmt(x, data_format):
 
 def conv(inputs, kernel, strides=1, padding="valid", data_format=None, dilation_rate=1):
     x = _f(inputs)
+    n = x.shape.rank - 2
+    strides, dilation_rate = ((v,) * n if isinstance(v, int) else tuple(v)
+                              for v in (strides, dilation_rate))
     return tf.nn.convolution(x, tf.cast(kernel, x.dtype), strides, padding.upper(),
                              _fmt(x, data_format), dilation_rate)
 
@@ -56,18 +59,21 @@ def depthwise_conv(inputs, kernel, strides=1, padding="valid", data_format=None,
     return conv(inputs, k, strides, padding, data_format, dilation_rate)
 
 
-def max_pool(inputs, pool_size, strides=None, padding="valid", data_format=None):
+def _pool(kind, inputs, pool_size, strides, padding, data_format):
     x = _f(inputs)
     n = x.shape.rank - 2
-    size = (pool_size,) * n if isinstance(pool_size, int) else pool_size
-    return tf.nn.pool(x, size, "MAX", strides or size, padding.upper(), _fmt(x, data_format))
+    size = (pool_size,) * n if isinstance(pool_size, int) else tuple(pool_size)
+    step = size if strides is None else (strides,) * n if isinstance(strides, int) \
+        else tuple(strides)
+    return tf.nn.pool(x, size, kind, step, padding.upper(), _fmt(x, data_format))
+
+
+def max_pool(inputs, pool_size, strides=None, padding="valid", data_format=None):
+    return _pool("MAX", inputs, pool_size, strides, padding, data_format)
 
 
 def average_pool(inputs, pool_size, strides=None, padding="valid", data_format=None):
-    x = _f(inputs)
-    n = x.shape.rank - 2
-    size = (pool_size,) * n if isinstance(pool_size, int) else pool_size
-    return tf.nn.pool(x, size, "AVG", strides or size, padding.upper(), _fmt(x, data_format))
+    return _pool("AVG", inputs, pool_size, strides, padding, data_format)
 
 
 def ctc_loss(target, output, target_length, output_length, mask_index=0):
