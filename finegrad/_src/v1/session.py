@@ -26,6 +26,7 @@ from finegrad._src.graph.compile import pipeline
 from finegrad._src.graph.tracing.concrete import ConcreteFunction
 from finegrad._src.graph.ir import Node, OutSlot, read_variable_p
 from finegrad._src.graph.compile.symbolic import GuardFailed
+from finegrad._src.ops.array.boolean_mask import DataDependentSize
 from finegrad._src.ops.array.gather import IndexedSlices
 from finegrad._src.shapes import TensorShape
 from finegrad._src.state import state as _state
@@ -390,6 +391,12 @@ class _Plan:
                 raise InvalidArgumentError(None, None, f"finegrad.compat.v1.Session.run: the "
                                            f"graph was built for other sizes of the fed "
                                            f"tensors' None dimensions: {e}") from None
+            except DataDependentSize as e:   # no Python to run again, as a function would
+                raise InvalidArgumentError(None, None, f"finegrad.compat.v1.Session.run: {e}; "
+                                           f"finegrad's TF1 graphs keep sizes that depend on "
+                                           f"values as the graph was built (TensorFlow "
+                                           f"computes them when it runs): compute this "
+                                           f"eagerly or in a finegrad.function") from None
         res = []
         for i, (o, v) in enumerate(zip(self.outputs, outs, strict=True)):
             if o is None:
