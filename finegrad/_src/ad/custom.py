@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 from numpy import ndarray
 
+from finegrad._src.tracebacks import api_boundary, defined_at
 from finegrad._src import core, nest
 from finegrad._src.ad.custom_returns import (_LEAF_CASES, _RETURN_CASES, _WARNED, _check,
                                              _split_var_grads, _unused, _warn_all_none,
@@ -296,6 +297,7 @@ class _CustomGradient:
             return self
         return _CustomGradient(self._f, instance, self._jvp)
 
+    @api_boundary
     def __call__(self, *args, **kwargs):
         f = self._f if self._instance is None else functools.partial(self._f, self._instance)
         recs = core.active_recorders()
@@ -347,12 +349,12 @@ def _split(result, f):
         raise TypeError(f"finegrad.custom_gradient: {f.__qualname__} must return "
                         f"(outputs, grad_fn); the second element is not callable but "
                         f"{type(result[1]).__name__} {result[1]!r:.40} (return several "
-                        f"outputs as one tuple: ((y1, y2), grad_fn))")
+                        f"outputs as one tuple: ((y1, y2), grad_fn)){defined_at(f)}")
     if not isinstance(result, (tuple, list)) or len(result) != 2:
         raise TypeError(f"finegrad.custom_gradient: {f.__qualname__} must return "
                         f"(outputs, grad_fn), got {type(result).__name__}"
                         + (f" of length {len(result)}" if isinstance(result, (tuple, list))
-                           else ""))
+                           else "") + defined_at(f))
     return result[0], result[1]
 
 

@@ -21,6 +21,7 @@ import sys
 
 import numpy as np
 
+from finegrad._src.tracebacks import api_boundary
 from finegrad._src import core, dims, nest
 from finegrad._src.dtypes import INEXACT_SCALARS
 from finegrad._src.ops.array.structural import reshape, zeros_like, transpose
@@ -256,6 +257,7 @@ class GradientTape(core.Recorder):
                 self._watched, self._entries, self._reads = {}, [], {}
             self._released = True
 
+    @api_boundary
     def gradient(self, target: Any, sources: Any, output_gradients: Any = None,
                  unconnected_gradients: Any = UnconnectedGradients.NONE) -> Any:
         """d(sum of ``target``)/d``sources``, as a vector-Jacobian product.
@@ -368,6 +370,7 @@ class GradientTape(core.Recorder):
         entries, watched = self._take(consume)
         return reverse_pass(entries, watched, targets, cts, keys, consume=consume, batch=batch)
 
+    @api_boundary
     def jacobian(self, target: Any, sources: Any,
                  unconnected_gradients: Any = UnconnectedGradients.NONE,
                  parallel_iterations: Any = None, experimental_use_pfor: bool = True) -> Any:
@@ -412,6 +415,7 @@ class GradientTape(core.Recorder):
                 out.append(reshape(g, tshape + sshape))
         return nest.pack_sequence_as(sources, out)
 
+    @api_boundary
     def batch_jacobian(self, target: Any, source: Any,
                        unconnected_gradients: Any = UnconnectedGradients.NONE,
                        parallel_iterations: Any = None, experimental_use_pfor: Any = True) -> Any:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from finegrad._src.tracebacks import api_boundary
 from finegrad._src import core, dims, dtypes, nest
 from finegrad._src.core import Primitive, bind
 from finegrad._src.ops.array.structural import _t, stack, stop_gradient, transpose
@@ -141,6 +142,7 @@ def _map(fn, elems, signature, where):
     return nest.pack_sequence_as(first, stacked) if nest.is_nested(first) else stacked[0]
 
 
+@api_boundary
 def map_fn(fn: Any, elems: TensorLike, dtype: DTypeLike | None = None,
            parallel_iterations: Any = None, back_prop: bool = True, swap_memory: bool = False,
            infer_shape: bool = True,

@@ -29,6 +29,7 @@ import warnings
 
 import numpy as np
 
+from finegrad._src.tracebacks import api_boundary
 from finegrad._src import core, dims, nest
 from finegrad._src.ad import custom
 from finegrad._src.core import bind
@@ -78,6 +79,7 @@ class _VmapBuilder(GraphBuilder):
                            f"the other, which only a loop does", ValueError)
 
 
+@api_boundary
 def vectorized_map(fn: Any, elems: TensorLike, fallback_to_while_loop: bool = True,
                    warn: bool = True) -> Any:
     """``fn`` applied to each slice of ``elems`` along axis 0, the results stacked, computed

@@ -18,6 +18,7 @@ import collections
 
 import numpy as np
 
+from finegrad._src.tracebacks import api_boundary
 from finegrad._src import nest
 from finegrad._src.dims import Dim
 from finegrad._src.errors import FailedPreconditionError, InvalidArgumentError
@@ -170,6 +171,7 @@ class Session:
 
     # --- run --------------------------------------------------------------------------------
 
+    @api_boundary
     def run(self, fetches: Any, feed_dict: Any = None, options: Any = None,
             run_metadata: Any = None) -> Any:
         """The values of ``fetches`` (tensors, operations, variables, their names, or any

@@ -28,6 +28,7 @@ import weakref
 
 import numpy as np
 
+from finegrad._src.tracebacks import api_boundary
 from finegrad._src import core, nest
 from finegrad._src.graph.tracing.builder import GraphBuilder, TensorSpec, is_traced  # noqa: F401
 from finegrad._src.graph.tracing.concrete import ConcreteFunction, replay  # noqa: F401
@@ -290,6 +291,7 @@ class Function:
                            tuple(a for a, s in enumerate(spec.shape) if s is None))
         return out
 
+    @api_boundary
     def __call__(self, *args, **kwargs):
         if self._signature is not None:
             args, kwargs = self._signature_args(args, kwargs), {}

@@ -387,7 +387,7 @@ def reduce_sum(input_tensor: TensorLike, axis: Any = None, keepdims: bool = Fals
         raise TypeError("finegrad.reduce_sum: not defined for bool tensors (as in TensorFlow); "
                         "cast first, e.g. finegrad.cast(x, finegrad.int32) to count the true "
                         "entries, or use finegrad.reduce_any")
-    axes = normalize_axes(axis, x._value.ndim, "finegrad.reduce_sum")
+    axes = normalize_axes(axis, x._value.ndim, "finegrad.reduce_sum", reduction=True)
     return bind(reduce_sum_p, x, axis=axes, keepdims=bool(keepdims))
 
 

@@ -241,7 +241,7 @@ def count_nonzero(input: TensorLike, axis: Any = None, keepdims: Any = None,
     array([1, 2, 0])
     """
     x, fn = convert_to_tensor(input), "finegrad.math.count_nonzero"
-    axis = normalize_axes(axis, len(x.shape), fn)
+    axis = normalize_axes(axis, len(x.shape), fn, reduction=True)
     dtype = _as_dtype(dtype, fn)
     if x.dtype.is_bool:
         nonzero = x

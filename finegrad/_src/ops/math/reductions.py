@@ -44,7 +44,7 @@ def reduce_mean(input_tensor: TensorLike, axis: Any = None, keepdims: bool = Fal
     """
     x = _t(input_tensor)
     no_bools("finegrad.reduce_mean", x)
-    axes = normalize_axes(axis, x._value.ndim, "finegrad.reduce_mean")
+    axes = normalize_axes(axis, x._value.ndim, "finegrad.reduce_mean", reduction=True)
     s = reduce_sum(x, axes, keepdims)
     n = dims.size_product(core.shape_of(x)[a] for a in axes)
     if type(n) is dims.Dim:   # a symbolic count: resolved at each call
@@ -99,8 +99,8 @@ def _extremum(name: Any, impl: Any, doc: Any) -> tuple[Primitive, Callable[..., 
            name: str | None = None) -> Tensor:
         x = _t(input_tensor)
         no_bools(f"finegrad.{prim.name}", x)
-        return bind(prim, x, axis=normalize_axes(axis, x._value.ndim, f"finegrad.{prim.name}"),
-                    keepdims=bool(keepdims))
+        axes = normalize_axes(axis, x._value.ndim, f"finegrad.{prim.name}", reduction=True)
+        return bind(prim, x, axis=axes, keepdims=bool(keepdims))
 
     op.__name__ = op.__qualname__ = name
     op.__doc__ = doc + f"\n\n    Primitive ``{name}``; ties share the gradient equally.\n"
@@ -133,8 +133,8 @@ def reduce_prod(input_tensor: TensorLike, axis: Any = None, keepdims: bool = Fal
     """
     x = _t(input_tensor)
     no_bools("finegrad.reduce_prod", x)
-    return bind(reduce_prod_p, x, axis=normalize_axes(axis, x._value.ndim, "finegrad.reduce_prod"),
-                keepdims=bool(keepdims))
+    axes = normalize_axes(axis, x._value.ndim, "finegrad.reduce_prod", reduction=True)
+    return bind(reduce_prod_p, x, axis=axes, keepdims=bool(keepdims))
 
 
 @reduce_prod_p.def_impl
@@ -340,7 +340,7 @@ def reduce_logsumexp(input_tensor: TensorLike, axis: Any = None, keepdims: bool 
     1000.6931762695312
     """
     x = _t(input_tensor)
-    axes = normalize_axes(axis, x._value.ndim, "finegrad.reduce_logsumexp")
+    axes = normalize_axes(axis, x._value.ndim, "finegrad.reduce_logsumexp", reduction=True)
     m = stop_gradient(reduce_max(x, axes, keepdims=True))
     # an infinite max would give inf - inf = nan; shift by 0 then (0 * m would be nan too)
     m = ew.where(ew.is_finite(m), m, zeros_like(m))

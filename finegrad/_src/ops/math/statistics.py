@@ -11,6 +11,7 @@ from finegrad._src.ops.math import arithmetic as ar
 from finegrad._src.ops.array.structural import cast, reduce_sum, zeros_like
 from finegrad._src.ops.array.shape_queries import shape
 from finegrad._src.ops.math.reductions import reduce_mean
+from finegrad._src.ops.zeros_and_axes import normalize_axes
 from finegrad._src.tensor import convert_to_tensor
 from finegrad._src import dtypes
 
@@ -21,6 +22,13 @@ if TYPE_CHECKING:   # annotations only: nothing imported at run time
     from finegrad._src.types import TensorLike
 
 
+def _checked(x, axis, fn):
+    """``x`` as a tensor, once ``axis`` is checked in the name of the public ``fn``."""
+    x = convert_to_tensor(x)
+    normalize_axes(axis, x._value.ndim, f"finegrad.{fn}", reduction=True)
+    return x
+
+
 def reduce_variance(input_tensor: TensorLike, axis: Any = None, keepdims: bool = False,
                     name: str | None = None) -> Tensor:
     """The variance ``mean(|x - mean(x)|^2)`` over ``axis`` (all axes when None).
@@ -29,7 +37,7 @@ def reduce_variance(input_tensor: TensorLike, axis: Any = None, keepdims: bool =
     >>> float(fg.math.reduce_variance(fg.constant([1., 2., 3., 4.])))
     1.25
     """
-    x = convert_to_tensor(input_tensor)
+    x = _checked(input_tensor, axis, "math.reduce_variance")
     dev = x - reduce_mean(x, axis=axis, keepdims=True)
     return reduce_mean(dev * dev, axis=axis, keepdims=keepdims)
 
@@ -42,7 +50,8 @@ def reduce_std(input_tensor: TensorLike, axis: Any = None, keepdims: bool = Fals
     >>> float(fg.math.reduce_std(fg.constant([1., 3.])))
     1.0
     """
-    return ew.sqrt(reduce_variance(input_tensor, axis=axis, keepdims=keepdims))
+    x = _checked(input_tensor, axis, "math.reduce_std")
+    return ew.sqrt(reduce_variance(x, axis=axis, keepdims=keepdims))
 
 
 def reduce_euclidean_norm(input_tensor: TensorLike, axis: Any = None, keepdims: bool = False,
@@ -53,7 +62,7 @@ def reduce_euclidean_norm(input_tensor: TensorLike, axis: Any = None, keepdims: 
     >>> float(fg.math.reduce_euclidean_norm(fg.constant([3., 4.])))
     5.0
     """
-    x = convert_to_tensor(input_tensor)
+    x = _checked(input_tensor, axis, "math.reduce_euclidean_norm")
     return ew.sqrt(reduce_sum(x * x, axis=axis, keepdims=keepdims))
 
 
@@ -65,7 +74,7 @@ def reduce_any(input_tensor: TensorLike, axis: Any = None, keepdims: bool = Fals
     >>> fg.reduce_any(fg.constant([[True, False], [False, False]]), axis=1).numpy()
     array([ True, False])
     """
-    x = cast(convert_to_tensor(input_tensor), dtypes.int32)
+    x = cast(_checked(input_tensor, axis, "reduce_any"), dtypes.int32)
     return reduce_sum(x, axis=axis, keepdims=keepdims) > 0
 
 
@@ -77,7 +86,7 @@ def reduce_all(input_tensor: TensorLike, axis: Any = None, keepdims: bool = Fals
     >>> fg.reduce_all(fg.constant([[True, False], [True, True]]), axis=1).numpy()
     array([False,  True])
     """
-    x = cast(ew.logical_not(convert_to_tensor(input_tensor)), dtypes.int32)
+    x = cast(ew.logical_not(_checked(input_tensor, axis, "reduce_all")), dtypes.int32)
     return ew.equal(reduce_sum(x, axis=axis, keepdims=keepdims), 0)
 
 
@@ -108,8 +117,8 @@ def moments(x: TensorLike, axes: Any, shift: Any = None, keepdims: bool = False,
     (array([2., 4.], dtype=float32), array([1., 4.], dtype=float32))
     """
     del shift
-    x = convert_to_tensor(x)
     axes = tuple(axes) if isinstance(axes, (list, tuple)) else axes
+    x = _checked(x, axes, "nn.moments")
     mean = reduce_mean(x, axis=axes, keepdims=True)
     dev = x - mean
     variance = reduce_mean(dev * dev, axis=axes, keepdims=keepdims)
