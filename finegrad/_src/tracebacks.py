@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import os
+import sys
 import types
 
 from collections.abc import Callable
@@ -101,3 +102,13 @@ def defined_at(f: Any) -> str:
     if code is None:
         return ""
     return f" (defined at {os.path.basename(code.co_filename)}:{code.co_firstlineno})"
+
+
+def user_stacklevel() -> int:
+    """The ``stacklevel`` for ``warnings.warn`` (called by the caller of this function) that
+    points at the first frame outside finegrad: the user's line, however many of finegrad's
+    frames (an `api_boundary` among them) lie between."""
+    frame, level = sys._getframe(1), 1
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
+        frame, level = frame.f_back, level + 1
+    return level

@@ -1,12 +1,11 @@
 """custom_gradient: users in control of the gradient (RegisterGradient is in register.py).
 
-`custom_gradient(f)` runs ``f`` as ordinary recorded ops, so the tensors ``f`` computes (and
-that ``grad_fn`` closes over) are differentiable by outer tapes, as in TensorFlow's eager
-mode. It then gives each output a fresh identity and records one op, ``custom_gradient``,
-from the inputs (and the variables ``f`` read) to those outputs; that op's VJP calls
-``grad_fn``. Gradients therefore reach the inputs only through ``grad_fn``; second
-derivatives go through ``grad_fn``'s own ops; and forward mode transposes ``grad_fn``
-(see forward.py).
+`custom_gradient(f)` runs ``f`` as ordinary recorded ops, so the tensors ``f`` computes (and that
+``grad_fn`` closes over) are differentiable by outer tapes, as in TensorFlow's eager mode. It then
+gives each output a fresh identity and records one op, ``custom_gradient``, from the inputs (and
+the variables ``f`` read) to those outputs; that op's VJP calls ``grad_fn``. Gradients therefore
+reach the inputs only through ``grad_fn``; second derivatives go through ``grad_fn``'s own ops; and
+forward mode transposes ``grad_fn`` (see forward.py).
 """
 
 from __future__ import annotations
@@ -20,7 +19,7 @@ from typing import Any
 import numpy as np
 from numpy import ndarray
 
-from finegrad._src.tracebacks import api_boundary, defined_at
+from finegrad._src.tracebacks import api_boundary, defined_at, user_stacklevel
 from finegrad._src import core, nest
 from finegrad._src.ad.custom_returns import (_LEAF_CASES, _RETURN_CASES, _WARNED, _check,
                                              _split_var_grads, _unused, _warn_all_none,
@@ -698,4 +697,4 @@ def _warn_once(name, t, site):
         f"finegrad.custom_gradient: {name} uses a tensor of shape {tuple(t._value.shape)} "
         f"({where}) that a GradientTape watches but that is not one of its arguments; no "
         f"gradient reaches it through the custom rule. Pass it as an argument (and return "
-        f"its gradient from grad_fn).", UserWarning, stacklevel=5)
+        f"its gradient from grad_fn).", UserWarning, stacklevel=user_stacklevel())

@@ -76,9 +76,11 @@ def zeros_like(input: TensorLike, dtype: DTypeLike | None = None,  # TensorFlow'
     >>> fg.zeros_like(fg.constant([1., 2.])).numpy()
     array([0., 0.], dtype=float32)
     """
-    x = input
-    x = _t(x)
-    return zeros_of(x, x._value.dtype if dtype is None else dtypes.as_dtype(dtype)._np)
+    x = _t(input)
+    dt = x._value.dtype if dtype is None else dtypes.as_dtype(dtype)._np
+    if np.dtype(dt).kind == "O":   # strings: empty ones, as TensorFlow's
+        return Tensor(np.full(np.shape(x._value), b"", object))
+    return zeros_of(x, dt)
 
 
 def ones_like(input: TensorLike, dtype: DTypeLike | None = None,  # TensorFlow's keyword
@@ -89,9 +91,10 @@ def ones_like(input: TensorLike, dtype: DTypeLike | None = None,  # TensorFlow's
     >>> fg.ones_like(fg.constant(3)).numpy()
     np.int32(1)
     """
-    x = input
-    x = _t(x)
+    x = _t(input)
     dt = x._value.dtype if dtype is None else dtypes.as_dtype(dtype)._np
+    if np.dtype(dt).kind == "O":   # TensorFlow has no string one either
+        raise TypeError("finegrad.ones_like: not defined for string tensors (dtype string)")
     return filled(core.shape_of(x), 1, dt)
 
 
