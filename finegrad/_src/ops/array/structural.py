@@ -70,7 +70,7 @@ def _t(x):
 
 def zeros_like(input: TensorLike, dtype: DTypeLike | None = None,  # TensorFlow's keyword
                name: str | None = None, layout: Any = None) -> Tensor:
-    """Zeros with the shape (and, unless given, the dtype) of ``x``.
+    """Zeros with the shape (and, unless given, the dtype) of ``x``; empty strings for strings.
 
     >>> import finegrad as fg
     >>> fg.zeros_like(fg.constant([1., 2.])).numpy()
@@ -78,9 +78,8 @@ def zeros_like(input: TensorLike, dtype: DTypeLike | None = None,  # TensorFlow'
     """
     x = _t(input)
     dt = x._value.dtype if dtype is None else dtypes.as_dtype(dtype)._np
-    if np.dtype(dt).kind == "O":   # strings: empty ones, as TensorFlow's
-        return Tensor(np.full(np.shape(x._value), b"", object))
-    return zeros_of(x, dt)
+    return Tensor(np.full(np.shape(x._value), b"", object)) if np.dtype(dt).kind == "O" \
+        else zeros_of(x, dt)
 
 
 def ones_like(input: TensorLike, dtype: DTypeLike | None = None,  # TensorFlow's keyword
@@ -93,8 +92,8 @@ def ones_like(input: TensorLike, dtype: DTypeLike | None = None,  # TensorFlow's
     """
     x = _t(input)
     dt = x._value.dtype if dtype is None else dtypes.as_dtype(dtype)._np
-    if np.dtype(dt).kind == "O":   # TensorFlow has no string one either
-        raise TypeError("finegrad.ones_like: not defined for string tensors (dtype string)")
+    if np.dtype(dt).kind == "O":
+        raise TypeError("finegrad.ones_like: not defined for string tensors (nor in TensorFlow)")
     return filled(core.shape_of(x), 1, dt)
 
 

@@ -11,6 +11,7 @@ from finegrad._src.ops.math import arithmetic as ar
 from finegrad._src.ops.array.structural import cast, reduce_sum, zeros_like
 from finegrad._src.ops.array.shape_queries import shape
 from finegrad._src.ops.math.reductions import reduce_mean
+from finegrad._src.ops.math.complex_numbers import _is_complex, conj_if_complex, imag, real
 from finegrad._src.ops.zeros_and_axes import normalize_axes
 from finegrad._src.tensor import convert_to_tensor
 from finegrad._src import dtypes
@@ -31,14 +32,21 @@ def _checked(x, axis, fn):
 
 def reduce_variance(input_tensor: TensorLike, axis: Any = None, keepdims: bool = False,
                     name: str | None = None) -> Tensor:
-    """The variance ``mean(|x - mean(x)|^2)`` over ``axis`` (all axes when None).
+    """The variance ``mean(|x - mean(x)|^2)`` over ``axis`` (all axes when None); real for
+    complex ``x`` (float32 for complex64), as TensorFlow's.
 
     >>> import finegrad as fg
     >>> float(fg.math.reduce_variance(fg.constant([1., 2., 3., 4.])))
     1.25
     """
     x = _checked(input_tensor, axis, "math.reduce_variance")
+    if not (x.dtype.is_floating or x.dtype.is_complex):   # an integer mean would truncate
+        raise TypeError(f"finegrad.math.reduce_variance: x must be real or complex (floating), "
+                        f"got {x.dtype.name}, as in TensorFlow; cast it first")
     dev = x - reduce_mean(x, axis=axis, keepdims=True)
+    if _is_complex(x):   # |dev|^2: a real variance (TensorFlow's float32 for complex64)
+        return reduce_mean(ew.square(real(dev)) + ew.square(imag(dev)), axis=axis,
+                           keepdims=keepdims)
     return reduce_mean(dev * dev, axis=axis, keepdims=keepdims)
 
 
@@ -51,6 +59,9 @@ def reduce_std(input_tensor: TensorLike, axis: Any = None, keepdims: bool = Fals
     1.0
     """
     x = _checked(input_tensor, axis, "math.reduce_std")
+    if not (x.dtype.is_floating or x.dtype.is_complex):
+        raise TypeError(f"finegrad.math.reduce_std: x must be real or complex (floating), got "
+                        f"{x.dtype.name}, as in TensorFlow; cast it first")
     return ew.sqrt(reduce_variance(x, axis=axis, keepdims=keepdims))
 
 
@@ -63,7 +74,8 @@ def reduce_euclidean_norm(input_tensor: TensorLike, axis: Any = None, keepdims: 
     5.0
     """
     x = _checked(input_tensor, axis, "math.reduce_euclidean_norm")
-    return ew.sqrt(reduce_sum(x * x, axis=axis, keepdims=keepdims))
+    # complex: sqrt(sum |x|^2), of x's dtype with a zero imaginary part, as TensorFlow's
+    return ew.sqrt(reduce_sum(x * conj_if_complex(x), axis=axis, keepdims=keepdims))
 
 
 def reduce_any(input_tensor: TensorLike, axis: Any = None, keepdims: bool = False,
@@ -121,7 +133,8 @@ def moments(x: TensorLike, axes: Any, shift: Any = None, keepdims: bool = False,
     x = _checked(x, axes, "nn.moments")
     mean = reduce_mean(x, axis=axes, keepdims=True)
     dev = x - mean
-    variance = reduce_mean(dev * dev, axis=axes, keepdims=keepdims)
+    # complex: |dev|^2, complex with a zero imaginary part (TensorFlow's squared_difference)
+    variance = reduce_mean(dev * conj_if_complex(dev), axis=axes, keepdims=keepdims)
     if not keepdims:
         mean = reduce_mean(x, axis=axes)
     return mean, variance
