@@ -34,13 +34,15 @@ from custom_chain import bench_k
 from sessions import bench_s1
 from keras_fit import bench_fit
 from traced import bench_g1, bench_g2, bench_g3, bench_g4, bench_g5, bench_g6, graph_breakdown
+from xla import BENCHES as XLA_BENCHES
 
 BENCHES = {"a": bench_a, "b": bench_b, "c": bench_c, "d": bench_d, "e": bench_e, "f": bench_f,
            "g1": bench_g1, "g2": bench_g2, "g3": bench_g3, "g4": bench_g4, "g5": bench_g5,
            "g6": bench_g6, "h": bench_h, "v": bench_v, "sp": bench_sp,
-           "k": bench_k, "s1": bench_s1, "fit": bench_fit}
-OPT_IN = ("fit",)   # minutes long: run with --only fit
-GROUPS = {"g": ("g1", "g2", "g3", "g4", "g5", "g6")}   # --only g: every traced benchmark
+           "k": bench_k, "s1": bench_s1, "fit": bench_fit, **XLA_BENCHES}
+OPT_IN = ("fit", *XLA_BENCHES)   # minutes long: run with --only fit, --only x
+GROUPS = {"g": ("g1", "g2", "g3", "g4", "g5", "g6"),   # --only g: every traced benchmark
+          "x": tuple(XLA_BENCHES)}                     # --only x: every XLA (jit_compile) one
 
 
 def _compiled_chains():

@@ -92,11 +92,23 @@ class Primitive:
       (`dims.Dim`) inside a shape-polymorphic trace; asked only then. Also set with the
       ``def_shape`` decorator. Elementwise primitives get NumPy's broadcasting. ``None``
       (and not elementwise): a symbolic input size is kept at its traced value (a guard).
+    - ``lower_jax``: how ``function(jit_compile=True)`` lowers it to XLA through JAX (also
+      set with the ``def_lowering`` decorator): a string naming a JAX function, resolved when
+      first lowered (``"exp"``: ``jax.numpy.exp``, ``"lax.erf_inv"``: ``jax.lax.erf_inv``,
+      ``"scipy.special.ndtri"``: ``jax.scipy.special.ndtri``) and called ``f(*args,
+      **params)``; or a callable ``fn(*args, **params)`` taking JAX arrays in input order and
+      the node's params (as ``impl`` gets them), returning what ``impl`` would (shape, dtype;
+      a tuple with ``multiple_results``). It imports jax inside itself (op modules import
+      without jax), and may return ``NotImplemented`` for a call it does not lower (an
+      integer division whose error XLA cannot raise). ``None`` (or ``NotImplemented``): the
+      compiled function calls ``impl`` back on the host (an ordered callback when
+      ``stateful``) and its listing names the node.
     """
 
     def __init__(self, name, *, multiple_results=False, unify=True, batch_rule=False,
                  kernel=None, elementwise=False, fresh=False, shape_rule=None,
-                 stateful=False, numexpr=None, into_pool=False, reducer=None):
+                 stateful=False, numexpr=None, into_pool=False, reducer=None,
+                 lower_jax=None):
         if name in _PRIMITIVES:
             raise ValueError(f"finegrad: a primitive named {name!r} already exists")
         self.name = name
@@ -113,6 +125,7 @@ class Primitive:
         self.stateful = stateful
         self.into_pool = into_pool
         self.reducer = reducer
+        self.lower_jax = lower_jax   # str (a JAX function's name) or callable; see above
         if shape_rule is None and self.elementwise:
             shape_rule = broadcast_shape_rule
         self.shape_rule = shape_rule
@@ -141,6 +154,11 @@ class Primitive:
     def def_shape(self, fn):
         """Declare the shape rule (see ``shape_rule``)."""
         self.shape_rule = fn
+        return fn
+
+    def def_lowering(self, fn):
+        """Declare the XLA lowering through JAX (see ``lower_jax``)."""
+        self.lower_jax = fn
         return fn
 
     def bind(self, *args, **params):

@@ -2,16 +2,18 @@
 ``init_scope``, ``inside_function``, ``group`` and ``tuple``.
 
 finegrad runs on the CPU, in program order, eagerly or inside a `finegrad.function` trace, so
-devices place nothing and groups order nothing; these names validate their arguments and do
-what TensorFlow 2 does in eager mode. ``init_scope`` is the one with an effect: inside a trace
-it runs its block eagerly, out of the trace (the per-thread state of `state.py`: no tracer, no
-recorder, no read listener; the trace it left is kept as ``state.lifted``), as TensorFlow
-lifts it out of the function's graph.
+devices place nothing (but for functions compiled with ``jit_compile=True``, which run on the
+device the innermost ``device`` block names, when JAX has it) and groups order nothing; these
+names validate their arguments and do what TensorFlow 2 does in eager mode. ``init_scope`` is
+the one with an effect: inside a trace it runs its block eagerly, out of the trace (the per-
+thread state of `state.py`: no tracer, no recorder, no read listener; the trace it left is kept
+as ``state.lifted``), as TensorFlow lifts it out of the function's graph.
 """
 
 from __future__ import annotations
 
 import contextlib
+import threading
 
 from finegrad._src import core
 from finegrad._src.ops.array.structural import identity
@@ -25,8 +27,9 @@ _DEVICE_TYPES = ("CPU", "GPU", "TPU")   # the types a bare "/gpu:0" component ma
 
 def _device_parts(name):
     """TensorFlow's reading of a device string (``/job:j/replica:r/task:t/device:GPU:0``,
-    ``/cpu:0``, ``gpu:*``): a ValueError for a component it does not know."""
-    kind = None
+    ``/cpu:0``, ``gpu:*``): (its device type in capitals or None, its index); a ValueError
+    for a component it does not know."""
+    kind, index = None, 0
     for part in name.split("/"):
         fields = part.split(":")
         n = len(fields)
@@ -36,23 +39,51 @@ def _device_parts(name):
             if kind is not None:
                 raise ValueError(f"finegrad.device: device_name {name!r} names two device "
                                  f"types ({kind} and {part}); expected one")
-            kind = part
-            index = fields[-1] if n > 1 and fields[-1] != "*" else "0"
-            if not index.lstrip("-").isdigit():
+            kind = fields[-2 if n == 3 else 0].upper()
+            digits = fields[-1] if n > 1 and fields[-1] != "*" else "0"
+            if not digits.lstrip("-").isdigit():
                 raise ValueError(f"finegrad.device: device_name {name!r} has the device index "
                                  f"{fields[-1]!r}; expected an integer or '*'")
+            index = int(digits)
         elif part:
             raise ValueError(f"finegrad.device: device_name {name!r} has the unknown component "
                              f"{fields[0]!r}; expected job:, replica:, task:, device:TYPE:N or "
                              f"one of {', '.join(_DEVICE_TYPES)} (as in '/GPU:0')")
+    return kind, index
+
+
+def device_kind(name):
+    """(The device type, e.g. ``"GPU"``, or None; its index) of a device string."""
+    return _device_parts(name)
+
+
+_DEVICE = threading.local()   # .name: the innermost `device` block's string, per thread
+
+
+def current_device():
+    """The device string of the innermost `device` block of this thread, or None."""
+    return getattr(_DEVICE, "name", None)
+
+
+@contextlib.contextmanager
+def _device_scope(name):
+    saved = current_device()
+    _DEVICE.name = name
+    try:
+        yield None
+    finally:
+        _DEVICE.name = saved
 
 
 def device(device_name: Any) -> Any:
     """A context manager that places the ops of its block on ``device_name`` (a device string
     such as ``"/cpu:0"``, ``"/GPU:0"`` or ``"/job:localhost/device:CPU:0"``, or None).
 
-    finegrad computes on the CPU with NumPy, so the string is only checked (as TensorFlow
-    parses it) and the block runs as it is; ``with`` gives None, as in TensorFlow.
+    finegrad computes on the CPU with NumPy, so the string is checked (as TensorFlow
+    parses it) and the block runs as it is; ``with`` gives None, as in TensorFlow. A function
+    compiled with ``jit_compile=True`` called in the block runs on the device it names when
+    JAX has one (``"/GPU:0"``: JAX's first GPU), else on JAX's default device (TensorFlow's
+    soft placement); None leaves the enclosing block's device.
 
     >>> import finegrad as fg
     >>> with fg.device("/GPU:0"):
@@ -73,6 +104,7 @@ def device(device_name: Any) -> Any:
             raise ValueError(f"finegrad.device: device_name must be a string or None, got "
                              f"{type(device_name).__name__} ({device_name!r:.60})")
         _device_parts(device_name)
+        return _device_scope(device_name)
     return contextlib.nullcontext()
 
 

@@ -30,6 +30,7 @@ from finegrad._src.graph.ir import OutSlot
 from finegrad._src.ops.array.structural import convert_to_tensor
 from finegrad._src.tensor import Tensor
 from finegrad._src.graph.compile import pipeline
+from finegrad._src.graph.xla import lower as xla
 
 from typing import Any
 
@@ -227,6 +228,20 @@ def _cond_impl(pred, *captured, branches):
     return _slot_values(b, _dry(lambda: b.run_values([], captured)))
 
 
+@cond_p.def_lowering
+def _cond_lower(pred, *captured, branches):
+    """XLA: ``lax.cond`` of the lowered branches; the variables a branch assigns are carried
+    through it."""
+    from jax import lax
+    low = xla.current()
+    carried = low.carried([b.graph for b in branches])
+    run_t, run_f = (xla.branch_function(b, carried) for b in branches)
+    outs, state = lax.cond(pred, lambda s, c: run_t(s, [], c), lambda s, c: run_f(s, [], c),
+                           [low.values[k] for k in carried], list(captured))
+    low.values.update(zip(carried, state, strict=True))
+    return tuple(outs)
+
+
 @cond_p.def_vjp
 def _cond_vjp(cts, pred, *captured, out, needs, batch, branches):
     """VJP of cond: a cond of the two branches' VJPs (each replays its branch under a tape)."""
@@ -409,6 +424,33 @@ def _while_impl(*vals, parts, n, max_iter):
     return _dry(lambda: loop(vs))
 
 
+@while_p.def_lowering
+def _while_lower(*vals, parts, n, max_iter):
+    """XLA: ``lax.while_loop`` over (the iteration count, the loop variables, the variables
+    the loop assigns); the condition is tested before the count, as in the impl."""
+    import jax.numpy as jnp
+    from jax import lax
+    low = xla.current()
+    captured = list(vals[n:])
+    limit = captured.pop() if max_iter == "input" else max_iter
+    carried = low.carried([p.graph for p in parts])
+    run_c, run_b = (xla.branch_function(p, carried) for p in parts)
+
+    def test(carry):
+        i, vs, state = carry
+        ok = run_c(state, vs, captured)[0][0]
+        return ok if limit is None else jnp.logical_and(ok, i < limit)
+
+    def step(carry):
+        i, vs, state = carry
+        vs, state = run_b(state, vs, captured)
+        return i + 1, vs, state
+    start = (jnp.asarray(0, jnp.int64), list(vals[:n]), [low.values[k] for k in carried])
+    _, vs, state = lax.while_loop(test, step, start)
+    low.values.update(zip(carried, state, strict=True))
+    return tuple(vs)
+
+
 @while_p.def_vjp
 def _while_vjp(cts, *ins, out, needs, batch, parts, n, max_iter):
     """VJP of while_loop: the loop re-run under a tape. Outside a trace the re-run is ordinary
@@ -495,6 +537,47 @@ def _while_grad_impl(*vals, parts, n, max_iter, n_base=None, depth=1):
     with core.inner_stack(()):
         out = _while_derivative(ts, depth, n_base, parts, n, max_iter)
     return tuple(t._value for t in out)
+
+
+@while_grad_p.def_lowering
+def _while_grad_lower(*vals, parts, n, max_iter, n_base=None, depth=1):
+    """XLA, for the first derivative of a loop with a static ``maximum_iterations`` whose
+    condition and body assign no variable: the loop as a ``lax.scan`` of that many guarded
+    steps (``lax.cond``: a step after the condition failed keeps the variables), its VJP by
+    JAX (``jax.vjp``). Otherwise, or when JAX cannot differentiate the lowered body (a host
+    callback in it), ``NotImplemented``: the impl runs on the host."""
+    import jax
+    import jax.numpy as jnp
+    low = xla.current()
+    n_base = len(vals) - n if n_base is None else n_base
+    if depth != 1 or type(max_iter) is not int or low.carried([p.graph for p in parts]):
+        return NotImplemented
+    ins, cts = list(vals[:n_base]), list(vals[n_base:])
+    floats = [i for i, x in enumerate(ins) if jnp.issubdtype(x.dtype, jnp.inexact)]
+    run_c, run_b = (xla.branch_function(p, []) for p in parts)
+
+    def loop(*fs):
+        xs = list(ins)
+        for i, f in zip(floats, fs, strict=True):
+            xs[i] = f
+        captured = xs[n:]
+
+        def step(carry, _):
+            ok = jnp.logical_and(carry[0], run_c([], carry[1], captured)[0][0])
+            vs = jax.lax.cond(ok, lambda v: run_b([], v, captured)[0], list, carry[1])
+            return (ok, vs), None
+        return jax.lax.scan(step, (jnp.asarray(True), xs[:n]), None, length=max_iter)[0][1]
+    made = len(low.callbacks)
+    try:
+        _, vjp = jax.vjp(loop, *[ins[i] for i in floats])
+        grads = vjp(cts)
+    except Exception:   # (a host callback in the body: JAX cannot differentiate it)
+        del low.callbacks[made:]
+        return NotImplemented
+    out = [jnp.zeros_like(x) for x in ins]
+    for i, g in zip(floats, grads, strict=True):
+        out[i] = g
+    return tuple(out)
 
 
 @while_grad_p.def_vjp

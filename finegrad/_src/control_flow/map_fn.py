@@ -40,6 +40,11 @@ def _unstack_rows_impl(x):
     return tuple(np.array(r, object) if type(r) is bytes else r for r in x)
 
 
+@unstack_rows_p.def_lowering
+def _unstack_rows_lower(x):
+    return tuple(x[i] for i in range(x.shape[0]))
+
+
 @unstack_rows_p.def_shape
 def _unstack_rows_shape(x):
     """Each slice has the input's axes but the first (whose size, the number of slices, is

@@ -53,6 +53,18 @@ def _size_guard_impl(x, *, value, what):
     return ()
 
 
+@size_guard_p.def_lowering
+def _size_guard_lower(x, *, value, what):
+    """Compiled with XLA: checked while lowering when ``x`` is known then (a size: shapes are
+    static there), else on the host at each run (the fallback callback of the impl)."""
+    import jax
+    try:
+        v = np.asarray(x)
+    except jax.errors.TracerArrayConversionError:
+        return NotImplemented
+    return _size_guard_impl(v, value=value, what=what)
+
+
 def frozen(a):
     """NumPy value ``a`` as a hashable param (nested tuples of Python numbers)."""
     a = np.asarray(a)

@@ -39,20 +39,24 @@ def float_only(name, x, real=False):
 
 
 def unary(name: Any, impl: Any, deriv: Any, doc: Any, scale: Any = None, features: Any = False,
-          real: Any = False, numexpr: Any = None) -> tuple[Primitive, Callable[..., Tensor]]:
+          real: Any = False, numexpr: Any = None,
+          lower: Any = None) -> tuple[Primitive, Callable[..., Tensor]]:
     """Declare a float-only unary primitive whose derivative is ``deriv(x, out)``.
 
     ``scale(g, x, out)``, when given, computes ``g * deriv`` in fewer passes (e.g. ``g / x``
     for log, one pass instead of two over large arrays). ``features``: the public function's
     argument is named ``features``, as TensorFlow names it for activations (else ``x``).
     ``real``: complex inputs refused. ``numexpr``: the kernel's numexpr spelling (see
-    `core.Primitive`).
+    `core.Primitive`). ``lower``: its XLA lowering (``lower_jax`` of `core.Primitive`; by
+    default the JAX function of the ufunc's name, for a ufunc ``impl``).
     """
     kinds = "f" if real else "fc"
     scalars = dtypes.FLOAT_SCALARS if real else dtypes.INEXACT_SCALARS   # (see dtypes)
     # a plain ufunc is also the kernel of compiled graphs; every impl here returns new arrays
     prim = Primitive(name, batch_rule=True, kernel=impl if isinstance(impl, np.ufunc) else None,
-                     elementwise=True, fresh=True, numexpr=numexpr)
+                     elementwise=True, fresh=True, numexpr=numexpr,
+                     lower_jax=lower if lower is not None or not isinstance(impl, np.ufunc)
+                     else impl.__name__)
     if scale is None:
         def scale(g, x, out):
             return g * deriv(x, out)
@@ -85,6 +89,23 @@ def unary(name: Any, impl: Any, deriv: Any, doc: Any, scale: Any = None, feature
     op.__module__ = sys._getframe(1).f_globals["__name__"]   # the module that declares it
     op.__doc__ = doc + f"\n\n    Primitive ``{name}``; float inputs only (TypeError otherwise).\n"
     return prim, op
+
+
+def lowered_in_float64(name):
+    """A ``lower_jax`` that computes the JAX function ``name`` (e.g. ``"lax.erf"``) in
+    float64 and rounds back to the input's dtype, as the ``impl`` of the special functions
+    does (their NumPy kernels are float64)."""
+    def lower(*xs):
+        import jax
+        import jax.numpy as jnp
+        import jax.scipy.special
+        fn = jax
+        for part in name.split("."):
+            fn = getattr(fn, part)
+        dtype = jnp.result_type(*xs)
+        return fn(*(x.astype(jnp.float64) for x in xs)).astype(dtype)
+    lower.__name__ = f"{name.rsplit('.', 1)[-1]}_in_float64"
+    return lower
 
 
 def sum_tangents(terms, out):

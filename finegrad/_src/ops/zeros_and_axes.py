@@ -133,6 +133,12 @@ def _full_impl(*, shape, value, dtype):
 full_p.def_shape(lambda *, shape, value, dtype: tuple(shape))
 
 
+@full_p.def_lowering
+def _full_lower(*, shape, value, dtype):
+    import jax.numpy as jnp
+    return jnp.full(tuple(shape), value, dtype)
+
+
 def filled(shape, value, dt):
     """``value`` (an int or a symbolic size) in ``shape`` as dtype ``dt``: a constant, or a
     ``full`` op when ``shape`` or ``value`` is symbolic."""

@@ -37,6 +37,15 @@ def _scatter_sum_impl(*cts, shape, indices, covers=False, out=None):
     return z
 
 
+@scatter_sum_p.def_lowering
+def _scatter_sum_lower(*cts, shape, indices, covers=False):
+    import jax.numpy as jnp
+    z = jnp.zeros(shape, cts[0].dtype)   # impl's covering case writes 0 + ct too
+    for ct, index in zip(cts, indices, strict=True):
+        z = z.at[index.idx].add(ct)
+    return z
+
+
 @slice_copy_p.def_impl
 def _slice_copy_impl(x, *, index, out=None):
     """``x[index]`` copied into a new contiguous array (``out`` when given)."""
@@ -46,7 +55,17 @@ def _slice_copy_impl(x, *, index, out=None):
     return out
 
 
+@slice_copy_p.def_lowering
+def _slice_copy_lower(x, *, index):
+    return x[index.idx]
+
+
 @view_p.def_impl
 def _view_impl(x, *, index):
     """``x[index]``, a view (a basic index)."""
+    return x[index.idx]
+
+
+@view_p.def_lowering
+def _view_lower(x, *, index):
     return x[index.idx]

@@ -9,6 +9,7 @@ once op by op and then keeps a compiled form for it.
 """
 import collections
 import contextlib
+import warnings
 
 import numpy as np
 
@@ -20,6 +21,7 @@ from finegrad._src.graph.ir import OutSlot, read_variable_p, assign_variable_p
 from finegrad._src.ops.array.structural import convert_to_tensor
 from finegrad._src.tensor import Tensor
 from finegrad._src.graph.compile import pipeline
+from finegrad._src.graph.xla import executable as xla
 
 
 class ConcreteFunction:
@@ -34,6 +36,9 @@ class ConcreteFunction:
         self.polymorphic = False   # one graph for every size of its symbolic axes (guarded)
         self._sized = collections.OrderedDict()  # argument shapes -> compiled graph (LRU)
         self._broken = {}   # argument shapes -> the guard they break
+        self.jit_compile = False   # True: runs as XLA executables (graph/xla/), if JAX is here
+        self._xla = None           # its `xla.XlaFunction`, made at the first compiled call
+        self._xla_refused = None   # why XLA cannot run it ("": it can), once asked
 
     @property
     def structured_outputs(self):
@@ -48,6 +53,12 @@ class ConcreteFunction:
         pool of buffers), NumPy-scalar arithmetic on scalars, and ``del`` where a value dies
         (its name may then hold a later value).
         Kernels and constants (``c2`` is the ``2.``) are bound as default arguments.
+
+        Compiled with ``jit_compile=True`` (and JAX installed): the XLA program for the
+        traced argument shapes instead, as a jaxpr (`compiled_hlo` gives the StableHLO),
+        after a header naming the device, the variables it reads and assigns, and the nodes
+        that run as host callbacks (their primitive has no lowering), or ``host callbacks:
+        none``.
 
         >>> import finegrad as tf
         >>> @tf.function
@@ -67,9 +78,40 @@ class ConcreteFunction:
             return [v1]
         <BLANKLINE>
         """
+        if self._uses_xla():
+            return self._xla_function().listing(self._traced_specs())
         if self._compiled is None:
             self._compiled = pipeline.compiled(self.graph)
         return self._compiled.source
+
+    def _uses_xla(self):
+        if not self.jit_compile or not xla.jax_available():
+            return False
+        if self._xla is None and self._xla_refused is None:
+            self._xla_refused = xla.refusal(self.graph) or ""
+            if self._xla_refused:
+                warnings.warn(f"finegrad.function(jit_compile=True): {self.graph.name} runs on "
+                              f"finegrad's executor, not XLA: {self._xla_refused}",
+                              UserWarning, stacklevel=5)
+        return not self._xla_refused
+
+    def _xla_function(self):
+        if self._xla is None:
+            self._xla = xla.XlaFunction(self.graph)
+        return self._xla
+
+    def _traced_specs(self):
+        return [self.graph.meta[s] for s in self.graph.args]
+
+    def compiled_hlo(self):
+        """With ``jit_compile=True`` (and JAX installed), the StableHLO text of the XLA
+        executable for the traced argument shapes, after the same header as
+        `compiled_source` (the device, and the nodes that run as host callbacks)."""
+        if not self._uses_xla():
+            raise ValueError("finegrad.ConcreteFunction.compiled_hlo: the function is not "
+                             "compiled with XLA (finegrad.function(jit_compile=True), with "
+                             "JAX installed)")
+        return self._xla_function().listing(self._traced_specs(), hlo=True)
 
     def _tensors(self, args, kwargs):
         leaves = [x for x, is_t in zip(nest.flatten((args, kwargs)), self._is_tensor,
@@ -90,6 +132,9 @@ class ConcreteFunction:
     def _call(self, args, kwargs):
         tensors = self._tensors(args, kwargs)
         first = None
+        if self.jit_compile and not (core.active_recorders() or core.current_tracer()) and \
+                self._uses_xla():
+            return self._structured(self._call_xla(tensors))
         if self.polymorphic:   # resolves the graph for these sizes (GuardFailed if it can't)
             compiled, first = self._sized_for([t._value for t in tensors])
         else:
@@ -103,9 +148,20 @@ class ConcreteFunction:
                 compiled = self._compiled = pipeline.compiled(self.graph)
             values = [None if v is None else Tensor(v)
                       for v in compiled.run([t._value for t in tensors])]
+        return self._structured(values)
+
+    def _structured(self, values):
         it = iter(values)
         return nest.map_structure(lambda o: next(it) if isinstance(o, OutSlot) else
                                   (next(it), o)[1], self.graph.outputs)
+
+    def _call_xla(self, tensors):
+        """The outputs of the XLA executable for these arguments (graph/xla/)."""
+        vals = [t._value for t in tensors]
+        if self.polymorphic:
+            key = tuple(np.shape(v) for v in vals)
+            self._check_guards(key, symbolic.bindings(self.graph, vals))
+        return [None if v is None else Tensor(v) for v in self._xla_function().run(vals)]
 
     def ranks_match(self, args, kwargs):
         """Whether the tensor arguments have the ranks this graph was traced for."""

@@ -58,9 +58,17 @@ def function(func: Any = None, input_signature: Any = None, autograph: bool = Tr
              name: str | None = None) -> Any:
     """Decorator: trace ``func`` into a graph once per input signature and run the graph.
 
-    TensorFlow's arguments in its order; ``autograph``, ``jit_compile`` and the
-    ``experimental_*`` ones other than ``experimental_relax_shapes`` (an old name of
-    ``reduce_retracing``) are accepted and ignored.
+    TensorFlow's arguments in its order; ``autograph`` and the ``experimental_*`` ones other
+    than ``experimental_relax_shapes`` (an old name of ``reduce_retracing``) and
+    ``experimental_compile`` (of ``jit_compile``) are accepted and ignored.
+
+    ``jit_compile=True`` compiles each graph with XLA through JAX (graph/xla/): one
+    executable per input signature (per concrete size of a None dimension), on the device of
+    the enclosing `finegrad.device` block; nodes whose primitive has no lowering run on the
+    host as callbacks, listed by ``get_concrete_function(...).compiled_source`` (which shows
+    the jaxpr). Calls under a tape or an accumulator replay the graph as usual. Without JAX
+    installed it warns once (``pip install "finegrad[xla]"``) and runs finegrad's executor;
+    ``None`` and False run finegrad's executor.
 
     The signature is the shapes and dtypes of tensor arguments and the values of Python
     arguments; a call with a new one traces again. Python side effects happen while tracing
@@ -93,17 +101,19 @@ def function(func: Any = None, input_signature: Any = None, autograph: bool = Tr
         return functools.partial(function, input_signature=input_signature,
                                  reduce_retracing=reduce_retracing, jit_compile=jit_compile,
                                  experimental_relax_shapes=experimental_relax_shapes,
-                                 name=name)
+                                 experimental_compile=experimental_compile, name=name)
     return Function(func, input_signature, name=name,
-                    reduce_retracing=bool(reduce_retracing or experimental_relax_shapes))
+                    reduce_retracing=bool(reduce_retracing or experimental_relax_shapes),
+                    jit_compile=bool(jit_compile or experimental_compile))
 
 
 class Function:
     """A Python function traced into graphs, one `ConcreteFunction` per input signature."""
 
     def __init__(self, func, input_signature=None, instance=None, name=None,
-                 reduce_retracing=False):
+                 reduce_retracing=False, jit_compile=False):
         self._func = func
+        self._jit_compile = jit_compile
         self._reduce_retracing = reduce_retracing
         self._relaxed = []   # (key with None for the sizes that varied, ConcreteFunction)
         self._signature = None if input_signature is None else list(input_signature)
@@ -130,7 +140,7 @@ class Function:
         f = bound.get(key)
         if f is None or f._self() is not instance:
             f = Function(self._func, self._signature, instance, self._name,
-                         self._reduce_retracing)
+                         self._reduce_retracing, self._jit_compile)
             f._count = self._count
             bound[key] = f
             try:   # the bound function must not keep the instance alive
@@ -358,6 +368,7 @@ class Function:
         conc = ConcreteFunction(graph, builder, [isinstance(x, (Tensor, TensorSpec, np.ndarray,
                                                                 np.generic)) for x in leaves])
         conc.polymorphic = builder.poly
+        conc.jit_compile = self._jit_compile
         return conc
 
     def _run_trace(self, builder, args, kwargs, leaves, dynamic):

@@ -37,6 +37,25 @@ def _bitcast_impl(x, *, dtype, axis):
     return out.reshape(shape)
 
 
+@bitcast_p.def_lowering
+def _bitcast_lower(x, *, dtype, axis):
+    # through bytes: lax.bitcast_convert_type has no complex types, so a complex value is
+    # its (real, imag) pair of floats, as in memory
+    import jax.numpy as jnp
+    from jax import lax
+    dtype = np.dtype(dtype)
+    shape = x.shape + (axis,) if axis > 1 else x.shape[:-1] if axis < 0 else x.shape
+    if x.dtype.kind == "c":
+        x = jnp.stack([jnp.real(x), jnp.imag(x)], -1)
+    b = lax.bitcast_convert_type(x, jnp.uint8)
+    b = b.reshape(shape + ((dtype.itemsize,) if dtype.itemsize > 1 else ()))
+    if dtype.kind != "c":
+        return lax.bitcast_convert_type(b, dtype)
+    part = np.dtype(f"f{dtype.itemsize // 2}")
+    re_im = lax.bitcast_convert_type(b.reshape(shape + (2, part.itemsize)), part)
+    return lax.complex(re_im[..., 0], re_im[..., 1])
+
+
 def bitcast(input: TensorLike, type: Any,  # TensorFlow's argument names
             name: str | None = None) -> Tensor:
     """The bytes of ``input`` read as dtype ``type``, without copying values (``tf.bitcast``).

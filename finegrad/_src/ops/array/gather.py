@@ -82,6 +82,23 @@ def _gather_impl(p, ind, *, axis, batch_dims, sparse_grad=False):
     return _gather_batched(p, ind, axis, batch_dims)
 
 
+@gather_p.def_lowering
+def _gather_lower(p, ind, *, axis, batch_dims, sparse_grad=False):
+    # XLA cannot raise: an out-of-range index reads jnp.take's fill value (NaN for floats, the
+    # dtype's lowest for signed ints) where impl raises IndexError
+    import jax
+    import jax.numpy as jnp
+    def take(p, i, ax):   # a negative index is out of range too (jnp.take would wrap it)
+        return jnp.take(p, jnp.where(i < 0, p.shape[ax], i), axis=ax, mode="fill")
+    if batch_dims == 0:
+        return take(p, ind, axis)
+    bshape = p.shape[:batch_dims]
+    pb = p.reshape((-1,) + p.shape[batch_dims:])
+    ib = ind.reshape((-1,) + ind.shape[batch_dims:])
+    out = jax.vmap(lambda a, i: take(a, i, axis - batch_dims))(pb, ib)
+    return out.reshape(bshape + out.shape[1:])
+
+
 @gather_p.def_vmap
 def _gather_vmap(args, batched, *, axis, batch_dims, sparse_grad=False):
     """Batched params alone: gather along the shifted axis; batched indices: the batch is
@@ -161,6 +178,20 @@ def _gather_vjp_impl(ct, ind, *like, shape, axis, batch_dims, nbatch):
                         tuple(range(ax - 1, ax - 1 + ib[i].ndim)), tuple(range(ib[i].ndim)))
         np.add.at(zi, ib[i], c)
     return z
+
+
+@gather_vjp_p.def_lowering
+def _gather_vjp_lower(ct, ind, *like, shape, axis, batch_dims, nbatch):
+    # the transpose of gather's lowering (a scatter-add); an out-of-range index is dropped
+    import jax
+    import jax.numpy as jnp
+    shape = tuple(like[0].shape) if like else tuple(shape)
+    gather = lambda p: _gather_lower(p, ind, axis=axis, batch_dims=batch_dims)  # noqa: E731
+    transpose = jax.linear_transpose(gather, jax.ShapeDtypeStruct(shape, ct.dtype))
+    one = lambda c: transpose(c)[0]   # noqa: E731
+    for _ in range(nbatch):
+        one = jax.vmap(one)
+    return one(jnp.asarray(ct))
 
 
 gather_vjp_p.def_shape(lambda ct, ind, *like, shape, axis, batch_dims, nbatch:

@@ -118,6 +118,12 @@ def _getitem_impl(x, *, index):
     return out
 
 
+@getitem_p.def_lowering
+def _getitem_lower(x, *, index):
+    # jax.numpy indexes as NumPy does (constant index arrays and masks included)
+    return x[index.idx]
+
+
 @getitem_p.def_shape
 def _getitem_shape(x, *, index):
     """NumPy indexing of a shape with symbolic sizes: ints drop an axis, None adds one, a
@@ -238,6 +244,14 @@ def _scatter_add_impl(ct, *, shape, index):
     else:
         np.add.at(z, index.idx, ct)
     return z
+
+
+@scatter_add_p.def_lowering
+def _scatter_add_lower(ct, *, shape, index):
+    import jax.numpy as jnp
+    z = jnp.zeros(shape, ct.dtype)
+    # a basic index writes each element once: set, as impl assigns (keeps a -0.0 cotangent)
+    return z.at[index.idx].set(ct) if index.basic else z.at[index.idx].add(ct)
 
 
 @scatter_add_p.def_vmap

@@ -68,6 +68,36 @@ def _run(z, ind, bd, nlead, values, mode):
     return z[(slice(None),) * (nlead + bd) + (0,)] if ind.shape[-1] == 0 else z
 
 
+def _nd_index_jax(ind, bd, nlead):
+    """`_nd_index` for a JAX ``ind`` (the batch aranges are constants)."""
+    return _nd_index(np.zeros(ind.shape[:-1] + (0,), np.intp), bd, nlead)[:nlead + bd] + \
+        tuple(ind[..., k] for k in range(ind.shape[-1]))
+
+
+def _poisoned(out, ind, sizes):
+    """XLA cannot raise: where an index is out of range of ``sizes`` (impl raises
+    InvalidArgumentError), a float result is all NaN (an integer one keeps what the scatter
+    wrote: the out-of-range rows are dropped)."""
+    import jax.numpy as jnp
+    if not ind.size or not ind.shape[-1] or not jnp.issubdtype(out.dtype, jnp.inexact):
+        return out
+    bad = jnp.any((ind < 0) | (ind >= np.asarray(sizes[:ind.shape[-1]])))
+    return jnp.where(bad, jnp.asarray(np.nan, out.dtype), out)
+
+
+def _run_jax(z, ind, bd, nlead, values, how):
+    """`_run` for JAX values: ``z.at[index]`` combined with ``values`` by ``how`` ("add",
+    "set", "max", "min"); out-of-range rows dropped."""
+    empty = ind.shape[-1] == 0
+    if empty:
+        z = z.reshape(z.shape[:nlead + bd] + (1,) + z.shape[nlead + bd:])
+        idx = _nd_index_jax(ind, bd, nlead)[:nlead + bd] + (np.zeros(ind.shape[:-1], np.intp),)
+    else:
+        idx = _nd_index_jax(ind, bd, nlead)
+    out = getattr(z.at[idx], how)(values, mode="drop", wrap_negative_indices=False)
+    return out[(slice(None),) * (nlead + bd) + (0,)] if empty else out
+
+
 # ---- gather_nd ----------------------------------------------------------------------------
 
 gather_nd_p = Primitive("gather_nd", unify=False, batch_rule=True, fresh=True)
@@ -130,6 +160,18 @@ def _gather_nd_impl(p, ind, *, batch_dims, nlead):
         idx = _nd_index(ind, batch_dims, nlead)[:nlead + batch_dims]
         return p[idx + (np.zeros(ind.shape[:-1], np.intp),)]
     return p[_nd_index(ind, batch_dims, nlead)]
+
+
+@gather_nd_p.def_lowering
+def _gather_nd_lower(p, ind, *, batch_dims, nlead):
+    # an out-of-range coordinate reads NaN (floats; ints: the dtype's lowest) where impl raises
+    if ind.shape[-1] == 0:
+        p = p.reshape(p.shape[:nlead + batch_dims] + (1,) + p.shape[nlead + batch_dims:])
+        idx = _nd_index_jax(ind, batch_dims, nlead)[:nlead + batch_dims] + \
+            (np.zeros(ind.shape[:-1], np.intp),)
+    else:
+        idx = _nd_index_jax(ind, batch_dims, nlead)
+    return p.at[idx].get(mode="fill", wrap_negative_indices=False)
 
 
 @gather_nd_p.def_shape
@@ -206,6 +248,16 @@ def _scatter_nd_impl(u, ind, *, shape, batch_dims, nlead, mode):
     ind = _check_indices("finegrad.scatter_nd", ind, shape[batch_dims:], "the output")
     z = np.zeros(u.shape[:nlead] + tuple(shape), u.dtype)
     return _run(z, ind, batch_dims, nlead, u, _MODES[mode])
+
+
+@scatter_nd_p.def_lowering
+def _scatter_nd_lower(u, ind, *, shape, batch_dims, nlead, mode):
+    # "assign" with duplicate indices: XLA's CPU scatter applies the updates in order, so the
+    # last one wins as in impl; other backends leave the order undefined (as TensorFlow does)
+    import jax.numpy as jnp
+    z = jnp.zeros(u.shape[:nlead] + tuple(shape), u.dtype)
+    out = _run_jax(z, ind, batch_dims, nlead, u, "add" if mode == "add" else "set")
+    return _poisoned(out, ind, tuple(shape)[batch_dims:])
 
 
 @scatter_nd_p.def_shape
@@ -305,6 +357,7 @@ def _scatter_extremum(name: Any, ufunc: Any, doc: Any) -> tuple[Primitive, Calla
     reach the extremum there)."""
     prim = Primitive(name, unify=False, fresh=True)
     fn = f"finegrad.{name}"
+    how = "max" if ufunc is np.maximum else "min"
 
     def op(tensor: TensorLike, indices: TensorLike, updates: TensorLike,
            name: str | None = None) -> Tensor:
@@ -317,6 +370,11 @@ def _scatter_extremum(name: Any, ufunc: Any, doc: Any) -> tuple[Primitive, Calla
         return _run(np.array(t, copy=True), ind, 0, 0, u, ufunc)
 
     prim.def_shape(lambda t, ind, u: tuple(t))
+
+    @prim.def_lowering
+    def _lower(t, ind, u):
+        # XLA's scatter max/min propagate NaN as np.maximum/np.minimum do
+        return _poisoned(_run_jax(t, ind, 0, 0, u, how), ind, t.shape)
 
     def shares(t, ind, u, out):
         """The indicators of the tensor's and the updates' entries that reach the output,

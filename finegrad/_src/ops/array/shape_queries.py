@@ -58,6 +58,12 @@ def _shape_impl(x, *, dtype):
     return np.asarray(np.shape(x), dtype)
 
 
+@shape_p.def_lowering
+def _shape_lower(x, *, dtype):
+    import jax.numpy as jnp
+    return jnp.asarray(np.shape(x), dtype)   # static under jit: a constant
+
+
 def size(input: TensorLike, out_type: DTypeLike = dtypes.int32,  # TensorFlow's keyword
          name: str | None = None) -> Tensor:
     """The number of elements of ``x`` as a scalar integer tensor.

@@ -18,6 +18,7 @@ import numpy as np
 
 from finegrad._src import core, dims, dtypes
 from finegrad._src.core import Primitive, bind, def_nondiff
+from finegrad._src.ops.lowering import jnp
 from finegrad._src import tensor as _tensor
 from finegrad._src.ops.zeros_and_axes import (no_strings, _static, _normalize_axis, _shape_arg,
                                               filled, instantiate_zeros, normalize_axes,
@@ -99,7 +100,7 @@ def ones_like(input: TensorLike, dtype: DTypeLike | None = None,  # TensorFlow's
 
 # --- identity, stop_gradient, cast ---------------------------------------------------------
 
-identity_p = Primitive("identity", batch_rule=True, elementwise=True)
+identity_p = Primitive("identity", batch_rule=True, elementwise=True, lower_jax=lambda x: x)
 
 
 def identity(input: TensorLike,  # TensorFlow's keyword
@@ -110,8 +111,7 @@ def identity(input: TensorLike,  # TensorFlow's keyword
     >>> fg.identity(fg.constant(2.)).numpy()
     np.float32(2.0)
     """
-    x = input
-    return bind(identity_p, x)
+    return bind(identity_p, input)
 
 
 identity_p.def_impl(lambda x: x)
@@ -119,7 +119,7 @@ identity_p.def_jvp(lambda primals, tangents, *, out: tangents[0])
 identity_p.def_vjp(lambda ct, x, *, out, needs, batch: (ct,))
 
 
-stop_gradient_p = def_nondiff(Primitive("stop_gradient", elementwise=True))
+stop_gradient_p = def_nondiff(Primitive("stop_gradient", elementwise=True, lower_jax=lambda x: x))
 
 
 def stop_gradient(input: TensorLike,  # TensorFlow's keyword
@@ -134,14 +134,15 @@ def stop_gradient(input: TensorLike,  # TensorFlow's keyword
     >>> t.gradient(y, x).numpy()
     np.float32(3.0)
     """
-    x = input
-    return bind(stop_gradient_p, x)
+    return bind(stop_gradient_p, input)
 
 
 stop_gradient_p.def_impl(lambda x: x)
 
 
-cast_p = Primitive("cast", batch_rule=True, elementwise=True, fresh=True)
+cast_p = Primitive("cast", batch_rule=True, elementwise=True, fresh=True,   # complex to real
+                  lower_jax=lambda x, *, dtype: (x.real if x.dtype.kind == "c" != dtype.kind
+                                                 else x).astype(dtype))   # (real part)
 
 
 def cast(x: Any, dtype: Any, name: str | None = None) -> Tensor:
@@ -181,7 +182,7 @@ def _cast_vjp(ct, x, *, out, needs, batch, dtype):
 
 # --- reshape, broadcast_to, reduce_sum, transpose -------------------------------------------
 
-reshape_p = Primitive("reshape", batch_rule=True)
+reshape_p = Primitive("reshape", batch_rule=True, lower_jax="reshape")   # (x, shape=)
 
 
 def reshape(tensor: TensorLike, shape: Any, name: str | None = None) -> Tensor:
@@ -191,8 +192,7 @@ def reshape(tensor: TensorLike, shape: Any, name: str | None = None) -> Tensor:
     >>> fg.reshape(fg.range(6), (2, -1)).shape
     TensorShape([2, 3])
     """
-    x = tensor
-    x = _t(x)
+    x = _t(tensor)
     if dims.has_dims(shape):    # a rule's symbolic target (inside a shape-polymorphic trace)
         return _reshape_symbolic(x, tuple(shape))
     if isinstance(shape, Tensor):
@@ -278,7 +278,7 @@ def _reshape_vjp(ct, x, *, out, needs, batch, shape):
     return (reshape(ct, shape_with(x, batch)),)
 
 
-broadcast_to_p = Primitive("broadcast_to", batch_rule=True)
+broadcast_to_p = Primitive("broadcast_to", batch_rule=True, lower_jax="broadcast_to")
 
 
 def broadcast_to(input: TensorLike, shape: Any,  # TensorFlow's keyword
@@ -290,8 +290,7 @@ def broadcast_to(input: TensorLike, shape: Any,  # TensorFlow's keyword
     array([[1., 2.],
            [1., 2.]], dtype=float32)
     """
-    x = input
-    x = _t(x)
+    x = _t(input)
     if dims.has_dims(shape):    # a rule's symbolic shape (inside a shape-polymorphic trace)
         if dims.same_shape(core.shape_of(x), shape):
             return identity(x)
@@ -372,7 +371,9 @@ def broadcast_as(g, like, nbatch=0):
 
 
 reduce_sum_p = Primitive("reduce_sum", batch_rule=True, fresh=True, reducer=np.add,
-                         shape_rule=core.reduction_shape_rule)
+                         shape_rule=core.reduction_shape_rule,   # bools: any, as the impl
+                         lower_jax=lambda x, *, axis, keepdims: (jnp().any if x.dtype == bool
+                                    else jnp().sum)(x, axis, keepdims=keepdims).astype(x.dtype))
 
 
 def reduce_sum(input_tensor: TensorLike, axis: Any = None, keepdims: bool = False,
@@ -423,7 +424,8 @@ def expand_reduced(ct, x, axis, keepdims, batch=()):
     return broadcast_as(ct, x, len(bs))
 
 
-transpose_p = Primitive("transpose", batch_rule=True)
+transpose_p = Primitive("transpose", batch_rule=True, lower_jax=lambda x, *, perm, conjugate=False:
+                        jnp().transpose(jnp().conjugate(x) if conjugate else x, perm))
 
 
 def transpose(a: TensorLike, perm: Any = None, conjugate: bool = False,
@@ -486,8 +488,7 @@ def expand_dims(input: TensorLike, axis: Any,  # TensorFlow's keyword
     >>> fg.expand_dims(fg.zeros((2, 3)), -1).shape
     TensorShape([2, 3, 1])
     """
-    x = input
-    x = _t(x)
+    x = _t(input)
     shape = list(shape_with(x))
     a = _normalize_axis(axis, len(shape) + 1, "finegrad.expand_dims")
     shape.insert(a, 1)
@@ -502,8 +503,7 @@ def squeeze(input: TensorLike, axis: Any = None,  # TensorFlow's keyword
     >>> fg.squeeze(fg.zeros((1, 2, 1))).shape
     TensorShape([2])
     """
-    x = input
-    x = _t(x)
+    x = _t(input)
     shape = x._value.shape
     # an open (symbolic) size is compared with 1 at its traced value, and the comparison is a
     # guard of the graph: a call whose size gives another answer is traced again, so each
@@ -520,7 +520,8 @@ def squeeze(input: TensorLike, axis: Any = None,  # TensorFlow's keyword
 
 # --- concat, stack, split, tile -------------------------------------------------------------
 
-concat_p = Primitive("concat", batch_rule=True, fresh=True)
+concat_p = Primitive("concat", batch_rule=True, fresh=True,
+                     lower_jax=lambda *xs, axis: jnp().concatenate(xs, axis=axis))
 
 
 def concat(values: Any, axis: Any, name: str | None = None) -> Tensor:
@@ -652,7 +653,8 @@ def split(value: TensorLike, num_or_size_splits: Any, axis: int = 0, num: Any = 
     return out
 
 
-tile_p = Primitive("tile", batch_rule=True, fresh=True)
+tile_p = Primitive("tile", batch_rule=True, fresh=True,
+                   lower_jax=lambda x, *, multiples: jnp().tile(x, multiples))
 
 
 def tile(input: TensorLike, multiples: Any,  # TensorFlow's keyword
@@ -663,8 +665,7 @@ def tile(input: TensorLike, multiples: Any,  # TensorFlow's keyword
     >>> fg.tile(fg.constant([1., 2.]), [2]).numpy()
     array([1., 2., 1., 2.], dtype=float32)
     """
-    x = input
-    x = _t(x)
+    x = _t(input)
     m = _shape_arg(multiples, "finegrad.tile", "multiples")
     if len(m) != x._value.ndim:
         raise ValueError(f"finegrad.tile: multiples {m} need one entry per axis of a tensor "

@@ -75,6 +75,64 @@ def _adjust_hue_impl(x, delta):
     return _hsv_to_rgb(h6, s, v).astype(x.dtype)
 
 
+# ---- the XLA lowerings: the same formulas in JAX, in float64 where JAX has it (x64 mode),
+# else in the image's float32 (a few ulps apart; the hue sector is continuous at its edges)
+
+def _wide(x):
+    import jax.numpy as jnp
+    return x.astype(jnp.promote_types(x.dtype, jnp.float64))
+
+
+@adjust_contrast_p.def_lowering
+def _adjust_contrast_lower(x, factor):
+    mean = _wide(x).mean(axis=(-3, -2), keepdims=True).astype(x.dtype)
+    return ((x - mean) * factor + mean).astype(x.dtype)
+
+
+def _rgb_to_hsv_jax(rgb):
+    import jax.numpy as jnp
+    r, g, b = rgb[..., 0], rgb[..., 1], rgb[..., 2]
+    v, vmin = rgb.max(-1), rgb.min(-1)
+    rng = v - vmin
+    safe = lambda d: jnp.where(d == 0, 1, d)   # noqa: E731 (impl's 0/0 lands where h, s = 0)
+    s = jnp.where(v > 0, rng / safe(v), 0.0)
+    norm = 1.0 / (6.0 * safe(rng))
+    h = jnp.where(r == v, norm * (g - b),
+                  jnp.where(g == v, norm * (b - r) + 2.0 / 6.0, norm * (r - g) + 4.0 / 6.0))
+    h = jnp.where(rng > 0, h, 0.0)
+    return jnp.where(h < 0, h + 1.0, h), s, v
+
+
+def _hsv_to_rgb_jax(h6, s, v):
+    import jax.numpy as jnp
+    vmin = v * (1.0 - s)
+    cat = jnp.clip(jnp.floor(h6), 0, 5).astype(jnp.int32)
+    ratio = h6 - cat
+    ratio = jnp.where(cat % 2 == 0, ratio, 1.0 - ratio)
+    vmid = vmin + ratio * (v - vmin)
+    table = ((v, vmid, vmin), (vmid, v, vmin), (vmin, v, vmid), (vmin, vmid, v),
+             (vmid, vmin, v), (v, vmin, vmid))
+    return jnp.stack([jnp.choose(cat, [row[k] for row in table], mode="clip")
+                      for k in range(3)], -1)
+
+
+@adjust_saturation_p.def_lowering
+def _adjust_saturation_lower(x, scale):
+    import jax.numpy as jnp
+    h, s, v = _rgb_to_hsv_jax(_wide(x))
+    s = jnp.clip(s * _wide(scale), 0.0, 1.0)
+    return _hsv_to_rgb_jax(h * 6.0, s, v).astype(x.dtype)
+
+
+@adjust_hue_p.def_lowering
+def _adjust_hue_lower(x, delta):
+    import jax.numpy as jnp
+    h, s, v = _rgb_to_hsv_jax(_wide(x))
+    h6 = jnp.fmod(h * 6.0 + _wide(delta) * 6.0, 6.0)
+    h6 = jnp.where(h6 < 0, h6 + 6.0, h6)
+    return _hsv_to_rgb_jax(h6, s, v).astype(x.dtype)
+
+
 def _adjust(prim, image, value, name):
     image = convert_to_tensor(image)
     if image.shape.rank is None or image.shape.rank < 3:

@@ -91,6 +91,19 @@ def cholesky(input: TensorLike,  # TensorFlow's keyword
 cholesky_p.def_vmap(leading_vmap(cholesky_p))   # leading axes are batch axes
 
 
+@cholesky_p.def_lowering
+def _cholesky_lower(a):
+    # the lower triangle only (as LAPACK's potrf, which impl calls); a matrix that is not
+    # positive definite gets impl's NaN lower triangle, but without impl's warning (XLA has
+    # no way to warn)
+    import jax.numpy as jnp
+    from jax import lax
+    low = lax.linalg.cholesky(a, symmetrize_input=False)
+    ok = jnp.all(jnp.isfinite(low), axis=(-2, -1), keepdims=True)
+    nan_lower = jnp.tril(jnp.full(a.shape[-2:], np.nan, a.dtype))
+    return jnp.where(ok, jnp.tril(low), nan_lower)
+
+
 @cholesky_p.def_impl
 def _cholesky_impl(a):
     try:
@@ -167,6 +180,15 @@ def eigvalsh(tensor: TensorLike, name: str | None = None) -> Tensor:
 
 
 eigh_p.def_vmap(leading_vmap(eigh_p))   # leading axes are batch axes
+
+
+@eigh_p.def_lowering
+def _eigh_lower(a):
+    # the lower triangle only, as impl; each eigenvector's sign (phase) is the backend's,
+    # which may differ from NumPy's (impl's), as the docstring says of TensorFlow's
+    import jax.numpy as jnp
+    e, v = jnp.linalg.eigh(a, UPLO="L", symmetrize_input=False)
+    return e.astype(a.dtype), v
 
 
 @eigh_p.def_impl

@@ -143,6 +143,12 @@ def _det_impl(a):
     return np.asarray(np.linalg.det(a), a.dtype)
 
 
+@det_p.def_lowering
+def _det_lower(a):
+    import jax.numpy as jnp
+    return jnp.linalg.det(a).astype(a.dtype)
+
+
 @det_p.def_jvp
 def _det_jvp(primals, tangents, *, out):
     # d det(A) = trace(adj(A) @ dA)
@@ -191,12 +197,24 @@ def _det_sign_impl(a):
     return np.asarray(np.linalg.slogdet(a)[0], a.dtype)
 
 
+@det_sign_p.def_lowering
+def _det_sign_lower(a):
+    import jax.numpy as jnp
+    return jnp.linalg.slogdet(a)[0].astype(a.dtype)
+
+
 log_abs_det_p.def_vmap(leading_vmap(log_abs_det_p))   # leading axes are batch axes
 
 
 @log_abs_det_p.def_impl
 def _log_abs_det_impl(a):
     return np.asarray(np.linalg.slogdet(a)[1], a.dtype)
+
+
+@log_abs_det_p.def_lowering
+def _log_abs_det_lower(a):
+    import jax.numpy as jnp
+    return jnp.linalg.slogdet(a)[1].astype(a.dtype)
 
 
 def _inverse_or_inf(a):

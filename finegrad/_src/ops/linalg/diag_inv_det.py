@@ -134,6 +134,13 @@ def inv(input: TensorLike, adjoint: bool = False,  # TensorFlow's keyword
     return bind(inv_p, x)
 
 
+@inv_p.def_lowering
+def _inv_lower(a, *, at_singular="raise"):
+    # a singular matrix gives inf/nan entries where impl raises (XLA cannot raise)
+    import jax.numpy as jnp
+    return jnp.linalg.inv(a)
+
+
 inv_p.def_vmap(leading_vmap(inv_p))   # leading axes are batch axes
 
 

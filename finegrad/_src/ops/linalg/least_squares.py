@@ -75,6 +75,14 @@ def _pinv_impl(a, *, rcond):
     return np.linalg.pinv(a.astype(wide), rcond=rcond).astype(a.dtype)
 
 
+@pinv_p.def_lowering
+def _pinv_lower(a, *, rcond):
+    # in double precision where JAX has it (x64 mode), as impl; else in a's
+    import jax.numpy as jnp
+    wide = jnp.complex128 if jnp.iscomplexobj(a) else jnp.float64
+    return jnp.linalg.pinv(a.astype(wide), rtol=rcond).astype(a.dtype)
+
+
 def _projectors(a, p):
     """``I - A P`` and ``I - P A`` (the projectors onto the complements of A's range and of
     its row space), as ``x - A (P x)`` style products would repeat them."""

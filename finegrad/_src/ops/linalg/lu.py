@@ -85,6 +85,23 @@ def lu(input: TensorLike, output_idx_type: str = "int32",  # TensorFlow's keywor
 
 lu_p.def_impl(lambda a: _factor(a)[0])
 lu_perm_p.def_impl(lambda a: _factor(a)[1])
+
+
+# XLA's LU (LAPACK's getrf on CPU) pivots on the first largest |entry|, as impl; at an exactly
+# singular matrix the entries below a zero pivot may differ (impl divides by it: inf/nan)
+@lu_p.def_lowering
+def _lu_lower(a):
+    from jax import lax
+    return lax.linalg.lu(a)[0]
+
+
+@lu_perm_p.def_lowering
+def _lu_perm_lower(a):
+    import jax.numpy as jnp
+    from jax import lax
+    return lax.linalg.lu(a)[2].astype(jnp.int32)
+
+
 lu_p.def_vmap(leading_vmap(lu_p))   # leading axes are batch axes
 lu_perm_p.def_vmap(leading_vmap(lu_perm_p))
 

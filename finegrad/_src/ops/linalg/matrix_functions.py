@@ -121,6 +121,19 @@ def expm(input: TensorLike, name: str | None = None) -> Tensor:  # TensorFlow's 
 
 
 expm_p.def_impl(_expm_impl)
+
+
+@expm_p.def_lowering
+def _expm_lower(a):
+    # JAX's scaling and squaring with the same Pade degrees as TensorFlow's (impl's table); a
+    # matrix with a non-finite entry gives all NaN, as impl
+    import jax.numpy as jnp
+    from jax.scipy.linalg import expm as jax_expm
+    finite = jnp.all(jnp.isfinite(a), axis=(-2, -1), keepdims=True)
+    out = jax_expm(jnp.where(finite, a, jnp.zeros((), a.dtype)))
+    return jnp.where(finite, out, jnp.asarray(np.nan, a.dtype))
+
+
 expm_p.def_vmap(leading_vmap(expm_p))   # leading axes are batch axes
 
 

@@ -83,6 +83,14 @@ def matmul(a: Any, b: Any, transpose_a: Any = False, transpose_b: Any = False,
 matmul_p.def_impl(np.matmul)
 
 
+@matmul_p.def_lowering
+def _matmul_lower(a, b):
+    # full float32 precision (GPUs would otherwise round float32 operands to TF32)
+    import jax.numpy as jnp
+    from jax import lax
+    return jnp.matmul(a, b, precision=lax.Precision.HIGHEST)
+
+
 @matmul_p.def_shape
 def _matmul_shape(a, b):
     """Broadcast batch axes, then the rows of ``a`` and the columns of ``b``."""
@@ -222,6 +230,13 @@ def einsum(equation: Any, *inputs: Any, name: str | None = None) -> Tensor:
 @einsum_p.def_impl
 def _einsum_impl(*xs, ins, spec):
     return np.einsum(",".join(ins) + "->" + spec, *xs, optimize=len(xs) > 2)
+
+
+@einsum_p.def_lowering
+def _einsum_lower(*xs, ins, spec):
+    import jax.numpy as jnp
+    from jax import lax
+    return jnp.einsum(",".join(ins) + "->" + spec, *xs, precision=lax.Precision.HIGHEST)
 
 
 @einsum_p.def_shape

@@ -106,6 +106,16 @@ def _solve_impl(a, b, *, adjoint):
                                    "(a singular matrix in matrix)") from None
 
 
+@solve_p.def_lowering
+def _solve_lower(a, b, *, adjoint):
+    # a singular matrix gives inf/nan where impl raises InvalidArgumentError (XLA cannot
+    # raise)
+    import jax.numpy as jnp
+    if adjoint:
+        a = jnp.conj(jnp.swapaxes(a, -1, -2))
+    return jnp.linalg.solve(a, b)
+
+
 @solve_p.def_jvp
 def _solve_jvp(primals, tangents, *, out, adjoint):
     # X = op(A)^-1 B:  dX = op(A)^-1 (dB - op(dA) X)
@@ -179,6 +189,20 @@ def _triangular_solve_impl(a, b, *, lower, adjoint):
         return np.linalg.solve(a, b)
     except np.linalg.LinAlgError:   # a zero pivot: substitution gives TensorFlow's inf/nan
         return _substitute(a, b, lower)
+
+
+@triangular_solve_p.def_lowering
+def _triangular_solve_lower(a, b, *, lower, adjoint):
+    # substitution, as impl's fallback: a zero diagonal entry gives inf/nan (TensorFlow's)
+    import jax.numpy as jnp
+    from jax import lax
+    a = jnp.tril(a) if lower else jnp.triu(a)
+    batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    dtype = jnp.result_type(a, b)
+    a = jnp.broadcast_to(a, batch + a.shape[-2:]).astype(dtype)
+    b = jnp.broadcast_to(b, batch + b.shape[-2:]).astype(dtype)
+    return lax.linalg.triangular_solve(a, b, left_side=True, lower=lower,
+                                       transpose_a=adjoint, conjugate_a=adjoint)
 
 
 @triangular_solve_p.def_jvp

@@ -80,6 +80,16 @@ def _svd_impl(a, *, full_matrices):
     return s.astype(a.real.dtype, copy=False), u, np.ascontiguousarray(v)
 
 
+@svd_p.def_lowering
+def _svd_lower(a, *, full_matrices):
+    # the signs (phases) of the singular vectors are the backend's: LAPACK's gesdd on CPU,
+    # as NumPy's (impl's); other backends may flip a pair (u_k, v_k), which the docstring
+    # leaves open (s, and u diag(s) v^H, are the same)
+    import jax.numpy as jnp
+    u, s, vh = jnp.linalg.svd(a, full_matrices=full_matrices)
+    return s.astype(jnp.real(a).dtype), u, jnp.conj(jnp.swapaxes(vh, -1, -2))
+
+
 def _no_full_gradient(a, full_matrices, mode):
     m, n = a._value.shape[-2:]
     if full_matrices and m != n:
@@ -184,6 +194,14 @@ qr_p.def_vmap(leading_vmap(qr_p))   # leading axes are batch axes
 def _qr_impl(a, *, full_matrices):
     q, r = np.linalg.qr(a, mode="complete" if full_matrices else "reduced")
     return q, r
+
+
+@qr_p.def_lowering
+def _qr_lower(a, *, full_matrices):
+    # Householder QR as LAPACK's; the signs (phases) of q's columns may differ by backend
+    # (the docstring leaves them open)
+    import jax.numpy as jnp
+    return jnp.linalg.qr(a, mode="complete" if full_matrices else "reduced")
 
 
 def _no_tall_full(a, full_matrices, mode):

@@ -35,7 +35,7 @@ if TYPE_CHECKING:   # annotations only: nothing imported at run time
 # ---- binary arithmetic ------------------------------------------------------------------------
 
 add_p = Primitive("add", batch_rule=True, kernel=np.add,
-                  numexpr="{0} + {1}")
+                  numexpr="{0} + {1}", lower_jax="add")
 
 
 _BOOL = np.dtype(np.bool_)   # (a singleton: an identity check costs nothing on the hot path)
@@ -75,7 +75,7 @@ def _add_vjp(ct, x, y, *, out, needs, batch):
             unbroadcast(ct, y, batch) if needs[1] else None)
 
 
-subtract_p = Primitive("subtract", batch_rule=True, kernel=np.subtract,
+subtract_p = Primitive("subtract", batch_rule=True, kernel=np.subtract, lower_jax="subtract",
                        numexpr="{0} - {1}")
 
 
@@ -105,7 +105,7 @@ def _subtract_vjp(ct, x, y, *, out, needs, batch):
             unbroadcast(-ct, y, batch) if needs[1] else None)
 
 
-multiply_p = Primitive("multiply", batch_rule=True, kernel=np.multiply,
+multiply_p = Primitive("multiply", batch_rule=True, kernel=np.multiply, lower_jax="multiply",
                        numexpr="{0} * {1}")
 
 
@@ -182,6 +182,14 @@ def _divide_impl(x, y):
     return x / y
 
 
+@divide_p.def_lowering
+def _divide_lower(x, y):
+    import jax.numpy as jnp
+    if x.dtype.kind in "iub":   # as the impl: integers divide as float64
+        return jnp.true_divide(x.astype(jnp.float64), y.astype(jnp.float64))
+    return x / y
+
+
 @divide_p.def_jvp
 def _divide_jvp(primals, tangents, *, out):
     (_, y), (x_dot, y_dot) = primals, tangents
@@ -230,6 +238,14 @@ def floordiv(x: TensorLike, y: TensorLike, name: str | None = None) -> Tensor:
 
 floordiv_p.def_impl(_floordiv_kernel)
 
+
+@floordiv_p.def_lowering
+def _floordiv_lower(x, y):
+    import jax.numpy as jnp
+    if x.dtype.kind not in "fc":   # an integer division by zero must raise: on the host
+        return NotImplemented
+    return jnp.floor_divide(x, y)
+
 _mod_kernel = _checked_int_division(np.mod, "floormod")
 mod_p = Primitive("floormod", batch_rule=True, kernel=_mod_kernel)
 
@@ -248,6 +264,14 @@ def mod(x: TensorLike, y: TensorLike, name: str | None = None) -> Tensor:
 
 
 mod_p.def_impl(_mod_kernel)
+
+
+@mod_p.def_lowering
+def _mod_lower(x, y):
+    import jax.numpy as jnp
+    if x.dtype.kind not in "fc":   # an integer division by zero must raise: on the host
+        return NotImplemented
+    return jnp.remainder(x, y)
 
 
 @mod_p.def_jvp
@@ -297,6 +321,13 @@ def _pow_scalar_impl(x, *, y):
     return np.square(x) if y == 2.0 else np.power(x, x.dtype.type(y))
 
 
+@pow_scalar_p.def_lowering
+def _pow_scalar_lower(x, *, y):
+    import jax.numpy as jnp
+    # an array exponent (lax.pow), as NumPy's power; a Python int would be integer_pow
+    return jnp.square(x) if y == 2.0 else jnp.power(x, jnp.asarray(y, x.dtype))
+
+
 def _pow_scalar_deriv(x, y):
     # d/dx x**y = y * x**(y-1), with the y = 0 and y = 1 cases exact (no 0 * inf at x = 0)
     if y == 0.0:
@@ -325,6 +356,14 @@ def _pow_impl(x, y):
     if x.dtype.kind in "iu" and np.any(np.asarray(y) < 0):
         raise ValueError("finegrad.pow: integers to negative integer powers are not allowed")
     return np.power(x, y)
+
+
+@pow_p.def_lowering
+def _pow_lower(x, y):
+    import jax.numpy as jnp
+    if x.dtype.kind in "iu":   # a negative exponent must raise: on the host
+        return NotImplemented
+    return jnp.power(x, y)
 
 
 def _pow_dx(x, y):
@@ -356,7 +395,7 @@ def _pow_vjp(ct, x, y, *, out, needs, batch):
             unbroadcast(ct * _pow_dy(x, out), y, batch) if needs[1] else None)
 
 
-maximum_p = Primitive("maximum", batch_rule=True, kernel=np.maximum)
+maximum_p = Primitive("maximum", batch_rule=True, kernel=np.maximum, lower_jax="maximum")
 
 
 def maximum(x: TensorLike, y: TensorLike, name: str | None = None) -> Tensor:
@@ -386,7 +425,7 @@ def _maximum_vjp(ct, x, y, *, out, needs, batch):
     return _route(ct, x >= y, x, y, needs, batch)
 
 
-minimum_p = Primitive("minimum", batch_rule=True, kernel=np.minimum)
+minimum_p = Primitive("minimum", batch_rule=True, kernel=np.minimum, lower_jax="minimum")
 
 
 def minimum(x: TensorLike, y: TensorLike, name: str | None = None) -> Tensor:
@@ -416,7 +455,7 @@ def _minimum_vjp(ct, x, y, *, out, needs, batch):
     return _route(ct, x <= y, x, y, needs, batch)
 
 
-negative_p = Primitive("negative", batch_rule=True, kernel=np.negative,
+negative_p = Primitive("negative", batch_rule=True, kernel=np.negative, lower_jax="negative",
                        numexpr="-{0}")
 
 

@@ -78,7 +78,7 @@ def ordered(name, impl):
 
 # ---- conj ------------------------------------------------------------------------------------
 
-conj_p = Primitive("conj", batch_rule=True, kernel=np.conjugate)
+conj_p = Primitive("conj", batch_rule=True, kernel=np.conjugate, lower_jax="conj")
 
 
 def conj(x: Any, name: str | None = None) -> Any:
@@ -113,7 +113,7 @@ def _real_kernel(x, out=None):
     return out
 
 
-real_p = Primitive("real", batch_rule=True, kernel=_real_kernel)
+real_p = Primitive("real", batch_rule=True, kernel=_real_kernel, lower_jax="real")
 
 
 def real(input: TensorLike,  # TensorFlow's argument name
@@ -142,7 +142,7 @@ def _imag_kernel(x, out=None):
     return out
 
 
-imag_p = Primitive("imag", batch_rule=True, kernel=_imag_kernel)
+imag_p = Primitive("imag", batch_rule=True, kernel=_imag_kernel, lower_jax="imag")
 
 
 def imag(input: TensorLike,  # TensorFlow's argument name
@@ -201,6 +201,15 @@ def _complex_impl(re, im):
     return np.asarray(re + 1j * im, _complex_dtype(re.dtype))[()]
 
 
+@complex_p.def_lowering
+def _complex_lower(re, im):
+    import jax.numpy as jnp
+    from jax import lax
+    part = _real_dtype(_complex_dtype(re.dtype))
+    re, im = jnp.broadcast_arrays(re.astype(part), im.astype(part))
+    return lax.complex(re, im)
+
+
 @complex_p.def_jvp
 def _complex_jvp(primals, tangents, *, out):
     re_dot, im_dot = tangents
@@ -222,7 +231,8 @@ def _complex_vjp(ct, re, im, *, out, needs, batch):
 
 # ---- angle -----------------------------------------------------------------------------------
 
-angle_p = Primitive("angle", batch_rule=True, elementwise=True, fresh=True)
+angle_p = Primitive("angle", batch_rule=True, elementwise=True, fresh=True,
+                   lower_jax="angle")
 
 
 def angle(input: TensorLike,  # TensorFlow's argument name

@@ -102,9 +102,20 @@ def _truncatemod_impl(x, y):
     return truncated("truncatemod", x, y, np.fmod, np.fmod, "nan")
 
 
+@truncatemod_p.def_lowering
+def _truncatemod_lower(x, y):
+    # lax.rem is C's fmod (the sign of x; nan for a float divisor of 0). Integers decline
+    # (host callback): XLA cannot raise impl's InvalidArgumentError for a divisor of 0
+    import jax.numpy as jnp
+    from jax import lax
+    if not jnp.issubdtype(x.dtype, jnp.floating):
+        return NotImplemented
+    return lax.rem(*jnp.broadcast_arrays(x, y))
+
+
 # ---- nextafter ---------------------------------------------------------------------------
 
-nextafter_p = Primitive("nextafter", kernel=np.nextafter)
+nextafter_p = Primitive("nextafter", kernel=np.nextafter, lower_jax="nextafter")
 
 
 def nextafter(x1: Any, x2: Any, name: str | None = None) -> Tensor:

@@ -76,6 +76,13 @@ def _cumulative_logsumexp_impl(x, *, axis, undefined):
         return np.logaddexp.accumulate(x, axis=axis)
 
 
+@cumulative_logsumexp_p.def_lowering
+def _cumulative_logsumexp_lower(x, *, axis, undefined):
+    # XLA's scan adds in another order (a tree): a few ulps
+    from jax import lax
+    return lax.cumlogsumexp(x, axis=axis % x.ndim)
+
+
 def _scan(x, axis, reverse):
     """The inclusive scan along negative ``axis``, forward or reversed, for the rules: their
     log-space parts are -inf where a part is 0, with tangents that do not matter there (the

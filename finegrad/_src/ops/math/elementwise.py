@@ -68,6 +68,15 @@ def _unless_zero(deriv):
     return scale
 
 
+def _rsqrt_lower(x):
+    import jax.numpy as jnp
+    return 1 / jnp.sqrt(x)   # as the impl (lax.rsqrt may round differently)
+
+
+def _reciprocal_lower(x):
+    return 1 / x
+
+
 sqrt_p, sqrt = unary("sqrt", np.sqrt, lambda x, out: 0.5 / out, """Elementwise square root.
 
     Its gradient at 0 is inf, as in TensorFlow; where the upstream gradient is 0 it is 0
@@ -85,7 +94,8 @@ rsqrt_p, rsqrt = unary("rsqrt", lambda x: 1 / np.sqrt(x), lambda x, out: -0.5 * 
 
     >>> import finegrad as fg
     >>> fg.math.rsqrt(fg.constant(4.)).numpy()
-    np.float32(0.5)""", scale=_unless_zero(lambda x, out: -0.5 * out * out * out))
+    np.float32(0.5)""", scale=_unless_zero(lambda x, out: -0.5 * out * out * out),
+                        lower=_rsqrt_lower)
 
 reciprocal_p, reciprocal = unary("reciprocal", lambda x: 1 / x, lambda x, out: -(out * out),
                                   """Elementwise 1 / x (gradient 0 where the upstream gradient
@@ -93,7 +103,8 @@ reciprocal_p, reciprocal = unary("reciprocal", lambda x: 1 / x, lambda x, out: -
 
     >>> import finegrad as fg
     >>> fg.math.reciprocal(fg.constant(4.)).numpy()
-    np.float32(0.25)""", scale=_unless_zero(lambda x, out: -(out * out)))
+    np.float32(0.25)""", scale=_unless_zero(lambda x, out: -(out * out)),
+                                  lower=_reciprocal_lower)
 
 sin_p, sin = unary("sin", np.sin, lambda x, out: cos(x), """Elementwise sine.
 
@@ -167,12 +178,23 @@ def _sigmoid_impl(x):
     return 1 / (1 + np.exp(-x))
 
 
+def _sigmoid_lower(x):
+    import jax.numpy as jnp
+    return 1 / (1 + jnp.exp(-x))
+
+
+def _softplus_lower(x):
+    import jax.numpy as jnp
+    return jnp.logaddexp(jnp.zeros((), x.dtype), x)
+
+
 sigmoid_p, sigmoid = unary("sigmoid", _sigmoid_impl, lambda x, out: out * (1 - out),
                             """Elementwise logistic function 1 / (1 + exp(-x)).
 
     >>> import finegrad as fg
     >>> fg.sigmoid(fg.constant(0.)).numpy()
-    np.float32(0.5)""", scale=lambda g, x, out: sigmoid_grad(out, g))
+    np.float32(0.5)""", scale=lambda g, x, out: sigmoid_grad(out, g),
+                            lower=_sigmoid_lower)
 
 softplus_p, softplus = unary("softplus", lambda x: np.logaddexp(x.dtype.type(0), x),
                               lambda x, out: sigmoid(x), """Elementwise log(1 + exp(x)),
@@ -180,7 +202,7 @@ softplus_p, softplus = unary("softplus", lambda x: np.logaddexp(x.dtype.type(0),
 
     >>> import finegrad as fg
     >>> fg.math.softplus(fg.constant(100.)).numpy()
-    np.float32(100.0)""", features=True, real=True)
+    np.float32(100.0)""", features=True, real=True, lower=_softplus_lower)
 
 square_p, square = unary("square", np.square, lambda x, out: 2 * x, """Elementwise x * x.
 
@@ -195,13 +217,18 @@ def _relu_impl(x):
     return np.maximum(x, x.dtype.type(0))
 
 
+def _relu_lower(x):
+    import jax.numpy as jnp
+    return jnp.maximum(x, jnp.zeros((), x.dtype))
+
+
 # relu's subgradient at 0 is 0, as in TensorFlow's ReluGrad (which tests features > 0)
 relu_p, relu = unary("relu", _relu_impl, lambda x, out: cast(x > 0, x.dtype),
                       """Elementwise max(x, 0); the gradient at 0 is 0 (as in TensorFlow).
 
     >>> import finegrad as fg
     >>> fg.nn.relu(fg.constant([-1., 2.])).numpy()
-    array([0., 2.], dtype=float32)""", features=True, real=True)
+    array([0., 2.], dtype=float32)""", features=True, real=True, lower=_relu_lower)
 
 # ---- fused derivatives (TensorFlow's TanhGrad and SigmoidGrad): one op, not three ------------
 
@@ -215,7 +242,7 @@ def _tanh_grad_kernel(y, g, out=None):
 
 
 tanh_grad_p = Primitive("tanh_grad", batch_rule=True, kernel=_tanh_grad_kernel,
-                        numexpr="{1} * (1 - {0} * {0})")
+                        numexpr="{1} * (1 - {0} * {0})", lower_jax=lambda y, g: g * (1 - y * y))
 
 
 def tanh_grad(y: TensorLike, g: Any) -> Tensor:
@@ -255,7 +282,8 @@ def _sigmoid_grad_kernel(y, g, out=None):
 
 
 sigmoid_grad_p = Primitive("sigmoid_grad", batch_rule=True, kernel=_sigmoid_grad_kernel,
-                           numexpr="{1} * ({0} * (1 - {0}))")
+                           numexpr="{1} * ({0} * (1 - {0}))",
+                           lower_jax=lambda y, g: g * (y * (1 - y)))
 
 
 def sigmoid_grad(y: TensorLike, g: Any) -> Tensor:
@@ -288,7 +316,7 @@ def _sigmoid_grad_vjp(ct, y, g, *, out, needs, batch):
 
 # ---- abs and sign: kinks at 0 ----------------------------------------------------------------
 
-abs_p = Primitive("abs", batch_rule=True, kernel=np.abs)
+abs_p = Primitive("abs", batch_rule=True, kernel=np.abs, lower_jax="abs")
 
 
 def abs(x: TensorLike, name: str | None = None) -> Tensor:  # TensorFlow's public name
@@ -327,7 +355,7 @@ def _abs_vjp(ct, x, *, out, needs, batch):
         return (cast(ct, x._value.dtype) * _complex_sign(x, out),)
     return (ct * sign(x),)
 
-sign_p = Primitive("sign", batch_rule=True, kernel=np.sign)
+sign_p = Primitive("sign", batch_rule=True, kernel=np.sign, lower_jax="sign")
 
 
 def sign(x: TensorLike, name: str | None = None) -> Tensor:
@@ -349,7 +377,7 @@ sign_p.def_vjp(lambda ct, x, *, out, needs, batch: (zeros_cotangent(x, batch),))
 
 def _rounding(name: Any, impl: Any, doc: Any) -> tuple[Primitive, Callable[..., Tensor]]:
     prim = def_nondiff(Primitive(name, kernel=impl if isinstance(impl, np.ufunc) else None,
-                                 elementwise=True))
+                                 elementwise=True, lower_jax=impl.__name__))   # jnp's name
     prim.def_impl(impl)
 
     def op(x: TensorLike, name: str | None = None) -> Tensor:
@@ -379,7 +407,8 @@ round_p, round = _rounding("round", np.round, """Elementwise rounding, half to e
 
 # ---- where (select), and the cotangents of a selection -----------------------------------------
 
-where_p = Primitive("select", unify=(1, 2), batch_rule=True, elementwise=True, fresh=True)
+where_p = Primitive("select", unify=(1, 2), batch_rule=True, elementwise=True, fresh=True,
+                   lower_jax="where")
 
 
 def where(condition: Any, x: Any = None, y: Any = None, name: str | None = None) -> Tensor:
@@ -444,7 +473,7 @@ def _route(ct, mask, x, y, needs, batch):
 
 def _predicate(name: Any, impl: Any, doc: Any, nargs: Any = 2,
                compares: Any = False) -> tuple[Primitive, Callable[..., Tensor]]:
-    prim = def_nondiff(Primitive(name, kernel=impl))
+    prim = def_nondiff(Primitive(name, kernel=impl, lower_jax=impl.__name__))   # jnp's name
     prim.def_impl(ordered(name, impl) if compares else impl)
     if nargs == 2:
         def op(x: TensorLike, y: TensorLike, name: str | None = None) -> Tensor:

@@ -95,6 +95,13 @@ def _extremum(name: Any, impl: Any, doc: Any) -> tuple[Primitive, Callable[..., 
         eq = cast(ew.equal(x, o), x.dtype)
         return eq / reduce_sum(eq, axis, keepdims=True)
 
+    @prim.def_lowering
+    def _lower(x, *, axis, keepdims):
+        import jax.numpy as jnp
+        fn = jnp.max if name == "reduce_max" else jnp.min   # NaN propagates, as in NumPy
+        initial = _identity(name, np.dtype(x.dtype)) if x.size == 0 else None
+        return fn(x, axis=axis, keepdims=keepdims, initial=initial)
+
     prim.def_vmap(axis_vmap(prim, "axis"))
 
     @prim.def_jvp
@@ -151,6 +158,12 @@ def reduce_prod(input_tensor: TensorLike, axis: Any = None, keepdims: bool = Fal
 @reduce_prod_p.def_impl
 def _reduce_prod_impl(x, *, axis, keepdims):
     return np.prod(x, axis=axis, keepdims=keepdims).astype(x.dtype)
+
+
+@reduce_prod_p.def_lowering
+def _reduce_prod_lower(x, *, axis, keepdims):
+    import jax.numpy as jnp
+    return jnp.prod(x, axis=axis, keepdims=keepdims).astype(x.dtype)
 
 
 def _prod_others(x, axis):
@@ -214,6 +227,12 @@ def cumsum(x: TensorLike, axis: int = 0, exclusive: bool = False, reverse: bool 
     return _flip(out, ax) if reverse else out
 
 
+@cumsum_p.def_lowering
+def _cumsum_lower(x, *, axis):
+    import jax.numpy as jnp
+    return jnp.cumsum(x, axis=axis, dtype=x.dtype)
+
+
 @cumsum_p.def_impl
 def _cumsum_impl(x, *, axis):
     return np.cumsum(x, axis=axis, dtype=x.dtype)
@@ -259,6 +278,12 @@ def cumprod(x: TensorLike, axis: int = 0, exclusive: bool = False, reverse: bool
     y, ax = _scan_prep(x, axis, exclusive, reverse, 1, "finegrad.cumprod")
     out = bind(cumprod_p, y, axis=ax)
     return _flip(out, ax) if reverse else out
+
+
+@cumprod_p.def_lowering
+def _cumprod_lower(x, *, axis):
+    import jax.numpy as jnp
+    return jnp.cumprod(x, axis=axis, dtype=x.dtype)
 
 
 @cumprod_p.def_impl

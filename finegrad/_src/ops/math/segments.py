@@ -72,6 +72,7 @@ def _segment_extreme(name, ufunc, init):
     from ``init(dtype)`` (TensorFlow's lowest or highest value); an empty segment keeps that
     value, or 0 when ``zero_empty`` (the sorted ``segment_*`` ops)."""
     prim = Primitive(name, unify=False, batch_rule=True, fresh=True)
+    how, init_value = ("max" if ufunc is np.maximum else "min"), init
 
     @prim.def_impl
     def _impl(x, ids, *, num, zero_empty):
@@ -79,6 +80,18 @@ def _segment_extreme(name, ufunc, init):
         ufunc.at(out, ids, x)
         if zero_empty:
             out[np.bincount(ids, minlength=num) == 0] = 0
+        return out
+
+    @prim.def_lowering
+    def _lower(x, ids, *, num, zero_empty):
+        # XLA's scatter max/min propagate NaN as np.maximum.at does
+        import jax.numpy as jnp
+        init = jnp.full((num,) + x.shape[1:], init_value(np.dtype(x.dtype)), x.dtype)
+        out = getattr(init.at[ids], how)(x, mode="drop")
+        if zero_empty:
+            count = jnp.zeros(num, jnp.int32).at[ids].add(1, mode="drop")
+            out = jnp.where((count == 0).reshape((num,) + (1,) * (x.ndim - 1)),
+                            jnp.zeros((), x.dtype), out)
         return out
 
     prim.def_vmap(segment_vmap(prim))
@@ -120,6 +133,12 @@ def _segment_prod_impl(x, ids, *, num, zero_empty):
     out = np.ones((num,) + x.shape[1:], x.dtype)
     np.multiply.at(out, ids, x)
     return out
+
+
+@segment_prod_p.def_lowering
+def _segment_prod_lower(x, ids, *, num, zero_empty):
+    import jax.numpy as jnp
+    return jnp.ones((num,) + x.shape[1:], x.dtype).at[ids].multiply(x, mode="drop")
 
 
 def _prod_partials(x, ids, out):

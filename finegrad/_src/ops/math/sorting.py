@@ -65,6 +65,13 @@ def _arg_extreme(name: Any, np_fn: Any, nan_as: Any) -> tuple[Primitive, Callabl
             x = np.where(np.isnan(x), nan_as, x)
         return np.asarray(np_fn(x, axis=axis)).astype(dtype)[()]
 
+    @prim.def_lowering
+    def _lower(x, *, axis, dtype):
+        import jax.numpy as jnp
+        if jnp.issubdtype(x.dtype, jnp.floating):
+            x = jnp.where(jnp.isnan(x), jnp.asarray(nan_as, x.dtype), x)
+        return getattr(jnp, name)(x, axis=axis).astype(dtype)   # the first one on ties
+
     prim.def_vmap(axis_vmap(prim, "axis"))
 
     def op(input: TensorLike, axis: Any = None, output_type: Any = "int64",
@@ -131,6 +138,19 @@ def _argsort_impl(x, *, descending, dtype):
     n = x.shape[-1]
     rev = np.argsort(x[..., ::-1], axis=-1, kind="stable")[..., ::-1]
     return (n - 1 - rev).astype(dtype)
+
+
+@argsort_p.def_lowering
+def _argsort_lower(x, *, descending, dtype):
+    # XLA's sort orders -0.0 before 0.0, which NumPy's stable sort keeps in place: + 0.0 turns
+    # every zero into +0.0 (NaN sorts last in both)
+    import jax.numpy as jnp
+    if jnp.issubdtype(x.dtype, jnp.floating):
+        x = x + jnp.zeros((), x.dtype)
+    if not descending:
+        return jnp.argsort(x, axis=-1, stable=True).astype(dtype)
+    rev = jnp.argsort(x[..., ::-1], axis=-1, stable=True)[..., ::-1]
+    return (x.shape[-1] - 1 - rev).astype(dtype)
 
 
 def _direction(direction, fn):
@@ -257,6 +277,17 @@ def _searchsorted_impl(sorted_sequence, values, *, right, dtype):
     s = sorted_sequence.reshape(-1, sorted_sequence.shape[-1])
     v = values.reshape(-1, values.shape[-1])
     out = np.stack([np.searchsorted(a, b, side=side) for a, b in zip(s, v, strict=True)])
+    return out.astype(dtype).reshape(values.shape)
+
+
+@searchsorted_p.def_lowering
+def _searchsorted_lower(sorted_sequence, values, *, right, dtype):
+    import jax
+    import jax.numpy as jnp
+    side = "right" if right else "left"
+    s = sorted_sequence.reshape(-1, sorted_sequence.shape[-1])
+    v = values.reshape(-1, values.shape[-1])
+    out = jax.vmap(lambda a, b: jnp.searchsorted(a, b, side=side))(s, v)
     return out.astype(dtype).reshape(values.shape)
 
 

@@ -101,6 +101,28 @@ def _conv2d_vjp(ct, x, w, *, out, needs, batch, **params):
     return dx, dw
 
 
+def _conv2d_jax(x, w, strides, dilations, pads):
+    """conv2d in JAX: XLA's convolution, at full float32 precision (GPUs would otherwise
+    round float32 operands to TF32)."""
+    from jax import lax
+    return lax.conv_general_dilated(x, w, window_strides=tuple(strides),
+                                    padding=tuple(map(tuple, pads)),
+                                    rhs_dilation=tuple(dilations),
+                                    dimension_numbers=("NHWC", "HWIO", "NHWC"),
+                                    precision=lax.Precision.HIGHEST)
+
+
+@conv2d_p.def_lowering
+def _conv2d_lower(x, w, *, strides, dilations, pads):
+    return _conv2d_jax(x, w, strides, dilations, pads)
+
+
+def _transposed(fn, shape, dtype, ct):
+    """The transpose of the linear ``fn`` (of an input of ``shape``) applied to ``ct``."""
+    import jax
+    return jax.linear_transpose(fn, jax.ShapeDtypeStruct(tuple(shape), dtype))(ct)[0]
+
+
 # --- conv2d_input_grad: the transpose in x (conv2d_transpose) ----------------------------------
 
 conv2d_input_grad_p = Primitive("conv2d_input_grad", fresh=True,
@@ -125,6 +147,13 @@ def _conv2d_input_grad_impl(ct, w, *, in_hw, strides, dilations, pads):
             cg.tap(dxp, i, j, strides, dilations, out_hw)[...] += \
                 (g @ wt[i, j]).reshape((n,) + tuple(out_hw) + (c,))
     return np.ascontiguousarray(cg.crop(dxp, pads, in_hw))
+
+
+@conv2d_input_grad_p.def_lowering
+def _conv2d_input_grad_lower(ct, w, *, in_hw, strides, dilations, pads):
+    shape = (ct.shape[0],) + tuple(in_hw) + (w.shape[2],)
+    return _transposed(lambda x: _conv2d_jax(x, w, strides, dilations, pads), shape,
+                       ct.dtype, ct)
 
 
 conv2d_input_grad_p.def_jvp(multilinear_jvp(conv2d_input_grad_p))   # bilinear in its two inputs
@@ -155,6 +184,13 @@ def _conv2d_filter_grad_impl(x, ct, *, k_hw, strides, dilations, pads):
         for j in range(k_hw[1]):
             dw[i, j] = _flat(cg.tap(xp, i, j, strides, dilations, out_hw)).T @ g
     return dw
+
+
+@conv2d_filter_grad_p.def_lowering
+def _conv2d_filter_grad_lower(x, ct, *, k_hw, strides, dilations, pads):
+    shape = tuple(k_hw) + (x.shape[-1], ct.shape[-1])
+    return _transposed(lambda w: _conv2d_jax(x, w, strides, dilations, pads), shape,
+                       ct.dtype, ct)
 
 
 conv2d_filter_grad_p.def_jvp(multilinear_jvp(conv2d_filter_grad_p))   # bilinear in its two inputs

@@ -80,6 +80,36 @@ def argmax_positions(x, ksize, strides, pads):
     return np.where(pos >= 0, full, -1)
 
 
+def _window_jax(x, init, op, ksize, strides, pads):
+    """``op`` reduced over each window of ``x`` padded by ``pads`` with ``init`` (XLA)."""
+    from jax import lax
+    return lax.reduce_window(x, np.asarray(init, x.dtype), op, (1,) + tuple(ksize) + (1,),
+                             (1,) + tuple(strides) + (1,),
+                             ((0, 0),) + tuple(map(tuple, pads)) + ((0, 0),))
+
+
+def _argmax_positions_jax(x, ksize, strides, pads):
+    """`argmax_positions` in JAX: the same taps in the same order, the same tie rule."""
+    import jax.numpy as jnp
+    n, h, w, c = x.shape
+    low = _lowest(np.dtype(x.dtype))
+    xp = jnp.pad(x, ((0, 0),) + tuple(map(tuple, pads)) + ((0, 0),), constant_values=low)
+    out_hw = cg.out_sizes(xp.shape[1:3], ksize, strides)
+    best = jnp.full((n,) + out_hw + (c,), low, x.dtype)
+    pos = jnp.full(best.shape, -1, np.int64)
+    rows = np.arange(out_hw[0]) * strides[0] - pads[0][0]
+    cols = np.arange(out_hw[1]) * strides[1] - pads[1][0]
+    for i in range(ksize[0]):
+        for j in range(ksize[1]):
+            v = cg.tap(xp, i, j, strides, _ONE, out_hw)
+            take = (v > best) | (jnp.isnan(v) & ~jnp.isnan(best))
+            best = jnp.where(take, v, best)
+            at = ((rows + i)[:, None] * w + (cols + j)[None, :])[None, :, :, None]
+            pos = jnp.where(take, at, pos)
+    batch = (np.arange(n) * (h * w))[:, None, None, None]
+    return jnp.where(pos >= 0, (batch + pos) * c + np.arange(c), -1)
+
+
 # --- max pooling -------------------------------------------------------------------------------
 
 max_pool_p = Primitive("max_pool", fresh=True, shape_rule=_pooled_shape)
@@ -98,6 +128,13 @@ def _max_pool_impl(x, *, ksize, strides, pads):
             if i or j:
                 np.maximum(out, cg.tap(xp, i, j, strides, _ONE, out_hw), out=out)
     return out
+
+
+@max_pool_p.def_lowering
+def _max_pool_lower(x, *, ksize, strides, pads):
+    # XLA's max propagates NaN, as np.maximum
+    from jax import lax
+    return _window_jax(x, _lowest(np.dtype(x.dtype)), lax.max, ksize, strides, pads)
 
 
 @max_pool_p.def_jvp
@@ -125,6 +162,15 @@ def _max_pool_scatter_impl(x, ct, *, ksize, strides, pads):
     return dx.astype(x.dtype, copy=False).reshape(x.shape)
 
 
+@max_pool_scatter_p.def_lowering
+def _max_pool_scatter_lower(x, ct, *, ksize, strides, pads):
+    import jax.numpy as jnp
+    pos = _argmax_positions_jax(x, ksize, strides, pads).ravel()
+    dx = jnp.zeros(x.size, x.dtype).at[pos].add(ct.ravel().astype(x.dtype), mode="drop",
+                                                  wrap_negative_indices=False)
+    return dx.reshape(x.shape)
+
+
 @max_pool_scatter_p.def_jvp
 def _max_pool_scatter_jvp(primals, tangents, *, out, **params):
     x, ct = primals
@@ -148,6 +194,13 @@ max_pool_gather_p.def_vmap(merged_vmap(max_pool_gather_p, (0, 1)))   # batch mer
 def _max_pool_gather_impl(x, g, *, ksize, strides, pads):
     pos = argmax_positions(x, ksize, strides, pads)
     return np.where(pos >= 0, np.ravel(g)[np.maximum(pos, 0)], 0).astype(g.dtype, copy=False)
+
+
+@max_pool_gather_p.def_lowering
+def _max_pool_gather_lower(x, g, *, ksize, strides, pads):
+    import jax.numpy as jnp
+    pos = _argmax_positions_jax(x, ksize, strides, pads)
+    return jnp.where(pos >= 0, g.ravel()[jnp.maximum(pos, 0)], jnp.zeros((), g.dtype))
 
 
 @max_pool_gather_p.def_jvp
@@ -193,6 +246,13 @@ def _avg_pool_impl(x, *, ksize, strides, pads):
     return total / _counts(x.shape[1:3], ksize, strides, pads, x.dtype)
 
 
+@avg_pool_p.def_lowering
+def _avg_pool_lower(x, *, ksize, strides, pads):
+    from jax import lax
+    counts = _counts(x.shape[1:3], ksize, strides, pads, np.dtype(x.dtype))
+    return _window_jax(x, 0, lax.add, ksize, strides, pads) / counts
+
+
 @avg_pool_p.def_jvp
 def _avg_pool_jvp(primals, tangents, *, out, **params):
     return bind(avg_pool_p, tangents[0], **params)
@@ -219,6 +279,14 @@ def _avg_pool_grad_impl(ct, *, in_hw, ksize, strides, pads):
         for j in range(ksize[1]):
             cg.tap(dxp, i, j, strides, _ONE, ct.shape[1:3])[...] += g
     return np.ascontiguousarray(cg.crop(dxp, pads, in_hw))
+
+
+@avg_pool_grad_p.def_lowering
+def _avg_pool_grad_lower(ct, *, in_hw, ksize, strides, pads):
+    import jax
+    shape = (ct.shape[0],) + tuple(in_hw) + (ct.shape[3],)
+    pool = lambda x: _avg_pool_lower(x, ksize=ksize, strides=strides, pads=pads)  # noqa: E731
+    return jax.linear_transpose(pool, jax.ShapeDtypeStruct(shape, ct.dtype))(ct)[0]
 
 
 @avg_pool_grad_p.def_jvp

@@ -42,6 +42,15 @@ def _softmax_impl(x, *, axis):
     return e / np.sum(e, axis=axis, keepdims=True)
 
 
+@softmax_p.def_lowering
+def _softmax_lower(x, *, axis):
+    import jax.numpy as jnp
+    if x.size == 0:
+        return x
+    e = jnp.exp(x - jnp.max(x, axis=axis, keepdims=True))
+    return e / jnp.sum(e, axis=axis, keepdims=True)
+
+
 softmax_p.def_vmap(axis_vmap(softmax_p, "axis"))
 
 
@@ -81,6 +90,15 @@ def _log_softmax_impl(x, *, axis):
         return x.copy()
     s = x - np.max(x, axis=axis, keepdims=True)
     return s - np.log(np.sum(np.exp(s), axis=axis, keepdims=True))
+
+
+@log_softmax_p.def_lowering
+def _log_softmax_lower(x, *, axis):
+    import jax.numpy as jnp
+    if x.size == 0:
+        return x
+    s = x - jnp.max(x, axis=axis, keepdims=True)
+    return s - jnp.log(jnp.sum(jnp.exp(s), axis=axis, keepdims=True))
 
 
 log_softmax_p.def_vmap(axis_vmap(log_softmax_p, "axis"))

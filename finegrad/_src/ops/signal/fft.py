@@ -75,6 +75,15 @@ def _fft_impl(x, *, rank, inverse):
     return np.asarray(f(x, axes=_axes(rank)), x.dtype)
 
 
+@fft_p.def_lowering
+def _fft_lower(x, *, rank, inverse):
+    import jax.numpy as jnp
+    if x.size == 0:
+        return x
+    f = jnp.fft.ifftn if inverse else jnp.fft.fftn
+    return f(x, axes=_axes(rank)).astype(x.dtype)
+
+
 @fft_p.def_jvp
 def _fft_jvp(primals, tangents, *, out, rank, inverse):
     return bind(fft_p, tangents[0], rank=rank, inverse=inverse)
@@ -211,6 +220,12 @@ def _rfft_impl(x, *, fft_length):
     return np.asarray(out, _complex_dtype(x.dtype))
 
 
+@rfft_p.def_lowering
+def _rfft_lower(x, *, fft_length):
+    import jax.numpy as jnp
+    return jnp.fft.rfftn(x, axes=_axes(len(fft_length))).astype(_complex_dtype(x.dtype))
+
+
 @rfft_p.def_jvp
 def _rfft_jvp(primals, tangents, *, out, fft_length):
     return bind(rfft_p, tangents[0], fft_length=fft_length)
@@ -235,6 +250,13 @@ rfft_p.def_vmap(_vmap_same(rfft_p))
 def _irfft_impl(y, *, fft_length):
     out = np.fft.irfftn(y, s=fft_length, axes=_axes(len(fft_length)))
     return np.asarray(out, np.float64 if y.dtype == np.complex128 else np.float32)
+
+
+@irfft_p.def_lowering
+def _irfft_lower(y, *, fft_length):
+    import jax.numpy as jnp
+    out = jnp.fft.irfftn(y, s=tuple(fft_length), axes=_axes(len(fft_length)))
+    return out.astype(np.float64 if y.dtype == np.complex128 else np.float32)
 
 
 @irfft_p.def_jvp

@@ -19,7 +19,7 @@ import numpy as np
 
 from finegrad._src.core import Primitive, bind
 from finegrad._src.ops.special import bessel_zeta_kernels as kernels
-from finegrad._src.ops.declare import def_partials, float_only, unary
+from finegrad._src.ops.declare import def_partials, float_only, lowered_in_float64, unary
 from finegrad._src.ops.array.structural import ones_like
 from finegrad._src.ops.math.elementwise import abs, exp, sign, where
 from finegrad._src.ops.special.error_and_gamma import _in_float64, lgamma, xlog1py, xlogy
@@ -41,6 +41,7 @@ ndtri_p, ndtri = unary("ndtri", _in_float64(kernels.ndtri),
     >>> import finegrad as fg
     >>> round(float(fg.math.ndtri(fg.constant(0.975, fg.float64))), 12)
     1.95996398454""", real=True)
+ndtri_p.def_lowering(lowered_in_float64('scipy.special.ndtri'))   # as the impl
 
 
 def erfcinv(x: Any, name: str | None = None) -> Tensor:
@@ -79,6 +80,7 @@ bessel_i0e_p, bessel_i0e = unary("bessel_i0e", _in_float64(kernels.i0e),
     >>> import finegrad as fg
     >>> round(float(fg.math.bessel_i0e(fg.constant(1., fg.float64))), 12)
     0.465759607594""", real=True)
+bessel_i0e_p.def_lowering(lowered_in_float64('lax.bessel_i0e'))   # as the impl
 
 bessel_i1e_p, bessel_i1e = unary("bessel_i1e", _in_float64(kernels.i1e), _i1e_deriv,
                                   """Elementwise exponentially scaled modified Bessel function of
@@ -88,6 +90,7 @@ bessel_i1e_p, bessel_i1e = unary("bessel_i1e", _in_float64(kernels.i1e), _i1e_de
     >>> import finegrad as fg
     >>> round(float(fg.math.bessel_i1e(fg.constant(1., fg.float64))), 12)
     0.20791041535""", real=True)
+bessel_i1e_p.def_lowering(lowered_in_float64('lax.bessel_i1e'))   # as the impl
 
 bessel_i0_p, bessel_i0 = unary("bessel_i0", _in_float64(kernels.i0),
                                 lambda x, out: bessel_i1(x), """Elementwise modified Bessel
@@ -96,6 +99,7 @@ bessel_i0_p, bessel_i0 = unary("bessel_i0", _in_float64(kernels.i0),
     >>> import finegrad as fg
     >>> round(float(fg.math.bessel_i0(fg.constant(1., fg.float64))), 12)
     1.266065877752""", real=True)
+bessel_i0_p.def_lowering(lowered_in_float64('scipy.special.i0'))   # as the impl
 
 bessel_i1_p, bessel_i1 = unary("bessel_i1", _in_float64(kernels.i1), _i1_deriv,
                                 """Elementwise modified Bessel function of order 1, ``I1(x)``;
@@ -105,6 +109,7 @@ bessel_i1_p, bessel_i1 = unary("bessel_i1", _in_float64(kernels.i1), _i1_deriv,
     >>> import finegrad as fg
     >>> round(float(fg.math.bessel_i1(fg.constant(1., fg.float64))), 12)
     0.565159103992""", real=True)
+bessel_i1_p.def_lowering(lowered_in_float64('scipy.special.i1'))   # as the impl
 
 
 def _check_float(fn, values):
@@ -143,6 +148,9 @@ def _zeta_impl(x, q):
     return _zeta_kernel(x, q)
 
 
+zeta_p.def_lowering(lowered_in_float64("scipy.special.zeta"))   # in float64, as the impl
+
+
 @def_partials(zeta_p)
 def _zeta_partials(x, q, *, out):
     """-x zeta(x + 1, q) for q; none for x."""
@@ -174,6 +182,16 @@ _betainc_kernel = _in_float64(kernels.betainc)
 def _betainc_impl(a, b, x):
     _check_float("math.betainc", (a, b, x))
     return _betainc_kernel(a, b, x)
+
+
+@betainc_p.def_lowering
+def _betainc_lower(a, b, x):
+    # in float64, as the impl; nan outside a, b > 0 and 0 <= x <= 1 as TensorFlow's (JAX's
+    # gives a limit at a = 0 or b = 0)
+    import jax.numpy as jnp
+    out = lowered_in_float64("scipy.special.betainc")(a, b, x)
+    valid = (a > 0) & (b > 0) & (x >= 0) & (x <= 1)
+    return jnp.where(valid, out, jnp.asarray(np.nan, out.dtype))
 
 
 def _beta_density(a, b, x):

@@ -16,7 +16,7 @@ import numpy as np
 
 from finegrad._src.core import Primitive, bind, def_nondiff
 from finegrad._src.errors import InvalidArgumentError
-from finegrad._src.ops.declare import def_partials, float_only, unary
+from finegrad._src.ops.declare import def_partials, float_only, lowered_in_float64, unary
 from finegrad._src.ops.special import erf_gamma_kernels as kernels
 from finegrad._src.ops.math.arithmetic import add, multiply
 from finegrad._src.ops.array.structural import cast, convert_to_tensor, ones_like, zeros_like
@@ -49,6 +49,7 @@ erf_p, erf = unary("erf", _in_float64(kernels.erf),
     >>> import finegrad as fg
     >>> round(float(fg.math.erf(fg.constant(1., fg.float64))), 12)
     0.84270079295""", real=True)
+erf_p.def_lowering(lowered_in_float64('lax.erf'))   # as the impl
 
 erfc_p, erfc = unary("erfc", _in_float64(kernels.erfc),
                       lambda x, out: -_TWO_OVER_SQRT_PI * exp(-(x * x)), """Elementwise
@@ -58,6 +59,7 @@ erfc_p, erfc = unary("erfc", _in_float64(kernels.erfc),
     >>> import finegrad as fg
     >>> float(fg.math.erfc(fg.constant(10., fg.float64)))
     2.088487583762...e-45""", real=True)
+erfc_p.def_lowering(lowered_in_float64('lax.erfc'))   # as the impl
 
 erfinv_p, erfinv = unary("erfinv", _in_float64(kernels.erfinv),
                           lambda x, out: (math.sqrt(math.pi) / 2) * exp(out * out),
@@ -68,6 +70,7 @@ erfinv_p, erfinv = unary("erfinv", _in_float64(kernels.erfinv),
     >>> import finegrad as fg
     >>> round(float(fg.math.erfinv(fg.constant(0.5, fg.float64))), 12)
     0.476936276204""", real=True)
+erfinv_p.def_lowering(lowered_in_float64('lax.erf_inv'))   # as the impl
 
 lgamma_p, lgamma = unary("lgamma", _in_float64(kernels.lgamma), lambda x, out: digamma(x),
                           """Elementwise log|Gamma(x)|, inf at the poles 0, -1, -2, ... and at
@@ -76,6 +79,7 @@ lgamma_p, lgamma = unary("lgamma", _in_float64(kernels.lgamma), lambda x, out: d
     >>> import finegrad as fg
     >>> round(float(fg.math.lgamma(fg.constant(5., fg.float64))), 12)  # log(4!)
     3.178053830348""", real=True)
+lgamma_p.def_lowering(lowered_in_float64('lax.lgamma'))   # as the impl
 
 digamma_p, digamma = unary("digamma", _in_float64(kernels.digamma),
                             lambda x, out: polygamma(1.0, x), """Elementwise digamma
@@ -85,6 +89,7 @@ digamma_p, digamma = unary("digamma", _in_float64(kernels.digamma),
     >>> import finegrad as fg
     >>> round(float(fg.math.digamma(fg.constant(1., fg.float64))), 12)  # -Euler's gamma
     -0.577215664902""", real=True)
+digamma_p.def_lowering(lowered_in_float64('lax.digamma'))   # as the impl
 
 
 # ---- polygamma(a, x): elementwise in both, differentiable in x -------------------------------
@@ -116,6 +121,9 @@ def _polygamma_impl(a, x):
     return _polygamma_kernel(a, x)
 
 
+polygamma_p.def_lowering(lowered_in_float64("lax.polygamma"))   # float64, as the impl
+
+
 @def_partials(polygamma_p)
 def _polygamma_partials(a, x, *, out):
     """polygamma(a + 1, x) for x; none for the order a."""
@@ -142,6 +150,13 @@ def _x_log(name: Any, log_fn: Any, np_log: Any, shift: Any,
         with np.errstate(all="ignore"):
             out = np.where(x == 0, np.zeros((), np.result_type(x, y)), x * np_log(y))
         return out.astype(np.result_type(x, y))[()]
+
+    @prim.def_lowering
+    def _lower(x, y):
+        import jax.numpy as jnp
+        jax_log = getattr(jnp, np_log.__name__)
+        dtype = jnp.result_type(x, y)
+        return jnp.where(x == 0, jnp.zeros((), dtype), x * jax_log(y)).astype(dtype)
 
     @def_partials(prim)
     def grads(x, y, *, out):
@@ -222,6 +237,16 @@ def _float_quotient(x, y):
 @truncatediv_p.def_impl
 def _truncatediv_impl(x, y):
     return truncated("truncatediv", x, y, _truncated_quotient, _float_quotient, "inf/nan")
+
+
+@truncatediv_p.def_lowering
+def _truncatediv_lower(x, y):
+    # floats: trunc(x / y), inf/nan at a zero divisor as impl. Integers decline (host
+    # callback): XLA cannot raise impl's InvalidArgumentError for a divisor of 0
+    import jax.numpy as jnp
+    if jnp.issubdtype(x.dtype, jnp.floating):
+        return jnp.trunc(x / y)
+    return NotImplemented
 
 
 # ---- polyval ----------------------------------------------------------------------------------

@@ -50,6 +50,31 @@ def _igamma_impl(a, x, *, order, upper, scaled=False):
     return out.astype(np.result_type(a, x))[()]
 
 
+@igamma_p.def_lowering
+def _igamma_lower(a, x, *, order, upper, scaled=False):
+    # XLA's igamma/igammac and d/da of P, in float64 as the impl; higher orders in a and the
+    # scaled form decline (host callback)
+    import jax.numpy as jnp
+    from jax import lax
+    if scaled or order > 1:
+        return NotImplemented
+    dtype = jnp.result_type(a, x)
+    a, x = jnp.broadcast_arrays(a.astype(jnp.float64), x.astype(jnp.float64))
+    # the kernel's edges (JAX's differ at a = 0 and a = inf): nan outside a > 0, x >= 0;
+    # P = 0 at x = 0 and at a = inf (x finite), P = 1 at x = inf; 0 for the derivative
+    valid = (a > 0) & (x >= 0)
+    edge = valid & ((x == 0) | jnp.isinf(x) | jnp.isinf(a))
+    p_edge = jnp.where((x == 0) | (jnp.isinf(a) & ~jnp.isinf(x)), 0.0, 1.0)
+    safe_a, safe_x = jnp.where(edge, 1.0, a), jnp.where(edge, 1.0, x)
+    if order == 0:
+        out = lax.igammac(safe_a, safe_x) if upper else lax.igamma(safe_a, safe_x)
+        at_edge = 1.0 - p_edge if upper else p_edge
+    else:
+        out = lax.igamma_grad_a(safe_a, safe_x)
+        out, at_edge = -out if upper else out, jnp.zeros_like(p_edge)
+    return jnp.where(edge, at_edge, jnp.where(valid, out, np.nan)).astype(dtype)
+
+
 def igamma(a: TensorLike, x: TensorLike, name: str | None = None) -> Tensor:
     """Elementwise regularized lower incomplete gamma function
     ``P(a, x) = 1 / Gamma(a) int_0^x t^(a-1) e^-t dt`` (``a > 0``, ``x >= 0``; nan

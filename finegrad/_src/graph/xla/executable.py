@@ -1,0 +1,207 @@
+"""`XlaFunction`: one traced graph as XLA executables, one per input signature.
+
+The graph is simplified (`compile.simplify`: dead code, common subexpressions, constants
+folded; not a shape-polymorphic graph, whose params are resolved at lowering), lowered with
+`lower.lower_graph` inside one function of (the tensor arguments, the values of the
+variables it only reads, the values of those it assigns) that returns (the outputs, the
+assigned variables' new values), and compiled ahead of time by ``jax.jit`` for the
+arguments' shapes and dtypes and the device. The executable is kept per signature: a second
+call with the same shapes and dtypes compiles nothing; a graph for every size of an
+input_signature's None dimensions is compiled once per concrete size (each one cached).
+
+Dtypes are kept as finegrad has them: lowering and every call run with JAX's 64-bit types
+enabled (``jax.enable_x64``, a thread-local switch), so float64 graphs compute in float64.
+Variables' values stay on the device between calls (kept while the variable holds the
+value they were made from; the variable holds a host copy). On a GPU the assigned
+variables' buffers are donated to the executable; on the CPU nothing is donated.
+"""
+import collections
+import warnings
+
+import numpy as np
+
+from finegrad._src.api import contexts
+from finegrad._src.graph.compile.simplify import simplify
+from finegrad._src.graph.xla import lower
+
+_NO_JAX = []   # non-empty once the warning that JAX is missing was given
+
+
+def jax_available():
+    """Whether JAX can be imported; if not, warn once that ``jit_compile=True`` runs
+    finegrad's own executor."""
+    try:
+        import jax  # noqa: F401
+        return True
+    except ImportError:
+        if not _NO_JAX:
+            _NO_JAX.append(True)
+            warnings.warn('finegrad.function(jit_compile=True): compiling with XLA needs JAX '
+                          '(pip install "finegrad[xla]"); running finegrad\'s own graph '
+                          'executor instead', UserWarning, stacklevel=4)
+        return False
+
+
+def x64():
+    """JAX's 64-bit types switched on for a block (thread-local): ``jax.enable_x64(True)``,
+    or ``jax.experimental.enable_x64()`` in JAX versions before it."""
+    import jax
+    try:
+        return jax.enable_x64(True)
+    except TypeError:   # (older JAX: a flag, not a context manager)
+        from jax.experimental import enable_x64
+        return enable_x64()
+
+
+def jax_device(name):
+    """The JAX device a `finegrad.device` string names (``"/GPU:0"``), or the default one;
+    a device JAX does not have gives the default (TensorFlow's soft placement)."""
+    import jax
+    kind, index = contexts.device_kind(name) if name else (None, 0)
+    if kind is not None:
+        try:
+            found = jax.devices(kind.lower())
+        except RuntimeError:   # no such backend here
+            found = []
+        if index < len(found):
+            return found[index]
+    return jax.devices()[0]
+
+
+def refusal(g):
+    """Why graph ``g`` cannot be compiled with XLA (a value of a dtype XLA has no type for:
+    strings, Python objects), or None."""
+    for shape_dtype in g.meta.values():
+        dtype = np.dtype(shape_dtype[1])
+        if dtype.kind in "OSUV":
+            return f"it holds {dtype} values (strings or objects), which XLA has no type for"
+    for n in g.nodes:
+        for key in ("branches", "parts"):
+            for sub in n.params.get(key, ()):
+                why = refusal(sub.graph)
+                if why is not None:
+                    return why
+    return None
+
+
+class _Entry:
+    """One signature's executable, what its lowering made, and its host callbacks."""
+
+    __slots__ = ("callbacks", "device", "exe", "jaxpr", "lowered")
+
+    def __init__(self, exe, lowered, jaxpr, callbacks, device):
+        self.exe, self.lowered, self.jaxpr = exe, lowered, jaxpr
+        self.callbacks, self.device = callbacks, device
+
+
+class XlaFunction:
+    """A traced graph run as XLA executables (see the module's docstring)."""
+
+    #: how many signatures keep an executable (least recently used dropped first)
+    MAX_SIGNATURES = 64
+
+    def __init__(self, graph):
+        # (a graph for every size of its open axes keeps its symbolic params as they are:
+        # simplify's constant folding is for resolved graphs)
+        self.graph = graph if graph.sym else simplify(graph)
+        variables = lower.graph_variables(self.graph)
+        assigned = {id(v) for v in lower.graph_variables(self.graph, assigned_only=True)}
+        self.assigned = [v for v in variables if id(v) in assigned]
+        self.read_only = [v for v in variables if id(v) not in assigned]
+        self._cache = collections.OrderedDict()   # (device name, signature) -> _Entry
+        self._on_device = {}   # (id(var), device) -> (its host value, that value there)
+        self.compilations = 0
+
+    def entry(self, specs):
+        """The `_Entry` for arguments of ``specs`` ((shape, dtype) each) on the current
+        `finegrad.device`, compiled if new."""
+        name = contexts.current_device()
+        key = (name, tuple(specs))
+        e = self._cache.get(key)
+        if e is None:
+            e = self._cache[key] = self._compile(specs, jax_device(name))
+            if len(self._cache) > self.MAX_SIGNATURES:
+                self._cache.popitem(last=False)
+        else:
+            self._cache.move_to_end(key)
+        return e
+
+    def run(self, vals):
+        """The graph's outputs (NumPy values; None for non-tensor leaves) for argument
+        values ``vals``; assigned variables take their new values."""
+        e = self.entry([(v.shape, v.dtype) for v in vals])
+        dev = e.device
+        lower.clear_callback_error()
+        try:
+            with x64():   # (64-bit values stay 64-bit on the way in, too)
+                reads = [self._device_value(v, dev) for v in self.read_only]
+                assigned = [self._device_value(v, dev) for v in self.assigned]
+                outs, new = e.exe(list(vals), reads, assigned)
+        except Exception:
+            for v in self.assigned:   # (their buffers may have been donated)
+                self._on_device.pop((id(v), dev), None)
+            lower.raise_callback_error()
+            raise
+        for var, value in zip(self.assigned, new, strict=True):
+            var._set(np.asarray(value))
+            self._on_device[(id(var), dev)] = (var._storage, value)
+        return [None if o is None else _host(o) for o in outs]
+
+    def _device_value(self, var, device):
+        """``var``'s value on ``device``: the array this function last gave it or put there,
+        while the variable still holds that value (its storage is never written in place:
+        a new value is a new array), else its host value put there now."""
+        kept = self._on_device.get((id(var), device))
+        if kept is not None and kept[0] is var._storage:
+            return kept[1]
+        import jax
+        value = jax.device_put(var._storage, device)
+        self._on_device[(id(var), device)] = (var._storage, value)
+        return value
+
+    def _compile(self, specs, device):
+        import jax
+        made = []
+
+        def fn(args, reads, assigned):
+            low = lower.Lowering(self.read_only + self.assigned, list(reads) + list(assigned))
+            with low.active():
+                outs = lower.lower_graph(self.graph, list(args))
+            made.append(low)
+            return outs, [low.values[id(v)] for v in self.assigned]
+
+        donate = (2,) if device.platform != "cpu" else ()
+        sharding = jax.sharding.SingleDeviceSharding(device)
+
+        def spec(shape, dtype):
+            return jax.ShapeDtypeStruct(tuple(shape), np.dtype(dtype), sharding=sharding)
+        with x64():
+            traced = jax.jit(fn, donate_argnums=donate).trace(
+                [spec(*s) for s in specs],
+                [spec(v._storage.shape, v._storage.dtype) for v in self.read_only],
+                [spec(v._storage.shape, v._storage.dtype) for v in self.assigned])
+            lowered = traced.lower()
+            exe = lowered.compile()
+        self.compilations += 1
+        return _Entry(exe, lowered, traced.jaxpr, made[-1].callbacks, device)
+
+    def listing(self, specs, hlo=False):
+        """The text of the compiled function for ``specs``: a header (device, the host
+        callbacks, i.e. the nodes without a lowering) and the jaxpr (``hlo``: StableHLO)."""
+        e = self.entry(specs)
+        head = [f"# XLA through jax.jit on {e.device}; variables read: "
+                f"{[v.name for v in self.read_only]}, assigned: "
+                f"{[v.name for v in self.assigned]}"]
+        if e.callbacks:
+            head.append(f"# host callbacks ({len(e.callbacks)} nodes run on the host):")
+            head += [f"#   {c}" for c in e.callbacks]
+        else:
+            head.append("# host callbacks: none")
+        body = e.lowered.as_text() if hlo else str(e.jaxpr)
+        return "\n".join(head) + "\n" + body
+
+
+def _host(o):
+    """A NumPy value of JAX array ``o`` (a 0-d one as a NumPy scalar, as the executor)."""
+    a = np.asarray(o)
+    return a if a.ndim else a[()]
