@@ -351,10 +351,9 @@ def _split(result, f):
                         f"{type(result[1]).__name__} {result[1]!r:.40} (return several "
                         f"outputs as one tuple: ((y1, y2), grad_fn)){defined_at(f)}")
     if not isinstance(result, (tuple, list)) or len(result) != 2:
+        n = f" of length {len(result)}" if isinstance(result, (tuple, list)) else ""
         raise TypeError(f"finegrad.custom_gradient: {f.__qualname__} must return "
-                        f"(outputs, grad_fn), got {type(result).__name__}"
-                        + (f" of length {len(result)}" if isinstance(result, (tuple, list))
-                           else "") + defined_at(f))
+                        f"(outputs, grad_fn), got {type(result).__name__}{n}{defined_at(f)}")
     return result[0], result[1]
 
 

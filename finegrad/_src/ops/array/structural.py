@@ -93,8 +93,7 @@ def ones_like(input: TensorLike, dtype: DTypeLike | None = None,  # TensorFlow's
     """
     x = _t(input)
     dt = x._value.dtype if dtype is None else dtypes.as_dtype(dtype)._np
-    if np.dtype(dt).kind == "O":
-        raise TypeError("finegrad.ones_like: not defined for string tensors (nor in TensorFlow)")
+    no_strings("ones_like", np.empty(0, dt))   # (nor in TensorFlow)
     return filled(core.shape_of(x), 1, dt)
 
 
