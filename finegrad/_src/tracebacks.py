@@ -108,7 +108,8 @@ def user_stacklevel() -> int:
     """The ``stacklevel`` for ``warnings.warn`` (called by the caller of this function) that
     points at the first frame outside finegrad: the user's line, however many of finegrad's
     frames (an `api_boundary` among them) lie between."""
-    frame, level = sys._getframe(1), 1
+    frame: types.FrameType | None = sys._getframe(1)
+    level = 1
     while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
         frame, level = frame.f_back, level + 1
     return level
