@@ -182,3 +182,12 @@ def test_bool_arithmetic_is_refused_as_in_tensorflow(name, traced):
 def test_integer_variance_is_refused_as_in_tensorflow(fn):
     with pytest.raises(TypeError, match=rf"finegrad.math.{fn}: x must be real or complex"):
         getattr(fg.math, fn)(fg.constant([1, 2, 4]))
+
+
+def test_bincount_of_a_huge_value_is_a_clear_out_of_memory_error():
+    """A value of 2**31 - 1 made NumPy allocate 16 GiB (the fuzz process was killed)."""
+    with pytest.raises(fg.errors.ResourceExhaustedError,
+                       match="finegrad.bincount: the counts would have 2147483648 entries"):
+        fg.math.bincount(fg.constant([2 ** 31 - 1, 3]))
+    assert fg.math.bincount(fg.constant([2 ** 31 - 1, 3]), maxlength=5).numpy().tolist() == \
+        [0, 0, 0, 1, 0]
