@@ -46,6 +46,8 @@ def counterpart(qualname):
     """The TensorFlow counterpart of the public name ``qualname`` (``finegrad.x.y``)."""
     if qualname in COUNTERPARTS:
         return COUNTERPARTS[qualname]
+    if qualname.startswith("finegrad.keras.saving"):   # Keras 3's, absent from tf.keras
+        return f"`keras{qualname[len('finegrad.keras'):]}` (Keras 3)"
     if qualname in FINEGRAD_ONLY_MODULES or qualname.rpartition(".")[0] in FINEGRAD_ONLY_MODULES:
         return "finegrad only"
     return f"`tf{qualname[len('finegrad'):]}`"

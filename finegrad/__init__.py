@@ -95,8 +95,7 @@ from finegrad._src.graph.pyfunc import numpy_function, py_function
 # ---- control flow ------------------------------------------------------------------------------
 from finegrad._src.control_flow.cond_while import cond, while_loop
 from finegrad._src.control_flow.switch_case import case, switch_case
-from finegrad._src.control_flow.map_fn import map_fn
-from finegrad._src.control_flow.scan import scan, foldl, foldr
+from finegrad._src.control_flow.scan import map_fn, scan, foldl, foldr
 from finegrad._src.control_flow.vectorized_map import vectorized_map
 
 # ---- TensorFlow 1 graphs at the top level (tf.Graph, tf.Operation, tf.AggregationMethod) ------
@@ -106,7 +105,8 @@ from finegrad._src.v1.gradients import AggregationMethod
 # ---- namespaces --------------------------------------------------------------------------------
 from finegrad import (math, nn, linalg, autodiff, testing, stable, nest, errors, debugging,
                       compat, random, dtypes, signal, image, distribute, train, experimental, types,
-                      keras, optimizers, initializers, losses, metrics, data)
+                      keras, optimizers, initializers, losses, metrics, data, raw_ops,
+                      saved_model)
 
 from finegrad._version import __version__  # one source: finegrad/_version.py
 
@@ -124,7 +124,8 @@ __all__ = ["DType", "as_dtype", "float16", "float32", "float64", "int8", "int16"
            "tensor_scatter_nd_sub", "tensor_scatter_nd_update", "tensor_scatter_nd_max",
            "tensor_scatter_nd_min", "boolean_mask", "IndexedSlices", "bitcast", "Graph",
            "Operation", "AggregationMethod", "distribute", "train", "experimental", "types",
-           "keras", "optimizers", "initializers", "losses", "metrics", "data", "slice",
+           "keras", "optimizers", "initializers", "losses", "metrics", "data", "saved_model",
+           "slice",
            "strided_slice", "shape_n", "sequence_mask", "unravel_index", "reverse_sequence",
            "parallel_stack", "broadcast_static_shape", "broadcast_dynamic_shape", "add",
            "subtract", "multiply", "divide", "negative", "pow", "maximum", "minimum",
@@ -146,7 +147,8 @@ __all__ = ["DType", "as_dtype", "float16", "float32", "float64", "int8", "int16"
            "grad", "value_and_grad", "hessian_vector_product", "jacfwd", "jacrev", "function",
            "gradients", "TensorSpec", "get_static_value", "hessians", "numpy_function",
            "py_function", "cond", "while_loop", "case", "switch_case", "map_fn", "scan", "foldl",
-           "foldr", "vectorized_map", "math", "nn", "linalg", "autodiff", "testing", "stable",
+           "foldr", "vectorized_map", "raw_ops", "math", "nn", "linalg", "autodiff", "testing",
+           "stable",
            "nest", "errors", "debugging", "compat", "random", "dtypes", "signal", "image",
            "newaxis",
            "truediv"]

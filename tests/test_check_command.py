@@ -191,7 +191,9 @@ def test_several_inputs_are_swept_one_by_one_and_over_the_box():
 def test_a_function_that_is_not_elementwise_is_evaluated_point_by_point():
     def mixes_points(x):
         return x * tf.reduce_sum(x)          # on one point: x**2
-    report = tf.testing.sweep(mixes_points, interval=(-2, 2), points=21, order=2)
+    # shape=(): swept as scalars (without it, a function that is not elementwise on
+    # vectors is swept along lines of vectors of shape (3,))
+    report = tf.testing.sweep(mixes_points, interval=(-2, 2), points=21, order=2, shape=())
     assert report.vectorized is False and report.ok
     np.testing.assert_allclose(report.got["rev", 1][0], 2 * report.cols[0], rtol=1e-6)
     assert "one point at a time" in str(report)

@@ -158,7 +158,8 @@ def test_stable_functions_pass_with_their_regions_declared(name, deviation, inte
     report = fg.testing.sweep(f, interval=interval, deviation=deviation, order=2)
     assert report.ok, str(report)
     if name == "safe_divide":     # the safe 0 at y = 0 is intended: undeclared, it fails there
-        bad = fg.testing.sweep(f, interval=interval)
+        assert fg.testing.sweep(f, interval=interval).ok       # declared on the function
+        bad = fg.testing.sweep(lambda x, y: f(x, y), interval=interval)    # not declared
         assert not bad.ok and "d/dy: 1 of 3003 points (y in [0, 0])" in str(bad)
 
 
@@ -200,3 +201,20 @@ def test_torch_double_backward_bug_found_at_order_2_only():
     assert not bad.ok and second["order"] == 2 and not second["ok"]
     assert second["failing_where"].startswith("d/dx: ")
     assert fg.testing.sweep(make(False), modes=("rev",), order=2).ok
+
+
+def test_forgotten_chain_rule_is_found():
+    """A rule that ignores its upstream gradient is wrong by 1/0.75 - 1 in every framework
+    (the sweep's upstream is 0.75, not 1), where an upstream of ones would hide it."""
+    def forgets(x):
+        return np.sin(x), lambda dy: np.cos(x)          # should be dy * cos(x)
+    report = fg.testing.sweep(forgets, framework="numpy", points=101)
+    assert not report.ok and report.worst.got == pytest.approx(report.worst.expected / 0.75,
+                                                               rel=1e-4)
+
+    @fg.custom_gradient
+    def forgets_fg(x):
+        return fg.sin(x), lambda dy: fg.cos(x)
+    assert not fg.testing.sweep(forgets_fg, points=101, modes=("rev",)).ok
+    assert fg.testing.sweep(lambda x: (np.sin(x), lambda dy: dy * np.cos(x)),
+                            framework="numpy", points=101).ok

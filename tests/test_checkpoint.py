@@ -179,3 +179,60 @@ def test_a_keras_model_built_after_restore_gets_the_saved_weights(tmp_path):
     status = tf.train.Checkpoint(model=fresh).restore(path)
     np.testing.assert_allclose(fresh(x).numpy(), want, rtol=1e-6)   # built by the call
     status.assert_consumed()
+
+
+def _slot_model():
+    return tf.keras.Sequential([tf.keras.Input((4,)), tf.keras.layers.Dense(3, name="d1"),
+                                tf.keras.layers.Dense(1, name="d2")])
+
+
+def _train_step(model, opt, x, y):
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean((model(x) - y) ** 2)
+    grads = tape.gradient(loss, model.trainable_variables)
+    opt.apply_gradients(zip(grads, model.trainable_variables, strict=True))
+
+
+def test_optimizer_slots_restored_before_they_exist_arrive_when_made(tmp_path):
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(8, 4)).astype("f4")
+    y = rng.normal(size=(8, 1)).astype("f4")
+    model, opt = _slot_model(), tf.keras.optimizers.Adam(0.1)
+    for _ in range(3):
+        _train_step(model, opt, x, y)
+    path = tf.train.Checkpoint(model=model, optimizer=opt).save(str(tmp_path / "ckpt"))
+    keys = [k for k, _ in tf.train.list_variables(path)]
+    assert "optimizer/_variables/2/.ATTRIBUTES/VARIABLE_VALUE" in keys   # TF's key (a slot)
+    fresh, fresh_opt = _slot_model(), tf.keras.optimizers.Adam(0.1)   # no slots yet
+    status = tf.train.Checkpoint(model=fresh, optimizer=fresh_opt).restore(path)
+    assert int(fresh_opt.iterations.numpy()) == 3
+    _train_step(model, opt, x, y)            # uninterrupted
+    _train_step(fresh, fresh_opt, x, y)      # restored: slots made now get the saved moments
+    for a, b in zip(model.get_weights() + [v.numpy() for v in opt.variables],
+                    fresh.get_weights() + [v.numpy() for v in fresh_opt.variables],
+                    strict=True):
+        np.testing.assert_array_equal(a, b)
+    status.assert_consumed()
+
+
+def test_unbuilt_model_and_optimizer_restore_then_train_bit_for_bit(tmp_path):
+    def lazy():   # no input shape: weights made at the first call, slots at the first step
+        return tf.keras.Sequential([tf.keras.layers.Dense(3, name="d1"),
+                                    tf.keras.layers.Dense(1, name="d2")])
+    rng = np.random.default_rng(1)
+    x = rng.normal(size=(8, 4)).astype("f4")
+    y = rng.normal(size=(8, 1)).astype("f4")
+    model, opt = lazy(), tf.keras.optimizers.RMSprop(0.05, momentum=0.5, centered=True)
+    for _ in range(2):
+        _train_step(model, opt, x, y)
+    path = tf.train.Checkpoint(model=model, optimizer=opt).save(str(tmp_path / "ckpt"))
+    fresh, fresh_opt = lazy(), tf.keras.optimizers.RMSprop(0.05, momentum=0.5, centered=True)
+    status = tf.train.Checkpoint(model=fresh, optimizer=fresh_opt).restore(path)
+    for _ in range(2):
+        _train_step(model, opt, x, y)
+        _train_step(fresh, fresh_opt, x, y)
+    for a, b in zip(model.get_weights() + [v.numpy() for v in opt.variables],
+                    fresh.get_weights() + [v.numpy() for v in fresh_opt.variables],
+                    strict=True):
+        np.testing.assert_array_equal(a, b)
+    status.assert_consumed()

@@ -21,8 +21,11 @@ def public_modules():
 
 
 def _is_public_submodule(module, name, value):
-    """``finegrad.math`` in ``finegrad``, ``finegrad.compat.v1`` in ``finegrad.compat``."""
-    return value.__name__ == f"{module.__name__}.{name}"
+    """``finegrad.math`` in ``finegrad``, ``finegrad.compat.v1`` in ``finegrad.compat``; and
+    ``finegrad.math`` in ``finegrad.compat.v2``, the package's names under TensorFlow's second
+    name."""
+    home = "finegrad" if module.__name__ == "finegrad.compat.v2" else module.__name__
+    return value.__name__ == f"{home}.{name}"
 
 
 def _stray_names(module):

@@ -340,3 +340,20 @@ def test_jacobian_and_unconnected_zeros_inside_a_graph_with_an_open_axis():
             expected[j, :, j] = 1 - np.tanh(x.numpy()[:, j]) ** 2
         np.testing.assert_allclose(jac.numpy(), expected, rtol=1e-12)
         np.testing.assert_array_equal(zeros.numpy(), np.zeros((n, 3)))
+
+
+def test_a_new_size_under_a_tape_assigns_once():
+    # the first call at a new size under a tape used to run the graph once to specialize it
+    # and once more to record it: its assignments ran twice
+    steps = fg.Variable(0)
+
+    @fg.function(input_signature=[fg.TensorSpec([None, 3], fg.float32)])
+    def f(x):
+        steps.assign_add(1)
+        return x * 2.
+
+    with fg.GradientTape():
+        f(np.ones((2, 3), np.float32))
+    assert int(steps.numpy()) == 1
+    f(np.ones((4, 3), np.float32))
+    assert int(steps.numpy()) == 2

@@ -14,9 +14,9 @@ from finegrad._src.keras.sequential import Sequential
 from finegrad._src.keras.dtype_policies import KerasVariable as Variable
 from finegrad.keras import (activations, backend, callbacks, constraints, initializers, layers,
                             losses, metrics, mixed_precision, models, optimizers, regularizers,
-                            utils)
+                            saving, utils)
 
 __all__ = ["DTypePolicy", "Input", "InputSpec", "KerasTensor", "Layer", "Model", "Sequential",
            "Variable", "activations", "backend", "callbacks", "constraints", "initializers",
            "layers", "losses", "metrics", "mixed_precision", "models", "optimizers",
-           "regularizers", "utils"]
+           "regularizers", "saving", "utils"]

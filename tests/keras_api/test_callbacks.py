@@ -103,8 +103,12 @@ def test_model_checkpoint(tmp_path):
                                      save_best_only=True)
     m.fit(x, y, epochs=2, verbose=0, callbacks=[cb])
     assert cb.best is not None and (tmp_path / "best.npz").exists()
-    with pytest.raises(ValueError, match="save_weights_only"):
+    with pytest.raises(ValueError, match="must end in `.keras`"):   # Keras 3's rule
         K.callbacks.ModelCheckpoint(str(tmp_path / "m.weights.h5"))
+    whole = K.callbacks.ModelCheckpoint(str(tmp_path / "m-{epoch}.keras"), monitor="loss")
+    m.fit(x, y, epochs=1, verbose=0, callbacks=[whole])
+    loaded = K.saving.load_model(str(tmp_path / "m-1.keras"))
+    np.testing.assert_array_equal(loaded.get_weights()[0], m.get_weights()[0])
     with pytest.raises(ValueError, match="must end in `.weights.h5`"):
         K.callbacks.ModelCheckpoint(str(tmp_path / "m.keras"), save_weights_only=True)
 

@@ -161,11 +161,6 @@ def test_registered_custom_layer_round_trips_through_a_config():
     assert again.layers[-1].factor == 3.0 and type(again.layers[-1]) is Scale
 
 
-def test_whole_model_save_is_refused_with_the_alternative():
-    with pytest.raises(NotImplementedError, match="save_weights"):
-        _mlp().save("model.keras")
-
-
 def test_to_categorical_and_seeding():
     # Keras 3: to_categorical([[1], [0]], 3) -> [[0, 1, 0], [1, 0, 0]] (float32)
     out = K.utils.to_categorical(np.array([[1], [0]]), 3)

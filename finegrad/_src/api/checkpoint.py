@@ -287,12 +287,24 @@ def _defer(root: Any, values: dict[str, np.ndarray], paths: dict[int, str]) -> N
         owners[paths.get(id(obj))] = obj
     for key, value in values.items():
         owner_path, _, name = key[:-len(_SUFFIX)].rpartition("/")
+        # a value whose owner is a list or dict (or not made yet) waits on the nearest object
+        # above it, under the rest of its path ("_variables/3" for an optimizer's slot)
+        while owner_path and not _weakly_referenceable(owners.get(owner_path)):
+            owner_path, _, step = owner_path.rpartition("/")
+            name = f"{step}/{name}"
         owner = owners.get(owner_path)
-        if owner is not None:
-            try:
-                _deferred.setdefault(owner, {})[name] = (key, value)
-            except TypeError:   # not weakly referenceable (a list): nothing to wait for
-                pass
+        if _weakly_referenceable(owner):
+            _deferred.setdefault(owner, {})[name] = (key, value)
+
+
+def _weakly_referenceable(obj: Any) -> bool:
+    if obj is None:
+        return False
+    try:
+        weakref.ref(obj)
+    except TypeError:
+        return False
+    return True
 
 
 def _objects(root: Any) -> Iterator[Any]:

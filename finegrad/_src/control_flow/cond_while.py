@@ -21,52 +21,16 @@ from finegrad._src.ad.rediff import jvp_by_transposing, vjp_of
 from finegrad._src.core import Primitive, bind
 from finegrad._src.errors import InvalidArgumentError
 from finegrad._src.ops.zeros_and_axes import instantiate_zeros
-from finegrad._src.graph.compile import symbolic
 from finegrad._src.graph.tracing.builder import GraphBuilder, is_traced
-from finegrad._src.graph.tracing.concrete import replay
+from finegrad._src.graph.tracing.subgraph import SubGraph as _Branch
 from finegrad._src.graph import ir
 from finegrad._src.control_flow import vectorized_map as vmap
 from finegrad._src.graph.ir import OutSlot
 from finegrad._src.ops.array.structural import convert_to_tensor
 from finegrad._src.tensor import Tensor
-from finegrad._src.graph.compile import pipeline
 from finegrad._src.graph.xla import lower as xla
 
 from typing import Any
-
-
-class _Branch:
-    """A traced sub-graph, with which captured input feeds each of its outer slots."""
-
-    def __init__(self, graph, builder, outer_index):
-        self.graph, self.builder, self.outer_index = graph, builder, outer_index
-        self._compiled = None
-        self._sized = {}    # argument and captured shapes -> compiled (symbolic sub-graphs)
-
-    def run_values(self, args, captured_values):
-        outer = {s: captured_values[i] for s, i in self.outer_index.items()}
-        if self.graph.sym:
-            # open sizes of the enclosing graph (a cond follows them, see _cond_shape): the
-            # sub-graph resolved for these sizes, as a polymorphic function is
-            key = (tuple(np.shape(a) for a in args),
-                   tuple(np.shape(v) for v in captured_values))
-            compiled = self._sized.get(key)
-            if compiled is None:
-                outs, sized, _ = symbolic.specialize(self.graph, list(args), outer)
-                if len(self._sized) < 16:
-                    self._sized[key] = pipeline.compiled(sized)
-                return outs
-            return compiled.run(list(args), outer)
-        if self._compiled is None:
-            self._compiled = pipeline.compiled(self.graph)
-        return self._compiled.run(list(args), outer)
-
-    def replay(self, args, captured):
-        outer = {s: captured[i] for s, i in self.outer_index.items()}
-        return replay(self.graph, list(args), self.builder, outer=outer)
-
-    def __repr__(self):
-        return f"<{self.graph.name}: {len(self.graph.nodes)} nodes>"
 
 
 def _trace_sub(fn, name, parent, args, inside=()):
@@ -527,6 +491,15 @@ def _while_derivative(ts, depth, n_base, parts, n, max_iter):
                    xs, cts)
     return [Tensor(np.zeros_like(x._value)) if g is None else g
             for g, x in zip(grads, xs, strict=True)]
+
+
+@while_grad_p.def_shape
+def _while_grad_shape(*shapes, parts, n, max_iter, n_base=None, depth=1):
+    """One gradient per input of the order below, shaped as that input (open sizes
+    included: the loop's graphs are replayed at each run's sizes)."""
+    n_base = len(shapes) - n if n_base is None else n_base
+    m, _ = _level_sizes(n_base, n, depth - 1)
+    return [tuple(s) for s in shapes[:m]]
 
 
 @while_grad_p.def_impl

@@ -1,4 +1,5 @@
-"""`map_fn`: apply a function to every slice of tensors along axis 0, as a loop.
+"""`map_fn`'s loop: apply a function to every slice of tensors along axis 0, unrolled (the
+public `map_fn`, in control_flow/scan.py beside `scan`, uses it unless axis 0 is open).
 
 `map_fn` runs ``fn`` once per slice and stacks the results, as TensorFlow's ``tf.map_fn``
 (a while loop) does; its vectorized counterpart, `vectorized_map`, is a transform of the
@@ -16,19 +17,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from finegrad._src.tracebacks import api_boundary
 from finegrad._src import core, dims, dtypes, nest
 from finegrad._src.core import Primitive, bind
-from finegrad._src.ops.array.structural import _t, stack, stop_gradient, transpose
+from finegrad._src.ops.array.structural import _t, stack, transpose
 from finegrad._src.ops.zeros_and_axes import instantiate_zeros
 from finegrad._src.ops.array.constants import zeros
 from finegrad._src.tensor import Tensor
-
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:   # annotations only: nothing imported at run time
-    from finegrad._src.types import DTypeLike
-    from finegrad._src.types import TensorLike
 
 
 unstack_rows_p = Primitive("unstack_rows", multiple_results=True, unify=False, batch_rule=True)
@@ -145,30 +139,3 @@ def _map(fn, elems, signature, where):
                              f"or return a RaggedTensor's parts")
     stacked = [stack([_t(r[k]) for r in flat_results]) for k in range(len(flat_results[0]))]
     return nest.pack_sequence_as(first, stacked) if nest.is_nested(first) else stacked[0]
-
-
-@api_boundary
-def map_fn(fn: Any, elems: TensorLike, dtype: DTypeLike | None = None,
-           parallel_iterations: Any = None, back_prop: bool = True, swap_memory: bool = False,
-           infer_shape: bool = True,
-           name: str | None = None, fn_output_signature: Any = None) -> Any:
-    """``fn`` applied to each slice of ``elems`` along axis 0, the results stacked.
-
-    ``elems`` is a tensor or a nested structure of tensors sharing the size of axis 0;
-    ``fn`` receives one slice of the same structure and may return any structure of
-    tensors, stacked leaf by leaf. ``fn_output_signature`` (or the older ``dtype``: dtypes
-    or TensorSpecs) is checked against what ``fn`` returns and shapes the empty result for
-    zero slices. ``fn`` runs once per slice, so gradients (any order, both modes) flow
-    through its ops as they run; ``back_prop=False`` stops them. ``parallel_iterations``
-    and ``swap_memory`` are accepted and have no effect. Inside `finegrad.function` the loop
-    is unrolled into the graph.
-
-    >>> import finegrad as fg
-    >>> fg.map_fn(lambda x: x[0] * x[1], (fg.constant([1., 2.]), fg.constant([3., 4.]))).numpy()
-    array([3., 8.], dtype=float32)
-    """
-    signature = fn_output_signature if fn_output_signature is not None else dtype
-    out = _map(fn, elems, signature, "finegrad.map_fn")
-    if not back_prop:
-        out = nest.map_structure(stop_gradient, out)
-    return out

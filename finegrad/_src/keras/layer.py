@@ -451,8 +451,27 @@ class Layer:
             return
         first = args[0] if args else next(iter(kwargs.values()), None)
         shapes = nodes.map_structure(_shape_of, first, tuple_shapes=True)
+        self.__dict__["_build_config_shapes"] = shapes
         with name_scope(self.name):
             self.build(shapes)
+        self.__dict__["built"] = True
+        self.__dict__["_locked"] = True
+
+    def get_build_config(self) -> Any:
+        """Keras's ``{"input_shape": shape}``: what the layer was built for by its first call
+        (None when it was not built by a call), saved so that loading builds it the same."""
+        shapes = self.__dict__.get("_build_config_shapes")
+        return None if shapes is None else {"input_shape": shapes}
+
+    def build_from_config(self, config: Any) -> None:
+        """Build the layer for ``config["input_shape"]`` (`get_build_config`'s dict)."""
+        shape = (config or {}).get("input_shape")
+        if shape is None or self.built:
+            return
+        shape = _as_shape(shape)
+        self.__dict__["_build_config_shapes"] = shape
+        with name_scope(self.name):
+            self.build(shape)
         self.__dict__["built"] = True
         self.__dict__["_locked"] = True
 
@@ -535,8 +554,13 @@ class Layer:
 
     def get_config(self) -> Any:
         """The constructor arguments that rebuild this layer (``from_config``)."""
+        return self._config(automatic=type(self).get_config is Layer.get_config)
+
+    def _config(self, automatic: bool) -> Any:
+        """`get_config`'s dict; ``automatic``: ``get_config`` is not overridden, so the
+        arguments ``__init__`` received are the config (as Keras's automatic config)."""
         config: dict[str, Any] = {"name": self.name}
-        if type(self).get_config is Layer.get_config:   # not overridden: the automatic one
+        if automatic:
             auto = self._auto_config_value
             if auto is None:
                 raise NotImplementedError(
@@ -559,8 +583,9 @@ class Layer:
     def from_config(cls, config: Any) -> Any:
         """A new layer from `get_config`'s dictionary."""
         config = dict(config)
-        if isinstance(config.get("dtype"), dict):
-            config["dtype"] = dtype_policies.get(config["dtype"])
+        dtype = config.get("dtype")
+        if isinstance(dtype, dict) and dtype.get("class_name") != "QuantizedDTypePolicy":
+            config["dtype"] = dtype_policies.get(dtype)   # (quantized: the layer reads it)
         try:
             return cls(**config)
         except Exception as e:
@@ -569,6 +594,13 @@ class Layer:
 
     def __repr__(self):
         return f"<{type(self).__name__} name={self.name}, built={self.built}>"
+
+
+def _as_shape(value):
+    """A JSON shape (lists, ints, None) as the tuples `build` receives."""
+    if isinstance(value, (list, tuple)):
+        return tuple(_as_shape(v) for v in value)
+    return value
 
 
 def _serialize_object(obj):

@@ -9,7 +9,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from finegrad._src.keras import functional, model_config, saving, summary
+import json
+
+from finegrad._src.graph.tracing.builder import TensorSpec
+from finegrad._src.graph.tracing.function import function
+from finegrad._src.keras import functional, model_config, model_files, saving, summary
+from finegrad._src.keras.layer import _as_shape as as_shape, _shape_of as input_shape_of
+from finegrad._src.keras.object_serialization import json_default, serialize_keras_object
 from finegrad._src.keras.nodes import KerasTensor
 from finegrad._src.keras.layer import Layer
 from finegrad._src.keras.nodes import flatten, map_structure, trace_call
@@ -151,11 +157,46 @@ class Model(Trainer, Layer):
         if self.built:
             return
         if type(self).build is Model.build:   # sub-layers build as the call reaches them
+            first = args[0] if args else next(iter(kwargs.values()), None)
+            self.__dict__["_build_config_shapes"] = map_structure(input_shape_of, first,
+                                                           tuple_shapes=True)
             self.__dict__["built"] = True
             return
         super()._maybe_build(args, kwargs)
 
+    def build_from_config(self, config: Any) -> None:
+        """Build the model for ``config["input_shape"]`` (a subclassed model by a symbolic
+        call, as `build`); a functional model is built already."""
+        shape = (config or {}).get("input_shape")
+        if shape is None or self.built:
+            return
+        shape = as_shape(shape)
+        self.build(shape)
+        self.__dict__["_build_config_shapes"] = shape
+
     # --- weights and summary -------------------------------------------------------------------
+
+    def quantize(self, mode: Any = None, config: Any = None, **kwargs: Any) -> None:
+        """Quantize every layer that can be (`Dense`, `EinsumDense`, `Embedding` in
+        ``"int8"``), as Keras's ``Model.quantize``; the traced steps are made again.
+
+        Raises:
+            ValueError: when no layer could be quantized.
+        """
+        done = 0
+        for layer in self._flatten_layers(include_self=False):
+            if hasattr(layer, "quantize") and not list(layer._flatten_layers(
+                    include_self=False)):
+                try:
+                    layer.quantize(mode, type_check=kwargs.get("type_check", True),
+                                   config=config)
+                    done += 1
+                except NotImplementedError:
+                    continue
+        if not done:
+            raise ValueError(f"{self.name}.quantize: could not quantize any layer with "
+                             f"mode={mode!r}; only Dense, EinsumDense and Embedding support it")
+        self.train_function = self.test_function = self.predict_function = None
 
     def save_weights(self, filepath: Any, overwrite: Any = True) -> Any:
         """Save every weight to ``filepath``: Keras 3's ``.weights.h5`` layout (needs h5py)
@@ -166,17 +207,38 @@ class Model(Trainer, Layer):
         """Load weights saved by `save_weights` (or by Keras 3 in ``.weights.h5``)."""
         saving.load_weights(self, filepath, skip_mismatch=skip_mismatch)
 
-    def save(self, filepath: Any, overwrite: Any = True, **kwargs: Any) -> Any:
-        """Whole-model files (``.keras``) are not supported by finegrad.keras.
+    def save(self, filepath: Any, overwrite: Any = True, zipped: Any = None,
+             **kwargs: Any) -> Any:
+        """Save the whole model (config, weights, compile config and optimizer state) as Keras
+        3's ``.keras`` archive, which Keras 3 loads too (`keras.saving.save_model`)."""
+        model_files.save_model(self, filepath, overwrite=overwrite, zipped=zipped, **kwargs)
 
-        Raises:
-            NotImplementedError: always; save the weights (`save_weights`) and rebuild the
-                model from code or from ``get_config()`` / ``from_config``.
-        """
-        raise NotImplementedError(
-            f"Model.save({filepath!r}): finegrad.keras does not write whole-model `.keras` "
-            f"archives; use model.save_weights('....weights.h5') and rebuild the model from "
-            f"its code (or Model.from_config(model.get_config())) before load_weights")
+    def _default_save_signature(self) -> Any:
+        """For ``tf.saved_model.save(model, ...)``: the serving signature Keras 3 on
+        TensorFlow exports (``serving_default``: the model called on ``inputs``), for a model
+        of one input whose shape is known; None otherwise."""
+        if self._graph_nodes is not None:
+            inputs = self._graph_inputs
+            if isinstance(inputs, (list, tuple, dict)):
+                inputs = inputs[0] if isinstance(inputs, (list, tuple)) and \
+                    len(inputs) == 1 else None
+            spec = None if inputs is None else TensorSpec(inputs.shape, inputs.dtype,
+                                                          name="inputs")
+        else:
+            shape = self.__dict__.get("_build_config_shapes")
+            spec = TensorSpec(shape, self.input_dtype, name="inputs") if isinstance(
+                shape, tuple) and all(d is None or isinstance(d, int) for d in shape) else None
+        if spec is None:
+            return None
+
+        @function(input_signature=[spec])
+        def serving_default(inputs):
+            return self(inputs)
+        return serving_default
+
+    def to_json(self, **kwargs: Any) -> str:
+        """The model's config as Keras 3's JSON (`keras.models.model_from_json` reads it)."""
+        return json.dumps(serialize_keras_object(self), default=json_default, **kwargs)
 
     def summary(self, line_length: Any = None, positions: Any = None, print_fn: Any = None,
                 expand_nested: Any = False, show_trainable: Any = False,
@@ -184,14 +246,14 @@ class Model(Trainer, Layer):
         """Print the layers, their output shapes and parameter counts, as Keras does."""
         summary.print_summary(self, line_length=line_length, positions=positions,
                               print_fn=print_fn, expand_nested=expand_nested,
-                              show_trainable=show_trainable)
+                              show_trainable=show_trainable, layer_range=layer_range)
 
     def get_config(self) -> Any:
         """Keras 3's config: a functional model's layers and connections (`model_config`),
         or a subclassed model's constructor arguments."""
         if self._graph_nodes is not None:
             return model_config.functional_config(self)
-        return Layer.get_config(self)
+        return self._config(automatic=type(self).get_config is Model.get_config)
 
     @classmethod
     def from_config(cls, config: Any, custom_objects: Any = None) -> Any:

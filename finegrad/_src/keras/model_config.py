@@ -14,19 +14,37 @@ from finegrad._src.keras import dtype_policies, registration
 from finegrad._src.keras.input_layer import InputLayer
 from finegrad._src.keras.layer import Layer
 from finegrad._src.keras.nodes import KerasTensor, Operation, map_structure
+from finegrad._src.keras.object_serialization import (deserialize_keras_object,
+                                                      serialize_keras_object)
 
+_VALUES = ("__slice__", "__ellipsis__", "__numpy__", "__tensor__", "__bytes__")
+
+def _getitem(x, key):
+    # a key read from JSON is a list where Python wrote a tuple (``x[:, 0]``)
+    return operator.getitem(x, tuple(key) if isinstance(key, list) else key)
+
+
+# the operators of symbolic tensors, and the Keras 3 op class each is saved as
 _OPERATORS = {name: getattr(operator, name) for name in (
-    "add", "sub", "mul", "truediv", "matmul", "pow", "neg", "abs", "lt", "le", "gt", "ge",
-    "getitem")}
+    "add", "sub", "mul", "truediv", "matmul", "pow", "neg", "abs", "lt", "le", "gt", "ge")}
+_OPERATORS["getitem"] = _getitem
+_KERAS_OPS = {"add": "Add", "sub": "Subtract", "mul": "Multiply", "truediv": "TrueDivide",
+              "matmul": "Matmul", "pow": "Power", "neg": "Negative", "abs": "Absolute",
+              "lt": "Less", "le": "LessEqual", "gt": "Greater", "ge": "GreaterEqual",
+              "getitem": "GetItem"}
+_FROM_KERAS_OPS = {v: k for k, v in _KERAS_OPS.items()}
+_OPS_MODULE = "keras.src.ops.numpy"
+
+
+def _operator_name(fn):
+    if fn is operator.getitem:
+        return "getitem"
+    return next(k for k, v in _OPERATORS.items() if v is fn)
 
 
 def serialize_layer(layer):
-    """Keras's dict for ``layer``: its class and its `get_config`."""
-    cls = type(layer)
-    builtin = cls.__module__.startswith("finegrad._src.keras")
-    return {"module": "keras.layers" if builtin else cls.__module__,
-            "class_name": cls.__name__, "config": layer.get_config(),
-            "registered_name": None if builtin else registration.get_registered_name(cls)}
+    """Keras's dict for ``layer``: its class, its `get_config` and its ``build_config``."""
+    return serialize_keras_object(layer)
 
 
 def _subclasses(cls):
@@ -43,7 +61,7 @@ def layer_class(name, custom_objects=None, registered_name=None):
             return found
     found = [c for c in _subclasses(Layer) if c.__name__ == name]
     if not found:
-        raise ValueError(f"Could not locate class '{name}'. Make sure custom classes are "
+        raise TypeError(f"Could not locate class '{name}'. Make sure custom classes are "
                          f"decorated with `@keras.saving.register_keras_serializable()` or "
                          f"passed in `custom_objects`.")
     builtin = [c for c in found if c.__module__.startswith("finegrad._src.keras")]
@@ -69,16 +87,24 @@ def _tensor_dict(t):
             "config": {"shape": list(t.shape), "dtype": t.dtype, "keras_history": _ref(t)}}
 
 
+def _argument(x):
+    return _tensor_dict(x) if isinstance(x, KerasTensor) else serialize_keras_object(x)
+
+
 def _entry(op, model):
-    calls = [{"args": map_structure(lambda x: _tensor_dict(x) if isinstance(x, KerasTensor)
-                                    else x, list(n.args)),
-              "kwargs": map_structure(lambda x: _tensor_dict(x) if isinstance(x, KerasTensor)
-                                      else x, n.kwargs)}
+    calls = [{"args": map_structure(_argument, list(n.args)),
+              "kwargs": map_structure(_argument, n.kwargs)}
              for n in op._inbound_nodes if n in model._graph_nodes]
-    if isinstance(op, Operation):
-        fn = next(k for k, v in _OPERATORS.items() if v is op.fn)
-        return {"module": "finegrad", "class_name": "__operation__", "config": {"fn": fn},
-                "registered_name": None, "name": op.name, "inbound_nodes": calls}
+    if isinstance(op, Operation):   # as Keras 3 writes its ops (`keras.ops.add`...)
+        if op.fn is not operator.getitem and \
+                all(op.fn is not v for v in _OPERATORS.values()):
+            raise NotImplementedError(
+                f"{model.name}.get_config: the node '{op.name}' is a finegrad.ops call on a "
+                f"symbolic tensor, which finegrad.keras cannot serialize yet (Keras 3 can); "
+                f"wrap it in a layer to save the model's config")
+        cls = _KERAS_OPS[_operator_name(op.fn)]
+        return {"module": _OPS_MODULE, "class_name": cls, "config": {"name": op.name},
+                "registered_name": cls, "name": op.name, "inbound_nodes": calls}
     return {**serialize_layer(op), "name": op.name, "inbound_nodes": calls}
 
 
@@ -110,8 +136,13 @@ def _map_refs(fn, value):
 
 
 def _make_op(entry, custom_objects):
-    if entry["class_name"] == "__operation__":
-        return Operation(_OPERATORS[entry["config"]["fn"]], entry["config"]["fn"])
+    if entry.get("module") == _OPS_MODULE:
+        fn = _FROM_KERAS_OPS.get(entry["class_name"])
+        if fn is None:
+            raise ValueError(f"Model.from_config: the Keras op {entry['class_name']} is not "
+                             f"supported in finegrad's functional models (its operators: "
+                             f"{sorted(_FROM_KERAS_OPS)})")
+        return Operation(_OPERATORS[fn], entry["config"].get("name", fn))
     return deserialize_layer(entry, custom_objects)
 
 
@@ -170,6 +201,8 @@ def rebuild_graph(config, custom_objects=None):
 def _tensors(tensor, value):
     if isinstance(value, dict) and value.get("class_name") == "__keras_tensor__":
         return tensor(value)
+    if isinstance(value, dict) and value.get("class_name") in _VALUES:   # a slice, an array
+        return deserialize_keras_object(value)
     if isinstance(value, list):
         return [_tensors(tensor, v) for v in value]
     if isinstance(value, dict):
@@ -179,6 +212,9 @@ def _tensors(tensor, value):
 
 def sequential_config(model):
     stack = model._stack
-    return {"name": model.name, "trainable": model.trainable,
-            "dtype": dtype_policies.serialize(model.dtype_policy),
-            "layers": [serialize_layer(layer) for layer in stack]}
+    config = {"name": model.name, "trainable": model.trainable,
+              "dtype": dtype_policies.serialize(model.dtype_policy),
+              "layers": [serialize_layer(layer) for layer in stack]}
+    if model._graph_nodes is not None:
+        config["build_input_shape"] = list(stack[0].batch_shape)
+    return config

@@ -1,10 +1,13 @@
 """``keras.utils.register_keras_serializable`` (also ``keras.saving``'s in Keras 3): custom
 classes found by name when a config is rebuilt (``Model.from_config``,
-``Sequential.from_config``)."""
+``Sequential.from_config``, ``keras.saving.load_model``), and ``custom_object_scope``: the
+``custom_objects`` that nested lookups see while a config is rebuilt."""
 
+import threading
 from typing import Any
 
-_registry: dict[str, type] = {}
+_registry: dict[str, Any] = {}
+_scopes = threading.local()   # .stack: the custom_objects dicts of the open scopes
 
 
 def serialize_object(obj: Any, module: str) -> dict | None:
@@ -68,13 +71,16 @@ def register_keras_serializable(package: Any = "Custom", name: Any = None) -> An
 
 
 def get_registered_name(cls: Any) -> str:
+    """The name ``cls`` (a class or function) was registered under, else its own name."""
     return getattr(cls, "_registered_name", cls.__name__)
 
 
 def get_registered_object(name: Any, custom_objects: Any = None) -> Any:
-    """The class registered (or given in ``custom_objects``) as ``name``, or None."""
-    if custom_objects and name in custom_objects:
-        return custom_objects[name]
+    """The class registered (or given in ``custom_objects``, or in an open
+    `custom_object_scope`) as ``name``, or None."""
+    for objects in [custom_objects] + list(reversed(getattr(_scopes, "stack", []))):
+        if objects and name in objects:
+            return objects[name]
     if name in _registry:
         return _registry[name]
     matches = [c for k, c in _registry.items() if k.split(">", 1)[-1] == name]
@@ -84,3 +90,32 @@ def get_registered_object(name: Any, custom_objects: Any = None) -> Any:
 def get_custom_objects() -> Any:
     """The registry itself (a dict from registered names to classes), as Keras returns."""
     return _registry
+
+
+class CustomObjectScope:
+    """Context manager: inside it, configs are rebuilt with ``custom_objects`` (dicts of name
+    -> class or function) found by name, as if passed to every ``from_config`` and
+    ``deserialize`` (``keras.saving.custom_object_scope``).
+
+    >>> import finegrad as tf
+    >>> def twice(x):
+    ...     return 2 * x
+    >>> with tf.keras.saving.custom_object_scope({"twice": twice}):
+    ...     tf.keras.utils.get_registered_object("twice") is twice
+    True
+    """
+
+    def __init__(self, custom_objects: Any) -> None:
+        self.custom_objects = dict(custom_objects or {})
+
+    def __enter__(self) -> "CustomObjectScope":
+        if not hasattr(_scopes, "stack"):
+            _scopes.stack = []
+        _scopes.stack.append(self.custom_objects)
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        _scopes.stack.pop()
+
+
+custom_object_scope = CustomObjectScope

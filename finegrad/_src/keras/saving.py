@@ -29,7 +29,8 @@ _INTERNAL = frozenset({
     "_inbound_nodes", "_auto_config_value", "_last_output_shape", "_graph_nodes",
     "_graph_layers", "_graph_inputs", "_graph_outputs", "_functional", "_stack",
     "optimizer", "compiled", "_compile_state", "train_function", "test_function",
-    "predict_function", "history", "stop_training", "loss", "_metrics_state"})
+    "predict_function", "history", "stop_training", "loss", "_metrics_state",
+    "_compile_config", "_build_config_shapes"})
 
 
 def _children(obj):
@@ -91,7 +92,7 @@ def _check_path(filepath, where):
     return filepath
 
 
-def _h5py():
+def h5py_module():
     try:
         import h5py   # optional: Keras's HDF5 format
     except ImportError:
@@ -106,14 +107,19 @@ def save_weights(model, filepath, overwrite=True):
         if answer.lower() not in ("y", "yes"):
             return
     groups = collect(model)
-    h5py = _h5py() if filepath.endswith(".h5") else None
+    h5py = h5py_module() if filepath.endswith(".h5") else None
     if h5py is None:
         arrays = {f"{_group(p)}/{i}": np.asarray(v.numpy())
                   for p, (_, vs) in groups.items() for i, v in enumerate(vs)}
         with open(filepath, "wb") as f:
             np.savez(f, **arrays)
         return
-    with h5py.File(filepath, "w") as f:
+    write_h5(h5py, filepath, groups)
+
+
+def write_h5(h5py, target, groups):
+    """Write `collect`'s groups into an HDF5 file (a path or a binary file object)."""
+    with h5py.File(target, "w") as f:
         for path, (name, variables) in groups.items():
             g = f.require_group(_group(path))
             g.attrs["name"] = name
@@ -132,11 +138,17 @@ def _read(filepath):
                 group, _, i = key.rpartition("/")
                 out.setdefault(group, {})[int(i)] = data[key]
         return out
-    h5py = _h5py()
+    h5py = h5py_module()
     if h5py is None:
         raise ImportError(f"Model.load_weights: {filepath} is an HDF5 file; reading it needs "
-                          f"h5py (pip install h5py)")
-    with h5py.File(filepath, "r") as f:
+                          f"h5py (pip install h5py, or finegrad[keras])")
+    return read_h5(h5py, filepath)
+
+
+def read_h5(h5py, source):
+    """{group path: {index: array}} of an HDF5 weights file (a path or a file object)."""
+    out = {}
+    with h5py.File(source, "r") as f:
         def visit(name, obj):
             if isinstance(obj, h5py.Dataset):
                 group, _, i = name.rpartition("/")
@@ -149,7 +161,11 @@ def load_weights(model, filepath, skip_mismatch=False):
     filepath = _check_path(filepath, "Model.load_weights")
     if not os.path.exists(filepath):
         raise FileNotFoundError(f"Model.load_weights: no file at {filepath}")
-    stored = _read(filepath)
+    assign(model, _read(filepath), skip_mismatch)
+
+
+def assign(model, stored, skip_mismatch=False):
+    """Give ``model``'s variables the values of `read_h5`'s dict, group by group."""
     for path, (name, variables) in collect(model).items():
         values = stored.get(_group(path), {})
         if path.startswith("optimizer") or "/optimizer" in path:

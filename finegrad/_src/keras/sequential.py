@@ -141,8 +141,24 @@ class Sequential(Model):
     def get_config(self) -> Any:
         return model_config.sequential_config(self)
 
+    def get_build_config(self) -> Any:
+        """``{"input_shape": batch shape}`` once built (None before)."""
+        if self._graph_nodes is None:
+            return None
+        return {"input_shape": list(self._stack[0].batch_shape)}
+
+    def build_from_config(self, config: Any) -> None:
+        shape = (config or {}).get("input_shape")
+        if shape is not None and not self.built:
+            self.build(tuple(shape))
+
     @classmethod
     def from_config(cls, config: Any, custom_objects: Any = None) -> Any:
-        """A new Sequential from `get_config`'s dict."""
+        """A new Sequential from `get_config`'s dict (built for ``build_input_shape`` when
+        the config has one)."""
         layers = [model_config.deserialize_layer(c, custom_objects) for c in config["layers"]]
-        return cls(layers, name=config.get("name"), trainable=config.get("trainable", True))
+        model = cls(layers, name=config.get("name"), trainable=config.get("trainable", True))
+        shape = config.get("build_input_shape")
+        if shape is not None and not model.built:
+            model.build(tuple(shape))
+        return model

@@ -6,6 +6,7 @@ less 4 up to 88 or 108 otherwise), each cell padded by one space on both sides, 
 columns then narrowed evenly until the table fits the line, as ``rich`` narrows them.
 """
 import inspect
+import re
 import shutil
 
 import numpy as np
@@ -31,7 +32,10 @@ def _wrap(text, width, ellipsis=False):
     lines = []
     for para in str(text).split("\n"):
         line = ""
-        for word in para.split(" "):
+        indent = len(para) - len(para.lstrip(" "))   # kept on the first word, as rich does
+        words = para[indent:].split(" ")
+        words[0] = " " * indent + words[0]
+        for word in words:
             candidate = word if not line else f"{line} {word}"
             if len(candidate) <= width:
                 line = candidate
@@ -98,7 +102,7 @@ def _connections(layer, model):
             if isinstance(t, KerasTensor) and t._keras_history is not None:
                 src, i = t._keras_history
                 out.append(f"{src.layer.name}[{src.layer._inbound_nodes.index(src)}][{i}]")
-    return ", ".join(out)
+    return ", ".join(out) or "-"
 
 
 def _sequential_like(model):
@@ -110,8 +114,8 @@ def _sequential_like(model):
     return len(model.inputs) == 1 and len(model.outputs) == 1
 
 
-def _row_cells(layer, model, sequential_like, show_trainable):
-    cells = [f"{layer.name} ({type(layer).__name__})", _output_shape(layer, model),
+def _row_cells(layer, model, sequential_like, show_trainable, prefix=""):
+    cells = [f"{prefix}{layer.name} ({type(layer).__name__})", _output_shape(layer, model),
              _params(layer)]
     if not sequential_like:
         cells.append(_connections(layer, model))
@@ -150,7 +154,39 @@ def _table_lines(headers, aligns, rows, widths):
     return lines
 
 
-def summary_text(model, line_length=None, positions=None, show_trainable=False):
+def _rows(layer, model, sequential_like, show_trainable, expand_nested, level=0):
+    """The row of ``layer`` and, with ``expand_nested``, those of the layers of a nested
+    model below it (prefixed ``"   " * level + "└ "``, as Keras 3)."""
+    prefix = "   " * level + "└ " if level else ""
+    rows = [_row_cells(layer, model, sequential_like, show_trainable, prefix)]
+    inner = getattr(layer, "layers", None) if expand_nested else None
+    for sub in inner or ():
+        rows += _rows(sub, model, sequential_like, show_trainable, expand_nested, level + 1)
+    return rows
+
+
+def _layer_range(layers, layer_range):
+    """[first, last + 1] of the layers whose names match ``layer_range``'s two patterns."""
+    if layer_range is None:
+        return 0, len(layers)
+    if len(layer_range) != 2:
+        raise ValueError(f"layer_range must be a list or tuple of length 2. Received: "
+                         f"layer_range = {layer_range} of length {len(layer_range)}")
+    if not all(isinstance(p, str) for p in layer_range):
+        raise ValueError(f"layer_range should contain string type only. Received: "
+                         f"{layer_range}")
+    low = [i for i, la in enumerate(layers) if re.match(layer_range[0], la.name)]
+    high = [i for i, la in enumerate(layers) if re.match(layer_range[1], la.name)]
+    if not low or not high:
+        raise ValueError(f"Passed layer_names do not match the layer names in the model. "
+                         f"Received: {layer_range}")
+    if min(low) > max(high):
+        return min(high), max(low) + 1
+    return min(low), max(high) + 1
+
+
+def summary_text(model, line_length=None, positions=None, show_trainable=False,
+                 expand_nested=False, layer_range=None):
     """The summary of ``model`` as Keras 3 prints it, one string."""
     sequential_like = _sequential_like(model)
     if sequential_like:
@@ -175,7 +211,10 @@ def summary_text(model, line_length=None, positions=None, show_trainable=False):
     excess = sum(widths) - (line_length - len(widths) - 1)
     if excess > 0:
         widths = _ratio_reduce(excess, widths)
-    rows = [_row_cells(layer, model, sequential_like, show_trainable) for layer in model.layers]
+    layers = model.layers
+    first, last = _layer_range(layers, layer_range)
+    rows = [row for layer in layers[first:last]
+            for row in _rows(layer, model, sequential_like, show_trainable, expand_nested)]
     lines = [f'Model: "{model.name}"'] + _table_lines(headers, aligns, rows, widths)
     return "\n".join(lines + _totals(model)) + "\n"
 
@@ -195,9 +234,10 @@ def _totals(model):
 
 
 def print_summary(model, line_length=None, positions=None, print_fn=None,
-                  expand_nested=False, show_trainable=False):
+                  expand_nested=False, show_trainable=False, layer_range=None):
     text = summary_text(model, line_length=line_length, positions=positions,
-                        show_trainable=show_trainable)
+                        show_trainable=show_trainable, expand_nested=expand_nested,
+                        layer_range=layer_range)
     if print_fn is None:
         print(text, end="")
         return

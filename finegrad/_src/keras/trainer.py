@@ -10,6 +10,7 @@ reuses one graph with an open batch size) unless ``run_eagerly=True``. Before th
 traced step the model, its metrics and its optimizer are built eagerly on the first batch, so
 every variable exists before the trace.
 """
+import warnings
 from typing import Any
 
 import numpy as np
@@ -23,6 +24,8 @@ from finegrad._src.keras.optimizers.loss_scale import LossScaleOptimizer
 from finegrad._src.keras.callbacks.base import CallbackList
 from finegrad._src.keras.data_adapters import unpack_x_y_sample_weight
 from finegrad._src.keras.nodes import flatten, map_structure
+from finegrad._src.keras.object_serialization import (deserialize_keras_object,
+                                                      serialize_keras_object)
 from finegrad._src.ops.math.arithmetic import add
 from finegrad._src.ops.array.shape_queries import shape as shape_of
 from finegrad._src.tensor import Tensor
@@ -82,12 +85,19 @@ class Trainer:
                 shapes); a list per output, or a dict by output name, for several outputs.
             weighted_metrics: metrics that receive the sample weights.
             run_eagerly: run each step in Python instead of as a traced function.
-            steps_per_execution: accepted (one step per execution here).
+            steps_per_execution: the number of steps one call of the traced step function
+                runs (``fit``, ``evaluate`` and ``predict`` call the batch hooks of the
+                callbacks once per call, with the first and the last step's index, as
+                Keras 3).
             jit_compile: True compiles the step with XLA through JAX (``finegrad.function``'s
                 ``jit_compile``); "auto" and False do not.
             auto_scale_loss: under the ``mixed_float16`` policy, wrap the optimizer in a
                 `LossScaleOptimizer`.
         """
+        if isinstance(steps_per_execution, bool) or not isinstance(steps_per_execution, int) \
+                or steps_per_execution < 1:
+            raise ValueError(f"Model.compile: steps_per_execution must be a positive integer, "
+                             f"got {steps_per_execution!r}")
         opt = optimizers_serialization.get(optimizer)
         policy = dtype_policies.global_policy() if self.dtype_policy is None \
             else self.dtype_policy
@@ -101,9 +111,35 @@ class Trainer:
             if (metrics or weighted_metrics) else None,
             "tracker": reduction.Mean(name="loss"),
             "run_eagerly": bool(run_eagerly), "jit_compile": jit_compile is True,
-            "built": False}
+            "built": False, "steps_per_execution": steps_per_execution}
         self.compiled = True
+        self.__dict__["_compile_config"] = {   # (not tracked: saving walks the optimizer once)
+            "optimizer": opt, "loss": loss, "loss_weights": loss_weights, "metrics": metrics,
+            "weighted_metrics": weighted_metrics, "run_eagerly": bool(run_eagerly),
+            "steps_per_execution": steps_per_execution, "jit_compile": jit_compile is True}
         self.train_function = self.test_function = self.predict_function = None
+
+    def get_compile_config(self) -> Any:
+        """The ``compile`` arguments, serialized (what a ``.keras`` file keeps); ``{}`` before
+        ``compile``."""
+        if not self.compiled or getattr(self, "_compile_config", None) is None:
+            return {}
+        return serialize_keras_object(self.__dict__["_compile_config"])
+
+    def compile_from_config(self, config: Any) -> None:
+        """``compile`` with `get_compile_config`'s arguments, then build the optimizer's
+        variables (so that saved optimizer state can be loaded into them), as Keras."""
+        if type(self).compile is not Trainer.compile:
+            warnings.warn("`compile()` was not called as part of model loading because the "
+                          "model's `compile()` method is custom. All subclassed Models that "
+                          "have `compile()` overridden should also override "
+                          "`get_compile_config()` and `compile_from_config(config)`. "
+                          "Alternatively, you can call `compile()` manually after loading.",
+                          stacklevel=2)
+            return
+        self.compile(**deserialize_keras_object(config))
+        if getattr(self, "built", False):
+            self.optimizer.build(self.trainable_variables)
 
     @property
     def run_eagerly(self):
@@ -216,11 +252,26 @@ class Trainer:
         if fn is not None:
             return fn
         step = getattr(self, f"{which}_step")
+        if self._steps_per_execution > 1:   # one call: a list of batches, a step for each
+            step = _steps(step, keep_all=which == "predict")
         eager = self.run_eagerly if self.compiled else False
         jit = bool(self._compile_state and self._compile_state["jit_compile"])
         fn = step if eager else function(step, reduce_retracing=True, jit_compile=jit or None)
         setattr(self, attr, fn)
         return fn
+
+    @property
+    def _steps_per_execution(self):
+        state = self._compile_state
+        return state["steps_per_execution"] if state else 1
+
+    def _one_step(self, which, batch):
+        """The step function run on one batch (a list of one with steps_per_execution)."""
+        fn = self._make(which)
+        if self._steps_per_execution > 1:
+            out = fn([batch])
+            return out[0] if which == "predict" else out
+        return fn(batch)
 
     def make_train_function(self, force: Any = False) -> Any:
         if force:
@@ -316,15 +367,15 @@ class Trainer:
         step_fn, built = None, False
         begin, end = f"on_{which}_batch_begin", f"on_{which}_batch_end"
         wants_logs = cbs.wants(end)
-        raw = None
-        for step, batch in enumerate(data):
+        raw, n = None, self._steps_per_execution
+        for step, batches in _executions(data, n):
             if not built:
-                self._build_for(batch)
+                self._build_for(batches[0])
                 step_fn, built = self._make(which), True
             getattr(cbs, begin)(step)
-            raw = step_fn(batch)
+            raw = step_fn(batches if n > 1 else batches[0])
             if wants_logs:
-                getattr(cbs, end)(step, _pythonify(raw))
+                getattr(cbs, end)(step + n - 1, _pythonify(raw))
             if which == "train" and self.stop_training:
                 break
         if raw is None:
@@ -362,14 +413,14 @@ class Trainer:
                                      where="predict")
         cbs = CallbackList(callbacks, add_progbar=verbose != 0, model=self, verbose=verbose,
                            epochs=1, steps=data.num_batches)
-        fn, outputs = None, []
+        fn, outputs, n = None, [], self._steps_per_execution
         cbs.on_predict_begin()
-        for step, batch in enumerate(data):
+        for step, batches in _executions(data, n):
             fn = fn or self._make("predict")
             cbs.on_predict_batch_begin(step)
-            out = fn(batch)
-            outputs.append(map_structure(lambda t: np.asarray(t.numpy()), out))
-            cbs.on_predict_batch_end(step, {"outputs": out})
+            outs = fn(batches) if n > 1 else [fn(batches[0])]
+            outputs += [map_structure(lambda t: np.asarray(t.numpy()), o) for o in outs]
+            cbs.on_predict_batch_end(step + n - 1, {"outputs": outs[-1]})
         cbs.on_predict_end()
         if not outputs:
             raise ValueError("Model.predict: the data had no batches")
@@ -384,7 +435,7 @@ class Trainer:
             if data_adapters.is_array_like(x) else None
         batch = next(iter(data)) if data is not None else (x, y, sample_weight)
         self._build_for(batch)
-        logs = _pythonify(self._make("train")(batch))
+        logs = _pythonify(self._one_step("train", batch))
         return logs if return_dict else _in_order(logs, self.metrics_names)
 
     def test_on_batch(self, x: Any, y: Any = None, sample_weight: Any = None,
@@ -395,13 +446,39 @@ class Trainer:
                                                      batch_size=_rows(x))))
         self._build_for(batch)
         self.reset_metrics()
-        logs = _pythonify(self._make("test")(batch))
+        logs = _pythonify(self._one_step("test", batch))
         return logs if return_dict else _in_order(logs, self.metrics_names)
 
     def predict_on_batch(self, x: Any) -> Any:
         """The model's outputs on one batch, as NumPy arrays."""
         batch = next(iter(data_adapters.ArrayBatches(x, batch_size=_rows(x))))
-        return map_structure(lambda t: np.asarray(t.numpy()), self._make("predict")(batch))
+        return map_structure(lambda t: np.asarray(t.numpy()), self._one_step("predict", batch))
+
+
+def _executions(data, n):
+    """(index of the first step, [its batches]) of each execution of ``n`` steps (the last
+    one shorter when the data run out), as Keras 3's epoch iterator groups them."""
+    it = iter(data)
+    step = 0
+    while True:
+        batches = []
+        for batch in it:
+            batches.append(batch)
+            if len(batches) == n:
+                break
+        if not batches:
+            return
+        yield step, batches
+        step += n
+
+
+def _steps(step, keep_all):
+    """A function running ``step`` on each batch of a list: the last step's logs, or every
+    output (``keep_all``, for predict)."""
+    def steps(batches):
+        outs = [step(batch) for batch in batches]
+        return outs if keep_all else outs[-1]
+    return steps
 
 
 def _is_metric(v):

@@ -20,7 +20,6 @@ import functools as _functools
 import numpy as _np
 
 from finegrad._src import nest as _nest
-from finegrad._src.testing import sweep as _sweep
 from finegrad._src.ad import linearity as _linearity
 from finegrad._src.ad.functional import jvp as _jvp
 from finegrad._src.ad.functional import vjp as _vjp
@@ -30,10 +29,9 @@ from finegrad._src.ops.array.structural import convert_to_tensor as _convert_to_
 from finegrad._src.tensor import Tensor as _Tensor
 
 from typing import Any as _Any
-from finegrad._src.types import DTypeLike as _DTypeLike
 
 __all__ = ["CustomGradientReport", "InputReport", "check_custom_gradient", "check_gradients",
-           "numerical_jvp", "sweep"]
+           "numerical_jvp"]
 
 
 def _f64(x):
@@ -524,66 +522,3 @@ def _jvp_nonzero_at(fn, call, xs, tans, finite_only):
 def _is_num(a):
     return isinstance(a, (_Tensor, _np.ndarray, _np.generic, float, int)) and \
         not isinstance(a, bool)
-
-
-def sweep(f: _Any, reference: _Any = None, interval: _Any = (-10.0, 10.0), points: int = 1001,
-          scale: str = "linear", dtype: _DTypeLike = "float32", order: int = 1,
-          modes: _Any = ("rev", "fwd"), rtol: _Any = None, floor: float = 1e-3, base: _Any = None,
-          seed: int = 0, progress: bool = False, framework: _Any = None,
-          reference_framework: _Any = None, deviation: _Any = None) -> _Any:
-    """Check ``f``'s derivatives over a whole range, against float64 finite differences.
-
-    ``f`` takes scalar inputs (its required positional parameters) and returns a scalar
-    (several outputs are summed), in finegrad or in torch, JAX, TensorFlow or NumPy, whose own
-    autodiff then runs it (a mode it cannot do is "not available in <framework>: <why>",
-    neither failed nor passed). Each input goes over ``interval`` in turn with the others at
-    ``base``, plus, with several inputs, ``points`` random points of the box. At every point
-    (rounded to ``dtype``) the derivatives in ``dtype`` (reverse and forward mode; with
-    ``order=2`` each input's second derivative) are compared with float64 central finite
-    differences of the value, and with the plain autodiff of ``reference`` (by default, for
-    a `finegrad.custom_gradient` function, its forward computation without the rule). This
-    is what the ``finegrad check`` command runs.
-
-    Args:
-        f: the function to check, usually decorated with `finegrad.custom_gradient`.
-        reference: a plain function computing the same value, or None.
-        interval: ``(lo, hi)``, the range of every input.
-        points: the number of points per input.
-        scale: "linear", or "symlog" (denser near 0, evenly spaced in asinh(x)).
-        dtype: the dtype the derivatives are computed in ("float32" or "float64").
-        order: 1 or 2.  modes: any of "rev" and "fwd".
-        rtol: the relative tolerance (default 1e-3 for float32, 1e-6 for float64).
-        floor: errors are relative to |expected|, but never to less than ``floor`` times the
-            largest |expected| of that input and order over the sweep.
-        base: the point the other inputs stay at (a number or one per input; default 0.618
-            of the way from the range's low end to its high end).
-        seed: for the random points.  progress: a progress bar on stderr (True, False, "auto").
-        framework: "finegrad", "torch", "jax", "tensorflow" or "numpy" (a function of arrays
-            returning ``(value, grad)``); default: found from ``f``. See docs/custom_gradients.md.
-        reference_framework: the same for ``reference``.  deviation: where the rule deviates
-            on purpose ("x < 0", or a function of the inputs' arrays): "intended, not checked".
-
-    Returns:
-        A report: ``str(report)`` is the table and verdict, ``report.ok``, ``report.worst``
-        (mode, order, input, point, error, got, expected), ``report.to_dict()`` (JSON-ready),
-        ``report.plot(path=None)`` (a matplotlib figure) and a table in Jupyter. The rule must
-        agree within ``rtol`` wherever it is finite (at a kink, anything between the one-sided
-        differences), and be finite wherever the value is, or where the value overflows
-        ``dtype`` (not float64) but the expected derivative fits in it.
-
-    >>> import finegrad as fg
-    >>> @fg.custom_gradient
-    ... def log1pexp(x):
-    ...     e = fg.exp(x)
-    ...     return fg.math.log(1 + e), lambda dy: dy * (1 - 1 / (1 + e))
-    >>> report = fg.testing.sweep(log1pexp, interval=(-100, 100), points=201)
-    >>> report.ok
-    True
-    >>> report.to_dict()["checks"][0]["reference_nonfinite"][:2]    # the plain one's nan
-    [89.0, 90.0]
-    >>> fg.testing.sweep(log1pexp, interval=(-100, 100), points=201, order=2).worst.got
-    nan
-    """
-    return _sweep.sweep(f, reference, interval, points, scale, dtype, order, modes, rtol,
-                        floor, base, seed, progress, framework, reference_framework, deviation)
-

@@ -22,6 +22,8 @@ from finegrad._src.ad.tape import GradientTape
 from finegrad._src.dtypes import as_dtype
 from finegrad._src.ops.array.structural import reduce_sum
 from finegrad._src.testing import frameworks
+from finegrad._src.testing.frameworks import ops_rules
+from finegrad._src.testing.frameworks.base import UPSTREAM
 from finegrad._src.testing.progress import ProgressBar
 from finegrad._src.testing.sweep_report import SweepReport
 from finegrad._src.tensor import Tensor
@@ -64,6 +66,10 @@ def _ones(t):
     return Tensor(np.ones(np.shape(t._value), t._value.dtype))
 
 
+def _upstream(t):
+    return Tensor(np.full(np.shape(t._value), UPSTREAM, t._value.dtype))
+
+
 def _array(t, like):
     if t is None:
         return np.zeros(np.shape(like._value))
@@ -86,13 +92,14 @@ def derivatives(fn, cols, dtype, modes=MODES, order=1):
             with GradientTape() as tape:
                 tape.watch(ts)
                 y = _output(fn, ts, shape)
-            g = tape.gradient(y, ts, output_gradients=_ones(y), unconnected_gradients="zero")
+            g = tape.gradient(y, ts, output_gradients=_upstream(y),
+                              unconnected_gradients="zero")
         value = np.asarray(y._value, np.float64)
         if "rev" in modes:
-            out["rev", 1] = [_array(gi, t) for gi, t in zip(g, ts, strict=True)]
+            out["rev", 1] = [_array(gi, t) / UPSTREAM for gi, t in zip(g, ts, strict=True)]
             if order >= 2:
                 out["rev", 2] = [_array(outer.gradient(gi, t, output_gradients=_ones(gi),
-                                                       unconnected_gradients="zero"), t)
+                                                       unconnected_gradients="zero"), t) / UPSTREAM
                                  for gi, t in zip(g, ts, strict=True)]
         if "fwd" in modes:
             out["fwd", 1], out["fwd", 2] = [], []
@@ -114,10 +121,10 @@ def _forward(fn, ts, k, shape, order):
         with GradientTape() as tape:
             tape.watch(ts[k])
             y = _output(fn, ts, shape)
-        g = tape.gradient(y, ts[k], output_gradients=_ones(y),
+        g = tape.gradient(y, ts[k], output_gradients=_upstream(y),
                           unconnected_gradients="zero") if order >= 2 else None
     d1 = _array(acc.jvp(y), ts[k])
-    d2 = _array(acc.jvp(g), ts[k]) if order >= 2 else None
+    d2 = _array(acc.jvp(g), ts[k]) / UPSTREAM if order >= 2 else None
     return d1, d2
 
 
@@ -298,6 +305,7 @@ def _from_unit(u, lo, hi, scale):
 
 def input_names(fn):
     """The names of ``fn``'s required positional parameters (its swept inputs)."""
+    fn = ops_rules.user_function(fn)
     try:
         params = inspect.signature(fn).parameters.values()
     except (TypeError, ValueError):
@@ -308,55 +316,50 @@ def input_names(fn):
 
 
 def _name(fn):
+    fn = ops_rules.user_function(fn)
     owner = getattr(fn, "__self__", None)
     if isinstance(owner, type):     # autograd.Function.apply: the user's class
         return f"{owner.__name__}.{getattr(fn, '__name__', 'apply')}"
     return getattr(fn, "__qualname__", getattr(fn, "__name__", repr(fn)))
 
 
-def sweep(f, reference=None, interval=(-10.0, 10.0), points=1001, scale="linear",
-          dtype="float32", order=1, modes=MODES, rtol=None, floor=1e-3, base=None, seed=0,
-          progress=False, framework=None, reference_framework=None, deviation=None):
-    """Check ``f``'s derivatives over a whole range; see `finegrad.testing.sweep`."""
-    np_dtype, interval, points = _checked_arguments(f, interval, points, dtype, rtol)
-    reference_name = None if reference is None else _name(reference)
-    if reference is None and hasattr(f, "forward_without_rule"):
-        reference = f.forward_without_rule
-        reference_name = f"{_name(f)} without its rule"
-    if order not in (1, 2):
-        raise ValueError(f"finegrad.testing.sweep: order must be 1 or 2, got {order!r}")
-    modes = tuple(modes)
-    unknown = [m for m in modes if m not in MODES]
-    if unknown or not modes:
-        raise ValueError(f"finegrad.testing.sweep: modes must be among {MODES}, got {modes!r}")
-    names = input_names(f)
-    cols, groups = sweep_points(len(names), interval, int(points), scale, base, seed)
+def run(f, reference, kinds, spec):
+    """Sweep ``f`` (written for ``kinds[0]``) and ``reference`` (``kinds[1]``, or None) over
+    the points of ``spec`` (a dict of `finegrad.testing.sweep`'s checked arguments, with the
+    names to report: see `sweep_plan.sweep`); returns a `SweepReport`."""
+    names, np_dtype, order, modes = spec["names"], spec["dtype"], spec["order"], spec["modes"]
+    cols, groups = sweep_points(len(names), spec["interval"], spec["points"], spec["scale"],
+                                spec["base"], spec["seed"])
     # the points the function really receives, so that finite differences are taken there
     cols = [np.asarray(c.astype(np_dtype), np.float64) for c in cols]
-    intended = deviation_mask(deviation, names, cols)
+    region = spec["intended"]
+    intended = np.zeros(np.shape(cols[0]), bool) if region is None else region.mask(names, cols)
     functions = [f] + ([reference] if reference is not None else [])
-    kinds = [frameworks.detect(fn, fw, len(names)) for fn, fw in
-             zip(functions, (framework, reference_framework), strict=False)]
     evaluators = [_evaluator(fn, cols, np_dtype, kind)
-                  for fn, kind in zip(functions, kinds, strict=True)]
+                  for fn, kind in zip(functions, kinds, strict=False)]
     fd_passes = 4 * order * len(names) + 1
     bar = ProgressBar(sum(ev.steps for ev in evaluators) + fd_passes * evaluators[0].steps,
-                      "sweeping", enabled=progress)
+                      "sweeping", enabled=spec["progress"])
     for ev in evaluators:
         ev.progress = bar
     value, got = evaluators[0].derivatives(cols, modes, order)
     ref = evaluators[1].derivatives(cols, modes, order)[1] if reference is not None else None
     fd, noise, kinks, value64 = finite_differences(evaluators[0].values64, cols, order)
     bar.close()
-    return SweepReport(
-        name=_name(f), reference_name=reference_name,
-        input_names=names, dtype=np_dtype, interval=tuple(float(v) for v in interval),
-        scale=scale, points=int(points), order=order, modes=modes,
-        rtol=_default_rtol(np_dtype) if rtol is None else float(rtol), floor=floor,
+    report = SweepReport(
+        name=spec["name"], reference_name=spec["reference_name"],
+        input_names=names, dtype=np_dtype, interval=spec["interval"],
+        scale=spec["scale"], points=spec["points"], order=order, modes=modes,
+        rtol=spec["rtol"], floor=spec["floor"],
         cols=cols, groups=groups, value=value, got=got, expected=fd, noise=noise, kinks=kinks,
         value64=value64, reference=ref,
         vectorized=evaluators[0].vectorized, framework=kinds[0],
-        unavailable=evaluators[0].unavailable, intended=intended, deviation=deviation)
+        framework_label=spec["label"] or (None if kinds[0] == "finegrad" else kinds[0]),
+        unavailable=evaluators[0].unavailable, intended=intended,
+        deviation=None if region is None else region.text())
+    if getattr(evaluators[0], "without_graph", False) and not report.ok:
+        report.notes.append(f"note: {evaluators[0].NO_GRAPH}")
+    return report
 
 
 def _evaluator(fn, cols, dtype, kind):
@@ -367,29 +370,7 @@ def _evaluator(fn, cols, dtype, kind):
     return ev
 
 
-def deviation_mask(deviation, names, cols):
-    """Where the rule deviates on purpose (not checked): ``deviation`` is None, a function
-    of the inputs' arrays giving a boolean array, or an expression in the inputs' names
-    (``"x < 0"``, ``"(x > 1) | (y < 0)"``; ``np`` is NumPy)."""
-    shape = np.shape(cols[0])
-    if deviation is None:
-        return np.zeros(shape, bool)
-    if isinstance(deviation, str):
-        scope = dict(zip(names, cols, strict=True))
-        try:
-            mask = eval(deviation, {"__builtins__": {}, "np": np}, scope)
-        except Exception as e:
-            raise ValueError(f"finegrad.testing.sweep: deviation {deviation!r} is not an "
-                             f"expression in {names}: {type(e).__name__}: {e}") from None
-    elif callable(deviation):
-        mask = deviation(*cols)
-    else:
-        raise TypeError(f"finegrad.testing.sweep: deviation must be an expression or a "
-                        f"function, got {type(deviation).__name__}")
-    return np.broadcast_to(np.asarray(mask, bool), shape).copy()
-
-
-def _checked_arguments(f, interval, points, dtype, rtol):
+def checked_arguments(f, interval, points, dtype, rtol):
     """The dtype, interval and number of points of a sweep, each checked: a sweep whose
     arguments would compare nothing (an infinite range, rtol nan) is an error, not "ok"."""
     fn = "finegrad.testing.sweep"

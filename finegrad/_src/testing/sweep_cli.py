@@ -15,8 +15,10 @@ import numpy as np
 
 from finegrad._src.ad.tape import GradientTape
 from finegrad._src.ad.linearity import NotLinearError
-from finegrad._src.testing.frameworks import detect
-from finegrad._src.testing.sweep import MAX_POINTS, input_names, sweep
+from finegrad._src.testing.frameworks import detect, ops_rules
+from finegrad._src.testing.sweep import MAX_POINTS, input_names
+from finegrad._src.testing.sweep_plan import sweep
+from finegrad._src.testing.sweep_vector import input_shapes
 from finegrad._src.tensor import Tensor
 
 USAGE_ERROR = 2
@@ -46,13 +48,29 @@ def _parser():
     p.add_argument("--modes", default="rev,fwd", help="rev, fwd or both (default rev,fwd)")
     p.add_argument("--rtol", type=float, default=None,
                    help="relative tolerance (default 1e-3 for float32, 1e-6 for float64)")
-    p.add_argument("--framework", choices=["finegrad", "torch", "jax", "tensorflow", "numpy"],
+    p.add_argument("--framework", choices=["finegrad", "torch", "jax", "tensorflow", "keras",
+                                           "numpy"],
                    default=None, help="what TARGET (and REF) are written for (default: found "
-                   "from the function)")
+                   "from the function; keras: the backend Keras runs on)")
+    p.add_argument("--backend", choices=["finegrad", "jax", "torch", "tensorflow"],
+                   default=None, help="run TARGET (and REF) on this finegrad.ops backend "
+                   "(default for a finegrad.ops.custom_gradient function: the active one)")
     p.add_argument("--expect-deviation", metavar="EXPR", default=None,
                    help="where the rule deviates on purpose, e.g. 'x<0' (intended, not checked)")
+    p.add_argument("--shape", metavar="S", default=None,
+                   help="array inputs: one shape for every input (3,4) or one per input "
+                   "(3,4;4); () for scalars; default: scalars, or (3,) for a function that is "
+                   "not elementwise on vectors")
+    p.add_argument("--elements", metavar="E", default=None,
+                   help="with array inputs, also sweep these elements each over the range: "
+                   "'all', or indices separated by ';' (5;7 or 0,1;2,3)")
+    p.add_argument("--lines", type=int, metavar="N", default=None,
+                   help="with array inputs, the number of random lines (default 2, 0 with "
+                   "--elements)")
     p.add_argument("--plot", metavar="FILE", help="draw the sweep to FILE (.png, .svg, .pdf)")
     p.add_argument("--json", metavar="FILE", help="write the report as JSON to FILE")
+    p.add_argument("--html", metavar="FILE", help="write the report as one HTML page to FILE, "
+                   "with the picture inline when matplotlib is installed")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     return p
 
@@ -69,13 +87,15 @@ def main(argv=None):
         f = load_function(args.target, "TARGET")
         ref = load_function(args.reference, "REF") if args.reference else None
         n = len(input_names(f))
-        options["framework"] = detect(f, args.framework, n)
+        options["framework"] = _framework(f, args, n)
         options["deviation"] = args.expect_deviation
+        options["backend"] = args.backend
         if ref is not None:
-            options["reference_framework"] = detect(ref, args.framework, n)
-        if options["framework"] == "finegrad":
+            options["reference_framework"] = _framework(ref, args, n)
+        if options["framework"] == "finegrad" and args.backend is None:
             _try_call(f, f, args.target, "TARGET", options)
-        if ref is not None and options["reference_framework"] == "finegrad":
+        if ref is not None and options["reference_framework"] == "finegrad" and \
+                args.backend is None:
             _try_call(ref, f, args.reference, "REF", options)
     except UsageError as e:
         print(f"finegrad check: {e}", file=sys.stderr)
@@ -101,6 +121,17 @@ def main(argv=None):
     return status
 
 
+def _framework(fn, args, n):
+    """What ``fn`` is written for; None (found by the sweep) for a `finegrad.ops` function
+    or with ``--backend``, which run on a `finegrad.ops` backend."""
+    if args.backend is not None or ops_rules.is_ops_rule(fn):
+        return args.framework
+    try:
+        return detect(fn, args.framework, n)
+    except (ImportError, ValueError) as e:      # --framework keras without Keras, say
+        raise UsageError(str(e)) from None
+
+
 def _forward_failed(e, options):
     """Whether the hint to check reverse mode alone applies: forward mode was part of the
     sweep and the error is about it."""
@@ -113,7 +144,8 @@ def _try_call(fn, target, spec, what, options):
     in the range), so that a function that cannot run is a usage error naming it."""
     names = input_names(target)
     lo, hi = options["interval"]
-    xs = [Tensor(np.asarray(lo + 0.618 * (hi - lo), options["dtype"])) for _ in names]
+    shapes = input_shapes(options["shape"], len(names)) or [()] * len(names)
+    xs = [Tensor(np.full(s, lo + 0.618 * (hi - lo), options["dtype"])) for s in shapes]
     try:
         with GradientTape() as tape:
             tape.watch(xs)
@@ -148,6 +180,11 @@ def _write_outputs(report, args):
         if args.plot:
             report.plot(args.plot)
             print(f"plot written to {args.plot}")
+        if args.html:
+            from finegrad._src.testing.sweep_plot import html_page
+            with open(args.html, "w", encoding="utf-8") as fh:
+                fh.write(html_page(report))
+            print(f"report written to {args.html}")
     except OSError as e:
         print(f"finegrad check: cannot write {e.filename}: {e.strerror}", file=sys.stderr)
         return USAGE_ERROR
@@ -181,7 +218,36 @@ def _options(args):
         except ImportError as e:
             raise UsageError(str(e)) from None
     return {"interval": interval, "points": args.points, "scale": args.scale,
-            "dtype": args.dtype, "order": args.order, "modes": modes, "rtol": args.rtol}
+            "dtype": args.dtype, "order": args.order, "modes": modes, "rtol": args.rtol,
+            "shape": _shape(args.shape), "elements": _elements(args.elements),
+            "lines": args.lines}
+
+
+def _numbers(text, what):
+    try:
+        return tuple(int(v) for v in text.replace("(", "").replace(")", "").split(",")
+                     if v.strip())
+    except ValueError:
+        raise UsageError(f"{what} must be integers separated by ',' (and ';'), got "
+                         f"{text!r}") from None
+
+
+def _shape(text):
+    """``3,4`` -> (3, 4); ``3,4;4`` -> [(3, 4), (4,)] (one per input)."""
+    if text is None:
+        return None
+    parts = [_numbers(p, "--shape") for p in text.split(";")]
+    if any(d < 1 for p in parts for d in p):
+        raise UsageError(f"--shape must have dimensions >= 1, got {text!r}")
+    return parts[0] if len(parts) == 1 else parts
+
+
+def _elements(text):
+    """``all``; ``5;7`` -> [5, 7]; ``0,1;2,3`` -> [(0, 1), (2, 3)]."""
+    if text is None or text == "all":
+        return text
+    parts = [_numbers(p, "--elements") for p in text.split(";")]
+    return [p[0] if len(p) == 1 else p for p in parts]
 
 
 def load_function(spec, what="TARGET"):

@@ -54,8 +54,8 @@ class Check:
             # the finite difference's own rounding error is not the rule's
             noise = np.nan_to_num(report.noise[order][k], nan=0.0, posinf=0.0)
             rel = np.maximum(c.error - noise, 0.0) / denom
-            self.error.append(rel)
             keep = ~getattr(report, "intended", np.zeros(exp.shape, bool))
+            self.error.append(np.where(keep, rel, 0.0))    # intended points: not checked
             self.rule_nonfinite.append(due & ~c.got_finite & keep)
             self.failing.append((c.checked & keep & (rel > report.rtol)) |
                                 self.rule_nonfinite[-1])
@@ -102,6 +102,7 @@ class SweepReport:
     ``to_dict()`` (JSON-ready), ``plot()`` and a table in Jupyter."""
 
     def __init__(self, **data):
+        self.notes = []     # lines the sweep adds under the table
         self.__dict__.update(data)
         self.checks = [Check(self, mode, order) for order in range(1, self.order + 1)
                        for mode in self.modes]
@@ -191,19 +192,33 @@ class SweepReport:
         return report_dict(self)
 
     def _repr_html_(self):
+        return self.to_html(figure=True)
+
+    def to_html(self, figure=False):
+        """The report as HTML: the title, the table, the notes and the verdict; with
+        ``figure``, the picture inline (a base64 PNG; nothing without matplotlib)."""
         head, rows = report_rows(self)
         cells = "".join(f"<th>{html.escape(h)}</th>" for h in head)
         body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in r) + "</tr>"
                        for r in rows)
+        notes = "".join(f"<li>{html.escape(t.strip())}</li>" for t in
+                        report_text(self).splitlines()[len(rows) + 2:-1])
+        picture = ""
+        if figure:
+            from finegrad._src.testing.sweep_plot import figure_html
+            picture = figure_html(self)
         return (f"<div><p><b>{html.escape(self.title())}</b></p><table><tr>{cells}</tr>{body}"
-                f"</table><p>{html.escape(verdict(self))}</p></div>")
+                f"</table>{f'<ul>{notes}</ul>' if notes else ''}"
+                f"<p>{html.escape(verdict(self))}</p>{picture}</div>")
 
     def title(self):
         """One line: what was checked, against what, over which range."""
         lo, hi = self.interval
         ref = f" against {self.reference_name}" if self.reference_name else ""
         n = len(self.cols[0])
-        return (f"finegrad check: {self.name}{ref}, {', '.join(self.input_names)} in "
+        on = getattr(self, "framework_label", None)
+        on = f" ({on})" if on else ""
+        return (f"finegrad check: {self.name}{on}{ref}, {', '.join(self.input_names)} in "
                 f"[{_num(lo)}, {_num(hi)}] ({self.scale}), {n} points, {self.dtype.name}")
 
     def plot(self, path=None):

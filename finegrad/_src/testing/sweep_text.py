@@ -53,6 +53,10 @@ def verdict(report):
     if report.ok:
         line = (f"ok: {report.name} agrees with float64 finite differences within rtol="
                 f"{report.rtol:g} wherever its derivatives must be finite ({modes}, {orders})")
+        missing = [f"{_mode(c.mode, c.order)} order {c.order}" for c in report.checks
+                   if c.unavailable]
+        if missing:
+            line += f"; not available, so not checked: {', '.join(missing)}"
     else:
         w = report.worst
         what = ("is nan/inf" if np.isinf(w.error) else
@@ -77,7 +81,7 @@ def report_text(report):
     """The whole report: a title, the table, notes and the verdict."""
     head, rows = report_rows(report)
     lines = [report.title()] + ["  " + line for line in _table(head, rows)]
-    unchecked = [c for c in report.checks if c.count(c.unchecked)]
+    unchecked = [c for c in report.checks if c.count(c.unchecked) and not c.unavailable]
     for c in unchecked:
         lines.append(f"  note: {_mode(c.mode, c.order)}, order {c.order}: "
                      f"{report.spans(c.unchecked, ' points')} not checked (the float64 finite "
@@ -89,9 +93,12 @@ def report_text(report):
     intended = getattr(report, "intended", None)
     if intended is not None and intended.any():
         lines.append(f"  intended, not checked: {report.spans([intended], ' points')} "
-                     f"(deviation {report.deviation!r:.60})")
+                     f"({report.deviation})")
     if not report.vectorized:
         lines.append("  note: evaluated one point at a time (the function is not elementwise)")
+    lines += [f"  {note}" for note in getattr(report, "notes", ())]
+    if getattr(report, "order2_hint", None):
+        lines.append(f"  {report.order2_hint}")
     lines.append(verdict(report))
     return "\n".join(lines)
 
@@ -140,4 +147,5 @@ def report_dict(report):
         "intended": _points(report, [report.intended]) if getattr(report, "intended", None)
         is not None else [],
         "checks": checks, "verdict": verdict(report),
+        "order2": getattr(report, "order2_hint", None),
     }

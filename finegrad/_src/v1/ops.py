@@ -8,6 +8,7 @@ from __future__ import annotations
 from finegrad._src.ops.math import arithmetic
 from finegrad._src.ops.array import structural as array
 from finegrad._src.ops.math import elementwise
+from finegrad._src.ops.random import gamma as gamma_ops
 from finegrad._src.ops.random import sampling as random_ops
 from finegrad._src.ops.math import reductions as reduce
 from finegrad._src.ops.math import sorting
@@ -35,6 +36,29 @@ if TYPE_CHECKING:   # annotations only: nothing imported at run time
 
 log = elementwise.log
 random_shuffle = random_ops.shuffle
+random_gamma = gamma_ops.gamma
+
+
+def multinomial(logits: TensorLike, num_samples: Any, seed: Any = None, name: str | None = None,
+                output_dtype: DTypeLike | None = None) -> Any:
+    """TensorFlow 1's ``multinomial``: `finegrad.random.categorical` with ``output_dtype``.
+
+    >>> import finegrad as fg
+    >>> fg.compat.v1.multinomial([[0., -1e9]], 2, seed=3).numpy()
+    array([[0, 0]])
+    """
+    return random_ops.categorical(logits, num_samples, dtype=output_dtype, seed=seed, name=name)
+
+
+def random_poisson(lam: Any, shape: Any, dtype: DTypeLike = dtypes.float32, seed: Any = None,
+                   name: str | None = None) -> Any:
+    """TensorFlow 1's ``random_poisson`` (``lam`` first): `finegrad.random.poisson`.
+
+    >>> import finegrad as fg
+    >>> fg.compat.v1.random_poisson([1., 5.], [4], seed=2).shape
+    TensorShape([4, 2])
+    """
+    return random_ops.poisson(shape, lam, dtype=dtype, seed=seed, name=name)
 
 
 def _shaped_like(shape):

@@ -10,7 +10,9 @@ generator with key ``seed`` and counter ``(0, seed2)``, which each run of the op
 session keeps, per op, how far its generator has advanced (in the session's values, beside its
 variables), so a new session starts each op from the beginning as TensorFlow does. Uniform
 values are TensorFlow's bit for bit, normals to the last bit or two (Box-Muller's log, sin and
-cos are NumPy's), truncated normals the same (TensorFlow's rejection, group by group).
+cos are NumPy's), truncated normals the same (TensorFlow's rejection, group by group);
+``random_shuffle``, ``multinomial``/``categorical``, ``random_gamma`` and ``random_poisson``
+follow TensorFlow's kernels (`ops.random.tf_kernels`) and give its values too.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ import numpy as np
 
 from finegrad._src import core
 from finegrad._src.graph import ir
-from finegrad._src.ops.random import philox
+from finegrad._src.ops.random import philox, tf_kernels
 from finegrad._src.ops.random.sampling import set_seed
 from finegrad._src.ops.random.streams import DEFAULT_GRAPH_SEED, Stream
 
@@ -91,13 +93,47 @@ class KernelStream(Stream):
         self._position = ("random kernel", next(_ids))
 
     def _advance(self, n):
-        """The generator's position before this run (in blocks), moved on by the run."""
+        """The generator's position before this run (in blocks), moved on by the run's
+        reservation for ``n`` outputs."""
+        return self._advance_blocks(n * RESERVED_PER_OUTPUT)
+
+    def _advance_blocks(self, blocks):
+        """The generator's position before this run (in blocks), moved on by ``blocks``."""
         values = ir.current_shadow()
         if values is None:                 # eagerly: this object keeps it
             values = self.__dict__.setdefault("_eager", {})
         start = values.get(self._position, 0)
-        dict.__setitem__(values, self._position, start + n * RESERVED_PER_OUTPUT)
+        dict.__setitem__(values, self._position, start + blocks)
         return start
+
+    def shuffle(self, x):
+        """RandomShuffle's rows of ``x`` (TensorFlow's kernel, `tf_kernels`)."""
+        x = np.asarray(x)
+        n = x.shape[0] if x.ndim else 0
+        if x.size <= 1 or n <= 1:          # the kernel copies and reserves nothing
+            return x.copy()
+        state = self._state(self._advance_blocks(tf_kernels.shuffle_blocks(n)))
+        return x[tf_kernels.shuffle_permutation(state, n)]
+
+    def categorical(self, logits, num_samples, dtype):
+        """Multinomial's class ids for ``logits`` ``[batch, classes]``."""
+        batch = np.shape(logits)[0]
+        if batch * num_samples == 0:
+            return np.zeros((batch, num_samples), dtype)
+        start = self._advance_blocks(tf_kernels.multinomial_blocks(batch, num_samples))
+        return tf_kernels.multinomial(self._state(start), logits, num_samples).astype(dtype)
+
+    def per_output(self, kind, params, shape, dtype):
+        """RandomGamma's (``kind`` "gamma") or RandomPoisson's ("poisson") samples, of shape
+        ``shape + params.shape``."""
+        params = np.asarray(params)
+        num_samples = int(np.prod(shape, dtype=np.int64))
+        if num_samples == 0 or params.size == 0:
+            return np.zeros(tuple(shape) + params.shape, dtype)
+        start = self._advance_blocks(tf_kernels.per_output_blocks(params.size, num_samples))
+        draw = tf_kernels.gamma if kind == "gamma" else tf_kernels.poisson
+        out = draw(self._state(start), params, num_samples, dtype)
+        return out.reshape(tuple(shape) + params.shape)
 
     def _state(self, start):
         s2 = self.seed2

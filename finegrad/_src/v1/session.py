@@ -363,6 +363,7 @@ class _Plan:
                 nxt += 1
             else:
                 outputs.append(None)
+        _add_value_guards(graph, walk, set(feed_slots))
         needed = sorted(walk.nodes)
         nodes = [rec.nodes[i] for i in needed] + extra
         g = ir.Graph("session_run", list(feed_slots), [f"feed{i}" for i in range(len(feed_slots))],
@@ -377,6 +378,14 @@ class _Plan:
         self.conc = ConcreteFunction(g, rec, [True] * len(feed_slots))
         self.conc.polymorphic = bool(g.sym)
 
+    def _run_compiled(self, compiled, feeds):
+        try:
+            return compiled.run(feeds)
+        except DataDependentSize as e:
+            if not self.conc.polymorphic:
+                raise
+            return _resolve_again(self.conc, feeds, e)
+
     def run(self, values, feeds, consts):
         conc = self.conc
         with _Outside(values):
@@ -388,7 +397,7 @@ class _Plan:
                     if compiled is None:
                         compiled = conc._compiled = pipeline.compiled(conc.graph)
                 if outs is None:
-                    outs = compiled.run(feeds)
+                    outs = self._run_compiled(compiled, feeds)
             except GuardFailed as e:
                 raise InvalidArgumentError(None, None, f"finegrad.compat.v1.Session.run: the "
                                            f"graph was built for other sizes of the fed "
@@ -408,6 +417,19 @@ class _Plan:
                     v = v.copy() if v.ndim else v[()]
                 res.append(v)
         return res
+
+
+def _resolve_again(conc, feeds, error):
+    """The outputs of a polymorphic plan whose compiled form had another `boolean_mask`
+    count in its shapes: the plan resolved again for this run (op by op, then compiled).
+    A plan that assigns variables refuses (its assignments before the mask already ran)."""
+    if any(n.prim is ir.assign_variable_p for n in conc.graph.nodes):
+        raise InvalidArgumentError(None, None, f"finegrad.compat.v1.Session.run: {error}; "
+                                   f"this run also assigns variables, so it cannot be "
+                                   f"resolved again: fetch the masked values and the "
+                                   f"updates in two runs") from None
+    conc._sized.pop(tuple(np.shape(v) for v in feeds), None)
+    return conc._sized_for(feeds)[1]
 
 
 def _guards(rec, g, nodes):
@@ -430,6 +452,25 @@ def _guards(rec, g, nodes):
             continue
         out.append(guard)
     return out
+
+
+def _add_value_guards(graph, walk, fed):
+    """Add to the plan the graph's value guards (`ir.size_guard_p`: a tensor's value used
+    as a size while building, as ``range(shape(x)[0])``) whose inputs this run can compute:
+    a run feeding another value then raises instead of using the built one. A guard that
+    needs an unfed placeholder is left out (the run cannot have changed its value)."""
+    rec = graph._recorder
+    for i, node in enumerate(rec.nodes):
+        if node.prim is not ir.size_guard_p or i in walk.nodes:
+            continue
+        sub = _Walk(graph, fed)
+        try:
+            for s in node.ins:
+                sub.slot(s)
+        except InvalidArgumentError:
+            continue
+        walk.nodes |= sub.nodes | {i}
+        walk.consts |= sub.consts
 
 
 class _Walk:

@@ -31,7 +31,8 @@ from finegrad._src.v1.session_config import (ConfigProto, GPUOptions, GraphOptio
 from finegrad._src.v1.variable_scope import Variable, tables_initializer
 from finegrad._src.v1.random_seeds import set_random_seed, get_seed
 from finegrad._src.v1.ops import (log, random_normal, random_uniform,
-                                  truncated_normal, random_shuffle, reduce_sum, reduce_mean,
+                                  truncated_normal, random_shuffle, multinomial,
+                                  random_gamma, random_poisson, reduce_sum, reduce_mean,
                                   reduce_max, reduce_min, reduce_prod, reduce_logsumexp,
                                   reduce_any, reduce_all, argmax, argmin, arg_max, arg_min,
                                   expand_dims, squeeze, div, mod, multiply, mul, sub, neg, Print)
@@ -68,7 +69,8 @@ __all__ = ["custom_gradient", "RegisterGradient", "no_gradient", "GradientTape",
            "losses", "nn", "logging", "initializers", "random", "ConfigProto", "GPUOptions",
            "GraphOptions", "RunOptions", "RunMetadata", "Variable", "tables_initializer",
            "set_random_seed", "get_seed", "log", "random_normal", "random_uniform",
-           "truncated_normal", "random_shuffle", "reduce_sum", "reduce_mean", "reduce_max",
+           "truncated_normal", "random_shuffle", "multinomial", "random_gamma",
+           "random_poisson", "reduce_sum", "reduce_mean", "reduce_max",
            "reduce_min", "reduce_prod", "reduce_logsumexp", "reduce_any", "reduce_all", "argmax",
            "argmin", "arg_max", "arg_min", "expand_dims", "squeeze", "div", "mod", "multiply",
            "mul", "sub", "neg", "Print", "AUTO_REUSE", "GraphKeys", "VariableScope",

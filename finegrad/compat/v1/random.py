@@ -3,9 +3,11 @@ graph-level seeds) and TensorFlow 1's op spellings; the other names are `finegra
 from finegrad._src.v1.random_seeds import set_random_seed, get_seed
 from finegrad._src.v1.ops import (random_normal as normal,
                                   random_uniform as uniform, truncated_normal,
-                                  random_shuffle as shuffle)
+                                  random_shuffle as shuffle, multinomial,
+                                  random_poisson as poisson)
 
-__all__ = ["set_random_seed", "get_seed", "normal", "uniform", "truncated_normal", "shuffle"]
+__all__ = ["set_random_seed", "get_seed", "normal", "uniform", "truncated_normal", "shuffle",
+           "multinomial", "poisson"]
 
 
 def __getattr__(name):

@@ -46,9 +46,12 @@ def custom_gradient(f=None, *, forward="none", jvp=None):
 
     @_functools.wraps(f)
     def decorated(*args, **kwargs):
-        if _symbolic(args) or kwargs and _symbolic(kwargs.values()):
-            # a functional Keras model's placeholder: a node of Keras's graph
-            return _backends.symbolic().run(decorated, f.__name__, args, kwargs)
+        symbolic = _symbolic(args)
+        if symbolic is None and kwargs:
+            symbolic = _symbolic(kwargs.values())
+        if symbolic is not None:
+            # a functional model's placeholder: a node of its graph (finegrad.keras's or Keras's)
+            return _backends.symbolic(symbolic).run(decorated, f.__name__, args, kwargs)
         backend = _backends.current()
         on_backend = per_backend.get(backend.name)
         if on_backend is None:
@@ -58,16 +61,21 @@ def custom_gradient(f=None, *, forward="none", jvp=None):
     # no __wrapped__: tf.function, given the decorated function as an argument, calls what
     # __wrapped__ names instead (the undecorated f, which returns (y, grad))
     del decorated.__wrapped__
+    decorated._finegrad_ops_rule = f   # for finegrad.testing.sweep: names, inputs, backend
     return decorated
 
 
 def _symbolic(values):
-    """Whether a value (or an element of a list or tuple value) is a Keras symbolic tensor."""
+    """The first value (or element of a list or tuple value) that is a symbolic tensor (of
+    finegrad.keras or of Keras), else None."""
     for v in values:
-        if type(v).__name__ == "KerasTensor" or type(v) in (list, tuple) and any(
-                type(e).__name__ == "KerasTensor" for e in v):
-            return True
-    return False
+        if type(v).__name__ == "KerasTensor":
+            return v
+        if type(v) in (list, tuple):
+            for e in v:
+                if type(e).__name__ == "KerasTensor":
+                    return e
+    return None
 
 
 def value_and_grad(f, argnums=0):

@@ -2,6 +2,7 @@
 framework's tensor."""
 
 from finegrad._src import backends as _backends
+from finegrad._src.keras.nodes import KerasTensor as _KERAS_TENSOR
 
 # a tensor's framework, from the top-level package of its type's module
 _ROOTS = {
@@ -20,19 +21,20 @@ def on(*xs):
     backend = _backends.current()
     for x in xs:
         root = _ROOTS.get(type(x).__module__.partition(".")[0])
-        if root is not None and root != backend.framework:
+        if root is not None and (root != backend.framework or type(x) is _KERAS_TENSOR):
             return _other(backend, x, xs)
         if type(x) in (list, tuple):
             for e in x:
                 root = _ROOTS.get(type(e).__module__.partition(".")[0])
-                if root is not None and root != backend.framework:
+                if root is not None and (root != backend.framework or
+                                         type(e) is _KERAS_TENSOR):
                     return _other(backend, e, xs)
     return backend
 
 
 def _other(backend, x, xs):
     if type(x).__name__ == "KerasTensor":
-        return _backends.symbolic(backend)
+        return _backends.symbolic(x)
     kinds = {_ROOTS.get(type(x).__module__.partition(".")[0])}
     raise TypeError(
         f"finegrad.ops: a {sorted(kinds)[0]} tensor was passed to the "

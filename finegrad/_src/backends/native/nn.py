@@ -2,6 +2,7 @@
 control flow (``cond``, ``while_loop``, traceable under `finegrad.function`)."""
 from finegrad._src.backends.native import fg_names as fg
 from finegrad._src.backends.native import custom as _custom
+from finegrad._src.ops.nn.ctc import ctc_loss as _ctc_loss
 
 
 def _f(x):
@@ -206,3 +207,8 @@ def jvp(fun, primals, tangents, has_aux=False):
         raise NotImplementedError("finegrad.ops.jvp on the 'finegrad' backend: has_aux=True; "
                                   "return the auxiliary value separately")
     return fg.jvp(fun, primals, tangents)
+
+
+def ctc_loss(target, output, target_length, output_length, mask_index=0):
+    return _ctc_loss(target, _f(output), target_length, output_length,
+                     logits_time_major=False, blank_index=mask_index)

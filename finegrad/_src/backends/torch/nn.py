@@ -96,3 +96,14 @@ def average_pool(inputs, pool_size, strides=None, padding="valid", data_format=N
         raise NotImplementedError("finegrad.ops.average_pool on the 'torch' backend: only "
                                   "padding='valid'; use the jax or tensorflow backend")
     return _last(fn(x, pool_size, strides or pool_size), data_format)
+
+
+def ctc_loss(target, output, target_length, output_length, mask_index=0):
+    output = _f(output)
+    if output.dtype in (torch.float16, torch.bfloat16):
+        output = output.to(torch.float32)
+    as_long = [_custom.convert_to_tensor(v).to(torch.long)
+               for v in (target, output_length, target_length)]
+    logp = tnf.log_softmax(torch.transpose(output, 1, 0), dim=-1)
+    return tnf.ctc_loss(logp, as_long[0], as_long[1], as_long[2], blank=mask_index,
+                        reduction="none")

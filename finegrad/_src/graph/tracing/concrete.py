@@ -132,14 +132,17 @@ class ConcreteFunction:
     def _call(self, args, kwargs):
         tensors = self._tensors(args, kwargs)
         first = None
-        if self.jit_compile and not (core.active_recorders() or core.current_tracer()) and \
-                self._uses_xla():
+        recording = core.active_recorders() or core.current_tracer() is not None
+        if self.jit_compile and not recording and self._uses_xla():
             return self._structured(self._call_xla(tensors))
-        if self.polymorphic:   # resolves the graph for these sizes (GuardFailed if it can't)
+        if self.polymorphic and recording:   # the replay runs it: the guards only (running
+            self.check(args, kwargs)         # a new size here too would assign twice)
+            compiled = None
+        elif self.polymorphic:   # resolves the graph for these sizes (GuardFailed if it can't)
             compiled, first = self._sized_for([t._value for t in tensors])
         else:
             compiled = self._compiled
-        if core.active_recorders() or core.current_tracer() is not None:
+        if recording:
             values = replay(self.graph, tensors, self._builder)
         elif first is not None:   # the sizes' first call: already run, op by op
             values = [None if v is None else Tensor(v) for v in first]

@@ -24,7 +24,7 @@ from finegrad._src.api import contexts
 from finegrad._src.graph.compile.simplify import simplify
 from finegrad._src.graph.xla import lower
 
-_NO_JAX = []   # non-empty once the warning that JAX is missing was given
+_NO_JAX: list[bool] = []   # non-empty once the warning that JAX is missing was given
 
 
 def jax_available():

@@ -1,5 +1,5 @@
-"""`ModelCheckpoint`: save the model's weights during training (every epoch, every few
-batches, or only when the monitored value improves)."""
+"""`ModelCheckpoint`: save the model (a ``.keras`` file) or its weights during training (every
+epoch, every few batches, or only when the monitored value improves)."""
 from typing import Any
 
 import os
@@ -9,15 +9,16 @@ from finegrad._src.keras.callbacks.monitor import MonitorCallback
 
 
 class ModelCheckpoint(MonitorCallback):
-    """Save the weights to ``filepath`` (formatted with ``epoch`` and the logs, e.g.
-    ``"ckpt-{epoch:02d}-{val_loss:.2f}.weights.h5"``).
+    """Save the model (``model.save``) or its weights to ``filepath`` (formatted with
+    ``epoch`` and the logs, e.g. ``"ckpt-{epoch:02d}-{val_loss:.2f}.weights.h5"``).
 
     Args:
-        filepath: where to save; must end in ``.weights.h5`` (or ``.npz``).
+        filepath: where to save; must end in ``.keras`` (whole model), or in ``.weights.h5``
+            (or ``.npz``) with ``save_weights_only=True``.
         monitor: the logged value ``save_best_only`` compares.
         verbose: 1 prints each save.
         save_best_only: save only when ``monitor`` improves.
-        save_weights_only: must be True: finegrad.keras saves weights, not whole models.
+        save_weights_only: save the weights only (else the whole model).
         mode: "auto", "min" or "max".
         save_freq: "epoch", or a number of batches.
         initial_value_threshold: the value the first save must beat.
@@ -38,14 +39,14 @@ class ModelCheckpoint(MonitorCallback):
         if save_freq != "epoch" and not isinstance(save_freq, int):
             raise ValueError(f"Unrecognized save_freq: {save_freq}. Expected save_freq are "
                              f"'epoch' or integer values")
-        if not (self.filepath.endswith(".weights.h5") or self.filepath.endswith(".npz")):
+        if save_weights_only and not self.filepath.endswith((".weights.h5", ".npz")):
             raise ValueError(f"When using `save_weights_only=True` in `ModelCheckpoint`, the "
                              f"filepath provided must end in `.weights.h5` (Keras weights "
                              f"format). Received: filepath={self.filepath}")
-        if not save_weights_only:
-            raise ValueError("ModelCheckpoint: finegrad.keras saves weights only; pass "
-                             "save_weights_only=True (whole-model `.keras` files are not "
-                             "supported)")
+        if not save_weights_only and not self.filepath.endswith(".keras"):
+            raise ValueError(f"The filepath provided must end in `.keras` (Keras model "
+                             f"format), or use `save_weights_only=True` for weights. "
+                             f"Received: filepath={self.filepath}")
 
     def on_epoch_begin(self, epoch: Any, logs: Any = None) -> Any:
         self._current_epoch = epoch
@@ -104,6 +105,9 @@ class ModelCheckpoint(MonitorCallback):
         dirname = os.path.dirname(filepath)
         if dirname:
             os.makedirs(dirname, exist_ok=True)
-        self.model.save_weights(filepath, overwrite=True)
+        if self.save_weights_only:
+            self.model.save_weights(filepath, overwrite=True)
+        else:
+            self.model.save(filepath, overwrite=True)
         if self.verbose > 0:
             print(f"\nEpoch {epoch + 1}: finished saving model to {filepath}")

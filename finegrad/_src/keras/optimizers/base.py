@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from finegrad._src import dtypes
+from finegrad._src.api.checkpoint import restore_on_creation
 from finegrad._src.api.contexts import init_scope
 from finegrad._src.control_flow.cond_while import cond
 from finegrad._src.keras import initializers
@@ -164,7 +165,19 @@ class Optimizer:
     def _new_variable(self, value, name):
         v = state_variable(value, f"{self.name}/{name}")
         self._variables.append(v)
+        # a tf.train.Checkpoint restored before this slot existed kept its value
+        restore_on_creation(self, f"_variables/{len(self._variables) - 1}", v)
         return v
+
+    def _checkpoint_children(self):
+        """The object-graph edges TensorFlow's checkpoints give a Keras 3 optimizer:
+        ``_iterations``, ``_learning_rate``, then ``_variables/<i>`` for the slots (not the
+        model's variables, which TF also lists here: restores match by key, and the model's
+        own path must be the one that names them)."""
+        yield "_iterations", self._iterations
+        if isinstance(self._learning_rate, Variable):
+            yield "_learning_rate", self._learning_rate
+        yield "_variables", self._variables
 
     def _lr_value(self, learning_rate):
         if isinstance(learning_rate, LearningRateSchedule) or callable(learning_rate):
@@ -483,3 +496,14 @@ class Optimizer:
             config["learning_rate"] = schedules.deserialize(config["learning_rate"],
                                                             custom_objects)
         return cls(**config)
+
+
+def serialize(optimizer: Any) -> dict:
+    """Keras's config dict of an optimizer.
+
+    >>> import finegrad as fg
+    >>> fg.keras.optimizers.serialize(fg.keras.optimizers.SGD())["class_name"]
+    'SGD'
+    """
+    return {"module": "keras.optimizers", "class_name": type(optimizer).__name__,
+            "config": optimizer.get_config(), "registered_name": None}

@@ -12,6 +12,8 @@ It imports the core modules and `ops.zeros_and_axes`, `ops.array` and `ops.array
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 
 from finegrad._src import core, dims
@@ -34,13 +36,51 @@ class DataDependentSize(RuntimeError):
 
 
 mask_indices_p = def_nondiff(Primitive("mask_indices", unify=False, fresh=True))
+_fresh = itertools.count()
+
+
+class OpenCount:
+    """The count of a mask whose shape has an open size: while tracing, a fresh symbol
+    (``k0``, ``k1``...) that later shapes follow, bound from the positions' size when a graph
+    is resolved for a run's sizes (`graph.compile.symbolic.specialize`); in each resolved
+    graph, the count its first run found: a later run of that graph selecting another
+    count raises `DataDependentSize` (the graph has the count in its shapes), and the
+    graph is resolved again (a TF1 session) or the call runs eagerly (`finegrad.function`)."""
+
+    def __init__(self, dim=None):
+        self.dim, self.seen = dim, None
+
+    def _has_dims(self):
+        return self.dim is not None
+
+    def _resolve_dims(self, resolve):
+        return OpenCount()    # a resolved graph's own record of its count
+
+    def check(self, n):
+        if self.seen is None:
+            self.seen = n
+        elif n != self.seen:
+            raise DataDependentSize(f"finegrad.boolean_mask: this graph was resolved for a "
+                                    f"mask of {self.seen} true entries, this run's has {n}")
+
+
+@mask_indices_p.def_shape
+def _mask_indices_shape(mask, *, traced_count):
+    """The positions' count: the fresh symbol of an `OpenCount` (else the traced count,
+    kept: the mask's open sizes are pinned)."""
+    if isinstance(traced_count, OpenCount):
+        return (traced_count.dim,)
+    dims.pin(mask, "boolean_mask of a mask with open sizes")
+    return (traced_count,)
 
 
 @mask_indices_p.def_impl
 def _mask_indices_impl(mask, *, traced_count):
     """The int64 positions of the true entries of the 1-D ``mask``."""
     idx = np.flatnonzero(mask).astype(np.int64)
-    if traced_count is not None and idx.size != traced_count:
+    if isinstance(traced_count, OpenCount):
+        traced_count.check(idx.size)
+    elif traced_count is not None and idx.size != traced_count:
         raise DataDependentSize(f"finegrad.boolean_mask: the graph was traced with a mask of "
                                 f"{traced_count} true entries, this call's has {idx.size} (the "
                                 f"graph may have the traced count written into it)")
@@ -50,9 +90,11 @@ def _mask_indices_impl(mask, *, traced_count):
 def mask_indices(mask):
     """The positions of the true entries of the 1-D bool tensor ``mask`` (int64). Inside a
     trace, the graph checks each run's count against the traced one (see the module)."""
-    traced = None
+    traced: Any = None
     if core.current_tracer() is not None:
         traced = int(np.count_nonzero(mask._value))
+        if dims.is_symbolic(core.shape_of(mask)):   # open sizes: the count is a symbol too
+            traced = OpenCount(dims.Dim.symbol(f"k{next(_fresh)}", traced))
     return bind(mask_indices_p, mask, traced_count=traced)
 
 

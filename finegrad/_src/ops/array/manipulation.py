@@ -2,8 +2,10 @@
 `pad`, `repeat`, and the non-differentiable `one_hot`.
 
 Each is a composite of `getitem`, `concat` and `gather`, so its gradients (and its behaviour
-inside `finegrad.function`) are theirs. It imports `ops.array.indexing`, `ops.array`,
-`ops.array.constants` and `ops.array.gather`.
+inside `finegrad.function`) are theirs. Along an open (symbolic) axis `pad`, `roll` and
+`repeat` by one count stay symbolic: one graph serves every size. It imports
+`ops.array.indexing`, `ops.array`, `ops.array.gather`, `ops.math.arithmetic` and
+`ops.math.reductions`.
 """
 
 from __future__ import annotations
@@ -12,9 +14,10 @@ import numpy as np
 
 from finegrad._src import core, dims, dtypes
 from finegrad._src.ops.array.structural import (_t, broadcast_to, concat, convert_to_tensor,
-                                                reshape, transpose)
-from finegrad._src.ops.zeros_and_axes import _normalize_axis, _static
-from finegrad._src.ops.array.constants import fill
+                                                expand_dims, reshape, transpose)
+from finegrad._src.ops.zeros_and_axes import _normalize_axis, _static, filled
+from finegrad._src.ops.math import arithmetic
+from finegrad._src.ops.math.reductions import cumsum
 from finegrad._src.ops.math.elementwise import equal, where
 from finegrad._src.ops.array.gather import take
 from finegrad._src.ops.array.indexing import getitem
@@ -85,7 +88,10 @@ def roll(input: TensorLike, shift: Any, axis: Any,  # TensorFlow's keyword
     """
     x = _t(input)
     ndim = x._value.ndim
-    shifts = _int_list(shift, "finegrad.roll", "shift")
+    if isinstance(shift, (list, tuple)) and any(type(s) is dims.Dim for s in shift):
+        shifts = list(shift)    # a rule's symbolic shifts (fftshift's n // 2 of an open axis)
+    else:
+        shifts = _int_list(shift, "finegrad.roll", "shift")
     axes = _int_list(axis, "finegrad.roll", "axis")
     if len(shifts) != len(axes):
         raise ValueError(f"finegrad.roll: shift and axis must have the same length, got "
@@ -94,10 +100,12 @@ def roll(input: TensorLike, shift: Any, axis: Any,  # TensorFlow's keyword
     for s, a in zip(shifts, axes, strict=True):
         a = _normalize_axis(a, ndim, "finegrad.roll")
         total[a] = total.get(a, 0) + s
-    _sizes_fixed(x, [a for a, s in total.items() if s], "roll")
     out = x
     for a, s in sorted(total.items()):
-        n = x._value.shape[a]
+        n = core.shape_of(x)[a]
+        if type(n) is dims.Dim or type(s) is dims.Dim:
+            out = _roll_open(out, a, s, n)
+            continue
         k = s % n if n else 0
         if k:
             out = concat([getitem(out, _axis_slice(ndim, a, slice(n - k, None))),
@@ -105,32 +113,41 @@ def roll(input: TensorLike, shift: Any, axis: Any,  # TensorFlow's keyword
     return out if out is not x else getitem(x, (Ellipsis,))
 
 
+def _roll_open(x, axis, shift, n):
+    """``x`` rolled by ``shift`` along ``axis`` of open size ``n``: a gather at the positions
+    ``(i - shift) mod n``, computed when the graph runs (a slice's cut would be a size the
+    trace decides)."""
+    positions = cumsum(filled((n,), 1, np.int64)) - 1
+    size = filled((), n, np.int64)
+    step = filled((), shift, np.int64) if type(shift) is dims.Dim else shift
+    return take(x, arithmetic.mod(positions - step, size), axis=axis)
+
+
 def _pad_axis(x, axis, before, after, mode, constant_values):
-    """``x`` padded on one axis."""
-    n = x._value.shape[axis]
+    """``x`` padded on one axis (whose size may be open: the blocks' sizes are constants and
+    the slices' bounds count from the ends, so one graph serves every size)."""
+    n = core.shape_of(x)[axis]
     if mode == "CONSTANT":
+        value = convert_to_tensor(constant_values, dtype=x.dtype)
+
         def block(k):
-            shape = list(x._value.shape)
+            shape = list(core.shape_of(x))
             shape[axis] = k
-            return fill(shape, convert_to_tensor(constant_values, dtype=x.dtype))
+            return broadcast_to(value, tuple(shape))
         lo, hi = (block(before) if before else None), (block(after) if after else None)
     else:
         off = 1 if mode == "REFLECT" else 0
-        limit = n - off
-        if before > limit or after > limit:
-            raise ValueError(f"finegrad.pad: paddings must be at most {limit} on an axis of "
+        if type(n) is not dims.Dim and (before > n - off or after > n - off):
+            raise ValueError(f"finegrad.pad: paddings must be at most {n - off} on an axis of "
                              f"size {n} in {mode} mode, got ({before}, {after})")
-        lo = _mirror(x, axis, before - 1 + off, before) if before else None
-        hi = _mirror(x, axis, n - 1 - off, after) if after else None
+        # constant indices, the end's counted from the end: valid for every size that has
+        # them, and an IndexError when a run's size is too small for the paddings
+        def pick(idx):
+            return getitem(x, _axis_slice(x._value.ndim, axis, np.asarray(idx)))
+        lo = pick(range(before - 1 + off, off - 1, -1)) if before else None
+        hi = pick(range(-1 - off, -1 - off - after, -1)) if after else None
     parts = [p for p in (lo, x, hi) if p is not None]
     return concat(parts, axis=axis) if len(parts) > 1 else x
-
-
-def _mirror(x, axis, start, count):
-    """``count`` elements of ``x`` along ``axis`` from ``start`` backwards."""
-    stop = start - count
-    sl = slice(start, stop if stop >= 0 else None, -1)
-    return getitem(x, _axis_slice(x._value.ndim, axis, sl))
 
 
 def pad(tensor: TensorLike, paddings: Any, mode: str = "CONSTANT", constant_values: Any = 0,
@@ -157,7 +174,6 @@ def pad(tensor: TensorLike, paddings: Any, mode: str = "CONSTANT", constant_valu
                          f"{np.shape(getattr(paddings, '_value', paddings))}")
     if any(v < 0 for v in flat):
         raise ValueError(f"finegrad.pad: paddings must be non-negative, got {flat}")
-    _sizes_fixed(x, range(ndim) if any(flat) else (), "pad")
     out = x
     for axis in range(ndim):
         before, after = flat[2 * axis], flat[2 * axis + 1]
@@ -182,6 +198,12 @@ def repeat(input: TensorLike, repeats: Any, axis: Any = None,  # TensorFlow's ke
         axis = 0
     a = _normalize_axis(axis, x._value.ndim, "finegrad.repeat")
     reps = _int_list(repeats, "finegrad.repeat", "repeats")
+    sym = core.shape_of(x)
+    if len(reps) == 1 and type(sym[a]) is dims.Dim and reps[0] >= 0:
+        # an open axis, one count: each slice broadcast along a new axis, then merged
+        r = reps[0]
+        y = broadcast_to(expand_dims(x, a + 1), tuple(sym[:a + 1]) + (r,) + tuple(sym[a + 1:]))
+        return reshape(y, tuple(sym[:a]) + (sym[a] * r,) + tuple(sym[a + 1:]))
     n = x._value.shape[a]
     if len(reps) == 1:
         reps = reps * n

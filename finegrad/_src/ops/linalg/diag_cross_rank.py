@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from finegrad._src import dtypes
+from finegrad._src import core, dims, dtypes
 from finegrad._src.errors import InvalidArgumentError
 from finegrad._src.ops.math import elementwise as ew
 from finegrad._src.ops.array.structural import cast, expand_dims, reduce_sum, reshape, stack
@@ -109,7 +109,8 @@ def _placed(d, m, n, k, np_dtype):
     ``(i - min(k, 0), i + max(k, 0))``, zero elsewhere (differentiable in ``d``)."""
     if k == 0:
         return expand_dims(d, -1 if m <= n else -2) * Tensor(np.eye(m, n, dtype=np_dtype))
-    size = d._value.shape[-1]
+    size, = dims.pin(core.shape_of(d)[-1:], "linalg.diag of an open size off the main "
+                     "diagonal (its paddings are sizes)")
     block = expand_dims(d, -1) * Tensor(np.eye(size, dtype=np_dtype))
     top, left = max(-k, 0), max(k, 0)
     edges = [[0, 0]] * (len(d._value.shape) - 1) + [[top, m - top - size],

@@ -4,9 +4,10 @@ Gamma samples are differentiable in ``alpha`` and ``beta`` as in TensorFlow: a s
 ``Gamma(alpha, 1)`` is held at its CDF value (implicit reparameterization, Figurnov et al.
 2018), so ``d sample / d alpha = -(dP/dalpha) / p`` (`igamma.gamma_sample_grad`, which
 differentiates again: TensorFlow's stops at the first order); ``beta`` enters as
-``max(tiny, sample / beta)``, recorded ops, as in TensorFlow. The values follow TensorFlow's
-distributions and seeding rules, not its bit streams (NumPy's gamma and Poisson samplers on
-a Philox stream).
+``max(tiny, sample / beta)``, recorded ops, as in TensorFlow. Eagerly and in a
+`finegrad.function`, the values follow TensorFlow's distributions and seeding rules, not its
+bit streams (NumPy's gamma and Poisson samplers on a Philox stream); in a TF1 graph they are
+TensorFlow's (`tf_kernels`, TensorFlow's kernel on its stream).
 """
 
 from __future__ import annotations
@@ -45,6 +46,9 @@ random_gamma_p = Primitive("random_gamma", fresh=True, stateful=True, batch_rule
 def _random_gamma_impl(alpha, *, stream, shape):
     """``shape + alpha.shape`` samples of Gamma(alpha, 1) (TensorFlow's layout)."""
     full = tuple(shape) + np.shape(alpha)
+    own = getattr(stream, "per_output", None)
+    if own is not None:     # a TF1 graph's kernel stream: TensorFlow's values
+        return own("gamma", alpha, shape, np.asarray(alpha).dtype)
     return _gamma_draw(stream.generator(), alpha, full, np.asarray(alpha).dtype)
 
 

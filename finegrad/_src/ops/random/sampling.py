@@ -261,7 +261,8 @@ def stateless_uniform(shape: Any, seed: Any, minval: Any = 0, maxval: Any = None
 
 def stateless_categorical(logits: TensorLike, num_samples: Any, seed: Any,
                           dtype: DTypeLike = dtypes.int64, name: str | None = None) -> Tensor:
-    """`categorical` as a pure function of ``seed``.
+    """`categorical` as a pure function of ``seed``: TensorFlow's values (its
+    StatelessMultinomial kernel on the seed's Philox stream).
 
     >>> import finegrad as fg
     >>> fg.random.stateless_categorical([[-1e9, 0.]], 2, seed=[1, 1]).numpy()

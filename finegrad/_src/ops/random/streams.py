@@ -17,8 +17,10 @@ Which stream an op draws from follows TensorFlow's global-seed rules (`tf.random
   values. Eager ops with the same explicit op seed continue one stream, as TensorFlow's kernel
   cache does; a traced op owns its stream; `set_seed` restarts every seeded stream.
 
-Stateful values follow TensorFlow's distributions and determinism, not its bit streams.
-The stateless uniform and normal ops do give TensorFlow's values (`philox`).
+Stateful values (eagerly and in `finegrad.function`) follow TensorFlow's distributions and
+determinism, not its bit streams. The stateless uniform, normal, truncated normal and
+categorical ops do give TensorFlow's values (`philox`, `tf_kernels`), and so do the stateful
+ops of a TF1 graph (their stream is then a `v1.random_seeds.KernelStream`, which draws itself).
 """
 import threading
 import weakref
@@ -27,7 +29,7 @@ import numpy as np
 
 from finegrad._src import core
 from finegrad._src.core import Primitive, def_nondiff
-from finegrad._src.ops.random import philox
+from finegrad._src.ops.random import philox, tf_kernels
 
 DEFAULT_GRAPH_SEED = 87654321   # TensorFlow's global seed when only an op seed is given
 _MASK64 = (1 << 64) - 1
@@ -207,6 +209,9 @@ random_poisson_p = def_nondiff(Primitive("random_poisson", unify=False, fresh=Tr
 @random_poisson_p.def_impl
 def _random_poisson_impl(lam, *, stream, shape, dtype):
     """Poisson counts of rates ``lam``: shape ``shape + lam.shape`` (TensorFlow's layout)."""
+    own = getattr(stream, "per_output", None)
+    if own is not None:     # a TF1 graph's kernel stream: TensorFlow's values
+        return _real(own("poisson", lam, shape, np.dtype(dtype)), np.dtype(dtype))
     lam = np.asarray(lam, np.float64)
     out = stream.generator().poisson(lam, tuple(shape) + lam.shape)
     return _real(out, np.dtype(dtype))
@@ -221,6 +226,9 @@ def _random_shuffle_impl(x, *, stream):
     """A random permutation of ``x`` along its first axis (TensorFlow's: no gradient)."""
     if np.ndim(x) == 0:
         return np.array(x)
+    own = getattr(stream, "shuffle", None)
+    if own is not None:     # a TF1 graph's kernel stream: TensorFlow's values
+        return own(x)
     return np.asarray(x)[stream.generator().permutation(np.shape(x)[0])]
 
 
@@ -241,6 +249,9 @@ random_categorical_p = def_nondiff(Primitive("random_categorical", unify=False, 
 
 @random_categorical_p.def_impl
 def _random_categorical_impl(logits, *, stream, num_samples, dtype):
+    own = getattr(stream, "categorical", None)
+    if own is not None:     # a TF1 graph's kernel stream: TensorFlow's values
+        return own(logits, num_samples, dtype)
     return _categorical(stream.generator(), logits, num_samples, dtype)
 
 
@@ -274,4 +285,7 @@ stateless_categorical_p = def_nondiff(Primitive("stateless_categorical", unify=F
 
 @stateless_categorical_p.def_impl
 def _stateless_categorical_impl(logits, seed, *, num_samples, dtype):
-    return _categorical(stateless_generator(seed), logits, num_samples, dtype)
+    """TensorFlow's StatelessMultinomial: its kernel on the seed's Philox stream."""
+    if np.size(logits) == 0 or num_samples == 0:
+        return np.zeros((np.shape(logits)[0], num_samples), dtype)
+    return tf_kernels.multinomial(philox.key_counter(seed), logits, num_samples).astype(dtype)

@@ -39,7 +39,7 @@ def _shift(x, axes, name, sign):
     axes = _shift_axes(x, axes, name)
     if not axes:
         return x
-    shifts = [sign * (x._value.shape[a] // 2) for a in axes]
+    shifts = [sign * (core.shape_of(x)[a] // 2) for a in axes]   # symbolic on open axes
     return roll(x, shifts, axes)
 
 

@@ -1,14 +1,16 @@
 """Running a rule written in another framework through that framework's own autodiff, for
 `finegrad.testing.sweep` and ``finegrad check``: one module per framework (`torch_rules`,
-`jax_rules`, `tensorflow_rules`, `numpy_rules`), each importing its framework lazily, and
+`jax_rules`, `tensorflow_rules`, `numpy_rules`; `ops_rules` for `keras.ops` and
+`finegrad.ops` functions, which run on one of these), each importing its framework lazily, and
 `detect`, which finds the framework a callable is written for."""
 import sys
 
 import numpy as np
 
+from finegrad._src.testing.frameworks import ops_rules
 from finegrad._src.tensor import Tensor
 
-FRAMEWORKS = ("finegrad", "torch", "jax", "tensorflow", "numpy")
+FRAMEWORKS = ("finegrad", "torch", "jax", "tensorflow", "keras", "numpy")
 
 
 def detect(fn, framework=None, n_inputs=1):
@@ -20,7 +22,9 @@ def detect(fn, framework=None, n_inputs=1):
         if framework not in FRAMEWORKS:
             raise ValueError(f"finegrad.testing.sweep: framework must be one of {FRAMEWORKS}, "
                              f"got {framework!r}")
-        return framework
+        return ops_rules.keras_backend() if framework == "keras" else framework
+    if ops_rules.is_keras_rule(fn):
+        return ops_rules.keras_backend()
     owner = getattr(fn, "__self__", None)
     kind = type(owner if isinstance(owner, type) else fn).__module__ or ""
     if isinstance(owner, type):
@@ -45,15 +49,15 @@ def _probe(fn, n):
 
 def _candidates(tensor_type):
     yield "finegrad", lambda v: tensor_type(np.float32(v)), lambda o: isinstance(o, tensor_type)
-    if "torch" in sys.modules:
+    if sys.modules.get("torch") is not None:     # imported (None: blocked)
         torch = sys.modules["torch"]
         # recorded by torch's autograd: NumPy functions also return tensors on tensors
         yield "torch", lambda v: torch.tensor(v, requires_grad=True), \
             lambda o: isinstance(o, torch.Tensor) and o.requires_grad
-    if "jax" in sys.modules:
+    if sys.modules.get("jax") is not None:
         jnp = sys.modules["jax"].numpy
         yield "jax", lambda v: jnp.asarray(v), lambda o: type(o).__module__.startswith("jax")
-    if "tensorflow" in sys.modules:
+    if sys.modules.get("tensorflow") is not None:
         tf = sys.modules["tensorflow"]
         yield "tensorflow", lambda v: tf.constant(v), tf.is_tensor
     # a NumPy black box returns (value, grad) as a custom_gradient function does; a plain

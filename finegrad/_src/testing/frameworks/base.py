@@ -5,6 +5,12 @@ import numpy as np
 
 MODES = ("rev", "fwd")
 
+# the upstream gradient given to a rule in reverse mode, and divided out of what it returns:
+# not 1, so that a rule that forgets to multiply by its upstream (a forgotten chain rule) is
+# wrong by 1/UPSTREAM - 1 = 33% instead of exactly right (rules are linear in the upstream,
+# so the division is exact up to rounding)
+UPSTREAM = 0.75
+
 
 class FrameworkEvaluator:
     """Evaluates a function written for ``name`` on a set of points. Subclasses give

@@ -4,7 +4,12 @@ over ``jax.grad`` for order 2), mapped over the points with ``jax.vmap`` and com
 ``jax.jit``; float64 inside ``jax.enable_x64``. jax is imported when a rule is checked."""
 import numpy as np
 
-from finegrad._src.testing.frameworks.base import FrameworkEvaluator
+from finegrad._src.testing.frameworks.base import UPSTREAM, FrameworkEvaluator
+
+
+def scaled(arrays):
+    """Each array divided by the upstream the rule received."""
+    return [a / UPSTREAM for a in arrays]
 
 
 def _jax():
@@ -70,14 +75,16 @@ class JaxEvaluator(FrameworkEvaluator):
                       for i, x in enumerate(xs)]
                 return jax.jvp(f, tuple(xs), tuple(ts))[1]
             return d
+        def up(f):      # the upstream the rule receives (see base.UPSTREAM)
+            return lambda *xs: UPSTREAM * f(*xs)
         if "rev" in modes:
-            out["rev", 1] = run("rev1", lambda f, k: jax.grad(f, argnums=k))
+            out["rev", 1] = scaled(run("rev1", lambda f, k: jax.grad(up(f), argnums=k)))
             if order >= 2:
-                self.attempt("rev", 2, out, lambda: run("rev2", lambda f, k: jax.grad(
-                    jax.grad(f, argnums=k), argnums=k)))
+                self.attempt("rev", 2, out, lambda: scaled(run("rev2", lambda f, k: jax.grad(
+                    jax.grad(up(f), argnums=k), argnums=k))))
         if "fwd" in modes:
             self.attempt("fwd", 1, out, lambda: run("fwd1", jvp))
             if order >= 2:
-                self.attempt("fwd", 2, out, lambda: run(
-                    "fwd2", lambda f, k: jvp(jax.grad(f, argnums=k), k)))
+                self.attempt("fwd", 2, out, lambda: scaled(run(
+                    "fwd2", lambda f, k: jvp(jax.grad(up(f), argnums=k), k))))
         return self._values(cols, dtype), out

@@ -4,7 +4,7 @@ kernel no framework can differentiate. Only reverse mode of order 1 can be check
 rule gives a vector-Jacobian product and nothing differentiates it."""
 import numpy as np
 
-from finegrad._src.testing.frameworks.base import FrameworkEvaluator
+from finegrad._src.testing.frameworks.base import UPSTREAM, FrameworkEvaluator
 
 
 def _split(fn, cols, dtype):
@@ -27,9 +27,10 @@ class NumpyEvaluator(FrameworkEvaluator):
         value, grad = _split(self.fn, cols, dtype)
         out = {}
         if "rev" in modes:
-            g = grad(np.ones_like(value))
+            g = grad(np.full_like(value, UPSTREAM))
             g = list(g) if isinstance(g, (tuple, list)) else [g]
-            out["rev", 1] = [np.broadcast_to(np.asarray(gi, np.float64), np.shape(c)).copy()
+            out["rev", 1] = [np.broadcast_to(np.asarray(gi, np.float64) / UPSTREAM,
+                                             np.shape(c)).copy()
                              for gi, c in zip(g, cols, strict=True)]
         why = NotImplementedError("a NumPy rule gives only a vector-Jacobian product, "
                                   "which nothing differentiates")

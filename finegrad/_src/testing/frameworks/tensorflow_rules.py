@@ -4,7 +4,7 @@ TensorFlow's own autodiff: ``tf.GradientTape`` (nested for order 2) and
 rule is checked."""
 import numpy as np
 
-from finegrad._src.testing.frameworks.base import FrameworkEvaluator
+from finegrad._src.testing.frameworks.base import UPSTREAM, FrameworkEvaluator
 
 
 def _tf():
@@ -50,14 +50,15 @@ class TensorFlowEvaluator(FrameworkEvaluator):
             with tf.GradientTape() as tape:
                 tape.watch(xs)
                 y = _output(self.fn, xs, shape)
-            g = tape.gradient(y, xs, output_gradients=tf.ones_like(y), unconnected_gradients=zero)
+            g = tape.gradient(y, xs, output_gradients=UPSTREAM * tf.ones_like(y),
+                              unconnected_gradients=zero)
         out = {}
         if "rev" in modes:
-            out["rev", 1] = [_np(gi, c) for gi, c in zip(g, cols, strict=True)]
+            out["rev", 1] = [_np(gi, c) / UPSTREAM for gi, c in zip(g, cols, strict=True)]
             if order >= 2:
                 self.attempt("rev", 2, out, lambda: [
                     _np(outer.gradient(gi, x, output_gradients=tf.ones_like(gi),
-                                       unconnected_gradients=zero), c)
+                                       unconnected_gradients=zero), c) / UPSTREAM
                     for gi, x, c in zip(g, xs, cols, strict=True)])
         if "fwd" in modes and _is_custom_gradient(self.fn):
             for m in range(1, order + 1):
@@ -80,12 +81,14 @@ class TensorFlowEvaluator(FrameworkEvaluator):
                 tape.watch(xs[k])
                 y = _output(self.fn, xs, shape)
             if order == 2:
-                y = tape.gradient(y, xs[k], output_gradients=tf.ones_like(y),
+                y = tape.gradient(y, xs[k], output_gradients=UPSTREAM * tf.ones_like(y),
                                   unconnected_gradients=tf.UnconnectedGradients.ZERO)
         t = acc.jvp(y, unconnected_gradients=tf.UnconnectedGradients.ZERO)
-        return _np(t, xs[k])
+        return _np(t, xs[k]) / (UPSTREAM if order == 2 else 1.0)
 
 
 def _is_custom_gradient(fn):
+    if getattr(fn, "_tf_custom_gradient", False):   # finegrad.ops's rule on tensorflow
+        return True
     decorator = getattr(fn, "_tf_decorator", None)
     return getattr(decorator, "decorator_name", None) == "custom_gradient"

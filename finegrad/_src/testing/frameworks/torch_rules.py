@@ -4,7 +4,7 @@ included), run through torch's own autodiff: ``torch.autograd.grad`` (with
 forward over reverse for order 2). torch is imported when a rule is checked."""
 import numpy as np
 
-from finegrad._src.testing.frameworks.base import FrameworkEvaluator
+from finegrad._src.testing.frameworks.base import UPSTREAM, FrameworkEvaluator
 
 
 def _torch():
@@ -38,6 +38,7 @@ class TorchEvaluator(FrameworkEvaluator):
     """A torch function on a set of points (see `FrameworkEvaluator`)."""
 
     name = "torch"
+    without_graph = False
 
     def _values(self, cols, dtype):
         torch = _torch()
@@ -53,10 +54,16 @@ class TorchEvaluator(FrameworkEvaluator):
         y = _output(self.fn, xs, shape)
         out = {}
         if "rev" in modes:
-            g = torch.autograd.grad(y, xs, torch.ones_like(y), create_graph=order >= 2,
-                                    allow_unused=True)
-            out["rev", 1] = [_np(gi, c) for gi, c in zip(g, cols, strict=True)]
-            if order >= 2:
+            # at order 2 the upstream requires grad, as inside a larger graph: torch then
+            # raises for a backward marked @once_differentiable ("not available")
+            up = torch.full_like(y, UPSTREAM).requires_grad_(order >= 2)
+            g = torch.autograd.grad(y, xs, up, create_graph=order >= 2, allow_unused=True)
+            out["rev", 1] = [_np(gi, c) / UPSTREAM for gi, c in zip(g, cols, strict=True)]
+            if order >= 2 and _once_differentiable(self.fn):
+                for mode in modes:
+                    self.not_available(mode, 2, NotImplementedError(
+                        "the autograd.Function's backward is marked @once_differentiable"))
+            elif order >= 2:
                 self.attempt("rev", 2, out, lambda: [self._second(gi, x, c) for gi, x, c
                                                      in zip(g, xs, cols, strict=True)])
         if "fwd" in modes and _function_without_jvp(self.fn):
@@ -66,18 +73,28 @@ class TorchEvaluator(FrameworkEvaluator):
         elif "fwd" in modes:
             self.attempt("fwd", 1, out, lambda: [self._forward(cols, dtype, k, 1)
                                                  for k in range(len(cols))])
-            if order >= 2:
+            if order >= 2 and not _once_differentiable(self.fn):
                 self.attempt("fwd", 2, out, lambda: [self._forward(cols, dtype, k, 2)
                                                      for k in range(len(cols))])
         return _np(y, cols[0]), out
 
-    @staticmethod
-    def _second(g, x, col):
+    # order 2 is 0 where torch's gradient has no graph: a function linear in x, or a backward
+    # that is not differentiable (detach, NumPy, no_grad inside it). torch cannot tell the two
+    # apart: with a constant upstream it raises on double backward, inside a larger graph it
+    # gives these zeros silently, so a failing order 2 stays a MISMATCH, with this note. A
+    # backward marked @once_differentiable is told apart (torch raises): "not available".
+    NO_GRAPH = ("torch's gradient does not depend on x in its graph where order 2 fails: the "
+                "backward is not differentiable (detach, NumPy or no_grad inside it; mark it "
+                "@once_differentiable to say so), and a double backward through it gives 0")
+
+    def _second(self, g, x, col):
         torch = _torch()
         if g is None or not g.requires_grad:    # linear in x, or a backward with no graph
+            self.without_graph = self.without_graph or g is not None
             return np.zeros(np.shape(col))
         (h,) = torch.autograd.grad(g, x, torch.ones_like(g), allow_unused=True)
-        return _np(h, col)
+        self.without_graph = self.without_graph or h is None
+        return _np(h, col) / UPSTREAM
 
     def _forward(self, cols, dtype, k, order):
         """Forward mode along input ``k`` (order 1), or forward over reverse (order 2)."""
@@ -92,9 +109,12 @@ class TorchEvaluator(FrameworkEvaluator):
                   for i, p in enumerate(prim)]
             y = _output(self.fn, xs, shape)
             if order == 2:
-                (y,) = torch.autograd.grad(y, xs[k], torch.ones_like(y), create_graph=True)
+                (y,) = torch.autograd.grad(y, xs[k], torch.full_like(y, UPSTREAM),
+                                           create_graph=True)
             tangent = fwad.unpack_dual(y).tangent
-        return _np(tangent, cols[0])
+        if order == 2 and tangent is None:
+            self.without_graph = True
+        return _np(tangent, cols[0]) / (UPSTREAM if order == 2 else 1.0)
 
 
 def _function_without_jvp(fn):
@@ -104,3 +124,13 @@ def _function_without_jvp(fn):
     owner = getattr(fn, "__self__", None)
     return (isinstance(owner, type) and issubclass(owner, torch.autograd.Function) and
             owner.jvp is torch.autograd.Function.jvp)
+
+
+def _once_differentiable(fn):
+    """Whether ``fn`` is ``apply`` of an ``autograd.Function`` whose backward is marked
+    ``@once_differentiable`` (its wrapper's code is the same for every function it marks)."""
+    from torch.autograd.function import once_differentiable
+    owner = getattr(fn, "__self__", None)
+    backward = getattr(owner, "backward", None) if isinstance(owner, type) else None
+    code = once_differentiable(lambda ctx: None).__code__
+    return getattr(backward, "__code__", None) is code

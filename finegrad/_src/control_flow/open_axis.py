@@ -1,0 +1,81 @@
+"""`map_fn` and `scan` over an open axis 0 (a ``None`` dimension of a placeholder or of an
+input_signature): one `while_loop` node instead of a loop unrolled over the traced size, so
+one graph serves every size, as TensorFlow's own while loop over a TensorArray does.
+
+``fn`` runs once on slice 0 before the loop (that result is output 0, and its shapes and
+dtypes give the outputs'), then once in the traced loop body, which reads slice ``i`` with a
+gather and writes its result into row ``i`` of each output (`tensor_scatter_nd_update`). The
+loop's gradient is the while loop's (every order). A run with zero slices is an error (slice
+0 is read); TensorFlow returns empty outputs there.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from finegrad._src import core, dims, nest
+from finegrad._src.control_flow.cond_while import while_loop
+from finegrad._src.ops.array.gather import take
+from finegrad._src.ops.array.scatter_nd import tensor_scatter_nd_update
+from finegrad._src.ops.array.structural import _t, broadcast_to, expand_dims, reshape
+from finegrad._src.ops.math.elementwise import less
+from finegrad._src.ops.zeros_and_axes import filled
+
+
+def _rows_like(first, n):
+    """Outputs of ``n`` rows, each row ``first`` (later rows are overwritten)."""
+    return [broadcast_to(expand_dims(t, 0), (n,) + tuple(core.shape_of(t))) for t in first]
+
+
+def _write(outs, i, values):
+    index = reshape(i, [1, 1])
+    return [tensor_scatter_nd_update(o, index, expand_dims(v, 0))
+            for o, v in zip(outs, values, strict=True)]
+
+
+def map_open(fn, flat, elems, n):
+    """`map_fn`'s stacked results (flat) for ``flat`` slices of open count ``n``."""
+    def slice_at(i):
+        return nest.pack_sequence_as(elems, [take(t, i, axis=0) for t in flat])
+    first = fn(slice_at(0))
+    first_flat = [_t(t) for t in nest.flatten(first)]
+    count = filled((), n, np.int32)
+
+    def body(i, *outs):
+        values = [_t(t) for t in nest.flatten(fn(slice_at(i)))]
+        return (i + 1, *_write(list(outs), i, values))
+    loop = while_loop(lambda i, *outs: less(i, count), body,
+                      (filled((), 1, np.int32), *_rows_like(first_flat, n)))
+    return first, list(loop[1:])
+
+
+def open_count(flat):
+    """The open size shared by axis 0 of every tensor of ``flat``, or None (a fixed size,
+    or sizes that differ: the unrolled loop then keeps the traced one)."""
+    if not flat or any(t._value.ndim == 0 for t in flat):
+        return None
+    lead = [core.shape_of(t)[0] for t in flat]
+    if all(type(d) is dims.Dim and d.poly == lead[0].poly for d in lead):
+        return lead[0]
+    return None
+
+
+def scan_open(step, flat, elems, initializer, n):
+    """For ``flat`` slices of open count ``n``: the accumulator's structure, the last
+    accumulator (flat) and the accumulators after each slice (flat, stacked), ``step(a, x)``
+    being one checked step of `scan`."""
+    def slice_at(i):
+        return nest.pack_sequence_as(elems, [take(t, i, axis=0) for t in flat])
+    a = nest.map_structure(_t, slice_at(0)) if initializer is None else \
+        step(nest.map_structure(_t, initializer), slice_at(0))
+    a_flat = nest.flatten(a)
+    count = filled((), n, np.int32)
+    k = len(a_flat)
+
+    def body(i, *carried):
+        acc = nest.pack_sequence_as(a, list(carried[:k]))
+        new = nest.flatten(step(acc, slice_at(i)))
+        return (i + 1, *new, *_write(list(carried[k:]), i, new))
+    loop = while_loop(lambda i, *rest: less(i, count), body,
+                      (filled((), 1, np.int32), *a_flat, *_rows_like(a_flat, n)))
+    return a, list(loop[1:1 + k]), list(loop[1 + k:])
