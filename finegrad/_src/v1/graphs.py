@@ -217,20 +217,6 @@ class GraphRecorder(GraphBuilder):
             raise TypeError(f"finegrad.compat.v1: {what} of a graph tensor: its value is only "
                             f"known when a Session runs it (sess.run(t) or t.eval())")
 
-    def static_value(self, t, what):
-        """A graph tensor used as a static argument (a shape, a bound, a depth, the values
-        of `unique` or `bincount`): only a constant (or a value computed from constants)
-        has one while the graph is built. A placeholder or a variable holds a made-up value
-        then, which a `Session` run would reuse for any fed value: refuse it."""
-        s = self.slots.get(id(t))
-        if s is None or s in self.folded:
-            return super().static_value(t, what)
-        raise TypeError(f"finegrad.compat.v1: {what} from a graph tensor that depends on a "
-                        f"placeholder or a variable: finegrad's TF1 graphs fix such a value "
-                        f"when the graph is built (TensorFlow computes it when a Session "
-                        f"runs). Give it as a Python value or a constant, or compute it "
-                        f"eagerly or in a finegrad.function")
-
     def static_shape(self, t):
         known = self.v1_graph._static.get(id(t))
         return known if known is not None else super().static_shape(t)
