@@ -37,6 +37,7 @@ from finegrad._src.state import state as _state
 from finegrad._src.graph_values import GraphOnly, OutOfScope
 from finegrad._src.tensor import Tensor
 from finegrad._src.v1 import random_seeds
+from finegrad._src.v1.value_guards import GuardUses
 from finegrad._src.variables import Variable
 
 from typing import TYPE_CHECKING, Any
@@ -141,6 +142,7 @@ class GraphRecorder(GraphBuilder):
         self.control = []       # the control inputs of the open control_dependencies blocks
         self._entered = 0       # how many as_default blocks (or graph modes) build it now
         self.guard_owner = {}   # id(guard) -> the node whose recording decided it
+        self.guard_uses = GuardUses(_calling_frame)   # what each value guard's value built
 
     def enter(self):
         """The graph is built again: its tensors get their example values back."""
@@ -159,7 +161,7 @@ class GraphRecorder(GraphBuilder):
                 if self.slots[k] not in self.consts and not isinstance(t._value, OutOfScope):
                     t._value = GraphOnly(t._value, self.v1_graph)
 
-    def slot_of(self, t):
+    def _slot_of(self, t):
         if id(t) not in self.slots:
             other = graph_of(t)
             if other is not None and other is not self.v1_graph:
@@ -174,8 +176,30 @@ class GraphRecorder(GraphBuilder):
         if len(self.guards) > known:   # sizes this node's shape rule (or lack of one) fixed:
             for guard in self.guards[known:]:   # they bind only the runs that need the node
                 self.guard_owner[id(guard)] = len(self.nodes) - 1
+        self.guard_uses.node_recorded(len(self.nodes) - 1)
         outs = out if prim.multiple_results else (out,)
         self.v1_graph._add_op(_camel(prim.name), len(self.nodes) - 1, ins, outs)
+
+    def static_value(self, t, what):
+        """A value guard, noted with what is built from the guarded value (value_guards.py):
+        a run checks it only when it needs one of those (session.py)."""
+        known = len(self.nodes)
+        v = super().static_value(t, what)
+        if len(self.nodes) > known:
+            self.guard_uses.guard_made(known)
+        return v
+
+    def knows(self, t):
+        if id(t) not in self.slots and self.guard_uses.is_born(t):
+            self.slot_of(t)   # a nested trace's capture: a constant of this graph
+        return super().knows(t)
+
+    def slot_of(self, t):
+        known = id(t) in self.slots
+        s = self._slot_of(t)
+        if not known and s in self.consts:
+            self.guard_uses.const_captured(t, s)
+        return s
 
     def read_variable(self, var):
         if id(var) not in self.v1_graph._variables:

@@ -363,7 +363,7 @@ class _Plan:
                 nxt += 1
             else:
                 outputs.append(None)
-        _add_value_guards(graph, walk, set(feed_slots))
+        _add_value_guards(graph, walk, set(feed_slots), any(k == "c" for (k, _), _ in items))
         needed = sorted(walk.nodes)
         nodes = [rec.nodes[i] for i in needed] + extra
         g = ir.Graph("session_run", list(feed_slots), [f"feed{i}" for i in range(len(feed_slots))],
@@ -454,23 +454,34 @@ def _guards(rec, g, nodes):
     return out
 
 
-def _add_value_guards(graph, walk, fed):
+def _add_value_guards(graph, walk, fed, every=False):
     """Add to the plan the graph's value guards (`ir.size_guard_p`: a tensor's value used
-    as a size while building, as ``range(shape(x)[0])``) whose inputs this run can compute:
-    a run feeding another value then raises instead of using the built one. A guard that
-    needs an unfed placeholder is left out (the run cannot have changed its value)."""
+    as a size while building, as ``range(shape(x)[0])``) whose inputs this run can compute
+    and that what the plan runs was built from (`value_guards.GuardUses`; a guard with
+    no known use, or ``every`` for a plan fetching constants, joins every plan): a run
+    feeding another value then raises instead of using the built one. A guard that needs an
+    unfed placeholder is left out (the run cannot have changed its value)."""
     rec = graph._recorder
-    for i, node in enumerate(rec.nodes):
-        if node.prim is not ir.size_guard_p or i in walk.nodes:
-            continue
-        sub = _Walk(graph, fed)
-        try:
-            for s in node.ins:
-                sub.slot(s)
-        except InvalidArgumentError:
-            continue
-        walk.nodes |= sub.nodes | {i}
-        walk.consts |= sub.consts
+    targets, used = rec.guard_uses.targets, rec.guard_uses.used
+    changed = True
+    while changed:   # a guard's own inputs may need other guards
+        changed = False
+        for i, node in enumerate(rec.nodes):
+            if node.prim is not ir.size_guard_p or i in walk.nodes:
+                continue
+            nodes, consts = targets.get(i, ((), ()))
+            if i in used and not every and walk.nodes.isdisjoint(nodes) \
+                    and walk.consts.isdisjoint(consts):
+                continue
+            sub = _Walk(graph, fed)
+            try:
+                for s in node.ins:
+                    sub.slot(s)
+            except InvalidArgumentError:
+                continue
+            walk.nodes |= sub.nodes | {i}
+            walk.consts |= sub.consts
+            changed = True
 
 
 class _Walk:
