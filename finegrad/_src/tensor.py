@@ -39,6 +39,14 @@ def _concrete(t, what):
             g.check_concrete(t, what)
 
 
+def _static_size(t):
+    """The value of ``t`` as symbolic sizes, where a shape-polymorphic trace knows it as one
+    (``shape(x)[0]`` of an open axis: a `dims.Dim`, or a tuple holding some), else None."""
+    tracer = _state.tracer
+    known = getattr(tracer, "symbolic_size", None)
+    return known(t) if known is not None else None
+
+
 def _static_value(t, what):
     """The NumPy value of ``t`` used as a static argument (a shape, a range's bound, a
     depth). Inside finegrad.function a traced ``t`` is accepted as TensorFlow accepts it:

@@ -80,6 +80,22 @@ def shape_with(x, lead=(), ones=()):
     return tuple(lead) + tuple(1 if i in ones else s for i, s in enumerate(core.shape_of(x)))
 
 
+def symbolic_shape(shape):
+    """``shape`` (a shape argument) with the entries a shape-polymorphic trace knows as
+    symbolic sizes (``[shape(x)[0], 3]``) as Dims, or None when it has none: the op then
+    builds a node of that symbolic shape instead of guarding the traced value."""
+    if isinstance(shape, Tensor):
+        v = tensor_module._static_size(shape)
+        return tuple(v) if isinstance(v, tuple) else None
+    if not isinstance(shape, (list, tuple)) or not any(isinstance(d, Tensor) for d in shape):
+        return None
+    out = [tensor_module._static_size(d) if isinstance(d, Tensor) else None for d in shape]
+    if all(v is None or isinstance(v, tuple) for v in out):
+        return None
+    return tuple(as_int(d, "finegrad: a shape", "shape") if v is None else v
+                 for d, v in zip(shape, out, strict=True))
+
+
 def _shape_arg(shape, fn, arg="shape"):
     if isinstance(shape, Tensor):
         shape = _static(shape, "a shape").tolist()

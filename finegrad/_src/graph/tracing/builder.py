@@ -20,6 +20,7 @@ from finegrad._src import core, dtypes, nest
 from finegrad._src.ad import custom
 from finegrad._src.graph import ir
 from finegrad._src.graph.compile import symbolic
+from finegrad._src.graph.tracing import size_values
 from finegrad._src.ops.array import indexing
 from finegrad._src.graph.ir import Graph, Node, OutSlot, read_variable_p, assign_variable_p
 from finegrad._src.dims import Dim, has_dims, is_symbolic
@@ -106,6 +107,7 @@ class GraphBuilder(core.Recorder):
         # builder)
         self.poly = parent.poly if parent is not None else False
         self.sym = {}
+        self.made_by = {}    # slot -> the index of the node that computes it
         self.guards = []
         self._nsym = 0
         self._rule = None      # the primitive whose shape rule runs (named by its guards)
@@ -253,6 +255,8 @@ class GraphBuilder(core.Recorder):
         out_slots = tuple(self._new_slot(o) for o in outs)
         if self.poly and (self.sym or has_dims(params)):
             symbolic.record_shapes(self, prim, ins, in_slots, params, outs, out_slots)
+        for s in out_slots:
+            self.made_by[s] = len(self.nodes)
         self.nodes.append(Node(prim, in_slots, params, out_slots,
                                [self.meta[s] for s in out_slots]))
         self.entries.append((prim, ins, params, out))
@@ -306,6 +310,11 @@ class GraphBuilder(core.Recorder):
             self.nodes.append(Node(ir.size_guard_p, (s,), {"value": ir.frozen(t._value),
                                                            "what": what}, (), []))
         return t._value
+
+    def symbolic_size(self, t):
+        """The value of ``t`` as symbolic sizes (``shape(x)[0]`` of an open axis), or None
+        (graph/tracing/size_values.py)."""
+        return size_values.symbolic_value(self, t) if self.poly else None
 
     def static_shape(self, t):
         """``Tensor.shape`` inside this trace: the axes left open (symbolic) are None."""

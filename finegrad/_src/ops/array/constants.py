@@ -14,8 +14,10 @@ from finegrad._src import tensor as tensor_module
 from finegrad._src.errors import InvalidArgumentError
 from finegrad._src.ops.array.structural import (_t, broadcast_to, cast, concat, convert_to_tensor,
                                                 reshape)
-from finegrad._src.ops.zeros_and_axes import _shape_arg
+from finegrad._src.ops.zeros_and_axes import _shape_arg, filled, symbolic_shape
 from finegrad._src.ops.array.indexing import getitem
+from finegrad._src.ops.math.reductions import cumsum
+from finegrad._src.dims import Dim
 from finegrad._src.tensor import Tensor, to_numpy_value
 from finegrad._src.shapes import as_int, as_ints
 from finegrad._src.variables import Variable
@@ -70,6 +72,9 @@ def zeros(shape: Any, dtype: DTypeLike = dtypes.float32, name: str | None = None
     dt = dtypes.as_dtype(dtype)._np
     if dt.kind == "O":   # TensorFlow's zeros of dtype string are empty strings
         return Tensor(np.full(_shape_arg(shape, "finegrad.zeros"), b"", object))
+    sym = symbolic_shape(shape)   # [shape(x)[0], 3] in a trace: a node of that shape
+    if sym is not None:
+        return filled(sym, 0, dt)
     return Tensor(np.zeros(_shape_arg(shape, "finegrad.zeros"), dt))
 
 
@@ -84,6 +89,9 @@ def ones(shape: Any, dtype: DTypeLike = dtypes.float32, name: str | None = None,
     dt = dtypes.as_dtype(dtype)._np
     if dt.kind == "O":
         raise TypeError("finegrad.ones: there is no string one (TensorFlow refuses it too)")
+    sym = symbolic_shape(shape)
+    if sym is not None:
+        return filled(sym, 1, dt)
     return Tensor(np.ones(_shape_arg(shape, "finegrad.ones"), dt))
 
 
@@ -98,7 +106,21 @@ def fill(dims: Any, value: TensorLike, name: str | None = None, layout: Any = No
     if v._value.ndim:
         raise ValueError(f"finegrad.fill: value must be a scalar, got shape {v.shape}")
     # a recorded broadcast: differentiable in ``value``, and a graph node when traced
-    return broadcast_to(v, _shape_arg(dims, "finegrad.fill"))
+    return broadcast_to(v, symbolic_shape(dims) or _shape_arg(dims, "finegrad.fill"))
+
+
+def _symbolic_count(start, limit, delta, dtype):
+    """``range(n)`` of a size a shape-polymorphic trace knows symbolically (``shape(x)[0]``):
+    a node of that length (a cumsum of ones, less one) instead of a guard on the traced
+    value. None for any other range."""
+    if not isinstance(limit, Tensor) or isinstance(start, Tensor) or isinstance(delta, Tensor) \
+            or not limit.dtype.is_integer or start != 0 or delta != 1:
+        return None
+    n = tensor_module._static_size(limit)
+    if type(n) is not Dim:
+        return None
+    dt = limit._value.dtype if dtype is None else dtypes.as_dtype(dtype)._np
+    return cumsum(filled((n,), 1, dt)) - 1
 
 
 def range_(start: Any, limit: Any = None, delta: Any = 1, dtype: DTypeLike | None = None,
@@ -115,6 +137,9 @@ def range_(start: Any, limit: Any = None, delta: Any = 1, dtype: DTypeLike | Non
                             f"tensor, got a string {v!r:.30}")
     if limit is None:
         start, limit = 0, start
+    counted = _symbolic_count(start, limit, delta, dtype)
+    if counted is not None:
+        return counted
     # a traced bound fixes the shape: the graph checks each run's value (as TF computes it)
     vals = [to_numpy_value(tensor_module._static_value(v, "finegrad.range's bounds")
                            if isinstance(v, Tensor) else v) for v in (start, limit, delta)]

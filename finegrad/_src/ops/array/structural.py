@@ -22,7 +22,7 @@ from finegrad._src.ops.lowering import jnp
 from finegrad._src import tensor as _tensor
 from finegrad._src.ops.zeros_and_axes import (no_strings, _static, _normalize_axis, _shape_arg,
                                               filled, instantiate_zeros, normalize_axes,
-                                              shape_with, zeros_of, axis_vmap)
+                                              symbolic_shape, shape_with, zeros_of, axis_vmap)
 from finegrad._src.ops.array.indexing import getitem
 from finegrad._src.shapes import as_ints
 from finegrad._src.tensor import Tensor
@@ -192,7 +192,7 @@ def reshape(tensor: TensorLike, shape: Any, name: str | None = None) -> Tensor:
     TensorShape([2, 3])
     """
     x = _t(tensor)
-    if dims.has_dims(shape):    # a rule's symbolic target (inside a shape-polymorphic trace)
+    if dims.has_dims(shape := symbolic_shape(shape) or shape):   # symbolic (a traced size)
         return _reshape_symbolic(x, tuple(shape))
     if isinstance(shape, Tensor):
         shape = _static(shape, "a shape").tolist()
