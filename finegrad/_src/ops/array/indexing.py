@@ -11,6 +11,7 @@ import numpy as np
 
 from finegrad._src import core, dims
 from finegrad._src.core import Primitive, bind
+from finegrad._src.ops.lowering import pad_into_zeros
 from finegrad._src.ops.zeros_and_axes import as_tensor, _static
 from finegrad._src.tensor import Tensor
 
@@ -248,7 +249,12 @@ def _scatter_add_impl(ct, *, shape, index):
 
 @scatter_add_p.def_lowering
 def _scatter_add_lower(ct, *, shape, index):
+    """A plain slice (ints, slices with positive steps) is a `lax.pad` of the cotangent
+    (XLA fuses it; a scatter is a loop of its own); any other index scatters."""
     import jax.numpy as jnp
+    padded = pad_into_zeros(ct, shape, index.idx) if index.basic else None
+    if padded is not None:
+        return padded
     z = jnp.zeros(shape, ct.dtype)
     # a basic index writes each element once: set, as impl assigns (keeps a -0.0 cotangent)
     return z.at[index.idx].set(ct) if index.basic else z.at[index.idx].add(ct)
