@@ -13,7 +13,9 @@ Dtypes are kept as finegrad has them: lowering and every call run with JAX's 64-
 enabled (``jax.enable_x64``, a thread-local switch), so float64 graphs compute in float64.
 Variables' values stay on the device between calls (kept while the variable holds the
 value they were made from; the variable holds a host copy). On a GPU the assigned
-variables' buffers are donated to the executable; on the CPU nothing is donated.
+variables' buffers are donated to the executable; on the CPU nothing is donated, and large
+NumPy arguments that are not 64-byte aligned go through an aligned staging buffer, which JAX
+reads in place (`staging`).
 """
 import collections
 import warnings
@@ -23,6 +25,7 @@ import numpy as np
 from finegrad._src.api import contexts
 from finegrad._src.graph.compile.simplify import simplify
 from finegrad._src.graph.xla import lower
+from finegrad._src.graph.xla.staging import Staging, unalias
 
 _NO_JAX: list[bool] = []   # non-empty once the warning that JAX is missing was given
 
@@ -87,11 +90,12 @@ def refusal(g):
 class _Entry:
     """One signature's executable, what its lowering made, and its host callbacks."""
 
-    __slots__ = ("callbacks", "device", "exe", "jaxpr", "lowered")
+    __slots__ = ("callbacks", "device", "exe", "jaxpr", "lowered", "staging")
 
     def __init__(self, exe, lowered, jaxpr, callbacks, device):
         self.exe, self.lowered, self.jaxpr = exe, lowered, jaxpr
         self.callbacks, self.device = callbacks, device
+        self.staging = Staging()   # aligned copies of large unaligned arguments (CPU)
 
 
 class XlaFunction:
@@ -132,11 +136,15 @@ class XlaFunction:
         e = self.entry([(v.shape, v.dtype) for v in vals])
         dev = e.device
         lower.clear_callback_error()
+        vals, used = e.staging.stage(vals) if dev.platform == "cpu" else (vals, [])
         try:
             with x64():   # (64-bit values stay 64-bit on the way in, too)
                 reads = [self._device_value(v, dev) for v in self.read_only]
                 assigned = [self._device_value(v, dev) for v in self.assigned]
                 outs, new = e.exe(list(vals), reads, assigned)
+                if used:
+                    outs, new = unalias(outs, used), unalias(new, used)
+                    e.staging.release(used)
         except Exception:
             for v in self.assigned:   # (their buffers may have been donated)
                 self._on_device.pop((id(v), dev), None)
