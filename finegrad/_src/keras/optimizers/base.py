@@ -497,3 +497,14 @@ class Optimizer:
             config["learning_rate"] = schedules.deserialize(config["learning_rate"],
                                                             custom_objects)
         return cls(**config)
+
+
+def serialize(optimizer: Any) -> dict:
+    """Keras's config dict of an optimizer.
+
+    >>> import finegrad as fg
+    >>> fg.keras.optimizers.serialize(fg.keras.optimizers.SGD())["class_name"]
+    'SGD'
+    """
+    return {"module": "keras.optimizers", "class_name": type(optimizer).__name__,
+            "config": optimizer.get_config(), "registered_name": None}

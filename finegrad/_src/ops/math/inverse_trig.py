@@ -74,7 +74,7 @@ def squared_difference(x: TensorLike, y: TensorLike, name: str | None = None) ->
 
 # ---- atan2(y, x): the angle of the point (x, y) ----------------------------------------------
 
-atan2_p = Primitive("atan2", kernel=np.arctan2, batch_rule=True)
+atan2_p = Primitive("atan2", kernel=np.arctan2, batch_rule=True, lower_jax="arctan2")
 
 
 def atan2(y: TensorLike, x: TensorLike, name: str | None = None) -> Tensor:
