@@ -23,6 +23,7 @@ import warnings
 import numpy as np
 
 from finegrad._src.api import contexts
+from finegrad._src.graph import ir
 from finegrad._src.graph.compile.simplify import simplify
 from finegrad._src.graph.xla import lower
 from finegrad._src.graph.xla.staging import Staging, unalias
@@ -150,21 +151,29 @@ class XlaFunction:
                 self._on_device.pop((id(v), dev), None)
             lower.raise_callback_error()
             raise
+        shadow = ir.current_shadow()
         for var, value in zip(self.assigned, new, strict=True):
-            var._set(np.asarray(value))
-            self._on_device[(id(var), dev)] = (var._storage, value)
+            if shadow is None:
+                var._set(np.asarray(value))
+                host = var._storage
+            else:   # a TF1 session's values (`ir.dry_run`)
+                host = shadow[id(var)] = np.asarray(value)
+            self._on_device[(id(var), dev)] = (host, value)
         return [None if o is None else _host(o) for o in outs]
 
     def _device_value(self, var, device):
         """``var``'s value on ``device``: the array this function last gave it or put there,
         while the variable still holds that value (its storage is never written in place:
-        a new value is a new array), else its host value put there now."""
+        a new value is a new array), else its host value put there now. Inside a TF1
+        session's run (`ir.dry_run`) the host value is the session's."""
+        shadow = ir.current_shadow()
+        host = var._storage if shadow is None else shadow.get(id(var), var._storage)
         kept = self._on_device.get((id(var), device))
-        if kept is not None and kept[0] is var._storage:
+        if kept is not None and kept[0] is host:
             return kept[1]
         import jax
-        value = jax.device_put(var._storage, device)
-        self._on_device[(id(var), device)] = (var._storage, value)
+        value = jax.device_put(host, device)
+        self._on_device[(id(var), device)] = (host, value)
         return value
 
     def _compile(self, specs, device):
