@@ -29,6 +29,7 @@ from finegrad._src.graph.xla import lower
 from finegrad._src.graph.xla.staging import Staging, unalias
 
 _NO_JAX: list[bool] = []   # non-empty once the warning that JAX is missing was given
+_DEVICES: dict = {}   # a finegrad.device string (or None) -> the JAX device it places on
 
 
 def jax_available():
@@ -113,18 +114,22 @@ class XlaFunction:
         assigned = {id(v) for v in lower.graph_variables(self.graph, assigned_only=True)}
         self.assigned = [v for v in variables if id(v) in assigned]
         self.read_only = [v for v in variables if id(v) not in assigned]
-        self._cache = collections.OrderedDict()   # (device name, signature) -> _Entry
+        self._cache = collections.OrderedDict()   # (JAX device, signature) -> _Entry
         self._on_device = {}   # (id(var), device) -> (its host value, that value there)
         self.compilations = 0
 
     def entry(self, specs):
         """The `_Entry` for arguments of ``specs`` ((shape, dtype) each) on the current
-        `finegrad.device`, compiled if new."""
+        `finegrad.device`, compiled if new (once per device: device strings that name the
+        same one, or that fall back to the default, share it)."""
         name = contexts.current_device()
-        key = (name, tuple(specs))
+        device = _DEVICES.get(name)
+        if device is None:
+            device = _DEVICES[name] = jax_device(name)
+        key = (device, tuple(specs))
         e = self._cache.get(key)
         if e is None:
-            e = self._cache[key] = self._compile(specs, jax_device(name))
+            e = self._cache[key] = self._compile(specs, device)
             if len(self._cache) > self.MAX_SIGNATURES:
                 self._cache.popitem(last=False)
         else:
@@ -203,12 +208,18 @@ class XlaFunction:
         return _Entry(exe, lowered, traced.jaxpr, made[-1].callbacks, device)
 
     def listing(self, specs, hlo=False):
-        """The text of the compiled function for ``specs``: a header (device, the host
+        """The text of the compiled function for ``specs`` on the current `finegrad.device`:
+        a header (the device, and the one asked for where it is not here; the host
         callbacks, i.e. the nodes without a lowering) and the jaxpr (``hlo``: StableHLO)."""
         e = self.entry(specs)
         head = [f"# XLA through jax.jit on {e.device}; variables read: "
                 f"{[v.name for v in self.read_only]}, assigned: "
                 f"{[v.name for v in self.assigned]}"]
+        asked = contexts.current_device()
+        kind = contexts.device_kind(asked)[0] if asked else None
+        if kind is not None and kind.lower() != e.device.platform:
+            head.append(f"# finegrad.device({asked!r}): no such device here; placed on the "
+                        f"default device (TensorFlow's soft placement)")
         if e.callbacks:
             head.append(f"# host callbacks ({len(e.callbacks)} nodes run on the host):")
             head += [f"#   {c}" for c in e.callbacks]
