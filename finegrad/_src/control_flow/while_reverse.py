@@ -97,6 +97,6 @@ def while_grad_unbounded(prim, vals, params):
 
     def on_host(_):
         meta = [(tuple(x.shape), np.dtype(x.dtype)) for x in ins]
-        return list(xla.host_callback(prim, vals, params, meta,
-                                      f"a while_loop's gradient past {cap} trips"))
+        return list(xla.host_callback(prim, vals, params, meta, f"only for runs past {cap} "
+                                      f"trips, the stored loop's limit", declined=True))
     return tuple(lax.cond(trips <= cap, stored, on_host, None))
