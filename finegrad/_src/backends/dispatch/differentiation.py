@@ -46,10 +46,7 @@ def custom_gradient(f: Any = None, *, forward: Any = "none", jvp: Any = None) ->
     """
     if f is None:
         return _functools.partial(custom_gradient, forward=forward, jvp=jvp)
-    if forward not in ("none", "transpose"):
-        raise ValueError(
-            f"finegrad.ops.custom_gradient: forward must be 'none' or 'transpose', got {forward!r}"
-        )
+    _check_forward(forward)
     per_backend: dict[str, Any] = {}
 
     @_functools.wraps(f)
@@ -71,6 +68,13 @@ def custom_gradient(f: Any = None, *, forward: Any = "none", jvp: Any = None) ->
     del decorated.__wrapped__
     decorated._finegrad_ops_rule = f  # type: ignore[attr-defined]  # for testing.sweep
     return decorated
+
+
+def _check_forward(forward):
+    if forward not in ("none", "transpose"):
+        raise ValueError(
+            f"finegrad.ops.custom_gradient: forward must be 'none' or 'transpose', got {forward!r}"
+        )
 
 
 def _symbolic(values):

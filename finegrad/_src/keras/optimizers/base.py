@@ -72,12 +72,11 @@ def _clip_sparse_by_norm(g, clipnorm):
 
 def side_effect_cond(pred: Any, true_fn: Any, false_fn: Any) -> Any:
     """Run ``true_fn`` or ``false_fn`` (functions that only update variables) by ``pred``,
-    eagerly or in a trace. (Each branch returns a dummy tensor: a traced `cond` needs an
-    output.)"""
+    eagerly or in a trace; whatever they return is dropped (a `cond` whose branches both
+    return None is a side-effect-only one)."""
     def run(fn):
         def branch():
             fn()
-            return convert_to_tensor(0)
         return branch
     cond(pred, run(true_fn), run(false_fn))
 
