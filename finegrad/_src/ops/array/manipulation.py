@@ -21,6 +21,7 @@ from finegrad._src.ops.math.reductions import cumsum
 from finegrad._src.ops.math.elementwise import equal, where
 from finegrad._src.ops.array.gather import take
 from finegrad._src.ops.array.indexing import getitem
+from finegrad._src.ops.array.scatter_nd import gather_nd
 from finegrad._src.tensor import Tensor
 
 from typing import TYPE_CHECKING, Any
@@ -123,6 +124,26 @@ def _roll_open(x, axis, shift, n):
     return take(x, arithmetic.mod(positions - step, size), axis=axis)
 
 
+def _mirror_open(x, axis, before, after, n, off):
+    """The mirrored blocks before and after ``x`` along ``axis`` of open size ``n`` (``off``
+    1 for REFLECT, 0 for SYMMETRIC): a ``gather_nd`` at positions computed from the size
+    when the graph runs, so any padding valid for the run's size works, and paddings over
+    ``n - off`` are TensorFlow's InvalidArgumentError for that run."""
+    ndim = x._value.ndim
+    perm = [axis] + [d for d in range(ndim) if d != axis]
+    front = transpose(x, perm) if axis else x
+    back = [perm.index(d) for d in range(ndim)]
+
+    def pick(idx):
+        got = gather_nd(front, reshape(idx, [-1, 1]))
+        return transpose(got, back) if axis else got
+    lo = pick(np.arange(before - 1 + off, off - 1, -1, dtype=np.int64)) if before else None
+    hi = None
+    if after:
+        hi = pick(filled((), n, np.int64) - np.arange(1 + off, 1 + off + after, dtype=np.int64))
+    return lo, hi
+
+
 def _pad_axis(x, axis, before, after, mode, constant_values):
     """``x`` padded on one axis (whose size may be open: the blocks' sizes are constants and
     the slices' bounds count from the ends, so one graph serves every size)."""
@@ -135,13 +156,14 @@ def _pad_axis(x, axis, before, after, mode, constant_values):
             shape[axis] = k
             return broadcast_to(value, tuple(shape))
         lo, hi = (block(before) if before else None), (block(after) if after else None)
+    elif type(n) is dims.Dim:
+        lo, hi = _mirror_open(x, axis, before, after, n, 1 if mode == "REFLECT" else 0)
     else:
         off = 1 if mode == "REFLECT" else 0
-        if type(n) is not dims.Dim and (before > n - off or after > n - off):
+        if before > n - off or after > n - off:
             raise ValueError(f"finegrad.pad: paddings must be at most {n - off} on an axis of "
                              f"size {n} in {mode} mode, got ({before}, {after})")
-        # constant indices, the end's counted from the end: valid for every size that has
-        # them, and an IndexError when a run's size is too small for the paddings
+
         def pick(idx):
             return getitem(x, _axis_slice(x._value.ndim, axis, np.asarray(idx)))
         lo = pick(range(before - 1 + off, off - 1, -1)) if before else None

@@ -1,0 +1,63 @@
+"""Ops along a ``None`` dimension of a placeholder that once kept the size the graph was built
+with: one graph fed several sizes gives TensorFlow's values and gradients (compared live), and
+TensorFlow's errors where a fed size does not fit."""
+import numpy as np
+import pytest
+
+import finegrad as fg
+
+
+def _run(lib, build, feeds, shape=(None, 3), order=1):
+    """Values of ``build(lib, x)`` and the gradients of ``sum(sin(.))`` of them (and their
+    gradients' sums' gradients for ``order`` 2), for each of ``feeds`` to one graph."""
+    v1 = lib.compat.v1
+    with lib.Graph().as_default():
+        x = v1.placeholder(lib.float64, list(shape))
+        y = build(lib, x)
+        fetch = [y]
+        g = v1.gradients(sum(lib.reduce_sum(lib.sin(t)) for t in lib.nest.flatten(y)), [x])[0]
+        fetch.append(g)
+        if order == 2:
+            fetch.append(v1.gradients(lib.reduce_sum(g * g), [x])[0])
+        with v1.Session() as sess:
+            return [sess.run(fetch, {x: f}) for f in feeds]
+
+
+def _compare(build, feeds, **kw):
+    tf = pytest.importorskip("tensorflow")
+    ours, theirs = _run(fg, build, feeds, **kw), _run(tf, build, feeds, **kw)
+    for a, b in zip(fg.nest.flatten(ours), fg.nest.flatten(theirs), strict=True):
+        assert np.shape(a) == np.shape(b)
+        np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12)
+    return ours
+
+
+def _feeds(*sizes, cols=3):
+    return [np.linspace(-1.5, 2., n * cols).reshape(n, cols) for n in sizes]
+
+
+PADS = {
+    "reflect": lambda lib, x: lib.pad(x, [[3, 4], [1, 2]], mode="REFLECT"),
+    "symmetric": lambda lib, x: lib.pad(x, [[5, 2], [0, 3]], mode="SYMMETRIC"),
+    "reflect_inner_axis": lambda lib, x: lib.pad(lib.transpose(x), [[1, 1], [4, 2]],
+                                                 mode="REFLECT"),
+    "symmetric_inner_axis": lambda lib, x: lib.pad(lib.transpose(x), [[0, 2], [3, 6]],
+                                                   mode="SYMMETRIC"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(PADS))
+def test_mirror_pad_larger_than_the_built_size(case):
+    _compare(PADS[case], _feeds(7, 9, 6))
+
+
+@pytest.mark.parametrize("case", sorted(PADS))
+def test_mirror_pad_too_large_for_the_fed_size_is_invalid_argument(case):
+    v1 = fg.compat.v1
+    with fg.Graph().as_default():
+        x = v1.placeholder(fg.float64, [None, 3])
+        y = PADS[case](fg, x)
+        with v1.Session() as sess:
+            assert sess.run(y, {x: _feeds(7)[0]}).size
+            with pytest.raises(fg.errors.InvalidArgumentError):
+                sess.run(y, {x: _feeds(3)[0]})
