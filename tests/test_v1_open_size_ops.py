@@ -61,3 +61,44 @@ def test_mirror_pad_too_large_for_the_fed_size_is_invalid_argument(case):
             assert sess.run(y, {x: _feeds(7)[0]}).size
             with pytest.raises(fg.errors.InvalidArgumentError):
                 sess.run(y, {x: _feeds(3)[0]})
+
+
+def test_unstack_along_an_open_axis_needs_num():
+    tf = pytest.importorskip("tensorflow")
+    for lib in (fg, tf):
+        with lib.Graph().as_default():
+            x = lib.compat.v1.placeholder(lib.float64, [None, 3])
+            with pytest.raises(ValueError, match=r"Cannot infer argument `num` from shape "
+                                                 r"\(None, 3\)"):
+                lib.unstack(x)
+
+
+def _stack_back(lib, parts):
+    return lib.stack([p * (k + 1.) for k, p in enumerate(parts)], axis=1)
+
+
+OPEN_OPS = {
+    "unstack": (lambda lib, x: _stack_back(lib, lib.unstack(x, num=4)), (4, 4)),
+    "unstack_inner": (lambda lib, x: _stack_back(lib, lib.unstack(lib.transpose(x), num=5,
+                                                                  axis=1)), (5, 5)),
+    "repeat_counts": (lambda lib, x: lib.repeat(x, [2, 0, 3, 1], axis=0), (4, 4, 5)),
+    "repeat_counts_inner": (lambda lib, x: lib.repeat(x, [1, 0, 2], axis=1), (3, 6, 0)),
+}
+
+
+@pytest.mark.parametrize("case", sorted(OPEN_OPS))
+def test_open_axis_ops_serve_each_fed_size(case):
+    build, sizes = OPEN_OPS[case]
+    _compare(build, _feeds(*sizes))
+
+
+@pytest.mark.parametrize("case", ["unstack", "unstack_inner", "repeat_counts"])
+def test_a_size_the_op_cannot_take_is_invalid_argument(case):
+    v1 = fg.compat.v1
+    with fg.Graph().as_default():
+        x = v1.placeholder(fg.float64, [None, 3])
+        y = OPEN_OPS[case][0](fg, x)
+        with v1.Session() as sess:
+            sess.run(y, {x: _feeds(OPEN_OPS[case][1][0])[0]})
+            with pytest.raises(fg.errors.InvalidArgumentError):
+                sess.run(y, {x: _feeds(2)[0]})

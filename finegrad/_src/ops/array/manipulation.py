@@ -14,7 +14,8 @@ import numpy as np
 
 from finegrad._src import core, dims, dtypes
 from finegrad._src.ops.array.structural import (_t, broadcast_to, concat, convert_to_tensor,
-                                                expand_dims, reshape, transpose)
+                                                expand_dims, reshape, squeeze, transpose)
+from finegrad._src.ops.array.structural import unstack as _unstack_fixed
 from finegrad._src.ops.zeros_and_axes import _normalize_axis, _static, filled
 from finegrad._src.ops.math import arithmetic
 from finegrad._src.ops.math.reductions import cumsum
@@ -124,19 +125,53 @@ def _roll_open(x, axis, shift, n):
     return take(x, arithmetic.mod(positions - step, size), axis=axis)
 
 
+def _take_checked(x, axis, idx):
+    """``x``'s slices at positions ``idx`` (a vector) along ``axis``, an index out of range
+    of a run's size being TensorFlow's InvalidArgumentError (a ``gather_nd``; while a graph is
+    built on example sizes, its indices are clipped)."""
+    ndim = x._value.ndim
+    perm = [axis] + [d for d in range(ndim) if d != axis]
+    got = gather_nd(transpose(x, perm) if axis else x, reshape(idx, [-1, 1]))
+    return transpose(got, [perm.index(d) for d in range(ndim)]) if axis else got
+
+
+def unstack(value: TensorLike, num: Any = None, axis: int = 0,
+            name: str | None = None) -> list[Tensor]:
+    """Split ``value`` along ``axis`` into a list of tensors of one rank less (TensorFlow's
+    ``tf.unstack``). Along an axis left open (``None``) ``num`` must be given, as in
+    TensorFlow (a ValueError otherwise); a run whose size differs from ``num`` is an
+    InvalidArgumentError.
+
+    >>> import finegrad as fg
+    >>> [t.shape for t in fg.unstack(fg.zeros((2, 3)), axis=1)]
+    [TensorShape([2]), TensorShape([2]), TensorShape([2])]
+    """
+    x = _t(value)
+    a = _normalize_axis(axis, x._value.ndim, "finegrad.unstack")
+    n = core.shape_of(x)[a]
+    if type(n) is not dims.Dim:
+        return _unstack_fixed(x, num, a)
+    if num is None:
+        raise ValueError(f"Cannot infer argument `num` from shape {_shape_text(x)}")
+    num = int(num)
+    # slice i is read at i + (n - num) * (num + 1): out of range unless n == num
+    shift = (filled((), n, np.int64) - num) * (num + 1)
+    return [squeeze(_take_checked(x, a, shift + i), [a]) for i in range(num)]
+
+
+def _shape_text(x):
+    """``x``'s static shape as TensorFlow prints a TensorShape: ``(None, 3)``."""
+    return "(" + ", ".join("None" if d is None else str(d) for d in x.shape) + \
+        ("," if x._value.ndim == 1 else "") + ")"
+
+
 def _mirror_open(x, axis, before, after, n, off):
     """The mirrored blocks before and after ``x`` along ``axis`` of open size ``n`` (``off``
     1 for REFLECT, 0 for SYMMETRIC): a ``gather_nd`` at positions computed from the size
     when the graph runs, so any padding valid for the run's size works, and paddings over
     ``n - off`` are TensorFlow's InvalidArgumentError for that run."""
-    ndim = x._value.ndim
-    perm = [axis] + [d for d in range(ndim) if d != axis]
-    front = transpose(x, perm) if axis else x
-    back = [perm.index(d) for d in range(ndim)]
-
     def pick(idx):
-        got = gather_nd(front, reshape(idx, [-1, 1]))
-        return transpose(got, back) if axis else got
+        return _take_checked(x, axis, idx)
     lo = pick(np.arange(before - 1 + off, off - 1, -1, dtype=np.int64)) if before else None
     hi = None
     if after:
@@ -226,7 +261,8 @@ def repeat(input: TensorLike, repeats: Any, axis: Any = None,  # TensorFlow's ke
         r = reps[0]
         y = broadcast_to(expand_dims(x, a + 1), tuple(sym[:a + 1]) + (r,) + tuple(sym[a + 1:]))
         return reshape(y, tuple(sym[:a]) + (sym[a] * r,) + tuple(sym[a + 1:]))
-    n = x._value.shape[a]
+    open_axis = type(sym[a]) is dims.Dim   # counts are then checked by each run's size
+    n = len(reps) if open_axis else x._value.shape[a]
     if len(reps) == 1:
         reps = reps * n
     if len(reps) != n:
@@ -234,8 +270,9 @@ def repeat(input: TensorLike, repeats: Any, axis: Any = None,  # TensorFlow's ke
                          f"(the size of axis {a}), got {len(reps)}")
     if any(r < 0 for r in reps):
         raise ValueError(f"finegrad.repeat: repeats must be non-negative, got {reps}")
-    _sizes_fixed(x, [a], "repeat")
     idx = np.repeat(np.arange(n, dtype=np.int64), reps)
+    if open_axis:   # as TensorFlow: a run with fewer rows than counts fails where idx needs
+        return _take_checked(x, a, idx)   # them (InvalidArgumentError)
     return take(x, idx, axis=a)
 
 
