@@ -102,3 +102,26 @@ def test_a_size_the_op_cannot_take_is_invalid_argument(case):
             sess.run(y, {x: _feeds(OPEN_OPS[case][1][0])[0]})
             with pytest.raises(fg.errors.InvalidArgumentError):
                 sess.run(y, {x: _feeds(2)[0]})
+
+
+def _meshgrid_run(lib, indexing, feeds):
+    v1 = lib.compat.v1
+    with lib.Graph().as_default():
+        a = v1.placeholder(lib.float64, [None])
+        b = v1.placeholder(lib.float64, [None])
+        c = lib.constant([0.5, -1., 2.], lib.float64)
+        grids = lib.meshgrid(a, c, lib.sin(b), indexing=indexing)
+        loss = sum(lib.reduce_sum(lib.sin(g * (k + 1.))) for k, g in enumerate(grids))
+        grads = v1.gradients(loss, [a, b])
+        with v1.Session() as sess:
+            return [sess.run([grids, grads], {a: fa, b: fb}) for fa, fb in feeds]
+
+
+@pytest.mark.parametrize("indexing", ["xy", "ij"])
+def test_meshgrid_of_open_sizes(indexing):
+    tf = pytest.importorskip("tensorflow")
+    feeds = [(np.linspace(-1, 1, n), np.linspace(0, 2, m)) for n, m in ((4, 5), (2, 7), (0, 3))]
+    ours, theirs = _meshgrid_run(fg, indexing, feeds), _meshgrid_run(tf, indexing, feeds)
+    for a, b in zip(fg.nest.flatten(ours), fg.nest.flatten(theirs), strict=True):
+        assert np.shape(a) == np.shape(b)
+        np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12)

@@ -46,13 +46,6 @@ def _int_list(values, fn, what):
     return [int(v) for v in arr.reshape(-1)]
 
 
-def _sizes_fixed(x, axes, fn):
-    """Mark the current trace as serving only its traced sizes when one of ``axes`` of ``x``
-    is dynamic: these composites write that axis's size into the graph."""
-    shape = core.shape_of(x)
-    dims.pin([shape[a] for a in axes], fn)
-
-
 def _axis_slice(ndim, axis, sl):
     """An index tuple applying slice ``sl`` on ``axis`` only."""
     return tuple(sl if d == axis else slice(None) for d in range(ndim))
@@ -335,12 +328,10 @@ def meshgrid(*args: Any, **kwargs: Any) -> list[Tensor]:
         pos[0], pos[1] = 1, 0
     shape = [0] * len(xs)
     for p, x in zip(pos, xs, strict=True):
-        shape[p] = x._value.shape[0]
-    for x in xs:
-        _sizes_fixed(x, [0], "meshgrid")
+        shape[p] = core.shape_of(x)[0]   # an open size stays open: one graph for every size
     outs = []
     for p, x in zip(pos, xs, strict=True):
         target = [1] * len(xs)
         target[p] = -1
-        outs.append(broadcast_to(reshape(x, target), shape))
+        outs.append(broadcast_to(reshape(x, target), tuple(shape)))
     return outs
