@@ -83,6 +83,12 @@ OPEN_OPS = {
                                                                   axis=1)), (5, 5)),
     "repeat_counts": (lambda lib, x: lib.repeat(x, [2, 0, 3, 1], axis=0), (4, 4, 5)),
     "repeat_counts_inner": (lambda lib, x: lib.repeat(x, [1, 0, 2], axis=1), (3, 6, 0)),
+    "boolean_mask_fixed_mask": (lambda lib, x: lib.boolean_mask(
+        x * 2., np.array([True, False, True, True])), (4, 6, 5)),
+    "boolean_mask_fixed_mask_2d": (lambda lib, x: lib.boolean_mask(
+        x, np.arange(12).reshape(4, 3) % 3 != 1), (4, 7)),
+    "boolean_mask_fixed_inner": (lambda lib, x: lib.boolean_mask(
+        x, [True, False, True], axis=1), (4, 0, 6)),
 }
 
 
@@ -92,7 +98,8 @@ def test_open_axis_ops_serve_each_fed_size(case):
     _compare(build, _feeds(*sizes))
 
 
-@pytest.mark.parametrize("case", ["unstack", "unstack_inner", "repeat_counts"])
+@pytest.mark.parametrize("case", ["unstack", "unstack_inner", "repeat_counts",
+                                  "boolean_mask_fixed_mask", "boolean_mask_fixed_mask_2d"])
 def test_a_size_the_op_cannot_take_is_invalid_argument(case):
     v1 = fg.compat.v1
     with fg.Graph().as_default():

@@ -7,7 +7,8 @@ differentiable), so its gradient scatters the cotangent back (gather's VJP). Ins
 into the graph (a mean's divisor, a reshape), so ``mask_indices`` keeps that number and, when
 a run of the graph selects another number, raises `DataDependentSize`: `finegrad.function`
 then runs that call's Python eagerly (it never reuses a size baked in at trace time).
-It imports the core modules and `ops.zeros_and_axes`, `ops.array` and `ops.array.gather`.
+It imports the core modules and `ops.zeros_and_axes`, `ops.array`, `ops.array.gather` and
+`ops.array.manipulation`.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from finegrad._src.core import Primitive, bind, def_nondiff
 from finegrad._src.ops.array.structural import _t, reshape
 from finegrad._src.ops.zeros_and_axes import _normalize_axis
 from finegrad._src.ops.array.gather import take
+from finegrad._src.ops.array.manipulation import _take_checked
 
 from typing import TYPE_CHECKING, Any
 
@@ -126,10 +128,16 @@ def boolean_mask(tensor: TensorLike, mask: Any, axis: Any = None,
     if k == 0:
         raise ValueError(f"{fn}: mask must have rank >= 1, got a scalar")
     a = 0 if axis is None else _normalize_axis(axis, max(t._value.ndim, 1), fn)
-    if tuple(shape[a:a + k]) != m._value.shape:
+    sym = core.shape_of(t)
+    # an open axis of the tensor takes any size of the mask's (TensorFlow's static check)
+    opened = [type(d) is dims.Dim and type(e) is not dims.Dim
+              for d, e in zip(sym[a:a + k], core.shape_of(m), strict=False)]
+    pairs = zip(shape[a:a + k], m._value.shape, opened, strict=False)
+    if len(shape[a:a + k]) != k or any(s != e and not o for s, e, o in pairs):
         raise ValueError(f"{fn}: mask of shape {list(m._value.shape)} does not match axes "
                          f"{a}..{a + k - 1} of tensor of shape {list(shape)}")
-    sym = core.shape_of(t)
     flat = reshape(t, tuple(sym[:a]) + (-1,) + tuple(sym[a + k:])) if k != 1 else t
     m1 = reshape(m, (-1,)) if k != 1 else m
+    if any(opened):   # a fixed mask over open sizes: the positions it selects, checked
+        return _take_checked(flat, a, mask_indices(m1))   # against each run's size
     return take(flat, mask_indices(m1), axis=a)
