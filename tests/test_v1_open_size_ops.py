@@ -132,3 +132,28 @@ def test_meshgrid_of_open_sizes(indexing):
     for a, b in zip(fg.nest.flatten(ours), fg.nest.flatten(theirs), strict=True):
         assert np.shape(a) == np.shape(b)
         np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12)
+
+
+PRODUCTS = {
+    "reduce_prod_open_axis": lambda lib, x: lib.reduce_prod(x, 0),
+    "reduce_prod_all": lambda lib, x: lib.reduce_prod(x),
+    "reduce_prod_fixed_axis": lambda lib, x: lib.reduce_prod(x, 1, keepdims=True),
+    "cumprod": lambda lib, x: lib.math.cumprod(x, 0),
+    "cumprod_exclusive_reverse": lambda lib, x: lib.math.cumprod(x, 0, exclusive=True,
+                                                                 reverse=True),
+    "cumprod_exclusive": lambda lib, x: lib.math.cumprod(x * 0.5, 0, exclusive=True),
+    "cumsum_exclusive": lambda lib, x: lib.math.cumsum(lib.sin(x), 0, exclusive=True),
+}
+
+
+@pytest.mark.parametrize("case", sorted(PRODUCTS))
+def test_second_derivatives_of_products_along_an_open_axis(case):
+    feeds = [np.linspace(0.5, 1.5, 3 * n).reshape(n, 3) for n in (4, 6, 3)]
+    _compare(PRODUCTS[case], feeds, order=2)
+
+
+@pytest.mark.parametrize("case", ["reduce_prod_open_axis", "reduce_prod_all"])
+def test_reduce_prod_derivatives_with_zeros_and_zero_rows(case):
+    feeds = [np.array([[0., 2., 3.], [1., 0., 0.5], [2., 0., 4.]]), np.zeros((0, 3)),
+             np.linspace(-1., 1.5, 15).reshape(5, 3)]
+    _compare(PRODUCTS[case], feeds, order=2)
