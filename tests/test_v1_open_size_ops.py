@@ -157,3 +157,40 @@ def test_reduce_prod_derivatives_with_zeros_and_zero_rows(case):
     feeds = [np.array([[0., 2., 3.], [1., 0., 0.5], [2., 0., 4.]]), np.zeros((0, 3)),
              np.linspace(-1., 1.5, 15).reshape(5, 3)]
     _compare(PRODUCTS[case], feeds, order=2)
+
+
+def _py_run(lib, feeds):
+    v1 = lib.compat.v1
+    with lib.Graph().as_default():
+        x = v1.placeholder(lib.float64, [None, 3])
+        y = lib.numpy_function(lambda a: np.concatenate([a, a[:1]]) * 2., [x], lib.float64)
+        z = v1.py_func(lambda a: (a.sum(1), np.arange(a.shape[0] * 2.)), [x],
+                       [lib.float64, lib.float64])
+        w = lib.py_function(lambda a: a[:, :2] * 3., [x], lib.float64)
+        static = [y.shape.as_list() if y.shape.rank is not None else None]
+        s = lib.reduce_sum(y) + lib.reduce_sum(z[0]) * lib.reduce_sum(z[1]) + lib.reduce_sum(w)
+        g = lib.gradients(lib.reduce_sum(w * x[:, 1:]), [x])[0]
+        with v1.Session() as sess:
+            return static, [sess.run([y, z, w, s, g], {x: f}) for f in feeds]
+
+
+def test_py_func_results_of_open_sizes():
+    tf = pytest.importorskip("tensorflow")
+    feeds = _feeds(4, 6, 0, 4)
+    (static, ours), (_, theirs) = _py_run(fg, feeds), _py_run(tf, feeds)
+    assert static == [[None, None]]   # TensorFlow: unknown shape; here unknown sizes
+    for a, b in zip(fg.nest.flatten(ours), fg.nest.flatten(theirs), strict=True):
+        assert np.shape(a) == np.shape(b)
+        np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12)
+
+
+def test_py_func_results_whose_size_changes_for_one_fed_size():
+    v1 = fg.compat.v1
+    with fg.Graph().as_default():
+        x = v1.placeholder(fg.float64, [None])
+        y = fg.numpy_function(lambda a: a[a > 0], [x], fg.float64)
+        m = fg.reduce_mean(y) * fg.cast(fg.shape(y)[0], fg.float64)
+        with v1.Session() as sess:
+            for f in ([1., -2., 3.], [1., 2., 3.], [-1., -2., 3.], [1., 2.]):
+                f = np.array(f)
+                np.testing.assert_allclose(sess.run(m, {x: f}), f[f > 0].sum())
