@@ -3,8 +3,8 @@ from finegrad._src.ops.linalg.products import matmul, matvec, tensordot, einsum,
 from finegrad._src.ops.array.structural import transpose
 from finegrad._src.ops.array.constants import eye
 from finegrad._src.ops.math.statistics import l2_normalize
-from finegrad._src.ops.linalg.diag_inv_det import (band_part, diag, diag_part, trace,
-                                                   inv, det, slogdet)
+from finegrad._src.ops.linalg.diag_inv_det import band_part, diag, diag_part, trace, inv
+from finegrad._src.ops.linalg.determinants import det, slogdet
 from finegrad._src.ops.linalg.solvers import (solve, triangular_solve,
                                               cholesky_solve, adjoint, matrix_transpose)
 from finegrad._src.ops.linalg.cholesky_eigh import cholesky, eigh, eigvalsh

@@ -21,6 +21,7 @@ from finegrad._src.ops.nn.normalization_and_losses import (batch_normalization,
 from finegrad._src.ops.array.sequences_and_blocks import (space_to_depth,
                                                           depth_to_space)
 from finegrad._src.ops.math.counts_and_casts import zero_fraction
+from finegrad._src.ops.nn.ctc import ctc_loss
 
 __all__ = ["relu", "sigmoid", "tanh", "softplus", "softmax", "log_softmax",
            "softmax_cross_entropy_with_logits", "sparse_softmax_cross_entropy_with_logits",
@@ -30,4 +31,4 @@ __all__ = ["relu", "sigmoid", "tanh", "softplus", "softmax", "log_softmax",
            "avg_pool2d", "max_pool1d", "avg_pool1d", "max_pool", "avg_pool", "top_k", "bias_add",
            "embedding_lookup", "softsign", "batch_normalization",
            "weighted_cross_entropy_with_logits", "log_poisson_loss", "space_to_depth",
-           "depth_to_space", "zero_fraction"]
+           "depth_to_space", "zero_fraction", "ctc_loss"]

@@ -13,6 +13,8 @@ import finegrad as fg
 
 from op_table import (AWAY_FROM_ZERO, OpSpec, _add, _named)
 
+from finegrad._src.ops.linalg.determinants import adjugate
+
 _A = ((1, 3, 3), (2, 3, 3))
 
 
@@ -199,6 +201,32 @@ _SQ = ((1, 3, 3), (2, 3, 3))   # A + 3 I: well conditioned, det > 0
 _add(*(OpSpec(_named(f"linalg.{n}", lambda x, f=f: f(x + 3 * np.eye(3))), shapes=_SQ, prims=p)
        for n, f, p in (("inv", fg.linalg.inv, ("inv",)), ("det", fg.linalg.det, ("det",)),
                        ("slogdet", lambda x: fg.linalg.slogdet(x)[1], ("log_abs_det",)))))
+
+
+def _rank2(x):
+    """A singular 3 x 3 matrix of rank 2 (for any draw): rows x0, 2 x0, x1 of x (..., 2, 3)."""
+    return fg.stack([x[..., 0, :], 2 * x[..., 0, :], x[..., 1, :]], -2)
+
+
+def _rank1(x):
+    """A 3 x 3 matrix of rank 1: rows x0, 2 x0, -x0 of x (..., 1, 3)."""
+    return fg.stack([x[..., 0, :], 2 * x[..., 0, :], -x[..., 0, :]], -2)
+
+
+# det's gradient is the adjugate (ops/linalg/determinants.py), finite at singular matrices:
+# the adjugate on and off them, and det through singular matrices (its value stays 0 there,
+# the rules must give 0 too, where TensorFlow's det * inv raises)
+_add(OpSpec(_named("adjugate", lambda x: adjugate(x + 3 * np.eye(3))), shapes=_SQ,
+            prims=("adjugate",)),
+     OpSpec(_named("adjugate(rank 2)", lambda x: adjugate(_rank2(x))),
+            shapes=((2, 3), (2, 2, 3)), prims=("adjugate",)),
+     OpSpec(_named("adjugate(rank 1)", lambda x: adjugate(_rank1(x))),
+            shapes=((1, 3), (2, 1, 3)), prims=("adjugate",)),
+     OpSpec(_named("linalg.det(rank 2)", lambda x: fg.linalg.det(_rank2(x))),
+            shapes=((2, 3), (2, 2, 3)), prims=("det",)),
+     OpSpec(_named("linalg.det(rank 2) + det", lambda x: fg.linalg.det(_rank2(x)) * 3
+                   + fg.linalg.det(x[..., 0, :, None] * x[..., 1, None, :] + 3 * np.eye(3))),
+            shapes=((2, 3), (2, 2, 3)), prims=("det",)))
 
 
 # ---- ops/linalg/diag_cross_rank.py (the norms are away from 0, where the euclidean one has a kink)

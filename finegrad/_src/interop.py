@@ -75,6 +75,8 @@ def array_from(value: Any, fn: str) -> np.ndarray | list | None:
         else:
             return None
     except Exception as e:   # the producer's own reason, whatever its class
+        if isinstance(e, ValueError) and getattr(type(value), "_symbolic_placeholder", False):
+            raise   # a functional model's placeholder says why, as Keras's does (ValueError)
         raise TypeError(f"{fn}: cannot convert {type_name(value)} to a tensor: "
                         f"{type(e).__name__}: {e}") from None
     if arr.dtype.kind not in "biufcUSO" or arr.dtype.kind == "O" and not all(

@@ -409,9 +409,11 @@ def as_int(value, fn, arg, whole=None):
     bool or a string is a TypeError naming ``fn`` and ``arg`` (TensorFlow refuses them too;
     truncating ``2.5`` to 2 would be a silent wrong shape)."""
     if not isinstance(value, (bool, np.bool_, str, bytes)):
+        static = getattr(value, "_static_int", None)   # a Tensor: a traced one is guarded
+        if static is not None and value.dtype.is_integer and len(value.shape) == 0:
+            return static(f"{fn}'s {arg}")   # a trace's refusal says why: let it through
         try:
-            static = getattr(value, "_static_int", None)   # a Tensor: a traced one is guarded
-            return operator.index(value) if static is None else static(f"{fn}'s {arg}")
+            return operator.index(value)
         except TypeError:
             pass
     shown = "" if whole is None else f" in {whole!r:.60}"

@@ -20,7 +20,7 @@ import numpy as np
 from finegrad._src import core, dtypes, interop
 from finegrad._src.shapes import TensorShape
 from finegrad._src.state import state as _state
-from finegrad._src.tensor import (Tensor, _has_numpy, convert_like, convert_to_tensor,
+from finegrad._src.tensor import (Tensor, _TensorRef, _has_numpy, convert_like, convert_to_tensor,
                                   numpy_text, to_numpy_value)
 
 _ids = itertools.count()
@@ -308,8 +308,10 @@ class Variable:
         self.__dict__.update(state)
         self._lock = threading.RLock()
 
-    def ref(self) -> Variable:
-        return self
+    def ref(self) -> Any:
+        """A hashable reference to this variable (variables themselves are unhashable in
+        TensorFlow 2, as ``==`` compares their values): ``ref.deref()`` gives it back."""
+        return _TensorRef(self)
 
     def __repr__(self) -> str:
         return (f"<finegrad.Variable '{self.name}' shape={tuple(self._storage.shape)} "
@@ -331,7 +333,11 @@ class Variable:
         return iter(self._as_tensor())
 
     def __hash__(self) -> int:
-        return id(self)
+        if getattr(_state.tracer, "v1_graph", None) is not None:   # a TF1 graph: identity
+            return id(self)
+        raise TypeError(f"Variable is unhashable (== compares values, as in TensorFlow 2). "
+                        f"Instead, use variable.ref() as the key (and ref.deref() to get the "
+                        f"variable back). (Variable: {self.name})")
 
     def __eq__(self, other: object) -> Tensor | bool:  # type: ignore[override]
         if getattr(_state.tracer, "v1_graph", None) is not None:   # a TF1 graph: identity

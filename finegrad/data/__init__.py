@@ -1,7 +1,9 @@
 """``tf.data``: the part of it training code uses (``Dataset`` and its iterator)."""
 from finegrad._src.data.dataset import (
     AUTOTUNE, INFINITE_CARDINALITY, UNKNOWN_CARDINALITY, Dataset, Iterator)
+from finegrad._src.data.regrouping import DatasetSpec
 from finegrad.data import experimental
 
-__all__ = ["AUTOTUNE", "Dataset", "INFINITE_CARDINALITY", "Iterator", "UNKNOWN_CARDINALITY",
+__all__ = ["AUTOTUNE", "Dataset", "DatasetSpec", "INFINITE_CARDINALITY", "Iterator",
+           "UNKNOWN_CARDINALITY",
            "experimental"]

@@ -11,7 +11,7 @@ from finegrad._src.keras.losses import (
     categorical_crossentropy, sparse_categorical_crossentropy, binary_focal_crossentropy,
     categorical_focal_crossentropy, serialize, deserialize, get, Dice, Tversky,
     CategoricalGeneralizedCrossEntropy,
-    dice, tversky, categorical_generalized_cross_entropy)
+    dice, tversky, categorical_generalized_cross_entropy, CTC, Circle, ctc, circle)
 
 __all__ = [
     "Loss", "MeanSquaredError", "MeanAbsoluteError",
@@ -26,4 +26,5 @@ __all__ = [
     "binary_crossentropy", "categorical_crossentropy", "sparse_categorical_crossentropy",
     "binary_focal_crossentropy", "categorical_focal_crossentropy", "serialize", "deserialize",
     "get", "Dice", "Tversky", "CategoricalGeneralizedCrossEntropy",
-    "dice", "tversky", "categorical_generalized_cross_entropy"]
+    "dice", "tversky", "categorical_generalized_cross_entropy", "CTC", "Circle", "ctc",
+    "circle"]

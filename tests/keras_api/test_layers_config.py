@@ -76,8 +76,11 @@ def test_keras_written_configs_with_quantization_options_load():
     config.update(quantization_config=None, lora_rank=None)
     assert L.Dense.from_config(config).units == 3
     assert L.Embedding(4, 2, quantization_config=None).input_dim == 4
-    with pytest.raises(NotImplementedError, match="LoRA"):
-        L.EinsumDense("ab,bc->ac", 2, lora_rank=4)
+    layer = L.EinsumDense("ab,bc->ac", 2, lora_rank=4)     # LoRA from the config
+    layer.build((None, 3))
+    assert layer.lora_enabled and layer.lora_kernel_a.shape == (3, 4)
+    with pytest.raises(NotImplementedError, match="quantization_config"):
+        L.Dense(3, quantization_config={"mode": "int8"})
 
 
 def test_keras_3_configs_rebuild_our_layers():

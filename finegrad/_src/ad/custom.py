@@ -1,12 +1,11 @@
 """custom_gradient: users in control of the gradient (RegisterGradient is in register.py).
 
-`custom_gradient(f)` runs ``f`` as ordinary recorded ops, so the tensors ``f`` computes (and
-that ``grad_fn`` closes over) are differentiable by outer tapes, as in TensorFlow's eager
-mode. It then gives each output a fresh identity and records one op, ``custom_gradient``,
-from the inputs (and the variables ``f`` read) to those outputs; that op's VJP calls
-``grad_fn``. Gradients therefore reach the inputs only through ``grad_fn``; second
-derivatives go through ``grad_fn``'s own ops; and forward mode transposes ``grad_fn``
-(see forward.py).
+`custom_gradient(f)` runs ``f`` as ordinary recorded ops, so the tensors ``f`` computes (and that
+``grad_fn`` closes over) are differentiable by outer tapes, as in TensorFlow's eager mode. It then
+gives each output a fresh identity and records one op, ``custom_gradient``, from the inputs (and
+the variables ``f`` read) to those outputs; that op's VJP calls ``grad_fn``. Gradients therefore
+reach the inputs only through ``grad_fn``; second derivatives go through ``grad_fn``'s own ops; and
+forward mode transposes ``grad_fn`` (see forward.py).
 """
 
 from __future__ import annotations
@@ -20,6 +19,7 @@ from typing import Any
 import numpy as np
 from numpy import ndarray
 
+from finegrad._src.tracebacks import api_boundary, defined_at, user_stacklevel
 from finegrad._src import core, nest
 from finegrad._src.ad.custom_returns import (_LEAF_CASES, _RETURN_CASES, _WARNED, _check,
                                              _split_var_grads, _unused, _warn_all_none,
@@ -297,6 +297,7 @@ class _CustomGradient:
             return self
         return _CustomGradient(self._f, instance, self._jvp)
 
+    @api_boundary
     def __call__(self, *args, **kwargs):
         f = self._f if self._instance is None else functools.partial(self._f, self._instance)
         recs = core.active_recorders()
@@ -348,12 +349,11 @@ def _split(result, f):
         raise TypeError(f"finegrad.custom_gradient: {f.__qualname__} must return "
                         f"(outputs, grad_fn); the second element is not callable but "
                         f"{type(result[1]).__name__} {result[1]!r:.40} (return several "
-                        f"outputs as one tuple: ((y1, y2), grad_fn))")
+                        f"outputs as one tuple: ((y1, y2), grad_fn)){defined_at(f)}")
     if not isinstance(result, (tuple, list)) or len(result) != 2:
+        n = f" of length {len(result)}" if isinstance(result, (tuple, list)) else ""
         raise TypeError(f"finegrad.custom_gradient: {f.__qualname__} must return "
-                        f"(outputs, grad_fn), got {type(result).__name__}"
-                        + (f" of length {len(result)}" if isinstance(result, (tuple, list))
-                           else ""))
+                        f"(outputs, grad_fn), got {type(result).__name__}{n}{defined_at(f)}")
     return result[0], result[1]
 
 
@@ -697,4 +697,4 @@ def _warn_once(name, t, site):
         f"finegrad.custom_gradient: {name} uses a tensor of shape {tuple(t._value.shape)} "
         f"({where}) that a GradientTape watches but that is not one of its arguments; no "
         f"gradient reaches it through the custom rule. Pass it as an argument (and return "
-        f"its gradient from grad_fn).", UserWarning, stacklevel=5)
+        f"its gradient from grad_fn).", UserWarning, stacklevel=user_stacklevel())

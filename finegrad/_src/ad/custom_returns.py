@@ -10,6 +10,7 @@ import warnings
 
 import numpy as np
 
+from finegrad._src.tracebacks import user_stacklevel
 from finegrad._src import nest
 from finegrad._src.ad.signatures import _accepts_variables
 from finegrad._src.ops.array.structural import convert_to_tensor
@@ -223,7 +224,7 @@ def _unused(g, t, param, name):
             if key not in _WARNED:
                 _WARNED.add(key)
                 warnings.warn(f"{e} (ignored: {param} is a constant, so its gradient is "
-                              f"never used)", UserWarning, stacklevel=2)
+                              f"never used)", UserWarning, stacklevel=user_stacklevel())
     return None
 
 
@@ -246,4 +247,4 @@ def _warn_all_none(name, grads):
         _WARNED.add(("all None", name))
         warnings.warn(f"finegrad.custom_gradient: the gradient function of {name} returned "
                       f"None for every input (a forgotten `return`?): no gradient flows "
-                      f"through {name}", UserWarning, stacklevel=4)
+                      f"through {name}", UserWarning, stacklevel=user_stacklevel())

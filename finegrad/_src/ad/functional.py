@@ -5,6 +5,7 @@ These are JAX-style entry points (TensorFlow has none); `finegrad.testing` is bu
 
 from __future__ import annotations
 
+from finegrad._src.tracebacks import api_boundary
 from finegrad._src import nest
 from finegrad._src.ad.forward import ForwardAccumulator
 from finegrad._src.ad.tape import GradientTape
@@ -22,6 +23,7 @@ def _as_tensors(xs):
     return [x if type(x) is Tensor else convert_to_tensor(x) for x in xs]
 
 
+@api_boundary
 def vjp(f: Any, *primals: Any) -> Any:
     """``(f(*primals), vjp_fn)``; ``vjp_fn(ct)`` returns one cotangent per primal.
 
@@ -41,6 +43,7 @@ def vjp(f: Any, *primals: Any) -> Any:
     return out, vjp_fn
 
 
+@api_boundary
 def jvp(f: Any, primals: Any, tangents: Any) -> Any:
     """``(f(*primals), J v)`` in forward mode.
 

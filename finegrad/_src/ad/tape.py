@@ -1,15 +1,15 @@
 """GradientTape: reverse-mode differentiation by recording ops and walking them backwards.
 
-A tape is a recorder (see core.py). While active it keeps, for every op with a watched input,
-the entry ``(primitive, inputs, params, output)`` and marks the floating outputs as watched, so
-watching spreads forward through the computation. Entries are appended in execution order,
-which is already a topological order: the reverse pass walks them backwards, calls each VJP
-rule with the output's accumulated cotangent, and adds the results into the inputs'
-cotangents. The rules are finegrad ops, so an outer tape (or an accumulator) records the
-reverse pass itself: that is how nested tapes give higher derivatives.
+A tape is a recorder (see core.py). While active it keeps, for every op with a watched input, the
+entry ``(primitive, inputs, params, output)`` and marks the floating outputs as watched, so
+watching spreads forward through the computation. Entries are appended in execution order, which is
+already a topological order: the reverse pass walks them backwards, calls each VJP rule with the
+output's accumulated cotangent, and adds the results into the inputs' cotangents. The rules are
+finegrad ops, so an outer tape (or an accumulator) records the reverse pass itself: that is how
+nested tapes give higher derivatives.
 
-The tape holds references to the tensors it recorded (ids stay unique while it lives) and
-drops them after a non-persistent gradient, so a loop of tapes keeps memory flat.
+The tape holds references to the tensors it recorded (ids stay unique while it lives) and drops
+them after a non-persistent gradient, so a loop of tapes keeps memory flat.
 """
 
 from __future__ import annotations
@@ -21,10 +21,10 @@ import sys
 
 import numpy as np
 
+from finegrad._src.tracebacks import api_boundary
 from finegrad._src import core, dims, nest
 from finegrad._src.dtypes import INEXACT_SCALARS
-from finegrad._src.ops.array.structural import reshape, zeros_like, transpose
-from finegrad._src.ops.array.structural import convert_to_tensor
+from finegrad._src.ops.array.structural import convert_to_tensor, reshape, zeros_like, transpose
 from finegrad._src.ops.array.gather import add_cotangents, dense_cotangent
 from finegrad._src.tensor import Tensor
 from finegrad._src.variables import Variable
@@ -256,6 +256,7 @@ class GradientTape(core.Recorder):
                 self._watched, self._entries, self._reads = {}, [], {}
             self._released = True
 
+    @api_boundary
     def gradient(self, target: Any, sources: Any, output_gradients: Any = None,
                  unconnected_gradients: Any = UnconnectedGradients.NONE) -> Any:
         """d(sum of ``target``)/d``sources``, as a vector-Jacobian product.
@@ -368,6 +369,7 @@ class GradientTape(core.Recorder):
         entries, watched = self._take(consume)
         return reverse_pass(entries, watched, targets, cts, keys, consume=consume, batch=batch)
 
+    @api_boundary
     def jacobian(self, target: Any, sources: Any,
                  unconnected_gradients: Any = UnconnectedGradients.NONE,
                  parallel_iterations: Any = None, experimental_use_pfor: bool = True) -> Any:
@@ -412,13 +414,13 @@ class GradientTape(core.Recorder):
                 out.append(reshape(g, tshape + sshape))
         return nest.pack_sequence_as(sources, out)
 
+    @api_boundary
     def batch_jacobian(self, target: Any, source: Any,
                        unconnected_gradients: Any = UnconnectedGradients.NONE,
                        parallel_iterations: Any = None, experimental_use_pfor: Any = True) -> Any:
         """Per-example Jacobians: ``target[i]`` w.r.t. ``source[i]``, shape (B,) + t[1:] + s[1:].
 
-        Assumes, as TensorFlow does, that example i of the target depends only on example i of
-        the source.
+        Assumes, as TensorFlow does, that target example i depends only on source example i.
 
         >>> import finegrad as fg
         >>> x = fg.constant([[1., 2.], [3., 4.]])

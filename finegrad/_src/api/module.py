@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from finegrad._src.variables import Variable
 
-from typing import Any
 
 
 class Module:
@@ -33,25 +32,25 @@ class Module:
         self._name = type(self).__name__.lower() if name is None else name
 
     @property
-    def name(self) -> Any:
+    def name(self) -> str:
         return self._name
 
     @property
-    def variables(self) -> Any:
+    def variables(self) -> tuple[Variable, ...]:
         """Every Variable held by this module and its sub-modules, each once."""
         return tuple(_walk(self, Variable))
 
     @property
-    def trainable_variables(self) -> Any:
+    def trainable_variables(self) -> tuple[Variable, ...]:
         """The variables with ``trainable=True`` (what an optimizer updates)."""
         return tuple(v for v in self.variables if v.trainable)
 
     @property
-    def non_trainable_variables(self) -> Any:
+    def non_trainable_variables(self) -> tuple[Variable, ...]:
         return tuple(v for v in self.variables if not v.trainable)
 
     @property
-    def submodules(self) -> Any:
+    def submodules(self) -> tuple[Module, ...]:
         """Every Module held by this one (recursively), each once."""
         return tuple(_walk(self, Module))
 

@@ -26,7 +26,7 @@ def is_nested(seq: _Any) -> bool:
     return _nest.is_nested(seq)
 
 
-def flatten(structure: _Any, expand_composites: bool = False) -> _Any:
+def flatten(structure: _Any, expand_composites: bool = False) -> list[_Any]:
     """The leaves of ``structure`` in order (dict values by sorted key); a leaf gives ``[leaf]``.
 
     >>> import finegrad as fg

@@ -11,6 +11,7 @@ import warnings
 
 import numpy as np
 
+from finegrad._src.tracebacks import user_stacklevel
 from finegrad._src import core, nest
 from finegrad._src.tensor import Tensor
 
@@ -66,7 +67,7 @@ def print_(*inputs: Any, output_stream: Any = None, summarize: int = 3, sep: str
     del name
     if core.current_tracer() is not None:
         warnings.warn("finegrad.print inside a finegrad.function trace prints nothing: "
-                      "values are not known while tracing", stacklevel=2)
+                      "values are not known while tracing", stacklevel=user_stacklevel())
         return None
     text = sep.join(_format_value(x, summarize) for x in inputs) + end
     stream = sys.stderr if output_stream is None else output_stream

@@ -31,6 +31,7 @@ from finegrad._src.ops.array.gather import gather
 from finegrad._src.ops.linalg import cholesky_eigh as CE
 from finegrad._src.ops.linalg import diag_cross_rank as DC
 from finegrad._src.ops.linalg import diag_inv_det as DI
+from finegrad._src.ops.linalg import determinants as DET
 from finegrad._src.ops.linalg import products as P
 from finegrad._src.ops.linalg import solvers as LS
 from finegrad._src.ops.linalg import svd_qr as SQ
@@ -375,8 +376,8 @@ _TABLE: dict[str, Callable] = {
     "L2Loss": lambda t, name=None: SCE.l2_loss(t, name=name),
     "Cholesky": lambda input, name=None: CE.cholesky(input, name=name),
     "MatrixInverse": lambda input, adjoint=False, name=None: DI.inv(input, adjoint, name),
-    "MatrixDeterminant": lambda input, name=None: DI.det(input, name=name),
-    "LogMatrixDeterminant": _linalg(DI.slogdet, _LogDet),
+    "MatrixDeterminant": lambda input, name=None: DET.det(input, name=name),
+    "LogMatrixDeterminant": _linalg(DET.slogdet, _LogDet),
     "MatrixSolve": lambda matrix, rhs, adjoint=False, name=None: LS.solve(matrix, rhs,
                                                                           adjoint, name),
     "MatrixTriangularSolve": lambda matrix, rhs, lower=True, adjoint=False, name=None:

@@ -46,9 +46,11 @@ def _check_name(name):
     return name
 
 
-def symbolic(backend=None):
-    """The stand-in backend for calls with Keras symbolic tensors (`keras_graph.Symbolic`)."""
-    return importlib.import_module("finegrad._src.backends.keras_graph").SYMBOLIC
+def symbolic(tensor=None):
+    """The stand-in backend for calls with symbolic tensors: ``tensor`` (the symbolic argument)
+    finegrad.keras's (`native_graph.NativeSymbolic`) or Keras's (`keras_graph.Symbolic`)."""
+    module = "native_graph" if type(tensor).__module__.startswith("finegrad") else "keras_graph"
+    return importlib.import_module(f"finegrad._src.backends.{module}").SYMBOLIC
 
 
 def load(name):

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from finegrad._src.tracebacks import api_boundary
 from finegrad._src import core, dims, nest
 from finegrad._src.ad.rediff import jvp_by_transposing, vjp_of
 from finegrad._src.core import Primitive, bind
@@ -92,6 +93,7 @@ def _captured(parent, subs):
 cond_p = Primitive("cond", multiple_results=True, unify=False)
 
 
+@api_boundary
 def cond(pred: Any, true_fn: Any = None, false_fn: Any = None, name: str | None = None) -> Any:
     """``true_fn()`` if ``pred`` else ``false_fn()``, as one differentiable op in graphs.
 
@@ -175,10 +177,19 @@ def _cond_shape(pred, *captured, branches):
     return t
 
 
+def _slot_values(b, values):
+    """The values of the branch's tensor outputs alone (a branch may also return None or
+    other Python values, which `cond` passes through: side-effect-only branches)."""
+    leaves = nest.flatten(b.graph.outputs)
+    if len(values) != len(leaves):   # already one per tensor output
+        return tuple(values)
+    return tuple(v for v, o in zip(values, leaves, strict=True) if isinstance(o, OutSlot))
+
+
 @cond_p.def_impl
 def _cond_impl(pred, *captured, branches):
     b = branches[0] if pred else branches[1]
-    return tuple(_dry(lambda: b.run_values([], captured)))
+    return _slot_values(b, _dry(lambda: b.run_values([], captured)))
 
 
 @cond_p.def_lowering
@@ -202,8 +213,8 @@ def _cond_vjp(cts, pred, *captured, out, needs, batch, branches):
 
     def branch_vjp(b):
         def run():
-            return vjp_of(lambda *_: b.replay([], captured), [captured[i] for i in floats],
-                          list(cts))
+            return vjp_of(lambda *_: _slot_values(b, b.replay([], captured)),
+                          [captured[i] for i in floats], list(cts))
         return run
     if not floats:
         return (None,) * (1 + len(captured))
@@ -225,7 +236,7 @@ def _cond_jvp(primals, tangents, *, out, branches):
             from finegrad._src.ad.forward import ForwardAccumulator
             with ForwardAccumulator([captured[i] for i in floats],
                                     [tans[i] for i in floats]) as acc:
-                outs = b.replay([], captured)
+                outs = _slot_values(b, b.replay([], captured))
             return [acc.jvp(o, unconnected_gradients="zero") for o in outs]
         return run
     return tuple(cond(pred, branch_jvp(branches[0]), branch_jvp(branches[1])))
@@ -259,6 +270,7 @@ def _while_shape(*shapes, parts, n, max_iter):
     return loop
 
 
+@api_boundary
 def while_loop(cond: Any, body: Any, loop_vars: Any, shape_invariants: Any = None,
                parallel_iterations: int = 10, back_prop: bool = True, swap_memory: bool = False,
                maximum_iterations: Any = None, name: str | None = None) -> Any:

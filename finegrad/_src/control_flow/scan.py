@@ -12,6 +12,7 @@ Inside a trace the loop is unrolled into the graph. It imports the core modules 
 
 from __future__ import annotations
 
+from finegrad._src.tracebacks import api_boundary
 from finegrad._src import nest
 from finegrad._src.core import bind
 from finegrad._src.ops.array.structural import _t, stack, stop_gradient
@@ -87,6 +88,7 @@ def _no_grad(out, back_prop):
     return out if back_prop else nest.map_structure(stop_gradient, out)
 
 
+@api_boundary
 def map_fn(fn: Any, elems: TensorLike, dtype: DTypeLike | None = None,
            parallel_iterations: Any = None, back_prop: bool = True, swap_memory: bool = False,
            infer_shape: bool = True,
@@ -122,6 +124,7 @@ def map_fn(fn: Any, elems: TensorLike, dtype: DTypeLike | None = None,
     return out
 
 
+@api_boundary
 def scan(fn: Any, elems: TensorLike, initializer: Any = None, parallel_iterations: Any = None,
          back_prop: bool = True, swap_memory: bool = False, infer_shape: bool = True,
          reverse: bool = False, name: str | None = None) -> Any:
@@ -154,6 +157,7 @@ def scan(fn: Any, elems: TensorLike, initializer: Any = None, parallel_iteration
     return _no_grad(out, back_prop)
 
 
+@api_boundary
 def foldl(fn: Any, elems: TensorLike, initializer: Any = None, parallel_iterations: int = 10,
           back_prop: bool = True, swap_memory: bool = False, name: str | None = None) -> Any:
     """The last accumulator of ``a = fn(a, x)`` over the slices ``x`` of ``elems`` along
@@ -172,6 +176,7 @@ def foldl(fn: Any, elems: TensorLike, initializer: Any = None, parallel_iteratio
     return _no_grad(_carry(fn, elems, initializer, False, "finegrad.foldl")[0], back_prop)
 
 
+@api_boundary
 def foldr(fn: Any, elems: TensorLike, initializer: Any = None, parallel_iterations: int = 10,
           back_prop: bool = True, swap_memory: bool = False, name: str | None = None) -> Any:
     """The last accumulator of ``a = fn(a, x)`` over the slices ``x`` of ``elems`` along

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from finegrad._src.tracebacks import api_boundary
 from finegrad._src.errors import InvalidArgumentError
 from finegrad._src.graph.tracing.builder import is_traced
 from finegrad._src.control_flow.cond_while import cond
@@ -70,6 +71,7 @@ def _unpack_singleton(out, strict):
     return out
 
 
+@api_boundary
 def case(pred_fn_pairs: Any, default: Any = None, exclusive: bool = False, strict: bool = False,
          name: str | None = None) -> Any:
     """The result of the callable paired with the first true predicate (TensorFlow's
@@ -146,6 +148,7 @@ def _switch(index, fns, where):
                          f"with the same shapes and dtypes ({e})") from e
 
 
+@api_boundary
 def switch_case(branch_index: Any, branch_fns: Any, default: Any = None,
                 name: str | None = None) -> Any:
     """``branch_fns[branch_index]()``; out of range, ``default()`` (by default the last

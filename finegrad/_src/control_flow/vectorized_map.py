@@ -29,6 +29,7 @@ import warnings
 
 import numpy as np
 
+from finegrad._src.tracebacks import api_boundary, user_stacklevel
 from finegrad._src import core, dims, nest
 from finegrad._src.ad import custom
 from finegrad._src.core import bind
@@ -78,6 +79,7 @@ class _VmapBuilder(GraphBuilder):
                            f"the other, which only a loop does", ValueError)
 
 
+@api_boundary
 def vectorized_map(fn: Any, elems: TensorLike, fallback_to_while_loop: bool = True,
                    warn: bool = True) -> Any:
     """``fn`` applied to each slice of ``elems`` along axis 0, the results stacked, computed
@@ -119,7 +121,7 @@ def vectorized_map(fn: Any, elems: TensorLike, fallback_to_while_loop: bool = Tr
         if not fallback_to_while_loop:
             raise e.kind(f"{e} (fallback_to_while_loop=False)") from None
         if warn:
-            warnings.warn(f"{e}; running fn once per slice instead", stacklevel=2)
+            warnings.warn(f"{e}; running fn once per slice instead", stacklevel=user_stacklevel())
         return mapping._map(fn, elems, None, _FN)
 
 

@@ -17,36 +17,15 @@ import numpy as np
 
 from finegrad._src import dtypes
 from finegrad._src.data import batching, structure
+from finegrad._src.data.cardinality import (AUTOTUNE, INFINITE_CARDINALITY,  # noqa: F401
+                                             UNKNOWN_CARDINALITY, DataConstant, add_card)
+from finegrad._src.data.lazy_specs import LazySpec, SpecMap
+from finegrad._src.data.regrouping import RegroupingMethods
 from finegrad._src.errors import InvalidArgumentError, OutOfRangeError
 from finegrad._src.graph.tracing.builder import TensorSpec
 from finegrad._src.ops.random import streams
 from finegrad._src.tensor import Tensor, convert_to_tensor
 
-
-
-class DataConstant(int):
-    """An int constant of ``tf.data`` (``AUTOTUNE`` and the cardinalities): a plain int
-    that says where it comes from."""
-
-
-AUTOTUNE = DataConstant(-1)
-INFINITE_CARDINALITY = DataConstant(-1)
-UNKNOWN_CARDINALITY = DataConstant(-2)
-
-
-def _add_card(a, b):
-    if INFINITE_CARDINALITY in (a, b):
-        return INFINITE_CARDINALITY
-    if UNKNOWN_CARDINALITY in (a, b):
-        return UNKNOWN_CARDINALITY
-    return a + b
-
-
-def _call(fn, element):
-    """``fn`` on an element: a (non-named) tuple is spread over the arguments."""
-    if isinstance(element, tuple) and not hasattr(type(element), "_fields"):
-        return fn(*element)
-    return fn(element)
 
 
 def _count(value, fn, name):
@@ -58,7 +37,7 @@ def _count(value, fn, name):
     return int(v)
 
 
-class Dataset:
+class Dataset(RegroupingMethods):
     """A sequence of elements, built from data (`from_tensor_slices`, `from_tensors`,
     `from_generator`, `range`) and transformed lazily (`map`, `batch`, `shuffle`...).
 
@@ -210,8 +189,8 @@ class Dataset:
 
         def make():
             for element in self._make_iterator():
-                yield structure.to_tensors(_call(map_func, element), fn)
-        return Dataset(make, _LazySpec(self, make), self._cardinality)
+                yield structure.to_tensors(structure.call_with(map_func, element), fn)
+        return Dataset(make, LazySpec(self, make), self._cardinality)
 
     def filter(self, predicate: Any, name: str | None = None) -> Dataset:
         """The elements for which ``predicate`` (a boolean scalar) is true.
@@ -221,7 +200,7 @@ class Dataset:
         """
         def make():
             for element in self._make_iterator():
-                keep = convert_to_tensor(_call(predicate, element))
+                keep = convert_to_tensor(structure.call_with(predicate, element))
                 if keep.dtype != dtypes.bool_ or keep._value.ndim:
                     raise ValueError(f"Dataset.filter: the predicate must return a boolean "
                                      f"scalar, got {keep.dtype.name} of shape {keep.shape}")
@@ -251,7 +230,7 @@ class Dataset:
                 return batching.gather_rows(tensors, arrays, make_indices(), size,
                                             drop_remainder)
             return batching.batch(self._make_iterator(), size, drop_remainder)
-        return Dataset(make, _SpecMap(self, lambda s: batching.batch_spec(s, size,
+        return Dataset(make, SpecMap(self, lambda s: batching.batch_spec(s, size,
                                                                           drop_remainder)),
                        card)
 
@@ -276,19 +255,19 @@ class Dataset:
         return Dataset(
             lambda: batching.padded_batch(self._make_iterator(), size, padded_shapes,
                                           padding_values, drop_remainder, self.element_spec),
-            _SpecMap(self, lambda s: batching.padded_batch_spec(s, size, padded_shapes,
+            SpecMap(self, lambda s: batching.padded_batch_spec(s, size, padded_shapes,
                                                                 drop_remainder)), card)
 
     def unbatch(self, name: str | None = None) -> Dataset:
         """Each element split along its first axis into that many elements."""
         card = UNKNOWN_CARDINALITY
-        if self._cardinality >= 0 and not isinstance(self._element_spec, (_LazySpec, _SpecMap)):
+        if self._cardinality >= 0 and not isinstance(self._element_spec, (LazySpec, SpecMap)):
             leads = {s.shape[0] if isinstance(s.shape, tuple) and s.shape else None
                      for s in structure.flatten(self._element_spec)}
             if len(leads) == 1 and None not in leads:
                 card = self._cardinality * leads.pop()
         return Dataset(lambda: batching.unbatch(self._make_iterator()),
-                       _SpecMap(self, batching.unbatch_spec), card)
+                       SpecMap(self, batching.unbatch_spec), card)
 
     def shuffle(self, buffer_size: Any, seed: Any = None, reshuffle_each_iteration: bool = True,
                 name: str | None = None) -> Dataset:
@@ -390,7 +369,7 @@ class Dataset:
         def make():
             for i, element in enumerate(self._make_iterator(), first):
                 yield (Tensor(np.asarray(i, np.int64)), element)
-        return Dataset(make, _SpecMap(self, lambda s: (TensorSpec((), dtypes.int64), s)),
+        return Dataset(make, SpecMap(self, lambda s: (TensorSpec((), dtypes.int64), s)),
                        self._cardinality)
 
     def concatenate(self, dataset: Any, name: str | None = None) -> Dataset:
@@ -402,7 +381,7 @@ class Dataset:
         spec = structure.relax(self.element_spec, dataset.element_spec)
         return Dataset(lambda: itertools.chain(self._make_iterator(),
                                                dataset._make_iterator()),
-                       spec, _add_card(self._cardinality, dataset._cardinality))
+                       spec, add_card(self._cardinality, dataset._cardinality))
 
     def flat_map(self, map_func: Any, name: str | None = None) -> Dataset:
         """The elements of the datasets ``map_func`` returns for each element, in order.
@@ -436,7 +415,7 @@ class Dataset:
         block = max(1, _count(block_length, "Dataset.interleave", "block_length"))
 
         def open_dataset(element):
-            ds = _call(map_func, element)
+            ds = structure.call_with(map_func, element)
             if not isinstance(ds, Dataset):
                 raise TypeError(f"Dataset.interleave: map_func must return a Dataset, got "
                                 f"{type(ds).__name__}")
@@ -444,7 +423,7 @@ class Dataset:
 
         def make():
             return _interleaved(self._make_iterator(), open_dataset, cycle, block)
-        return Dataset(make, _LazySpec(self, make), UNKNOWN_CARDINALITY)
+        return Dataset(make, LazySpec(self, make), UNKNOWN_CARDINALITY)
 
     def reduce(self, initial_state: Any, reduce_func: Any, name: str | None = None) -> Any:
         """``reduce_func(state, element)`` folded over the elements from ``initial_state``.
@@ -472,7 +451,7 @@ class Dataset:
     def element_spec(self) -> Any:
         """The structure of `TensorSpec` of an element."""
         spec = self._element_spec
-        if isinstance(spec, (_LazySpec, _SpecMap)):
+        if isinstance(spec, (LazySpec, SpecMap)):
             spec = self._element_spec = spec.resolve()
         return spec
 
@@ -531,37 +510,6 @@ class Iterator:
             return next(self._it)
         except StopIteration:
             raise OutOfRangeError("End of sequence") from None
-
-
-class _LazySpec:
-    """The element spec of a mapped dataset: that of its first element (computed when
-    asked), its first dimension relaxed to None where the input's was unknown."""
-
-    def __init__(self, source: Any, make: Any) -> None:
-        self.source, self.make = source, make
-
-    def resolve(self) -> Any:
-        first = next(iter(self.make()), None)
-        if first is None:
-            raise InvalidArgumentError("Dataset.element_spec: the mapped dataset is empty, so "
-                                       "its element spec cannot be computed")
-        spec = structure.spec_of(first)
-        leading_unknown = any(isinstance(s.shape, tuple) and s.shape and s.shape[0] is None
-                              for s in structure.flatten(self.source.element_spec))
-        if leading_unknown:
-            spec = structure.map_structure(
-                lambda s: TensorSpec((None,) + s.shape[1:], s.dtype) if s.shape else s, spec)
-        return spec
-
-
-class _SpecMap:
-    """A spec computed from the source's, when first asked (so a lazy source stays lazy)."""
-
-    def __init__(self, source: Any, fn: Any) -> None:
-        self.source, self.fn = source, fn
-
-    def resolve(self) -> Any:
-        return self.fn(self.source.element_spec)
 
 
 _END = object()

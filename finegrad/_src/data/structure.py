@@ -97,3 +97,10 @@ def relax(spec: Any, other: Any) -> Any:
 def numpy_of(x: Any) -> Any:
     """The element with each component as a NumPy value (``as_numpy_iterator``)."""
     return map_structure(lambda t: np.asarray(t._value)[()], x)   # scalars as NumPy scalars
+
+
+def call_with(fn: Any, element: Any) -> Any:
+    """``fn`` on an element: a (non-named) tuple is spread over the arguments."""
+    if isinstance(element, tuple) and not _is_namedtuple(element):
+        return fn(*element)
+    return fn(element)

@@ -17,6 +17,7 @@ import copy
 import re
 import warnings
 
+from finegrad._src.tracebacks import user_stacklevel
 from finegrad._src import core
 from finegrad._src.ad.register import RegisterGradient, registered_rule
 
@@ -89,7 +90,7 @@ class Graph:
             if prim is None:
                 warnings.warn(f"finegrad.gradient_override_map: {op_type!r} is not one "
                               f"finegrad primitive, so no op is overridden for it",
-                              UserWarning, stacklevel=2)
+                              UserWarning, stacklevel=user_stacklevel())
                 continue
             overrides[prim] = _overriding(prim, grad_name)
         return core.recorded_as(overrides)

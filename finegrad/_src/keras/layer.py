@@ -583,8 +583,9 @@ class Layer:
     def from_config(cls, config: Any) -> Any:
         """A new layer from `get_config`'s dictionary."""
         config = dict(config)
-        if isinstance(config.get("dtype"), dict):
-            config["dtype"] = dtype_policies.get(config["dtype"])
+        dtype = config.get("dtype")
+        if isinstance(dtype, dict) and dtype.get("class_name") != "QuantizedDTypePolicy":
+            config["dtype"] = dtype_policies.get(dtype)   # (quantized: the layer reads it)
         try:
             return cls(**config)
         except Exception as e:

@@ -18,6 +18,7 @@ from typing import Any
 
 
 from finegrad._src.keras import loss_functions as F
+from finegrad._src.keras import pairwise_and_sequence_losses as P
 from finegrad._src.keras.loss_functions import squeeze_or_expand_to_same_rank
 from finegrad._src.ops.array.shape_queries import size
 from finegrad._src.ops.array.structural import cast, convert_to_tensor, reduce_sum
@@ -437,6 +438,48 @@ class CategoricalGeneralizedCrossEntropy(_Builtin):
         return self.fn(y_true, y_pred, **self._fn_kwargs)
 
 
+class CTC(_Builtin):
+    """`ctc` (integer label sequences, 0 the blank; logits), reduced.
+
+    >>> import finegrad as fg
+    >>> round(float(fg.keras.losses.CTC()([[1]], [[[0., 0.]]])), 4)
+    0.6931
+    """
+
+    _fn, _default_name = staticmethod(P.ctc), "ctc"
+
+    def __init__(self, reduction: Any = "sum_over_batch_size", name: str | None = None,
+                 dtype: Any = None) -> None:
+        super().__init__(reduction, name, dtype)
+
+    def call(self, y_true: Any, y_pred: Any) -> Any:
+        return self.fn(y_true, y_pred)
+
+
+class Circle(_Builtin):
+    """`circle` (``gamma``, ``margin``, ``remove_diagonal``), reduced over the rows whose
+    loss is positive (Keras masks the others out).
+
+    >>> import finegrad as fg
+    >>> e = fg.constant([[1., 0.], [0.6, 0.8], [0., 1.]])
+    >>> round(float(fg.keras.losses.Circle()([0, 0, 1], e)), 3)
+    19.2
+    """
+
+    _fn, _default_name = staticmethod(P.circle), "circle"
+
+    def __init__(self, gamma: Any = 80.0, margin: Any = 0.4, remove_diagonal: bool = True,
+                 reduction: Any = "sum_over_batch_size", name: str | None = None,
+                 dtype: Any = None) -> None:
+        super().__init__(reduction, name, dtype, gamma=gamma, margin=margin,
+                         remove_diagonal=remove_diagonal)
+        self.gamma, self.margin, self.remove_diagonal = gamma, margin, remove_diagonal
+
+    def call(self, y_true: Any, y_pred: Any) -> Any:
+        losses = self.fn(y_true, y_pred, **self._fn_kwargs)
+        return losses, ew.greater(losses, 0)
+
+
 # Keras's short names of the loss functions
 mse = MSE = mean_squared_error = F.mean_squared_error
 mae = MAE = mean_absolute_error = F.mean_absolute_error
@@ -453,13 +496,14 @@ binary_focal_crossentropy = F.binary_focal_crossentropy
 categorical_focal_crossentropy = F.categorical_focal_crossentropy
 dice, tversky = F.dice, F.tversky
 categorical_generalized_cross_entropy = F.categorical_generalized_cross_entropy
+ctc, circle = P.ctc, P.circle
 
 _CLASSES = (Loss, LossFunctionWrapper, MeanSquaredError, MeanAbsoluteError,
             MeanAbsolutePercentageError, MeanSquaredLogarithmicError, LogCosh, KLDivergence,
             Poisson, Hinge, SquaredHinge, CategoricalHinge, CosineSimilarity, Huber,
             BinaryCrossentropy, BinaryFocalCrossentropy, CategoricalCrossentropy,
             CategoricalFocalCrossentropy, SparseCategoricalCrossentropy, Dice, Tversky,
-            CategoricalGeneralizedCrossEntropy)
+            CategoricalGeneralizedCrossEntropy, CTC, Circle)
 _BY_NAME = {cls.__name__: cls for cls in _CLASSES}
 _BY_NAME.update({fn.__name__: fn for fn in (
     F.mean_squared_error, F.mean_absolute_error, F.mean_absolute_percentage_error,
@@ -467,7 +511,7 @@ _BY_NAME.update({fn.__name__: fn for fn in (
     F.cosine_similarity, F.hinge, F.squared_hinge, F.categorical_hinge, F.binary_crossentropy,
     F.categorical_crossentropy, F.sparse_categorical_crossentropy,
     F.binary_focal_crossentropy, F.categorical_focal_crossentropy, F.dice, F.tversky,
-    F.categorical_generalized_cross_entropy)})
+    F.categorical_generalized_cross_entropy, P.ctc, P.circle)})
 _BY_NAME.update(mse=mse, MSE=mse, mae=mae, MAE=mae, mape=mape, MAPE=mape, msle=msle,
                 MSLE=msle, kld=kld, KLD=kld, kullback_leibler_divergence=kld, logcosh=logcosh)
 

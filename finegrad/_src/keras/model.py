@@ -176,6 +176,28 @@ class Model(Trainer, Layer):
 
     # --- weights and summary -------------------------------------------------------------------
 
+    def quantize(self, mode: Any = None, config: Any = None, **kwargs: Any) -> None:
+        """Quantize every layer that can be (`Dense`, `EinsumDense`, `Embedding` in
+        ``"int8"``), as Keras's ``Model.quantize``; the traced steps are made again.
+
+        Raises:
+            ValueError: when no layer could be quantized.
+        """
+        done = 0
+        for layer in self._flatten_layers(include_self=False):
+            if hasattr(layer, "quantize") and not list(layer._flatten_layers(
+                    include_self=False)):
+                try:
+                    layer.quantize(mode, type_check=kwargs.get("type_check", True),
+                                   config=config)
+                    done += 1
+                except NotImplementedError:
+                    continue
+        if not done:
+            raise ValueError(f"{self.name}.quantize: could not quantize any layer with "
+                             f"mode={mode!r}; only Dense, EinsumDense and Embedding support it")
+        self.train_function = self.test_function = self.predict_function = None
+
     def save_weights(self, filepath: Any, overwrite: Any = True) -> Any:
         """Save every weight to ``filepath``: Keras 3's ``.weights.h5`` layout (needs h5py)
         or finegrad's ``.npz`` layout (NumPy only), chosen by the file's suffix."""

@@ -96,6 +96,12 @@ def _entry(op, model):
               "kwargs": map_structure(_argument, n.kwargs)}
              for n in op._inbound_nodes if n in model._graph_nodes]
     if isinstance(op, Operation):   # as Keras 3 writes its ops (`keras.ops.add`...)
+        if op.fn is not operator.getitem and \
+                all(op.fn is not v for v in _OPERATORS.values()):
+            raise NotImplementedError(
+                f"{model.name}.get_config: the node '{op.name}' is a finegrad.ops call on a "
+                f"symbolic tensor, which finegrad.keras cannot serialize yet (Keras 3 can); "
+                f"wrap it in a layer to save the model's config")
         cls = _KERAS_OPS[_operator_name(op.fn)]
         return {"module": _OPS_MODULE, "class_name": cls, "config": {"name": op.name},
                 "registered_name": cls, "name": op.name, "inbound_nodes": calls}

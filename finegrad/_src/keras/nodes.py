@@ -63,6 +63,7 @@ class KerasTensor:
     """
 
     __array_priority__ = 200
+    _symbolic_placeholder = True   # conversion to a tensor is Keras's ValueError
 
     def __init__(self, tensor: Any, builder: Any, name: str | None = None) -> None:
         self._tensor = tensor
@@ -180,10 +181,12 @@ class KerasTensor:
     __hash__ = object.__hash__
 
 
-_NOT_A_VALUE = ("A KerasTensor is symbolic: it's a placeholder for a shape and a dtype. It "
-                "doesn't have any actual numerical value. You cannot convert it to a NumPy "
-                "array or pass it to a finegrad function directly; use it in Keras layers (a "
-                "`Lambda` layer or a custom layer wraps other functions).")
+_NOT_A_VALUE = ("A KerasTensor cannot be used as input to a finegrad function. A KerasTensor "
+                "is a symbolic placeholder for a shape and dtype, used when constructing Keras "
+                "Functional models or Keras Functions. You can only use it as input to a Keras "
+                "layer or a Keras operation (from the namespaces `keras.layers` and "
+                "`keras.ops`, which is `finegrad.ops`); wrap other functions in a layer (a "
+                "custom layer whose `call` applies them, or a `Lambda` layer).")
 
 
 def is_keras_tensor(x: Any) -> Any:

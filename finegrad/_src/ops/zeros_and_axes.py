@@ -12,6 +12,7 @@ import numpy as np
 from finegrad._src import core, dims
 from finegrad._src import tensor as tensor_module
 from finegrad._src.core import Primitive, bind, def_nondiff
+from finegrad._src.errors import InvalidArgumentError
 from finegrad._src.shapes import as_int, as_ints
 from finegrad._src.tensor import Tensor
 
@@ -35,17 +36,22 @@ def no_strings(name, x):
         raise TypeError(f"finegrad.{name}: not defined for string tensors")
 
 
-def normalize_axes(axis, ndim, fn):
-    """``axis`` (None, int, sequence, or integer tensor) as a sorted tuple of non-negative ints."""
+def normalize_axes(axis, ndim, fn, reduction=False):
+    """``axis`` (None, int, sequence, or integer tensor) as a sorted tuple of non-negative ints.
+    A scalar accepts axis 0 (or -1) as TensorFlow's cumsum does, but not in a ``reduction``,
+    where an axis out of range is TensorFlow's InvalidArgumentError (a ValueError)."""
     if axis is None:
         return tuple(range(ndim))
     if isinstance(axis, Tensor):
         axis = _static(axis, "an axis").tolist()
     axes = as_ints(axis, fn, "axis")
     out = []
+    scalar_ok = ndim == 0 and not reduction
     for a in axes:
-        if not -ndim <= a < max(ndim, 1 if ndim == 0 and a in (0, -1) else ndim):
-            raise ValueError(f"{fn}: axis {a} is out of range for a tensor of rank {ndim}")
+        if not -ndim <= a < max(ndim, 1 if scalar_ok and a in (0, -1) else ndim):
+            error = InvalidArgumentError if reduction else ValueError
+            valid = f"axes {-ndim}..{ndim - 1}" if ndim else "a scalar has no axis to reduce"
+            raise error(f"{fn}: axis {a} is out of range for a tensor of rank {ndim} ({valid})")
         out.append(int(a) % ndim if ndim else 0)
     if len(set(out)) != len(out):
         raise ValueError(f"{fn}: axis {axis!r} repeats an axis")

@@ -457,8 +457,12 @@ class Graph:
         dt = dtypes.as_dtype(dtype)
         shape = TensorShape(shape)
         known = list(shape) if shape.rank is not None else []
-        example = np.zeros(tuple(EXAMPLE_SIZE if d is None else d for d in known), dt._np)
-        t = Tensor(example if example.ndim else example[()])
+        sizes = tuple(EXAMPLE_SIZE if d is None else d for d in known)
+        if np.dtype(dt._np).kind == "O":   # strings stay arrays (a 0-d one's item is an int)
+            t = Tensor(np.full(sizes, b"", object))
+        else:
+            example = np.zeros(sizes, dt._np)
+            t = Tensor(example if example.ndim else example[()])
         rec = self._recorder
         rec.add_arg(t, dynamic=tuple(i for i, d in enumerate(known) if d is None))
         op = self._add_op("Placeholder", None, (), (t,),
@@ -626,9 +630,11 @@ def _as_default(graph):
     try:
         yield graph
     finally:
-        rec.leave()
-        _state.tracer, _state.recorders = saved
-        graph_stack.stack.remove(graph)
+        try:
+            rec.leave()
+        finally:   # even when leaving fails, later ops must not record into this graph
+            _state.tracer, _state.recorders = saved
+            graph_stack.stack.remove(graph)
 
 
 def current_graph():

@@ -18,6 +18,7 @@ import collections
 
 import numpy as np
 
+from finegrad._src.tracebacks import api_boundary
 from finegrad._src import nest
 from finegrad._src.dims import Dim
 from finegrad._src.errors import FailedPreconditionError, InvalidArgumentError
@@ -170,6 +171,7 @@ class Session:
 
     # --- run --------------------------------------------------------------------------------
 
+    @api_boundary
     def run(self, fetches: Any, feed_dict: Any = None, options: Any = None,
             run_metadata: Any = None) -> Any:
         """The values of ``fetches`` (tensors, operations, variables, their names, or any
@@ -400,9 +402,12 @@ class _Plan:
                 raise InvalidArgumentError(None, None, f"finegrad.compat.v1.Session.run: the "
                                            f"graph was built for other sizes of the fed "
                                            f"tensors' None dimensions: {e}") from None
-            except DataDependentSize as e:
-                raise InvalidArgumentError(None, None, f"finegrad.compat.v1.Session.run: the "
-                                           f"graph was built with another value: {e}") from None
+            except DataDependentSize as e:   # no Python to run again, as a function would
+                raise InvalidArgumentError(None, None, f"finegrad.compat.v1.Session.run: {e}; "
+                                           f"finegrad's TF1 graphs keep sizes that depend on "
+                                           f"values as the graph was built (TensorFlow "
+                                           f"computes them when it runs): compute this "
+                                           f"eagerly or in a finegrad.function") from None
         res = []
         for i, (o, v) in enumerate(zip(self.outputs, outs, strict=True)):
             if o is None:

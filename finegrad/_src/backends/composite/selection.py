@@ -1,8 +1,10 @@
 """`keras.ops.numpy`'s NaN-ignoring reductions, selections and searches, written once with
 other ops for every backend. Each takes the backend ``b`` first."""
+import re as _re
+
 import numpy as _np
 
-from finegrad._src.backends.composite.numpy import _float, _t
+from finegrad._src.backends.composite.numpy import _float, _ndim, _t
 
 
 def _nan_filled(b, x, value):
@@ -208,10 +210,10 @@ def unique(b, x, sorted=True, return_index=False, return_inverse=False,
 
 
 def vectorize(b, pyfunc, *, excluded=None, signature=None):
-    """``pyfunc`` applied to each element of its broadcast tensor arguments (no signature)."""
+    """``pyfunc`` applied to each element of its broadcast tensor arguments, or with
+    ``signature`` (NumPy's ``"(n),(n)->()"``) to each block of their core dimensions."""
     if signature is not None:
-        raise NotImplementedError(f"finegrad.ops.vectorize on the {b.name!r} backend: "
-                                  f"signature= is not supported; use ops.vectorized_map")
+        return _with_signature(b, pyfunc, signature)
 
     def vectorized(*args):
         ts = [_t(b, a) for a in args]
@@ -223,6 +225,40 @@ def vectorize(b, pyfunc, *, excluded=None, signature=None):
                 for t in ts]
         out = b.vectorized_map(lambda xs: pyfunc(*xs), tuple(flat))
         return b.reshape(out, shape)
+    return vectorized
+
+
+def _core_dims(signature):
+    """NumPy's gufunc signature as (inputs' core dims, outputs' core dims, several outputs)."""
+    inputs, arrow, outputs = signature.replace(" ", "").partition("->")
+    if not arrow or not _re.fullmatch(r"(\([\w,]*\),?)+", inputs + "," + outputs):
+        raise ValueError(f"finegrad.ops.vectorize: signature must look like '(n),(n)->()', "
+                         f"got {signature!r}")
+
+    def parse(text):
+        return [tuple(d for d in group.split(",") if d)
+                for group in _re.findall(r"\(([\w,]*)\)", text)]
+    return parse(inputs), parse(outputs), "),(" in outputs
+
+
+def _with_signature(b, pyfunc, signature):
+    ins, outs, several = _core_dims(signature)
+
+    def vectorized(*args):
+        if len(args) != len(ins):
+            raise TypeError(f"finegrad.ops.vectorize: signature {signature!r} takes "
+                            f"{len(ins)} arguments, got {len(args)}")
+        ts = [_t(b, a) for a in args]
+        loops = [tuple(b.static_shape(t)[:_ndim(b, t) - len(core)]) for t, core in zip(
+            ts, ins, strict=True)]
+        loop = tuple(_np.broadcast_shapes(*loops))
+        flat = [b.reshape(b.broadcast_to(t, loop + tuple(b.static_shape(t)[len(lp):])),
+                          (-1,) + tuple(b.static_shape(t)[len(lp):]))
+                for t, lp in zip(ts, loops, strict=True)]
+        out = b.vectorized_map(lambda xs: pyfunc(*xs), tuple(flat))
+        pieces = tuple(out) if several else (out,)
+        shaped = tuple(b.reshape(o, loop + tuple(b.static_shape(o)[1:])) for o in pieces)
+        return shaped if several else shaped[0]
     return vectorized
 
 

@@ -2,12 +2,13 @@
 mechanism, and `grad` / `value_and_grad` by each framework's own reverse mode."""
 
 import functools as _functools
+from typing import Any
 
 from finegrad._src import backends as _backends
 from finegrad._src.ad import functional as _functional
 
 
-def custom_gradient(f=None, *, forward="none", jvp=None):
+def custom_gradient(f: Any = None, *, forward: Any = "none", jvp: Any = None) -> Any:
     """Decorator: define the gradient of ``f`` yourself, on any backend.
 
     ``f(*args, **kwargs)`` returns ``(y, grad)``; the decorated function returns ``y``. ``grad``
@@ -35,20 +36,27 @@ def custom_gradient(f=None, *, forward="none", jvp=None):
         ValueError: when ``grad`` returns the wrong number, structure or shape of gradients
             (naming the function and the parameter).
         TypeError: when a gradient has the wrong dtype or type.
+
+    >>> from finegrad import ops
+    >>> @ops.custom_gradient
+    ... def triple(x):
+    ...     return x * 3.0, lambda upstream: ops.clip(upstream, -1.0, 1.0)
+    >>> ops.convert_to_numpy(ops.grad(lambda v: ops.sum(triple(v)))(ops.ones((2,))))
+    array([1., 1.], dtype=float32)
     """
     if f is None:
         return _functools.partial(custom_gradient, forward=forward, jvp=jvp)
-    if forward not in ("none", "transpose"):
-        raise ValueError(
-            f"finegrad.ops.custom_gradient: forward must be 'none' or 'transpose', got {forward!r}"
-        )
-    per_backend = {}
+    _check_forward(forward)
+    per_backend: dict[str, Any] = {}
 
     @_functools.wraps(f)
     def decorated(*args, **kwargs):
-        if _symbolic(args) or kwargs and _symbolic(kwargs.values()):
-            # a functional Keras model's placeholder: a node of Keras's graph
-            return _backends.symbolic().run(decorated, f.__name__, args, kwargs)
+        symbolic = _symbolic(args)
+        if symbolic is None and kwargs:
+            symbolic = _symbolic(kwargs.values())
+        if symbolic is not None:
+            # a functional model's placeholder: a node of its graph (finegrad.keras's or Keras's)
+            return _backends.symbolic(symbolic).run(decorated, f.__name__, args, kwargs)
         backend = _backends.current()
         on_backend = per_backend.get(backend.name)
         if on_backend is None:
@@ -58,20 +66,31 @@ def custom_gradient(f=None, *, forward="none", jvp=None):
     # no __wrapped__: tf.function, given the decorated function as an argument, calls what
     # __wrapped__ names instead (the undecorated f, which returns (y, grad))
     del decorated.__wrapped__
-    decorated._finegrad_ops_rule = f   # for finegrad.testing.sweep: names, inputs, backend
+    decorated._finegrad_ops_rule = f  # type: ignore[attr-defined]  # for testing.sweep
     return decorated
 
 
+def _check_forward(forward):
+    if forward not in ("none", "transpose"):
+        raise ValueError(
+            f"finegrad.ops.custom_gradient: forward must be 'none' or 'transpose', got {forward!r}"
+        )
+
+
 def _symbolic(values):
-    """Whether a value (or an element of a list or tuple value) is a Keras symbolic tensor."""
+    """The first value (or element of a list or tuple value) that is a symbolic tensor (of
+    finegrad.keras or of Keras), else None."""
     for v in values:
-        if type(v).__name__ == "KerasTensor" or type(v) in (list, tuple) and any(
-                type(e).__name__ == "KerasTensor" for e in v):
-            return True
-    return False
+        if type(v).__name__ == "KerasTensor":
+            return v
+        if type(v) in (list, tuple):
+            for e in v:
+                if type(e).__name__ == "KerasTensor":
+                    return e
+    return None
 
 
-def value_and_grad(f, argnums=0):
+def value_and_grad(f: Any, argnums: Any = 0) -> Any:
     """``f`` -> a function returning ``(f(*args), gradient)`` for a scalar-valued ``f``, on
     the active backend (``argnums`` an int or a tuple of ints, as in ``jax.value_and_grad``).
 
@@ -119,7 +138,7 @@ def _differentiable(backend, x, i):
     return t
 
 
-def grad(f, argnums=0):
+def grad(f: Any, argnums: Any = 0) -> Any:
     """``f`` -> a function returning the gradient of the scalar-valued ``f`` (see
     ``value_and_grad``).
 

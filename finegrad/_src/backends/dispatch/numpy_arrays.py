@@ -1,508 +1,533 @@
-"""`keras.ops.numpy`'s functions of arrays: creation, shapes, reductions, indexing.
+"""`keras.ops.numpy`'s functions of arrays: shapes, sorting, indexing; its constructors
+(`numpy_creation`) and reductions (`numpy_reductions`) are re-exported here.
 
 Generated from Keras 3.15's signatures (argument names and defaults); each function
 dispatches to the active backend (`finegrad._src.backends`).
 """
 
+from typing import Any
+
+from finegrad._src.types import TensorLike
+
 from finegrad._src.backends.dispatch.selection import on as _on
+from finegrad._src.backends.dispatch.numpy_reductions import (  # noqa: F401
+    all, amax, amin, any, argmax, argmin, average, count_nonzero, cumprod, cumsum, max, mean,
+    median, min, nanargmax, nanargmin, nancumprod, nancumsum, nanmax, nanmean, nanmedian,
+    nanmin, nanpercentile, nanprod, nanquantile, nanstd, nansum, nanvar, percentile, prod, ptp,
+    quantile, std, sum, var)
+from finegrad._src.backends.dispatch.numpy_creation import (  # noqa: F401
+    arange, diag, diagflat, empty, empty_like, eye, full, full_like, geomspace, identity,
+    linspace, logspace, meshgrid, ones, ones_like, tri, tril, triu, zeros, zeros_like)
 
 
-def all(x, axis=None, keepdims=False):
-    """Keras 3's `keras.ops.all` on the active backend."""
-    return _on(x).all(x, axis, keepdims)
+def allclose(
+    x1: TensorLike,
+    x2: TensorLike,
+    rtol: Any = 1e-05,
+    atol: Any = 1e-08,
+    equal_nan: Any = False,
+) -> Any:
+    """Keras 3's `keras.ops.allclose` on the active backend.
 
-
-def allclose(x1, x2, rtol=1e-05, atol=1e-08, equal_nan=False):
-    """Keras 3's `keras.ops.allclose` on the active backend."""
+    >>> from finegrad import ops
+    >>> x = [[1.43, -1.866, 0.919], [-1.297, 1.453, 0.166]]
+    >>> y = [[-0.801, -0.309, -1.887], [-1.503, 0.682, 0.589]]
+    >>> ops.convert_to_numpy(ops.allclose(x, y))
+    array(False)
+    """
     return _on(x1, x2).allclose(x1, x2, rtol, atol, equal_nan)
 
 
-def amax(x, axis=None, keepdims=False):
-    """Keras 3's `keras.ops.amax` on the active backend."""
-    return _on(x).amax(x, axis, keepdims)
+def append(x1: TensorLike, x2: TensorLike, axis: Any = None) -> Any:
+    """Keras 3's `keras.ops.append` on the active backend.
 
-
-def amin(x, axis=None, keepdims=False):
-    """Keras 3's `keras.ops.amin` on the active backend."""
-    return _on(x).amin(x, axis, keepdims)
-
-
-def any(x, axis=None, keepdims=False):
-    """Keras 3's `keras.ops.any` on the active backend."""
-    return _on(x).any(x, axis, keepdims)
-
-
-def append(x1, x2, axis=None):
-    """Keras 3's `keras.ops.append` on the active backend."""
+    >>> from finegrad import ops
+    >>> x = [[1.43, -1.866, 0.919], [-1.297, 1.453, 0.166]]
+    >>> y = [[-0.801, -0.309, -1.887], [-1.503, 0.682, 0.589]]
+    >>> ops.append(x, y).shape
+    TensorShape([12])
+    """
     return _on(x1, x2).append(x1, x2, axis)
 
 
-def arange(start, stop=None, step=None, dtype=None):
-    """Keras 3's `keras.ops.arange` on the active backend."""
-    return _on(start, stop, step).arange(start, stop, step, dtype)
+def argpartition(x: TensorLike, kth: Any, axis: Any = -1) -> Any:
+    """Keras 3's `keras.ops.argpartition` on the active backend.
 
-
-def argmax(x, axis=None, keepdims=False):
-    """Keras 3's `keras.ops.argmax` on the active backend."""
-    return _on(x).argmax(x, axis, keepdims)
-
-
-def argmin(x, axis=None, keepdims=False):
-    """Keras 3's `keras.ops.argmin` on the active backend."""
-    return _on(x).argmin(x, axis, keepdims)
-
-
-def argpartition(x, kth, axis=-1):
-    """Keras 3's `keras.ops.argpartition` on the active backend."""
+    >>> from finegrad import ops
+    >>> ops.convert_to_numpy(ops.argpartition([0.3, 0.1, 0.7, 0.2], 1))
+    array([1, 3, 0, 2], dtype=int32)
+    """
     return _on(x, kth).argpartition(x, kth, axis)
 
 
-def argsort(x, axis=-1):
-    """Keras 3's `keras.ops.argsort` on the active backend."""
+def argsort(x: TensorLike, axis: Any = -1) -> Any:
+    """Keras 3's `keras.ops.argsort` on the active backend.
+
+    >>> from finegrad import ops
+    >>> ops.convert_to_numpy(ops.argsort([[1.43, -1.866, 0.919], [-1.297, 1.453, 0.166]]))
+    array([[1, 2, 0],
+           [0, 2, 1]], dtype=int32)
+    """
     return _on(x).argsort(x, axis)
 
 
-def array(x, dtype=None):
-    """Keras 3's `keras.ops.array` on the active backend."""
+def array(x: TensorLike, dtype: Any = None) -> Any:
+    """Keras 3's `keras.ops.array` on the active backend.
+
+    >>> from finegrad import ops
+    >>> ops.convert_to_numpy(ops.array([1.0, 2.0]))
+    array([1., 2.], dtype=float32)
+    """
     return _on(x).array(x, dtype)
 
 
-def array_split(x, indices_or_sections, axis=0):
-    """Keras 3's `keras.ops.array_split` on the active backend."""
+def array_split(x: TensorLike, indices_or_sections: Any, axis: Any = 0) -> Any:
+    """Keras 3's `keras.ops.array_split` on the active backend.
+
+    >>> from finegrad import ops
+    >>> [tuple(t.shape) for t in ops.array_split([0.3, 0.1, 0.7, 0.2], 3)]
+    [(2,), (1,), (1,)]
+    """
     return _on(x, indices_or_sections).array_split(x, indices_or_sections, axis)
 
 
-def average(x, axis=None, weights=None):
-    """Keras 3's `keras.ops.average` on the active backend."""
-    return _on(x, weights).average(x, axis, weights)
+def bincount(
+    x: TensorLike,
+    weights: TensorLike | None = None,
+    minlength: Any = 0,
+    sparse: Any = False,
+) -> Any:
+    """Keras 3's `keras.ops.bincount` on the active backend.
 
-
-def bincount(x, weights=None, minlength=0, sparse=False):
-    """Keras 3's `keras.ops.bincount` on the active backend."""
+    >>> from finegrad import ops
+    >>> ops.convert_to_numpy(ops.bincount([0, 2, 2, 5]))
+    array([1, 0, 2, 0, 0, 1], dtype=int32)
+    """
     return _on(x, weights).bincount(x, weights, minlength, sparse)
 
 
-def clip(x, x_min, x_max):
-    """``x`` limited to ``[x_min, x_max]``."""
+def clip(x: TensorLike, x_min: TensorLike, x_max: TensorLike) -> Any:
+    """``x`` limited to ``[x_min, x_max]``.
+
+    >>> from finegrad import ops
+    >>> ops.convert_to_numpy(ops.clip([[1.43, -1.866, 0.919], [-1.297, 1.453, 0.166]], -1.0, 1.0))
+    array([[ 1.   , -1.   ,  0.919],
+           [-1.   ,  1.   ,  0.166]], dtype=float32)
+    """
     return _on(x, x_min, x_max).clip(x, x_min, x_max)
 
 
-def concatenate(xs, axis=0):
-    """The tensors ``xs`` joined along the existing ``axis``."""
+def concatenate(xs: TensorLike, axis: Any = 0) -> Any:
+    """The tensors ``xs`` joined along the existing ``axis``.
+
+    >>> from finegrad import ops
+    >>> ops.convert_to_numpy(ops.concatenate([[1.0, 2.0], [3.0]]))
+    array([1., 2., 3.], dtype=float32)
+    """
     return _on(xs).concatenate(xs, axis)
 
 
-def correlate(x1, x2, mode="valid"):
-    """Keras 3's `keras.ops.correlate` on the active backend."""
+def correlate(x1: TensorLike, x2: TensorLike, mode: Any = "valid") -> Any:
+    """Keras 3's `keras.ops.correlate` on the active backend.
+
+    >>> from finegrad import ops
+    >>> ops.convert_to_numpy(ops.correlate([0.3, 0.1, 0.7, 0.2], [0.3, 0.1]))
+    array([0.1 , 0.1 , 0.23], dtype=float32)
+    """
     return _on(x1, x2).correlate(x1, x2, mode)
 
 
-def count_nonzero(x, axis=None):
-    """Keras 3's `keras.ops.count_nonzero` on the active backend."""
-    return _on(x).count_nonzero(x, axis)
+def cross(
+    x1: TensorLike,
+    x2: TensorLike,
+    axisa: Any = -1,
+    axisb: Any = -1,
+    axisc: Any = -1,
+    axis: Any = None,
+) -> Any:
+    """Keras 3's `keras.ops.cross` on the active backend.
 
-
-def cross(x1, x2, axisa=-1, axisb=-1, axisc=-1, axis=None):
-    """Keras 3's `keras.ops.cross` on the active backend."""
+    >>> from finegrad import ops
+    >>> x = [[1.43, -1.866, 0.919], [-1.297, 1.453, 0.166]]
+    >>> y = [[-0.801, -0.309, -1.887], [-1.503, 0.682, 0.589]]
+    >>> ops.convert_to_numpy(ops.cross(x, y))
+    array([[ 3.805113 ,  1.9622908, -1.9365361],
+           [ 0.742605 ,  0.514435 ,  1.2993048]], dtype=float32)
+    """
     return _on(x1, x2).cross(x1, x2, axisa, axisb, axisc, axis)
 
 
-def cumprod(x, axis=None, dtype=None):
-    """Keras 3's `keras.ops.cumprod` on the active backend."""
-    return _on(x).cumprod(x, axis, dtype)
+def diagonal(x: TensorLike, offset: TensorLike = 0, axis1: Any = 0, axis2: Any = 1) -> Any:
+    """Keras 3's `keras.ops.diagonal` on the active backend.
 
-
-def cumsum(x, axis=None, dtype=None):
-    """Keras 3's `keras.ops.cumsum` on the active backend."""
-    return _on(x).cumsum(x, axis, dtype)
-
-
-def diag(x, k=0):
-    """Keras 3's `keras.ops.diag` on the active backend."""
-    return _on(x).diag(x, k)
-
-
-def diagflat(x, k=0):
-    """Keras 3's `keras.ops.diagflat` on the active backend."""
-    return _on(x).diagflat(x, k)
-
-
-def diagonal(x, offset=0, axis1=0, axis2=1):
-    """Keras 3's `keras.ops.diagonal` on the active backend."""
+    >>> from finegrad import ops
+    >>> x = [[2.0, 0.5, 0.1], [0.5, 3.0, 0.2], [0.1, 0.2, 1.5]]
+    >>> ops.convert_to_numpy(ops.diagonal(x, offset=1))
+    array([0.5, 0.2], dtype=float32)
+    """
     return _on(x).diagonal(x, offset, axis1, axis2)
 
 
-def diff(a, n=1, axis=-1):
-    """Keras 3's `keras.ops.diff` on the active backend."""
+def diff(a: TensorLike, n: Any = 1, axis: Any = -1) -> Any:
+    """Keras 3's `keras.ops.diff` on the active backend.
+
+    >>> from finegrad import ops
+    >>> ops.convert_to_numpy(ops.diff([[1.43, -1.866, 0.919], [-1.297, 1.453, 0.166]]))
+    array([[-3.296,  2.785],
+           [ 2.75 , -1.287]], dtype=float32)
+    """
     return _on(a).diff(a, n, axis)
 
 
-def einsum(subscripts, *operands, **kwargs):
-    """Einstein summation of ``operands`` as ``subscripts`` says (e.g. ``"ij,jk->ik"``)."""
+def einsum(subscripts: Any, *operands: Any, **kwargs: Any) -> Any:
+    """Einstein summation of ``operands`` as ``subscripts`` says (e.g. ``"ij,jk->ik"``).
+
+    >>> from finegrad import ops
+    >>> x = [[1.43, -1.866, 0.919], [-1.297, 1.453, 0.166]]
+    >>> y = [[-0.801, -0.309, -1.887], [-1.503, 0.682, 0.589]]
+    >>> ops.convert_to_numpy(ops.einsum('ij,kj->ik', x, y))
+    array([[-2.302989  , -2.8806107 ],
+           [ 0.27667806,  3.0381112 ]], dtype=float32)
+    """
     return _on(*operands).einsum(subscripts, *operands, **kwargs)
 
 
-def empty(shape, dtype=None):
-    """Keras 3's `keras.ops.empty` on the active backend."""
-    return _on().empty(shape, dtype)
+def flip(x: TensorLike, axis: Any = None) -> Any:
+    """Keras 3's `keras.ops.flip` on the active backend.
 
-
-def empty_like(x, dtype=None):
-    """Keras 3's `keras.ops.empty_like` on the active backend."""
-    return _on(x).empty_like(x, dtype)
-
-
-def eye(N, M=None, k=0, dtype=None):
-    """Keras 3's `keras.ops.eye` on the active backend."""
-    return _on(N, M).eye(N, M, k, dtype)
-
-
-def flip(x, axis=None):
-    """Keras 3's `keras.ops.flip` on the active backend."""
+    >>> from finegrad import ops
+    >>> ops.convert_to_numpy(ops.flip([[1.43, -1.866, 0.919], [-1.297, 1.453, 0.166]], axis=1))
+    array([[ 0.919, -1.866,  1.43 ],
+           [ 0.166,  1.453, -1.297]], dtype=float32)
+    """
     return _on(x).flip(x, axis)
 
 
-def full(shape, fill_value, dtype=None):
-    """Keras 3's `keras.ops.full` on the active backend."""
-    return _on(fill_value).full(shape, fill_value, dtype)
+def histogram(x: TensorLike, bins: Any = 10, range: Any = None) -> Any:
+    """Keras 3's `keras.ops.histogram` on the active backend.
 
-
-def full_like(x, fill_value, dtype=None):
-    """Keras 3's `keras.ops.full_like` on the active backend."""
-    return _on(x, fill_value).full_like(x, fill_value, dtype)
-
-
-def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0):
-    """Keras 3's `keras.ops.geomspace` on the active backend."""
-    return _on(start, stop).geomspace(start, stop, num, endpoint, dtype, axis)
-
-
-def histogram(x, bins=10, range=None):
-    """Keras 3's `keras.ops.histogram` on the active backend."""
+    >>> from finegrad import ops
+    >>> [tuple(t.shape) for t in ops.histogram([0.3, 0.1, 0.7, 0.2], bins=3)]
+    [(3,), (4,)]
+    """
     return _on(x, range).histogram(x, bins, range)
 
 
-def identity(n, dtype=None):
-    """Keras 3's `keras.ops.identity` on the active backend."""
-    return _on(n).identity(n, dtype)
+def isclose(
+    x1: TensorLike,
+    x2: TensorLike,
+    rtol: Any = 1e-05,
+    atol: Any = 1e-08,
+    equal_nan: Any = False,
+) -> Any:
+    """Keras 3's `keras.ops.isclose` on the active backend.
 
-
-def isclose(x1, x2, rtol=1e-05, atol=1e-08, equal_nan=False):
-    """Keras 3's `keras.ops.isclose` on the active backend."""
+    >>> from finegrad import ops
+    >>> x = [[1.43, -1.866, 0.919], [-1.297, 1.453, 0.166]]
+    >>> y = [[-0.801, -0.309, -1.887], [-1.503, 0.682, 0.589]]
+    >>> ops.convert_to_numpy(ops.isclose(x, y))
+    array([[False, False, False],
+           [False, False, False]])
+    """
     return _on(x1, x2).isclose(x1, x2, rtol, atol, equal_nan)
 
 
-def isin(x1, x2, assume_unique=False, invert=False):
-    """Keras 3's `keras.ops.isin` on the active backend."""
+def isin(x1: TensorLike, x2: TensorLike, assume_unique: Any = False, invert: Any = False) -> Any:
+    """Keras 3's `keras.ops.isin` on the active backend.
+
+    >>> from finegrad import ops
+    >>> ops.convert_to_numpy(ops.isin([[1, 5, 2], [4, 0, 3]], [1, 4]))
+    array([[ True, False, False],
+           [ True, False, False]])
+    """
     return _on(x1, x2).isin(x1, x2, assume_unique, invert)
 
 
-def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0):
-    """Keras 3's `keras.ops.linspace` on the active backend."""
-    return _on(start, stop).linspace(start, stop, num, endpoint, retstep, dtype, axis)
+def moveaxis(x: TensorLike, source: Any, destination: Any) -> Any:
+    """Keras 3's `keras.ops.moveaxis` on the active backend.
 
-
-def logspace(start, stop, num=50, endpoint=True, base=10, dtype=None, axis=0):
-    """Keras 3's `keras.ops.logspace` on the active backend."""
-    return _on(start, stop).logspace(start, stop, num, endpoint, base, dtype, axis)
-
-
-def max(x, axis=None, keepdims=False, initial=None):
-    """Maximum over ``axis`` (all axes when None)."""
-    return _on(x, initial).max(x, axis, keepdims, initial)
-
-
-def mean(x, axis=None, keepdims=False):
-    """Mean over ``axis`` (all axes when None)."""
-    return _on(x).mean(x, axis, keepdims)
-
-
-def median(x, axis=None, keepdims=False):
-    """Keras 3's `keras.ops.median` on the active backend."""
-    return _on(x).median(x, axis, keepdims)
-
-
-def meshgrid(*x, indexing="xy"):
-    """Keras 3's `keras.ops.meshgrid` on the active backend."""
-    return _on(*x).meshgrid(*x, indexing=indexing)
-
-
-def min(x, axis=None, keepdims=False, initial=None):
-    """Minimum over ``axis`` (all axes when None)."""
-    return _on(x, initial).min(x, axis, keepdims, initial)
-
-
-def moveaxis(x, source, destination):
-    """Keras 3's `keras.ops.moveaxis` on the active backend."""
+    >>> from finegrad import ops
+    >>> import numpy as np
+    >>> ops.moveaxis(np.linspace(0.1, 0.9, 30, dtype='float32').reshape((2, 5, 3)), 0, -1).shape
+    TensorShape([5, 3, 2])
+    """
     return _on(x, source, destination).moveaxis(x, source, destination)
 
 
-def nan_to_num(x, nan=0.0, posinf=None, neginf=None):
-    """Keras 3's `keras.ops.nan_to_num` on the active backend."""
+def nan_to_num(x: TensorLike, nan: Any = 0.0, posinf: Any = None, neginf: Any = None) -> Any:
+    """Keras 3's `keras.ops.nan_to_num` on the active backend.
+
+    >>> from finegrad import ops
+    >>> ops.convert_to_numpy(ops.nan_to_num([float('nan'), float('inf'), -1.0]))
+    array([ 0.0000000e+00,  3.4028235e+38, -1.0000000e+00], dtype=float32)
+    """
     return _on(x, posinf, neginf).nan_to_num(x, nan, posinf, neginf)
 
 
-def nanargmax(x, axis=None, keepdims=False):
-    """Keras 3's `keras.ops.nanargmax` on the active backend."""
-    return _on(x).nanargmax(x, axis, keepdims)
+def pad(x: TensorLike, pad_width: Any, mode: Any = "constant", constant_values: Any = None) -> Any:
+    """Keras 3's `keras.ops.pad` on the active backend.
 
-
-def nanargmin(x, axis=None, keepdims=False):
-    """Keras 3's `keras.ops.nanargmin` on the active backend."""
-    return _on(x).nanargmin(x, axis, keepdims)
-
-
-def nancumprod(x, axis=None, dtype=None):
-    """Keras 3's `keras.ops.nancumprod` on the active backend."""
-    return _on(x).nancumprod(x, axis, dtype)
-
-
-def nancumsum(x, axis=None, dtype=None):
-    """Keras 3's `keras.ops.nancumsum` on the active backend."""
-    return _on(x).nancumsum(x, axis, dtype)
-
-
-def nanmax(x, axis=None, keepdims=False):
-    """Keras 3's `keras.ops.nanmax` on the active backend."""
-    return _on(x).nanmax(x, axis, keepdims)
-
-
-def nanmean(x, axis=None, keepdims=False):
-    """Keras 3's `keras.ops.nanmean` on the active backend."""
-    return _on(x).nanmean(x, axis, keepdims)
-
-
-def nanmedian(x, axis=None, keepdims=False):
-    """Keras 3's `keras.ops.nanmedian` on the active backend."""
-    return _on(x).nanmedian(x, axis, keepdims)
-
-
-def nanmin(x, axis=None, keepdims=False):
-    """Keras 3's `keras.ops.nanmin` on the active backend."""
-    return _on(x).nanmin(x, axis, keepdims)
-
-
-def nanpercentile(x, q, axis=None, method="linear", keepdims=False):
-    """Keras 3's `keras.ops.nanpercentile` on the active backend."""
-    return _on(x, q).nanpercentile(x, q, axis, method, keepdims)
-
-
-def nanprod(x, axis=None, keepdims=False):
-    """Keras 3's `keras.ops.nanprod` on the active backend."""
-    return _on(x).nanprod(x, axis, keepdims)
-
-
-def nanquantile(x, q, axis=None, method="linear", keepdims=False):
-    """Keras 3's `keras.ops.nanquantile` on the active backend."""
-    return _on(x, q).nanquantile(x, q, axis, method, keepdims)
-
-
-def nanstd(x, axis=None, keepdims=False):
-    """Keras 3's `keras.ops.nanstd` on the active backend."""
-    return _on(x).nanstd(x, axis, keepdims)
-
-
-def nansum(x, axis=None, keepdims=False):
-    """Keras 3's `keras.ops.nansum` on the active backend."""
-    return _on(x).nansum(x, axis, keepdims)
-
-
-def nanvar(x, axis=None, keepdims=False):
-    """Keras 3's `keras.ops.nanvar` on the active backend."""
-    return _on(x).nanvar(x, axis, keepdims)
-
-
-def ones(shape, dtype=None):
-    """A tensor of ones of ``shape``."""
-    return _on().ones(shape, dtype)
-
-
-def ones_like(x, dtype=None):
-    """Keras 3's `keras.ops.ones_like` on the active backend."""
-    return _on(x).ones_like(x, dtype)
-
-
-def pad(x, pad_width, mode="constant", constant_values=None):
-    """Keras 3's `keras.ops.pad` on the active backend."""
+    >>> from finegrad import ops
+    >>> ops.pad([[1.43, -1.866, 0.919], [-1.297, 1.453, 0.166]], ((1, 0), (0, 2))).shape
+    TensorShape([3, 5])
+    """
     return _on(x, pad_width, constant_values).pad(x, pad_width, mode, constant_values)
 
 
-def percentile(x, q, axis=None, method="linear", keepdims=False):
-    """Keras 3's `keras.ops.percentile` on the active backend."""
-    return _on(x, q).percentile(x, q, axis, method, keepdims)
+def repeat(x: TensorLike, repeats: Any, axis: Any = None) -> Any:
+    """Keras 3's `keras.ops.repeat` on the active backend.
 
-
-def prod(x, axis=None, keepdims=False, dtype=None):
-    """Product over ``axis`` (all axes when None)."""
-    return _on(x).prod(x, axis, keepdims, dtype)
-
-
-def ptp(x, axis=None, keepdims=False):
-    """Keras 3's `keras.ops.ptp` on the active backend."""
-    return _on(x).ptp(x, axis, keepdims)
-
-
-def quantile(x, q, axis=None, method="linear", keepdims=False):
-    """Keras 3's `keras.ops.quantile` on the active backend."""
-    return _on(x, q).quantile(x, q, axis, method, keepdims)
-
-
-def repeat(x, repeats, axis=None):
-    """Keras 3's `keras.ops.repeat` on the active backend."""
+    >>> from finegrad import ops
+    >>> ops.repeat([[1.43, -1.866, 0.919], [-1.297, 1.453, 0.166]], 2, axis=0).shape
+    TensorShape([4, 3])
+    """
     return _on(x, repeats).repeat(x, repeats, axis)
 
 
-def roll(x, shift, axis=None):
-    """Keras 3's `keras.ops.roll` on the active backend."""
+def roll(x: TensorLike, shift: Any, axis: Any = None) -> Any:
+    """Keras 3's `keras.ops.roll` on the active backend.
+
+    >>> from finegrad import ops
+    >>> ops.convert_to_numpy(ops.roll([[1.43, -1.866, 0.919], [-1.297, 1.453, 0.166]], 1, axis=1))
+    array([[ 0.919,  1.43 , -1.866],
+           [ 0.166, -1.297,  1.453]], dtype=float32)
+    """
     return _on(x, shift).roll(x, shift, axis)
 
 
-def rot90(array, k=1, axes=(0, 1)):
-    """Keras 3's `keras.ops.rot90` on the active backend."""
+def rot90(array: TensorLike, k: Any = 1, axes: Any = (0, 1)) -> Any:
+    """Keras 3's `keras.ops.rot90` on the active backend.
+
+    >>> from finegrad import ops
+    >>> ops.convert_to_numpy(ops.rot90([[1.43, -1.866, 0.919], [-1.297, 1.453, 0.166]]))
+    array([[ 0.919,  0.166],
+           [-1.866,  1.453],
+           [ 1.43 , -1.297]], dtype=float32)
+    """
     return _on(array).rot90(array, k, axes)
 
 
-def round(x, decimals=0):
-    """Keras 3's `keras.ops.round` on the active backend."""
+def round(x: TensorLike, decimals: TensorLike = 0) -> Any:
+    """Keras 3's `keras.ops.round` on the active backend.
+
+    >>> from finegrad import ops
+    >>> ops.convert_to_numpy(ops.round([[1.43, -1.866, 0.919], [-1.297, 1.453, 0.166]]))
+    array([[ 1., -2.,  1.],
+           [-1.,  1.,  0.]], dtype=float32)
+    """
     return _on(x).round(x, decimals)
 
 
-def searchsorted(sorted_sequence, values, side="left"):
-    """Keras 3's `keras.ops.searchsorted` on the active backend."""
+def searchsorted(sorted_sequence: Any, values: TensorLike, side: Any = "left") -> Any:
+    """Keras 3's `keras.ops.searchsorted` on the active backend.
+
+    >>> from finegrad import ops
+    >>> ops.convert_to_numpy(ops.searchsorted([0.1, 0.4, 0.9], [0.3, 0.1, 0.7, 0.2]))
+    array([1, 0, 2, 1], dtype=int32)
+    """
     return _on(sorted_sequence, values).searchsorted(sorted_sequence, values, side)
 
 
-def select(condlist, choicelist, default=0):
-    """Keras 3's `keras.ops.select` on the active backend."""
+def select(condlist: Any, choicelist: Any, default: Any = 0) -> Any:
+    """Keras 3's `keras.ops.select` on the active backend.
+
+    >>> from finegrad import ops
+    >>> ops.convert_to_numpy(ops.select([[True, False], [False, True]], [[1, 2], [3, 4]], 0))
+    array([1, 4], dtype=int32)
+    """
     return _on(condlist, choicelist).select(condlist, choicelist, default)
 
 
-def sort(x, axis=-1):
-    """Keras 3's `keras.ops.sort` on the active backend."""
+def sort(x: TensorLike, axis: Any = -1) -> Any:
+    """Keras 3's `keras.ops.sort` on the active backend.
+
+    >>> from finegrad import ops
+    >>> ops.convert_to_numpy(ops.sort([[1.43, -1.866, 0.919], [-1.297, 1.453, 0.166]]))
+    array([[-1.866,  0.919,  1.43 ],
+           [-1.297,  0.166,  1.453]], dtype=float32)
+    """
     return _on(x).sort(x, axis)
 
 
-def split(x, indices_or_sections, axis=0):
-    """Keras 3's `keras.ops.split` on the active backend."""
+def split(x: TensorLike, indices_or_sections: Any, axis: Any = 0) -> Any:
+    """Keras 3's `keras.ops.split` on the active backend.
+
+    >>> from finegrad import ops
+    >>> import numpy as np
+    >>> x = np.linspace(0.1, 0.9, 30, dtype='float32').reshape((2, 5, 3))
+    >>> [tuple(t.shape) for t in ops.split(x, 5, 1)]
+    [(2, 1, 3), (2, 1, 3), (2, 1, 3), (2, 1, 3), (2, 1, 3)]
+    """
     return _on(x, indices_or_sections).split(x, indices_or_sections, axis)
 
 
-def squeeze(x, axis=None):
-    """``x`` without its axes of length 1 (or only ``axis``)."""
+def squeeze(x: TensorLike, axis: Any = None) -> Any:
+    """``x`` without its axes of length 1 (or only ``axis``).
+
+    >>> from finegrad import ops
+    >>> ops.convert_to_numpy(ops.squeeze([[[1.43, -1.866, 0.919], [-1.297, 1.453, 0.166]]]))
+    array([[ 1.43 , -1.866,  0.919],
+           [-1.297,  1.453,  0.166]], dtype=float32)
+    """
     return _on(x).squeeze(x, axis)
 
 
-def stack(x, axis=0):
-    """The tensors ``x`` joined along a new ``axis``."""
+def stack(x: TensorLike, axis: Any = 0) -> Any:
+    """The tensors ``x`` joined along a new ``axis``.
+
+    >>> from finegrad import ops
+    >>> ops.convert_to_numpy(ops.stack([[1.0, 2.0], [3.0, 4.0]], axis=1))
+    array([[1., 3.],
+           [2., 4.]], dtype=float32)
+    """
     return _on(x).stack(x, axis)
 
 
-def std(x, axis=None, keepdims=False):
-    """Keras 3's `keras.ops.std` on the active backend."""
-    return _on(x).std(x, axis, keepdims)
+def swapaxes(x: TensorLike, axis1: Any, axis2: Any) -> Any:
+    """Keras 3's `keras.ops.swapaxes` on the active backend.
 
-
-def sum(x, axis=None, keepdims=False):
-    """Sum over ``axis`` (all axes when None)."""
-    return _on(x).sum(x, axis, keepdims)
-
-
-def swapaxes(x, axis1, axis2):
-    """Keras 3's `keras.ops.swapaxes` on the active backend."""
+    >>> from finegrad import ops
+    >>> import numpy as np
+    >>> ops.swapaxes(np.linspace(0.1, 0.9, 30, dtype='float32').reshape((2, 5, 3)), 0, 2).shape
+    TensorShape([3, 5, 2])
+    """
     return _on(x, axis1, axis2).swapaxes(x, axis1, axis2)
 
 
-def take(x, indices, axis=None):
-    """Keras 3's `keras.ops.take` on the active backend."""
+def take(x: TensorLike, indices: TensorLike, axis: Any = None) -> Any:
+    """Keras 3's `keras.ops.take` on the active backend.
+
+    >>> from finegrad import ops
+    >>> x = [[1.43, -1.866, 0.919], [-1.297, 1.453, 0.166]]
+    >>> y = [2, 0]
+    >>> ops.convert_to_numpy(ops.take(x, y, axis=1))
+    array([[ 0.919,  1.43 ],
+           [ 0.166, -1.297]], dtype=float32)
+    """
     return _on(x, indices).take(x, indices, axis)
 
 
-def take_along_axis(x, indices, axis=None):
-    """Keras 3's `keras.ops.take_along_axis` on the active backend."""
+def take_along_axis(x: TensorLike, indices: TensorLike, axis: Any = None) -> Any:
+    """Keras 3's `keras.ops.take_along_axis` on the active backend.
+
+    >>> from finegrad import ops
+    >>> x = [[1.43, -1.866, 0.919], [-1.297, 1.453, 0.166]]
+    >>> y = [[1, 2, 0], [0, 2, 1]]
+    >>> ops.convert_to_numpy(ops.take_along_axis(x, y, axis=1))
+    array([[-1.866,  0.919,  1.43 ],
+           [-1.297,  0.166,  1.453]], dtype=float32)
+    """
     return _on(x, indices).take_along_axis(x, indices, axis)
 
 
-def tensordot(x1, x2, axes=2):
-    """Keras 3's `keras.ops.tensordot` on the active backend."""
+def tensordot(x1: TensorLike, x2: TensorLike, axes: Any = 2) -> Any:
+    """Keras 3's `keras.ops.tensordot` on the active backend.
+
+    >>> from finegrad import ops
+    >>> x = [[1.43, -1.866, 0.919], [-1.297, 1.453, 0.166]]
+    >>> y = [[-0.801, -1.503], [-0.309, 0.682], [-1.887, 0.589]]
+    >>> ops.convert_to_numpy(ops.tensordot(x, y, axes=1))
+    array([[-2.302989  , -2.880611  ],
+           [ 0.27667812,  3.0381112 ]], dtype=float32)
+    """
     return _on(x1, x2).tensordot(x1, x2, axes)
 
 
-def trace(x, offset=0, axis1=0, axis2=1):
-    """Keras 3's `keras.ops.trace` on the active backend."""
+def trace(x: TensorLike, offset: TensorLike = 0, axis1: Any = 0, axis2: Any = 1) -> Any:
+    """Keras 3's `keras.ops.trace` on the active backend.
+
+    >>> from finegrad import ops
+    >>> ops.convert_to_numpy(ops.trace([[2.0, 0.5, 0.1], [0.5, 3.0, 0.2], [0.1, 0.2, 1.5]]))
+    array(6.5, dtype=float32)
+    """
     return _on(x).trace(x, offset, axis1, axis2)
 
 
-def transpose(x, axes=None):
-    """``x`` with its axes permuted by ``axes`` (reversed when None)."""
+def transpose(x: TensorLike, axes: Any = None) -> Any:
+    """``x`` with its axes permuted by ``axes`` (reversed when None).
+
+    >>> from finegrad import ops
+    >>> ops.convert_to_numpy(ops.transpose([[1.43, -1.866, 0.919], [-1.297, 1.453, 0.166]]))
+    array([[ 1.43 , -1.297],
+           [-1.866,  1.453],
+           [ 0.919,  0.166]], dtype=float32)
+    """
     return _on(x).transpose(x, axes)
 
 
-def trapezoid(y, x=None, dx=1.0, axis=-1):
-    """Keras 3's `keras.ops.trapezoid` on the active backend."""
+def trapezoid(y: TensorLike, x: TensorLike | None = None, dx: Any = 1.0, axis: Any = -1) -> Any:
+    """Keras 3's `keras.ops.trapezoid` on the active backend.
+
+    >>> from finegrad import ops
+    >>> ops.convert_to_numpy(ops.trapezoid([[1.43, -1.866, 0.919], [-1.297, 1.453, 0.166]]))
+    array([-0.69150007,  0.8874999 ], dtype=float32)
+    """
     return _on(y, x).trapezoid(y, x, dx, axis)
 
 
-def tri(N, M=None, k=0, dtype=None):
-    """Keras 3's `keras.ops.tri` on the active backend."""
-    return _on(N, M).tri(N, M, k, dtype)
-
-
-def tril(x, k=0):
-    """Keras 3's `keras.ops.tril` on the active backend."""
-    return _on(x).tril(x, k)
-
-
-def triu(x, k=0):
-    """Keras 3's `keras.ops.triu` on the active backend."""
-    return _on(x).triu(x, k)
-
-
 def unique(
-    x,
-    sorted=True,
-    return_index=False,
-    return_inverse=False,
-    return_counts=False,
-    axis=None,
-    size=None,
-    fill_value=None,
-):
-    """Keras 3's `keras.ops.unique` on the active backend."""
+    x: TensorLike,
+    sorted: Any = True,
+    return_index: Any = False,
+    return_inverse: Any = False,
+    return_counts: Any = False,
+    axis: Any = None,
+    size: Any = None,
+    fill_value: Any = None,
+) -> Any:
+    """Keras 3's `keras.ops.unique` on the active backend.
+
+    >>> from finegrad import ops
+    >>> ops.convert_to_numpy(ops.unique([3, 1, 3, 2]))
+    array([1, 2, 3], dtype=int32)
+    """
     return _on(x, size, fill_value).unique(
         x, sorted, return_index, return_inverse, return_counts, axis, size, fill_value
     )
 
 
-def vander(x, N=None, increasing=False):
-    """Keras 3's `keras.ops.vander` on the active backend."""
+def vander(x: TensorLike, N: Any = None, increasing: Any = False) -> Any:
+    """Keras 3's `keras.ops.vander` on the active backend.
+
+    >>> from finegrad import ops
+    >>> ops.vander([0.3, 0.1, 0.7, 0.2], N=3).shape
+    TensorShape([4, 3])
+    """
     return _on(x, N).vander(x, N, increasing)
 
 
-def var(x, axis=None, keepdims=False):
-    """Keras 3's `keras.ops.var` on the active backend."""
-    return _on(x).var(x, axis, keepdims)
+def vectorize(pyfunc: Any, *, excluded: Any = None, signature: Any = None) -> Any:
+    """Keras 3's `keras.ops.vectorize` on the active backend.
 
-
-def vectorize(pyfunc, *, excluded=None, signature=None):
-    """Keras 3's `keras.ops.vectorize` on the active backend."""
+    >>> from finegrad import ops
+    >>> ops.convert_to_numpy(ops.vectorize(lambda a, b: a + b)([1.0, 2.0], [10.0, 20.0]))
+    array([11., 22.], dtype=float32)
+    """
     return _on().vectorize(pyfunc, excluded=excluded, signature=signature)
 
 
-def view(x, dtype=None):
-    """Keras 3's `keras.ops.view` on the active backend."""
+def view(x: TensorLike, dtype: Any = None) -> Any:
+    """Keras 3's `keras.ops.view` on the active backend.
+
+    >>> from finegrad import ops
+    >>> ops.convert_to_numpy(ops.view([[1, 5, 2], [4, 0, 3]], 'float32'))
+    array([[1.e-45, 7.e-45, 3.e-45],
+           [6.e-45, 0.e+00, 4.e-45]], dtype=float32)
+    """
     return _on(x).view(x, dtype)
 
 
-def where(condition, x1=None, x2=None):
-    """Elementwise ``x1`` where ``condition`` holds, else ``x2`` (broadcasting)."""
+def where(condition: TensorLike, x1: TensorLike | None = None, x2: TensorLike | None = None) -> Any:
+    """Elementwise ``x1`` where ``condition`` holds, else ``x2`` (broadcasting).
+
+    >>> from finegrad import ops
+    >>> x = [[True, False, True], [False, True, True]]
+    >>> y = [[1.43, -1.866, 0.919], [-1.297, 1.453, 0.166]]
+    >>> z = [[-0.801, -0.309, -1.887], [-1.503, 0.682, 0.589]]
+    >>> ops.convert_to_numpy(ops.where(x, y, z))
+    array([[ 1.43 , -0.309,  0.919],
+           [-1.503,  1.453,  0.166]], dtype=float32)
+    """
     return _on(condition, x1, x2).where(condition, x1, x2)
 
 
-def zeros(shape, dtype=None):
-    """A tensor of zeros of ``shape``."""
-    return _on().zeros(shape, dtype)
-
-
-def zeros_like(x, dtype=None):
-    """Keras 3's `keras.ops.zeros_like` on the active backend."""
-    return _on(x).zeros_like(x, dtype)

@@ -1,617 +1,344 @@
-"""`keras.ops.numpy`'s elementwise functions of one or two tensors.
+"""`keras.ops.numpy`'s products, joins, splits, windows and shapes; its elementwise functions
+of one tensor (`numpy_unary`) and two (`numpy_binary`) are re-exported here.
 
 Generated from Keras 3.15's signatures (argument names and defaults); each function
 dispatches to the active backend (`finegrad._src.backends`).
 """
 
+from typing import Any
+
+from finegrad._src.types import TensorLike
+
 from finegrad._src.backends.dispatch.selection import on as _on
+from finegrad._src.backends.dispatch.numpy_unary import (  # noqa: F401
+    abs, absolute, angle, arccos, arccosh, arcsin, arcsinh, arctan, arctanh, cbrt, ceil, conj,
+    conjugate, copy, cos, cosh, deg2rad, exp, exp2, expm1, fabs, floor, i0, imag, isfinite,
+    isinf, isnan, isneginf, isposinf, isreal, log, log10, log1p, log2, logical_not, ndim,
+    negative, nonzero, rad2deg, ravel, real, reciprocal, sign, signbit, sin, sinc, sinh, size,
+    sqrt, square, tan, tanh, trunc)
+from finegrad._src.backends.dispatch.numpy_binary import (  # noqa: F401
+    add, arctan2, bitwise_and, bitwise_invert, bitwise_left_shift, bitwise_not, bitwise_or,
+    bitwise_right_shift, bitwise_xor, divide, divide_no_nan, equal, floor_divide, fmax, fmin,
+    fmod, gcd, greater, greater_equal, heaviside, hypot, lcm, left_shift, less, less_equal,
+    logaddexp, logaddexp2, logical_and, logical_or, logical_xor, maximum, minimum, mod,
+    multiply, nextafter, not_equal, power, right_shift, subtract, true_divide)
 
 
-def abs(x):
-    """Elementwise absolute value."""
-    return _on(x).abs(x)
+def bartlett(x: TensorLike) -> Any:
+    """Keras 3's `keras.ops.bartlett` on the active backend.
 
-
-def absolute(x):
-    """Keras 3's `keras.ops.absolute` on the active backend."""
-    return _on(x).absolute(x)
-
-
-def add(x1, x2):
-    """Elementwise x1 + x2 (broadcasting)."""
-    return _on(x1, x2).add(x1, x2)
-
-
-def angle(x):
-    """Keras 3's `keras.ops.angle` on the active backend."""
-    return _on(x).angle(x)
-
-
-def arccos(x):
-    """Keras 3's `keras.ops.arccos` on the active backend."""
-    return _on(x).arccos(x)
-
-
-def arccosh(x):
-    """Keras 3's `keras.ops.arccosh` on the active backend."""
-    return _on(x).arccosh(x)
-
-
-def arcsin(x):
-    """Keras 3's `keras.ops.arcsin` on the active backend."""
-    return _on(x).arcsin(x)
-
-
-def arcsinh(x):
-    """Keras 3's `keras.ops.arcsinh` on the active backend."""
-    return _on(x).arcsinh(x)
-
-
-def arctan(x):
-    """Keras 3's `keras.ops.arctan` on the active backend."""
-    return _on(x).arctan(x)
-
-
-def arctan2(x1, x2):
-    """Keras 3's `keras.ops.arctan2` on the active backend."""
-    return _on(x1, x2).arctan2(x1, x2)
-
-
-def arctanh(x):
-    """Keras 3's `keras.ops.arctanh` on the active backend."""
-    return _on(x).arctanh(x)
-
-
-def bartlett(x):
-    """Keras 3's `keras.ops.bartlett` on the active backend."""
+    >>> from finegrad import ops
+    >>> ops.convert_to_numpy(ops.bartlett(5))
+    array([0. , 0.5, 1. , 0.5, 0. ], dtype=float32)
+    """
     return _on(x).bartlett(x)
 
 
-def bitwise_and(x, y):
-    """Keras 3's `keras.ops.bitwise_and` on the active backend."""
-    return _on(x, y).bitwise_and(x, y)
+def blackman(x: TensorLike) -> Any:
+    """Keras 3's `keras.ops.blackman` on the active backend.
 
-
-def bitwise_invert(x):
-    """Keras 3's `keras.ops.bitwise_invert` on the active backend."""
-    return _on(x).bitwise_invert(x)
-
-
-def bitwise_left_shift(x, y):
-    """Keras 3's `keras.ops.bitwise_left_shift` on the active backend."""
-    return _on(x, y).bitwise_left_shift(x, y)
-
-
-def bitwise_not(x):
-    """Keras 3's `keras.ops.bitwise_not` on the active backend."""
-    return _on(x).bitwise_not(x)
-
-
-def bitwise_or(x, y):
-    """Keras 3's `keras.ops.bitwise_or` on the active backend."""
-    return _on(x, y).bitwise_or(x, y)
-
-
-def bitwise_right_shift(x, y):
-    """Keras 3's `keras.ops.bitwise_right_shift` on the active backend."""
-    return _on(x, y).bitwise_right_shift(x, y)
-
-
-def bitwise_xor(x, y):
-    """Keras 3's `keras.ops.bitwise_xor` on the active backend."""
-    return _on(x, y).bitwise_xor(x, y)
-
-
-def blackman(x):
-    """Keras 3's `keras.ops.blackman` on the active backend."""
+    >>> from finegrad import ops
+    >>> ops.convert_to_numpy(ops.blackman(5))
+    array([-1.3877788e-17,  3.4000000e-01,  1.0000000e+00,  3.4000000e-01,
+           -1.3877788e-17], dtype=float32)
+    """
     return _on(x).blackman(x)
 
 
-def broadcast_to(x, shape):
-    """Keras 3's `keras.ops.broadcast_to` on the active backend."""
+def broadcast_to(x: TensorLike, shape: Any) -> Any:
+    """Keras 3's `keras.ops.broadcast_to` on the active backend.
+
+    >>> from finegrad import ops
+    >>> ops.convert_to_numpy(ops.broadcast_to([0.3, 0.1, 0.7], (2, 3)))
+    array([[0.3, 0.1, 0.7],
+           [0.3, 0.1, 0.7]], dtype=float32)
+    """
     return _on(x).broadcast_to(x, shape)
 
 
-def cbrt(x):
-    """Keras 3's `keras.ops.cbrt` on the active backend."""
-    return _on(x).cbrt(x)
+def corrcoef(x: TensorLike) -> Any:
+    """Keras 3's `keras.ops.corrcoef` on the active backend.
 
-
-def ceil(x):
-    """Keras 3's `keras.ops.ceil` on the active backend."""
-    return _on(x).ceil(x)
-
-
-def conj(x):
-    """Keras 3's `keras.ops.conj` on the active backend."""
-    return _on(x).conj(x)
-
-
-def conjugate(x):
-    """Keras 3's `keras.ops.conjugate` on the active backend."""
-    return _on(x).conjugate(x)
-
-
-def copy(x):
-    """Keras 3's `keras.ops.copy` on the active backend."""
-    return _on(x).copy(x)
-
-
-def corrcoef(x):
-    """Keras 3's `keras.ops.corrcoef` on the active backend."""
+    >>> from finegrad import ops
+    >>> ops.convert_to_numpy(ops.corrcoef([[1.43, -1.866, 0.919], [-1.297, 1.453, 0.166]]))
+    array([[ 1.0000001, -0.9147131],
+           [-0.9147131,  1.0000001]], dtype=float32)
+    """
     return _on(x).corrcoef(x)
 
 
-def cos(x):
-    """Elementwise cosine."""
-    return _on(x).cos(x)
+def digitize(x: TensorLike, bins: Any) -> Any:
+    """Keras 3's `keras.ops.digitize` on the active backend.
 
-
-def cosh(x):
-    """Keras 3's `keras.ops.cosh` on the active backend."""
-    return _on(x).cosh(x)
-
-
-def deg2rad(x):
-    """Keras 3's `keras.ops.deg2rad` on the active backend."""
-    return _on(x).deg2rad(x)
-
-
-def digitize(x, bins):
-    """Keras 3's `keras.ops.digitize` on the active backend."""
+    >>> from finegrad import ops
+    >>> ops.convert_to_numpy(ops.digitize([0.3, 0.1, 0.7, 0.2], [0.0, 0.25, 0.5]))
+    array([2, 1, 3, 1], dtype=int32)
+    """
     return _on(x, bins).digitize(x, bins)
 
 
-def divide(x1, x2):
-    """Elementwise x1 / x2 (broadcasting)."""
-    return _on(x1, x2).divide(x1, x2)
+def dot(x1: TensorLike, x2: TensorLike) -> Any:
+    """Keras 3's `keras.ops.dot` on the active backend.
 
-
-def divide_no_nan(x1, x2):
-    """Keras 3's `keras.ops.divide_no_nan` on the active backend."""
-    return _on(x1, x2).divide_no_nan(x1, x2)
-
-
-def dot(x1, x2):
-    """Keras 3's `keras.ops.dot` on the active backend."""
+    >>> from finegrad import ops
+    >>> x = [[1.43, -1.866, 0.919], [-1.297, 1.453, 0.166]]
+    >>> y = [[-0.801, -1.503], [-0.309, 0.682], [-1.887, 0.589]]
+    >>> ops.convert_to_numpy(ops.dot(x, y))
+    array([[-2.302989  , -2.880611  ],
+           [ 0.27667812,  3.0381112 ]], dtype=float32)
+    """
     return _on(x1, x2).dot(x1, x2)
 
 
-def dsplit(x, indices_or_sections):
-    """Keras 3's `keras.ops.dsplit` on the active backend."""
+def dsplit(x: TensorLike, indices_or_sections: Any) -> Any:
+    """Keras 3's `keras.ops.dsplit` on the active backend.
+
+    >>> from finegrad import ops
+    >>> import numpy as np
+    >>> x = np.linspace(0.1, 0.9, 30, dtype='float32').reshape((2, 5, 3))
+    >>> [tuple(t.shape) for t in ops.dsplit(x, 3)]
+    [(2, 5, 1), (2, 5, 1), (2, 5, 1)]
+    """
     return _on(x, indices_or_sections).dsplit(x, indices_or_sections)
 
 
-def dstack(xs):
-    """Keras 3's `keras.ops.dstack` on the active backend."""
+def dstack(xs: TensorLike) -> Any:
+    """Keras 3's `keras.ops.dstack` on the active backend.
+
+    >>> from finegrad import ops
+    >>> ops.convert_to_numpy(ops.dstack([[1.0, 2.0], [3.0, 4.0]]))
+    array([[[1., 3.],
+            [2., 4.]]], dtype=float32)
+    """
     return _on(xs).dstack(xs)
 
 
-def equal(x1, x2):
-    """Elementwise x1 == x2 (boolean)."""
-    return _on(x1, x2).equal(x1, x2)
+def expand_dims(x: TensorLike, axis: Any) -> Any:
+    """``x`` with a new axis of length 1 at ``axis``.
 
-
-def exp(x):
-    """Elementwise e**x."""
-    return _on(x).exp(x)
-
-
-def exp2(x):
-    """Keras 3's `keras.ops.exp2` on the active backend."""
-    return _on(x).exp2(x)
-
-
-def expand_dims(x, axis):
-    """``x`` with a new axis of length 1 at ``axis``."""
+    >>> from finegrad import ops
+    >>> ops.convert_to_numpy(ops.expand_dims([[1.43, -1.866, 0.919], [-1.297, 1.453, 0.166]], 1))
+    array([[[ 1.43 , -1.866,  0.919]],
+    <BLANKLINE>
+           [[-1.297,  1.453,  0.166]]], dtype=float32)
+    """
     return _on(x).expand_dims(x, axis)
 
 
-def expm1(x):
-    """Elementwise e**x - 1."""
-    return _on(x).expm1(x)
+def fliplr(x: TensorLike) -> Any:
+    """Keras 3's `keras.ops.fliplr` on the active backend.
 
-
-def fabs(x):
-    """Keras 3's `keras.ops.fabs` on the active backend."""
-    return _on(x).fabs(x)
-
-
-def fliplr(x):
-    """Keras 3's `keras.ops.fliplr` on the active backend."""
+    >>> from finegrad import ops
+    >>> ops.convert_to_numpy(ops.fliplr([[1.43, -1.866, 0.919], [-1.297, 1.453, 0.166]]))
+    array([[ 0.919, -1.866,  1.43 ],
+           [ 0.166,  1.453, -1.297]], dtype=float32)
+    """
     return _on(x).fliplr(x)
 
 
-def flipud(x):
-    """Keras 3's `keras.ops.flipud` on the active backend."""
+def flipud(x: TensorLike) -> Any:
+    """Keras 3's `keras.ops.flipud` on the active backend.
+
+    >>> from finegrad import ops
+    >>> ops.convert_to_numpy(ops.flipud([[1.43, -1.866, 0.919], [-1.297, 1.453, 0.166]]))
+    array([[-1.297,  1.453,  0.166],
+           [ 1.43 , -1.866,  0.919]], dtype=float32)
+    """
     return _on(x).flipud(x)
 
 
-def floor(x):
-    """Elementwise floor."""
-    return _on(x).floor(x)
+def get_item(x: TensorLike, key: TensorLike) -> Any:
+    """Keras 3's `keras.ops.get_item` on the active backend.
 
-
-def floor_divide(x1, x2):
-    """Keras 3's `keras.ops.floor_divide` on the active backend."""
-    return _on(x1, x2).floor_divide(x1, x2)
-
-
-def fmax(x1, x2):
-    """Keras 3's `keras.ops.fmax` on the active backend."""
-    return _on(x1, x2).fmax(x1, x2)
-
-
-def fmin(x1, x2):
-    """Keras 3's `keras.ops.fmin` on the active backend."""
-    return _on(x1, x2).fmin(x1, x2)
-
-
-def fmod(x1, x2):
-    """Keras 3's `keras.ops.fmod` on the active backend."""
-    return _on(x1, x2).fmod(x1, x2)
-
-
-def gcd(x1, x2):
-    """Keras 3's `keras.ops.gcd` on the active backend."""
-    return _on(x1, x2).gcd(x1, x2)
-
-
-def get_item(x, key):
-    """Keras 3's `keras.ops.get_item` on the active backend."""
+    >>> from finegrad import ops
+    >>> ops.convert_to_numpy(ops.get_item([[1.43, -1.866, 0.919], [-1.297, 1.453, 0.166]], 1))
+    array([-1.297,  1.453,  0.166], dtype=float32)
+    """
     return _on(x, key).get_item(x, key)
 
 
-def greater(x1, x2):
-    """Elementwise x1 > x2 (boolean)."""
-    return _on(x1, x2).greater(x1, x2)
+def hamming(x: TensorLike) -> Any:
+    """Keras 3's `keras.ops.hamming` on the active backend.
 
-
-def greater_equal(x1, x2):
-    """Elementwise x1 >= x2 (boolean)."""
-    return _on(x1, x2).greater_equal(x1, x2)
-
-
-def hamming(x):
-    """Keras 3's `keras.ops.hamming` on the active backend."""
+    >>> from finegrad import ops
+    >>> ops.convert_to_numpy(ops.hamming(5))
+    array([0.08, 0.54, 1.  , 0.54, 0.08], dtype=float32)
+    """
     return _on(x).hamming(x)
 
 
-def hanning(x):
-    """Keras 3's `keras.ops.hanning` on the active backend."""
+def hanning(x: TensorLike) -> Any:
+    """Keras 3's `keras.ops.hanning` on the active backend.
+
+    >>> from finegrad import ops
+    >>> ops.convert_to_numpy(ops.hanning(5))
+    array([0. , 0.5, 1. , 0.5, 0. ], dtype=float32)
+    """
     return _on(x).hanning(x)
 
 
-def heaviside(x1, x2):
-    """Keras 3's `keras.ops.heaviside` on the active backend."""
-    return _on(x1, x2).heaviside(x1, x2)
+def hsplit(x: TensorLike, indices_or_sections: Any) -> Any:
+    """Keras 3's `keras.ops.hsplit` on the active backend.
 
-
-def hsplit(x, indices_or_sections):
-    """Keras 3's `keras.ops.hsplit` on the active backend."""
+    >>> from finegrad import ops
+    >>> [tuple(t.shape) for t in ops.hsplit([[1.43, -1.866, 0.919], [-1.297, 1.453, 0.166]], 3)]
+    [(2, 1), (2, 1), (2, 1)]
+    """
     return _on(x, indices_or_sections).hsplit(x, indices_or_sections)
 
 
-def hstack(xs):
-    """Keras 3's `keras.ops.hstack` on the active backend."""
+def hstack(xs: TensorLike) -> Any:
+    """Keras 3's `keras.ops.hstack` on the active backend.
+
+    >>> from finegrad import ops
+    >>> ops.convert_to_numpy(ops.hstack([[1.0, 2.0], [3.0, 4.0]]))
+    array([1., 2., 3., 4.], dtype=float32)
+    """
     return _on(xs).hstack(xs)
 
 
-def hypot(x1, x2):
-    """Keras 3's `keras.ops.hypot` on the active backend."""
-    return _on(x1, x2).hypot(x1, x2)
+def inner(x1: TensorLike, x2: TensorLike) -> Any:
+    """Keras 3's `keras.ops.inner` on the active backend.
 
-
-def i0(x):
-    """Keras 3's `keras.ops.i0` on the active backend."""
-    return _on(x).i0(x)
-
-
-def imag(x):
-    """Keras 3's `keras.ops.imag` on the active backend."""
-    return _on(x).imag(x)
-
-
-def inner(x1, x2):
-    """Keras 3's `keras.ops.inner` on the active backend."""
+    >>> from finegrad import ops
+    >>> x = [[1.43, -1.866, 0.919], [-1.297, 1.453, 0.166]]
+    >>> y = [[-0.801, -0.309, -1.887], [-1.503, 0.682, 0.589]]
+    >>> ops.convert_to_numpy(ops.inner(x, y))
+    array([[-2.302989  , -2.880611  ],
+           [ 0.27667812,  3.0381112 ]], dtype=float32)
+    """
     return _on(x1, x2).inner(x1, x2)
 
 
-def isfinite(x):
-    """Keras 3's `keras.ops.isfinite` on the active backend."""
-    return _on(x).isfinite(x)
+def kaiser(x: TensorLike, beta: TensorLike) -> Any:
+    """Keras 3's `keras.ops.kaiser` on the active backend.
 
-
-def isinf(x):
-    """Keras 3's `keras.ops.isinf` on the active backend."""
-    return _on(x).isinf(x)
-
-
-def isnan(x):
-    """Keras 3's `keras.ops.isnan` on the active backend."""
-    return _on(x).isnan(x)
-
-
-def isneginf(x):
-    """Keras 3's `keras.ops.isneginf` on the active backend."""
-    return _on(x).isneginf(x)
-
-
-def isposinf(x):
-    """Keras 3's `keras.ops.isposinf` on the active backend."""
-    return _on(x).isposinf(x)
-
-
-def isreal(x):
-    """Keras 3's `keras.ops.isreal` on the active backend."""
-    return _on(x).isreal(x)
-
-
-def kaiser(x, beta):
-    """Keras 3's `keras.ops.kaiser` on the active backend."""
+    >>> from finegrad import ops
+    >>> ops.convert_to_numpy(ops.kaiser(5, 2.0))
+    array([0.43867627, 0.83476144, 1.        , 0.83476144, 0.43867627],
+          dtype=float32)
+    """
     return _on(x, beta).kaiser(x, beta)
 
 
-def kron(x1, x2):
-    """Keras 3's `keras.ops.kron` on the active backend."""
+def kron(x1: TensorLike, x2: TensorLike) -> Any:
+    """Keras 3's `keras.ops.kron` on the active backend.
+
+    >>> from finegrad import ops
+    >>> x = [[1.43, -1.866, 0.919], [-1.297, 1.453, 0.166]]
+    >>> y = [[-0.801, -0.309, -1.887], [-1.503, 0.682, 0.589]]
+    >>> ops.kron(x, y).shape
+    TensorShape([4, 9])
+    """
     return _on(x1, x2).kron(x1, x2)
 
 
-def lcm(x1, x2):
-    """Keras 3's `keras.ops.lcm` on the active backend."""
-    return _on(x1, x2).lcm(x1, x2)
+def ldexp(x1: TensorLike, x2: TensorLike) -> Any:
+    """Keras 3's `keras.ops.ldexp` on the active backend.
 
-
-def ldexp(x1, x2):
-    """Keras 3's `keras.ops.ldexp` on the active backend."""
+    >>> from finegrad import ops
+    >>> x = [[1.43, -1.866, 0.919], [-1.297, 1.453, 0.166]]
+    >>> y = [[2, 2, 7], [1, 3, 3]]
+    >>> ops.convert_to_numpy(ops.ldexp(x, y))
+    array([[  5.72 ,  -7.464, 117.632],
+           [ -2.594,  11.624,   1.328]], dtype=float32)
+    """
     return _on(x1, x2).ldexp(x1, x2)
 
 
-def left_shift(x, y):
-    """Keras 3's `keras.ops.left_shift` on the active backend."""
-    return _on(x, y).left_shift(x, y)
+def matmul(x1: TensorLike, x2: TensorLike) -> Any:
+    """Matrix product of x1 and x2 (batched over leading axes).
 
-
-def less(x1, x2):
-    """Elementwise x1 < x2 (boolean)."""
-    return _on(x1, x2).less(x1, x2)
-
-
-def less_equal(x1, x2):
-    """Elementwise x1 <= x2 (boolean)."""
-    return _on(x1, x2).less_equal(x1, x2)
-
-
-def log(x):
-    """Elementwise natural logarithm."""
-    return _on(x).log(x)
-
-
-def log10(x):
-    """Keras 3's `keras.ops.log10` on the active backend."""
-    return _on(x).log10(x)
-
-
-def log1p(x):
-    """Elementwise log(1 + x)."""
-    return _on(x).log1p(x)
-
-
-def log2(x):
-    """Keras 3's `keras.ops.log2` on the active backend."""
-    return _on(x).log2(x)
-
-
-def logaddexp(x1, x2):
-    """Keras 3's `keras.ops.logaddexp` on the active backend."""
-    return _on(x1, x2).logaddexp(x1, x2)
-
-
-def logaddexp2(x1, x2):
-    """Keras 3's `keras.ops.logaddexp2` on the active backend."""
-    return _on(x1, x2).logaddexp2(x1, x2)
-
-
-def logical_and(x1, x2):
-    """Keras 3's `keras.ops.logical_and` on the active backend."""
-    return _on(x1, x2).logical_and(x1, x2)
-
-
-def logical_not(x):
-    """Keras 3's `keras.ops.logical_not` on the active backend."""
-    return _on(x).logical_not(x)
-
-
-def logical_or(x1, x2):
-    """Keras 3's `keras.ops.logical_or` on the active backend."""
-    return _on(x1, x2).logical_or(x1, x2)
-
-
-def logical_xor(x1, x2):
-    """Keras 3's `keras.ops.logical_xor` on the active backend."""
-    return _on(x1, x2).logical_xor(x1, x2)
-
-
-def matmul(x1, x2):
-    """Matrix product of x1 and x2 (batched over leading axes)."""
+    >>> from finegrad import ops
+    >>> x = [[1.43, -1.866, 0.919], [-1.297, 1.453, 0.166]]
+    >>> y = [[-0.801, -1.503], [-0.309, 0.682], [-1.887, 0.589]]
+    >>> ops.convert_to_numpy(ops.matmul(x, y))
+    array([[-2.302989  , -2.880611  ],
+           [ 0.27667812,  3.0381112 ]], dtype=float32)
+    """
     return _on(x1, x2).matmul(x1, x2)
 
 
-def maximum(x1, x2):
-    """Elementwise maximum (broadcasting)."""
-    return _on(x1, x2).maximum(x1, x2)
+def outer(x1: TensorLike, x2: TensorLike) -> Any:
+    """Keras 3's `keras.ops.outer` on the active backend.
 
-
-def minimum(x1, x2):
-    """Elementwise minimum (broadcasting)."""
-    return _on(x1, x2).minimum(x1, x2)
-
-
-def mod(x1, x2):
-    """Keras 3's `keras.ops.mod` on the active backend."""
-    return _on(x1, x2).mod(x1, x2)
-
-
-def multiply(x1, x2):
-    """Elementwise x1 * x2 (broadcasting)."""
-    return _on(x1, x2).multiply(x1, x2)
-
-
-def ndim(x):
-    """Keras 3's `keras.ops.ndim` on the active backend."""
-    return _on(x).ndim(x)
-
-
-def negative(x):
-    """Elementwise -x."""
-    return _on(x).negative(x)
-
-
-def nextafter(x1, x2):
-    """Keras 3's `keras.ops.nextafter` on the active backend."""
-    return _on(x1, x2).nextafter(x1, x2)
-
-
-def nonzero(x):
-    """Keras 3's `keras.ops.nonzero` on the active backend."""
-    return _on(x).nonzero(x)
-
-
-def not_equal(x1, x2):
-    """Elementwise x1 != x2 (boolean)."""
-    return _on(x1, x2).not_equal(x1, x2)
-
-
-def outer(x1, x2):
-    """Keras 3's `keras.ops.outer` on the active backend."""
+    >>> from finegrad import ops
+    >>> ops.outer([0.3, 0.1, 0.7, 0.2], [0.3, 0.1, 0.7, 0.2]).shape
+    TensorShape([4, 4])
+    """
     return _on(x1, x2).outer(x1, x2)
 
 
-def power(x1, x2):
-    """Elementwise x1 ** x2 (broadcasting)."""
-    return _on(x1, x2).power(x1, x2)
+def reshape(x: TensorLike, newshape: Any) -> Any:
+    """``x`` with shape ``newshape`` (one size may be -1).
 
-
-def rad2deg(x):
-    """Keras 3's `keras.ops.rad2deg` on the active backend."""
-    return _on(x).rad2deg(x)
-
-
-def ravel(x):
-    """Keras 3's `keras.ops.ravel` on the active backend."""
-    return _on(x).ravel(x)
-
-
-def real(x):
-    """Keras 3's `keras.ops.real` on the active backend."""
-    return _on(x).real(x)
-
-
-def reciprocal(x):
-    """Keras 3's `keras.ops.reciprocal` on the active backend."""
-    return _on(x).reciprocal(x)
-
-
-def reshape(x, newshape):
-    """``x`` with shape ``newshape`` (one size may be -1)."""
+    >>> from finegrad import ops
+    >>> ops.convert_to_numpy(ops.reshape([[1.43, -1.866, 0.919], [-1.297, 1.453, 0.166]], (3, 2)))
+    array([[ 1.43 , -1.866],
+           [ 0.919, -1.297],
+           [ 1.453,  0.166]], dtype=float32)
+    """
     return _on(x, newshape).reshape(x, newshape)
 
 
-def right_shift(x, y):
-    """Keras 3's `keras.ops.right_shift` on the active backend."""
-    return _on(x, y).right_shift(x, y)
+def slogdet(x: TensorLike) -> Any:
+    """Keras 3's `keras.ops.slogdet` on the active backend.
 
-
-def sign(x):
-    """Elementwise sign (-1, 0 or 1)."""
-    return _on(x).sign(x)
-
-
-def signbit(x):
-    """Keras 3's `keras.ops.signbit` on the active backend."""
-    return _on(x).signbit(x)
-
-
-def sin(x):
-    """Elementwise sine."""
-    return _on(x).sin(x)
-
-
-def sinc(x):
-    """Keras 3's `keras.ops.sinc` on the active backend."""
-    return _on(x).sinc(x)
-
-
-def sinh(x):
-    """Keras 3's `keras.ops.sinh` on the active backend."""
-    return _on(x).sinh(x)
-
-
-def size(x):
-    """Keras 3's `keras.ops.size` on the active backend."""
-    return _on(x).size(x)
-
-
-def slogdet(x):
-    """Keras 3's `keras.ops.slogdet` on the active backend."""
+    >>> from finegrad import ops
+    >>> [tuple(t.shape) for t in ops.slogdet([[2.0, 0.5, 0.1], [0.5, 3.0, 0.2], [0.1, 0.2, 1.5]])]
+    [(), ()]
+    """
     return _on(x).slogdet(x)
 
 
-def sqrt(x):
-    """Elementwise square root."""
-    return _on(x).sqrt(x)
+def tile(x: TensorLike, repeats: Any) -> Any:
+    """Keras 3's `keras.ops.tile` on the active backend.
 
-
-def square(x):
-    """Elementwise x**2."""
-    return _on(x).square(x)
-
-
-def subtract(x1, x2):
-    """Elementwise x1 - x2 (broadcasting)."""
-    return _on(x1, x2).subtract(x1, x2)
-
-
-def tan(x):
-    """Elementwise tangent."""
-    return _on(x).tan(x)
-
-
-def tanh(x):
-    """Elementwise hyperbolic tangent."""
-    return _on(x).tanh(x)
-
-
-def tile(x, repeats):
-    """Keras 3's `keras.ops.tile` on the active backend."""
+    >>> from finegrad import ops
+    >>> ops.tile([[1.43, -1.866, 0.919], [-1.297, 1.453, 0.166]], (2, 1)).shape
+    TensorShape([4, 3])
+    """
     return _on(x, repeats).tile(x, repeats)
 
 
-def true_divide(x1, x2):
-    """Keras 3's `keras.ops.true_divide` on the active backend."""
-    return _on(x1, x2).true_divide(x1, x2)
+def unravel_index(indices: TensorLike, shape: Any) -> Any:
+    """Keras 3's `keras.ops.unravel_index` on the active backend.
 
-
-def trunc(x):
-    """Keras 3's `keras.ops.trunc` on the active backend."""
-    return _on(x).trunc(x)
-
-
-def unravel_index(indices, shape):
-    """Keras 3's `keras.ops.unravel_index` on the active backend."""
+    >>> from finegrad import ops
+    >>> [tuple(t.shape) for t in ops.unravel_index([1, 5], (2, 3))]
+    [(2,), (2,)]
+    """
     return _on(indices).unravel_index(indices, shape)
 
 
-def vdot(x1, x2):
-    """Keras 3's `keras.ops.vdot` on the active backend."""
+def vdot(x1: TensorLike, x2: TensorLike) -> Any:
+    """Keras 3's `keras.ops.vdot` on the active backend.
+
+    >>> from finegrad import ops
+    >>> x = [[1.43, -1.866, 0.919], [-1.297, 1.453, 0.166]]
+    >>> y = [[-0.801, -0.309, -1.887], [-1.503, 0.682, 0.589]]
+    >>> ops.convert_to_numpy(ops.vdot(x, y))
+    array(0.735122, dtype=float32)
+    """
     return _on(x1, x2).vdot(x1, x2)
 
 
-def vsplit(x, indices_or_sections):
-    """Keras 3's `keras.ops.vsplit` on the active backend."""
+def vsplit(x: TensorLike, indices_or_sections: Any) -> Any:
+    """Keras 3's `keras.ops.vsplit` on the active backend.
+
+    >>> from finegrad import ops
+    >>> [tuple(t.shape) for t in ops.vsplit([[1.43, -1.866, 0.919], [-1.297, 1.453, 0.166]], 2)]
+    [(1, 3), (1, 3)]
+    """
     return _on(x, indices_or_sections).vsplit(x, indices_or_sections)
 
 
-def vstack(xs):
-    """Keras 3's `keras.ops.vstack` on the active backend."""
+def vstack(xs: TensorLike) -> Any:
+    """Keras 3's `keras.ops.vstack` on the active backend.
+
+    >>> from finegrad import ops
+    >>> ops.convert_to_numpy(ops.vstack([[1.0, 2.0], [3.0, 4.0]]))
+    array([[1., 2.],
+           [3., 4.]], dtype=float32)
+    """
     return _on(xs).vstack(xs)

@@ -1,7 +1,11 @@
 """Which backend runs an ops call: the active one, after checking that no argument is another
 framework's tensor."""
 
+from typing import Any
+
+
 from finegrad._src import backends as _backends
+from finegrad._src.keras.nodes import KerasTensor as _KERAS_TENSOR
 
 # a tensor's framework, from the top-level package of its type's module
 _ROOTS = {
@@ -14,25 +18,26 @@ _ROOTS = {
 }
 
 
-def on(*xs):
+def on(*xs: Any) -> Any:
     """The active backend, after checking that no argument (or element of a list or tuple
     argument) is another framework's tensor."""
     backend = _backends.current()
     for x in xs:
         root = _ROOTS.get(type(x).__module__.partition(".")[0])
-        if root is not None and root != backend.framework:
+        if root is not None and (root != backend.framework or type(x) is _KERAS_TENSOR):
             return _other(backend, x, xs)
         if type(x) in (list, tuple):
             for e in x:
                 root = _ROOTS.get(type(e).__module__.partition(".")[0])
-                if root is not None and root != backend.framework:
+                if root is not None and (root != backend.framework or
+                                         type(e) is _KERAS_TENSOR):
                     return _other(backend, e, xs)
     return backend
 
 
 def _other(backend, x, xs):
     if type(x).__name__ == "KerasTensor":
-        return _backends.symbolic(backend)
+        return _backends.symbolic(x)
     kinds = {_ROOTS.get(type(x).__module__.partition(".")[0])}
     raise TypeError(
         f"finegrad.ops: a {sorted(kinds)[0]} tensor was passed to the "
@@ -42,7 +47,7 @@ def _other(backend, x, xs):
     )
 
 
-def backend():
+def backend() -> Any:
     """The name of the active backend of this thread: finegrad, jax, torch or tensorflow.
 
     >>> from finegrad import ops
@@ -52,18 +57,23 @@ def backend():
     return _backends.current_name()
 
 
-def set_backend(name):
+def set_backend(name: Any) -> Any:
     """Select the backend of every thread (outside ``backend_scope`` blocks); ``"keras"``
     means the backend of the installed Keras (``keras.backend.backend()``).
 
     Raises:
         ValueError: for an unknown name.
         ImportError: when the backend's framework is not installed (naming the extra).
+
+    >>> from finegrad import ops
+    >>> ops.set_backend("finegrad")
+    >>> ops.backend()
+    'finegrad'
     """
     _backends.set_default(name)
 
 
-def backend_scope(name):
+def backend_scope(name: Any) -> Any:
     """A context manager: inside it, this thread's ops calls run on backend ``name``.
 
     >>> from finegrad import ops

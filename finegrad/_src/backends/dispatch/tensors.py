@@ -1,10 +1,19 @@
 """Tensors of the active backend: conversion, shape, dtype, and Keras's promotion rule."""
 
+from typing import Any
+
+from finegrad._src.types import TensorLike
+
 from finegrad._src.backends import promotion as _promotion
 from finegrad._src.backends.dispatch.selection import on as _on
 
 
-def convert_to_tensor(x, dtype=None, sparse=None, ragged=None):
+def convert_to_tensor(
+    x: TensorLike,
+    dtype: Any = None,
+    sparse: Any = None,
+    ragged: Any = None,
+) -> Any:
     """``x`` (a number, nested list, NumPy array or tensor) as the backend's tensor; Python
     floats become float32 (Keras's floatx), Python ints int32.
 
@@ -15,7 +24,7 @@ def convert_to_tensor(x, dtype=None, sparse=None, ragged=None):
     return _on(x).convert_to_tensor(x, dtype=dtype)
 
 
-def convert_to_numpy(x):
+def convert_to_numpy(x: TensorLike) -> Any:
     """The value of tensor ``x`` as a NumPy array.
 
     >>> from finegrad import ops
@@ -25,7 +34,7 @@ def convert_to_numpy(x):
     return _on(x).convert_to_numpy(x)
 
 
-def is_tensor(x):
+def is_tensor(x: TensorLike) -> Any:
     """Whether ``x`` is a tensor of the active backend.
 
     >>> from finegrad import ops
@@ -35,7 +44,7 @@ def is_tensor(x):
     return bool(_on(x).is_tensor(x))
 
 
-def shape(x):
+def shape(x: TensorLike) -> Any:
     """The shape of ``x`` as a tuple (None for sizes unknown while tracing).
 
     >>> from finegrad import ops
@@ -46,7 +55,7 @@ def shape(x):
     return backend.static_shape(x if backend.is_tensor(x) else backend.convert_to_tensor(x))
 
 
-def dtype(x):
+def dtype(x: TensorLike) -> Any:
     """The dtype name of ``x`` (``"float32"``), as Keras's ``standardize_dtype`` gives it.
 
     >>> from finegrad import ops
@@ -57,7 +66,7 @@ def dtype(x):
     return backend.dtype_name(x if backend.is_tensor(x) else backend.convert_to_tensor(x))
 
 
-def result_type(*dtypes):
+def result_type(*dtypes: Any) -> Any:
     """Keras 3's dtype promotion (``keras.backend.result_type``), which every backend of
     `finegrad.ops` applies: mixed dtypes are promoted (int32 + float32 is float32, float32 +
     float64 is float64), a Python number takes the tensor's kind and size when it can.

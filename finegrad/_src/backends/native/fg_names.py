@@ -16,8 +16,9 @@ from finegrad._src.ops.array.structural import (broadcast_to, cast, concat, conv
     unstack)
 from finegrad._src.ops.linalg.cholesky_eigh import (cholesky as _linalg_cholesky, eigh as
     _linalg_eigh)
-from finegrad._src.ops.linalg.diag_inv_det import (det as _linalg_det, diag as _linalg_diag,
-    diag_part as _linalg_diag_part, inv as _linalg_inv, slogdet as _linalg_slogdet)
+from finegrad._src.ops.linalg.determinants import (det as _linalg_det, slogdet as _linalg_slogdet)
+from finegrad._src.ops.linalg.diag_inv_det import (diag as _linalg_diag,
+    diag_part as _linalg_diag_part, inv as _linalg_inv)
 from finegrad._src.ops.linalg.eig import (eig as _linalg_eig)
 from finegrad._src.ops.linalg.lu import (lu as _linalg_lu)
 from finegrad._src.ops.linalg.products import (einsum, matmul, tensordot)

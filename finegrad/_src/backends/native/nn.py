@@ -1,7 +1,9 @@
 """`keras.ops.nn`, linalg, math and core on finegrad's own ``nn``, ``linalg``, ``math`` and
 control flow (``cond``, ``while_loop``, traceable under `finegrad.function`)."""
+from finegrad._src import nest as _nest
 from finegrad._src.backends.native import fg_names as fg
 from finegrad._src.backends.native import custom as _custom
+from finegrad._src.ops.nn.ctc import ctc_loss as _ctc_loss
 
 
 def _f(x):
@@ -133,12 +135,30 @@ def _fmt(x, data_format):
 def conv(inputs, kernel, strides=1, padding="valid", data_format=None, dilation_rate=1):
     x = _f(inputs)
     k = fg.cast(kernel, x.dtype)
-    channels = x.shape[1 if data_format == "channels_first" else -1]
-    if k.shape[-2] != channels:
-        raise NotImplementedError("finegrad.ops.conv on the 'finegrad' backend: grouped "
-                                  "convolutions; use the jax or tensorflow backend")
-    return fg.nn.convolution(x, k, strides, padding.upper(), _fmt(x, data_format),
-                             dilation_rate)
+    if data_format == "channels_first":     # finegrad's convolutions are channels_last
+        last = _moveaxis(x, 1, -1)
+        return _moveaxis(conv(last, k, strides, padding, "channels_last", dilation_rate), -1, 1)
+    channels, per_group = x.shape[-1], k.shape[-2]
+    if channels % per_group or k.shape[-1] % (channels // per_group):
+        raise ValueError(f"finegrad.ops.conv: the input's {channels} channels must be a "
+                         f"multiple of the kernel's {per_group} input channels, and its "
+                         f"{k.shape[-1]} output channels of the {channels // per_group} groups")
+    groups = channels // per_group
+    if groups == 1:
+        return fg.nn.convolution(x, k, strides, padding.upper(), _fmt(x, data_format),
+                                 dilation_rate)
+    # grouped (feature_group_count): each group of input channels with its own filters
+    pieces = [fg.nn.convolution(xg, kg, strides, padding.upper(), _fmt(x, data_format),
+                                dilation_rate)
+              for xg, kg in zip(fg.split(x, groups, -1), fg.split(k, groups, -1),
+                                strict=True)]
+    return fg.concat(pieces, -1)
+
+
+def _moveaxis(x, source, destination):
+    perm = list(range(x.shape.rank))
+    perm.insert(destination % x.shape.rank, perm.pop(source % x.shape.rank))
+    return fg.transpose(x, perm)
 
 
 def depthwise_conv(inputs, kernel, strides=1, padding="valid", data_format=None,
@@ -202,7 +222,18 @@ def view_as_complex(x):
 
 
 def jvp(fun, primals, tangents, has_aux=False):
-    if has_aux:
-        raise NotImplementedError("finegrad.ops.jvp on the 'finegrad' backend: has_aux=True; "
-                                  "return the auxiliary value separately")
-    return fg.jvp(fun, primals, tangents)
+    if not has_aux:
+        return fg.jvp(fun, primals, tangents)
+    aux = []
+
+    def first(*args):
+        out, extra = fun(*args)
+        aux.append(extra)
+        return out
+    out, tangent = fg.jvp(first, primals, tangents)
+    return out, tangent, _nest.map_structure(fg.stop_gradient, aux[0])
+
+
+def ctc_loss(target, output, target_length, output_length, mask_index=0):
+    return _ctc_loss(target, _f(output), target_length, output_length,
+                     logits_time_major=False, blank_index=mask_index)

@@ -8,6 +8,8 @@ from finegrad._src.backends.native import fg_names as fg
 from finegrad._src.backends import elementwise as _elementwise
 from finegrad._src.backends import promotion as _promotion
 from finegrad._src.backends.native import custom as _custom
+from finegrad._src.ops.array.structural import ones_like as _ones_like
+from finegrad._src.ops.array.structural import zeros_like as _zeros_like
 
 _C = _elementwise.Convention(_custom.is_tensor, _custom.convert_to_tensor, fg.cast,
                              _custom.dtype_name, is_float=lambda x: x.dtype.is_floating,
@@ -193,6 +195,26 @@ def zeros(shape, dtype=None):
 
 def ones(shape, dtype=None):
     return fg.ones(shape, dtype=dtype or "float32")
+
+
+# the *_like creators follow the tensor's own shape, so that sizes open in a trace (a
+# functional model's batch size, an input_signature's None) stay open
+def zeros_like(x, dtype=None):
+    return _zeros_like(_t(x), dtype=dtype)
+
+
+def ones_like(x, dtype=None):
+    return _ones_like(_t(x), dtype=dtype)
+
+
+def full_like(x, fill_value, dtype=None):
+    x = _t(x)
+    dtype = dtype or x.dtype
+    return _zeros_like(x, dtype=dtype) + fg.cast(_t(fill_value), dtype)
+
+
+def empty_like(x, dtype=None):
+    return zeros_like(x, dtype)
 
 
 def full(shape, fill_value, dtype=None):

@@ -5,7 +5,7 @@ import tensorflow as _tensorflow  # noqa: F401 (the package needs tensorflow)
 
 from finegrad._src.backends import assemble as _assemble
 from finegrad._src.backends.composite import LAYERS as _COMPOSITES
-from finegrad._src.backends.tensorflow import core, custom, linalg, nn, numpy
+from finegrad._src.backends.tensorflow import core, custom, image, linalg, nn, numpy
 
 BACKEND = _assemble.Backend("tensorflow", "tensorflow", with_backend=_COMPOSITES,
-                            own=(custom, numpy, nn, linalg, core), supports_variables=True)
+                            own=(custom, numpy, nn, linalg, core, image), supports_variables=True)

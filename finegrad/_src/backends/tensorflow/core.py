@@ -29,7 +29,13 @@ def vectorized_map(function, elements):
 
 
 def map(f, xs):  # (Keras's name)
-    return tf.map_fn(f, xs)
+    """``tf.map_fn`` with the output structure of ``f`` on the first element (as Keras), so
+    ``f`` may return another structure than ``xs``'s."""
+    xs = tf.nest.map_structure(tf.convert_to_tensor, xs)
+    first = tf.nest.map_structure(lambda v: v[0], xs)
+    spec = tf.nest.map_structure(lambda y: tf.TensorSpec.from_tensor(tf.convert_to_tensor(y)),
+                                 f(first))
+    return tf.map_fn(f, xs, fn_output_signature=spec)
 
 
 def scatter_update(inputs, indices, updates, reduction=None):

@@ -45,6 +45,9 @@ def _fmt(x, data_format):
 
 def conv(inputs, kernel, strides=1, padding="valid", data_format=None, dilation_rate=1):
     x = _f(inputs)
+    n = x.shape.rank - 2
+    strides, dilation_rate = ((v,) * n if isinstance(v, int) else tuple(v)
+                              for v in (strides, dilation_rate))
     return tf.nn.convolution(x, tf.cast(kernel, x.dtype), strides, padding.upper(),
                              _fmt(x, data_format), dilation_rate)
 
@@ -56,15 +59,53 @@ def depthwise_conv(inputs, kernel, strides=1, padding="valid", data_format=None,
     return conv(inputs, k, strides, padding, data_format, dilation_rate)
 
 
-def max_pool(inputs, pool_size, strides=None, padding="valid", data_format=None):
+def _pool(kind, inputs, pool_size, strides, padding, data_format):
     x = _f(inputs)
     n = x.shape.rank - 2
-    size = (pool_size,) * n if isinstance(pool_size, int) else pool_size
-    return tf.nn.pool(x, size, "MAX", strides or size, padding.upper(), _fmt(x, data_format))
+    size = (pool_size,) * n if isinstance(pool_size, int) else tuple(pool_size)
+    step = size if strides is None else (strides,) * n if isinstance(strides, int) \
+        else tuple(strides)
+    return tf.nn.pool(x, size, kind, step, padding.upper(), _fmt(x, data_format))
+
+
+def max_pool(inputs, pool_size, strides=None, padding="valid", data_format=None):
+    return _pool("MAX", inputs, pool_size, strides, padding, data_format)
 
 
 def average_pool(inputs, pool_size, strides=None, padding="valid", data_format=None):
-    x = _f(inputs)
-    n = x.shape.rank - 2
-    size = (pool_size,) * n if isinstance(pool_size, int) else pool_size
-    return tf.nn.pool(x, size, "AVG", strides or size, padding.upper(), _fmt(x, data_format))
+    return _pool("AVG", inputs, pool_size, strides, padding, data_format)
+
+
+def ctc_loss(target, output, target_length, output_length, mask_index=0):
+    output = _f(output)
+    dtype = "float32" if output.dtype.name in ("float16", "bfloat16", "float64") else \
+        output.dtype.name
+    loss = tf.nn.ctc_loss(labels=tf.cast(_custom.convert_to_tensor(target), "int32"),
+                          logits=tf.cast(output, dtype), label_length=target_length,
+                          logit_length=output_length, blank_index=mask_index,
+                          logits_time_major=False)
+    return tf.cast(loss, "float64" if output.dtype.name == "float64" else loss.dtype)
+
+
+def ctc_decode(inputs, sequence_lengths, strategy="greedy", beam_width=100, top_paths=1,
+               merge_repeated=True, mask_index=0):
+    inputs = tf.transpose(_f(inputs), (1, 0, 2))
+    steps, batch, classes = tf.unstack(tf.shape(inputs))
+    lengths = tf.cast(_custom.convert_to_tensor(sequence_lengths), "int32")
+    if strategy == "greedy":
+        decoded, scores = tf.nn.ctc_greedy_decoder(inputs, lengths, merge_repeated,
+                                                   blank_index=mask_index)
+    elif strategy == "beam_search":
+        blank = mask_index % inputs.shape[-1]   # the decoder's blank is the last class
+        inputs = tf.concat([inputs[..., :blank], inputs[..., blank + 1:],
+                            inputs[..., blank:blank + 1]], axis=-1)
+        decoded, scores = tf.nn.ctc_beam_search_decoder(inputs, lengths, beam_width, top_paths)
+    else:
+        raise ValueError(f"Invalid strategy {strategy}. Supported values are 'greedy' and "
+                         f"'beam_search'.")
+    dense = tf.stack([tf.sparse.to_dense(tf.SparseTensor(d.indices, d.values, (batch, steps)),
+                                         default_value=-1) for d in decoded])
+    dense = tf.cast(dense, "int32")
+    if strategy == "beam_search":
+        dense = tf.where(dense >= blank, dense + 1, dense)
+    return dense, scores

@@ -44,6 +44,8 @@ def convert_to_tensor(x, dtype=None):
         dtype = getattr(torch, dtype)
     if isinstance(x, float) and dtype is None:
         dtype = torch.float32
+    if isinstance(x, np.ndarray) and min(x.strides, default=0) < 0:
+        x = x.copy()     # torch refuses negative strides (a reversed view)
     t = torch.as_tensor(x, dtype=dtype)
     if dtype is None and t.dtype == torch.int64 and not isinstance(x, (torch.Tensor,
                                                                        np.ndarray, np.generic)):

@@ -28,6 +28,7 @@ import weakref
 
 import numpy as np
 
+from finegrad._src.tracebacks import api_boundary, user_stacklevel
 from finegrad._src import core, nest
 from finegrad._src.graph.tracing.builder import GraphBuilder, TensorSpec, is_traced  # noqa: F401
 from finegrad._src.graph.tracing.concrete import ConcreteFunction, replay  # noqa: F401
@@ -225,7 +226,7 @@ class Function:
                               f"serve these sizes of the None "
                               f"dimensions because of {why}, so each new size is one more "
                               f"trace (and its Python side effects run again)", UserWarning,
-                              stacklevel=4)
+                              stacklevel=user_stacklevel())
             conc = self._trace(args, kwargs)
             if conc.polymorphic and self._signature is not None:
                 self._polys.append(conc)  # calls under the signature run these graphs
@@ -300,6 +301,7 @@ class Function:
                            tuple(a for a, s in enumerate(spec.shape) if s is None))
         return out
 
+    @api_boundary
     def __call__(self, *args, **kwargs):
         if self._signature is not None:
             args, kwargs = self._signature_args(args, kwargs), {}

@@ -11,10 +11,14 @@ import inspect
 import re
 import warnings
 
+import numpy as np
+
 from finegrad._src.keras import activations, constraints, initializers, regularizers
 from finegrad._src.keras.layer import Layer
+from finegrad._src.keras.layers.low_rank_and_int8 import (EinsumInt8, KernelAdapters,
+                                                         int8_einsum, quantized_dtype)
 from finegrad._src.ops.linalg import products as linalg
-from finegrad._src.ops.array.structural import cast
+from finegrad._src.ops.array.structural import cast, expand_dims
 from finegrad._src.ops.math.elementwise import not_equal
 from finegrad._src.ops.array.gather import gather
 from finegrad._src.ops.math.statistics import reduce_any
@@ -28,15 +32,6 @@ if TYPE_CHECKING:   # annotations only: nothing imported at run time
 
 # Keras's short aliases of the random initializers (Embedding's default is "uniform")
 _INITIALIZER_ALIASES = {"uniform": "random_uniform", "normal": "random_normal"}
-
-
-def no_quantization(layer, lora_rank=None, lora_alpha=None, quantization_config=None):
-    """Keras 3's LoRA and quantization options: accepted when off (None, as configs written
-    by Keras carry them), NotImplementedError otherwise."""
-    if lora_rank is not None or quantization_config is not None:
-        raise NotImplementedError(f"keras.layers.{type(layer).__name__}: LoRA and quantization "
-                                  f"are not implemented (lora_rank={lora_rank!r}, "
-                                  f"quantization_config={quantization_config!r})")
 
 
 def weight_options(layer, name, initializer, regularizer=None, constraint=None):
@@ -83,7 +78,7 @@ def make_weight(layer, option, shape, name=None, trainable=True):
                             trainable=trainable)
 
 
-class Dense(Layer):
+class Dense(KernelAdapters, Layer):
     """A densely connected layer: ``activation(inputs @ kernel + bias)`` over the last axis.
 
     Args:
@@ -105,8 +100,10 @@ class Dense(Layer):
                  activity_regularizer: Any = None, kernel_constraint: Any = None,
                  bias_constraint: Any = None, lora_rank: Any = None, lora_alpha: Any = None,
                  quantization_config: Any = None, **kwargs: Any) -> None:
+        quantized = quantized_dtype(kwargs)
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)
-        no_quantization(self, lora_rank, lora_alpha, quantization_config)
+        self._init_adapters(lora_rank, lora_alpha, quantization_config)
+        self._pending_quantization = quantized
         if not isinstance(units, int) or units <= 0:
             raise ValueError(f"keras.layers.Dense: units must be a positive int, got "
                              f"{units!r}")
@@ -122,9 +119,13 @@ class Dense(Layer):
         self.kernel = make_weight(self, "kernel", (input_shape[-1], self.units))
         self.bias = make_weight(self, "bias", (self.units,)) if self.use_bias else None
         self.built = True
+        self._build_adapters()
 
     def call(self, inputs: TensorLike) -> Tensor:
-        x = linalg.matmul(inputs, self.kernel)
+        if self.quantization_mode == "int8":
+            x = self._int8_matmul(inputs)
+        else:
+            x = linalg.matmul(inputs, self.effective_kernel())
         if self.bias is not None:
             x = x + self.bias
         return self.activation(x) if self.activation is not None else x
@@ -137,6 +138,7 @@ class Dense(Layer):
         config.update(units=self.units, activation=activations.serialize(self.activation),
                       use_bias=self.use_bias)
         config.update(weight_config(self, "kernel", "bias"))
+        config.update(self.adapter_config())
         return config
 
 
@@ -208,7 +210,7 @@ def einsum_shapes(equation, bias_axes, input_shape, partial):
     return kernel, bias, out, in_axes, out_axes
 
 
-class EinsumDense(Layer):
+class EinsumDense(KernelAdapters, Layer):
     """A dense layer whose product is an einsum ``equation`` of the input and the kernel.
 
     Args:
@@ -235,8 +237,10 @@ class EinsumDense(Layer):
                  bias_regularizer: Any = None, activity_regularizer: Any = None,
                  kernel_constraint: Any = None, bias_constraint: Any = None, lora_rank: Any = None,
                  lora_alpha: Any = None, quantization_config: Any = None, **kwargs: Any) -> None:
+        quantized = quantized_dtype(kwargs)
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)
-        no_quantization(self, lora_rank, lora_alpha, quantization_config)
+        self._init_adapters(lora_rank, lora_alpha, quantization_config)
+        self._pending_quantization = quantized
         self.equation = equation
         self.partial_output_shape = (tuple(output_shape) if isinstance(output_shape,
                                                                        (list, tuple))
@@ -262,13 +266,25 @@ class EinsumDense(Layer):
                                       regularizer=self.kernel_regularizer,
                                       constraint=self.kernel_constraint)
         self.bias = make_weight(self, "bias", bias) if bias is not None else None
+        self._int8_layout = EinsumInt8(self.equation, len(input_shape))
         self.built = True
+        self._build_adapters()
 
     def call(self, inputs: TensorLike) -> Tensor:
-        x = linalg.einsum(self.equation, inputs, self.kernel)
+        if self.quantization_mode == "int8":
+            x = int8_einsum(self, inputs)
+        else:
+            x = linalg.einsum(self.equation, inputs, self.effective_kernel())
         if self.bias is not None:
             x = x + self.bias
         return self.activation(x) if self.activation is not None else x
+
+    def _weight_reduced_axes(self):
+        return self._int8_layout.reduced(self._int8_layout.w)
+
+    def _scale_for_storage(self, scale):
+        return self._int8_layout.to_output_layout(scale, self._int8_layout.w, np.reshape,
+                                                  np.transpose, np.shape)
 
     def compute_output_shape(self, input_shape: Any) -> Any:
         return tuple(einsum_shapes(self.equation, self.bias_axes, list(input_shape),
@@ -280,10 +296,11 @@ class EinsumDense(Layer):
                       activation=activations.serialize(self.activation),
                       bias_axes=self.bias_axes)
         config.update(weight_config(self, "kernel", "bias", activity=True))
+        config.update(self.adapter_config())
         return config
 
 
-class Embedding(Layer):
+class Embedding(KernelAdapters, Layer):
     """Turns integer indices into dense vectors: row ``i`` of the ``embeddings`` matrix
     [input_dim, output_dim] for each index ``i``.
 
@@ -312,8 +329,10 @@ class Embedding(Layer):
         if kwargs.pop("input_length", None) is not None:
             warnings.warn("keras.layers.Embedding: argument `input_length` is deprecated; "
                           "just remove it", stacklevel=2)
+        quantized = quantized_dtype(kwargs)
         super().__init__(**kwargs)
-        no_quantization(self, lora_rank, lora_alpha, quantization_config)
+        self._init_adapters(lora_rank, lora_alpha, quantization_config)
+        self._pending_quantization = quantized
         self.input_dim = input_dim
         self.output_dim = output_dim
         weight_options(self, "embeddings", embeddings_initializer, embeddings_regularizer,
@@ -329,11 +348,28 @@ class Embedding(Layer):
     def build(self, input_shape: Any = None) -> None:
         self.embeddings = make_weight(self, "embeddings", (self.input_dim, self.output_dim))
         self.built = True
+        self._build_adapters()
+
+    _adapted = "embeddings"
+
+    def _weight_reduced_axes(self):
+        return -1     # one scale per row: input_dim is usually the larger
+
+    def _scale_for_storage(self, scale):
+        return scale[:, 0]
 
     def call(self, inputs: Any) -> Tensor:
         if inputs.dtype.name not in ("int32", "int64"):
             inputs = cast(inputs, "int32")
-        return gather(self.embeddings, inputs)
+        if self.quantization_mode != "int8":
+            return gather(self.effective_kernel(), inputs)
+        scale = gather(self.embeddings_scale, inputs)
+        out = cast(gather(self.embeddings, inputs), self.compute_dtype) / \
+            expand_dims(scale, -1)
+        if self.lora_enabled:
+            lora = linalg.matmul(gather(self.lora_embeddings_a, inputs), self.lora_embeddings_b)
+            out = cast(out + (self.lora_alpha / self.lora_rank) * lora, self.compute_dtype)
+        return out
 
     def compute_mask(self, inputs: TensorLike, mask: Any = None) -> Any:
         return not_equal(inputs, 0) if self.mask_zero else None
@@ -348,6 +384,7 @@ class Embedding(Layer):
         config.update(embeddings_constraint=serialized(constraints,
                                                        self.embeddings_constraint),
                       mask_zero=self.mask_zero)
+        config.update(self.adapter_config())
         return config
 
 

@@ -14,9 +14,10 @@ from __future__ import annotations
 from finegrad._src.keras.layer import Layer
 from finegrad._src.keras.layers.core import weight_config, weight_options
 from finegrad._src.ops.math import elementwise as ew
-from finegrad._src.ops.array.structural import cast, expand_dims, ones_like, reduce_sum, reshape
+from finegrad._src.ops.array.structural import (cast, expand_dims, ones_like, reduce_sum,
+                                                reshape, stop_gradient)
 from finegrad._src.ops.nn.normalization_and_losses import batch_normalization
-from finegrad._src.ops.math.arithmetic import minimum
+from finegrad._src.ops.math.arithmetic import maximum, minimum
 from finegrad._src.ops.math.reductions import reduce_mean
 from finegrad._src.ops.math.statistics import moments
 
@@ -89,6 +90,14 @@ class BatchNormalization(_AffineNormalization):
         epsilon: added to the variance (default 1e-3).
         center, scale: whether to use ``beta`` and ``gamma``.
         synchronized: accepted (one process: no effect).
+        renorm: batch renormalization (Ioffe 2017): in training the batch-normalized values
+            are corrected by ``r = batch std / renorm std`` and ``d = (batch mean - renorm
+            mean) / renorm std`` (no gradient through them), clipped by ``renorm_clipping``
+            (keys ``rmin``, ``rmax``, ``dmax``); the renorm statistics move with
+            ``renorm_momentum``, and the moving variance follows a moving stddev.
+
+    Raises:
+        ValueError: for unknown ``renorm_clipping`` keys, ``rmax < rmin`` or ``dmax < 0``.
 
     >>> import finegrad as fg
     >>> bn = fg.keras.layers.BatchNormalization()
@@ -111,8 +120,7 @@ class BatchNormalization(_AffineNormalization):
                          gamma_initializer, beta_regularizer, gamma_regularizer,
                          beta_constraint, gamma_constraint, **kwargs)
         if renorm:
-            raise NotImplementedError("keras.layers.BatchNormalization: renorm=True is not "
-                                      "implemented")
+            renorm_clipping = _check_renorm_clipping(renorm_clipping or {})
         self.momentum, self.synchronized = momentum, synchronized
         self.renorm, self.renorm_clipping, self.renorm_momentum = \
             renorm, renorm_clipping, renorm_momentum
@@ -130,6 +138,8 @@ class BatchNormalization(_AffineNormalization):
         self.moving_variance = self.add_weight(name="moving_variance", shape=shape,
                                                initializer=self.moving_variance_initializer,
                                                trainable=False, autocast=False)
+        if self.renorm:
+            self._renorm_weights(shape)
         self._reduction_axes = [a for a in range(rank) if a != self._feature_axis]
         self.built = True
 
@@ -153,19 +163,67 @@ class BatchNormalization(_AffineNormalization):
         x = _at_least_float32(inputs)
         moving_mean = cast(self.moving_mean, x.dtype)
         moving_variance = cast(self.moving_variance, x.dtype)
+        gamma = None if self.gamma is None else cast(self.gamma, x.dtype)
+        beta = None if self.beta is None else cast(self.beta, x.dtype)
         if training and self.trainable:
             mean, variance = self._moments(x, mask)
-            self.moving_mean.assign(moving_mean * self.momentum + mean * (1.0 - self.momentum))
-            self.moving_variance.assign(moving_variance * self.momentum +
-                                        variance * (1.0 - self.momentum))
+            if self.renorm:
+                gamma, beta = self._renorm_transform(mean, variance, gamma, beta, x.dtype)
+            else:
+                self.moving_mean.assign(moving_mean * self.momentum +
+                                        mean * (1.0 - self.momentum))
+                self.moving_variance.assign(moving_variance * self.momentum +
+                                            variance * (1.0 - self.momentum))
         else:
             mean, variance = moving_mean, moving_variance
         shape = _broadcast_shape(len(x.shape), [self._feature_axis], list(x.shape))
-        gamma = None if self.gamma is None else reshape(cast(self.gamma, x.dtype), shape)
-        beta = None if self.beta is None else reshape(cast(self.beta, x.dtype), shape)
+        gamma = None if gamma is None else reshape(gamma, shape)
+        beta = None if beta is None else reshape(beta, shape)
         y = batch_normalization(x, reshape(mean, shape), reshape(variance, shape), beta, gamma,
                                 self.epsilon)
         return cast(y, out_dtype)
+
+    def _renorm_weights(self, shape):
+        """The moving stddev (beside the moving variance) and the renorm statistics, in
+        Keras's order; the stddevs start at the square root of the variance initializer."""
+        def stddev_init(shape, dtype=None):
+            return ew.sqrt(self.moving_variance_initializer(shape, dtype=dtype))
+        self.moving_stddev = self.add_weight(name="moving_stddev", shape=shape,
+                                             initializer=stddev_init, trainable=False,
+                                             autocast=False)
+        self.renorm_mean = self.add_weight(name="renorm_mean", shape=shape, trainable=False,
+                                           initializer=self.moving_mean_initializer,
+                                           autocast=False)
+        self.renorm_stddev = self.add_weight(name="renorm_stddev", shape=shape,
+                                             initializer=stddev_init, trainable=False,
+                                             autocast=False)
+
+    def _renorm_transform(self, mean, variance, gamma, beta, dtype):
+        """``(x r + d) gamma + beta`` as one scale and offset, and the statistics' updates."""
+        stddev = ew.sqrt(variance + self.epsilon)
+        renorm_mean = cast(self.renorm_mean, mean.dtype)
+        renorm_stddev = cast(self.renorm_stddev, mean.dtype)
+        floor = ew.sqrt(cast(self.epsilon, mean.dtype))
+        r = stddev / maximum(renorm_stddev, floor)
+        d = (mean - renorm_mean) / maximum(renorm_stddev, floor)
+        clip = self.renorm_clipping
+        r = r if clip.get("rmin") is None else maximum(r, clip["rmin"])
+        r = r if clip.get("rmax") is None else minimum(r, clip["rmax"])
+        d = d if clip.get("dmax") is None else minimum(maximum(d, -clip["dmax"]), clip["dmax"])
+        r, d = stop_gradient(r), stop_gradient(d)
+        new_gamma = cast(r, dtype) if gamma is None else r * gamma
+        new_beta = cast(d, dtype) if gamma is None else d * gamma
+        new_beta = new_beta if beta is None else new_beta + beta
+        m = self.renorm_momentum
+        self.renorm_mean.assign(renorm_mean * m + mean * (1.0 - m))
+        self.renorm_stddev.assign(renorm_stddev * m + stddev * (1.0 - m))
+        self.moving_mean.assign(cast(self.moving_mean, mean.dtype) * self.momentum +
+                                mean * (1.0 - self.momentum))
+        moving_stddev = cast(self.moving_stddev, mean.dtype) * self.momentum + \
+            stddev * (1.0 - self.momentum)
+        self.moving_stddev.assign(moving_stddev)
+        self.moving_variance.assign(ew.relu(moving_stddev * moving_stddev - self.epsilon))
+        return new_gamma, new_beta
 
     def get_config(self) -> Any:
         config = super().get_config()
@@ -180,6 +238,21 @@ class BatchNormalization(_AffineNormalization):
                       renorm_clipping=self.renorm_clipping,
                       renorm_momentum=self.renorm_momentum)
         return config
+
+
+def _check_renorm_clipping(clipping):
+    unknown = set(clipping) - {"rmax", "rmin", "dmax"}
+    if unknown:
+        raise ValueError(f"Received invalid keys for `renorm_clipping` argument: {clipping}. "
+                         f"Supported values: ['rmax', 'rmin', 'dmax'].")
+    rmax, rmin, dmax = clipping.get("rmax"), clipping.get("rmin"), clipping.get("dmax")
+    if rmax is not None and rmin is not None and rmax < rmin:
+        raise ValueError(f"rmax should be greater than rmin in the `renorm_clipping` argument. "
+                         f"Received: rmax={rmax}, rmin={rmin}.")
+    if dmax is not None and dmax < 0:
+        raise ValueError(f"dmax should be non-negative in the `renorm_clipping` argument. "
+                         f"Received: dmax={dmax}.")
+    return clipping
 
 
 def _normalize(x, axes, gamma, beta, epsilon, shape):

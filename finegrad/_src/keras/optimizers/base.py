@@ -72,12 +72,11 @@ def _clip_sparse_by_norm(g, clipnorm):
 
 def side_effect_cond(pred: Any, true_fn: Any, false_fn: Any) -> Any:
     """Run ``true_fn`` or ``false_fn`` (functions that only update variables) by ``pred``,
-    eagerly or in a trace. (Each branch returns a dummy tensor: a traced `cond` needs an
-    output.)"""
+    eagerly or in a trace; whatever they return is dropped (a `cond` whose branches both
+    return None is a side-effect-only one)."""
     def run(fn):
         def branch():
             fn()
-            return convert_to_tensor(0)
         return branch
     cond(pred, run(true_fn), run(false_fn))
 
@@ -497,3 +496,14 @@ class Optimizer:
             config["learning_rate"] = schedules.deserialize(config["learning_rate"],
                                                             custom_objects)
         return cls(**config)
+
+
+def serialize(optimizer: Any) -> dict:
+    """Keras's config dict of an optimizer.
+
+    >>> import finegrad as fg
+    >>> fg.keras.optimizers.serialize(fg.keras.optimizers.SGD())["class_name"]
+    'SGD'
+    """
+    return {"module": "keras.optimizers", "class_name": type(optimizer).__name__,
+            "config": optimizer.get_config(), "registered_name": None}

@@ -1,26 +1,21 @@
 """``keras.optimizers.get``, ``serialize`` and ``deserialize``: optimizers by name or config."""
 from typing import Any
+from finegrad._src.keras.optimizers.adafactor import Adafactor
 from finegrad._src.keras.optimizers.adagrad import Adadelta, Adagrad, RMSprop
 from finegrad._src.keras.optimizers.adam import Adam, Adamax, AdamW, Nadam
-from finegrad._src.keras.optimizers.base import Optimizer
+from finegrad._src.keras.optimizers.base import Optimizer, serialize  # noqa: F401
 from finegrad._src.keras.optimizers.ftrl import Ftrl, Lion
+from finegrad._src.keras.optimizers.lamb import Lamb
 from finegrad._src.keras.optimizers.loss_scale import LossScaleOptimizer
+from finegrad._src.keras.optimizers.multi import MultiOptimizer, OptimizerMap
+from finegrad._src.keras.optimizers.muon import Muon
+from finegrad._src.keras.optimizers.schedule_free import ScheduleFreeAdamW
 from finegrad._src.keras.optimizers.sgd import SGD
 
 _CLASSES = (Optimizer, SGD, Adam, AdamW, Adamax, Nadam, Adagrad, Adadelta, RMSprop, Ftrl,
-            Lion, LossScaleOptimizer)
+            Lion, LossScaleOptimizer, Adafactor, Lamb, Muon,
+            ScheduleFreeAdamW, MultiOptimizer)
 _BY_NAME: dict[str, Any] = {cls.__name__.lower(): cls for cls in _CLASSES}
-
-
-def serialize(optimizer: Any) -> dict:
-    """Keras's config dict of an optimizer.
-
-    >>> import finegrad as fg
-    >>> fg.keras.optimizers.serialize(fg.keras.optimizers.SGD())["class_name"]
-    'SGD'
-    """
-    return {"module": "keras.optimizers", "class_name": type(optimizer).__name__,
-            "config": optimizer.get_config(), "registered_name": None}
 
 
 def deserialize(config: Any, custom_objects: Any = None) -> Any:
@@ -43,7 +38,20 @@ def deserialize(config: Any, custom_objects: Any = None) -> Any:
     if cls is LossScaleOptimizer:
         inner = deserialize(cfg.pop("inner_optimizer"), custom_objects)
         return LossScaleOptimizer(inner, **cfg)
+    if cls is MultiOptimizer:
+        cfg["optimizer_map"] = _optimizer_map(cfg["optimizer_map"], custom_objects)
+        return MultiOptimizer(**cfg)
     return cls.from_config(cfg, custom_objects)
+
+
+def _optimizer_map(config, custom_objects):
+    """An `OptimizerMap` from its serialized dict (a function is kept as it is)."""
+    if not isinstance(config, dict):
+        return config
+    inner = config["config"]
+    return OptimizerMap(deserialize(inner["default_optimizer"], custom_objects),
+                        {k: deserialize(v, custom_objects)
+                         for k, v in inner["optimizer_map"].items()})
 
 
 def get(identifier: Any) -> Any:

@@ -19,7 +19,7 @@ import numpy as np
 
 from finegrad._src import core, dims
 from finegrad._src.core import Primitive, bind, def_nondiff
-from finegrad._src.ops.array.structural import _t, reshape
+from finegrad._src.ops.array.structural import _t, reshape, stack
 from finegrad._src.ops.zeros_and_axes import _normalize_axis
 from finegrad._src.ops.array.gather import take
 from finegrad._src.ops.array.manipulation import _take_checked
@@ -98,6 +98,22 @@ def mask_indices(mask):
         if dims.is_symbolic(core.shape_of(mask)):   # open sizes: the count is a symbol too
             traced = OpenCount(dims.Dim.symbol(f"k{next(_fresh)}", traced))
     return bind(mask_indices_p, mask, traced_count=traced)
+
+
+def true_coordinates(condition):
+    """The int64 coordinates ``(count, rank)`` of the true entries of the bool tensor
+    ``condition`` (one-argument `where`): the positions `mask_indices` finds, unravelled, so
+    that a traced graph computes them from each run's values."""
+    if core.current_tracer() is None:
+        return _t(np.argwhere(condition._value).astype(np.int64))
+    shape = dims.pin(core.shape_of(condition), "where(condition) has no rule for dynamic axes")
+    flat = mask_indices(reshape(condition, (-1,)))
+    strides = [int(np.prod(shape[i + 1:], dtype=np.int64)) for i in range(len(shape))]
+    if not shape:
+        return reshape(flat, (-1, 1))[:, :0]
+    # (an empty condition selects nothing: any nonzero divisors do)
+    return stack([(flat // max(st, 1)) % max(n, 1) for st, n in zip(strides, shape, strict=True)],
+                 axis=1)
 
 
 def boolean_mask(tensor: TensorLike, mask: Any, axis: Any = None,

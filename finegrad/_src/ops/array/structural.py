@@ -71,14 +71,16 @@ def _t(x):
 
 def zeros_like(input: TensorLike, dtype: DTypeLike | None = None,  # TensorFlow's keyword
                name: str | None = None, layout: Any = None) -> Tensor:
-    """Zeros with the shape (and, unless given, the dtype) of ``x``.
+    """Zeros with the shape (and, unless given, the dtype) of ``x``; empty strings for strings.
 
     >>> import finegrad as fg
     >>> fg.zeros_like(fg.constant([1., 2.])).numpy()
     array([0., 0.], dtype=float32)
     """
     x = _t(input)
-    return zeros_of(x, x._value.dtype if dtype is None else dtypes.as_dtype(dtype)._np)
+    dt = x._value.dtype if dtype is None else dtypes.as_dtype(dtype)._np
+    return Tensor(np.full(np.shape(x._value), b"", object)) if np.dtype(dt).kind == "O" \
+        else zeros_of(x, dt)
 
 
 def ones_like(input: TensorLike, dtype: DTypeLike | None = None,  # TensorFlow's keyword
@@ -91,6 +93,7 @@ def ones_like(input: TensorLike, dtype: DTypeLike | None = None,  # TensorFlow's
     """
     x = _t(input)
     dt = x._value.dtype if dtype is None else dtypes.as_dtype(dtype)._np
+    no_strings("ones_like", np.empty(0, dt))   # (nor in TensorFlow)
     return filled(core.shape_of(x), 1, dt)
 
 
@@ -386,7 +389,7 @@ def reduce_sum(input_tensor: TensorLike, axis: Any = None, keepdims: bool = Fals
         raise TypeError("finegrad.reduce_sum: not defined for bool tensors (as in TensorFlow); "
                         "cast first, e.g. finegrad.cast(x, finegrad.int32) to count the true "
                         "entries, or use finegrad.reduce_any")
-    axes = normalize_axes(axis, x._value.ndim, "finegrad.reduce_sum")
+    axes = normalize_axes(axis, x._value.ndim, "finegrad.reduce_sum", reduction=True)
     return bind(reduce_sum_p, x, axis=axes, keepdims=bool(keepdims))
 
 

@@ -12,6 +12,8 @@ from finegrad._src.core import Primitive, bind, same_shape_rule
 from finegrad._src.ops.array.structural import cast, convert_to_tensor
 from finegrad._src.ops.image.color import convert_image_dtype
 from finegrad._src.tensor import Tensor
+from typing import Any
+from finegrad._src.types import TensorLike
 
 
 def _no_gradient(prim, tf_name):
@@ -148,7 +150,7 @@ def _adjust(prim, image, value, name):
     return convert_image_dtype(out, orig, saturate=True) if orig != flt.dtype else out
 
 
-def adjust_contrast(images, contrast_factor) -> Tensor:
+def adjust_contrast(images: TensorLike, contrast_factor: Any) -> Tensor:
     """``(x - mean) * contrast_factor + mean``, the mean per image and channel.
     No gradient, as in TensorFlow: differentiating raises ``LookupError``.
 
@@ -159,7 +161,7 @@ def adjust_contrast(images, contrast_factor) -> Tensor:
     return _adjust(adjust_contrast_p, images, contrast_factor, "adjust_contrast")
 
 
-def adjust_saturation(image, saturation_factor) -> Tensor:
+def adjust_saturation(image: TensorLike, saturation_factor: Any) -> Tensor:
     """Scale the HSV saturation by ``saturation_factor`` (clipped to [0, 1]).
     No gradient, as in TensorFlow: differentiating raises ``LookupError``.
 
@@ -170,7 +172,7 @@ def adjust_saturation(image, saturation_factor) -> Tensor:
     return _adjust(adjust_saturation_p, image, saturation_factor, "adjust_saturation")
 
 
-def adjust_hue(image, delta) -> Tensor:
+def adjust_hue(image: TensorLike, delta: Any) -> Tensor:
     """Rotate the HSV hue by ``delta`` (in turns, within [-1, 1]).
     No gradient, as in TensorFlow: differentiating raises ``LookupError``.
 

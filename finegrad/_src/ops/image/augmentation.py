@@ -15,6 +15,8 @@ from finegrad._src.ops.image.color import adjust_brightness
 from finegrad._src.ops.math.elementwise import round as _round
 from finegrad._src.ops.random.sampling import stateless_uniform, uniform
 from finegrad._src.tensor import Tensor
+from typing import Any
+from finegrad._src.types import TensorLike
 
 
 def _flip(image, axis, draw, name):
@@ -28,7 +30,7 @@ def _flip(image, axis, draw, name):
     return flips * reverse(image, [axis + 1]) + (1 - flips) * image
 
 
-def stateless_random_flip_left_right(image, seed) -> Tensor:
+def stateless_random_flip_left_right(image: TensorLike, seed: Any) -> Tensor:
     """Flip left-right with probability 1/2 (each image of a batch on its own draw).
 
     >>> import finegrad as fg
@@ -38,7 +40,7 @@ def stateless_random_flip_left_right(image, seed) -> Tensor:
     return _flip(image, 1, lambda s: stateless_uniform(s, seed), "stateless_random_flip_left_right")
 
 
-def stateless_random_flip_up_down(image, seed) -> Tensor:
+def stateless_random_flip_up_down(image: TensorLike, seed: Any) -> Tensor:
     """Flip upside down with probability 1/2 (each image of a batch on its own draw).
 
     >>> import finegrad as fg
@@ -48,7 +50,7 @@ def stateless_random_flip_up_down(image, seed) -> Tensor:
     return _flip(image, 0, lambda s: stateless_uniform(s, seed), "stateless_random_flip_up_down")
 
 
-def random_flip_left_right(image, seed: int | None = None) -> Tensor:
+def random_flip_left_right(image: TensorLike, seed: int | None=None) -> Tensor:
     """Flip left-right with probability 1/2, drawn from the stateful generator.
 
     >>> import finegrad as fg
@@ -58,7 +60,7 @@ def random_flip_left_right(image, seed: int | None = None) -> Tensor:
     return _flip(image, 1, lambda s: uniform(s, seed=seed), "random_flip_left_right")
 
 
-def random_flip_up_down(image, seed: int | None = None) -> Tensor:
+def random_flip_up_down(image: TensorLike, seed: int | None=None) -> Tensor:
     """Flip upside down with probability 1/2, drawn from the stateful generator.
 
     >>> import finegrad as fg
@@ -75,7 +77,7 @@ def _range(lower, upper, name):
         raise ValueError("lower must be non-negative.")
 
 
-def stateless_random_brightness(image, max_delta, seed) -> Tensor:
+def stateless_random_brightness(image: TensorLike, max_delta: Any, seed: Any) -> Tensor:
     """``adjust_brightness`` by a delta uniform in ``[-max_delta, max_delta)``.
 
     >>> import finegrad as fg
@@ -87,7 +89,7 @@ def stateless_random_brightness(image, max_delta, seed) -> Tensor:
     return adjust_brightness(image, stateless_uniform([], seed, -max_delta, max_delta))
 
 
-def random_brightness(image, max_delta, seed: int | None = None) -> Tensor:
+def random_brightness(image: TensorLike, max_delta: Any, seed: int | None=None) -> Tensor:
     """``adjust_brightness`` by a delta uniform in ``[-max_delta, max_delta)``, stateful.
 
     >>> import finegrad as fg
@@ -99,7 +101,7 @@ def random_brightness(image, max_delta, seed: int | None = None) -> Tensor:
     return adjust_brightness(image, uniform([], -max_delta, max_delta, seed=seed))
 
 
-def stateless_random_contrast(image, lower, upper, seed) -> Tensor:
+def stateless_random_contrast(image: TensorLike, lower: Any, upper: Any, seed: Any) -> Tensor:
     """``adjust_contrast`` by a factor uniform in ``[lower, upper)``.
 
     >>> import finegrad as fg
@@ -110,7 +112,7 @@ def stateless_random_contrast(image, lower, upper, seed) -> Tensor:
     return adjust_contrast(image, stateless_uniform([], seed, lower, upper))
 
 
-def random_contrast(image, lower, upper, seed: int | None = None) -> Tensor:
+def random_contrast(image: TensorLike, lower: Any, upper: Any, seed: int | None=None) -> Tensor:
     """``adjust_contrast`` by a factor uniform in ``[lower, upper)``, stateful.
 
     >>> import finegrad as fg
@@ -121,7 +123,7 @@ def random_contrast(image, lower, upper, seed: int | None = None) -> Tensor:
     return adjust_contrast(image, uniform([], lower, upper, seed=seed))
 
 
-def stateless_random_saturation(image, lower, upper, seed) -> Tensor:
+def stateless_random_saturation(image: TensorLike, lower: Any, upper: Any, seed: Any) -> Tensor:
     """``adjust_saturation`` by a factor uniform in ``[lower, upper)``.
 
     >>> import finegrad as fg
@@ -132,7 +134,7 @@ def stateless_random_saturation(image, lower, upper, seed) -> Tensor:
     return adjust_saturation(image, stateless_uniform([], seed, lower, upper))
 
 
-def stateless_random_hue(image, max_delta, seed) -> Tensor:
+def stateless_random_hue(image: TensorLike, max_delta: Any, seed: Any) -> Tensor:
     """``adjust_hue`` by a delta uniform in ``[-max_delta, max_delta)``, ``max_delta`` <= 0.5.
 
     >>> import finegrad as fg
@@ -144,7 +146,7 @@ def stateless_random_hue(image, max_delta, seed) -> Tensor:
     return adjust_hue(image, stateless_uniform([], seed, -max_delta, max_delta))
 
 
-def stateless_random_crop(value, size, seed) -> Tensor:
+def stateless_random_crop(value: TensorLike, size: Any, seed: Any) -> Tensor:
     """A ``size`` slice of ``value`` at a random offset (TensorFlow's draw: int32 uniform
     offsets modulo ``shape - size + 1``).
 
@@ -167,7 +169,7 @@ def stateless_random_crop(value, size, seed) -> Tensor:
     return value[tuple(slice(int(o), int(o + s)) for o, s in zip(offset, size, strict=True))]
 
 
-def random_saturation(image, lower, upper, seed: int | None = None) -> Tensor:
+def random_saturation(image: TensorLike, lower: Any, upper: Any, seed: int | None=None) -> Tensor:
     """``adjust_saturation`` by a factor uniform in ``[lower, upper)``, stateful.
 
     >>> import finegrad as fg
@@ -178,7 +180,7 @@ def random_saturation(image, lower, upper, seed: int | None = None) -> Tensor:
     return adjust_saturation(image, uniform([], lower, upper, seed=seed))
 
 
-def random_hue(image, max_delta, seed: int | None = None) -> Tensor:
+def random_hue(image: TensorLike, max_delta: Any, seed: int | None=None) -> Tensor:
     """``adjust_hue`` by a delta uniform in ``[-max_delta, max_delta)``, stateful.
 
     >>> import finegrad as fg
@@ -190,7 +192,8 @@ def random_hue(image, max_delta, seed: int | None = None) -> Tensor:
     return adjust_hue(image, uniform([], -max_delta, max_delta, seed=seed))
 
 
-def random_crop(value, size, seed: int | None = None, name: str | None = None) -> Tensor:
+def random_crop(value: TensorLike, size: Any, seed: int | None=None, name: str | None=None
+               ) -> Tensor:
     """A ``size`` slice of ``value`` at an offset drawn from the stateful generator.
 
     >>> import finegrad as fg

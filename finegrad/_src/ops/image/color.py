@@ -13,6 +13,7 @@ from finegrad._src.ops.math.arithmetic import maximum, minimum, multiply
 from finegrad._src.ops.math.elementwise import abs as _abs, equal, where
 from finegrad._src.ops.math.reductions import reduce_sum
 from finegrad._src.tensor import Tensor
+from typing import Any
 
 _GRAY = (0.2989, 0.5870, 0.1140)
 
@@ -26,7 +27,8 @@ def _saturate(x, dtype):
                              x.dtype.as_numpy_dtype(min(info.max, x.dtype.max))), dtype)
 
 
-def convert_image_dtype(image, dtype, saturate: bool = False, name: str | None = None) -> Tensor:
+def convert_image_dtype(image: Any, dtype: Any, saturate: bool=False, name: str | None=None
+                       ) -> Tensor:
     """Convert between image dtypes, rescaling: floats hold [0, 1], integers [0, MAX].
 
     Integer to integer shifts by the ratio of the ranges; integer to float multiplies by
@@ -70,7 +72,7 @@ def _as_float(image):
     return convert_image_dtype(image, dtypes.float32), image.dtype
 
 
-def rgb_to_grayscale(images, name: str | None = None) -> Tensor:
+def rgb_to_grayscale(images: Any, name: str | None=None) -> Tensor:
     """Luma ``0.2989 R + 0.5870 G + 0.1140 B``, keeping a last axis of size 1 and the dtype.
 
     >>> import finegrad as fg
@@ -82,7 +84,7 @@ def rgb_to_grayscale(images, name: str | None = None) -> Tensor:
     return convert_image_dtype(gray, orig)
 
 
-def grayscale_to_rgb(images, name: str | None = None) -> Tensor:
+def grayscale_to_rgb(images: Any, name: str | None=None) -> Tensor:
     """Repeat a single channel three times.
 
     Raises:
@@ -99,7 +101,7 @@ def grayscale_to_rgb(images, name: str | None = None) -> Tensor:
     return tile(images, [1] * (images.shape.rank - 1) + [3])
 
 
-def adjust_brightness(image, delta) -> Tensor:
+def adjust_brightness(image: Any, delta: Any) -> Tensor:
     """Add ``delta`` (in the [0, 1] scale of float images) to every pixel.
 
     >>> import finegrad as fg
@@ -110,7 +112,7 @@ def adjust_brightness(image, delta) -> Tensor:
     return convert_image_dtype(flt + cast(delta, flt.dtype), orig)
 
 
-def adjust_gamma(image, gamma: float = 1, gain: float = 1) -> Tensor:
+def adjust_gamma(image: Any, gamma: float=1, gain: float=1) -> Tensor:
     """``gain * image ** gamma`` on the [0, 1] float scale.
 
     Raises:
@@ -139,7 +141,7 @@ def _channels(images, name):
     return images[..., 0], images[..., 1], images[..., 2]
 
 
-def rgb_to_hsv(images, name: str | None = None) -> Tensor:
+def rgb_to_hsv(images: Any, name: str | None=None) -> Tensor:
     """RGB in [0, 1] to hue (in turns, [0, 1)), saturation and value, on the last axis.
     Differentiable away from the ties between channels, as TensorFlow's.
 
@@ -160,7 +162,7 @@ def rgb_to_hsv(images, name: str | None = None) -> Tensor:
     return stack([h, s, v], -1)
 
 
-def hsv_to_rgb(images, name: str | None = None) -> Tensor:
+def hsv_to_rgb(images: Any, name: str | None=None) -> Tensor:
     """Hue (in turns), saturation, value to RGB: ``v * ((1 - s) + s * f(h))`` with TensorFlow's
     piecewise-linear ``f`` per channel. No gradient, as TensorFlow's ``HSVToRGB``
     (``tape.gradient`` gives None).

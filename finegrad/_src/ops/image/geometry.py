@@ -8,9 +8,10 @@ import numpy as np
 from finegrad._src.ops.array.manipulation import pad, reverse
 from finegrad._src.ops.array.structural import convert_to_tensor, transpose as _transpose
 from finegrad._src.tensor import Tensor
+from finegrad._src.types import TensorLike
 
 
-def image_tensor(image, name: str) -> Tensor:
+def image_tensor(image: TensorLike, name: str) -> Tensor:
     """``image`` as a tensor of rank 3 or 4, else TensorFlow's ValueError."""
     image = convert_to_tensor(image)
     if image.shape.rank not in (3, 4):
@@ -23,7 +24,7 @@ def _hw_perm(rank):
     return [0, 2, 1, 3] if rank == 4 else [1, 0, 2]
 
 
-def flip_left_right(image) -> Tensor:
+def flip_left_right(image: TensorLike) -> Tensor:
     """Reverse the width axis (``image[..., ::-1, :]``).
 
     >>> import finegrad as fg
@@ -33,7 +34,7 @@ def flip_left_right(image) -> Tensor:
     return reverse(image_tensor(image, "flip_left_right"), [-2])
 
 
-def flip_up_down(image) -> Tensor:
+def flip_up_down(image: TensorLike) -> Tensor:
     """Reverse the height axis.
 
     >>> import finegrad as fg
@@ -43,7 +44,7 @@ def flip_up_down(image) -> Tensor:
     return reverse(image_tensor(image, "flip_up_down"), [-3])
 
 
-def transpose(image) -> Tensor:
+def transpose(image: TensorLike) -> Tensor:
     """Swap height and width.
 
     >>> import finegrad as fg
@@ -54,7 +55,7 @@ def transpose(image) -> Tensor:
     return _transpose(image, _hw_perm(image.shape.rank))
 
 
-def rot90(image, k: int = 1) -> Tensor:
+def rot90(image: TensorLike, k: int=1) -> Tensor:
     """Rotate by ``k`` quarter turns counter-clockwise (``np.rot90`` over height and width).
 
     >>> import finegrad as fg
@@ -82,8 +83,8 @@ def _check_box(name, what, values):
             raise ValueError(f"finegrad.image.{name}: '{arg}' must be > 0, got {value}")
 
 
-def crop_to_bounding_box(image, offset_height: int, offset_width: int, target_height: int,
-                         target_width: int) -> Tensor:
+def crop_to_bounding_box(image: TensorLike, offset_height: int, offset_width: int,
+                         target_height: int, target_width: int) -> Tensor:
     """The ``target_height x target_width`` window whose top-left corner is at the offsets.
 
     Raises:
@@ -108,8 +109,8 @@ def crop_to_bounding_box(image, offset_height: int, offset_width: int, target_he
                  offset_width:offset_width + target_width, :]
 
 
-def pad_to_bounding_box(image, offset_height: int, offset_width: int, target_height: int,
-                        target_width: int) -> Tensor:
+def pad_to_bounding_box(image: TensorLike, offset_height: int, offset_width: int,
+                        target_height: int, target_width: int) -> Tensor:
     """Zero-pad to ``target_height x target_width``, the image's top-left at the offsets.
 
     Raises:
@@ -133,7 +134,7 @@ def pad_to_bounding_box(image, offset_height: int, offset_width: int, target_hei
     return pad(image, ([[0, 0]] if image.shape.rank == 4 else []) + paddings)
 
 
-def central_crop(image, central_fraction: float) -> Tensor:
+def central_crop(image: TensorLike, central_fraction: float) -> Tensor:
     """Keep the central ``central_fraction`` of each spatial axis (TensorFlow's rounding:
     the start is ``int((size - size * fraction) / 2)``, the same margin at both ends).
 
@@ -155,7 +156,7 @@ def central_crop(image, central_fraction: float) -> Tensor:
     return image[..., top:height - top, left:width - left, :]
 
 
-def resize_with_crop_or_pad(image, target_height: int, target_width: int) -> Tensor:
+def resize_with_crop_or_pad(image: TensorLike, target_height: int, target_width: int) -> Tensor:
     """Center-crop or zero-pad each spatial axis to the target size.
 
     >>> import finegrad as fg

@@ -23,7 +23,7 @@ def _batch(image, name):
     return image
 
 
-def image_gradients(image) -> tuple[Tensor, Tensor]:
+def image_gradients(image: Any) -> tuple[Tensor, Tensor]:
     """``(dy, dx)``: ``dy[:, i] = image[:, i + 1] - image[:, i]`` (0 in the last row), ``dx``
     likewise along the width.
 
@@ -42,7 +42,7 @@ def image_gradients(image) -> tuple[Tensor, Tensor]:
     return dy, dx
 
 
-def sobel_edges(image) -> Tensor:
+def sobel_edges(image: Any) -> Tensor:
     """The vertical and horizontal Sobel responses, stacked on a new last axis
     ``[batch, h, w, d, 2]``; the image is reflect-padded by one pixel, as TensorFlow does.
 
@@ -82,7 +82,8 @@ def _patch_grid(size, k, stride, rate, padding):
     return out, max((out - 1) * stride + reach - size, 0) // 2
 
 
-def extract_patches(images, sizes, strides, rates, padding: str, name: str | None = None):
+def extract_patches(images: Any, sizes: Any, strides: Any, rates: Any, padding: str,
+                    name: str | None=None) -> Tensor:
     """The ``sizes[1] x sizes[2]`` patches of each image, taken every ``strides`` pixels with
     taps ``rates`` apart, flattened (rows, columns, channels) into the last axis:
     ``[batch, out_rows, out_cols, rows * cols * depth]``. ``"SAME"`` pads with zeros.

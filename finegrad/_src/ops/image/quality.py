@@ -13,11 +13,13 @@ from finegrad._src.ops.math.arithmetic import maximum
 from finegrad._src.ops.math.elementwise import abs as _abs, log as _log
 from finegrad._src.ops.math.reductions import reduce_mean, reduce_sum
 from finegrad._src.tensor import Tensor
+from typing import Any
+from finegrad._src.types import TensorLike
 
 _AXES = [-3, -2, -1]
 
 
-def per_image_standardization(image) -> Tensor:
+def per_image_standardization(image: TensorLike) -> Tensor:
     """``(x - mean) / max(stddev, 1 / sqrt(N))`` over each image's ``N`` pixels and channels,
     computed and returned in float32 whatever the input dtype (as TensorFlow 2).
 
@@ -36,7 +38,7 @@ def per_image_standardization(image) -> Tensor:
     return out
 
 
-def total_variation(images, name: str | None = None) -> Tensor:
+def total_variation(images: TensorLike, name: str | None=None) -> Tensor:
     """Sum of absolute differences of neighbouring pixels (per image for a batch).
 
     >>> import finegrad as fg
@@ -52,7 +54,7 @@ def total_variation(images, name: str | None = None) -> Tensor:
     return reduce_sum(_abs(dh), axes) + reduce_sum(_abs(dw), axes)
 
 
-def psnr(a, b, max_val, name: str | None = None) -> Tensor:
+def psnr(a: TensorLike, b: TensorLike, max_val: Any, name: str | None=None) -> Tensor:
     """Peak signal-to-noise ratio ``10 log10(max_val**2 / mse)`` per image, in float32.
 
     >>> import finegrad as fg
@@ -81,8 +83,9 @@ def _gauss_band(size, n, sigma):
     return band
 
 
-def ssim(img1, img2, max_val, filter_size: int = 11, filter_sigma: float = 1.5,
-         k1: float = 0.01, k2: float = 0.03, return_index_map: bool = False) -> Tensor:
+def ssim(img1: TensorLike, img2: TensorLike, max_val: Any, filter_size: int=11,
+         filter_sigma: float=1.5, k1: float=0.01, k2: float=0.03, return_index_map: bool=False
+        ) -> Tensor:
     """Structural similarity per image (mean over channels), in float32: the luminance and
     contrast-structure terms under an ``filter_size`` Gaussian window (``filter_sigma``),
     evaluated where the window fits (VALID), averaged over the image; with

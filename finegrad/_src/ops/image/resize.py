@@ -23,6 +23,8 @@ from finegrad._src.ops.array.gather import gather
 from finegrad._src.ops.array.structural import cast, convert_to_tensor, expand_dims, squeeze
 from finegrad._src.ops.linalg.products import einsum
 from finegrad._src.tensor import Tensor
+from typing import Any
+from finegrad._src.types import TensorLike
 
 _NAME = "finegrad.image.resize"
 _F32 = np.float32
@@ -183,8 +185,9 @@ def resample(images: Tensor, height_weights: np.ndarray, width_weights: np.ndarr
     return einsum("pw,nowc->nopc", ww, einsum("oh,nhwc->nowc", wh, images))
 
 
-def resize(images, size, method: str = ResizeMethod.BILINEAR, preserve_aspect_ratio: bool = False,
-           antialias: bool = False, name: str | None = None) -> Tensor:
+def resize(images: TensorLike, size: Any, method: str=ResizeMethod.BILINEAR,
+           preserve_aspect_ratio: bool=False, antialias: bool=False, name: str | None=None
+          ) -> Tensor:
     """Resize images (``[height, width, channels]`` or a batch of them) to ``size``.
 
     As TensorFlow 2's ``tf.image.resize``: half-pixel centers throughout; the result is float32

@@ -13,6 +13,7 @@ import warnings
 
 import numpy as np
 
+from finegrad._src.tracebacks import user_stacklevel
 from finegrad._src import core
 from finegrad._src.core import Primitive, bind
 from finegrad._src.ops.array.structural import expand_dims
@@ -118,7 +119,7 @@ def _cholesky_impl(a):
             out[idx] = nan_lower
     warnings.warn("finegrad.linalg.cholesky: Cholesky decomposition was not successful (the "
                   "input is not positive definite); its lower triangle is filled with NaNs, "
-                  "as TensorFlow does", UserWarning, stacklevel=2)
+                  "as TensorFlow does", UserWarning, stacklevel=user_stacklevel())
     return out
 
 

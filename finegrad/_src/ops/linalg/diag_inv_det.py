@@ -1,5 +1,6 @@
 """More of ``tf.linalg``: band_part, diag, diag_part and trace, written with existing ops
-(a constant mask times the matrix), as TensorFlow's gradients of them are those masks."""
+(a constant mask times the matrix), as TensorFlow's gradients of them are those masks; and
+``inv`` (the determinants are in `determinants`)."""
 
 from __future__ import annotations
 
@@ -133,11 +134,8 @@ def inv(input: TensorLike, adjoint: bool = False,  # TensorFlow's keyword
     return bind(inv_p, x)
 
 
-inv_p.def_impl(np.linalg.inv)
-
-
 @inv_p.def_lowering
-def _inv_lower(a):
+def _inv_lower(a, *, at_singular="raise"):
     # a singular matrix gives inf/nan entries where impl raises (XLA cannot raise)
     import jax.numpy as jnp
     return jnp.linalg.inv(a)
@@ -146,119 +144,30 @@ def _inv_lower(a):
 inv_p.def_vmap(leading_vmap(inv_p))   # leading axes are batch axes
 
 
+@inv_p.def_impl
+def _inv_impl(a, *, at_singular="raise"):
+    """``at_singular="inf"`` (the gradient of slogdet): a singular matrix's inverse is the
+    SVD's, with the singular values that are 0 to rounding inverted to inf."""
+    try:
+        return np.linalg.inv(a)
+    except np.linalg.LinAlgError:
+        if at_singular == "raise":
+            raise
+    u, s, vh = np.linalg.svd(a)
+    tiny = s <= s[..., :1] * (s.shape[-1] * np.finfo(s.dtype).eps)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r = np.where(tiny, np.inf, 1 / np.where(tiny, 1, s))
+        out = np.matmul(np.conj(np.swapaxes(vh, -1, -2)) * r[..., None, :],
+                        np.conj(np.swapaxes(u, -1, -2)))
+    return out.astype(a.dtype, copy=False)
+
+
 @inv_p.def_jvp
-def _inv_jvp(primals, tangents, *, out):
+def _inv_jvp(primals, tangents, *, out, at_singular="raise"):
     return -matmul(matmul(out, tangents[0]), out)
 
 
 @inv_p.def_vjp
-def _inv_vjp(ct, a, *, out, needs, batch):
+def _inv_vjp(ct, a, *, out, needs, batch, at_singular="raise"):
     oh = _swap(conj_if_complex(out))
     return (-matmul(matmul(oh, ct), oh),)
-
-
-det_p = Primitive("det", batch_rule=True, fresh=True,
-                  shape_rule=_batch_shape)
-
-
-def det(input: TensorLike, name: str | None = None) -> Tensor:  # TensorFlow's keyword
-    """The determinant of each square matrix (over the last two axes).
-
-    Gradient: ``ct * det(A) * inv(A)^H``, TensorFlow's (nan-free only where A is invertible).
-
-    >>> import finegrad as fg
-    >>> fg.linalg.det(fg.constant([[1., 2.], [3., 4.]])).numpy()
-    np.float32(-2.0)
-    """
-    return bind(det_p, square_matrix(input, "linalg.det"))
-
-
-det_p.def_vmap(leading_vmap(det_p))   # leading axes are batch axes
-
-
-@det_p.def_impl
-def _det_impl(a):
-    return np.asarray(np.linalg.det(a), a.dtype)
-
-
-@det_p.def_lowering
-def _det_lower(a):
-    import jax.numpy as jnp
-    return jnp.linalg.det(a).astype(a.dtype)
-
-
-@det_p.def_jvp
-def _det_jvp(primals, tangents, *, out):
-    # d det(A) = det(A) * trace(inv(A) @ dA)
-    (a,), (da,) = primals, tangents
-    return out * reduce_sum(_swap(inv(a)) * da, [-2, -1])
-
-
-@det_p.def_vjp
-def _det_vjp(ct, a, *, out, needs, batch):
-    scale = expand_dims(expand_dims(ct * conj_if_complex(out), -1), -1)
-    return (scale * _swap(conj_if_complex(inv(a))),)
-
-
-log_abs_det_p = Primitive("log_abs_det", batch_rule=True, fresh=True,
-                          shape_rule=_batch_shape)
-det_sign_p = core.def_nondiff(Primitive("det_sign", fresh=True,
-                                        shape_rule=_batch_shape))
-
-
-def slogdet(input: TensorLike,  # TensorFlow's keyword
-            name: str | None = None) -> tuple[Tensor, ...]:
-    """``(sign, log_abs_determinant)`` of each square matrix, without overflow.
-
-    The sign carries no gradient; ``log|det A|``'s is ``ct * inv(A)^H``, TensorFlow's.
-
-    >>> import finegrad as fg
-    >>> sign, logdet = fg.linalg.slogdet(fg.constant([[-2., 0.], [0., 3.]]))
-    >>> float(sign), round(float(logdet), 4)
-    (-1.0, 1.7918)
-    """
-    x = square_matrix(input, "linalg.slogdet")
-    if np.iscomplexobj(x._value):
-        raise TypeError("finegrad.linalg.slogdet: complex matrices are not supported")
-    return bind(det_sign_p, x), bind(log_abs_det_p, x)
-
-
-det_sign_p.def_vmap(leading_vmap(det_sign_p))   # leading axes are batch axes
-
-
-@det_sign_p.def_lowering
-def _det_sign_lower(a):
-    import jax.numpy as jnp
-    return jnp.linalg.slogdet(a)[0].astype(a.dtype)
-
-
-@det_sign_p.def_impl
-def _det_sign_impl(a):
-    return np.asarray(np.linalg.slogdet(a)[0], a.dtype)
-
-
-log_abs_det_p.def_vmap(leading_vmap(log_abs_det_p))   # leading axes are batch axes
-
-
-@log_abs_det_p.def_lowering
-def _log_abs_det_lower(a):
-    import jax.numpy as jnp
-    return jnp.linalg.slogdet(a)[1].astype(a.dtype)
-
-
-@log_abs_det_p.def_impl
-def _log_abs_det_impl(a):
-    return np.asarray(np.linalg.slogdet(a)[1], a.dtype)
-
-
-@log_abs_det_p.def_jvp
-def _log_abs_det_jvp(primals, tangents, *, out):
-    # d log|det A| = trace(inv(A) @ dA) (real matrices)
-    (a,), (da,) = primals, tangents
-    return reduce_sum(_swap(inv(a)) * da, [-2, -1])
-
-
-@log_abs_det_p.def_vjp
-def _log_abs_det_vjp(ct, a, *, out, needs, batch):
-    scale = expand_dims(expand_dims(ct, -1), -1)
-    return (scale * _swap(inv(a)),)

@@ -297,7 +297,7 @@ def norm(tensor: TensorLike, ord: str = "euclidean", axis: Any = None, keepdims:
     if isinstance(axis, (list, tuple)) and len(axis) == 2 and ord not in ("euclidean", "fro"):
         raise ValueError(f"finegrad.norm: only ord='euclidean' or 'fro' is supported for "
                          f"matrix norms, got {ord!r}")
-    axes = normalize_axes(axis, x._value.ndim, "finegrad.norm")
+    axes = normalize_axes(axis, x._value.ndim, "finegrad.norm", reduction=True)
     if ord in ("euclidean", "fro", 2, 2.0):
         # complex: sqrt(sum(x * conj(x))), complex with a zero imaginary part, as TensorFlow's
         return ew.sqrt(reduce_sum(x * conj_if_complex(x), axes, keepdims))

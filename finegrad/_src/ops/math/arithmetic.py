@@ -41,6 +41,15 @@ add_p = Primitive("add", batch_rule=True, kernel=np.add,
 _BOOL = np.dtype(np.bool_)   # (a singleton: an identity check costs nothing on the hot path)
 
 
+def _no_bools(name, *vals):
+    """TensorFlow has no bool kernel for arithmetic; NumPy would give int8 (``//``, ``%``,
+    ``**``), float64 (``/``) or a logical and (``*``): refuse, naming the op."""
+    if any(getattr(v, "dtype", None) is _BOOL for v in vals):
+        raise TypeError(f"finegrad.{name}: not defined for bool tensors (as in TensorFlow); "
+                        f"cast them first, e.g. finegrad.cast(x, finegrad.int32), or use "
+                        f"finegrad.logical_and / logical_or")
+
+
 def add(x: TensorLike, y: TensorLike, name: str | None = None) -> Tensor:
     """Elementwise x + y with broadcasting. Primitive ``add``.
 
@@ -107,7 +116,10 @@ def multiply(x: TensorLike, y: TensorLike, name: str | None = None) -> Tensor:
     >>> fg.multiply(fg.constant([1., 2.]), 3.).numpy()
     array([3., 6.], dtype=float32)
     """
-    return bind(multiply_p, x, y)
+    out = bind(multiply_p, x, y)
+    if out._value.dtype is _BOOL:   # NumPy's bool * is a logical and; TensorFlow refuses
+        _no_bools("multiply", out._value)
+    return out
 
 
 def _is_broadcast_one(a, like):
@@ -165,6 +177,7 @@ def divide(x: TensorLike, y: TensorLike, name: str | None = None) -> Tensor:
 @divide_p.def_impl
 def _divide_impl(x, y):
     if type(x) not in INEXACT_SCALARS and x.dtype.kind in "iub":
+        _no_bools("divide", x, y)
         return np.true_divide(x, y, dtype=np.float64)
     return x / y
 
@@ -196,6 +209,7 @@ def _checked_int_division(ufunc, name):
     """``ufunc`` (a kernel, with its ``out=``) that refuses an integer division by zero with
     TensorFlow's InvalidArgumentError, where NumPy would silently give 0."""
     def kernel(x, y, out=None):
+        _no_bools(name, x, y)
         if getattr(y, "dtype", None) is not None and y.dtype.kind in "iu" and not np.all(y):
             raise InvalidArgumentError(f"finegrad.{name}: integer division by zero (as in "
                                        f"TensorFlow; cast to a float dtype for inf/nan)")
@@ -338,6 +352,7 @@ def _pow_scalar_vjp(ct, x, *, out, needs, batch, y):
 
 @pow_p.def_impl
 def _pow_impl(x, y):
+    _no_bools("pow", x, y)
     if x.dtype.kind in "iu" and np.any(np.asarray(y) < 0):
         raise ValueError("finegrad.pow: integers to negative integer powers are not allowed")
     return np.power(x, y)

@@ -17,7 +17,7 @@ from finegrad._src.dtypes import as_dtype
 from finegrad._src.ops.array.structural import cast, convert_to_tensor, reshape
 from finegrad._src.ops.zeros_and_axes import _static
 from finegrad._src.ops.math.segments import unsorted_segment_sum
-from finegrad._src.errors import InvalidArgumentError
+from finegrad._src.errors import InvalidArgumentError, ResourceExhaustedError
 from finegrad._src.shapes import as_int
 from finegrad._src.tensor import Tensor
 
@@ -104,6 +104,13 @@ def bincount(arr: Any, weights: Any = None, minlength: Any = None, maxlength: An
         n = max(n, as_int(minlength, "finegrad.bincount", "minlength"))
     if maxlength is not None:
         n = min(n, as_int(maxlength, "finegrad.bincount", "maxlength"))
+    try:   # (a huge max(arr): TensorFlow runs out of memory too; sizes are int32 there)
+        if n > np.iinfo(np.int32).max:
+            raise MemoryError
+        np.empty(n, np.int64)
+    except MemoryError:
+        raise ResourceExhaustedError(f"finegrad.bincount: the counts would have {n} entries "
+                                     f"(max(arr) + 1); give maxlength to bound them") from None
     flat = a.reshape(-1)
     keep = flat < n
     if weights is None or binary_output:

@@ -252,13 +252,11 @@ def count_nonzero(input: TensorLike, axis: Any = None, keepdims: Any = None,
     array([1, 2, 0])
     """
     x, fn = convert_to_tensor(input), "finegrad.math.count_nonzero"
-    axis = normalize_axes(axis, len(x.shape), fn)
+    axis = normalize_axes(axis, len(x.shape), fn, reduction=True)
     dtype = _as_dtype(dtype, fn)
     if x.dtype.is_bool:
         nonzero = x
-    elif x.dtype == dtypes.string:
-        nonzero = Tensor(np.vectorize(len, otypes=[np.int64])(x._value) != 0)
-    else:
+    else:   # (strings: the non-empty ones, against zeros_like's b"")
         nonzero = ew.not_equal(x, zeros_like(x))
     counts = reduce_sum(cast(nonzero, dtypes.int64), axis=axis, keepdims=bool(keepdims))
     return cast(counts, dtype)

@@ -17,6 +17,7 @@ from finegrad._src.core import Primitive, bind, def_nondiff
 from finegrad._src.ops.array.structural import unbroadcast, cast, convert_to_tensor, zeros_like
 from finegrad._src.ops.zeros_and_axes import zeros_cotangent, instantiate_zeros
 from finegrad._src.ops.declare import unary
+from finegrad._src.ops.array.boolean_mask import true_coordinates
 from finegrad._src.ops.math.complex_numbers import conj_if_complex, ordered, real
 from finegrad._src.tensor import Tensor
 
@@ -413,7 +414,10 @@ where_p = Primitive("select", unify=(1, 2), batch_rule=True, elementwise=True, f
 def where(condition: Any, x: Any = None, y: Any = None, name: str | None = None) -> Tensor:
     """Elementwise ``x`` where ``condition`` else ``y``, with broadcasting (primitive ``select``).
 
-    With only ``condition``, the int64 coordinates of its true entries (not differentiable).
+    With only ``condition``, the int64 coordinates of its true entries, shape
+    ``(count, rank)`` (not differentiable). Their number depends on the values: inside
+    `finegrad.function` a call with another count than the traced one runs eagerly, and a
+    TF1 `Session` run raises InvalidArgumentError (it has no Python to run again).
 
     >>> import finegrad as fg
     >>> fg.where(fg.constant([True, False]), 1., 2.).numpy()
@@ -422,10 +426,8 @@ def where(condition: Any, x: Any = None, y: Any = None, name: str | None = None)
     c = condition if type(condition) is Tensor else convert_to_tensor(condition)
     if c._value.dtype != np.bool_:
         raise TypeError(f"finegrad.where: condition must be bool, got {c.dtype.name}")
-    if x is None and y is None:   # its shape depends on the values: not traceable
-        from finegrad._src import tensor as tensor_module
-        tensor_module._concrete(c, "finegrad.where(condition) (coordinates)")
-        return Tensor(np.argwhere(c._value).astype(np.int64))
+    if x is None and y is None:   # its shape depends on the values (see boolean_mask.py)
+        return true_coordinates(c)
     if x is None or y is None:
         raise ValueError("finegrad.where: give both x and y, or neither")
     try:

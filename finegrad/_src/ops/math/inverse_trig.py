@@ -15,6 +15,7 @@ from finegrad._src.core import Primitive, bind
 from finegrad._src.ops.declare import def_partials, float_only, unary
 from finegrad._src.ops.math.arithmetic import multiply, negative, subtract
 from finegrad._src.ops.array.structural import convert_to_tensor
+from finegrad._src.ops.math.complex_numbers import conj_if_complex
 from finegrad._src.ops.math.elementwise import _rounding, rsqrt, softplus
 
 from typing import TYPE_CHECKING
@@ -62,19 +63,20 @@ def log_sigmoid(x: TensorLike, name: str | None = None) -> Tensor:
 
 def squared_difference(x: TensorLike, y: TensorLike, name: str | None = None) -> Tensor:
     """Elementwise (x - y)**2, with broadcasting; gradient 2 (x - y) for x, -2 (x - y) for y.
-    Numeric inputs of one dtype, integers included (as TensorFlow).
+    Numeric inputs of one dtype, integers included (as TensorFlow); for complex inputs
+    ``(x - y) * conj(x - y)``, as TensorFlow (a complex tensor with real values).
 
     >>> import finegrad as fg
     >>> fg.math.squared_difference(fg.constant([1., 4.]), fg.constant(2.)).numpy()
     array([1., 4.], dtype=float32)
     """
     d = subtract(x, y)
-    return multiply(d, d)
+    return multiply(d, conj_if_complex(d))   # complex: |x - y|^2 (TensorFlow's), not (x - y)^2
 
 
 # ---- atan2(y, x): the angle of the point (x, y) ----------------------------------------------
 
-atan2_p = Primitive("atan2", kernel=np.arctan2, batch_rule=True)
+atan2_p = Primitive("atan2", kernel=np.arctan2, batch_rule=True, lower_jax="arctan2")
 
 
 def atan2(y: TensorLike, x: TensorLike, name: str | None = None) -> Tensor:

@@ -45,15 +45,26 @@ def reduce_mean(input_tensor: TensorLike, axis: Any = None, keepdims: bool = Fal
     """
     x = _t(input_tensor)
     no_bools("finegrad.reduce_mean", x)
-    axes = normalize_axes(axis, x._value.ndim, "finegrad.reduce_mean")
+    axes = normalize_axes(axis, x._value.ndim, "finegrad.reduce_mean", reduction=True)
+    if x.dtype.is_integer:
+        return _integer_mean(x, axes, keepdims)
     s = reduce_sum(x, axes, keepdims)
     n = dims.size_product(core.shape_of(x)[a] for a in axes)
     if type(n) is dims.Dim:   # a symbolic count: resolved at each call
-        n = count(x, axes, x._value.dtype)
-        return s // ar.maximum(n, 1) if x.dtype.is_integer else s / n
-    if x.dtype.is_integer:
-        return s // max(n, 1)
+        return s / count(x, axes, x._value.dtype)
     return s / n if n else s * np.nan
+
+
+def _integer_mean(x, axes, keepdims):
+    """TensorFlow's integer mean: the sum in a wide type (no wrap-around of a narrow one),
+    divided rounding toward zero (C's division: -8 / 6 is -1), in ``x``'s dtype."""
+    wide = np.int64 if x._value.dtype.kind == "i" else np.uint64
+    s = reduce_sum(cast(x, wide), axes, keepdims)
+    n = ar.maximum(count(x, axes, wide), 1)
+    q = s // n
+    if wide is np.int64:   # floor -> toward zero where a negative sum leaves a remainder
+        q = ew.where(ew.logical_and(s < 0, ew.not_equal(q * n, s)), q + 1, q)
+    return cast(q, x._value.dtype)
 
 
 def _identity(name, dtype):
@@ -107,8 +118,8 @@ def _extremum(name: Any, impl: Any, doc: Any) -> tuple[Primitive, Callable[..., 
            name: str | None = None) -> Tensor:
         x = _t(input_tensor)
         no_bools(f"finegrad.{prim.name}", x)
-        return bind(prim, x, axis=normalize_axes(axis, x._value.ndim, f"finegrad.{prim.name}"),
-                    keepdims=bool(keepdims))
+        axes = normalize_axes(axis, x._value.ndim, f"finegrad.{prim.name}", reduction=True)
+        return bind(prim, x, axis=axes, keepdims=bool(keepdims))
 
     op.__name__ = op.__qualname__ = name
     op.__doc__ = doc + f"\n\n    Primitive ``{name}``; ties share the gradient equally.\n"
@@ -141,8 +152,8 @@ def reduce_prod(input_tensor: TensorLike, axis: Any = None, keepdims: bool = Fal
     """
     x = _t(input_tensor)
     no_bools("finegrad.reduce_prod", x)
-    return bind(reduce_prod_p, x, axis=normalize_axes(axis, x._value.ndim, "finegrad.reduce_prod"),
-                keepdims=bool(keepdims))
+    axes = normalize_axes(axis, x._value.ndim, "finegrad.reduce_prod", reduction=True)
+    return bind(reduce_prod_p, x, axis=axes, keepdims=bool(keepdims))
 
 
 @reduce_prod_p.def_impl
@@ -398,7 +409,7 @@ def reduce_logsumexp(input_tensor: TensorLike, axis: Any = None, keepdims: bool 
     1000.6931762695312
     """
     x = _t(input_tensor)
-    axes = normalize_axes(axis, x._value.ndim, "finegrad.reduce_logsumexp")
+    axes = normalize_axes(axis, x._value.ndim, "finegrad.reduce_logsumexp", reduction=True)
     m = stop_gradient(reduce_max(x, axes, keepdims=True))
     # an infinite max would give inf - inf = nan; shift by 0 then (0 * m would be nan too)
     m = ew.where(ew.is_finite(m), m, zeros_like(m))

@@ -11,6 +11,8 @@ from finegrad._src.ops.math import arithmetic as ar
 from finegrad._src.ops.array.structural import cast, reduce_sum, zeros_like
 from finegrad._src.ops.array.shape_queries import shape
 from finegrad._src.ops.math.reductions import reduce_mean
+from finegrad._src.ops.math.complex_numbers import _is_complex, conj_if_complex, imag, real
+from finegrad._src.ops.zeros_and_axes import normalize_axes
 from finegrad._src.tensor import convert_to_tensor
 from finegrad._src import dtypes
 
@@ -21,16 +23,30 @@ if TYPE_CHECKING:   # annotations only: nothing imported at run time
     from finegrad._src.types import TensorLike
 
 
+def _checked(x, axis, fn):
+    """``x`` as a tensor, once ``axis`` is checked in the name of the public ``fn``."""
+    x = convert_to_tensor(x)
+    normalize_axes(axis, x._value.ndim, f"finegrad.{fn}", reduction=True)
+    return x
+
+
 def reduce_variance(input_tensor: TensorLike, axis: Any = None, keepdims: bool = False,
                     name: str | None = None) -> Tensor:
-    """The variance ``mean(|x - mean(x)|^2)`` over ``axis`` (all axes when None).
+    """The variance ``mean(|x - mean(x)|^2)`` over ``axis`` (all axes when None); real for
+    complex ``x`` (float32 for complex64), as TensorFlow's.
 
     >>> import finegrad as fg
     >>> float(fg.math.reduce_variance(fg.constant([1., 2., 3., 4.])))
     1.25
     """
-    x = convert_to_tensor(input_tensor)
+    x = _checked(input_tensor, axis, "math.reduce_variance")
+    if not (x.dtype.is_floating or x.dtype.is_complex):   # an integer mean would truncate
+        raise TypeError(f"finegrad.math.reduce_variance: x must be real or complex (floating), "
+                        f"got {x.dtype.name}, as in TensorFlow; cast it first")
     dev = x - reduce_mean(x, axis=axis, keepdims=True)
+    if _is_complex(x):   # |dev|^2: a real variance (TensorFlow's float32 for complex64)
+        return reduce_mean(ew.square(real(dev)) + ew.square(imag(dev)), axis=axis,
+                           keepdims=keepdims)
     return reduce_mean(dev * dev, axis=axis, keepdims=keepdims)
 
 
@@ -42,7 +58,11 @@ def reduce_std(input_tensor: TensorLike, axis: Any = None, keepdims: bool = Fals
     >>> float(fg.math.reduce_std(fg.constant([1., 3.])))
     1.0
     """
-    return ew.sqrt(reduce_variance(input_tensor, axis=axis, keepdims=keepdims))
+    x = _checked(input_tensor, axis, "math.reduce_std")
+    if not (x.dtype.is_floating or x.dtype.is_complex):
+        raise TypeError(f"finegrad.math.reduce_std: x must be real or complex (floating), got "
+                        f"{x.dtype.name}, as in TensorFlow; cast it first")
+    return ew.sqrt(reduce_variance(x, axis=axis, keepdims=keepdims))
 
 
 def reduce_euclidean_norm(input_tensor: TensorLike, axis: Any = None, keepdims: bool = False,
@@ -53,8 +73,9 @@ def reduce_euclidean_norm(input_tensor: TensorLike, axis: Any = None, keepdims: 
     >>> float(fg.math.reduce_euclidean_norm(fg.constant([3., 4.])))
     5.0
     """
-    x = convert_to_tensor(input_tensor)
-    return ew.sqrt(reduce_sum(x * x, axis=axis, keepdims=keepdims))
+    x = _checked(input_tensor, axis, "math.reduce_euclidean_norm")
+    # complex: sqrt(sum |x|^2), of x's dtype with a zero imaginary part, as TensorFlow's
+    return ew.sqrt(reduce_sum(x * conj_if_complex(x), axis=axis, keepdims=keepdims))
 
 
 def reduce_any(input_tensor: TensorLike, axis: Any = None, keepdims: bool = False,
@@ -65,7 +86,7 @@ def reduce_any(input_tensor: TensorLike, axis: Any = None, keepdims: bool = Fals
     >>> fg.reduce_any(fg.constant([[True, False], [False, False]]), axis=1).numpy()
     array([ True, False])
     """
-    x = cast(convert_to_tensor(input_tensor), dtypes.int32)
+    x = cast(_checked(input_tensor, axis, "reduce_any"), dtypes.int32)
     return reduce_sum(x, axis=axis, keepdims=keepdims) > 0
 
 
@@ -77,7 +98,7 @@ def reduce_all(input_tensor: TensorLike, axis: Any = None, keepdims: bool = Fals
     >>> fg.reduce_all(fg.constant([[True, False], [True, True]]), axis=1).numpy()
     array([False,  True])
     """
-    x = cast(ew.logical_not(convert_to_tensor(input_tensor)), dtypes.int32)
+    x = cast(ew.logical_not(_checked(input_tensor, axis, "reduce_all")), dtypes.int32)
     return ew.equal(reduce_sum(x, axis=axis, keepdims=keepdims), 0)
 
 
@@ -108,11 +129,12 @@ def moments(x: TensorLike, axes: Any, shift: Any = None, keepdims: bool = False,
     (array([2., 4.], dtype=float32), array([1., 4.], dtype=float32))
     """
     del shift
-    x = convert_to_tensor(x)
     axes = tuple(axes) if isinstance(axes, (list, tuple)) else axes
+    x = _checked(x, axes, "nn.moments")
     mean = reduce_mean(x, axis=axes, keepdims=True)
     dev = x - mean
-    variance = reduce_mean(dev * dev, axis=axes, keepdims=keepdims)
+    # complex: |dev|^2, complex with a zero imaginary part (TensorFlow's squared_difference)
+    variance = reduce_mean(dev * conj_if_complex(dev), axis=axes, keepdims=keepdims)
     if not keepdims:
         mean = reduce_mean(x, axis=axes)
     return mean, variance

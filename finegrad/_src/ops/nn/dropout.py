@@ -38,7 +38,7 @@ def _noise_shape(noise_shape, x, fn):
 
 
 def dropout(x: Any, rate: Any, noise_shape: Any = None, seed: Any = None,
-            name: str | None = None) -> Any:
+            name: str | None = None) -> Tensor:
     """Randomly zero values of ``x`` with probability ``rate`` and scale the rest by
     1 / (1 - rate) (``tf.nn.dropout``). ``noise_shape`` (broadcastable to ``x``'s shape,
     ``None`` entries taking ``x``'s sizes) shares one draw along its axes of size 1.

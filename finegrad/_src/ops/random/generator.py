@@ -78,7 +78,7 @@ class Generator:
         return ro._scaled(noise, stddev, mean, dt)
 
     def truncated_normal(self, shape: Any, mean: float = 0.0, stddev: float = 1.0,
-                         dtype: DTypeLike = dtypes.float32, name: str | None = None) -> Any:
+                         dtype: DTypeLike = dtypes.float32, name: str | None = None) -> Tensor:
         """Truncated normal values from this generator."""
         fn = "finegrad.random.Generator.truncated_normal"
         dt = ro._dtype(dtype, fn)

@@ -52,11 +52,12 @@ def _igamma_impl(a, x, *, order, upper, scaled=False):
 
 @igamma_p.def_lowering
 def _igamma_lower(a, x, *, order, upper, scaled=False):
-    # XLA's igamma/igammac and d/da of P, in float64 as the impl; higher orders in a and the
-    # scaled form decline (host callback)
+    # XLA's igamma/igammac and d/da of P (scaled by the density: minus XLA's
+    # random_gamma_grad, the implicit gradient of gamma samples), in float64 as the impl;
+    # higher orders in a and the scaled order 0 decline (host callback)
     import jax.numpy as jnp
     from jax import lax
-    if scaled or order > 1:
+    if order > 1 or (scaled and order == 0):
         return NotImplemented
     dtype = jnp.result_type(a, x)
     a, x = jnp.broadcast_arrays(a.astype(jnp.float64), x.astype(jnp.float64))
@@ -70,7 +71,8 @@ def _igamma_lower(a, x, *, order, upper, scaled=False):
         out = lax.igammac(safe_a, safe_x) if upper else lax.igamma(safe_a, safe_x)
         at_edge = 1.0 - p_edge if upper else p_edge
     else:
-        out = lax.igamma_grad_a(safe_a, safe_x)
+        out = -lax.random_gamma_grad(safe_a, safe_x) if scaled else \
+            lax.igamma_grad_a(safe_a, safe_x)
         out, at_edge = -out if upper else out, jnp.zeros_like(p_edge)
     return jnp.where(edge, at_edge, jnp.where(valid, out, np.nan)).astype(dtype)
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from finegrad._src.ops.array.structural import convert_to_tensor
-from finegrad._src.ops.linalg import diag_inv_det, products, solvers
+from finegrad._src.ops.linalg import determinants, diag_inv_det, products, solvers
 from finegrad._src.ops.linalg.cholesky_eigh import cholesky, eigvalsh
 from finegrad._src.ops.linalg.svd_qr import svd
 from finegrad._src.ops.array.structural import reduce_sum
@@ -232,10 +232,10 @@ class LinearOperator:
         return solvers.solve(self.to_dense(), rhs, adjoint=adjoint)
 
     def _determinant(self):
-        return diag_inv_det.det(self.to_dense())
+        return determinants.det(self.to_dense())
 
     def _log_abs_determinant(self):
-        return diag_inv_det.slogdet(self.to_dense())[1]
+        return determinants.slogdet(self.to_dense())[1]
 
     def _diag_part(self):
         return diag_inv_det.diag_part(self.to_dense())

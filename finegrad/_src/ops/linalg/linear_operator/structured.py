@@ -14,7 +14,7 @@ from finegrad._src.ops.array.gather import take
 from finegrad._src.ops.array.manipulation import reverse
 from finegrad._src.ops.array.structural import (concat, convert_to_tensor, reshape, split,
                                                  transpose)
-from finegrad._src.ops.linalg import diag_inv_det, products, solvers
+from finegrad._src.ops.linalg import determinants, diag_inv_det, products, solvers
 from finegrad._src.ops.linalg.linear_operator.base import LinearOperator, forced_hint
 from finegrad._src.ops.linalg.linear_operator.diagonal import LinearOperatorDiag
 from finegrad._src.ops.math import complex_numbers
@@ -95,14 +95,14 @@ class LinearOperatorLowRankUpdate(LinearOperator):
         return l_rhs - base.solve(products.matmul(left, small), adjoint=adjoint)
 
     def _log_abs_determinant(self):
-        _, cap = diag_inv_det.slogdet(self._capacitance(False))
+        _, cap = determinants.slogdet(self._capacitance(False))
         out = self.base_operator.log_abs_determinant() + cap
         if self.diag_update is not None:
             out = out + LinearOperatorDiag(self.diag_update).log_abs_determinant()
         return out
 
     def _determinant(self):
-        out = self.base_operator.determinant() * diag_inv_det.det(self._capacitance(False))
+        out = self.base_operator.determinant() * determinants.det(self._capacitance(False))
         if self.diag_update is not None:
             out = out * LinearOperatorDiag(self.diag_update).determinant()
         return out
