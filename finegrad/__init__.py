@@ -36,7 +36,7 @@ from finegrad._src.ops.array.manipulation import (reverse, roll, pad, repeat, on
 from finegrad._src.ops.array.scatter_nd import (gather_nd, scatter_nd, tensor_scatter_nd_add,
                                                 tensor_scatter_nd_sub, tensor_scatter_nd_update,
                                                 tensor_scatter_nd_max, tensor_scatter_nd_min)
-from finegrad._src.ops.array.boolean_mask import boolean_mask
+from finegrad._src.ops.array.manipulation import boolean_mask
 from finegrad._src.ops.array.variable_scatter import IndexedSlices
 from finegrad._src.ops.array.slicing import slice_ as slice, strided_slice
 from finegrad._src.ops.array.bitcast import bitcast
