@@ -194,3 +194,22 @@ def test_py_func_results_whose_size_changes_for_one_fed_size():
             for f in ([1., -2., 3.], [1., 2., 3.], [-1., -2., 3.], [1., 2.]):
                 f = np.array(f)
                 np.testing.assert_allclose(sess.run(m, {x: f}), f[f > 0].sum())
+
+
+def test_whole_axis_strided_slices_serve_every_size_including_zero():
+    # x[::2] and x[::-3] over an open axis decide nothing about its size (no guard)
+    v1 = fg.compat.v1
+    with fg.Graph().as_default():
+        x = v1.placeholder(fg.float64, [None, 3])
+        y, z = x[::2] * 2., x[::-3]
+        (g,) = v1.gradients(fg.reduce_sum(y) + fg.reduce_sum(z), [x])
+        with v1.Session() as sess:
+            for n in (5, 4, 0, 7):
+                f = np.arange(3. * n).reshape(n, 3)
+                a, b, c = sess.run([y, z, g], {x: f})
+                np.testing.assert_array_equal(a, f[::2] * 2)
+                np.testing.assert_array_equal(b, f[::-3])
+                expected = np.zeros_like(f)
+                expected[::2] += 2
+                expected[::-3] += 1
+                np.testing.assert_array_equal(c, expected)
