@@ -27,15 +27,16 @@ from finegrad._src.ops.array.constants import (constant, zeros, ones, fill, rang
 # ---- array ops (tf.*) --------------------------------------------------------------------------
 from finegrad._src.ops.array.structural import (zeros_like, ones_like, identity, stop_gradient,
                                                 cast, reshape, broadcast_to, reduce_sum, transpose,
-                                                expand_dims, squeeze, concat, stack, unstack,
+                                                expand_dims, squeeze, concat, stack,
                                                 split, tile)
 from finegrad._src.ops.array.gather import gather
 from finegrad._src.ops.array.shape_queries import shape, size, rank
-from finegrad._src.ops.array.manipulation import reverse, roll, pad, repeat, one_hot, meshgrid
+from finegrad._src.ops.array.manipulation import (reverse, roll, pad, repeat, one_hot, meshgrid,
+                                                  unstack)
 from finegrad._src.ops.array.scatter_nd import (gather_nd, scatter_nd, tensor_scatter_nd_add,
                                                 tensor_scatter_nd_sub, tensor_scatter_nd_update,
                                                 tensor_scatter_nd_max, tensor_scatter_nd_min)
-from finegrad._src.ops.array.boolean_mask import boolean_mask
+from finegrad._src.ops.array.manipulation import boolean_mask
 from finegrad._src.ops.array.variable_scatter import IndexedSlices
 from finegrad._src.ops.array.slicing import slice_ as slice, strided_slice
 from finegrad._src.ops.array.bitcast import bitcast

@@ -163,7 +163,8 @@ def test_count_nonzero_of_strings_in_a_tf1_graph_counts_the_fed_value():
             assert s.run(y, {p: x}).tolist() == [2, 0, 2]
 
 
-BOOL_ARITHMETIC = {"multiply": lambda a, b: a * b, "divide": lambda a, b: a / b,
+# (the operator ``*`` of bools is a logical and in TensorFlow too: tested with the bool reductions)
+BOOL_ARITHMETIC = {"multiply": lambda a, b: fg.multiply(a, b), "divide": lambda a, b: a / b,
                    "floordiv": lambda a, b: a // b, "floormod": lambda a, b: a % b,
                    "pow": lambda a, b: a ** b}
 
@@ -171,7 +172,7 @@ BOOL_ARITHMETIC = {"multiply": lambda a, b: a * b, "divide": lambda a, b: a / b,
 @pytest.mark.parametrize("name", sorted(BOOL_ARITHMETIC))
 @pytest.mark.parametrize("traced", [False, True], ids=["eager", "function"])
 def test_bool_arithmetic_is_refused_as_in_tensorflow(name, traced):
-    """NumPy gave int8 for //, % and **, float64 with inf for /, a logical and for *."""
+    """NumPy gave int8 for //, % and **, float64 with inf for /, a logical and for multiply."""
     f = BOOL_ARITHMETIC[name]
     run = fg.function(f) if traced else f
     with pytest.raises(TypeError, match=rf"finegrad\.{name}: not defined for bool tensors"):

@@ -192,7 +192,9 @@ def test_ops_modules_keep_their_order():
     # array.structural's conversion packs lists with stack (concat), whose VJP slices with
     # getitem: indexing sits below structural, zeros_and_axes below both
     ops = "finegrad._src.ops."
+    # (ops.lowering, what lowerings share, imports no finegrad module: any op may use it)
     assert GRAPH[ops + "zeros_and_axes"] & {m for m in GRAPH if m.startswith(ops)} == set()
+    assert {m for m in GRAPH[ops + "lowering"] if m.startswith("finegrad")} == set()
     assert GRAPH[ops + "array.indexing"] & {m for m in GRAPH if m.startswith(ops)} == \
-        {ops + "zeros_and_axes"}
+        {ops + "zeros_and_axes", ops + "lowering"}
     assert ops + "array.structural" in GRAPH[ops + "array.constants"]

@@ -32,7 +32,6 @@ RETRACES = {
     "pad": "pad",
     "repeat": "repeat",
     "meshgrid": "meshgrid",
-    "unstack": "unstack along a dynamic axis",
     "map_fn": "map_fn over a dynamic axis",   # the loop is unrolled
     "sparse_softmax_cross_entropy_with_logits": "dynamic number of classes",
     # the table opens the filters' leading axis too (kh); the batch axis alone stays open
@@ -113,6 +112,10 @@ def test_one_graph_serves_other_sizes(spec, shapes):
 
     try:
         f(*xs0)
+    except ValueError as e:   # TensorFlow's unstack along an open axis without num
+        if "Cannot infer argument `num`" not in str(e):
+            raise
+        pytest.skip("as in TensorFlow, the row needs num for an open axis")
     except TypeError as e:
         if "NoneType" not in str(e):
             raise
@@ -243,16 +246,26 @@ def test_printed_graph_shows_the_open_dimension():
 def test_a_graph_that_bakes_a_size_retraces_and_names_the_op():
     @fg.function(input_signature=[fg.TensorSpec([None, 3], fg.float64)])
     def f(x):
-        return fg.gradients(fg.reduce_prod(x), x)[0]
+        return fg.split(x, 1)[0] * 2.
 
     x2 = fg.constant(np.arange(1., 7.).reshape(2, 3))
     x4 = fg.constant(np.arange(1., 13.).reshape(4, 3))
     f(x2)
-    with pytest.warns(UserWarning, match="reduce_prod"):
+    with pytest.warns(UserWarning, match="split"):
         g = f(x4)
-    expected = np.prod(x4.numpy()) / x4.numpy()
-    np.testing.assert_allclose(g.numpy(), expected, rtol=1e-12)
+    np.testing.assert_allclose(g.numpy(), 2 * x4.numpy(), rtol=1e-12)
     assert f.experimental_get_tracing_count() == 2
+
+
+def test_the_gradient_of_reduce_prod_serves_other_sizes():
+    @fg.function(input_signature=[fg.TensorSpec([None, 3], fg.float64)])
+    def f(x):
+        return fg.gradients(fg.reduce_prod(x), x)[0]
+
+    for n in (2, 4, 3):
+        x = np.arange(1., 3 * n + 1).reshape(n, 3)
+        np.testing.assert_allclose(f(fg.constant(x)).numpy(), np.prod(x) / x, rtol=1e-12)
+    assert f.experimental_get_tracing_count() == 1
 
 
 def test_reshape_to_a_fixed_shape_is_not_reused_but_minus_one_is():

@@ -25,6 +25,7 @@ from finegrad._src.graph.tracing.builder import GraphBuilder, is_traced
 from finegrad._src.graph.tracing.subgraph import SubGraph as _Branch
 from finegrad._src.graph import ir
 from finegrad._src.control_flow import vectorized_map as vmap
+from finegrad._src.control_flow import while_reverse
 from finegrad._src.graph.ir import OutSlot
 from finegrad._src.ops.array.structural import convert_to_tensor
 from finegrad._src.tensor import Tensor
@@ -514,17 +515,32 @@ def _while_grad_impl(*vals, parts, n, max_iter, n_base=None, depth=1):
 
 @while_grad_p.def_lowering
 def _while_grad_lower(*vals, parts, n, max_iter, n_base=None, depth=1):
-    """XLA, for the first derivative of a loop with a static ``maximum_iterations`` whose
-    condition and body assign no variable: the loop as a ``lax.scan`` of that many guarded
+    """XLA, for the first derivative of a loop whose condition and body assign no variable:
+    with a static ``maximum_iterations``, the loop as a ``lax.scan`` of that many guarded
     steps (``lax.cond``: a step after the condition failed keeps the variables), its VJP by
-    JAX (``jax.vjp``). Otherwise, or when JAX cannot differentiate the lowered body (a host
-    callback in it), ``NotImplemented``: the impl runs on the host."""
+    JAX (``jax.vjp``); without one (None, or a tensor), a counted forward loop that stores
+    the loop variables and a reverse loop over them (`while_reverse`; the host callback past
+    its buffer's trips). Otherwise ``NotImplemented``: the impl runs on the host. Why:
+    JAX's transposition needs a static trip count or a stored trajectory, and higher orders
+    would differentiate the reverse loop again (a ``fori_loop`` of dynamic length, which
+    ``jax.vjp`` refuses); a body that assigns variables makes the derivative re-run the
+    loop on shadow values (`_dry`) whose reads and writes interleave with the trips, which
+    a pure JAX function of the loop variables does not express; and JAX cannot
+    differentiate a host callback in the body."""
     import jax
     import jax.numpy as jnp
     low = xla.current()
     n_base = len(vals) - n if n_base is None else n_base
-    if depth != 1 or type(max_iter) is not int or low.carried([p.graph for p in parts]):
+    if depth != 1 or low.carried([p.graph for p in parts]):
         return NotImplemented
+    if type(max_iter) is not int:
+        made = len(low.callbacks)
+        try:
+            return while_reverse.while_grad_unbounded(while_grad_p, vals, dict(
+                parts=parts, n=n, max_iter=max_iter, n_base=n_base, depth=depth))
+        except Exception:   # (a host callback in the body: JAX cannot differentiate it)
+            del low.callbacks[made:]
+            return NotImplemented
     ins, cts = list(vals[:n_base]), list(vals[n_base:])
     floats = [i for i, x in enumerate(ins) if jnp.issubdtype(x.dtype, jnp.inexact)]
     run_c, run_b = (xla.branch_function(p, []) for p in parts)

@@ -2,11 +2,16 @@
 input_signature): one `while_loop` node instead of a loop unrolled over the traced size, so
 one graph serves every size, as TensorFlow's own while loop over a TensorArray does.
 
-``fn`` runs once on slice 0 before the loop (that result is output 0, and its shapes and
-dtypes give the outputs'), then once in the traced loop body, which reads slice ``i`` with a
-gather and writes its result into row ``i`` of each output (`tensor_scatter_nd_update`). The
-loop's gradient is the while loop's (every order). A run with zero slices is an error (slice
-0 is read); TensorFlow returns empty outputs there.
+``fn`` runs once on a slice of zeros while the graph is built, only to learn its results' structure,
+shapes and dtypes (those ops are left out of every run: nothing needs them), then once in the
+traced loop body, which reads slice ``i`` with a gather and writes its result into row ``i``
+of each output (`tensor_scatter_nd_update`), the outputs starting as zeros. The loop runs
+from slice 0, so a run with zero slices gives empty outputs (and `scan`/`foldl` with an
+initializer give it back), as TensorFlow's. Without an initializer slice 0 is the first
+accumulator, read before the loop: zero slices are then an error, as in TensorFlow. The
+loop's gradient is the while loop's (every order). A `finegrad.function` traced on a call
+fed zero rows cannot trace the loop body (its slice 0 does not exist): it raises; traced on
+other sizes, its graph serves zero rows too.
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ import numpy as np
 from finegrad._src import core, dims, nest
 from finegrad._src.control_flow.cond_while import while_loop
 from finegrad._src.ops.array.gather import take
-from finegrad._src.ops.array.scatter_nd import tensor_scatter_nd_update
+from finegrad._src.ops.array.scatter_nd import gather_nd, tensor_scatter_nd_update
 from finegrad._src.ops.array.structural import _t, broadcast_to, expand_dims, reshape
 from finegrad._src.ops.math.elementwise import less
 from finegrad._src.ops.zeros_and_axes import filled
@@ -27,17 +32,29 @@ def _rows_like(first, n):
     return [broadcast_to(expand_dims(t, 0), (n,) + tuple(core.shape_of(t))) for t in first]
 
 
+def _zero_rows(like, n):
+    """Outputs of ``n`` zero rows shaped as the tensors ``like`` (every row is written)."""
+    return [filled((n,) + tuple(core.shape_of(t)), 0, t.dtype.as_numpy_dtype) for t in like]
+
+
 def _write(outs, i, values):
     index = reshape(i, [1, 1])
     return [tensor_scatter_nd_update(o, index, expand_dims(v, 0))
             for o, v in zip(outs, values, strict=True)]
 
 
+def _example_slice(flat, elems):
+    """A slice of ``elems`` of zeros, for learning ``fn``'s structure (not a read of slice
+    0: a graph re-run op by op for a new size runs these ops too, fed zero rows)."""
+    return nest.pack_sequence_as(elems, [
+        filled(tuple(core.shape_of(t))[1:], 0, t._value.dtype) for t in flat])
+
+
 def map_open(fn, flat, elems, n):
     """`map_fn`'s stacked results (flat) for ``flat`` slices of open count ``n``."""
     def slice_at(i):
         return nest.pack_sequence_as(elems, [take(t, i, axis=0) for t in flat])
-    first = fn(slice_at(0))
+    first = fn(_example_slice(flat, elems))   # its structure, shapes and dtypes only
     first_flat = [_t(t) for t in nest.flatten(first)]
     count = filled((), n, np.int32)
 
@@ -45,7 +62,7 @@ def map_open(fn, flat, elems, n):
         values = [_t(t) for t in nest.flatten(fn(slice_at(i)))]
         return (i + 1, *_write(list(outs), i, values))
     loop = while_loop(lambda i, *outs: less(i, count), body,
-                      (filled((), 1, np.int32), *_rows_like(first_flat, n)))
+                      (filled((), 0, np.int32), *_zero_rows(first_flat, n)))
     return first, list(loop[1:])
 
 
@@ -66,8 +83,14 @@ def scan_open(step, flat, elems, initializer, n):
     being one checked step of `scan`."""
     def slice_at(i):
         return nest.pack_sequence_as(elems, [take(t, i, axis=0) for t in flat])
-    a = nest.map_structure(_t, slice_at(0)) if initializer is None else \
-        step(nest.map_structure(_t, initializer), slice_at(0))
+    if initializer is None:   # slice 0 is the first accumulator and output (gather_nd:
+        # zero slices are TensorFlow's InvalidArgumentError)
+        a = nest.pack_sequence_as(elems, [gather_nd(t, [0]) for t in flat])
+        start, carried, rows = 1, nest.flatten(a), _rows_like(nest.flatten(a), n)
+    else:   # step(initializer, slice 0) gives the structure only: the loop starts at 0
+        a = step(nest.map_structure(_t, initializer), _example_slice(flat, elems))
+        start, carried = 0, nest.flatten(nest.map_structure(_t, initializer))
+        rows = _zero_rows(nest.flatten(a), n)
     a_flat = nest.flatten(a)
     count = filled((), n, np.int32)
     k = len(a_flat)
@@ -77,5 +100,5 @@ def scan_open(step, flat, elems, initializer, n):
         new = nest.flatten(step(acc, slice_at(i)))
         return (i + 1, *new, *_write(list(carried[k:]), i, new))
     loop = while_loop(lambda i, *rest: less(i, count), body,
-                      (filled((), 1, np.int32), *a_flat, *_rows_like(a_flat, n)))
+                      (filled((), start, np.int32), *carried, *rows))
     return a, list(loop[1:1 + k]), list(loop[1 + k:])

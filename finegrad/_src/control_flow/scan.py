@@ -17,6 +17,7 @@ from finegrad._src import nest
 from finegrad._src.core import bind
 from finegrad._src.ops.array.structural import _t, stack, stop_gradient
 from finegrad._src.ops.array.constants import zeros
+from finegrad._src.ops.array.manipulation import reverse as flip
 from finegrad._src.control_flow import open_axis
 from finegrad._src.control_flow.map_fn import (_check_signature, _leading_size, _map,
                                                unstack_rows_p)
@@ -74,12 +75,12 @@ def _open_carry(fn, elems, initializer, reverse, where):
     count = open_axis.open_count(flat)
     if count is None:
         return None
-    if reverse:
-        flat = [t[::-1] for t in flat]
+    if reverse:   # reverse, not [::-1]: a strided slice decides its bounds on the size
+        flat = [flip(t, [0]) for t in flat]
     a, last, stacked = open_axis.scan_open(lambda acc, x: _step(fn, acc, x, where), flat,
                                            elems, initializer, count)
     if reverse:
-        stacked = [t[::-1] for t in stacked]
+        stacked = [flip(t, [0]) for t in stacked]
     return nest.pack_sequence_as(a, last), nest.pack_sequence_as(a, stacked)
 
 

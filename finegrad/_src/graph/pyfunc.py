@@ -15,15 +15,21 @@ supported (NotImplementedError naming it).
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 
-from finegrad._src import core, dtypes, nest
+from finegrad._src import core, dims, dtypes, nest
 from finegrad._src.ad.rediff import vjp_of
 from finegrad._src.core import Primitive, bind, def_nondiff
+from finegrad._src.ops.array.boolean_mask import DataDependentSize
 from finegrad._src.ops.array.structural import cast, convert_to_tensor
 from finegrad._src.tensor import Tensor
 
 from typing import Any
+
+
+_fresh = itertools.count()
 
 
 class _eagerly:
@@ -95,18 +101,64 @@ class _Made:
         return func()
 
 
+class OpenShapes:
+    """The shapes of a numpy_function's or py_function's results when an input has an open
+    size (TensorFlow gives them unknown shapes): while tracing, fresh symbols (``p0``,
+    ``p1``...) for every axis of every result, which later shapes follow and a resolved
+    graph binds from the results' sizes; in each resolved graph, the shapes its first run
+    found: a later run of it giving other shapes raises `DataDependentSize`, and the graph
+    is resolved again (a TF1 session) or the call runs eagerly (`finegrad.function`)."""
+
+    def __init__(self):
+        self.dims, self.seen = None, None
+
+    def _has_dims(self):
+        return self.dims is not None
+
+    def _resolve_dims(self, resolve):
+        return OpenShapes()
+
+    def check(self, shapes):
+        if core.current_tracer() is not None:
+            return
+        if self.seen is None:
+            self.seen = shapes
+        elif shapes != self.seen:
+            raise DataDependentSize(f"finegrad.numpy_function: this graph was resolved for "
+                                    f"results of shapes {self.seen}, this run's are {shapes}")
+
+
+def _open_result_shapes(*shapes, made, sizes, **params):
+    """Fresh symbols for each axis of each result (their values: the trace's results)."""
+    if not isinstance(sizes, OpenShapes):
+        return [r.shape for r in made.entries[-1][1]]
+    if sizes.dims is None:
+        sizes.dims = [tuple(dims.Dim.symbol(f"p{next(_fresh)}", int(n)) for n in r.shape)
+                      for r in made.entries[-1][1]]
+    return sizes.dims
+
+
+def _open_sizes(ins):
+    """An `OpenShapes` where an input has an open size, else None."""
+    return OpenShapes() if any(dims.is_symbolic(core.shape_of(x)) for x in ins) else None
+
+
 numpy_function_p = def_nondiff(Primitive("numpy_function", multiple_results=True, fresh=True,
-                                         unify=False, stateful=True))
+                                         unify=False, stateful=True,
+                                         shape_rule=_open_result_shapes))
 
 
 @numpy_function_p.def_impl
-def _numpy_function_impl(*args, func, touts, made):
+def _numpy_function_impl(*args, func, touts, made, sizes=None):
     args = [np.asarray(a) for a in args]
 
     def run():
         with _eagerly():
             return _as_arrays(func(*args), touts, "numpy_function")
-    return made.call(run, args)
+    out = made.call(run, args)
+    if isinstance(sizes, OpenShapes):
+        sizes.check(tuple(r.shape for r in out))
+    return out
 
 
 def numpy_function(func: Any, inp: Any, Tout: Any, stateful: bool = True,  # TF's names
@@ -121,26 +173,31 @@ def numpy_function(func: Any, inp: Any, Tout: Any, stateful: bool = True,  # TF'
     """
     touts, single = _touts(Tout, "numpy_function")
     ins = [convert_to_tensor(x) for x in inp]
-    out = bind(numpy_function_p, *ins, func=func, touts=touts, made=_Made())
+    extra = {"sizes": sizes} if (sizes := _open_sizes(ins)) is not None else {}
+    out = bind(numpy_function_p, *ins, func=func, touts=touts, made=_Made(), **extra)
     return out[0] if single else list(out)
 
 
 py_function_p = Primitive("py_function", multiple_results=True, fresh=True, unify=False,
-                          stateful=True)
+                          stateful=True, shape_rule=_open_result_shapes)
 
 
 @py_function_p.def_impl
-def _py_function_impl(*args, func, touts, made):
+def _py_function_impl(*args, func, touts, made, sizes=None):
     args = [np.asarray(a) for a in args]
 
     def run():
         with _eagerly():
             return _as_arrays(func(*(Tensor(a) for a in args)), touts, "py_function")
-    return made.call(run, args)
+    out = made.call(run, args)
+    if isinstance(sizes, OpenShapes):
+        sizes.check(tuple(r.shape for r in out))
+    return out
 
 
 py_function_vjp_p = Primitive("py_function_vjp", multiple_results=True, fresh=True,
-                              unify=False, stateful=True)
+                              unify=False, stateful=True,
+                              shape_rule=lambda *shapes, func, n_in: list(shapes[:n_in]))
 
 
 @py_function_vjp_p.def_impl
@@ -159,7 +216,7 @@ def _float(t):
 
 
 @py_function_p.def_vjp
-def _py_function_vjp(ct, *ins, out, needs, batch, func, touts, made):
+def _py_function_vjp(ct, *ins, out, needs, batch, func, touts, made, sizes=None):
     """VJP of a traced py_function: run ``func`` again under a tape when the graph runs."""
     diff = [i for i, x in enumerate(ins) if _float(x)]
     if not diff:
@@ -204,5 +261,6 @@ def py_function(func: Any, inp: Any, Tout: Any,  # TF's names
             else [results]
         outs = [cast(convert_to_tensor(v), t) for v, t in zip(values, touts, strict=True)]
     else:
-        outs = list(bind(py_function_p, *ins, func=func, touts=touts, made=_Made()))
+        extra = {"sizes": sizes} if (sizes := _open_sizes(ins)) is not None else {}
+        outs = list(bind(py_function_p, *ins, func=func, touts=touts, made=_Made(), **extra))
     return outs[0] if single else nest.pack_sequence_as(list(touts), outs)

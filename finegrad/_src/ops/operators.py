@@ -43,12 +43,18 @@ def _rev_bind(prim):
     return reflected
 
 
+def _mul(self, other):
+    """``x * y``: `bind` directly, so bool tensors give their logical and, as TensorFlow's
+    operator does (``finegrad.multiply``, like ``tf.multiply``, refuses bools)."""
+    return bind(ar.multiply_p, self, other)
+
+
 def install(matmul):
     """Attach the operators to Tensor (called once by finegrad._src.ops)."""
     T = Tensor
     T.__add__, T.__radd__ = ar.add, _rev_bind(ar.add_p)
     T.__sub__, T.__rsub__ = ar.subtract, _rev_bind(ar.subtract_p)
-    T.__mul__, T.__rmul__ = ar.multiply, _rev_bind(ar.multiply_p)
+    T.__mul__, T.__rmul__ = _mul, _rev_bind(ar.multiply_p)
     T.__truediv__, T.__rtruediv__ = ar.divide, _rev_bind(ar.divide_p)
     T.__floordiv__, T.__rfloordiv__ = ar.floordiv, _rev(ar.floordiv)
     T.__mod__, T.__rmod__ = ar.mod, _rev(ar.mod)

@@ -29,6 +29,7 @@ from finegrad._src.graph.ir import Node, OutSlot, read_variable_p
 from finegrad._src.graph.compile.symbolic import GuardFailed
 from finegrad._src.ops.array.boolean_mask import DataDependentSize
 from finegrad._src.ops.array.gather import IndexedSlices
+from finegrad._src.v1.session_config import jit_level
 from finegrad._src.shapes import TensorShape
 from finegrad._src.state import state as _state
 from finegrad._src.tensor import Tensor
@@ -108,7 +109,11 @@ class Session:
     Args:
         target: accepted and ignored (there is one local process).
         graph: the graph to run; the default graph if None.
-        config: accepted and ignored.
+        config: a `ConfigProto`: its ``graph_options.optimizer_options.global_jit_level``
+            ``OptimizerOptions.ON_1`` or ``ON_2`` compiles what ``run`` runs with XLA, as
+            ``finegrad.function(jit_compile=True)`` (with JAX installed; else, and for a
+            graph XLA cannot take, finegrad's executor, with a warning); off by default.
+            The other fields are accepted and ignored.
 
     >>> import finegrad as fg
     >>> g = fg.Graph()
@@ -121,7 +126,8 @@ class Session:
     """
 
     def __init__(self, target: Any = "", graph: Any = None, config: Any = None) -> None:
-        del target, config
+        del target
+        self._jit = jit_level(config)
         self._graph = graph if graph is not None else default_graph.get_default_graph()
         self._values = _Values(self._graph)
         self._plans: dict[Any, Any] = {}
@@ -204,6 +210,7 @@ class Session:
         plan = self._plans.get(key)
         if plan is None:
             plan = self._plans[key] = _Plan(self._graph, items, list(feeds))
+            plan.conc.jit_compile = self._jit
         consts = {i: x._value for i, ((kind, _), x) in enumerate(items) if kind == "c"}
         values = plan.run(self._values, list(feeds.values()), consts)
         if isinstance(fetches, _LEAVES):
@@ -386,18 +393,36 @@ class _Plan:
                 raise
             return _resolve_again(self.conc, feeds, e)
 
+    def _run_executor(self, feeds):
+        """The outputs of the plan run by finegrad's executor."""
+        conc = self.conc
+        if conc.polymorphic:   # compiled once per size of the fed None dims
+            compiled, outs = conc._sized_for(feeds)
+        else:
+            compiled, outs = conc._compiled, None
+            if compiled is None:
+                compiled = conc._compiled = pipeline.compiled(conc.graph)
+        return self._run_compiled(compiled, feeds) if outs is None else outs
+
+    def _run_xla(self, feeds):
+        """The outputs of the plan compiled with XLA (``global_jit_level`` ON_1 / ON_2), or
+        None where it runs on the executor: XLA cannot take the graph (warned once), or a
+        variable it reads or assigns has no value in this session yet (an initializer's
+        plan; a read of it then raises TensorFlow's error from the executor)."""
+        if not self.conc._uses_xla():
+            return None
+        try:
+            return self.conc.run_xla(feeds)
+        except FailedPreconditionError:
+            return None
+
     def run(self, values, feeds, consts):
         conc = self.conc
         with _Outside(values):
             try:
-                if conc.polymorphic:   # compiled once per size of the fed None dims
-                    compiled, outs = conc._sized_for(feeds)
-                else:
-                    compiled, outs = conc._compiled, None
-                    if compiled is None:
-                        compiled = conc._compiled = pipeline.compiled(conc.graph)
+                outs = self._run_xla(feeds) if conc.jit_compile else None
                 if outs is None:
-                    outs = self._run_compiled(compiled, feeds)
+                    outs = self._run_executor(feeds)
             except GuardFailed as e:
                 raise InvalidArgumentError(None, None, f"finegrad.compat.v1.Session.run: the "
                                            f"graph was built for other sizes of the fed "

@@ -27,7 +27,7 @@ from finegrad._src.v1.default_graph import (
 from finegrad._src.v1.session import Session, InteractiveSession, IndexedSlicesValue
 from finegrad.compat.v1 import train, losses, nn, logging, initializers, random
 from finegrad._src.v1.session_config import (ConfigProto, GPUOptions, GraphOptions,
-                                             RunOptions, RunMetadata)
+                                             OptimizerOptions, RunOptions, RunMetadata)
 from finegrad._src.v1.variable_scope import Variable, tables_initializer
 from finegrad._src.v1.random_seeds import set_random_seed, get_seed
 from finegrad._src.v1.ops import (log, random_normal, random_uniform,
@@ -67,7 +67,8 @@ __all__ = ["custom_gradient", "RegisterGradient", "no_gradient", "GradientTape",
            "placeholder_with_default", "get_collection", "get_collection_ref", "add_to_collection",
            "add_to_collections", "Session", "InteractiveSession", "IndexedSlicesValue", "train",
            "losses", "nn", "logging", "initializers", "random", "ConfigProto", "GPUOptions",
-           "GraphOptions", "RunOptions", "RunMetadata", "Variable", "tables_initializer",
+           "GraphOptions", "OptimizerOptions", "RunOptions", "RunMetadata", "Variable",
+           "tables_initializer",
            "set_random_seed", "get_seed", "log", "random_normal", "random_uniform",
            "truncated_normal", "random_shuffle", "multinomial", "random_gamma",
            "random_poisson", "reduce_sum", "reduce_mean", "reduce_max",

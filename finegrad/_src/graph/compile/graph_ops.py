@@ -6,6 +6,7 @@ contiguous buffer (``strided_slice_copy``) and one read in place (``strided_slic
 import numpy as np
 
 from finegrad._src.core import Primitive, def_nondiff
+from finegrad._src.ops.lowering import pad_into_zeros
 
 scatter_sum_p = def_nondiff(Primitive("scatter_sum_into_zeros", unify=False, fresh=True,
                                       into_pool=True))
@@ -39,10 +40,13 @@ def _scatter_sum_impl(*cts, shape, indices, covers=False, out=None):
 
 @scatter_sum_p.def_lowering
 def _scatter_sum_lower(*cts, shape, indices, covers=False):
+    """Each plain slice's cotangent padded with zeros (`lax.pad`, which XLA fuses into the
+    sum), the others scattered."""
     import jax.numpy as jnp
     z = jnp.zeros(shape, cts[0].dtype)   # impl's covering case writes 0 + ct too
     for ct, index in zip(cts, indices, strict=True):
-        z = z.at[index.idx].add(ct)
+        padded = pad_into_zeros(ct, shape, index.idx) if index.basic else None
+        z = z.at[index.idx].add(ct) if padded is None else z + padded
     return z
 
 

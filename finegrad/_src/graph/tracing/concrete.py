@@ -160,11 +160,16 @@ class ConcreteFunction:
 
     def _call_xla(self, tensors):
         """The outputs of the XLA executable for these arguments (graph/xla/)."""
-        vals = [t._value for t in tensors]
+        return [None if v is None else Tensor(v)
+                for v in self.run_xla([t._value for t in tensors])]
+
+    def run_xla(self, vals):
+        """The output values (NumPy; None for non-tensor leaves) of the XLA executable for
+        argument values ``vals``, after this graph's guards on their sizes."""
         if self.polymorphic:
             key = tuple(np.shape(v) for v in vals)
             self._check_guards(key, symbolic.bindings(self.graph, vals))
-        return [None if v is None else Tensor(v) for v in self._xla_function().run(vals)]
+        return self._xla_function().run(vals)
 
     def ranks_match(self, args, kwargs):
         """Whether the tensor arguments have the ranks this graph was traced for."""

@@ -13,7 +13,9 @@ Dtypes are kept as finegrad has them: lowering and every call run with JAX's 64-
 enabled (``jax.enable_x64``, a thread-local switch), so float64 graphs compute in float64.
 Variables' values stay on the device between calls (kept while the variable holds the
 value they were made from; the variable holds a host copy). On a GPU the assigned
-variables' buffers are donated to the executable; on the CPU nothing is donated.
+variables' buffers are donated to the executable; on the CPU nothing is donated, and large
+NumPy arguments that are not 64-byte aligned go through an aligned staging buffer, which JAX
+reads in place (`staging`).
 """
 import collections
 import warnings
@@ -21,10 +23,13 @@ import warnings
 import numpy as np
 
 from finegrad._src.api import contexts
+from finegrad._src.graph import ir
 from finegrad._src.graph.compile.simplify import simplify
 from finegrad._src.graph.xla import lower
+from finegrad._src.graph.xla.staging import Staging, unalias
 
 _NO_JAX: list[bool] = []   # non-empty once the warning that JAX is missing was given
+_DEVICES: dict = {}   # a finegrad.device string (or None) -> the JAX device it places on
 
 
 def jax_available():
@@ -87,11 +92,12 @@ def refusal(g):
 class _Entry:
     """One signature's executable, what its lowering made, and its host callbacks."""
 
-    __slots__ = ("callbacks", "device", "exe", "jaxpr", "lowered")
+    __slots__ = ("callbacks", "device", "exe", "jaxpr", "lowered", "staging")
 
     def __init__(self, exe, lowered, jaxpr, callbacks, device):
         self.exe, self.lowered, self.jaxpr = exe, lowered, jaxpr
         self.callbacks, self.device = callbacks, device
+        self.staging = Staging()   # aligned copies of large unaligned arguments (CPU)
 
 
 class XlaFunction:
@@ -108,18 +114,22 @@ class XlaFunction:
         assigned = {id(v) for v in lower.graph_variables(self.graph, assigned_only=True)}
         self.assigned = [v for v in variables if id(v) in assigned]
         self.read_only = [v for v in variables if id(v) not in assigned]
-        self._cache = collections.OrderedDict()   # (device name, signature) -> _Entry
+        self._cache = collections.OrderedDict()   # (JAX device, signature) -> _Entry
         self._on_device = {}   # (id(var), device) -> (its host value, that value there)
         self.compilations = 0
 
     def entry(self, specs):
         """The `_Entry` for arguments of ``specs`` ((shape, dtype) each) on the current
-        `finegrad.device`, compiled if new."""
+        `finegrad.device`, compiled if new (once per device: device strings that name the
+        same one, or that fall back to the default, share it)."""
         name = contexts.current_device()
-        key = (name, tuple(specs))
+        device = _DEVICES.get(name)
+        if device is None:
+            device = _DEVICES[name] = jax_device(name)
+        key = (device, tuple(specs))
         e = self._cache.get(key)
         if e is None:
-            e = self._cache[key] = self._compile(specs, jax_device(name))
+            e = self._cache[key] = self._compile(specs, device)
             if len(self._cache) > self.MAX_SIGNATURES:
                 self._cache.popitem(last=False)
         else:
@@ -132,31 +142,43 @@ class XlaFunction:
         e = self.entry([(v.shape, v.dtype) for v in vals])
         dev = e.device
         lower.clear_callback_error()
+        vals, used = e.staging.stage(vals) if dev.platform == "cpu" else (vals, [])
         try:
             with x64():   # (64-bit values stay 64-bit on the way in, too)
                 reads = [self._device_value(v, dev) for v in self.read_only]
                 assigned = [self._device_value(v, dev) for v in self.assigned]
                 outs, new = e.exe(list(vals), reads, assigned)
+                if used:
+                    outs, new = unalias(outs, used), unalias(new, used)
+                    e.staging.release(used)
         except Exception:
             for v in self.assigned:   # (their buffers may have been donated)
                 self._on_device.pop((id(v), dev), None)
             lower.raise_callback_error()
             raise
+        shadow = ir.current_shadow()
         for var, value in zip(self.assigned, new, strict=True):
-            var._set(np.asarray(value))
-            self._on_device[(id(var), dev)] = (var._storage, value)
+            if shadow is None:
+                var._set(np.asarray(value))
+                host = var._storage
+            else:   # a TF1 session's values (`ir.dry_run`)
+                host = shadow[id(var)] = np.asarray(value)
+            self._on_device[(id(var), dev)] = (host, value)
         return [None if o is None else _host(o) for o in outs]
 
     def _device_value(self, var, device):
         """``var``'s value on ``device``: the array this function last gave it or put there,
         while the variable still holds that value (its storage is never written in place:
-        a new value is a new array), else its host value put there now."""
+        a new value is a new array), else its host value put there now. Inside a TF1
+        session's run (`ir.dry_run`) the host value is the session's."""
+        shadow = ir.current_shadow()
+        host = var._storage if shadow is None else shadow.get(id(var), var._storage)
         kept = self._on_device.get((id(var), device))
-        if kept is not None and kept[0] is var._storage:
+        if kept is not None and kept[0] is host:
             return kept[1]
         import jax
-        value = jax.device_put(var._storage, device)
-        self._on_device[(id(var), device)] = (var._storage, value)
+        value = jax.device_put(host, device)
+        self._on_device[(id(var), device)] = (host, value)
         return value
 
     def _compile(self, specs, device):
@@ -186,12 +208,18 @@ class XlaFunction:
         return _Entry(exe, lowered, traced.jaxpr, made[-1].callbacks, device)
 
     def listing(self, specs, hlo=False):
-        """The text of the compiled function for ``specs``: a header (device, the host
+        """The text of the compiled function for ``specs`` on the current `finegrad.device`:
+        a header (the device, and the one asked for where it is not here; the host
         callbacks, i.e. the nodes without a lowering) and the jaxpr (``hlo``: StableHLO)."""
         e = self.entry(specs)
         head = [f"# XLA through jax.jit on {e.device}; variables read: "
                 f"{[v.name for v in self.read_only]}, assigned: "
                 f"{[v.name for v in self.assigned]}"]
+        asked = contexts.current_device()
+        kind = contexts.device_kind(asked)[0] if asked else None
+        if kind is not None and kind.lower() != e.device.platform:
+            head.append(f"# finegrad.device({asked!r}): no such device here; placed on the "
+                        f"default device (TensorFlow's soft placement)")
         if e.callbacks:
             head.append(f"# host callbacks ({len(e.callbacks)} nodes run on the host):")
             head += [f"#   {c}" for c in e.callbacks]

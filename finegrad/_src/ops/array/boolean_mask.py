@@ -1,5 +1,5 @@
-"""`boolean_mask`: the entries of a tensor where a boolean mask is true, a result whose size
-depends on the mask's values.
+"""The positions behind `boolean_mask` (ops/array/manipulation.py): the entries of a tensor
+where a boolean mask is true, a result whose size depends on the mask's values.
 
 It is a `gather` at the positions of the true entries (primitive ``mask_indices``, not
 differentiable), so its gradient scatters the cotangent back (gather's VJP). Inside
@@ -7,7 +7,7 @@ differentiable), so its gradient scatters the cotangent back (gather's VJP). Ins
 into the graph (a mean's divisor, a reshape), so ``mask_indices`` keeps that number and, when
 a run of the graph selects another number, raises `DataDependentSize`: `finegrad.function`
 then runs that call's Python eagerly (it never reuses a size baked in at trace time).
-It imports the core modules and `ops.zeros_and_axes`, `ops.array` and `ops.array.gather`.
+It imports the core modules and `ops.array.structural` (ops/math/elementwise.py imports it).
 """
 
 from __future__ import annotations
@@ -19,14 +19,8 @@ import numpy as np
 from finegrad._src import core, dims
 from finegrad._src.core import Primitive, bind, def_nondiff
 from finegrad._src.ops.array.structural import _t, reshape, stack
-from finegrad._src.ops.zeros_and_axes import _normalize_axis
-from finegrad._src.ops.array.gather import take
 
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:   # annotations only: nothing imported at run time
-    from finegrad._src.tensor import Tensor
-    from finegrad._src.types import TensorLike
+from typing import Any
 
 
 class DataDependentSize(RuntimeError):
@@ -112,40 +106,3 @@ def true_coordinates(condition):
     # (an empty condition selects nothing: any nonzero divisors do)
     return stack([(flat // max(st, 1)) % max(n, 1) for st, n in zip(strides, shape, strict=True)],
                  axis=1)
-
-
-def boolean_mask(tensor: TensorLike, mask: Any, axis: Any = None,
-                 name: str | None = None) -> Tensor:
-    """The slices of ``tensor`` where ``mask`` is true (TensorFlow's ``tf.boolean_mask``).
-
-    ``mask`` (bool, rank k >= 1) has the shape of ``tensor``'s axes ``axis .. axis + k``
-    (``axis`` defaults to 0); those axes become one, holding the selected slices in row-major
-    order. The gradient scatters the cotangent back to the selected positions.
-
-    Inside `finegrad.function` the number of selected slices may change from call to call:
-    a call whose mask selects another number than the traced one runs eagerly (correct
-    values and gradients; a graph that also assigns variables refuses it instead).
-
-    Raises:
-        TypeError: for a mask that is not bool.
-        ValueError: for a mask of rank 0 or a shape that does not match ``tensor``'s.
-
-    >>> import finegrad as fg
-    >>> fg.boolean_mask(fg.constant([[1., 2.], [3., 4.]]), [True, False]).numpy()
-    array([[1., 2.]], dtype=float32)
-    """
-    fn = "finegrad.boolean_mask"
-    t, m = _t(tensor), _t(mask)
-    if not m.dtype.is_bool:
-        raise TypeError(f"{fn}: mask must be bool, got {m.dtype.name}")
-    k, shape = m._value.ndim, t._value.shape
-    if k == 0:
-        raise ValueError(f"{fn}: mask must have rank >= 1, got a scalar")
-    a = 0 if axis is None else _normalize_axis(axis, max(t._value.ndim, 1), fn)
-    if tuple(shape[a:a + k]) != m._value.shape:
-        raise ValueError(f"{fn}: mask of shape {list(m._value.shape)} does not match axes "
-                         f"{a}..{a + k - 1} of tensor of shape {list(shape)}")
-    sym = core.shape_of(t)
-    flat = reshape(t, tuple(sym[:a]) + (-1,) + tuple(sym[a + k:])) if k != 1 else t
-    m1 = reshape(m, (-1,)) if k != 1 else m
-    return take(flat, mask_indices(m1), axis=a)

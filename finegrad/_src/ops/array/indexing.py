@@ -11,6 +11,7 @@ import numpy as np
 
 from finegrad._src import core, dims
 from finegrad._src.core import Primitive, bind
+from finegrad._src.ops.lowering import pad_into_zeros
 from finegrad._src.ops.zeros_and_axes import as_tensor, _static
 from finegrad._src.tensor import Tensor
 
@@ -161,6 +162,8 @@ def _slice_length(s, n):
     if type(n) is not dims.Dim and not dims.has_dims(s):
         return len(range(*s.indices(n)))
     step = 1 if s.step is None else s.step
+    if s.start is None and s.stop is None:   # the whole axis: no guard on its size
+        return n if abs(step) == 1 else (n + abs(step) - 1) // abs(step)
     if step > 0:
         lo = _bound(s.start, n, 0, 0, n)
         hi = _bound(s.stop, n, n, 0, n)
@@ -248,7 +251,12 @@ def _scatter_add_impl(ct, *, shape, index):
 
 @scatter_add_p.def_lowering
 def _scatter_add_lower(ct, *, shape, index):
+    """A plain slice (ints, slices with positive steps) is a `lax.pad` of the cotangent
+    (XLA fuses it; a scatter is a loop of its own); any other index scatters."""
     import jax.numpy as jnp
+    padded = pad_into_zeros(ct, shape, index.idx) if index.basic else None
+    if padded is not None:
+        return padded
     z = jnp.zeros(shape, ct.dtype)
     # a basic index writes each element once: set, as impl assigns (keeps a -0.0 cotangent)
     return z.at[index.idx].set(ct) if index.basic else z.at[index.idx].add(ct)

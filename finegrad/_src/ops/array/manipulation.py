@@ -14,13 +14,16 @@ import numpy as np
 
 from finegrad._src import core, dims, dtypes
 from finegrad._src.ops.array.structural import (_t, broadcast_to, concat, convert_to_tensor,
-                                                expand_dims, reshape, transpose)
+                                                expand_dims, reshape, squeeze, transpose)
+from finegrad._src.ops.array.structural import unstack as _unstack_fixed
 from finegrad._src.ops.zeros_and_axes import _normalize_axis, _static, filled
 from finegrad._src.ops.math import arithmetic
 from finegrad._src.ops.math.reductions import cumsum
 from finegrad._src.ops.math.elementwise import equal, where
 from finegrad._src.ops.array.gather import take
 from finegrad._src.ops.array.indexing import getitem
+from finegrad._src.ops.array.scatter_nd import gather_nd
+from finegrad._src.ops.array.boolean_mask import mask_indices
 from finegrad._src.tensor import Tensor
 
 from typing import TYPE_CHECKING, Any
@@ -42,13 +45,6 @@ def _int_list(values, fn, what):
     if arr.dtype.kind not in "iu" and arr.size:
         raise TypeError(f"{fn}: {what} must be integers, got {arr.dtype}")
     return [int(v) for v in arr.reshape(-1)]
-
-
-def _sizes_fixed(x, axes, fn):
-    """Mark the current trace as serving only its traced sizes when one of ``axes`` of ``x``
-    is dynamic: these composites write that axis's size into the graph."""
-    shape = core.shape_of(x)
-    dims.pin([shape[a] for a in axes], fn)
 
 
 def _axis_slice(ndim, axis, sl):
@@ -123,6 +119,60 @@ def _roll_open(x, axis, shift, n):
     return take(x, arithmetic.mod(positions - step, size), axis=axis)
 
 
+def _take_checked(x, axis, idx):
+    """``x``'s slices at positions ``idx`` (a vector) along ``axis``, an index out of range
+    of a run's size being TensorFlow's InvalidArgumentError (a ``gather_nd``; while a graph is
+    built on example sizes, its indices are clipped)."""
+    ndim = x._value.ndim
+    perm = [axis] + [d for d in range(ndim) if d != axis]
+    got = gather_nd(transpose(x, perm) if axis else x, reshape(idx, [-1, 1]))
+    return transpose(got, [perm.index(d) for d in range(ndim)]) if axis else got
+
+
+def unstack(value: TensorLike, num: Any = None, axis: int = 0,
+            name: str | None = None) -> list[Tensor]:
+    """Split ``value`` along ``axis`` into a list of tensors of one rank less (TensorFlow's
+    ``tf.unstack``). Along an axis left open (``None``) ``num`` must be given, as in
+    TensorFlow (a ValueError otherwise); a run whose size differs from ``num`` is an
+    InvalidArgumentError.
+
+    >>> import finegrad as fg
+    >>> [t.shape for t in fg.unstack(fg.zeros((2, 3)), axis=1)]
+    [TensorShape([2]), TensorShape([2]), TensorShape([2])]
+    """
+    x = _t(value)
+    a = _normalize_axis(axis, x._value.ndim, "finegrad.unstack")
+    n = core.shape_of(x)[a]
+    if type(n) is not dims.Dim:
+        return _unstack_fixed(x, num, a)
+    if num is None:
+        raise ValueError(f"Cannot infer argument `num` from shape {_shape_text(x)}")
+    num = int(num)
+    # slice i is read at i + (n - num) * (num + 1): out of range unless n == num
+    shift = (filled((), n, np.int64) - num) * (num + 1)
+    return [squeeze(_take_checked(x, a, shift + i), [a]) for i in range(num)]
+
+
+def _shape_text(x):
+    """``x``'s static shape as TensorFlow prints a TensorShape: ``(None, 3)``."""
+    return "(" + ", ".join("None" if d is None else str(d) for d in x.shape) + \
+        ("," if x._value.ndim == 1 else "") + ")"
+
+
+def _mirror_open(x, axis, before, after, n, off):
+    """The mirrored blocks before and after ``x`` along ``axis`` of open size ``n`` (``off``
+    1 for REFLECT, 0 for SYMMETRIC): a ``gather_nd`` at positions computed from the size
+    when the graph runs, so any padding valid for the run's size works, and paddings over
+    ``n - off`` are TensorFlow's InvalidArgumentError for that run."""
+    def pick(idx):
+        return _take_checked(x, axis, idx)
+    lo = pick(np.arange(before - 1 + off, off - 1, -1, dtype=np.int64)) if before else None
+    hi = None
+    if after:
+        hi = pick(filled((), n, np.int64) - np.arange(1 + off, 1 + off + after, dtype=np.int64))
+    return lo, hi
+
+
 def _pad_axis(x, axis, before, after, mode, constant_values):
     """``x`` padded on one axis (whose size may be open: the blocks' sizes are constants and
     the slices' bounds count from the ends, so one graph serves every size)."""
@@ -135,13 +185,14 @@ def _pad_axis(x, axis, before, after, mode, constant_values):
             shape[axis] = k
             return broadcast_to(value, tuple(shape))
         lo, hi = (block(before) if before else None), (block(after) if after else None)
+    elif type(n) is dims.Dim:
+        lo, hi = _mirror_open(x, axis, before, after, n, 1 if mode == "REFLECT" else 0)
     else:
         off = 1 if mode == "REFLECT" else 0
-        if type(n) is not dims.Dim and (before > n - off or after > n - off):
+        if before > n - off or after > n - off:
             raise ValueError(f"finegrad.pad: paddings must be at most {n - off} on an axis of "
                              f"size {n} in {mode} mode, got ({before}, {after})")
-        # constant indices, the end's counted from the end: valid for every size that has
-        # them, and an IndexError when a run's size is too small for the paddings
+
         def pick(idx):
             return getitem(x, _axis_slice(x._value.ndim, axis, np.asarray(idx)))
         lo = pick(range(before - 1 + off, off - 1, -1)) if before else None
@@ -204,7 +255,8 @@ def repeat(input: TensorLike, repeats: Any, axis: Any = None,  # TensorFlow's ke
         r = reps[0]
         y = broadcast_to(expand_dims(x, a + 1), tuple(sym[:a + 1]) + (r,) + tuple(sym[a + 1:]))
         return reshape(y, tuple(sym[:a]) + (sym[a] * r,) + tuple(sym[a + 1:]))
-    n = x._value.shape[a]
+    open_axis = type(sym[a]) is dims.Dim   # counts are then checked by each run's size
+    n = len(reps) if open_axis else x._value.shape[a]
     if len(reps) == 1:
         reps = reps * n
     if len(reps) != n:
@@ -212,8 +264,9 @@ def repeat(input: TensorLike, repeats: Any, axis: Any = None,  # TensorFlow's ke
                          f"(the size of axis {a}), got {len(reps)}")
     if any(r < 0 for r in reps):
         raise ValueError(f"finegrad.repeat: repeats must be non-negative, got {reps}")
-    _sizes_fixed(x, [a], "repeat")
     idx = np.repeat(np.arange(n, dtype=np.int64), reps)
+    if open_axis:   # as TensorFlow: a run with fewer rows than counts fails where idx needs
+        return _take_checked(x, a, idx)   # them (InvalidArgumentError)
     return take(x, idx, axis=a)
 
 
@@ -276,12 +329,53 @@ def meshgrid(*args: Any, **kwargs: Any) -> list[Tensor]:
         pos[0], pos[1] = 1, 0
     shape = [0] * len(xs)
     for p, x in zip(pos, xs, strict=True):
-        shape[p] = x._value.shape[0]
-    for x in xs:
-        _sizes_fixed(x, [0], "meshgrid")
+        shape[p] = core.shape_of(x)[0]   # an open size stays open: one graph for every size
     outs = []
     for p, x in zip(pos, xs, strict=True):
         target = [1] * len(xs)
         target[p] = -1
-        outs.append(broadcast_to(reshape(x, target), shape))
+        outs.append(broadcast_to(reshape(x, target), tuple(shape)))
     return outs
+
+
+def boolean_mask(tensor: TensorLike, mask: Any, axis: Any = None,
+                 name: str | None = None) -> Tensor:
+    """The slices of ``tensor`` where ``mask`` is true (TensorFlow's ``tf.boolean_mask``).
+
+    ``mask`` (bool, rank k >= 1) has the shape of ``tensor``'s axes ``axis .. axis + k``
+    (``axis`` defaults to 0); those axes become one, holding the selected slices in row-major
+    order. The gradient scatters the cotangent back to the selected positions.
+
+    Inside `finegrad.function` the number of selected slices may change from call to call:
+    a call whose mask selects another number than the traced one runs eagerly (correct
+    values and gradients; a graph that also assigns variables refuses it instead).
+
+    Raises:
+        TypeError: for a mask that is not bool.
+        ValueError: for a mask of rank 0 or a shape that does not match ``tensor``'s.
+
+    >>> import finegrad as fg
+    >>> fg.boolean_mask(fg.constant([[1., 2.], [3., 4.]]), [True, False]).numpy()
+    array([[1., 2.]], dtype=float32)
+    """
+    fn = "finegrad.boolean_mask"
+    t, m = _t(tensor), _t(mask)
+    if not m.dtype.is_bool:
+        raise TypeError(f"{fn}: mask must be bool, got {m.dtype.name}")
+    k, shape = m._value.ndim, t._value.shape
+    if k == 0:
+        raise ValueError(f"{fn}: mask must have rank >= 1, got a scalar")
+    a = 0 if axis is None else _normalize_axis(axis, max(t._value.ndim, 1), fn)
+    sym = core.shape_of(t)
+    # an open axis of the tensor takes any size of the mask's (TensorFlow's static check)
+    opened = [type(d) is dims.Dim and type(e) is not dims.Dim
+              for d, e in zip(sym[a:a + k], core.shape_of(m), strict=False)]
+    pairs = zip(shape[a:a + k], m._value.shape, opened, strict=False)
+    if len(shape[a:a + k]) != k or any(s != e and not o for s, e, o in pairs):
+        raise ValueError(f"{fn}: mask of shape {list(m._value.shape)} does not match axes "
+                         f"{a}..{a + k - 1} of tensor of shape {list(shape)}")
+    flat = reshape(t, tuple(sym[:a]) + (-1,) + tuple(sym[a + k:])) if k != 1 else t
+    m1 = reshape(m, (-1,)) if k != 1 else m
+    if any(opened):   # a fixed mask over open sizes: the positions it selects, checked
+        return _take_checked(flat, a, mask_indices(m1))   # against each run's size
+    return take(flat, mask_indices(m1), axis=a)

@@ -114,7 +114,7 @@ def _batch_shape(x):
 
 
 inv_p = Primitive("inv", batch_rule=True, fresh=True,
-                  shape_rule=lambda x: tuple(x))
+                  shape_rule=lambda x, **params: tuple(x))
 
 
 def inv(input: TensorLike, adjoint: bool = False,  # TensorFlow's keyword

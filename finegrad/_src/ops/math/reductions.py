@@ -11,8 +11,9 @@ from finegrad._src.ops.array.structural import (_t, expand_reduced, reduce_sum, 
                                                 transpose, concat, ones_like, stop_gradient,
                                                 zeros_like)
 from finegrad._src.ops.array.indexing import getitem
+from finegrad._src.ops.array.gather import take
 from finegrad._src.ops.zeros_and_axes import (normalize_axes, shape_with, count, no_strings,
-                                              axis_vmap)
+                                              axis_vmap, filled)
 from finegrad._src.ops.math import elementwise as ew
 from finegrad._src.ops.math import arithmetic as ar
 from finegrad._src.ops.math.complex_numbers import conj_if_complex, no_order
@@ -170,12 +171,11 @@ def _prod_others(x, axis):
     """prod of all other elements along ``axis`` for each element (exact with zeros)."""
     # move reduced axes to the end, flatten them, use exclusive cumulative products
     nd = x._value.ndim
-    dims.pin(core.shape_of(x), "the derivative of reduce_prod over a tensor with a dynamic axis")
     keep = [i for i in range(nd) if i not in axis]
     perm = keep + list(axis)
     xt = _transpose(x, perm)
-    shp = xt._value.shape
-    n = int(np.prod([x._value.shape[a] for a in axis], dtype=np.int64))
+    shp = tuple(core.shape_of(xt))
+    n = dims.size_product(core.shape_of(x)[a] for a in axis)
     flat = reshape(xt, shp[:len(keep)] + (n,))
     left = _cumprod_exclusive(flat, reverse=False)
     right = _cumprod_exclusive(flat, reverse=True)
@@ -197,10 +197,28 @@ def _scan_prep(x, axis, exclusive, reverse, identity, fn):
     ax = normalize_axes(axis, x._value.ndim, fn)[0]
     if reverse:
         x = _flip(x, ax)
-    if exclusive:
+    if exclusive and type(core.shape_of(x)[ax]) is dims.Dim:
+        x = _shift_open(x, ax, identity)
+    elif exclusive:
         first = getitem_axis(x, ax, slice(0, 1))
         x = concat([ones_like(first) * identity, getitem_axis(x, ax, slice(0, -1))], ax)
     return x, ax
+
+
+def _positions(x, axis):
+    """0, 1, ... n - 1 (int64) for axis ``axis`` of open size n, broadcastable against x."""
+    n = core.shape_of(x)[axis]
+    iota = bind(cumsum_p, filled((n,), 1, np.int64), axis=0) - 1
+    return reshape(iota, [-1] + [1] * (x._value.ndim - 1 - axis))
+
+
+def _shift_open(x, axis, identity):
+    """``x`` moved one place on along ``axis`` of open size, ``identity`` first: a gather at
+    ``max(i - 1, 0)`` (a slice's cut would be a size the trace decides)."""
+    i = _positions(x, axis)
+    flat_i = reshape(i, [-1])
+    moved = take(x, ar.maximum(flat_i - 1, 0), axis=axis)
+    return ew.where(ew.equal(i, 0), ones_like(x) * identity, moved)
 
 
 def getitem_axis(x, axis, sl):
@@ -291,6 +309,13 @@ def _cumprod_impl(x, *, axis):
     return np.cumprod(x, axis=axis, dtype=x.dtype)
 
 
+def _div_no_nan(a, b):
+    """``a / b``, 0 where ``b`` is 0 (finite on both branches, so its gradient is too)."""
+    zero = ew.equal(b, 0)
+    q = a / ew.where(zero, ones_like(b), b)
+    return ew.where(zero, zeros_like(q), q)
+
+
 def _product_scan(x, axis):
     """The levels of a Hillis-Steele product scan along ``axis``: ``[x, y1, y2, ...]``, where
     level k+1 multiplies each element of level k by the one 2**k before it; the last level is
@@ -315,6 +340,8 @@ cumprod_p.def_vmap(axis_vmap(cumprod_p, "axis"))
 def _cumprod_jvp(primals, tangents, *, out, axis):
     """JVP of cumprod: the product rule through each level of `_product_scan`."""
     (x,), (t,) = primals, tangents
+    if type(core.shape_of(x)[axis]) is dims.Dim:   # TensorFlow's rule (see the VJP's)
+        return out * cumsum(_div_no_nan(t, x), axis)
     levels = _product_scan(x, axis)
     n, d = x._value.shape[axis], 1
     for y in levels[:-1]:
@@ -330,7 +357,13 @@ def _cumprod_jvp(primals, tangents, *, out, axis):
 def _cumprod_vjp(ct, x, *, out, needs, batch, axis):
     """VJP of cumprod: the transposed product rule through the levels of `_product_scan`,
     last level first (no division by x, so exact at zeros); complex x: TensorFlow's
-    convention, the conjugate products."""
+    convention, the conjugate products. Along an open axis, whose number of levels is not
+    known, TensorFlow's own rule: ``div_no_nan(reverse_cumsum(ct * out), x)`` (0 where x is
+    0, as TensorFlow's: not the exact derivative there)."""
+    if type(core.shape_of(x)[axis]) is dims.Dim:
+        a = axis + len(batch)
+        return (_div_no_nan(cumsum(ct * conj_if_complex(out), a, reverse=True),
+                            conj_if_complex(x)),)
     levels = _product_scan(conj_if_complex(x), axis)
     n, a = x._value.shape[axis], axis + len(batch)
     d = 2 ** (len(levels) - 2) if len(levels) > 1 else 1
