@@ -14,6 +14,7 @@ from finegrad._src import tensor as tensor_module
 from finegrad._src.core import Primitive, bind, def_nondiff
 from finegrad._src.errors import InvalidArgumentError
 from finegrad._src.shapes import as_int, as_ints
+from finegrad._src.state import state as _state
 from finegrad._src.tensor import Tensor
 
 
@@ -84,6 +85,8 @@ def symbolic_shape(shape):
     """``shape`` (a shape argument) with the entries a shape-polymorphic trace knows as
     symbolic sizes (``[shape(x)[0], 3]``) as Dims, or None when it has none: the op then
     builds a node of that symbolic shape instead of guarding the traced value."""
+    if _state.tracer is None:
+        return None
     if isinstance(shape, Tensor):
         v = tensor_module._static_size(shape)
         return tuple(v) if isinstance(v, tuple) else None
