@@ -26,8 +26,13 @@ IDIOMS = {
     "gather_nd": lambda lib, x, b: lib.gather_nd(
         x, lib.stack([lib.range(b), lib.zeros([b], lib.int32)], 1)),
     "size": lambda lib, x, b: lib.zeros([lib.size(x)]),
+    "ones_plus_one": lambda lib, x, b: lib.ones([b + 1]),
+    "zeros_of_shape": lambda lib, x, b: lib.zeros(lib.shape(x)) + x,
+    "zeros_of_stack": lambda lib, x, b: lib.zeros(lib.stack([b, 3])) - x,
+    "tile": lambda lib, x, b: lib.tile(lib.reduce_sum(x, 0, keepdims=True), [b, 1]) * x,
 }
-DIFF = ["zeros", "ones", "reshape", "reshape_back", "gather_nd"]
+DIFF = ["zeros", "ones", "reshape", "reshape_back", "gather_nd", "zeros_of_shape",
+        "zeros_of_stack", "tile"]
 
 
 def _graph():

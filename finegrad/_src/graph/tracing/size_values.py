@@ -9,7 +9,9 @@ import operator
 import numpy as np
 
 from finegrad._src.dims import has_dims
+from finegrad._src.ops.array import indexing, shape_queries, structural
 from finegrad._src.ops.math import arithmetic
+from finegrad._src.ops.zeros_and_axes import full_p
 
 _ARITH = {arithmetic.add_p: operator.add, arithmetic.subtract_p: operator.sub,
           arithmetic.multiply_p: operator.mul, arithmetic.floordiv_p: operator.floordiv}
@@ -37,28 +39,53 @@ def value_of(b, s, depth=0):
     if i is None or depth > _DEPTH:
         return None
     n = b.nodes[i]
-    name, ins = n.prim.name, n.ins
-    if name == "shape":
-        return _shape_value(b, ins[0])
-    if name == "full" and tuple(n.params["shape"]) == ():
-        return n.params["value"]
-    if name == "cast" and len(ins) == 1:
-        return value_of(b, ins[0], depth + 1)
-    if name == "strided_slice":
-        v = value_of(b, ins[0], depth + 1)
-        if not isinstance(v, tuple):
-            return None
-        try:
-            out = np.array(v, dtype=object)[n.params["index"].idx]
-        except (IndexError, TypeError):
-            return None
-        return tuple(out) if np.ndim(out) else out.item() if hasattr(out, "item") else out
-    if n.prim in _ARITH and len(ins) == 2:
-        u, v = (value_of(b, s2, depth + 1) for s2 in ins)
-        if u is None or v is None or isinstance(u, tuple) or isinstance(v, tuple):
-            return None
-        return _ARITH[n.prim](u, v)
-    return None
+    if n.prim is shape_queries.shape_p:
+        return _shape_value(b, n.ins[0])
+    if n.prim is full_p:
+        return n.params["value"] if tuple(n.params["shape"]) == () else None
+    ins = [value_of(b, s2, depth + 1) for s2 in n.ins]
+    if any(v is None for v in ins):
+        return None
+    if n.prim in _ARITH:
+        return _arith(n, ins)
+    rule = _RULES.get(n.prim)
+    return rule(n, ins) if rule is not None else None
+
+
+def _arith(n, ins):
+    if len(ins) != 2 or any(isinstance(v, tuple) for v in ins):
+        return None
+    return _ARITH[n.prim](*ins)
+
+
+def _cast(n, ins):
+    return ins[0] if len(ins) == 1 else None
+
+
+def _slice(n, ins):
+    if not isinstance(ins[0], tuple):
+        return None
+    try:
+        out = np.array(ins[0], dtype=object)[n.params["index"].idx]
+    except (IndexError, TypeError):
+        return None
+    return tuple(out) if np.ndim(out) else out
+
+
+def _reshape(n, ins):   # stack([b, 3]) is reshapes of the scalars to (1,)...
+    if len(n.params["shape"]) != 1:
+        return None
+    return ins[0] if isinstance(ins[0], tuple) else (ins[0],)
+
+
+def _concat(n, ins):    # ...and a concat of them
+    if n.params.get("axis") not in (0, -1) or not all(isinstance(v, tuple) for v in ins):
+        return None
+    return tuple(d for v in ins for d in v)
+
+
+_RULES = {structural.cast_p: _cast, indexing.getitem_p: _slice, structural.reshape_p: _reshape,
+          structural.concat_p: _concat}
 
 
 def symbolic_value(b, t):

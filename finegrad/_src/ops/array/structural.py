@@ -665,7 +665,7 @@ def tile(input: TensorLike, multiples: Any,  # TensorFlow's keyword
     array([1., 2., 1., 2.], dtype=float32)
     """
     x = _t(input)
-    m = _shape_arg(multiples, "finegrad.tile", "multiples")
+    m = symbolic_shape(multiples) or _shape_arg(multiples, "finegrad.tile", "multiples")
     if len(m) != x._value.ndim:
         raise ValueError(f"finegrad.tile: multiples {m} need one entry per axis of a tensor "
                          f"of shape {tuple(x._value.shape)}")
