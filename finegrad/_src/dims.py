@@ -422,6 +422,21 @@ def size_product(shape):
     return n
 
 
+def size_quotient(numerator, denominator):
+    """``size_product(numerator) // size_product(denominator)`` with the factors the two
+    share (the same expression) cancelled first: a reshape's -1 (``(n, 3)`` to ``(n, -1)``
+    is 3, also when n is 0, as TensorFlow gives it)."""
+    rest = list(denominator)
+    kept = []
+    for d in numerator:
+        match = next((i for i, e in enumerate(rest) if same_size(d, e)), None)
+        if match is None:
+            kept.append(d)
+        else:
+            del rest[match]
+    return size_product(kept) // size_product(rest)
+
+
 class reason:
     """Context manager: the guards recorded inside name ``text`` as their reason (the
     warning of a retrace says it)."""

@@ -438,3 +438,19 @@ def as_ints(value, fn, arg):
         return (as_int(value, fn, arg),)
     return tuple(as_int(v, fn, arg, value) for v in value)
 
+
+
+def reshape_target(in_shape, shape):
+    """``shape`` (a reshape target holding -1) with the -1 resolved as TensorFlow's kernel
+    does, also for empty tensors: when the target has a 0, the input's zero sizes do not
+    count, so ``(0, 3)`` to ``(0, -1)`` is ``(0, 3)`` (NumPy refuses it). Unresolvable
+    targets are left to NumPy's error."""
+    shape = tuple(shape)
+    if shape.count(-1) != 1:
+        return shape
+    has_zero = 0 in shape
+    known = int(np.prod([d for d in shape if d not in (-1, 0)], dtype=np.int64))
+    total = int(np.prod([d for d in in_shape if d or not has_zero], dtype=np.int64))
+    if known == 0 or total % known and not (has_zero and 0 in in_shape):
+        return shape
+    return tuple(total // known if d == -1 else d for d in shape)

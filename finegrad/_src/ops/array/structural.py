@@ -24,7 +24,7 @@ from finegrad._src.ops.zeros_and_axes import (no_strings, _static, _normalize_ax
                                               filled, instantiate_zeros, normalize_axes,
                                               symbolic_shape, shape_with, zeros_of, axis_vmap)
 from finegrad._src.ops.array.indexing import getitem
-from finegrad._src.shapes import as_ints
+from finegrad._src.shapes import as_ints, reshape_target
 from finegrad._src.tensor import Tensor
 
 if TYPE_CHECKING:   # annotations only: nothing imported at run time
@@ -200,8 +200,8 @@ def reshape(tensor: TensorLike, shape: Any, name: str | None = None) -> Tensor:
     if shape == x._value.shape:
         return identity(x)
     try:
-        new = np.empty(x._value.shape, dtype=np.bool_).reshape(shape).shape if -1 in shape \
-            else shape
+        new = np.empty(0 if x._value.size == 0 else x._value.shape, dtype=np.bool_).reshape(
+            reshape_target(x._value.shape, shape)).shape if -1 in shape else shape
     except ValueError:
         new = None
     if new is None or int(np.prod(new)) != x._value.size:
@@ -223,16 +223,16 @@ def _reshape_symbolic(x, shape):
 
 @reshape_p.def_impl
 def _reshape_impl(x, *, shape):
-    return np.reshape(x, shape)
+    return np.reshape(x, reshape_target(np.shape(x), shape) if -1 in shape else shape)
 
 
 @reshape_p.def_shape
 def _reshape_shape(x, *, shape):
     """The target, its -1 the size left of the total (``//`` of the symbolic sizes)."""
     total = dims.size_product(x)
-    if -1 in shape:
-        rest = dims.size_product(d for d in shape if not (type(d) is int and d == -1))
-        return tuple(total // rest if type(d) is int and d == -1 else d for d in shape)
+    if -1 in shape:   # the -1: what is left of x's size, shared factors cancelled
+        rest = dims.size_quotient(x, [d for d in shape if not (type(d) is int and d == -1)])
+        return tuple(rest if type(d) is int and d == -1 else d for d in shape)
     if dims.is_symbolic(x) and not dims.is_symbolic(shape):
         with dims.reason(f"reshape of a tensor with a dynamic axis to the fixed shape "
                          f"{tuple(shape)} (write the dynamic axis as -1)"):
