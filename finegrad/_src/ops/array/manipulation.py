@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from finegrad._src import core, dims, dtypes
+from finegrad._src import tensor as _tensor
 from finegrad._src.ops.array.structural import (_t, broadcast_to, concat, convert_to_tensor,
                                                 expand_dims, reshape, squeeze, transpose)
 from finegrad._src.ops.array.structural import unstack as _unstack_fixed
@@ -275,6 +276,18 @@ def _flatten(x):
     return reshape(x, [-1])
 
 
+def _positions(depth, dt):
+    """0, 1, ..., depth - 1 as ``dt``: a node of symbolic length for a depth a trace knows as
+    a size (``shape(x)[0]``), else a constant."""
+    n = _tensor._static_size(depth) if isinstance(depth, Tensor) else None
+    if type(n) is dims.Dim:
+        return cumsum(filled((n,), 1, dt)) - 1
+    depth = int(_int_list(depth, "finegrad.one_hot", "depth")[0])
+    if depth < 0:
+        raise ValueError(f"finegrad.one_hot: depth must be non-negative, got {depth}")
+    return convert_to_tensor(np.arange(depth, dtype=dt))
+
+
 def one_hot(indices: TensorLike, depth: Any, on_value: Any = None, off_value: Any = None,
             axis: Any = None, dtype: DTypeLike | None = None, name: str | None = None) -> Tensor:
     """One-hot encode integer ``indices`` into a new axis of size ``depth`` (TensorFlow's
@@ -289,14 +302,10 @@ def one_hot(indices: TensorLike, depth: Any, on_value: Any = None, off_value: An
     ind = _t(indices)
     if not ind.dtype.is_integer:
         raise TypeError(f"finegrad.one_hot: indices must be integers, got {ind.dtype.name}")
-    depth = int(_int_list(depth, "finegrad.one_hot", "depth")[0])
-    if depth < 0:
-        raise ValueError(f"finegrad.one_hot: depth must be non-negative, got {depth}")
     dt = dtypes.as_dtype(dtype) if dtype is not None else dtypes.float32
     on = convert_to_tensor(1 if on_value is None else on_value, dtype=dt)
     off = convert_to_tensor(0 if off_value is None else off_value, dtype=dt)
-    hot = equal(getitem(ind, (Ellipsis, None)),
-                convert_to_tensor(np.arange(depth), dtype=ind.dtype))
+    hot = equal(getitem(ind, (Ellipsis, None)), _positions(depth, ind._value.dtype))
     out = where(hot, on, off)
     if axis is not None and axis != -1:
         a = _normalize_axis(axis, out._value.ndim, "finegrad.one_hot")
