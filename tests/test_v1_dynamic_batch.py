@@ -131,3 +131,15 @@ def test_a_guarded_value_used_by_a_later_call_keeps_its_guard(use):
             sess.run(y, {n: 3, p: True})
         # a fetch not built from the guarded value runs with any n
         assert sess.run(other, {x: _x(5), n: 3}) == pytest.approx(_x(5).sum() + 3)
+
+
+def test_range_of_a_size_that_may_be_negative_is_a_value_guard():
+    # range(b - 1) is [] for b = 0 in TensorFlow; finegrad keeps it a guard (not symbolic)
+    g = fg.Graph()
+    with g.as_default():
+        x = v1.placeholder(fg.float32, [None, 3])
+        y = fg.range(fg.shape(x)[0] - 1)
+        with v1.Session() as sess:
+            np.testing.assert_array_equal(sess.run(y, {x: _x(2)}), [0])
+            with pytest.raises(InvalidArgumentError, match="traced as 1 and this call's is -1"):
+                sess.run(y, {x: _x(0)})

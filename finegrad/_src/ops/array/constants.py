@@ -117,8 +117,8 @@ def _symbolic_count(start, limit, delta, dtype):
             or not limit.dtype.is_integer or start != 0 or delta != 1:
         return None
     n = tensor_module._static_size(limit)
-    if type(n) is not Dim:
-        return None
+    if type(n) is not Dim or any(c < 0 for _, c in n.poly):   # b - 1 may be negative: TF
+        return None                                            # gives [] there (a guard)
     dt = limit._value.dtype if dtype is None else dtypes.as_dtype(dtype)._np
     return cumsum(filled((n,), 1, dt)) - 1
 
