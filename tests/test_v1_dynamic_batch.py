@@ -143,3 +143,15 @@ def test_range_of_a_size_that_may_be_negative_is_a_value_guard():
             np.testing.assert_array_equal(sess.run(y, {x: _x(2)}), [0])
             with pytest.raises(InvalidArgumentError, match="traced as 1 and this call's is -1"):
                 sess.run(y, {x: _x(0)})
+
+
+def test_a_symbolic_size_that_resolves_negative_is_invalid_argument():
+    # TensorFlow: InvalidArgumentError "Dimension -1 must be >= 0"
+    g = fg.Graph()
+    with g.as_default():
+        x = v1.placeholder(fg.float32, [None, 3])
+        y = fg.zeros([fg.shape(x)[0] - 1, 3])
+        with v1.Session() as sess:
+            assert sess.run(y, {x: _x(5)}).shape == (4, 3)
+            with pytest.raises(InvalidArgumentError, match="Dimension -1 must be >= 0"):
+                sess.run(y, {x: _x(0)})

@@ -145,7 +145,12 @@ full_p = def_nondiff(Primitive("full", unify=False))
 
 @full_p.def_impl
 def _full_impl(*, shape, value, dtype):
-    """``value`` in ``shape``."""
+    """``value`` in ``shape`` (a symbolic size resolved negative, ``zeros([b - 1])`` at
+    ``b = 0``: TensorFlow's InvalidArgumentError)."""
+    for d in shape:
+        if d < 0:
+            raise InvalidArgumentError(None, None, f"finegrad.zeros/ones/fill: Dimension {d} "
+                                       f"must be >= 0 (a size computed when the graph runs)")
     return np.full(shape, value, dtype) if shape else dtype.type(value)
 
 
