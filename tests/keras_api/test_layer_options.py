@@ -247,7 +247,10 @@ def test_int8_is_close_to_the_float_layer(case):
 
 def test_a_quantized_lora_model_saves_and_loads(tmp_path):
     pytest.importorskip("h5py")
-    model = K.Sequential([K.Input((3,)), L.Dense(4), L.Dense(2), L.Embedding(5, 2)])
+    # (the sigmoid keeps the embedding's ids, its outputs cast to int, at 0 whatever the
+    # unseeded weights: a plain Dense could give ids outside [0, 5))
+    model = K.Sequential([K.Input((3,)), L.Dense(4), L.Dense(2, activation="sigmoid"),
+                          L.Embedding(5, 2)])
     model.layers[0].enable_lora(2)
     model.layers[1].quantize("int8")
     config = model.layers[1].get_config()
