@@ -7,7 +7,7 @@ cardinality)``, like the methods in ``dataset.py``."""
 from __future__ import annotations
 
 import itertools
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -34,7 +34,7 @@ class DatasetSpec:
     def __eq__(self, other):
         return isinstance(other, DatasetSpec) and other.element_spec == self.element_spec
 
-    __hash__ = None
+    __hash__ = None   # type: ignore[assignment]  # (unhashable, as TensorFlow's specs)
 
     def __repr__(self):
         return f"DatasetSpec({self.element_spec!r}, TensorShape([]))"
@@ -90,6 +90,10 @@ def _key_of(key_func, element):
 
 class RegroupingMethods:
     """`Dataset`'s methods that regroup elements (see the module docstring)."""
+
+    if TYPE_CHECKING:   # a mixin of `Dataset`: its constructor and attributes, to the checker
+        def __init__(self, *args: Any, **kwargs: Any) -> None: ...
+        def __getattr__(self, name: str) -> Any: ...
 
     def _sub_dataset(self, elements, spec):
         return type(self)(lambda: iter(elements), spec, len(elements))

@@ -18,7 +18,7 @@ import weakref
 from finegrad._src.tensor import Tensor
 
 _ORIGINAL_INIT = Tensor.__init__
-_watchers = []          # the GuardUses whose guarded calls are running
+_watchers: list["GuardUses"] = []   # the GuardUses whose guarded calls are running
 _lock = threading.Lock()
 
 

@@ -17,7 +17,7 @@ stored variable (Keras returns the merged or unpacked kernel there); the layers 
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -69,6 +69,9 @@ def quantized_dtype(kwargs: dict) -> Any:
 
 class KernelAdapters:
     """LoRA and int8 quantization over one weight (``kernel``, or ``embeddings``)."""
+
+    if TYPE_CHECKING:   # a mixin of `Layer`s: their attributes (and the weights it adds)
+        def __getattr__(self, name: str) -> Any: ...
 
     _adapted = "kernel"
     lora_enabled = False
