@@ -17,6 +17,7 @@ test_op_gradients.py fails when a registered primitive is in none of these.
 """
 
 import op_specs_array
+import op_specs_composites  # noqa: F401 (LinearOperator methods, tf.raw_ops)
 import op_specs_control_flow
 import op_specs_image  # tf.image: resize, flips, crops, color, patches
 import op_specs_linalg
