@@ -46,6 +46,8 @@ def _children(obj):
 
 
 def _own_variables(obj):
+    if hasattr(obj, "_saved_variables"):     # a layer with Keras's own order (quantized)
+        return obj._saved_variables()
     if isinstance(obj, Layer):
         return obj._trainable_variables + obj._non_trainable_variables
     return list(obj.variables)

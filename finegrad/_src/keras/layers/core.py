@@ -15,6 +15,7 @@ import numpy as np
 
 from finegrad._src.keras import activations, constraints, initializers, regularizers
 from finegrad._src.keras.layer import Layer
+from finegrad._src.keras.layers.int4_and_float8 import float8_product, int4_lookup, int4_matmul
 from finegrad._src.keras.layers.low_rank_and_int8 import (EinsumInt8, KernelAdapters,
                                                          int8_einsum, quantized_dtype)
 from finegrad._src.ops.linalg import products as linalg
@@ -121,13 +122,19 @@ class Dense(KernelAdapters, Layer):
         self.built = True
         self._build_adapters()
 
-    def call(self, inputs: TensorLike) -> Tensor:
-        if self.quantization_mode == "int8":
-            x = self._int8_matmul(inputs)
+    def call(self, inputs: TensorLike, training: Any = None) -> Tensor:
+        mode = self.quantization_mode
+        if mode == "float8":     # (adds the bias)
+            x = float8_product(self, inputs, training, linalg.matmul)
         else:
-            x = linalg.matmul(inputs, self.effective_kernel())
-        if self.bias is not None:
-            x = x + self.bias
+            if mode == "int8":
+                x = self._int8_matmul(inputs)
+            elif mode == "int4":
+                x = int4_matmul(self, inputs)
+            else:
+                x = linalg.matmul(inputs, self.effective_kernel())
+            if self.bias is not None:
+                x = x + self.bias
         return self.activation(x) if self.activation is not None else x
 
     def compute_output_shape(self, input_shape: Any) -> Any:
@@ -270,14 +277,24 @@ class EinsumDense(KernelAdapters, Layer):
         self.built = True
         self._build_adapters()
 
-    def call(self, inputs: TensorLike) -> Tensor:
-        if self.quantization_mode == "int8":
-            x = int8_einsum(self, inputs)
+    _quantization_modes = ("int8", "float8")
+
+    def call(self, inputs: TensorLike, training: Any = None) -> Tensor:
+        if self.quantization_mode == "float8":     # (adds the bias)
+            x = float8_product(self, inputs, training,
+                               lambda a, b: linalg.einsum(self.equation, a, b))
         else:
-            x = linalg.einsum(self.equation, inputs, self.effective_kernel())
-        if self.bias is not None:
-            x = x + self.bias
+            if self.quantization_mode == "int8":
+                x = int8_einsum(self, inputs)
+            else:
+                x = linalg.einsum(self.equation, inputs, self.effective_kernel())
+            if self.bias is not None:
+                x = x + self.bias
         return self.activation(x) if self.activation is not None else x
+
+    def _int8_scale_in_weight_layout(self):
+        return self._int8_layout.to_kernel_layout(self.kernel_scale,
+                                                  tuple(self.kernel.shape)).numpy()
 
     def _weight_reduced_axes(self):
         return self._int8_layout.reduced(self._int8_layout.w)
@@ -358,9 +375,16 @@ class Embedding(KernelAdapters, Layer):
     def _scale_for_storage(self, scale):
         return scale[:, 0]
 
+    _quantization_modes = ("int8", "int4")
+
+    def _int8_scale_in_weight_layout(self):
+        return self.embeddings_scale.numpy()[:, None]
+
     def call(self, inputs: Any) -> Tensor:
         if inputs.dtype.name not in ("int32", "int64"):
             inputs = cast(inputs, "int32")
+        if self.quantization_mode == "int4":
+            return int4_lookup(self, inputs)
         if self.quantization_mode != "int8":
             return gather(self.effective_kernel(), inputs)
         scale = gather(self.embeddings_scale, inputs)
