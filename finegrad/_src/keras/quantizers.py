@@ -296,8 +296,8 @@ def dequantize_groups(values: Any, scale: Any, zero: Any, g_idx: Any, axis: int)
 @custom_gradient
 def round_to_bfloat16(x: Any) -> Any:
     """float32 ``x`` rounded to bfloat16's precision (nearest even), kept float32; the
-    gradient passes through (as a cast's)."""
-    return _round_mantissa(x, 7), lambda upstream: upstream
+    gradient is rounded the same way (as through a cast to bfloat16 and back)."""
+    return _round_mantissa(x, 7), lambda upstream: _round_mantissa(upstream, 7)
 
 
 def _round_mantissa(x, mantissa_bits):

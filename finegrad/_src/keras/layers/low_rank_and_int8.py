@@ -138,6 +138,8 @@ class KernelAdapters:
                              f"per layer.")
         base = getattr(self, self._adapted)
         shape = tuple(base.shape)
+        if self.quantization_mode == "int4":      # the unpacked weight's shape
+            shape = shape[:-1] + (self._int4_length,)
         regularizer = getattr(self, f"{self._adapted}_regularizer", None)
         a_name, b_name = self._lora_names()
         self.__dict__["_locked"] = False
