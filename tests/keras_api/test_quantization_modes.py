@@ -23,6 +23,10 @@ CASES = {   # name: (layer, args, build shape, inputs)
     "dense_odd": ("Dense", (3,), (None, 7), lambda: RNG.normal(size=(2, 7)).astype("float32")),
     "einsum": ("EinsumDense", ("abc,cd->abd", (2, 3), None, "d"), (5, 2, 4),
                lambda: RNG.normal(size=(5, 2, 4)).astype("float32")),
+    "einsum_wide": ("EinsumDense", ("abc,bcd->ad", 3), (5, 2, 4),
+                    lambda: RNG.normal(size=(5, 2, 4)).astype("float32")),
+    "einsum_transposed": ("EinsumDense", ("abc,dc->adb", (3, 2)), (5, 2, 4),
+                          lambda: RNG.normal(size=(5, 2, 4)).astype("float32")),
     "embedding": ("Embedding", (7, 3), (5, 2),
                   lambda: RNG.integers(0, 7, size=(5, 2)).astype("int32")),
 }
@@ -78,10 +82,13 @@ def _same_results(a, b, rtol=1e-5):
             np.testing.assert_allclose(g, h, rtol=1e-4, atol=1e-4)
 
 
-@pytest.mark.parametrize("case", ["dense", "dense_odd", "embedding"])
+@pytest.mark.parametrize("case", ["dense", "dense_odd", "embedding", "einsum", "einsum_wide",
+                                  "einsum_transposed"])
 @pytest.mark.parametrize("block", ["default", -1, None, 2])
 @pytest.mark.parametrize("lora", [False, True])
 def test_int4_equals_keras(keras, case, block, lora):
+    if lora and case == "einsum_transposed":
+        pytest.skip("Keras 3.15 applies the equation to the LoRA factors: it raises here")
     ours, theirs = _pair(keras, case)
     if lora:
         ours.enable_lora(2)
@@ -184,6 +191,7 @@ def _mixed_model(k, layers_module, quantizers_module):
     x = layers_module.Dense(5, name="d4", activation="relu")(x)
     x = layers_module.Dense(4, name="d4b")(x)
     x = layers_module.Dense(3, name="d8")(x)
+    x = layers_module.EinsumDense("ab,bc->ac", 4, name="e4")(x)
     x = layers_module.EinsumDense("ab,bc->ac", 2, name="f8")(x)
     model = k.Model(inputs, x)
     return model
@@ -196,6 +204,8 @@ def _quantize_mixed(model, quantizers_module):
     model.get_layer("d4b").quantize("int4", config=quantizers_module.Int4QuantizationConfig(
         block_size=-1))
     model.get_layer("d8").quantize("int8")
+    model.get_layer("e4").quantize("int4", config=quantizers_module.Int4QuantizationConfig(
+        block_size=2))
     model.get_layer("f8").quantize("float8")
 
 
@@ -217,7 +227,7 @@ def test_quantized_files_travel_both_ways_with_keras(keras, tmp_path):
         np.testing.assert_allclose(model.predict(ids, verbose=0), want, rtol=1e-5, atol=1e-6)
         assert [layer.dtype_policy.name for layer in model.layers[1:]] == [
             "int4/3_from_float32", "float32", "int4/128_from_float32", "int4/-1_from_float32",
-            "int8_from_float32", "float8_from_float32"]
+            "int8_from_float32", "int4/2_from_float32", "float8_from_float32"]
     for layer, other in zip(in_ours.layers, in_keras.layers, strict=True):
         assert [w.dtype.name for w in layer.weights] == [w.dtype for w in other.weights]
 
@@ -291,12 +301,12 @@ def test_errors():
     with pytest.raises(ValueError, match="already quantized with "
                                          "dtype_policy='float8_from_float32'"):
         dense.quantize("int4")
-    einsum = L.EinsumDense("ab,bc->ac", 2)
-    einsum.build((None, 3))
-    with pytest.raises(NotImplementedError, match=r"EinsumDense.quantize: Invalid quantization "
-                                                  r"mode. Expected one of \('int8', 'float8'\)"
-                                                  r". Received: quantization_mode=int4"):
-        einsum.quantize("int4")
+    table = L.Embedding(5, 2)
+    table.build()
+    with pytest.raises(NotImplementedError, match=r"Embedding.quantize: Invalid quantization "
+                                                  r"mode. Expected one of \('int8', 'int4'\). "
+                                                  r"Received: quantization_mode=float8"):
+        table.quantize("float8")
 
     class MyDense(L.Dense):
         pass

@@ -15,7 +15,8 @@ import numpy as np
 
 from finegrad._src.keras import activations, constraints, initializers, regularizers
 from finegrad._src.keras.layer import Layer
-from finegrad._src.keras.layers.int4_and_float8 import float8_product, int4_lookup, int4_matmul
+from finegrad._src.keras.layers.int4_and_float8 import (float8_product, int4_einsum,
+                                                        int4_lookup, int4_matmul)
 from finegrad._src.keras.layers.low_rank_and_int8 import (EinsumInt8, KernelAdapters,
                                                          int8_einsum, quantized_dtype)
 from finegrad._src.ops.linalg import products as linalg
@@ -277,8 +278,6 @@ class EinsumDense(KernelAdapters, Layer):
         self.built = True
         self._build_adapters()
 
-    _quantization_modes = ("int8", "float8")
-
     def call(self, inputs: TensorLike, training: Any = None) -> Tensor:
         if self.quantization_mode == "float8":     # (adds the bias)
             x = float8_product(self, inputs, training,
@@ -286,6 +285,8 @@ class EinsumDense(KernelAdapters, Layer):
         else:
             if self.quantization_mode == "int8":
                 x = int8_einsum(self, inputs)
+            elif self.quantization_mode == "int4":
+                x = int4_einsum(self, inputs)
             else:
                 x = linalg.einsum(self.equation, inputs, self.effective_kernel())
             if self.bias is not None:

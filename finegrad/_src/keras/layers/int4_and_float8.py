@@ -25,7 +25,8 @@ from finegrad._src.ad.custom import custom_gradient
 from finegrad._src.keras import dtype_policies
 from finegrad._src.keras import quantizers as q
 from finegrad._src.ops.array.gather import gather
-from finegrad._src.ops.array.structural import cast, convert_to_tensor, expand_dims, transpose
+from finegrad._src.ops.array.structural import (cast, convert_to_tensor, expand_dims, reshape,
+                                                transpose)
 from finegrad._src.ops.linalg import products as linalg
 from finegrad._src.ops.math.reductions import reduce_max
 
@@ -55,23 +56,34 @@ def int4_arrays(w: Any, table: bool, block: Any) -> tuple[Any, Any, Any]:
     return q.grouped_quantize(w, block)
 
 
+def flat_kernel(layer: Any, w: Any) -> Any:
+    """An EinsumDense kernel as Keras quantizes it in int4: reshaped (not transposed) to
+    [product of the contracted axes' sizes, the rest]; other weights as they are."""
+    if getattr(layer, "_int8_layout", None) is None:
+        return w
+    reduced = layer._int8_layout.reduced(layer._int8_layout.w)
+    rows = int(np.prod([w.shape[i] for i in reduced]))
+    return w.reshape(rows, -1)
+
+
 def int4_numpy_weight(layer: Any) -> Any:
     """The dequantized float weight of an int4 layer, as a NumPy array."""
     values = q.unpack_int4(getattr(layer, layer._adapted), layer._int4_length).numpy()
     table = layer._adapted == "embeddings"
     scale = getattr(layer, f"{layer._adapted}_scale").numpy()
     if layer._int4_block_size is None:
-        return values / (scale[:, None] if table else scale)
-    zero = getattr(layer, f"{layer._adapted}_zero").numpy().astype(scale.dtype)
-    g = layer.g_idx.numpy().astype("int64")
-    if table:
-        return (values - zero[:, g]) * scale[:, g]
-    return (values - zero[g]) * scale[g]
+        out = values / (scale[:, None] if table else scale)
+    else:
+        zero = getattr(layer, f"{layer._adapted}_zero").numpy().astype(scale.dtype)
+        g = layer.g_idx.numpy().astype("int64")
+        out = (values - zero[:, g]) * scale[:, g] if table else (values - zero[g]) * scale[g]
+    return out.reshape(layer._int4_shape)
 
 
 def quantize_int4(layer: Any, config: Any) -> None:
     """Replace the layer's float weight by int4 bytes, scales (and zero points, ``g_idx``)."""
-    w = np.asarray(getattr(layer, layer._adapted).numpy())
+    original = np.asarray(getattr(layer, layer._adapted).numpy())
+    w = flat_kernel(layer, original)
     block = block_size_of(config, None)
     values, scale, zero = int4_arrays(w, layer._adapted == "embeddings", block)
     table = layer._adapted == "embeddings"
@@ -98,7 +110,7 @@ def quantize_int4(layer: Any, config: Any) -> None:
     for name, v in made.items():
         setattr(layer, name, v)
     layer._int4_block_size = None if block in (None, -1) else block
-    layer._int4_length = w.shape[-1]
+    layer._int4_length, layer._int4_shape = w.shape[-1], original.shape
 
 
 def int4_float_kernel(layer: Any, packed: Any, scale: Any, zero: Any = None,
@@ -112,7 +124,7 @@ def int4_float_kernel(layer: Any, packed: Any, scale: Any, zero: Any = None,
 
 def int4_matmul(layer: Any, inputs: Any) -> Any:
     """A `Dense` layer's int4 product (before the bias), the inputs' gradient through the
-    dequantized kernel; LoRA's update added."""
+    dequantized kernel; LoRA's update added. (An EinsumDense's: `int4_einsum`.)"""
     grouped = layer._int4_block_size is not None
     extra = [convert_to_tensor(layer.kernel_zero), convert_to_tensor(layer.g_idx)] \
         if grouped else []
@@ -133,6 +145,31 @@ def int4_matmul(layer: Any, inputs: Any) -> Any:
     if layer.lora_enabled:
         lora = linalg.matmul(linalg.matmul(inputs, layer.lora_kernel_a), layer.lora_kernel_b)
         x = cast(x + (layer.lora_alpha / layer.lora_rank) * lora, compute)
+    return x
+
+
+def int4_einsum(layer: Any, inputs: Any) -> Any:
+    """An int4 `EinsumDense`'s product (before the bias): the kernel dequantized in its
+    [rows, columns] form and reshaped back; the inputs' gradient through it."""
+    layout = layer._int8_layout
+    equation = f"{layout.x},{layout.w}->{layout.out}"
+    grouped = layer._int4_block_size is not None
+    extra = [convert_to_tensor(layer.kernel_zero), convert_to_tensor(layer.g_idx)] \
+        if grouped else []
+
+    @custom_gradient
+    def product(x, k, k_scale, *group):
+        float_kernel = reshape(int4_float_kernel(layer, k, k_scale, *group),
+                               list(layer._int4_shape))
+
+        def grad(upstream):
+            back = linalg.einsum(f"{layout.out},{layout.w}->{layout.x}", upstream, float_kernel)
+            return (back,) + (None,) * (2 + len(group))
+        return linalg.einsum(equation, x, float_kernel), grad
+    x = product(inputs, convert_to_tensor(layer.kernel), convert_to_tensor(layer.kernel_scale),
+                *extra)
+    if layer.lora_enabled:
+        x = cast(x + linalg.einsum(equation, inputs, layer._lora_delta()), layer.compute_dtype)
     return x
 
 

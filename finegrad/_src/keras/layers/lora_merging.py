@@ -46,8 +46,8 @@ def _requantized(layer, merged):
                                                         layer._weight_reduced_axes())
         return {w: values, f"{w}_scale": layer._scale_for_storage(scale)}
     if layer.quantization_mode == "int4":
-        values, scale, zero = int4_and_float8.int4_arrays(merged.astype("float32"),
-                                                          w == "embeddings",
+        flat = int4_and_float8.flat_kernel(layer, merged.astype("float32"))
+        values, scale, zero = int4_and_float8.int4_arrays(flat, w == "embeddings",
                                                           layer._int4_block_size)
         out = {w: int4_and_float8.q.pack_int4(values), f"{w}_scale": scale}
         if zero is not None:

@@ -139,7 +139,7 @@ class KernelAdapters:
         base = getattr(self, self._adapted)
         shape = tuple(base.shape)
         if self.quantization_mode == "int4":      # the unpacked weight's shape
-            shape = shape[:-1] + (self._int4_length,)
+            shape = tuple(self._int4_shape)
         regularizer = getattr(self, f"{self._adapted}_regularizer", None)
         a_name, b_name = self._lora_names()
         self.__dict__["_locked"] = False
