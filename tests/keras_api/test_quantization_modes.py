@@ -331,3 +331,154 @@ def test_weight_only_int8_config_equals_keras(keras):
     _same_results(_run(ours, x, None, "fg"), _run(theirs, x, None, "keras"))
     assert ours.get_config()["quantization_config"] == \
         keras.saving.serialize_keras_object(theirs.quantization_config)
+
+
+# --- GPTQ ------------------------------------------------------------------------------------
+
+GPTQ_SETTINGS = [dict(weight_bits=4, group_size=4), dict(weight_bits=8, group_size=-1),
+                 dict(weight_bits=3, group_size=4, symmetric=True),
+                 dict(weight_bits=2, group_size=8, activation_order=True),
+                 dict(weight_bits=4, group_size=-1, activation_order=True, per_channel=False)]
+
+
+@pytest.mark.parametrize("settings", GPTQ_SETTINGS)
+def test_gptq_algorithm_equals_keras(keras, settings):
+    """The Hessian of the calibration inputs and the column-by-column quantization with
+    error feedback equal Keras's (``GPTQ.update_hessian_with_batch``,
+    ``gptq_quantize_matrix``), blocks of 128 columns crossed."""
+    from keras.src.quantizers.gptq import GPTQ, gptq_quantize_matrix
+    from keras.src.quantizers.quantizers import GPTQQuantizer
+    from finegrad._src.keras import gptq_algorithm
+    rows = 136 if settings.get("group_size", -1) > 0 else 12
+    w = RNG.normal(size=(rows, 5)).astype("float32")
+    theirs_config = keras.quantizers.GPTQConfig(dataset=None, tokenizer=None, **settings)
+    dense = keras.layers.Dense(5)
+    dense.build((None, rows))
+    dense.kernel.assign(w)
+    dense.quantize("gptq", config=theirs_config)
+    keras_gptq = GPTQ(dense, theirs_config)
+    estimate = gptq_algorithm.HessianEstimate(rows)
+    for _ in range(2):
+        batch = RNG.normal(size=(3, 7, rows)).astype("float32")
+        keras_gptq.update_hessian_with_batch(batch.reshape(-1, rows))
+        estimate.update(batch)
+    np.testing.assert_allclose(estimate.hessian, np.asarray(keras_gptq.hessian), rtol=1e-5,
+                               atol=1e-5)
+    inverse, diagonal = gptq_algorithm.damped_inverse(estimate.hessian, 0.01)
+    want = gptq_quantize_matrix(
+        w.T, inv_hessian=inverse, group_size=theirs_config.group_size,
+        activation_order=theirs_config.activation_order, order_metric=diagonal,
+        compute_scale_zero=GPTQQuantizer(theirs_config).find_params)
+    ours = K.quantizers.GPTQConfig(dataset=None, tokenizer=None, **settings)
+    got = gptq_algorithm.quantize_matrix(
+        w.T, inverse, lambda x: gptq_algorithm.quantization_parameters(
+            x, ours.weight_bits, ours.symmetric, ours.per_channel, ours.group_size),
+        ours.group_size, ours.activation_order, diagonal)
+    values, want_values = got[0], np.asarray(want[0])
+    # (float32 sums in another order past the first block: a rare value one level away)
+    assert np.abs(values - want_values).max() <= 1
+    assert np.mean(values != want_values) <= 0.01
+    for a, b in zip(got[1:], want[1:], strict=True):
+        np.testing.assert_allclose(a, np.asarray(b).astype(a.dtype), rtol=1e-5, atol=1e-6)
+
+
+def _gptq_model(k, layers_module):
+    table = layers_module.Embedding(20, 8)
+    first = k.Sequential([layers_module.Dense(12, activation="relu"), layers_module.Dense(8)])
+    second = k.Sequential([layers_module.EinsumDense("abc,cd->abd", (None, 8),
+                                                     activation="tanh")])
+    return k.Sequential([k.Input((6,), dtype="int32"), table, first, second]), table, \
+        [first, second]
+
+
+def _gptq_config(quantizers_module, table, blocks, **settings):
+    return quantizers_module.GPTQConfig(
+        dataset=[np.arange(400) * 7 % 20], tokenizer=lambda s: s, num_samples=8,
+        sequence_length=6, quantization_layer_structure={"pre_block_layers": [table],
+                                                         "sequential_blocks": blocks},
+        **settings)
+
+
+@pytest.mark.parametrize("settings", GPTQ_SETTINGS[:3])
+def test_gptq_model_quantize_against_keras(keras, settings, monkeypatch):
+    """Variables, policies and configs as Keras's. Keras 3.15 records no Hessian in its
+    model-level calibration (its hooks wrap ``layer.call``, which a quantized layer's
+    ``__call__`` bypasses for ``quantized_call``), so its result is GPTQ with zero Hessians:
+    finegrad's calibration with its Hessians zeroed gives Keras's values exactly; with the
+    recorded Hessians (the algorithm Keras documents) the values differ."""
+    from finegrad._src.keras import gptq_algorithm
+    ours, table, blocks = _gptq_model(K, L)
+    theirs, their_table, their_blocks = _gptq_model(keras, keras.layers)
+    theirs.set_weights(ours.get_weights())
+    ids = RNG.integers(0, 20, size=(5, 6)).astype("int32")
+    theirs.quantize("gptq", config=_gptq_config(keras.quantizers, their_table, their_blocks,
+                                                **settings))
+    keras_out = theirs.predict(ids, verbose=0)
+    twin, twin_table, twin_blocks = _gptq_model(K, L)
+    twin.set_weights(ours.get_weights())
+    with pytest.warns(UserWarning, match="Embedding.quantize"):
+        ours.quantize("gptq", config=_gptq_config(K.quantizers, table, blocks, **settings))
+    real = ours.predict(ids, verbose=0)
+    monkeypatch.setattr(gptq_algorithm.HessianEstimate, "update", lambda self, x: None)
+    with pytest.warns(UserWarning, match="Embedding.quantize"):
+        twin.quantize("gptq", config=_gptq_config(K.quantizers, twin_table, twin_blocks,
+                                                  **settings))
+    for block, other in zip(twin_blocks, their_blocks, strict=True):
+        for layer, their_layer in zip(block.layers, other.layers, strict=True):
+            assert layer.dtype_policy.name == their_layer.dtype_policy.name
+            assert layer.get_config()["dtype"] == keras.dtype_policies.serialize(
+                their_layer.dtype_policy)
+            _same_weights(layer, their_layer)
+    np.testing.assert_allclose(twin.predict(ids, verbose=0), keras_out, rtol=1e-5, atol=1e-6)
+    assert not np.allclose(real, keras_out)      # the recorded Hessians move the result
+
+
+def test_gptq_files_travel_both_ways_with_keras(keras, tmp_path):
+    pytest.importorskip("h5py")
+    ours, table, blocks = _gptq_model(K, L)
+    with pytest.warns(UserWarning):
+        ours.quantize("gptq", config=_gptq_config(K.quantizers, table, blocks,
+                                                  weight_bits=4, group_size=4))
+    theirs, their_table, their_blocks = _gptq_model(keras, keras.layers)
+    theirs.quantize("gptq", config=_gptq_config(keras.quantizers, their_table, their_blocks,
+                                                weight_bits=8, group_size=-1))
+    for block in their_blocks:      # (Keras 3.15 cannot save a config holding the layers)
+        for layer in block.layers:
+            layer.quantization_config.quantization_layer_structure = None
+    ids = RNG.integers(0, 20, size=(5, 6)).astype("int32")
+    ours.save(str(tmp_path / "ours.keras"))
+    theirs.save(str(tmp_path / "theirs.keras"))
+    in_keras = keras.saving.load_model(str(tmp_path / "ours.keras"))
+    np.testing.assert_allclose(in_keras.predict(ids, verbose=0), ours.predict(ids, verbose=0),
+                               rtol=1e-5, atol=1e-6)
+    assert in_keras.layers[1].layers[0].dtype_policy.name == "gptq/4/4_from_float32"
+    # Keras 3.15 writes no zero points for GPTQ (its save skips "kernel_zero" when it has no
+    # merged LoRA zero point): its file cannot give the layer back, and finegrad says so
+    with pytest.raises(ValueError, match="expected 5 variables, but received 4"):
+        K.saving.load_model(str(tmp_path / "theirs.keras"))
+
+
+def test_gptq_errors_and_the_float_kernel_before_calibration():
+    dense = L.Dense(3)
+    dense.build((None, 4))
+    with pytest.raises(ValueError, match="For GPTQ, you must pass a `GPTQConfig`"):
+        dense.quantize("gptq")
+    with pytest.raises(ValueError, match="Unsupported weight_bits 5"):
+        K.quantizers.GPTQConfig(dataset=None, tokenizer=None, weight_bits=5)
+    x = RNG.normal(size=(2, 4)).astype("float32")
+    before = dense(x).numpy()
+    dense.quantize("gptq", config=K.quantizers.GPTQConfig(None, None, group_size=2))
+    assert dense.dtype_policy.name == "gptq/4/2_from_float32"
+    np.testing.assert_allclose(dense(x).numpy(), before)     # not calibrated yet
+    with pytest.raises(NotImplementedError, match="lora is not currently supported with GPTQ"):
+        dense.enable_lora(2)
+    model = K.Sequential([K.Input((4,)), L.Dense(3)])
+    with pytest.raises(ValueError, match="a valid quantization structure must be provided"):
+        model.quantize("gptq", config=K.quantizers.GPTQConfig([[1]], lambda s: s))
+    block = K.Sequential([L.Dense(2)])
+    model = K.Sequential([K.Input((3,)), block])
+    with pytest.raises(ValueError, match="requires a dataset and a tokenizer"):
+        model.quantize("gptq", config=K.quantizers.GPTQConfig(
+            None, None, quantization_layer_structure={"sequential_blocks": [block]}))
+    with pytest.raises(NotImplementedError, match="quantization mode 'awq'"):
+        model.quantize("awq")

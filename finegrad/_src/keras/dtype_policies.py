@@ -119,6 +119,22 @@ class Int4DTypePolicy(QuantizedDTypePolicy):
         self.block_size = int(parts[1])
 
 
+class GPTQDTypePolicy(QuantizedDTypePolicy):
+    """GPTQ's policy, ``"gptq/<weight_bits>/<group_size>_from_<source>"``."""
+
+    def __init__(self, mode: str, source_name: Any = None) -> None:
+        parts = str(mode).split("/")
+        ok = len(parts) == 3 and parts[0] == "gptq" and all(
+            p.lstrip("-").isdigit() for p in parts[1:])
+        if not ok or int(parts[1]) not in (2, 3, 4, 8) or int(parts[2]) < -1 or \
+                int(parts[2]) == 0:
+            raise ValueError(f"keras.dtype_policies.GPTQDTypePolicy: Invalid mode. Expected "
+                             f"format 'gptq/<weight_bits>/<group_size>' (bits 2, 3, 4 or 8; "
+                             f"group size -1 or positive), but got '{mode}'.")
+        super().__init__(mode, source_name)
+        self.weight_bits, self.group_size = int(parts[1]), int(parts[2])
+
+
 class QuantizedFloat8DTypePolicy(QuantizedDTypePolicy):
     """float8's policy, with the length of its amax histories (1024 by default)."""
 
@@ -137,7 +153,7 @@ class QuantizedFloat8DTypePolicy(QuantizedDTypePolicy):
 
 
 _QUANTIZED = {c.__name__: c for c in (QuantizedDTypePolicy, Int4DTypePolicy,
-                                      QuantizedFloat8DTypePolicy)}
+                                      QuantizedFloat8DTypePolicy, GPTQDTypePolicy)}
 
 
 def quantized_policy(name: str) -> Any:
@@ -145,6 +161,8 @@ def quantized_policy(name: str) -> Any:
     mode, _, source = name.partition("_from_")
     if mode.startswith("int4/"):
         return Int4DTypePolicy(mode, source)
+    if mode.startswith("gptq/"):
+        return GPTQDTypePolicy(mode, source)
     if mode == "float8":
         return QuantizedFloat8DTypePolicy(mode, source)
     return QuantizedDTypePolicy(mode, source)

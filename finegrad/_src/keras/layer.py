@@ -587,8 +587,8 @@ class Layer:
         """A new layer from `get_config`'s dictionary."""
         config = dict(config)
         dtype = config.get("dtype")
-        if isinstance(dtype, dict) and dtype.get("class_name") not in (
-                "GPTQDTypePolicy", "AWQDTypePolicy"):     # (those: the layer raises)
+        if isinstance(dtype, dict) and dtype.get("class_name") != "AWQDTypePolicy":
+            # (AWQ: the layer raises NotImplementedError)
             config["dtype"] = dtype_policies.get(dtype)
         try:
             return cls(**config)

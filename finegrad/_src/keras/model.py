@@ -15,8 +15,8 @@ import warnings
 
 from finegrad._src.graph.tracing.builder import TensorSpec
 from finegrad._src.graph.tracing.function import function
-from finegrad._src.keras import (functional, model_config, model_files, quantizers, saving,
-                                 summary)
+from finegrad._src.keras import (functional, gptq_calibration, model_config, model_files,
+                                 quantizers, saving, summary)
 from finegrad._src.keras.layer import _as_shape as as_shape, _shape_of as input_shape_of
 from finegrad._src.keras.object_serialization import json_default, serialize_keras_object
 from finegrad._src.keras.nodes import KerasTensor
@@ -226,6 +226,8 @@ class Model(Trainer, Layer):
         if not done:
             raise ValueError(f"{where}: could not quantize any layer with mode="
                              f"{config.mode!r}; Dense, EinsumDense and Embedding support it")
+        if config.mode == "gptq":
+            gptq_calibration.calibrate(self, config, lambda layer: _picked(layer, filters))
         self.train_function = self.test_function = self.predict_function = None
 
     def save_weights(self, filepath: Any, overwrite: Any = True) -> Any:

@@ -31,7 +31,7 @@ from finegrad._src.ops.math.elementwise import where
 from finegrad._src.ops.math.reductions import reduce_max
 
 QUANTIZATION_MODES = ("int8", "float8", "int4", "gptq", "awq")
-IMPLEMENTED_MODES = ("int8", "int4", "float8")
+IMPLEMENTED_MODES = ("int8", "int4", "float8", "gptq")
 EPSILON = 1e-7   # Keras's backend.epsilon() in its quantizers
 # float8 formats: (largest finite value, mantissa bits, smallest normal exponent)
 FLOAT8 = {"float8_e4m3fn": (448.0, 3, -6), "float8_e5m2": (57344.0, 2, -14)}
@@ -160,8 +160,68 @@ class Float8QuantizationConfig(QuantizationConfig):
         return cls()
 
 
+class GPTQConfig(QuantizationConfig):
+    """GPTQ (post-training, layer by layer): each Dense/EinsumDense kernel of the
+    ``quantization_layer_structure``'s blocks is quantized to ``weight_bits`` column by
+    column, the error spread over the columns not yet quantized through the inverse
+    Hessian ``2 X^T X`` of the layer's calibration inputs (damped by ``hessian_damping``
+    times its mean diagonal). ``dataset``: strings (tokenized by ``tokenizer``) or token
+    arrays; ``num_samples`` windows of ``sequence_length`` tokens are taken from it.
+
+    >>> GPTQConfig(dataset=[[1, 2]], tokenizer=None, group_size=8).dtype_policy_string()
+    'gptq/4/8'
+    """
+
+    mode = "gptq"
+
+    def __init__(self, dataset: Any, tokenizer: Any, *, weight_bits: int = 4,
+                 num_samples: int = 128, per_channel: bool = True, sequence_length: int = 512,
+                 hessian_damping: float = 0.01, group_size: int = 128, symmetric: bool = False,
+                 activation_order: bool = False, quantization_layer_structure: Any = None):
+        super().__init__()
+        where = "keras.quantizers.GPTQConfig"
+        for bad, message in ((weight_bits not in (2, 3, 4, 8),
+                              f"Unsupported weight_bits {weight_bits}. Supported values are "
+                              f"2, 3, 4, and 8."),
+                             (num_samples <= 0, "num_samples must be a positive integer."),
+                             (sequence_length <= 0,
+                              "sequence_length must be a positive integer."),
+                             (not 0 <= hessian_damping <= 1,
+                              "hessian_damping must be between 0 and 1."),
+                             (group_size < -1 or group_size == 0,
+                              f"Invalid group_size. Supported values are -1 (whole-tensor) or "
+                              f"a positive integer, but got {group_size}.")):
+            if bad:
+                raise ValueError(f"{where}: {message}")
+        self.dataset, self.tokenizer = dataset, tokenizer
+        self.weight_bits, self.num_samples, self.per_channel = weight_bits, num_samples, \
+            per_channel
+        self.sequence_length, self.hessian_damping = sequence_length, hessian_damping
+        self.group_size, self.symmetric = group_size, symmetric
+        self.activation_order = activation_order
+        self.quantization_layer_structure = quantization_layer_structure
+
+    def get_config(self) -> dict:
+        return {"dataset": None, "tokenizer": None, "weight_bits": self.weight_bits,
+                "num_samples": self.num_samples, "per_channel": self.per_channel,
+                "sequence_length": self.sequence_length,
+                "hessian_damping": self.hessian_damping, "group_size": self.group_size,
+                "symmetric": self.symmetric, "activation_order": self.activation_order,
+                # (like the dataset, the structure serves the calibration only; it holds
+                # layers, whose configs hold this config: Keras 3.15 recurses without end)
+                "quantization_layer_structure": None}
+
+    @classmethod
+    def from_config(cls, config: dict) -> Any:
+        return cls(**config)
+
+    def dtype_policy_string(self) -> str:
+        return f"gptq/{self.weight_bits}/{self.group_size}"
+
+
 _CLASSES = {c.__name__: c for c in (AbsMaxQuantizer, Int8QuantizationConfig,
-                                    Int4QuantizationConfig, Float8QuantizationConfig)}
+                                    Int4QuantizationConfig, Float8QuantizationConfig,
+                                    GPTQConfig)}
 
 
 def serialize(obj: Any) -> Any:
@@ -201,14 +261,16 @@ def resolve_config(mode: Any, config: Any, where: str) -> Any:
     """
     if isinstance(config, str):
         mode, config = config, None
-    if mode in ("gptq", "awq") or getattr(config, "mode", None) in ("gptq", "awq"):
-        got = mode if mode in ("gptq", "awq") else config.mode
-        raise NotImplementedError(f"{where}: quantization mode {got!r} (calibrated with a "
-                                  f"dataset) is not implemented in finegrad.keras; expected "
-                                  f"one of {IMPLEMENTED_MODES}")
+    if mode == "awq" or getattr(config, "mode", None) == "awq":
+        raise NotImplementedError(f"{where}: quantization mode 'awq' (activation-aware, "
+                                  f"calibrated with a dataset) is not implemented in "
+                                  f"finegrad.keras; expected one of {IMPLEMENTED_MODES}")
     if config is None:
         defaults = {"int8": Int8QuantizationConfig, "int4": Int4QuantizationConfig,
                     "float8": Float8QuantizationConfig}
+        if mode == "gptq":
+            raise ValueError(f"{where}: For GPTQ, you must pass a `GPTQConfig` object in the "
+                             f"`config` argument.")
         if mode not in defaults:
             raise ValueError(f"{where}: Invalid quantization mode. Expected one of "
                              f"{QUANTIZATION_MODES}. Received: mode={mode}")
@@ -254,32 +316,33 @@ def grouped_quantize(w: Any, block_size: int) -> tuple[Any, Any, Any]:
             np.squeeze(zero, 1).astype("int8"))
 
 
-def pack_int4(values: Any) -> Any:
-    """Two int4 values (int8 in [-8, 7]) per byte along the last axis (padded to even):
-    the first of each pair in the low nibble.
+def pack_int4(values: Any, dtype: str = "int8") -> Any:
+    """Two int4 values (int8 in [-8, 7], or uint8 in [0, 15]) per byte along the last axis
+    (padded to even): the first of each pair in the low nibble.
 
     >>> pack_int4(np.array([[-3, 7, 2]], "int8")).tolist()
     [[125, 2]]
     """
-    values = np.asarray(values, "int8")
+    values = np.asarray(values, dtype)
     if values.shape[-1] % 2:
-        values = np.concatenate([values, np.zeros(values.shape[:-1] + (1,), "int8")], -1)
-    low = np.bitwise_and(values[..., ::2], np.int8(15))
-    high = np.bitwise_and(values[..., 1::2], np.int8(15))
-    return np.bitwise_or(low, np.left_shift(high, np.int8(4))).astype("int8")
+        values = np.concatenate([values, np.zeros(values.shape[:-1] + (1,), dtype)], -1)
+    low = np.bitwise_and(values[..., ::2], np.array(15, dtype))
+    high = np.bitwise_and(values[..., 1::2], np.array(15, dtype))
+    return np.bitwise_or(low, np.left_shift(high, np.array(4, dtype))).astype(dtype)
 
 
-def unpack_int4(packed: Any, length: int) -> Any:
-    """The int8 values in [-8, 7] of a `pack_int4` tensor, ``length`` of them along the
-    last axis (finegrad ops, so it runs in a traced step too)."""
+def unpack_int4(packed: Any, length: int, signed: bool = True) -> Any:
+    """The values of a `pack_int4` tensor (int8 in [-8, 7]; unsigned: uint8 in [0, 15]),
+    ``length`` of them along the last axis (finegrad ops: it runs in a traced step too)."""
     packed = cast(convert_to_tensor(packed), "int32")
     byte = floormod(packed, 256)
-    low, high = floormod(byte, 16), floordiv(byte, 16)
-    signed = [where(n >= 8, n - 16, n) for n in (low, high)]
-    pairs = stack(signed, axis=-1)
+    nibbles = [floormod(byte, 16), floordiv(byte, 16)]
+    if signed:
+        nibbles = [where(n >= 8, n - 16, n) for n in nibbles]
+    pairs = stack(nibbles, axis=-1)
     shape = [-1 if d is None else d for d in packed.shape[:-1]]
     flat = reshape(pairs, shape + [2 * packed.shape[-1]])
-    return cast(flat[..., :length], "int8")
+    return cast(flat[..., :length], "int8" if signed else "uint8")
 
 
 def dequantize_groups(values: Any, scale: Any, zero: Any, g_idx: Any, axis: int) -> Any:

@@ -17,6 +17,7 @@ from finegrad._src.keras import activations, constraints, initializers, regulari
 from finegrad._src.keras.layer import Layer
 from finegrad._src.keras.layers.int4_and_float8 import (float8_product, int4_einsum,
                                                         int4_lookup, int4_matmul)
+from finegrad._src.keras.layers.gptq_layers import gptq_product
 from finegrad._src.keras.layers.low_rank_and_int8 import (EinsumInt8, KernelAdapters,
                                                          int8_einsum, quantized_dtype)
 from finegrad._src.ops.linalg import products as linalg
@@ -132,6 +133,8 @@ class Dense(KernelAdapters, Layer):
                 x = self._int8_matmul(inputs)
             elif mode == "int4":
                 x = int4_matmul(self, inputs)
+            elif mode == "gptq":
+                x = gptq_product(self, inputs)
             else:
                 x = linalg.matmul(inputs, self.effective_kernel())
             if self.bias is not None:
@@ -244,11 +247,13 @@ class EinsumDense(KernelAdapters, Layer):
                  bias_initializer: str = "zeros", kernel_regularizer: Any = None,
                  bias_regularizer: Any = None, activity_regularizer: Any = None,
                  kernel_constraint: Any = None, bias_constraint: Any = None, lora_rank: Any = None,
-                 lora_alpha: Any = None, quantization_config: Any = None, **kwargs: Any) -> None:
+                 lora_alpha: Any = None, quantization_config: Any = None,
+                 gptq_unpacked_column_size: Any = None, **kwargs: Any) -> None:
         quantized = quantized_dtype(kwargs)
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)
         self._init_adapters(lora_rank, lora_alpha, quantization_config)
         self._pending_quantization = quantized
+        self.gptq_unpacked_column_size = gptq_unpacked_column_size   # (set by GPTQ)
         self.equation = equation
         self.partial_output_shape = (tuple(output_shape) if isinstance(output_shape,
                                                                        (list, tuple))
@@ -287,6 +292,8 @@ class EinsumDense(KernelAdapters, Layer):
                 x = int8_einsum(self, inputs)
             elif self.quantization_mode == "int4":
                 x = int4_einsum(self, inputs)
+            elif self.quantization_mode == "gptq":
+                x = gptq_product(self, inputs)
             else:
                 x = linalg.einsum(self.equation, inputs, self.effective_kernel())
             if self.bias is not None:
@@ -315,6 +322,8 @@ class EinsumDense(KernelAdapters, Layer):
                       bias_axes=self.bias_axes)
         config.update(weight_config(self, "kernel", "bias", activity=True))
         config.update(self.adapter_config())
+        if self.gptq_unpacked_column_size:
+            config["gptq_unpacked_column_size"] = self.gptq_unpacked_column_size
         return config
 
 

@@ -199,7 +199,8 @@ FLOAT8_NAMES = ("inputs_scale", "inputs_amax_history", "kernel_scale", "kernel_a
 # ("{w}": the kernel or the embeddings; a name the layer does not have is skipped)
 SAVED_ORDER = {None: ("{w}", "bias"), "int8": ("{w}", "bias", "{w}_scale"),
                "int4": ("{w}", "bias", "{w}_scale", "{w}_zero", "g_idx"),
-               "float8": ("{w}", "bias") + FLOAT8_NAMES}
+               "float8": ("{w}", "bias") + FLOAT8_NAMES,
+               "gptq": ("bias", "quantized_kernel", "{w}_scale", "{w}_zero", "g_idx")}
 
 
 def build_float8(layer: Any, policy: Any = None) -> None:

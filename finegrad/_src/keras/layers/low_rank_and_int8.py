@@ -25,6 +25,7 @@ from finegrad._src.ad.custom import custom_gradient
 from finegrad._src.keras import dtype_policies, initializers, quantizers
 from finegrad._src.keras.layers.int4_and_float8 import (SAVED_ORDER, build_float8,
                                                           quantize_int4)
+from finegrad._src.keras.layers.gptq_layers import build_gptq, drop_float_kernel
 from finegrad._src.keras.layers.lora_merging import merged_lora_weights
 from finegrad._src.ops.array.structural import cast, convert_to_tensor, reshape, transpose
 from finegrad._src.ops.linalg import products as linalg
@@ -68,10 +69,8 @@ def quantized_dtype(kwargs: dict) -> Any:
             (isinstance(dtype, dict) and dtype.get("class_name") in (
                 "Int4DTypePolicy", "GPTQDTypePolicy", "AWQDTypePolicy")) or \
             (isinstance(dtype, str) and "_from_" in dtype):
-        if isinstance(dtype, dict) and dtype.get("class_name") in ("GPTQDTypePolicy",
-                                                                   "AWQDTypePolicy"):
-            raise NotImplementedError(f"keras.layers: the dtype policy "
-                                      f"{dtype['class_name']} (mode "
+        if isinstance(dtype, dict) and dtype.get("class_name") == "AWQDTypePolicy":
+            raise NotImplementedError(f"keras.layers: the dtype policy AWQDTypePolicy (mode "
                                       f"{dtype['config'].get('mode')!r}) is not implemented "
                                       f"in finegrad.keras; expected one of "
                                       f"{quantizers.IMPLEMENTED_MODES}")
@@ -95,7 +94,7 @@ class KernelAdapters:
     _quantize_inputs = True
     _int4_block_size: Any = None
 
-    _quantization_modes: tuple[str, ...] = ("int8", "int4", "float8")
+    _quantization_modes: tuple[str, ...] = ("int8", "int4", "float8", "gptq")
 
     def _build_adapters(self):
         """At the end of ``build``: the quantization a quantized config asked for (its
@@ -106,7 +105,12 @@ class KernelAdapters:
             if config is None and policy.quantization_mode == "int4":
                 size = getattr(policy, "block_size", -1)
                 config = quantizers.Int4QuantizationConfig(block_size=size)
+            if config is None and policy.quantization_mode == "gptq":
+                config = quantizers.GPTQConfig(None, None, weight_bits=policy.weight_bits,
+                                               group_size=policy.group_size)
             self.quantize(policy.quantization_mode, type_check=False, config=config)
+            if policy.quantization_mode == "gptq":     # a saved layer is calibrated
+                drop_float_kernel(self)
             self._dtype_policy = policy
         if self.lora_rank:
             self.enable_lora(self.lora_rank, self.lora_alpha)
@@ -136,6 +140,9 @@ class KernelAdapters:
         if self.lora_enabled:
             raise ValueError(f"{where}: lora is already enabled. This can only be done once "
                              f"per layer.")
+        if self.quantization_mode == "gptq":
+            raise NotImplementedError(f"{where}: lora is not currently supported with GPTQ "
+                                      f"quantization.")
         base = getattr(self, self._adapted)
         shape = tuple(base.shape)
         if self.quantization_mode == "int4":      # the unpacked weight's shape
@@ -203,12 +210,15 @@ class KernelAdapters:
             self._quantize_int8(config)
         elif mode == "int4":
             quantize_int4(self, config)
+        elif mode == "gptq":
+            build_gptq(self, config, self._pending_quantization)
         else:
             build_float8(self, self._pending_quantization)
         self.quantization_config, self.quantization_mode = config, mode
         source = self.dtype_policy.name
         block = getattr(self, "_int4_block_size", None)
-        label = f"int4/{-1 if block is None else block}" if mode == "int4" else mode
+        label = f"int4/{-1 if block is None else block}" if mode == "int4" else \
+            config.dtype_policy_string() if mode == "gptq" else mode
         self._dtype_policy = dtype_policies.get(f"{label}_from_{source}")
 
     def _check_quantizers(self, config, where):
