@@ -286,6 +286,10 @@ class EinsumDense(KernelAdapters, Layer):
         return self._int8_layout.to_output_layout(scale, self._int8_layout.w, np.reshape,
                                                   np.transpose, np.shape)
 
+    def _scale_in_kernel_layout(self, scale):
+        shape = tuple(self._stored_weight().shape)
+        return self._int8_layout.to_kernel_layout(scale, shape).numpy()
+
     def compute_output_shape(self, input_shape: Any) -> Any:
         return tuple(einsum_shapes(self.equation, self.bias_axes, list(input_shape),
                                    self.partial_output_shape)[2])
@@ -358,13 +362,16 @@ class Embedding(KernelAdapters, Layer):
     def _scale_for_storage(self, scale):
         return scale[:, 0]
 
+    def _scale_in_kernel_layout(self, scale):
+        return scale[:, None]
+
     def call(self, inputs: Any) -> Tensor:
         if inputs.dtype.name not in ("int32", "int64"):
             inputs = cast(inputs, "int32")
         if self.quantization_mode != "int8":
             return gather(self.effective_kernel(), inputs)
         scale = gather(self.embeddings_scale, inputs)
-        out = cast(gather(self.embeddings, inputs), self.compute_dtype) / \
+        out = cast(gather(self._stored_weight(), inputs), self.compute_dtype) / \
             expand_dims(scale, -1)
         if self.lora_enabled:
             lora = linalg.matmul(gather(self.lora_embeddings_a, inputs), self.lora_embeddings_b)
