@@ -290,8 +290,8 @@ def test_errors():
     with pytest.raises(ValueError, match="Contradictory arguments: mode='int8' but "
                                          "config.mode='int4'"):
         dense.quantize("int8", config=K.quantizers.Int4QuantizationConfig())
-    with pytest.raises(NotImplementedError, match="Dense.quantize: quantization mode 'gptq'"):
-        dense.quantize("gptq")
+    with pytest.raises(NotImplementedError, match="Dense.quantize: quantization mode 'awq'"):
+        dense.quantize("awq")
     with pytest.raises(NotImplementedError, match="custom quantizers are not implemented"):
         dense.quantize("int8", config=K.quantizers.Int8QuantizationConfig(
             weight_quantizer=K.quantizers.AbsMaxQuantizer(axis=0)))

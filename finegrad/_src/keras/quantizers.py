@@ -255,9 +255,9 @@ def resolve_config(mode: Any, config: Any, where: str) -> Any:
     default config, or the config given (whose mode must agree).
 
     Raises:
-        ValueError: for an unknown mode, a config that is not a QuantizationConfig, or a
-            mode that contradicts the config's.
-        NotImplementedError: for "gptq" and "awq" (not implemented in finegrad.keras).
+        ValueError: for an unknown mode, a config that is not a QuantizationConfig, a mode
+            that contradicts the config's, or "gptq" without its GPTQConfig.
+        NotImplementedError: for "awq" (not implemented in finegrad.keras).
     """
     if isinstance(config, str):
         mode, config = config, None

@@ -67,7 +67,7 @@ def drop_float_kernel(layer: Any) -> None:
     """After calibration (or when loading a calibrated layer): the float kernel goes."""
     layer.__dict__["_locked"] = False
     try:
-        delattr(layer, "kernel")
+        delattr(layer, "_kernel")
     finally:
         layer.__dict__["_locked"] = True
     layer.is_gptq_calibrated = True

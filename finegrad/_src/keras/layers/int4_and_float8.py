@@ -68,7 +68,7 @@ def flat_kernel(layer: Any, w: Any) -> Any:
 
 def int4_numpy_weight(layer: Any) -> Any:
     """The dequantized float weight of an int4 layer, as a NumPy array."""
-    values = q.unpack_int4(getattr(layer, layer._adapted), layer._int4_length).numpy()
+    values = q.unpack_int4(layer._stored_weight(), layer._int4_length).numpy()
     table = layer._adapted == "embeddings"
     scale = getattr(layer, f"{layer._adapted}_scale").numpy()
     if layer._int4_block_size is None:
@@ -82,7 +82,7 @@ def int4_numpy_weight(layer: Any) -> Any:
 
 def quantize_int4(layer: Any, config: Any) -> None:
     """Replace the layer's float weight by int4 bytes, scales (and zero points, ``g_idx``)."""
-    original = np.asarray(getattr(layer, layer._adapted).numpy())
+    original = np.asarray(layer._stored_weight().numpy())
     w = flat_kernel(layer, original)
     block = block_size_of(config, None)
     values, scale, zero = int4_arrays(w, layer._adapted == "embeddings", block)
@@ -90,7 +90,7 @@ def quantize_int4(layer: Any, config: Any) -> None:
     rows = w.shape[-1] if table else w.shape[0]
     layer.__dict__["_locked"] = False
     try:
-        delattr(layer, layer._adapted)
+        delattr(layer, f"_{layer._adapted}")
         stored = _add(layer, layer._adapted, values.shape[:-1] + (-(-w.shape[-1] // 2),), "int8",
                       trainable=False)
         made = {layer._adapted: stored,
@@ -140,8 +140,8 @@ def int4_matmul(layer: Any, inputs: Any) -> Any:
             return linalg.matmul(x, float_kernel), grad
         unpacked = q.unpack_int4(k, layer._int4_length)
         return cast(linalg.matmul(x, cast(unpacked, x.dtype)), compute) / k_scale, grad
-    x = product(inputs, convert_to_tensor(layer.kernel), convert_to_tensor(layer.kernel_scale),
-                *extra)
+    x = product(inputs, convert_to_tensor(layer._stored_weight()),
+                convert_to_tensor(layer.kernel_scale), *extra)
     if layer.lora_enabled:
         lora = linalg.matmul(linalg.matmul(inputs, layer.lora_kernel_a), layer.lora_kernel_b)
         x = cast(x + (layer.lora_alpha / layer.lora_rank) * lora, compute)
@@ -166,8 +166,8 @@ def int4_einsum(layer: Any, inputs: Any) -> Any:
             back = linalg.einsum(f"{layout.out},{layout.w}->{layout.x}", upstream, float_kernel)
             return (back,) + (None,) * (2 + len(group))
         return linalg.einsum(equation, x, float_kernel), grad
-    x = product(inputs, convert_to_tensor(layer.kernel), convert_to_tensor(layer.kernel_scale),
-                *extra)
+    x = product(inputs, convert_to_tensor(layer._stored_weight()),
+                convert_to_tensor(layer.kernel_scale), *extra)
     if layer.lora_enabled:
         x = cast(x + linalg.einsum(equation, inputs, layer._lora_delta()), layer.compute_dtype)
     return x
@@ -176,7 +176,7 @@ def int4_einsum(layer: Any, inputs: Any) -> Any:
 def int4_lookup(layer: Any, ids: Any) -> Any:
     """An int4 `Embedding`'s rows for ``ids``, dequantized (LoRA's update added)."""
     compute = layer.compute_dtype
-    rows = gather(q.unpack_int4(layer.embeddings, layer._int4_length), ids)
+    rows = gather(q.unpack_int4(layer._stored_weight(), layer._int4_length), ids)
     scale = gather(layer.embeddings_scale, ids)
     if layer._int4_block_size is None:
         out = cast(rows, compute) / expand_dims(scale, -1)
@@ -255,7 +255,7 @@ def float8_product(layer: Any, inputs: Any, training: Any, product: Any) -> Any:
     forward = _qdq_forward(training, layer.compute_dtype)
     read = convert_to_tensor
     x = product(forward(inputs, read(layer.inputs_scale), read(layer.inputs_amax_history)),
-                forward(read(layer.kernel), read(layer.kernel_scale),
+                forward(read(layer._stored_weight()), read(layer.kernel_scale),
                         read(layer.kernel_amax_history)))
     x = _qdq_backward(layer.compute_dtype)(x, read(layer.outputs_grad_scale),
                                            read(layer.outputs_grad_amax_history))

@@ -32,7 +32,7 @@ def _float_weight(layer):
     mode = layer.quantization_mode
     if mode == "int4":
         return int4_and_float8.int4_numpy_weight(layer)
-    base = getattr(layer, layer._adapted).numpy()
+    base = layer._stored_weight().numpy()
     if mode == "int8":
         return np.asarray(base, "float32") / layer._int8_scale_in_weight_layout()
     return base
@@ -68,7 +68,7 @@ def merged_lora_weights(layer: Any) -> list:
     out = []
     for template in int4_and_float8.SAVED_ORDER[layer.quantization_mode]:
         name = template.format(w=layer._adapted)
-        v = getattr(layer, name, None)
+        v = layer.stored(name)
         if v is not None:
             out.append(SavedValue(v, values[name], zero_factors) if name in values else v)
     return out

@@ -11,9 +11,13 @@ of an embedding table), and the inputs of a dense layer are quantized the same w
 example at each call; the integer product is divided by both scales. The gradient with
 respect to the inputs is that of the dequantized kernel (Keras's custom gradient); the int8
 kernel gets none. An EinsumDense keeps one scale per kernel entry left after the
-contraction, stored in the output's layout. Unlike Keras, ``layer.kernel`` stays the
-stored variable (Keras returns the merged or unpacked kernel there); the layers compute with
-`effective_kernel`.
+contraction, stored in the output's layout.
+
+As in Keras, ``layer.kernel`` (``layer.embeddings``) is the stored variable, or with LoRA on
+the merged kernel ``kernel + (lora_alpha / rank) * lora_a @ lora_b`` in the compute dtype (the
+variable itself is ``layer._kernel``); a layer saves what Keras's ``save_own_variables``
+saves, in its order for each mode, and with LoRA on the merged kernel (a quantized one
+quantized again) and not LoRA's weights (`lora_merging`); loading one zeros them.
 """
 from __future__ import annotations
 
@@ -81,13 +85,35 @@ def quantized_dtype(kwargs: dict) -> Any:
     return dtype
 
 
+class _AdaptedWeight:
+    """``layer.kernel`` / ``layer.embeddings``: the variable (kept as ``_kernel``), or with LoRA
+    on the merged kernel, as Keras's property."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __get__(self, layer: Any, owner: Any = None) -> Any:
+        if layer is None:
+            return self
+        base = layer.__dict__.get(f"_{self.name}")
+        if base is None:
+            raise AttributeError(f"You must build the layer before accessing `{self.name}`.")
+        return layer.effective_kernel() if layer.lora_enabled else base
+
+    def __set__(self, layer: Any, value: Any) -> None:
+        layer.__dict__[f"_{self.name}"] = value
+
+
 class KernelAdapters:
-    """LoRA and int8 quantization over one weight (``kernel``, or ``embeddings``)."""
+    """LoRA and quantization (int8, int4, float8, GPTQ) over one weight (``kernel``, or
+    ``embeddings``)."""
 
     if TYPE_CHECKING:   # a mixin of `Layer`s: their attributes (and the weights it adds)
         def __getattr__(self, name: str) -> Any: ...
 
     _adapted = "kernel"
+    kernel = _AdaptedWeight("kernel")
+    embeddings = _AdaptedWeight("embeddings")
     lora_enabled = False
     quantization_mode = None
     _pending_quantization: Any = None
@@ -143,7 +169,7 @@ class KernelAdapters:
         if self.quantization_mode == "gptq":
             raise NotImplementedError(f"{where}: lora is not currently supported with GPTQ "
                                       f"quantization.")
-        base = getattr(self, self._adapted)
+        base = self._stored_weight()
         shape = tuple(base.shape)
         if self.quantization_mode == "int4":      # the unpacked weight's shape
             shape = tuple(self._int4_shape)
@@ -165,13 +191,23 @@ class KernelAdapters:
         self.lora_enabled, self.lora_rank = True, rank
         self.lora_alpha = lora_alpha if lora_alpha is not None else rank
 
+    def _stored_weight(self):
+        """The kernel's variable (``layer.kernel`` is the merged kernel with LoRA on)."""
+        return self.__dict__[f"_{self._adapted}"]
+
+    def stored(self, name: str) -> Any:
+        """The variable ``name`` (the kernel's own for ``kernel``/``embeddings``), or None."""
+        if name == self._adapted:
+            return self.__dict__.get(f"_{name}")
+        return getattr(self, name, None)
+
     def _lora_delta(self):
         a, b = (getattr(self, n) for n in self._lora_names())
         return (self.lora_alpha / self.lora_rank) * linalg.matmul(a, b)
 
     def effective_kernel(self) -> Any:
         """The weight the layer computes with: the stored one, plus the LoRA update."""
-        base = getattr(self, self._adapted)
+        base = self._stored_weight()
         if not self.lora_enabled:
             return base
         return cast(base + self._lora_delta(), self.compute_dtype)
@@ -233,11 +269,11 @@ class KernelAdapters:
                                       f"{quantizers.serialize(config)}")
 
     def _quantize_int8(self, config):
-        base = getattr(self, self._adapted)
+        base = self._stored_weight()
         q, scale = _abs_max_numpy(base.numpy(), self._weight_reduced_axes())
         self.__dict__["_locked"] = False
         try:
-            delattr(self, self._adapted)
+            delattr(self, f"_{self._adapted}")
             stored = self.add_weight(name=self._adapted, shape=q.shape, dtype="int8",
                                      initializer="zeros", trainable=False)
             scale = self._scale_for_storage(scale)
@@ -258,10 +294,20 @@ class KernelAdapters:
             return merged_lora_weights(self)
         out = []
         for name in SAVED_ORDER[self.quantization_mode]:
-            v = getattr(self, name.format(w=self._adapted), None)
+            v = self.stored(name.format(w=self._adapted))
             if v is not None:
                 out.append(v)
         return out
+
+    def saved_variables(self, variables: list) -> list:
+        """What Keras's ``save_own_variables`` stores in place of the layer's ``variables``:
+        `_saved_variables`, then the other weights of a subclass (not LoRA's, nor a GPTQ
+        layer's float kernel)."""
+        spec = self._saved_variables()
+        used = [getattr(v, "variable", v) for v in spec] + \
+            [self.__dict__.get(n) for n in self._lora_names()] + \
+            [self.__dict__.get(f"_{self._adapted}")]
+        return spec + [v for v in variables if all(v is not u for u in used)]
 
     def _weight_reduced_axes(self):
         return 0
@@ -275,7 +321,7 @@ class KernelAdapters:
     def _int8_matmul(self, inputs):
         """``inputs @ kernel`` with int8 inputs and kernel, rescaled; the inputs' gradient
         through the dequantized kernel."""
-        kernel = convert_to_tensor(self.kernel)
+        kernel = convert_to_tensor(self._stored_weight())
         kernel_scale = convert_to_tensor(self.kernel_scale)
         compute = self.compute_dtype
         quantize_inputs = self._quantize_inputs
@@ -354,7 +400,7 @@ def int8_einsum(layer: Any, inputs: Any) -> Any:
     contraction) and kernel, rescaled; the inputs' gradient through the dequantized kernel
     (``einsum(out,kernel->in)``), as Keras's custom gradient."""
     layout = EinsumInt8(layer.equation, len(inputs.shape))
-    kernel = convert_to_tensor(layer.kernel)
+    kernel = convert_to_tensor(layer._stored_weight())
     kernel_scale = convert_to_tensor(layer.kernel_scale)
     compute = layer.compute_dtype
     equation = f"{layout.x},{layout.w}->{layout.out}"
