@@ -191,3 +191,12 @@ def test_ops_of_several_outputs_and_constant_arguments_read_both_ways():
     x = np.random.default_rng(2).normal(size=(3, 4)).astype("float32")
     _assert_same_outputs(K.Model.from_config(want)(x), theirs(x), x)
     _assert_same_outputs(ours(x), keras.Model.from_config(ours.get_config())(x), x)
+
+
+def test_an_unknown_keras_operation_is_a_value_error():
+    x = K.Input((2,), name="x")
+    config = K.Model(x, ops.exp(x)).get_config()
+    entry = next(e for e in config["layers"] if e["class_name"] == "Exp")
+    entry["class_name"] = "Frobnicate"   # no Keras 3.15 operation class of that name
+    with pytest.raises(ValueError, match=r"keras\.src\.ops\.numpy\.Cond .* no finegrad"):
+        K.Model.from_config(config)
