@@ -98,3 +98,26 @@ def test_export_endpoint_and_variables(tmp_path, capsys):
         model.export(str(tmp_path / "bad"), format="onnx")
     with pytest.raises(ValueError, match="not yet been built"):
         K.Sequential([K.layers.Dense(2)]).export(str(tmp_path / "bad"))
+
+
+class _Subclassed(K.Model):
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.dense = K.layers.Dense(2)
+
+    def call(self, x):
+        return self.dense(x)
+
+
+def test_a_subclassed_model_exports_with_the_shape_of_its_first_call(tmp_path):
+    # Keras 3.15 on TensorFlow names the argument args_0 and opens the batch size
+    model = _Subclassed()
+    with pytest.raises(ValueError, match="not yet been built"):
+        model.export(str(tmp_path / "early"))
+    model(np.ones((1, 3), "f4"))
+    model.export(str(tmp_path / "sub"), verbose=False)
+    sig = tf.saved_model.load(str(tmp_path / "sub")).signatures["serving_default"]
+    xa, _ = _arrays()
+    assert sig.input_names == ["args_0"]
+    np.testing.assert_allclose(sig(args_0=xa)["output_0"].numpy(), model(xa).numpy(),
+                               rtol=1e-6)
