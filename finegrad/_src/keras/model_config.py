@@ -6,7 +6,9 @@ functional model's config lists its layers, each with ``name`` and ``inbound_nod
 whose ``keras_history`` is ``[layer name, node index, tensor index]``), then
 ``input_layers`` and ``output_layers`` (the same references, in the model's structure). A
 Sequential's config is its name and its layers. Rebuilding finds each class by name: the
-``custom_objects`` given, then every `Layer` subclass defined so far.
+``custom_objects`` given, then every `Layer` subclass defined so far. Operators on symbolic
+tensors and `finegrad.ops` calls are entries of Keras's operation classes
+(``keras.src.ops.numpy.Add``, `operation_classes`), read back as the same ops calls.
 """
 import operator
 
