@@ -6,9 +6,9 @@ The artifact is a finegrad SavedModel (`finegrad.saved_model.load` reads it; Ten
 called on its inputs, in inference mode), the signatures ``serve`` and ``serving_default``
 (the same function: keyword arguments named after the model's `Input`s, a dict of outputs
 ``output_0``, ``output_1``... or the model's own output keys), and the model's
-``variables``, ``trainable_variables`` and ``non_trainable_variables``. One difference: the
-endpoint of a model of several inputs takes them as separate arguments (``serve(a, b)``), where
-Keras's takes their structure (``serve([a, b])``).
+``variables``, ``trainable_variables`` and ``non_trainable_variables``. The endpoint of a
+model of several inputs takes their structure as Keras's does (``serve([a, b])``), or the
+same tensors as separate arguments (``serve(a, b)``).
 """
 from __future__ import annotations
 
