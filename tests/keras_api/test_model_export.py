@@ -121,3 +121,15 @@ def test_a_subclassed_model_exports_with_the_shape_of_its_first_call(tmp_path):
     assert sig.input_names == ["args_0"]
     np.testing.assert_allclose(sig(args_0=xa)["output_0"].numpy(), model(xa).numpy(),
                                rtol=1e-6)
+
+
+def test_export_with_an_input_signature(tmp_path):
+    model = _two_inputs(K)
+    specs = [[tf.TensorSpec((None, 3), "float32", name="left"),
+              tf.TensorSpec((None, 2), "float32", name="right")]]
+    model.export(str(tmp_path / "sig"), verbose=False, input_signature=specs)
+    sig = tf.saved_model.load(str(tmp_path / "sig")).signatures["serve"]
+    assert sig.input_names == ["left", "right"]
+    xa, xb = _arrays()
+    np.testing.assert_allclose(sig(left=xa, right=xb)["output_0"].numpy(),
+                               model([xa, xb])[0].numpy(), rtol=1e-6)
