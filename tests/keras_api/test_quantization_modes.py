@@ -485,3 +485,32 @@ def test_gptq_errors_and_the_float_kernel_before_calibration():
             None, None, quantization_layer_structure={"sequential_blocks": [block]}))
     with pytest.raises(NotImplementedError, match="quantization mode 'awq'"):
         model.quantize("awq")
+
+
+@pytest.mark.parametrize("mode", ["int4", "float8"])
+def test_mixed_precision_quantized_layers_equal_keras(keras, mode):
+    import tensorflow as tf
+    ours = L.Dense(4, dtype="mixed_float16")
+    theirs = keras.layers.Dense(4, dtype="mixed_float16")
+    ours.build((None, 6))
+    theirs.build((None, 6))
+    weights = [RNG.normal(size=w.shape).astype("float32") for w in ours.weights]
+    ours.set_weights(weights)
+    theirs.set_weights(weights)
+    ours.quantize(mode)
+    theirs.quantize(mode)
+    want = "int4/128_from_mixed_float16" if mode == "int4" else "float8_from_mixed_float16"
+    assert ours.dtype_policy.name == theirs.dtype_policy.name == want
+    x = RNG.normal(size=(3, 6)).astype("float32")
+    a = ours(fg.constant(x), training=True).numpy()
+    b = theirs(tf.constant(x), training=True).numpy()
+    assert a.dtype == b.dtype == np.float16
+    np.testing.assert_allclose(a, b, rtol=1e-3, atol=1e-3)
+
+
+def test_int8_refuses_a_float16_compute_dtype_as_keras():
+    layer = L.Dense(2, dtype="mixed_float16")
+    layer.build((None, 3))
+    with pytest.raises(ValueError, match="Quantization mode='int8' doesn't work well with "
+                                         "compute_dtype='float16'"):
+        layer.quantize("int8")

@@ -238,6 +238,10 @@ class KernelAdapters:
         if self.quantization_mode is not None:
             raise ValueError(f"{where}: Layer '{self.name}' is already quantized with "
                              f"dtype_policy='{self.dtype_policy.name}'. Received: mode={mode}")
+        if mode == "int8" and self.compute_dtype == "float16":
+            raise ValueError(f"{where}: Quantization mode='int8' doesn't work well with "
+                             f"compute_dtype='float16'. Received: dtype policy "
+                             f"{self.dtype_policy.name!r}")
         if type_check and (name not in ("Dense", "EinsumDense", "Embedding") or
                            type(self).__module__ != "finegrad._src.keras.layers.core"):
             raise NotImplementedError(f"Layer {name} does not have a `quantize()` method "
