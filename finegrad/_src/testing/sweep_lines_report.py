@@ -84,7 +84,8 @@ class LinesReport:
             if line.wrong is not None:
                 out.append("    " + self.wrong_text(line))
         if self.order == 1 and self.ok:
-            out.append("  order 2 not checked; ask for it with --order 2 (order=2)")
+            out.append("  " + (getattr(self, "order2_hint", None) or
+                               "order 2 not checked; ask for it with --order 2 (order=2)"))
         out.append(self.verdict())
         return "\n".join(out)
 
@@ -145,7 +146,8 @@ class LinesReport:
                 "dtype": self.dtype.name, "range": list(self.interval), "points": self.points,
                 "order": self.order, "modes": list(self.modes), "rtol": self.rtol,
                 "framework": self.framework, "ok": self.ok, "compared": self.compared,
-                "lines": lines, "verdict": self.verdict()}
+                "lines": lines, "order2": getattr(self, "order2_hint", None),
+                "verdict": self.verdict()}
 
     def plot(self, path=None):
         """The picture of the worst line (see `SweepReport.plot`)."""
