@@ -78,6 +78,11 @@ def along_lines(f, reference, kinds, spec, shapes, indices, n_lines, guessed):
     where a line fails at order 1, the wrong elements at its worst point."""
     weights = arrays.Weights(spec["seed"])
     found, on_lines = [], []
+    wrong = sweep_vector.wrong_shapes(arrays.weighted(f, kinds[0], weights), kinds[0], shapes,
+                                      spec["names"], spec["interval"], spec["dtype"],
+                                      spec["seed"])
+    if wrong:     # a broadcast not reduced: no line can be checked with such a gradient
+        return LinesReport(spec, shapes, [], guessed, wrong_shapes=wrong, framework=kinds[0])
     line_names = ["t"] if len(spec["names"]) == 1 else [f"t_{n}" for n in spec["names"]]
     for label, ps, ds in sweep_vector.lines(shapes, spec["interval"], indices, n_lines,
                                             spec["dtype"], spec["seed"], spec["base_arrays"]):
