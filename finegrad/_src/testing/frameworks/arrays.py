@@ -100,7 +100,7 @@ def on_line(fn, framework, ps, ds, weights):
         return g(*[t * const(d, t) + const(p, t) for t, p, d in zip(ts, ps, ds, strict=True)])
     if framework == "tensorflow":   # forward mode along the line would miss the rule too
         from finegrad._src.testing.frameworks.tensorflow_rules import _is_custom_gradient
-        line._tf_custom_gradient = _is_custom_gradient(fn)    # type: ignore[attr-defined]
+        line._tf_custom_gradient = _is_custom_gradient(fn)
     return line
 
 
