@@ -90,6 +90,10 @@ def report_text(report):
         lines.append(f"  note: {report.spans(report.kinks, ' points')} look like kinks (the "
                      f"one-sided differences disagree): any first derivative between them "
                      f"is accepted there")
+    declared = getattr(report, "declared", None)
+    if declared is not None and declared.any():
+        lines.append(f"  intended, checked against the declared derivative: "
+                     f"{report.spans([declared], ' points')} ({report.deviation})")
     intended = getattr(report, "intended", None)
     if intended is not None and intended.any():
         lines.append(f"  intended, not checked: {report.spans([intended], ' points')} "
