@@ -45,8 +45,9 @@ def _output(fn, ts, shape):
     flat = nest.flatten(fn(*ts))
     for o in flat:
         if not isinstance(o, Tensor):
-            raise TypeError(f"{_name(fn)} returned a {type(o).__name__}, not a finegrad "
-                            f"Tensor: write it with finegrad ops")
+            raise TypeError(f"finegrad.testing.sweep: {_name(fn)} returned a "
+                            f"{type(o).__name__}, not a finegrad Tensor: write it with "
+                            f"finegrad ops")
     if len(flat) == 1 and isinstance(flat[0], Tensor) and flat[0].shape == shape:
         return flat[0]
     if shape:

@@ -59,7 +59,16 @@ def weighted(fn, framework, weights):
     _, _, total = _kit(framework)
 
     def g(*xs):
-        ys = [total(y, weights(y.shape)) for y in _outputs(fn(*xs))]
+        outs = _outputs(fn(*xs))
+        if framework == "finegrad":
+            for y in outs:
+                if not isinstance(y, Tensor):
+                    name = getattr(fn, "__qualname__", type(fn).__name__)
+                    raise TypeError(f"finegrad.testing.sweep: {name} returned a "
+                                    f"{type(y).__name__}, not a finegrad Tensor: write it "
+                                    f"with finegrad ops, or give a NumPy black box "
+                                    f"(value, grad) with framework='numpy'")
+        ys = [total(y, weights(y.shape)) for y in outs]
         out = ys[0]
         for y in ys[1:]:
             out = out + y
