@@ -159,6 +159,8 @@ def test_declared_derivative_arguments():
         _clipped_cube())
     report = fg.testing.sweep(cube, interval=(-3, 3), points=61)
     assert report.ok and report.declared.sum() == 40 and not report.intended.any()
+    assert len(report.to_dict()["declared"]) == 40
+    assert "agrees with its declared derivative where declared" in str(report)
     wrong = fg.testing.intended("abs(x) > 1", derivative=lambda x: np.ones_like(x))(
         _clipped_cube())
     assert not fg.testing.sweep(wrong, interval=(-3, 3), points=61).ok

@@ -51,7 +51,11 @@ def verdict(report):
                 f"{report.name} and a finite expected value ({modes}, {orders}): its value "
                 f"is nan/inf at every point, or its derivatives are; choose another range")
     if report.ok:
-        line = (f"ok: {report.name} agrees with float64 finite differences within rtol="
+        declared = getattr(report, "declared", None)
+        against = ("its declared derivative where declared, float64 finite differences "
+                   "elsewhere," if declared is not None and declared.any() else
+                   "float64 finite differences")
+        line = (f"ok: {report.name} agrees with {against} within rtol="
                 f"{report.rtol:g} wherever its derivatives must be finite ({modes}, {orders})")
         missing = [f"{_mode(c.mode, c.order)} order {c.order}" for c in report.checks
                    if c.unavailable]
@@ -149,6 +153,8 @@ def report_dict(report):
             "error": _finite(w.error), "got": _finite(w.got), "expected": _finite(w.expected)},
         "kinks": _points(report, report.kinks),
         "intended": _points(report, [report.intended]) if getattr(report, "intended", None)
+        is not None else [],
+        "declared": _points(report, [report.declared]) if getattr(report, "declared", None)
         is not None else [],
         "checks": checks, "verdict": verdict(report),
         "order2": getattr(report, "order2_hint", None),
