@@ -16,10 +16,13 @@ from typing import Any
 import numpy as np
 
 from finegrad._src import dtypes
-from finegrad._src.data import batching, structure
+from finegrad._src.data import batching, resumable, structure
 from finegrad._src.data.cardinality import (AUTOTUNE, INFINITE_CARDINALITY,  # noqa: F401
                                              UNKNOWN_CARDINALITY, DataConstant, add_card)
+from finegrad._src.data.files import FileMethods
+from finegrad._src.data.fingerprints import fingerprint as _fingerprint
 from finegrad._src.data.lazy_specs import LazySpec, SpecMap
+from finegrad._src.data.randomness import RandomMethods
 from finegrad._src.data.regrouping import RegroupingMethods
 from finegrad._src.errors import InvalidArgumentError, OutOfRangeError
 from finegrad._src.graph.tracing.builder import TensorSpec
@@ -37,7 +40,7 @@ def _count(value, fn, name):
     return int(v)
 
 
-class Dataset(RegroupingMethods):
+class Dataset(RegroupingMethods, RandomMethods, FileMethods):
     """A sequence of elements, built from data (`from_tensor_slices`, `from_tensors`,
     `from_generator`, `range`) and transformed lazily (`map`, `batch`, `shuffle`...).
 
@@ -56,6 +59,7 @@ class Dataset(RegroupingMethods):
         # from_tensor_slices' arrays (through shuffle, take, skip, repeat): `batch` then
         # gathers each batch with one NumPy indexing per component
         self._rows = rows
+        self._options: Any = None
 
     def _index_wrapped(self, wrap, element_spec, cardinality):
         """A dataset whose element iterator (and row indices, on the fast path) go through
@@ -146,8 +150,10 @@ class Dataset(RegroupingMethods):
         call_args = tuple(args or ())
 
         def make():
-            for value in generator(*call_args):
-                yield _conform(value, spec, fn)
+            # resumable: a shape error in one element leaves the generator usable (a
+            # generator that raised is finished, as in tf.data)
+            return resumable.mapped(iter(generator(*call_args)),
+                                    lambda value: _conform(value, spec, fn), source=True)
         return Dataset(make, spec, UNKNOWN_CARDINALITY)
 
     @staticmethod
@@ -188,8 +194,10 @@ class Dataset(RegroupingMethods):
         fn = "Dataset.map"
 
         def make():
-            for element in self._make_iterator():
-                yield structure.to_tensors(structure.call_with(map_func, element), fn)
+            return resumable.mapped(
+                self._make_iterator(),
+                lambda element: structure.to_tensors(structure.call_with(map_func, element),
+                                                     fn))
         return Dataset(make, LazySpec(self, make), self._cardinality)
 
     def filter(self, predicate: Any, name: str | None = None) -> Dataset:
@@ -198,14 +206,15 @@ class Dataset(RegroupingMethods):
         Raises:
             ValueError: when the predicate does not return a boolean scalar.
         """
+        def keeps(element):
+            keep = convert_to_tensor(structure.call_with(predicate, element))
+            if keep.dtype != dtypes.bool_ or keep._value.ndim:
+                raise ValueError(f"Dataset.filter: the predicate must return a boolean "
+                                 f"scalar, got {keep.dtype.name} of shape {keep.shape}")
+            return bool(keep._value)
+
         def make():
-            for element in self._make_iterator():
-                keep = convert_to_tensor(structure.call_with(predicate, element))
-                if keep.dtype != dtypes.bool_ or keep._value.ndim:
-                    raise ValueError(f"Dataset.filter: the predicate must return a boolean "
-                                     f"scalar, got {keep.dtype.name} of shape {keep.shape}")
-                if bool(keep._value):
-                    yield element
+            return resumable.filtered(self._make_iterator(), keeps)
         return Dataset(make, self._element_spec, UNKNOWN_CARDINALITY)
 
     def batch(self, batch_size: Any, drop_remainder: bool = False, num_parallel_calls: Any = None,
@@ -324,9 +333,8 @@ class Dataset(RegroupingMethods):
         card = self._cardinality
         if n >= 0:
             card = n if card in (INFINITE_CARDINALITY,) else min(card, n) if card >= 0 else card
-        return self._index_wrapped(
-            lambda make_iterator: itertools.islice(make_iterator(), None if n < 0 else n),
-            self._element_spec, card)
+        return self._index_wrapped(lambda make_iterator: resumable.taken(make_iterator(), n),
+                                   self._element_spec, card)
 
     def skip(self, count: Any, name: str | None = None) -> Dataset:
         """All but the first ``count`` elements (none with -1)."""
@@ -336,9 +344,8 @@ class Dataset(RegroupingMethods):
             card = 0 if card != INFINITE_CARDINALITY else card
         elif card >= 0:
             card = max(card - n, 0)
-        return self._index_wrapped(
-            lambda make_iterator: itertools.islice(make_iterator(), n, None) if n >= 0
-            else iter(()), self._element_spec, card)
+        return self._index_wrapped(lambda make_iterator: resumable.skipped(make_iterator(), n),
+                                   self._element_spec, card)
 
     def prefetch(self, buffer_size: Any, name: str | None = None) -> Dataset:
         """The same dataset (accepted for compatibility: iteration is synchronous)."""
@@ -442,8 +449,35 @@ class Dataset(RegroupingMethods):
         return transformation_func(self)
 
     def with_options(self, options: Any, name: str | None = None) -> Dataset:
-        """The same dataset (options tune ``tf.data``'s runtime; they are accepted)."""
-        return self
+        """The same dataset (options tune ``tf.data``'s runtime; they are accepted, and
+        `options` returns them)."""
+        out = Dataset(self._make_iterator, self._element_spec, self._cardinality, self._rows)
+        out._options = options
+        return out
+
+    def options(self) -> Any:
+        """The options given to `with_options` (None when none were)."""
+        return self._options
+
+    def ignore_errors(self, log_warning: bool = False, name: str | None = None) -> Dataset:
+        """The elements, without those whose computation raised (logged with
+        ``log_warning``). The transformations between the error and this one must be
+        `map`, `filter`, `from_generator`, `take`, `skip` or `prefetch` (an error through
+        another one raises `finegrad.errors.UnimplementedError`; ``tf.data`` resumes them).
+
+        >>> import finegrad as fg
+        >>> ds = fg.data.Dataset.from_tensor_slices([1., 2., 0., 4.]).map(
+        ...     lambda x: fg.debugging.check_numerics(1. / x, "error"))
+        >>> [float(x) for x in ds.ignore_errors()]
+        [1.0, 0.5, 0.25]
+        """
+        return Dataset(lambda: resumable.ignoring_errors(self._make_iterator(), log_warning),
+                       self._element_spec, UNKNOWN_CARDINALITY)
+
+    def fingerprint(self) -> Any:
+        """A uint64 scalar hashing the dataset's recipe: equal for datasets built the same
+        way from the same data and functions (not TensorFlow's values)."""
+        return Tensor(np.asarray(_fingerprint(self), np.uint64))
 
     # --- inspection -----------------------------------------------------------------------
 

@@ -1,0 +1,122 @@
+"""Element iterators that survive an error, for ``Dataset.ignore_errors``.
+
+``tf.data`` keeps each stage's position when an element fails: ``ignore_errors`` asks again
+and the stages go on from the next input element. A Python generator that raised is
+finished, so the stages that commonly raise (`map`, `filter`, `from_generator`) and the
+ones between them and ``ignore_errors`` (`take`, `skip`, `prefetch`, another
+``ignore_errors``) iterate with `Resumable`, which stays usable after an element raised.
+An error that passed through any other stage (a generator, such as `batch`'s) left that
+stage finished: ``ignore_errors`` then raises `UnimplementedError` rather than end the
+dataset early.
+"""
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from finegrad._src.errors import UnimplementedError
+
+
+class Resumable:
+    """An iterator calling ``step(self)`` for each element; ``step`` takes its input
+    elements with ``self.pull()``. An error raised by ``step`` leaves it usable, unless the
+    error came out of an input stage that cannot resume (then `broken` is set). With
+    ``source`` (a Python generator as the input, `from_generator`), an error from the
+    input ends it, as in ``tf.data``."""
+
+    def __init__(self, step: Any, input: Any, source: bool = False) -> None:
+        self._step, self._input, self._source = step, input, source
+        self.broken = False
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        return self._step(self)
+
+    def pull(self) -> Any:
+        """The next input element (StopIteration at the end)."""
+        try:
+            return next(self._input)
+        except StopIteration:
+            raise
+        except Exception:
+            inp = self._input
+            if not self._source and (not isinstance(inp, Resumable) or inp.broken):
+                self.broken = True
+            raise
+
+
+def ignoring_errors(it: Any, log_warning: bool) -> Any:
+    """The elements of ``it`` with those that raise dropped (``Dataset.ignore_errors``).
+
+    Raises:
+        UnimplementedError: when the error went through a stage that cannot resume.
+    """
+    def step(_):
+        while True:
+            try:
+                return next(it)
+            except StopIteration:
+                raise
+            except Exception as e:   # tf.data drops an element whatever its error
+                if not isinstance(it, Resumable) or it.broken:
+                    raise UnimplementedError(
+                        f"Dataset.ignore_errors: an element raised {type(e).__name__} "
+                        f"inside a transformation that finegrad cannot resume after an error "
+                        f"(only map, filter, from_generator, take, skip and prefetch can); "
+                        f"apply ignore_errors directly after the transformation that raises"
+                    ) from e
+                if log_warning:
+                    logging.getLogger("finegrad").warning(
+                        "Dataset.ignore_errors: dropped an element: %s: %s",
+                        type(e).__name__, e)
+    return Resumable(step, it)
+
+
+def mapped(it: Any, fn: Any, source: bool = False) -> Resumable:
+    """``fn`` of each element of ``it`` (``source``: see `Resumable`)."""
+    return Resumable(lambda r: fn(r.pull()), it, source)
+
+
+def filtered(it: Any, keep: Any) -> Resumable:
+    """The elements of ``it`` for which ``keep(element)`` is true."""
+    def step(r):
+        while True:
+            element = r.pull()
+            if keep(element):
+                return element
+    return Resumable(step, it)
+
+
+def taken(it: Any, n: int) -> Resumable:
+    """The first ``n`` elements of ``it`` (all with a negative ``n``)."""
+    count = [0]
+
+    def step(r):
+        if 0 <= n <= count[0]:
+            raise StopIteration
+        element = r.pull()
+        count[0] += 1
+        return element
+    return Resumable(step, it)
+
+
+def skipped(it: Any, n: int) -> Resumable:
+    """All but the first ``n`` elements of ``it`` (none with a negative ``n``)."""
+    left = [n]
+
+    def step(r):
+        if left[0] < 0:
+            raise StopIteration
+        while left[0] > 0:
+            try:
+                r.pull()
+            except StopIteration:
+                raise
+            except Exception:
+                left[0] = -1      # as tf.data: an error while skipping ends the dataset
+                raise
+            left[0] -= 1
+        return r.pull()
+    return Resumable(step, it)
