@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import math
 
+from finegrad._src import dtypes
+from finegrad._src.ops.array.structural import cast
 from finegrad._src.ops.math import elementwise as ew
 from finegrad._src.ops.math import arithmetic as ar
 from finegrad._src.ops.special.error_and_gamma import erfc
@@ -30,8 +32,13 @@ def leaky_relu(features: TensorLike, alpha: float = 0.2, name: str | None = None
     >>> import finegrad as fg
     >>> fg.nn.leaky_relu(fg.constant([-2., 3.])).numpy()
     array([-0.4,  3. ], dtype=float32)
+
+    Integer features are cast to float32 first, as TensorFlow does (no gradient reaches the
+    integers).
     """
     x = convert_to_tensor(features)
+    if x.dtype.is_integer:
+        x = cast(x, dtypes.float32)
     return ew.where(x > 0, x, x * alpha)
 
 
