@@ -27,6 +27,12 @@ PIPELINES = {
              []),
     "filter": (lambda D, m: D.from_tensor_slices(DATA).map(_inv(m)).filter(
         lambda x: x < 1).ignore_errors(), [0.5, 0.25, 0.2]),
+    "batch": (lambda D, m: D.from_tensor_slices(DATA + [8.]).map(_inv(m)).batch(2)
+              .ignore_errors(), [[0.25, 0.2], [0.125]]),   # a batch with an error is dropped
+    "repeat": (lambda D, m: D.from_tensor_slices(DATA).map(_inv(m)).repeat(2).ignore_errors(),
+               [1.0, 0.5, 0.25, 0.2] * 2),
+    "enumerate": (lambda D, m: D.from_tensor_slices(DATA).map(_inv(m)).enumerate()
+                  .map(lambda i, x: i).ignore_errors(), [0, 2, 4, 5]),
     "after_batch": (lambda D, m: D.from_tensor_slices(DATA).batch(2).map(
         lambda x: m.debugging.check_numerics(1. / x, "bad")).ignore_errors(),
         [[0.25, 0.2]]),
@@ -60,12 +66,12 @@ def test_ignore_errors_from_generator_resumes_shape_errors_and_ends_on_raise():
     assert _vals(ds.ignore_errors()) == [[1.0], [3.0]]      # tf.data 2.21's
 
 
-def test_ignore_errors_through_batch_raises_instead_of_ending_early(caplog):
-    ds = Dataset.from_tensor_slices(DATA).map(_inv(fg)).batch(2).ignore_errors()
+def test_ignore_errors_through_shuffle_raises_instead_of_ending_early(caplog):
+    ds = Dataset.from_tensor_slices(DATA).map(_inv(fg)).shuffle(2).ignore_errors()
     with pytest.raises(UnimplementedError, match="Dataset.ignore_errors: .*InvalidArgument"):
         list(ds)
     assert int(ds.cardinality()) == -2
-    assert ds.element_spec == fg.TensorSpec((None,), fg.float32)
+    assert ds.element_spec == fg.TensorSpec((), fg.float32)
     with caplog.at_level(logging.WARNING, logger="finegrad"):
         assert len(list(Dataset.from_tensor_slices(DATA).map(_inv(fg))
                         .ignore_errors(log_warning=True))) == 4

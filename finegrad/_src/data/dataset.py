@@ -316,16 +316,8 @@ class Dataset(RegroupingMethods, RandomMethods, FileMethods):
         elif n == 0:
             card = 0
 
-        def wrap(make_iterator):
-            rounds = itertools.count() if n < 0 else range(n)
-            for _ in rounds:
-                empty = True
-                for element in make_iterator():
-                    empty = False
-                    yield element
-                if empty:
-                    return
-        return self._index_wrapped(wrap, self._element_spec, card)
+        return self._index_wrapped(lambda make_iterator: resumable.repeated(make_iterator, n),
+                                   self._element_spec, card)
 
     def take(self, count: Any, name: str | None = None) -> Dataset:
         """The first ``count`` elements (all with -1)."""
@@ -373,9 +365,11 @@ class Dataset(RegroupingMethods, RandomMethods, FileMethods):
         """
         first = _count(start, "Dataset.enumerate", "start")
 
-        def make():
-            for i, element in enumerate(self._make_iterator(), first):
-                yield (Tensor(np.asarray(i, np.int64)), element)
+        def make():   # (the count advances before each pull, as tf.data's zip with a range)
+            count = itertools.count(first)
+            return resumable.Resumable(
+                lambda r: (Tensor(np.asarray(next(count), np.int64)), r.pull()),
+                self._make_iterator())
         return Dataset(make, SpecMap(self, lambda s: (TensorSpec((), dtypes.int64), s)),
                        self._cardinality)
 
@@ -462,8 +456,10 @@ class Dataset(RegroupingMethods, RandomMethods, FileMethods):
     def ignore_errors(self, log_warning: bool = False, name: str | None = None) -> Dataset:
         """The elements, without those whose computation raised (logged with
         ``log_warning``). The transformations between the error and this one must be
-        `map`, `filter`, `from_generator`, `take`, `skip` or `prefetch` (an error through
-        another one raises `finegrad.errors.UnimplementedError`; ``tf.data`` resumes them).
+        `map`, `filter`, `from_generator`, `batch` (a batch with a failed element is
+        dropped, as in ``tf.data``), `repeat`, `enumerate`, `take`, `skip` or `prefetch`
+        (an error through another one raises `finegrad.errors.UnimplementedError`;
+        ``tf.data`` resumes them).
 
         >>> import finegrad as fg
         >>> ds = fg.data.Dataset.from_tensor_slices([1., 2., 0., 4.]).map(

@@ -3,8 +3,9 @@
 ``tf.data`` keeps each stage's position when an element fails: ``ignore_errors`` asks again
 and the stages go on from the next input element. A Python generator that raised is
 finished, so the stages that commonly raise (`map`, `filter`, `from_generator`) and the
-ones between them and ``ignore_errors`` (`take`, `skip`, `prefetch`, another
-``ignore_errors``) iterate with `Resumable`, which stays usable after an element raised.
+common ones between them and ``ignore_errors`` (`batch`, `repeat`, `enumerate`, `take`,
+`skip`, `prefetch`, another ``ignore_errors``) iterate with `Resumable`, which stays usable
+after an element raised.
 An error that passed through any other stage (a generator, such as `batch`'s) left that
 stage finished: ``ignore_errors`` then raises `UnimplementedError` rather than end the
 dataset early.
@@ -64,7 +65,8 @@ def ignoring_errors(it: Any, log_warning: bool) -> Any:
                     raise UnimplementedError(
                         f"Dataset.ignore_errors: an element raised {type(e).__name__} "
                         f"inside a transformation that finegrad cannot resume after an error "
-                        f"(only map, filter, from_generator, take, skip and prefetch can); "
+                        f"(map, filter, from_generator, batch, repeat, enumerate, take, skip and "
+                        f"prefetch can); "
                         f"apply ignore_errors directly after the transformation that raises"
                     ) from e
                 if log_warning:
@@ -120,3 +122,53 @@ def skipped(it: Any, n: int) -> Resumable:
             left[0] -= 1
         return r.pull()
     return Resumable(step, it)
+
+
+def batched(it: Any, size: int, drop_remainder: bool, stack: Any) -> Resumable:
+    """Batches of ``size`` elements stacked by ``stack``; as in ``tf.data``, a batch in which
+    an element failed is read to its end and then dropped with the error."""
+    done = [False]
+
+    def step(r):
+        if done[0]:
+            raise StopIteration
+        chunk, error = [], None
+        for _ in range(size):
+            try:
+                chunk.append(r.pull())
+            except StopIteration:
+                done[0] = True
+                break
+            except Exception as e:   # the batch fails; its other elements are still read
+                if r.broken:
+                    raise
+                error = error or e
+        if error is not None:
+            raise error
+        if not chunk or drop_remainder and len(chunk) < size:
+            raise StopIteration
+        return stack(chunk)
+    return Resumable(step, it)
+
+
+def repeated(make_iterator: Any, n: int) -> Resumable:
+    """The elements of ``make_iterator()`` ``n`` times over (forever when negative); an
+    empty pass ends it."""
+    state = {"rounds": 0, "fresh": True, "over": False}
+
+    def step(r):
+        while not state["over"]:
+            if r._input is None:
+                if 0 <= n <= state["rounds"]:
+                    break
+                r._input, state["fresh"] = make_iterator(), True
+            try:
+                element = r.pull()
+            except StopIteration:
+                r._input, state["rounds"] = None, state["rounds"] + 1
+                state["over"] = state["fresh"]
+                continue
+            state["fresh"] = False
+            return element
+        raise StopIteration
+    return Resumable(step, None)
