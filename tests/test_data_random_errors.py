@@ -174,3 +174,40 @@ def test_every_tf_data_method_is_here_or_listed():
     theirs = {n for n in dir(tf.data.Dataset) if not n.startswith("_")}
     ours = {n for n in dir(Dataset) if not n.startswith("_")}
     assert theirs - ours == set(SKIPPED)
+
+
+def test_options_are_typed_merged_and_carried_downstream():
+    o = fg.data.Options()
+    o.experimental_distribute.auto_shard_policy = fg.data.experimental.AutoShardPolicy.OFF
+    o.experimental_deterministic = False
+    assert o.deterministic is False and o.experimental_threading is o.threading
+    ds = Dataset.range(3).with_options(o).map(lambda x: x).batch(2)
+    assert ds.options() == o and ds.options().deterministic is False
+    o2 = fg.data.Options()
+    o2.threading.private_threadpool_size = 4
+    merged = ds.with_options(o2).options()
+    assert merged.deterministic is False and merged.threading.private_threadpool_size == 4
+    assert merged.experimental_distribute.auto_shard_policy == -1
+    assert Dataset.range(2).options() == fg.data.Options()
+    zipped = Dataset.zip((Dataset.range(2).with_options(o), Dataset.range(2)))
+    assert zipped.options().deterministic is False
+    with pytest.raises(AttributeError, match="Cannot set the property bogus on Options."):
+        o.bogus = 1
+    with pytest.raises(TypeError, match='Property "deterministic" must be of type'):
+        o.deterministic = "x"
+    with pytest.raises(TypeError, match="Dataset.with_options: options must be"):
+        Dataset.range(2).with_options({"deterministic": False})
+
+
+def test_options_fields_match_tf():
+    tf = pytest.importorskip("tensorflow")
+
+    def fields(obj):
+        return sorted(n for n in dir(obj) if not n.startswith("_") and n != "merge")
+    ours, theirs = fg.data.Options(), tf.data.Options()
+    assert fields(ours) == fields(theirs)
+    for group in ("autotune", "experimental_distribute", "experimental_optimization",
+                  "threading", "experimental_service"):
+        assert fields(getattr(ours, group)) == fields(getattr(theirs, group)), group
+    assert [int(p) for p in fg.data.experimental.AutoShardPolicy] == \
+        [int(p) for p in tf.data.experimental.AutoShardPolicy]

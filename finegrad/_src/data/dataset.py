@@ -22,6 +22,7 @@ from finegrad._src.data.cardinality import (AUTOTUNE, INFINITE_CARDINALITY,  # n
 from finegrad._src.data.files import FileMethods
 from finegrad._src.data.fingerprints import fingerprint as _fingerprint
 from finegrad._src.data.lazy_specs import LazySpec, SpecMap
+from finegrad._src.data.options import Options, pipeline_options
 from finegrad._src.data.randomness import RandomMethods
 from finegrad._src.data.regrouping import RegroupingMethods
 from finegrad._src.errors import InvalidArgumentError, OutOfRangeError
@@ -443,15 +444,24 @@ class Dataset(RegroupingMethods, RandomMethods, FileMethods):
         return transformation_func(self)
 
     def with_options(self, options: Any, name: str | None = None) -> Dataset:
-        """The same dataset (options tune ``tf.data``'s runtime; they are accepted, and
-        `options` returns them)."""
+        """The same elements, carrying ``options`` (a `finegrad.data.Options`) merged over
+        the pipeline's: they are kept and merged as in ``tf.data`` and change nothing at run
+        time (iteration here is synchronous).
+
+        Raises:
+            TypeError: when ``options`` is not an `Options`.
+        """
+        if not isinstance(options, Options):
+            raise TypeError(f"Dataset.with_options: options must be a finegrad.data.Options, "
+                            f"got {type(options).__name__}")
         out = Dataset(self._make_iterator, self._element_spec, self._cardinality, self._rows)
-        out._options = options
+        out._options = pipeline_options(self).merge(options)
         return out
 
     def options(self) -> Any:
-        """The options given to `with_options` (None when none were)."""
-        return self._options
+        """The pipeline's `finegrad.data.Options` (those given to `with_options` here and
+        upstream, merged; default ones when none were)."""
+        return pipeline_options(self)
 
     def ignore_errors(self, log_warning: bool = False, name: str | None = None) -> Dataset:
         """The elements, without those whose computation raised (logged with
