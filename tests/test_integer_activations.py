@@ -94,3 +94,23 @@ def test_where_live_against_tf():
     assert fg.where(fg.constant(c)).numpy().tolist() == tf.where(tf.constant(c)).numpy().tolist()
     with pytest.raises(tf.errors.InvalidArgumentError):
         tf.where(tf.constant([1, 0]), 1., 2.)
+
+
+@pytest.mark.parametrize("dt", SIGNED + ["float32"])
+def test_crelu_and_abs_of_bool(dt):
+    x = fg.constant([[-1, 2]], dtype=getattr(fg, dt))
+    y = fg.nn.crelu(x)
+    assert y.dtype == x.dtype and y.numpy().tolist() == [[0, 2, 1, 0]]      # TF 2.21
+    assert fg.nn.crelu(x, axis=0).numpy().tolist() == [[0, 2], [1, 0]]
+    with pytest.raises(TypeError, match="finegrad.abs: not defined for inputs of dtype bool"):
+        fg.abs(fg.constant([True]))
+    with pytest.raises(TypeError, match="finegrad.abs"):
+        fg.abs([True, False])
+
+
+def test_crelu_gradient_matches_tf():
+    x = fg.constant([[-1., 2.]])
+    with fg.GradientTape() as tape:
+        tape.watch(x)
+        y = fg.reduce_sum(fg.nn.crelu(x) * fg.constant([[1., 2., 3., 4.]]))
+    assert tape.gradient(y, x).numpy().tolist() == [[-3., 2.]]              # TF 2.21

@@ -335,7 +335,14 @@ def abs(x: TensorLike, name: str | None = None) -> Tensor:  # TensorFlow's publi
     >>> import finegrad as fg
     >>> fg.abs(fg.constant([-2, 3])).numpy()
     array([2, 3], dtype=int32)
+
+    Raises:
+        TypeError: for a bool tensor (TensorFlow has no bool kernel).
     """
+    value = x._value if isinstance(x, Tensor) else x if isinstance(
+        x, (bool, np.bool_, np.ndarray, list, tuple)) else None
+    if value is not None and np.asarray(value).dtype == np.bool_:
+        raise TypeError("finegrad.abs: not defined for inputs of dtype bool")
     return bind(abs_p, x)
 
 
