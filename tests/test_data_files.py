@@ -147,11 +147,26 @@ def test_list_files(tmp_path):
         Dataset.list_files(d + "/none")
 
 
+def test_list_files_hidden_names_and_directories_as_tf(tmp_path):
+    os.mkdir(tmp_path / "sub")
+    _touch(tmp_path, [".h", "a", "sub/b"])
+    d = str(tmp_path)
+
+    def names(pattern):
+        return [x[len(d) + 1:] for x in Dataset.list_files(pattern, shuffle=False)
+                .as_numpy_iterator()]
+    # TF 2.21's matching_files: hidden names match, directories too, ** is *
+    assert names(d + "/*") == [b".h", b"a", b"sub"] == names(d + "/**")
+    assert names(d + "/*/b") == [b"sub/b"] and names(d + "/[ab]") == [b"a"]
+
+
 def test_list_files_live_against_tf(tmp_path):
     tf = pytest.importorskip("tensorflow")
-    _touch(tmp_path, ["x1", "x3", "x2", "y"])
-    pattern = [str(tmp_path / "x*"), str(tmp_path / "y")]
-    assert list(Dataset.list_files(pattern, shuffle=False).as_numpy_iterator()) == \
-        list(tf.data.Dataset.list_files(pattern, shuffle=False).as_numpy_iterator())
+    os.mkdir(tmp_path / "d")
+    _touch(tmp_path, ["x1", "x3", "x2", "y", ".x4", "d/x5"])
+    for pattern in ([str(tmp_path / "x*"), str(tmp_path / "y")], str(tmp_path / "*"),
+                    str(tmp_path / "*/x?"), str(tmp_path / ".x[0-9]")):
+        assert list(Dataset.list_files(pattern, shuffle=False).as_numpy_iterator()) == \
+            list(tf.data.Dataset.list_files(pattern, shuffle=False).as_numpy_iterator())
     with pytest.raises(tf.errors.InvalidArgumentError, match="No files matched pattern"):
         tf.data.Dataset.list_files(str(tmp_path / "none"))

@@ -3,6 +3,7 @@
 (see `record_files`), not TensorFlow's."""
 from __future__ import annotations
 
+import fnmatch
 import glob
 import os
 import shutil
@@ -32,6 +33,32 @@ def _patterns(file_pattern):
             raise TypeError(f"Dataset.list_files: file_pattern must be strings, got {p!r}")
         out.append(p)
     return out
+
+
+def _matching(pattern):
+    """The paths matching ``pattern`` component by component, as TensorFlow's
+    ``matching_files``: ``*``, ``?`` and ``[...]`` within one component, hidden names
+    included (unlike Python's glob), ``**`` no different from ``*``."""
+    head, parts = ("/", pattern.lstrip("/").split("/")) if pattern.startswith("/") else \
+        ("", pattern.split("/"))
+    paths = [head]
+    for i, part in enumerate(parts):
+        last = i == len(parts) - 1
+        if not glob.has_magic(part):
+            paths = [os.path.join(p, part) if p else part for p in paths]
+            paths = [p for p in paths if os.path.lexists(p) and (last or os.path.isdir(p))]
+            continue
+        found = []
+        for p in paths:
+            try:
+                names = sorted(os.listdir(p or "."))
+            except OSError:
+                continue
+            found += [os.path.join(p, n) if p else n for n in names
+                      if fnmatch.fnmatchcase(n, part) and (last or os.path.isdir(
+                          os.path.join(p, n) if p else n))]
+        paths = found
+    return paths
 
 
 def _spec_compatible(a, b):
@@ -67,7 +94,7 @@ class FileMethods:
             finegrad.errors.InvalidArgumentError: when no file matches (as ``tf.data``).
         """
         patterns = _patterns(file_pattern)
-        names = sorted(m for p in patterns for m in glob.glob(p))
+        names = sorted(m for p in patterns for m in _matching(p))
         if not names:
             raise InvalidArgumentError(f"Dataset.list_files: No files matched pattern: "
                                        f"{', '.join(patterns)}")
