@@ -97,11 +97,12 @@ def padded_batch(it: Any, size: Any, padded_shapes: Any, padding_values: Any, dr
         else padding_values
     flat_shapes = _broadcast_option(shapes, spec, "padded_shapes")
     flat_values = _broadcast_option(values, spec, "padding_values")
-    for chunk in _chunks(it, size, drop_remainder):
+    def stack(chunk):
         flats = [structure.flatten(e) for e in chunk]
         out = [_pad_stack([f[i] for f in flats], flat_shapes[i], _scalar(flat_values[i]))
                for i in range(len(flat_shapes))]
-        yield structure.pack(spec, out)
+        return structure.pack(spec, out)
+    return resumable.batched(it, size, drop_remainder, stack, read_whole=False)
 
 
 def _broadcast_option(option, spec, name):

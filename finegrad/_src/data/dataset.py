@@ -276,7 +276,7 @@ class Dataset(RegroupingMethods, RandomMethods, FileMethods):
                      for s in structure.flatten(self._element_spec)}
             if len(leads) == 1 and None not in leads:
                 card = self._cardinality * leads.pop()
-        return Dataset(lambda: batching.unbatch(self._make_iterator()),
+        return Dataset(lambda: batching.unbatch(resumable.guarded(self._make_iterator())),
                        SpecMap(self, batching.unbatch_spec), card)
 
     def shuffle(self, buffer_size: Any, seed: Any = None, reshuffle_each_iteration: bool = True,
@@ -298,7 +298,7 @@ class Dataset(RegroupingMethods, RandomMethods, FileMethods):
         def wrap(make_iterator):
             epoch = next(epochs) if reshuffle_each_iteration else 0
             rng = np.random.default_rng(None if base is None else (*base, epoch))
-            return _shuffled(make_iterator(), size, rng)
+            return _shuffled(resumable.guarded(make_iterator()), size, rng)
         return self._index_wrapped(wrap, self._element_spec, self._cardinality)
 
     def repeat(self, count: Any = None, name: str | None = None) -> Dataset:
@@ -354,7 +354,7 @@ class Dataset(RegroupingMethods, RandomMethods, FileMethods):
         def make():
             if done[0]:
                 return iter(stored)
-            return _recording(self._make_iterator(), stored, done)
+            return _recording(resumable.guarded(self._make_iterator()), stored, done)
         return Dataset(make, self._element_spec, self._cardinality)
 
     def enumerate(self, start: Any = 0, name: str | None = None) -> Dataset:
@@ -381,8 +381,8 @@ class Dataset(RegroupingMethods, RandomMethods, FileMethods):
             TypeError: when the element structures or dtypes differ.
         """
         spec = structure.relax(self.element_spec, dataset.element_spec)
-        return Dataset(lambda: itertools.chain(self._make_iterator(),
-                                               dataset._make_iterator()),
+        return Dataset(lambda: itertools.chain(resumable.guarded(self._make_iterator()),
+                                               resumable.guarded(dataset._make_iterator())),
                        spec, add_card(self._cardinality, dataset._cardinality))
 
     def flat_map(self, map_func: Any, name: str | None = None) -> Dataset:
@@ -424,7 +424,8 @@ class Dataset(RegroupingMethods, RandomMethods, FileMethods):
             return ds
 
         def make():
-            return _interleaved(self._make_iterator(), open_dataset, cycle, block)
+            return _interleaved(resumable.guarded(self._make_iterator()), open_dataset, cycle,
+                                block)
         return Dataset(make, LazySpec(self, make), UNKNOWN_CARDINALITY)
 
     def reduce(self, initial_state: Any, reduce_func: Any, name: str | None = None) -> Any:
@@ -465,11 +466,12 @@ class Dataset(RegroupingMethods, RandomMethods, FileMethods):
 
     def ignore_errors(self, log_warning: bool = False, name: str | None = None) -> Dataset:
         """The elements, without those whose computation raised (logged with
-        ``log_warning``). The transformations between the error and this one must be
-        `map`, `filter`, `from_generator`, `batch` (a batch with a failed element is
-        dropped, as in ``tf.data``), `repeat`, `enumerate`, `take`, `skip` or `prefetch`
-        (an error through another one raises `finegrad.errors.UnimplementedError`;
-        ``tf.data`` resumes them).
+        ``log_warning``), as ``tf.data`` drops them through `map`, `filter`,
+        `from_generator`, `batch` and `padded_batch` (a batch with a failed element is
+        dropped), `repeat`, `enumerate`, `take`, `skip`, `prefetch`, `shuffle`, `cache`,
+        `concatenate`, `interleave`, `flat_map`, `unbatch`, `scan` and `take_while`. An
+        error through another transformation (`zip`, `window`, `shard`...) raises
+        `finegrad.errors.UnimplementedError` rather than end the dataset early.
 
         >>> import finegrad as fg
         >>> ds = fg.data.Dataset.from_tensor_slices([1., 2., 0., 4.]).map(
@@ -577,7 +579,7 @@ def _interleaved(elements, open_dataset, cycle, block):
             if element is _END:
                 done = True
             else:
-                slots[i], open_count = iter(open_dataset(element)._make_iterator()), \
+                slots[i], open_count = resumable.guarded(open_dataset(element)._make_iterator()), \
                     open_count + 1
         else:
             i, taken = (i + 1) % cycle, 0

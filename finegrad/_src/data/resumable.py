@@ -3,9 +3,11 @@
 ``tf.data`` keeps each stage's position when an element fails: ``ignore_errors`` asks again
 and the stages go on from the next input element. A Python generator that raised is
 finished, so the stages that commonly raise (`map`, `filter`, `from_generator`) and the
-common ones between them and ``ignore_errors`` (`batch`, `repeat`, `enumerate`, `take`,
-`skip`, `prefetch`, another ``ignore_errors``) iterate with `Resumable`, which stays usable
-after an element raised.
+common ones between them and ``ignore_errors`` (`batch`, `padded_batch`, `repeat`,
+`enumerate`, `take`, `skip`, `prefetch`, another ``ignore_errors``) iterate with
+`Resumable`, which stays usable after an element raised; the generator stages `shuffle`,
+`cache`, `concatenate`, `interleave`, `unbatch`, `scan` and `take_while` read their input
+through `guarded`, which drops a failed element before the generator sees it.
 An error that passed through any other stage (a generator, such as `batch`'s) left that
 stage finished: ``ignore_errors`` then raises `UnimplementedError` rather than end the
 dataset early.
@@ -13,6 +15,7 @@ dataset early.
 from __future__ import annotations
 
 import logging
+import threading
 from typing import Any
 
 from finegrad._src.errors import UnimplementedError
@@ -48,6 +51,44 @@ class Resumable:
             raise
 
 
+_IGNORING = threading.local()     # .stack: the log_warning of each active ignore_errors
+
+
+def _ignoring():
+    stack = getattr(_IGNORING, "stack", None)
+    return stack[-1] if stack else None
+
+
+def _log_dropped(e):
+    logging.getLogger("finegrad").warning("Dataset.ignore_errors: dropped an element: %s: %s",
+                                          type(e).__name__, e)
+
+
+def guarded(it: Any) -> Any:
+    """The input of a stage that is a Python generator: while an ``ignore_errors`` further
+    down is pulling, an element that fails in a resumable stage above is dropped here (the
+    generator never sees the error, and goes on as ``tf.data``'s stages do); otherwise the
+    error passes. An input that is not resumable is returned as it is."""
+    if not isinstance(it, Resumable):
+        return it
+
+    def elements():
+        while True:
+            try:
+                element = next(it)
+            except StopIteration:
+                return
+            except Exception as e:   # dropped only for an ignore_errors downstream
+                log = _ignoring()
+                if log is None or it.broken:
+                    raise
+                if log:
+                    _log_dropped(e)
+                continue
+            yield element
+    return elements()
+
+
 def ignoring_errors(it: Any, log_warning: bool) -> Any:
     """The elements of ``it`` with those that raise dropped (``Dataset.ignore_errors``).
 
@@ -56,6 +97,8 @@ def ignoring_errors(it: Any, log_warning: bool) -> Any:
     """
     def step(_):
         while True:
+            stack = _IGNORING.__dict__.setdefault("stack", [])
+            stack.append(log_warning)
             try:
                 return next(it)
             except StopIteration:
@@ -65,14 +108,15 @@ def ignoring_errors(it: Any, log_warning: bool) -> Any:
                     raise UnimplementedError(
                         f"Dataset.ignore_errors: an element raised {type(e).__name__} "
                         f"inside a transformation that finegrad cannot resume after an error "
-                        f"(map, filter, from_generator, batch, repeat, enumerate, take, skip and "
-                        f"prefetch can); "
+                        f"(map, filter, from_generator, batch, repeat, enumerate, take, skip, "
+                        f"prefetch, shuffle, cache, concatenate, interleave, flat_map, unbatch, "
+                        f"padded_batch, scan and take_while can); "
                         f"apply ignore_errors directly after the transformation that raises"
                     ) from e
                 if log_warning:
-                    logging.getLogger("finegrad").warning(
-                        "Dataset.ignore_errors: dropped an element: %s: %s",
-                        type(e).__name__, e)
+                    _log_dropped(e)
+            finally:
+                stack.pop()
     return Resumable(step, it)
 
 
@@ -124,9 +168,11 @@ def skipped(it: Any, n: int) -> Resumable:
     return Resumable(step, it)
 
 
-def batched(it: Any, size: int, drop_remainder: bool, stack: Any) -> Resumable:
+def batched(it: Any, size: int, drop_remainder: bool, stack: Any,
+            read_whole: bool = True) -> Resumable:
     """Batches of ``size`` elements stacked by ``stack``; as in ``tf.data``, a batch in which
-    an element failed is read to its end and then dropped with the error."""
+    an element failed is dropped with the error: read to its end first (``batch``), or at
+    once (``read_whole=False``, ``padded_batch``)."""
     done = [False]
 
     def step(r):
@@ -140,7 +186,7 @@ def batched(it: Any, size: int, drop_remainder: bool, stack: Any) -> Resumable:
                 done[0] = True
                 break
             except Exception as e:   # the batch fails; its other elements are still read
-                if r.broken:
+                if r.broken or not read_whole:
                     raise
                 error = error or e
         if error is not None:
