@@ -170,3 +170,30 @@ def test_list_files_live_against_tf(tmp_path):
             list(tf.data.Dataset.list_files(pattern, shuffle=False).as_numpy_iterator())
     with pytest.raises(tf.errors.InvalidArgumentError, match="No files matched pattern"):
         tf.data.Dataset.list_files(str(tmp_path / "none"))
+
+
+_SNAPSHOT_SCRIPT = """
+import sys
+import numpy as np
+import finegrad as fg
+calls = []
+ds = fg.data.Dataset.from_tensor_slices(np.arange(5.)).map(
+    lambda x: calls.append(1) or x * 2).batch(2).snapshot(sys.argv[1])
+print([v.tolist() for v in ds.as_numpy_iterator()], len(calls), int(ds.fingerprint()))
+"""
+
+
+def test_snapshot_is_read_back_by_a_later_process(tmp_path):
+    import subprocess
+    import sys
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env = dict(os.environ, PYTHONPATH=root)
+
+    def run():
+        out = subprocess.run([sys.executable, "-c", _SNAPSHOT_SCRIPT, str(tmp_path)],
+                             capture_output=True, text=True, env=env, timeout=300, check=True)
+        return out.stdout.split("]] ")[0] + "]]", out.stdout.split("]] ")[1].split()
+    first, (n1, fp1) = run()
+    second, (n2, fp2) = run()
+    assert first == second == "[[0.0, 2.0], [4.0, 6.0], [8.0]]"
+    assert fp1 == fp2 and int(n1) >= 5 and int(n2) == 0     # the second process computed none

@@ -20,7 +20,8 @@ import numpy as np
 
 from finegrad._src.tensor import Tensor
 
-_SCALARS = (str, bytes, int, float, complex, bool, type(None))
+_SCALARS = (str, bytes, int, float, complex, bool, type(None), type(Ellipsis),
+            type(NotImplemented))
 _STATEFUL_ITERATORS = (types.GeneratorType,)
 _MAX_DEPTH = 200
 
