@@ -182,8 +182,8 @@ class Dataset(RegroupingMethods, RandomMethods, FileMethods):
         spec = structure.pack(datasets, [d.element_spec for d in flat])
 
         def make():
-            for elements in zip(*[d._make_iterator() for d in flat], strict=False):
-                yield structure.pack(datasets, list(elements))
+            return resumable.zipped([d._make_iterator() for d in flat],
+                                    lambda elements: structure.pack(datasets, elements))
         return Dataset(make, spec, card)
 
     # --- transformations ------------------------------------------------------------------
@@ -469,8 +469,8 @@ class Dataset(RegroupingMethods, RandomMethods, FileMethods):
         ``log_warning``), as ``tf.data`` drops them through `map`, `filter`,
         `from_generator`, `batch` and `padded_batch` (a batch with a failed element is
         dropped), `repeat`, `enumerate`, `take`, `skip`, `prefetch`, `shuffle`, `cache`,
-        `concatenate`, `interleave`, `flat_map`, `unbatch`, `scan` and `take_while`. An
-        error through another transformation (`zip`, `window`, `shard`...) raises
+        `concatenate`, `interleave`, `flat_map`, `unbatch`, `scan`, `take_while` and `zip`.
+        An error through another transformation (`window`, `shard`...) raises
         `finegrad.errors.UnimplementedError` rather than end the dataset early.
 
         >>> import finegrad as fg

@@ -4,7 +4,7 @@
 and the stages go on from the next input element. A Python generator that raised is
 finished, so the stages that commonly raise (`map`, `filter`, `from_generator`) and the
 common ones between them and ``ignore_errors`` (`batch`, `padded_batch`, `repeat`,
-`enumerate`, `take`, `skip`, `prefetch`, another ``ignore_errors``) iterate with
+`enumerate`, `zip`, `take`, `skip`, `prefetch`, another ``ignore_errors``) iterate with
 `Resumable`, which stays usable after an element raised; the generator stages `shuffle`,
 `cache`, `concatenate`, `interleave`, `unbatch`, `scan` and `take_while` read their input
 through `guarded`, which drops a failed element before the generator sees it.
@@ -110,7 +110,7 @@ def ignoring_errors(it: Any, log_warning: bool) -> Any:
                         f"inside a transformation that finegrad cannot resume after an error "
                         f"(map, filter, from_generator, batch, repeat, enumerate, take, skip, "
                         f"prefetch, shuffle, cache, concatenate, interleave, flat_map, unbatch, "
-                        f"padded_batch, scan and take_while can); "
+                        f"padded_batch, scan, take_while and zip can); "
                         f"apply ignore_errors directly after the transformation that raises"
                     ) from e
                 if log_warning:
@@ -217,4 +217,23 @@ def repeated(make_iterator: Any, n: int) -> Resumable:
             state["fresh"] = False
             return element
         raise StopIteration
+    return Resumable(step, None)
+
+
+def zipped(its: list, pack: Any) -> Resumable:
+    """Tuples (``pack``) of one element of each iterator, as long as the shortest; as in
+    ``tf.data``, an error from one input loses the elements already taken from the inputs
+    before it in that step."""
+    def step(r):
+        elements = []
+        for it in its:
+            try:
+                elements.append(next(it))
+            except StopIteration:
+                raise
+            except Exception:
+                if not isinstance(it, Resumable) or it.broken:
+                    r.broken = True
+                raise
+        return pack(elements)
     return Resumable(step, None)
