@@ -25,7 +25,9 @@ import numpy as np
 from finegrad._src.api import contexts
 from finegrad._src.graph import ir
 from finegrad._src.graph.compile.simplify import simplify
+from finegrad._src.graph.compile.structure import diagonal_matmuls
 from finegrad._src.graph.xla import lower
+from finegrad._src.graph.xla.heap import keep_freed_memory
 from finegrad._src.graph.xla.staging import Staging, unalias
 
 _NO_JAX: list[bool] = []   # non-empty once the warning that JAX is missing was given
@@ -107,9 +109,11 @@ class XlaFunction:
     MAX_SIGNATURES = 64
 
     def __init__(self, graph):
+        keep_freed_memory()   # (each call's buffers reuse the last one's pages: `heap`)
         # (a graph for every size of its open axes keeps its symbolic params as they are:
         # simplify's constant folding is for resolved graphs)
-        self.graph = graph if graph.sym else simplify(graph)
+        # (products with a diagonal chain, a Jacobian's identity seed: scalings, `structure`)
+        self.graph = graph if graph.sym else diagonal_matmuls(simplify(graph))
         variables = lower.graph_variables(self.graph)
         assigned = {id(v) for v in lower.graph_variables(self.graph, assigned_only=True)}
         self.assigned = [v for v in variables if id(v) in assigned]
