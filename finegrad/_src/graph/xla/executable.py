@@ -22,7 +22,7 @@ import warnings
 
 import numpy as np
 
-from finegrad._src.api import contexts
+from finegrad._src.api import contexts, placement
 from finegrad._src.graph import ir
 from finegrad._src.graph.compile.simplify import simplify
 from finegrad._src.graph.compile.structure import diagonal_matmuls
@@ -62,10 +62,12 @@ def x64():
 
 def jax_device(name):
     """The JAX device a `finegrad.device` string names (``"/GPU:0"``), or the default one;
-    a device JAX does not have gives the default (TensorFlow's soft placement)."""
+    a device JAX does not have gives the default (TensorFlow's soft placement; with it off,
+    ``InvalidArgumentError``)."""
     import jax
     kind, index = contexts.device_kind(name) if name else (None, 0)
     if kind is not None:
+        placement.check_device(name, kind, index)   # (soft placement off: raises)
         try:
             found = jax.devices(kind.lower())
         except RuntimeError:   # no such backend here
@@ -128,7 +130,7 @@ class XlaFunction:
         same one, or that fall back to the default, share it)."""
         name = contexts.current_device()
         device = _DEVICES.get(name)
-        if device is None:
+        if device is None or name and not placement.get_soft_device_placement():
             device = _DEVICES[name] = jax_device(name)
         key = (device, tuple(specs))
         e = self._cache.get(key)
