@@ -125,3 +125,16 @@ def test_each_call_reuses_the_last_calls_pages_unless_switched_off(keep):
     kept, faults = out[-2] == "True", float(out[-1])
     assert kept == (keep == "1")
     assert faults < 500 if kept else faults > 5000, faults
+
+
+def test_large_constants_are_aligned_copies_that_need_no_staging():
+    """`finegrad.constant` copies a large array to a 64-byte boundary: a compiled call reads
+    it in place (no staging copy); still a copy, C-contiguous, of the same values."""
+    src = np.asfortranarray(misaligned(np.arange(N, dtype=np.float32)).reshape(1, -1))
+    t = fg.constant(src)
+    v = t._value
+    assert v.ctypes.data % 64 == 0 and v.flags.c_contiguous and not np.shares_memory(v, src)
+    np.testing.assert_array_equal(v, src)
+    assert not staging.needs_staging(v)
+    small = fg.constant(np.ones(10, np.float32))._value   # (small ones: a plain copy)
+    assert small.flags.owndata
