@@ -114,7 +114,8 @@ print(heap.keep_freed_memory(), faults)
 @pytest.mark.parametrize("keep", ["1", "0"])
 def test_each_call_reuses_the_last_calls_pages_unless_switched_off(keep):
     """`heap.keep_freed_memory`: with it, a compiled call's 40 MB result takes the memory
-    the last one freed (a few page faults a call, not one per 4 KiB page: 9,766);
+    the last one freed (measured: 0 page faults a call, at times 1,000-2,000 where a buffer
+    lands on new memory; without it one per 4 KiB page: 9,766);
     ``FINEGRAD_XLA_KEEP_MEMORY=0`` leaves glibc's defaults (a fresh mapping each call)."""
     import os
     import subprocess
@@ -124,7 +125,7 @@ def test_each_call_reuses_the_last_calls_pages_unless_switched_off(keep):
                          text=True, timeout=300, check=True).stdout.split()
     kept, faults = out[-2] == "True", float(out[-1])
     assert kept == (keep == "1")
-    assert faults < 500 if kept else faults > 5000, faults
+    assert faults < 4000 if kept else faults > 8000, faults
 
 
 def test_large_constants_are_aligned_copies_that_need_no_staging():
