@@ -544,9 +544,25 @@ def _owned_value(arr, np_dtype):
     owns its memory is taken as it is: nobody can write to it without first undoing its flag."""
     if np_dtype is not None and arr.dtype != np_dtype:
         return arr.astype(np_dtype)  # a new array already
+    if arr.nbytes >= _ALIGNED_BYTES and arr.dtype.kind in "biufc":
+        return _aligned_copy(arr)
     if arr.flags.writeable or not arr.flags.owndata:
         return arr.copy()
     return arr
+
+
+_ALIGNED_BYTES = 1 << 20   # (a large value: its copy starts at a multiple of 64 bytes)
+
+
+def _aligned_copy(arr):
+    """A C-contiguous copy of ``arr`` whose data starts at a multiple of 64 bytes, which a
+    compiled function (``jit_compile=True``) hands XLA as it is, where it would copy a large
+    NumPy array's usual 16-byte alignment again on every call."""
+    raw = np.empty(arr.nbytes + 64, np.uint8)
+    start = (-raw.ctypes.data) % 64
+    out = raw[start:start + arr.nbytes].view(arr.dtype).reshape(arr.shape)
+    np.copyto(out, arr)
+    return out
 
 
 def _array_as(arr, np_dtype, fn):

@@ -181,7 +181,8 @@ def _cast_vjp(ct, x, *, out, needs, batch, dtype):
 
 # --- reshape, broadcast_to, reduce_sum, transpose -------------------------------------------
 
-reshape_p = Primitive("reshape", batch_rule=True, lower_jax="reshape")   # (x, shape=)
+reshape_p = Primitive("reshape", batch_rule=True, lower_jax=lambda x, *, shape: jnp().reshape(
+    x, reshape_target(x.shape, shape)))   # (x, shape=): a -1 as TensorFlow's kernel has it
 
 
 def reshape(tensor: TensorLike, shape: Any, name: str | None = None) -> Tensor:
@@ -221,22 +222,21 @@ def _reshape_symbolic(x, shape):
     return bind(reshape_p, x, shape=shape)
 
 
-@reshape_p.def_impl
-def _reshape_impl(x, *, shape):
-    return np.reshape(x, reshape_target(np.shape(x), shape) if -1 in shape else shape)
+reshape_p.def_impl(lambda x, *, shape: np.reshape(x, reshape_target(np.shape(x), shape)))
 
 
 @reshape_p.def_shape
 def _reshape_shape(x, *, shape):
     """The target, its -1 the size left of the total (``//`` of the symbolic sizes)."""
-    total = dims.size_product(x)
+    if -1 in shape and 0 in shape and all(type(d) is int for d in shape):   # x's zero sizes
+        return reshape_target(dims.pin(x, f"reshape to {shape}"), shape)   # left out: TF's
     if -1 in shape:   # the -1: what is left of x's size, shared factors cancelled
         rest = dims.size_quotient(x, [d for d in shape if not (type(d) is int and d == -1)])
         return tuple(rest if type(d) is int and d == -1 else d for d in shape)
     if dims.is_symbolic(x) and not dims.is_symbolic(shape):
         with dims.reason(f"reshape of a tensor with a dynamic axis to the fixed shape "
                          f"{tuple(shape)} (write the dynamic axis as -1)"):
-            _ = total == dims.size_product(shape)
+            _ = dims.size_product(x) == dims.size_product(shape)
     return tuple(shape)
 
 
