@@ -544,14 +544,15 @@ def _owned_value(arr, np_dtype):
     owns its memory is taken as it is: nobody can write to it without first undoing its flag."""
     if np_dtype is not None and arr.dtype != np_dtype:
         return arr.astype(np_dtype)  # a new array already
-    if arr.nbytes >= _ALIGNED_BYTES and arr.dtype.kind in "biufc":
-        return _aligned_copy(arr)
     if arr.flags.writeable or not arr.flags.owndata:
+        if arr.nbytes >= _ALIGNED_BYTES and arr.dtype.kind in "biufc":
+            return _aligned_copy(arr)
         return arr.copy()
     return arr
 
 
-_ALIGNED_BYTES = 1 << 20   # (a large value: its copy starts at a multiple of 64 bytes)
+_ALIGNED_BYTES = 1 << 20   # (a large value that is copied anyway: the copy starts at a
+#                             multiple of 64 bytes; a read-only one is still taken as it is)
 
 
 def _aligned_copy(arr):

@@ -18,8 +18,13 @@ freed, whatever the thresholds. The switch is process-wide (NumPy's own large ar
 that memory too; threads allocate under one lock); the price is that up to `MAX_KEPT` bytes
 of freed memory stay mapped in the process instead of going back to the system. Measured
 with it: 1 page fault a call instead of 9,766 for the gradient of ``sum(log1pexp(x))`` on
-10^7 float32, and 21 ms of CPU instead of 40. ``FINEGRAD_XLA_KEEP_MEMORY=0`` in the
-environment leaves glibc's defaults alone; on other C libraries nothing is changed.
+10^7 float32, and 21 ms of CPU instead of 40.
+
+It is opt-in: ``FINEGRAD_XLA_KEEP_MEMORY=1`` in the environment turns it on. A library that
+changed how the whole process allocates (one arena for every thread, a gigabyte kept mapped)
+just because a function was compiled would surprise a program with its own threads (data
+loaders, servers); large-array users who want XLA's speed ask for it. On other C libraries
+nothing is changed.
 """
 import ctypes
 import ctypes.util
@@ -33,13 +38,13 @@ _DONE: list[bool] = []
 
 
 def keep_freed_memory():
-    """Raise glibc's mmap and trim thresholds to `MAX_KEPT` (once per process; see the
-    module). Returns whether they are raised."""
+    """Raise glibc's mmap and trim thresholds to `MAX_KEPT` (once per process, only with
+    ``FINEGRAD_XLA_KEEP_MEMORY=1``; see the module). Returns whether they are raised."""
     if _DONE:
         return _DONE[0]
     _DONE.append(False)
     if (not sys.platform.startswith("linux")
-            or os.environ.get("FINEGRAD_XLA_KEEP_MEMORY", "1") == "0"):
+            or os.environ.get("FINEGRAD_XLA_KEEP_MEMORY", "0") != "1"):
         return False
     try:
         libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
