@@ -80,6 +80,8 @@ def evaluate(poly, env):
 def _eval_atom(atom, env):
     op, p, q = atom
     a, b = evaluate(p, env), evaluate(q, env)
+    if op == "idx":
+        return slice_bound(a, b)
     return a // b if op == "//" else a % b if op == "%" else max(a, b)
 
 
@@ -87,8 +89,8 @@ def _atom_str(atom):
     if isinstance(atom, str):
         return atom
     op, p, q = atom
-    if op == "max":
-        return f"max({_poly_str(p)}, {_poly_str(q)})"
+    if op in ("max", "idx"):
+        return f"{op}({_poly_str(p)}, {_poly_str(q)})"
     return f"({_paren(p)} {op} {_paren(q)})"
 
 
@@ -290,6 +292,53 @@ def dim_max(a, b):
         return a
     return _make(max(_value(a), _value(b)), (((("max",) + tuple(sorted((pa, pb), key=repr)),),
                                               1),))
+
+
+def never_negative(x):
+    """Whether size ``x`` (an int or a Dim) is >= 0 at every size, decided by its expression
+    alone (no guard)."""
+    return x >= 0 if not isinstance(x, Dim) else _known(x.poly, (), ">=") is True
+
+
+def at_least_zero(x):
+    """``max(x, 0)`` of a size (an int or a Dim): ``x`` itself when the expression is never
+    negative, else symbolic (no guard)."""
+    if not isinstance(x, Dim):
+        return max(operator.index(x), 0)
+    return x if never_negative(x) else dim_max(x, 0)
+
+
+def size_min(a, b):
+    """The smaller of two sizes, symbolic when they differ symbolically (no guard)."""
+    if not isinstance(a, Dim) and not isinstance(b, Dim):
+        return min(a, b)
+    pa, pb = _poly_of(a), _poly_of(b)
+    if pa == pb or _known(pa, pb, "<=") is True:
+        return a
+    if _known(pa, pb, ">=") is True:
+        return b
+    return a + b - dim_max(a, b)
+
+
+def slice_bound(i, n):
+    """Bound ``i`` of a slice with a positive step on an axis of size ``n``, as Python and
+    TensorFlow normalise it: ``i + n`` when ``i`` is negative, then clamped to ``[0, n]``.
+    Symbolic (an ``idx`` atom, never negative) when a Dim's sign or size is not known; no
+    guard either way.
+
+    >>> n = Dim.symbol("n", 4)
+    >>> slice_bound(n - 1, n), slice_bound(-1, n), slice_bound(n - 6, n).value
+    (idx(n - 1, n), max(n - 1, 0), 2)
+    """
+    if not isinstance(i, Dim) and not isinstance(n, Dim):
+        i, n = operator.index(i), operator.index(n)
+        return min(max(i + n if i < 0 else i, 0), n)
+    pi, pn = _poly_of(i), _poly_of(n)
+    if _known(pi, (), ">=") is True:
+        return size_min(i, n)
+    if _known(pi, (), "<") is True:
+        return at_least_zero(i + n)
+    return _make(slice_bound(_value(i), _value(n)), (((("idx", pi, pn),), 1),))
 
 
 def _decide(lhs, op, rhs, result):
