@@ -49,6 +49,15 @@ CASES = {   # name: (build(lib, x, b), differentiable in x)
                            True),
     "strided_slice_stacked": (lambda lib, x, b: lib.strided_slice(
         x, lib.stack([b // 3, 0]), lib.stack([b, 2])), True),
+    "split_sizes_tensor": (lambda lib, x, b: lib.split(x, lib.stack([1, b - 1]))[1] * 2., True),
+    "split_sizes_list": (lambda lib, x, b: lib.concat(lib.split(x, [b - 1, 1])[::-1], 0),
+                         True),
+    "split_rest": (lambda lib, x, b: lib.split(x, [b // 2, -1])[1], True),
+    "split_equal_inner": (lambda lib, x, b: lib.split(lib.transpose(x), 3, axis=0)[2], True),
+    "split_equal_open": (lambda lib, x, b: lib.split(lib.concat([x, x], 0), 2)[1], True),
+    "tile_open_axis": (lambda lib, x, b: lib.tile(x, [2, 2]), True),
+    "tile_by_the_size": (lambda lib, x, b: lib.tile(lib.reduce_sum(x, 0, keepdims=True),
+                                                    lib.stack([b, 1])) * x, True),
 }
 SIZES = (4, 7, 1, 0, 2, 5)
 
