@@ -99,14 +99,14 @@ def test_custom_gradient_inside():
 
 def test_a_size_decided_in_python_is_a_guard_that_retraces_with_a_warning():
     @fg.function(input_signature=[fg.TensorSpec([None, 2], fg.float64)])
-    def f(x):   # signal.frame's frame count is fixed: the size is fixed in the graph
-        return fg.reduce_sum(fg.signal.frame(x, 1, 1, axis=0) * 2., [0, 1])
+    def f(x):   # reverse_sequence's positions are fixed: the size is fixed in the graph
+        return fg.reduce_sum(fg.reverse_sequence(x, [1, 1], seq_axis=0, batch_axis=1) * 2., 0)
 
     for n in SIZES:
         x = _rand(n, 2)
         expected = 2 * x.numpy().sum(0)
         if n == SIZES[1]:   # the first retrace says why (once per function)
-            with pytest.warns(UserWarning, match="signal.frame along a dynamic axis"):
+            with pytest.warns(UserWarning, match="reverse_sequence"):
                 y = f(x)
         else:
             y = f(x)
