@@ -65,6 +65,15 @@ CASES = {   # name: (build(lib, x, b), differentiable in x)
     "stft": (lambda lib, x, b: lib.math.imag(lib.signal.stft(lib.transpose(x), 3, 1, 4)), True),
     "stft_pad_end": (lambda lib, x, b: lib.math.real(lib.signal.stft(
         lib.transpose(x), 2, 2, 4, pad_end=True)), True),
+    "overlap_and_add": (lambda lib, x, b: lib.signal.overlap_and_add(x, 2), True),
+    "overlap_and_add_gaps": (lambda lib, x, b: lib.signal.overlap_and_add(x * x, 4), True),
+    "overlap_and_add_step_one": (lambda lib, x, b: lib.signal.overlap_and_add(
+        lib.stack([x, lib.sin(x)]), 1), True),
+    "inverse_stft": (lambda lib, x, b: lib.signal.inverse_stft(
+        lib.signal.stft(lib.transpose(x), 3, 1, 4), 3, 1, 4), True),
+    "inverse_stft_window": (lambda lib, x, b: lib.signal.inverse_stft(
+        lib.signal.stft(lib.reshape(x, [-1]), 4, 2, 4), 4, 2, 4,
+        window_fn=lib.signal.inverse_stft_window_fn(2)), True),
 }
 SIZES = (4, 7, 1, 0, 2, 5)
 
