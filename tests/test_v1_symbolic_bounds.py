@@ -74,6 +74,12 @@ CASES = {   # name: (build(lib, x, b), differentiable in x)
     "inverse_stft_window": (lambda lib, x, b: lib.signal.inverse_stft(
         lib.signal.stft(lib.reshape(x, [-1]), 4, 2, 4), 4, 2, 4,
         window_fn=lib.signal.inverse_stft_window_fn(2)), True),
+    "reverse_sequence": (lambda lib, x, b: lib.reverse_sequence(x, [2, 0, 1], seq_axis=0,
+                                                                batch_axis=1), True),
+    "reverse_sequence_inner": (lambda lib, x, b: lib.reverse_sequence(
+        lib.stack([x, lib.sin(x)]), [1, 0], seq_axis=1, batch_axis=0), True),
+    "reverse_sequence_last": (lambda lib, x, b: lib.reverse_sequence(
+        lib.transpose(x), [0, 1, 0], seq_axis=1, batch_axis=0) * 3., True),
 }
 SIZES = (4, 7, 1, 0, 2, 5)
 
