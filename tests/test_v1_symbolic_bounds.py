@@ -199,3 +199,15 @@ def test_tf_slice_past_the_end_of_a_fed_size_is_invalid_argument():
         b = fg.shape(x)[0]
         with pytest.raises(fg.errors.InvalidArgumentError, match="finegrad.slice"):
             fg.slice(x, [2, 0], [b - 1, -1])   # 2 + (b - 1) <= b: never (TF: when it runs)
+
+
+@pytest.mark.parametrize("bounds", [(-1,), (1, 0), (0, 5, -1), (3, 3), (5, 0, -2), (0, 7, 3)])
+def test_eager_range_refuses_bounds_in_the_wrong_order_as_tensorflow(bounds):
+    tf = pytest.importorskip("tensorflow")
+    try:
+        expected = tf.range(*bounds).numpy()
+    except tf.errors.InvalidArgumentError:
+        with pytest.raises(fg.errors.InvalidArgumentError, match="Requires start"):
+            fg.range(*bounds)
+    else:
+        np.testing.assert_array_equal(fg.range(*bounds).numpy(), expected)

@@ -130,6 +130,11 @@ def range_(start: Any, limit: Any = None, delta: Any = 1, dtype: DTypeLike | Non
                            if isinstance(v, Tensor) else v) for v in (start, limit, delta)]
     if delta == 0:
         raise ValueError("finegrad.range: delta must not be zero")
+    lo, hi, step = (np.asarray(v).item() for v in vals)
+    if (lo > hi) if step > 0 else (lo < hi):   # TensorFlow's Range kernel refuses these
+        rel, sign = ("<=", ">") if step > 0 else (">=", "<")
+        raise InvalidArgumentError(None, None, f"finegrad.range: Requires start {rel} limit "
+                                   f"when delta {sign} 0: {lo}/{hi}")
     if dtype is None:
         kinds = [np.asarray(v).dtype for v in vals]
         dt: Any = np.float32 if any(k.kind == "f" for k in kinds) else np.int32
@@ -159,8 +164,6 @@ def linspace(start: Any, stop: Any, num: Any, name: str | None = None, axis: int
         a, b = cast(a, dtypes.float64), cast(b, dtypes.float64)
     elif a.dtype.is_floating and not isinstance(stop, Tensor):   # 2. beside a float64 start
         b = _t(np.asarray(stop, a._value.dtype))
-    elif b.dtype.is_floating and not isinstance(start, Tensor):
-        a = _t(np.asarray(start, b._value.dtype))
     if not a.dtype.is_floating:
         raise TypeError(f"finegrad.linspace: start must be floating (or start and stop both "
                         f"integers), got {a.dtype.name} and {b.dtype.name}")
