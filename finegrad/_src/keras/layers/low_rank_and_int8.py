@@ -174,6 +174,8 @@ class KernelAdapters:
         base = self._stored_weight()
         if not self.lora_enabled:
             return base
+        if self.quantization_mode is not None:   # Keras adds the update to the int8 values
+            base = cast(base, "float32")
         return cast(base + self._lora_delta(), self.compute_dtype)
 
     def quantize(self, mode: Any = None, type_check: bool = True, config: Any = None) -> None:
