@@ -252,10 +252,23 @@ def _compare(a, b, op):
     return _decide(a.poly, op, q, _COMPARE[op](a.value, _value(b)))
 
 
+def _atom_nonneg(atom):
+    """Whether an atom is never negative: a symbol, an ``idx``, a max with a side that is
+    never negative, ``//`` and ``%`` of expressions that are never negative."""
+    if isinstance(atom, str) or atom[0] == "idx":
+        return True
+    op, p, q = atom
+    ok = [_known(e, (), ">=") is True for e in (p, q)]
+    return any(ok) if op == "max" else all(ok)
+
+
 def _known(p, q, op):
     """``p op q`` when the expressions decide it at every size (symbols and the atoms over
-    them are sizes, never negative), else None: e.g. ``n + 1 > n``, ``n >= 0``, ``n != -1``."""
+    them that are never negative: `_atom_nonneg`), else None: e.g. ``n + 1 > n``,
+    ``n >= 0``, ``n != -1``; ``(n - 3) // 2 >= 0`` is not decided."""
     d = _padd(p, q, -1)
+    if not all(_atom_nonneg(a) for m, _ in d for a in m):
+        return None
     c = next((k for m, k in d if m == ()), 0)
     rest = [k for m, k in d if m != ()]
     if all(k >= 0 for k in rest):     # p - q >= c
