@@ -40,6 +40,10 @@ CASES = {   # name: (build(lib, x, b), differentiable in x)
     "slice_step": (lambda lib, x, b: x[:b - 1:2], True),
     "slice_bound_floordiv": (lambda lib, x, b: x[:(b - 3) // 2] + 1., True),   # sign unknown
     "slice_start_floordiv": (lambda lib, x, b: x[(b - 5) // 3:], True),
+    "slice_reversed_from": (lambda lib, x, b: x[b - 2::-1], True),
+    "slice_reversed_to": (lambda lib, x, b: x[:b // 2:-1] * 2., True),
+    "slice_reversed_both": (lambda lib, x, b: x[b - 1:1 - b:-2], True),
+    "slice_reversed_fixed_start": (lambda lib, x, b: x[2:(b - 4) // 2:-1], True),
     "slice_inner_axis": (lambda lib, x, b: lib.transpose(x)[:, b // 2:], True),
     "slice_fixed_axis": (lambda lib, x, b: x[:, :b], True),
     "tf_slice": (lambda lib, x, b: lib.slice(x, [0, 0], [b - 1, -1]), True),

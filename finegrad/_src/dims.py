@@ -82,6 +82,8 @@ def _eval_atom(atom, env):
     a, b = evaluate(p, env), evaluate(q, env)
     if op == "idx":
         return slice_bound(a, b)
+    if op == "ridx":
+        return reverse_slice_bound(a, b)
     return a // b if op == "//" else a % b if op == "%" else max(a, b)
 
 
@@ -89,7 +91,7 @@ def _atom_str(atom):
     if isinstance(atom, str):
         return atom
     op, p, q = atom
-    if op in ("max", "idx"):
+    if op in ("max", "idx", "ridx"):
         return f"{op}({_poly_str(p)}, {_poly_str(q)})"
     return f"({_paren(p)} {op} {_paren(q)})"
 
@@ -257,6 +259,8 @@ def _atom_nonneg(atom):
     never negative, ``//`` and ``%`` of expressions that are never negative."""
     if isinstance(atom, str) or atom[0] == "idx":
         return True
+    if atom[0] == "ridx":   # -1 before the first entry
+        return False
     op, p, q = atom
     ok = [_known(e, (), ">=") is True for e in (p, q)]
     return any(ok) if op == "max" else all(ok)
@@ -352,6 +356,21 @@ def slice_bound(i, n):
     if _known(pi, (), "<") is True:
         return at_least_zero(i + n)
     return _make(slice_bound(_value(i), _value(n)), (((("idx", pi, pn),), 1),))
+
+
+def reverse_slice_bound(i, n):
+    """Bound ``i`` of a slice with a negative step on an axis of size ``n``: ``i + n`` when
+    ``i`` is negative, then clamped to ``[-1, n - 1]`` (symbolic, an ``ridx`` atom that may
+    be -1, when a Dim's sign is not known; no guard)."""
+    if not isinstance(i, Dim) and not isinstance(n, Dim):
+        i, n = operator.index(i), operator.index(n)
+        return min(max(i + n if i < 0 else i, -1), n - 1)
+    pi, pn = _poly_of(i), _poly_of(n)
+    if _known(pi, (), "<") is True:   # wraps: i + n, at most n - 1; clamped below at -1
+        return dim_max(i + n + 1, 0) - 1 if not never_negative(i + n) else i + n
+    if _known(pi, (), ">=") is True:
+        return size_min(i, n - 1)
+    return _make(reverse_slice_bound(_value(i), _value(n)), (((("ridx", pi, pn),), 1),))
 
 
 def _decide(lhs, op, rhs, result):

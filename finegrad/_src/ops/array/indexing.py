@@ -178,9 +178,9 @@ def _slice_length(s, n):
         lo = 0 if s.start is None else _low_bound(s.start, n)
         hi = n if s.stop is None else _high_bound(s.stop, n)
         return dims.at_least_zero((hi - lo + step - 1) // step)
-    lo = _bound(s.start, n, n - 1, -1, n - 1)
-    hi = _bound(s.stop, n, -1, -1, n - 1)
-    return (lo - hi - step - 1) // -step if lo > hi else 0
+    lo = n - 1 if s.start is None else dims.reverse_slice_bound(s.start, n)
+    hi = -1 if s.stop is None else dims.reverse_slice_bound(s.stop, n)
+    return dims.at_least_zero(lo - hi - step - 1) // -step   # exact, no guard
 
 
 def _low_bound(i, n):
@@ -195,15 +195,6 @@ def _high_bound(i, n):
     if type(i) is not dims.Dim and i < 0:
         return n + i
     return dims.slice_bound(i, n)
-
-
-def _bound(i, n, default, low, high):
-    """Slice bound ``i`` on an axis of size ``n`` as an index clamped to ``[low, high]``."""
-    if i is None:
-        return default
-    if type(i) is int and i < 0:
-        i = n + i
-    return low if i < low else high if i > high else i
 
 
 def _consumed(i):
