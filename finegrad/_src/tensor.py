@@ -22,6 +22,7 @@ import numpy as np
 from finegrad._src import dtypes, interop
 from finegrad._src.shapes import TensorShape
 from finegrad._src.state import state as _state
+from finegrad._src.state import watching_births as _watching_births
 from finegrad._src.graph_values import (MISSING, GraphOnly, OutOfScope,  # noqa: F401
                                          add_graph, graphs, live_graphs)
 
@@ -85,6 +86,10 @@ class Tensor:
 
     def __init__(self, value: Any) -> None:
         self._value = value
+        if _watching_births[0]:   # a TF1 graph follows what a guarded call makes
+            born = _state.births
+            if born is not None:
+                born(self)
 
     if TYPE_CHECKING:   # the operators ops/operators.py attaches, declared for type checkers
         def __add__(self, other: Any) -> Tensor: ...

@@ -18,6 +18,7 @@ import numpy as np
 
 from finegrad._src import core, dims, dtypes
 from finegrad._src.core import Primitive, bind, def_nondiff
+from finegrad._src.errors import InvalidArgumentError
 from finegrad._src.ops.lowering import jnp
 from finegrad._src import tensor as _tensor
 from finegrad._src.ops.zeros_and_axes import (no_strings, _static, _normalize_axis, _shape_arg,
@@ -627,24 +628,23 @@ def split(value: TensorLike, num_or_size_splits: Any, axis: int = 0, num: Any = 
     """
     x = _t(value)
     a = _normalize_axis(axis, x._value.ndim, "finegrad.split")
-    n = x._value.shape[a]
-    dims.pin(core.shape_of(x)[a:a + 1],
-             "split along a dynamic axis (the sizes of the parts are fixed)")
+    n = core.shape_of(x)[a]   # an open axis: a symbolic size (its parts' sizes follow it)
     if isinstance(num_or_size_splits, numbers.Integral):
         k = int(num_or_size_splits)
-        if k <= 0 or n % k:
-            raise ValueError(f"finegrad.split: cannot split axis {a} of size {n} into {k} "
-                             f"equal parts")
+        if k <= 0 or n % k:   # symbolic: decided at the built size, a guard each run checks
+            raise InvalidArgumentError(f"finegrad.split: cannot split axis {a} of size {n} "
+                                       f"into {k} equal parts")
         sizes = [n // k] * k
     else:
-        sizes = list(as_ints(_static(num_or_size_splits, "split sizes").tolist()
-                             if isinstance(num_or_size_splits, Tensor) else num_or_size_splits,
-                             "finegrad.split", "num_or_size_splits"))
-        if sizes.count(-1) == 1:
-            sizes[sizes.index(-1)] = n - (sum(sizes) + 1)
-        if sum(sizes) != n or any(s < 0 for s in sizes):
-            raise ValueError(f"finegrad.split: sizes {list(num_or_size_splits)} do not add up "
-                             f"to {n}, the size of axis {a}")
+        given = num_or_size_splits   # sizes known symbolically stay symbolic
+        sizes = list(symbolic_shape(given) or as_ints(_static(given, "split sizes").tolist() if
+                     isinstance(given, Tensor) else given, "finegrad.split", "num_or_size_splits"))
+        rest = [i for i, s in enumerate(sizes) if type(s) is not dims.Dim and s == -1]
+        if len(rest) == 1:
+            sizes[rest[0]] = n - (sum(sizes) + 1)
+        if sum(sizes) != n or any(s < 0 for s in sizes):   # TF's class (a ValueError)
+            raise InvalidArgumentError(f"finegrad.split: sizes {sizes} do not add up to {n}, "
+                                       f"the size of axis {a}")
     out, start = [], 0
     for s in sizes:
         out.append(getitem(x, (slice(None),) * a + (slice(start, start + s),)))

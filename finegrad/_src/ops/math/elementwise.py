@@ -352,7 +352,8 @@ abs_p.def_impl(np.abs)
 def _complex_sign(x, out):
     """x / |x|, and 0 at 0 (TensorFlow's ComplexAbs gradient uses div_no_nan); differentiable
     again, so second derivatives of |z| are right away from 0."""
-    return x / cast(where(out == 0, 1 + 0 * out, out), x._value.dtype)
+    # (equal, not ==: in a TF1 graph == is identity, as TensorFlow 1's)
+    return x / cast(where(equal(out, 0), 1 + 0 * out, out), x._value.dtype)
 
 
 @abs_p.def_jvp
