@@ -228,8 +228,9 @@ reshape_p.def_impl(lambda x, *, shape: np.reshape(x, reshape_target(np.shape(x),
 
 @reshape_p.def_shape
 def _reshape_shape(x, *, shape):
-    """The target, its -1 the size left of the total (``//`` of the symbolic sizes)."""
-    if -1 in shape and 0 in shape and all(type(d) is int for d in shape):   # x's zero sizes
+    """The target, its -1 the size left of the total (``//`` of the symbolic sizes). Ints
+    only are tested for a 0 (``0 in`` symbolic sizes would decide them while tracing)."""
+    if all(type(d) is int for d in shape) and -1 in shape and 0 in shape:   # x's zero sizes
         return reshape_target(dims.pin(x, f"reshape to {shape}"), shape)   # left out: TF's
     if -1 in shape:   # the -1: what is left of x's size, shared factors cancelled
         rest = dims.size_quotient(x, [d for d in shape if not (type(d) is int and d == -1)])
