@@ -225,7 +225,6 @@ def _reshape_symbolic(x, shape):
 
 reshape_p.def_impl(lambda x, *, shape: np.reshape(x, reshape_target(np.shape(x), shape)))
 
-
 @reshape_p.def_shape
 def _reshape_shape(x, *, shape):
     """The target, its -1 the size left of the total (``//`` of the symbolic sizes). Ints
