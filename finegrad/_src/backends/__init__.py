@@ -81,8 +81,12 @@ def current_name():
 
 
 def current():
-    """This thread's active backend module."""
-    return load(current_name())
+    """This thread's active backend module (the path every ops call takes: no call beyond
+    the dictionary lookup once the backend is loaded)."""
+    scopes = _SELECTION.scopes
+    name = scopes[-1] if scopes else _Selection.default
+    loaded = _LOADED.get(name)
+    return loaded if loaded is not None else load(current_name())
 
 
 def set_default(name):

@@ -24,7 +24,16 @@ def is_tensor(x):
 
 
 def is_float(x):
+    # a Tensor's NumPy dtype directly (its DType is looked up from it: `DType.is_floating`
+    # is the NumPy kind "f"); a Variable's DType
+    if type(x) is _tensor.Tensor:
+        return x._value.dtype.kind == "f"
     return x.dtype.is_floating
+
+
+def numpy_dtype(x):
+    """A Tensor's NumPy dtype (equal where the DTypes are: one DType per NumPy dtype)."""
+    return x._value.dtype
 
 
 def static_shape(x):
