@@ -103,8 +103,9 @@ class scope:  # (used as a function: `with scope("jax"):`)
     __slots__ = ("name",)
 
     def __init__(self, name):
-        name = _check_name(name)
-        load(name)
+        if name not in _LOADED or name not in _KNOWN:   # (a loaded one's is checked)
+            name = _check_name(name)
+            load(name)
         self.name = name
 
     def __enter__(self):
