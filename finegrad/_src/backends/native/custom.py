@@ -31,9 +31,10 @@ def is_float(x):
     return x.dtype.is_floating
 
 
-def numpy_dtype(x):
-    """A Tensor's NumPy dtype (equal where the DTypes are: one DType per NumPy dtype)."""
-    return x._value.dtype
+def same_dtype(x1, x2):
+    """Whether two Tensors have one dtype, from their NumPy dtypes (one DType per NumPy
+    dtype, so they are equal where the DTypes are)."""
+    return x1._value.dtype == x2._value.dtype
 
 
 def static_shape(x):
