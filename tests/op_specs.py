@@ -45,6 +45,8 @@ NONDIFF = (
     "size_guard",
     # constants of a symbolic shape (shape-polymorphic graphs), and a shape's value
     "full", "shape",
+    # range of symbolic bounds (tests/test_v1_symbolic_bounds.py): int positions, no gradient
+    "range",
     # the compiler's graph-only primitives (graph/compile/graph_ops.py, structure.py): made by
     # its rewrites after tracing, never seen by a tape
     "scatter_sum_into_zeros", "strided_slice_copy", "strided_slice_view", "diagonal_matmul",

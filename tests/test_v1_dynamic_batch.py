@@ -133,15 +133,19 @@ def test_a_guarded_value_used_by_a_later_call_keeps_its_guard(use):
         assert sess.run(other, {x: _x(5), n: 3}) == pytest.approx(_x(5).sum() + 3)
 
 
-def test_range_of_a_size_that_may_be_negative_is_a_value_guard():
-    # range(b - 1) is [] for b = 0 in TensorFlow; finegrad keeps it a guard (not symbolic)
+def test_range_of_a_size_that_may_be_negative_follows_each_fed_size():
+    # range(b - 1) is symbolic: [0, ..., b - 2], and at b = 0 TensorFlow's Range kernel
+    # refuses limit -1 ("Requires start <= limit when delta > 0: 0/-1")
     g = fg.Graph()
     with g.as_default():
         x = v1.placeholder(fg.float32, [None, 3])
         y = fg.range(fg.shape(x)[0] - 1)
         with v1.Session() as sess:
             np.testing.assert_array_equal(sess.run(y, {x: _x(2)}), [0])
-            with pytest.raises(InvalidArgumentError, match="traced as 1 and this call's is -1"):
+            np.testing.assert_array_equal(sess.run(y, {x: _x(4)}), [0, 1, 2])
+            assert sess.run(y, {x: _x(1)}).shape == (0,)
+            with pytest.raises(InvalidArgumentError, match="Requires start <= limit when "
+                                                           "delta > 0: 0/-1"):
                 sess.run(y, {x: _x(0)})
 
 

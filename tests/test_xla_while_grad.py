@@ -101,3 +101,76 @@ def test_vector_loop_with_captured_matrix_matches_the_executor():
     src = fg.function(f, jit_compile=True).get_concrete_function(*args).compiled_source
     assert [s for s in src.split("\n") if s.startswith("#   ")] == [
         s for s in src.split("\n") if s.startswith("#   ") and "only for runs past 4096 trips" in s]
+
+
+def _accumulating(v):
+    def f(x, w):
+        with fg.GradientTape() as tape:
+            tape.watch([x, w])
+
+            def body(a, k):
+                v.assign_add(a)
+                return a * a * w, k + 1
+            y, k = fg.while_loop(lambda a, k: a < 100., body, (x, fg.constant(0)))
+        return y, tape.gradient(y, [x, w]), v.read_value()
+    return f
+
+
+@pytest.mark.parametrize("jit", [True, None])
+def test_a_body_that_assigns_updates_once_per_call_and_differentiates(jit):
+    """TensorFlow 2.21 (tf.function, values recorded): the body's updates happen once a
+    call (the derivative's re-run of the loop does not repeat them), the gradient is that
+    of the loop; compiled (the derivative a host callback) and uncompiled alike."""
+    v = fg.Variable(0., dtype=fg.float64)
+    f = fg.function(_accumulating(v), jit_compile=jit)
+    args = (fg.constant(1.5, fg.float64), fg.constant(1.1, fg.float64))
+    for total in (60.65667536367, 121.31335072734):
+        y, (gx, gw), after = f(*args)
+        np.testing.assert_allclose([y.numpy(), gx.numpy(), gw.numpy(), after.numpy()],
+                                   [2743.787177987617, 29267.063231867913,
+                                    37415.27969983114, total], rtol=1e-12)
+
+
+@pytest.mark.parametrize("jit", [True, None])
+def test_a_body_that_reads_what_it_assigns_differentiates_with_the_loops_values(jit):
+    """y = x * 2 * 3 * 4 with v counting up in the body: dy/dx = 24 (TensorFlow 2.21's
+    value), the derivative reading v as each trip did, not as the loop left it."""
+    v = fg.Variable(1., dtype=fg.float64)
+
+    def f(x):
+        with fg.GradientTape() as tape:
+            tape.watch(x)
+
+            def body(a, k):
+                v.assign_add(1.)
+                return a * v, k + 1
+            y, _ = fg.while_loop(lambda a, k: k < 3, body, (x, fg.constant(0)))
+        return y, tape.gradient(y, x), v.read_value()
+    got = fg.function(f, jit_compile=jit)(fg.constant(2., fg.float64))
+    assert [float(t) for t in got] == [48., 24., 4.]
+
+
+@pytest.mark.parametrize("unbounded", [True, False])
+def test_second_order_compiled_equals_the_graph_and_eager(unbounded):
+    """Past order 1 the derivative runs on the host (listed): the same values as the
+    uncompiled graph and as eager nested tapes."""
+    def g(x, w):
+        with fg.GradientTape() as t2:
+            t2.watch(x)
+            with fg.GradientTape() as t1:
+                t1.watch(x)
+                if unbounded:
+                    y, _ = fg.while_loop(lambda a, k: a < 100., lambda a, k: (a * a * w, k + 1),
+                                         (x, fg.constant(0)))
+                else:
+                    y, _ = fg.while_loop(lambda a, k: k < 3,
+                                         lambda a, k: (fg.sin(a) * w + a * a, k + 1),
+                                         (x, fg.constant(0)), maximum_iterations=5)
+            d = t1.gradient(y, x)
+        return y, d, t2.gradient(d, x)
+    args = (fg.constant(1.5, fg.float64), fg.constant(1.1, fg.float64))
+    compiled = fg.function(g, jit_compile=True)
+    got = [t.numpy() for t in compiled(*args)]
+    for want in (fg.function(g)(*args), g(*args)):
+        np.testing.assert_allclose(got, [t.numpy() for t in want], rtol=1e-12)
+    assert "while_grad" in compiled.get_concrete_function(*args).compiled_source

@@ -80,6 +80,10 @@ def evaluate(poly, env):
 def _eval_atom(atom, env):
     op, p, q = atom
     a, b = evaluate(p, env), evaluate(q, env)
+    if op == "idx":
+        return slice_bound(a, b)
+    if op == "ridx":
+        return reverse_slice_bound(a, b)
     return a // b if op == "//" else a % b if op == "%" else max(a, b)
 
 
@@ -87,8 +91,8 @@ def _atom_str(atom):
     if isinstance(atom, str):
         return atom
     op, p, q = atom
-    if op == "max":
-        return f"max({_poly_str(p)}, {_poly_str(q)})"
+    if op in ("max", "idx", "ridx"):
+        return f"{op}({_poly_str(p)}, {_poly_str(q)})"
     return f"({_paren(p)} {op} {_paren(q)})"
 
 
@@ -250,10 +254,25 @@ def _compare(a, b, op):
     return _decide(a.poly, op, q, _COMPARE[op](a.value, _value(b)))
 
 
+def _atom_nonneg(atom):
+    """Whether an atom is never negative: a symbol, an ``idx``, a max with a side that is
+    never negative, ``//`` and ``%`` of expressions that are never negative."""
+    if isinstance(atom, str) or atom[0] == "idx":
+        return True
+    if atom[0] == "ridx":   # -1 before the first entry
+        return False
+    op, p, q = atom
+    ok = [_known(e, (), ">=") is True for e in (p, q)]
+    return any(ok) if op == "max" else all(ok)
+
+
 def _known(p, q, op):
     """``p op q`` when the expressions decide it at every size (symbols and the atoms over
-    them are sizes, never negative), else None: e.g. ``n + 1 > n``, ``n >= 0``, ``n != -1``."""
+    them that are never negative: `_atom_nonneg`), else None: e.g. ``n + 1 > n``,
+    ``n >= 0``, ``n != -1``; ``(n - 3) // 2 >= 0`` is not decided."""
     d = _padd(p, q, -1)
+    if not all(_atom_nonneg(a) for m, _ in d for a in m):
+        return None
     c = next((k for m, k in d if m == ()), 0)
     rest = [k for m, k in d if m != ()]
     if all(k >= 0 for k in rest):     # p - q >= c
@@ -290,6 +309,68 @@ def dim_max(a, b):
         return a
     return _make(max(_value(a), _value(b)), (((("max",) + tuple(sorted((pa, pb), key=repr)),),
                                               1),))
+
+
+def never_negative(x):
+    """Whether size ``x`` (an int or a Dim) is >= 0 at every size, decided by its expression
+    alone (no guard)."""
+    return x >= 0 if not isinstance(x, Dim) else _known(x.poly, (), ">=") is True
+
+
+def at_least_zero(x):
+    """``max(x, 0)`` of a size (an int or a Dim): ``x`` itself when the expression is never
+    negative, else symbolic (no guard)."""
+    if not isinstance(x, Dim):
+        return max(operator.index(x), 0)
+    return x if never_negative(x) else dim_max(x, 0)
+
+
+def size_min(a, b):
+    """The smaller of two sizes, symbolic when they differ symbolically (no guard)."""
+    if not isinstance(a, Dim) and not isinstance(b, Dim):
+        return min(a, b)
+    pa, pb = _poly_of(a), _poly_of(b)
+    if pa == pb or _known(pa, pb, "<=") is True:
+        return a
+    if _known(pa, pb, ">=") is True:
+        return b
+    return a + b - dim_max(a, b)
+
+
+def slice_bound(i, n):
+    """Bound ``i`` of a slice with a positive step on an axis of size ``n``, as Python and
+    TensorFlow normalise it: ``i + n`` when ``i`` is negative, then clamped to ``[0, n]``.
+    Symbolic (an ``idx`` atom, never negative) when a Dim's sign or size is not known; no
+    guard either way.
+
+    >>> n = Dim.symbol("n", 4)
+    >>> slice_bound(n - 1, n), slice_bound(-1, n), slice_bound(n - 6, n).value
+    (idx(n - 1, n), max(n - 1, 0), 2)
+    """
+    if not isinstance(i, Dim) and not isinstance(n, Dim):
+        i, n = operator.index(i), operator.index(n)
+        return min(max(i + n if i < 0 else i, 0), n)
+    pi, pn = _poly_of(i), _poly_of(n)
+    if _known(pi, (), ">=") is True:
+        return size_min(i, n)
+    if _known(pi, (), "<") is True:
+        return at_least_zero(i + n)
+    return _make(slice_bound(_value(i), _value(n)), (((("idx", pi, pn),), 1),))
+
+
+def reverse_slice_bound(i, n):
+    """Bound ``i`` of a slice with a negative step on an axis of size ``n``: ``i + n`` when
+    ``i`` is negative, then clamped to ``[-1, n - 1]`` (symbolic, an ``ridx`` atom that may
+    be -1, when a Dim's sign is not known; no guard)."""
+    if not isinstance(i, Dim) and not isinstance(n, Dim):
+        i, n = operator.index(i), operator.index(n)
+        return min(max(i + n if i < 0 else i, -1), n - 1)
+    pi, pn = _poly_of(i), _poly_of(n)
+    if _known(pi, (), "<") is True:   # wraps: i + n, at most n - 1; clamped below at -1
+        return dim_max(i + n + 1, 0) - 1 if not never_negative(i + n) else i + n
+    if _known(pi, (), ">=") is True:
+        return size_min(i, n - 1)
+    return _make(reverse_slice_bound(_value(i), _value(n)), (((("ridx", pi, pn),), 1),))
 
 
 def _decide(lhs, op, rhs, result):

@@ -23,6 +23,12 @@ class _State(threading.local):
         # the trace an `init_scope` lifted this thread out of (ops there run eagerly, but the
         # trace's tensors keep refusing to give their values, and new variables are its own)
         self.lifted = None
+        # told of every Tensor made on this thread while a TF1 graph follows a guarded call
+        # (v1/value_guards.py): ``births(tensor)``; None otherwise
+        self.births = None
 
 
 state = _State()
+# how many threads have a ``births`` hook: `Tensor.__init__` reads its thread's hook only
+# while this is nonzero (one list lookup otherwise)
+watching_births = [0]

@@ -22,6 +22,7 @@ import numpy as np
 from finegrad._src import dtypes, interop
 from finegrad._src.shapes import TensorShape
 from finegrad._src.state import state as _state
+from finegrad._src.state import watching_births as _watching_births
 from finegrad._src.graph_values import (MISSING, GraphOnly, OutOfScope,  # noqa: F401
                                          add_graph, graphs, live_graphs)
 
@@ -85,6 +86,10 @@ class Tensor:
 
     def __init__(self, value: Any) -> None:
         self._value = value
+        if _watching_births[0]:   # a TF1 graph follows what a guarded call makes
+            born = _state.births
+            if born is not None:
+                born(self)
 
     if TYPE_CHECKING:   # the operators ops/operators.py attaches, declared for type checkers
         def __add__(self, other: Any) -> Tensor: ...
@@ -545,8 +550,25 @@ def _owned_value(arr, np_dtype):
     if np_dtype is not None and arr.dtype != np_dtype:
         return arr.astype(np_dtype)  # a new array already
     if arr.flags.writeable or not arr.flags.owndata:
+        if arr.nbytes >= _ALIGNED_BYTES and arr.dtype.kind in "biufc":
+            return _aligned_copy(arr)
         return arr.copy()
     return arr
+
+
+_ALIGNED_BYTES = 1 << 20   # (a large value that is copied anyway: the copy starts at a
+#                             multiple of 64 bytes; a read-only one is still taken as it is)
+
+
+def _aligned_copy(arr):
+    """A C-contiguous copy of ``arr`` whose data starts at a multiple of 64 bytes, which a
+    compiled function (``jit_compile=True``) hands XLA as it is, where it would copy a large
+    NumPy array's usual 16-byte alignment again on every call."""
+    raw = np.empty(arr.nbytes + 64, np.uint8)
+    start = (-raw.ctypes.data) % 64
+    out = raw[start:start + arr.nbytes].view(arr.dtype).reshape(arr.shape)
+    np.copyto(out, arr)
+    return out
 
 
 def _array_as(arr, np_dtype, fn):

@@ -22,14 +22,15 @@ from finegrad._src.keras.layer import Layer
 from finegrad._src.keras.model import Model
 from finegrad._src.keras.sequential import Sequential
 from finegrad._src.keras.dtype_policies import KerasVariable as Variable
-from finegrad.keras import (activations, backend, callbacks, config, constraints, initializers,
-                            layers, losses, metrics, mixed_precision, models, optimizers,
-                            regularizers, saving, utils)
+from finegrad.keras import (activations, backend, callbacks, config, constraints,
+                            dtype_policies, initializers, layers, losses, metrics,
+                            mixed_precision, models, optimizers, quantizers, regularizers, saving,
+                            utils)
 
 __all__ = ["DTypePolicy", "Input", "InputSpec", "KerasTensor", "Layer", "Model", "Sequential",
            "Variable", "activations", "backend", "callbacks", "config", "constraints",
-           "initializers", "layers", "losses", "metrics", "mixed_precision", "models", "ops",
-           "optimizers", "regularizers", "saving", "utils"]
+           "dtype_policies", "initializers", "layers", "losses", "metrics", "mixed_precision",
+           "models", "ops", "optimizers", "quantizers", "regularizers", "saving", "utils"]
 
 
 def __getattr__(name: str) -> _Any:

@@ -16,6 +16,7 @@ import contextlib
 import threading
 
 from finegrad._src import core
+from finegrad._src.api import placement
 from finegrad._src.ops.array.structural import identity
 from finegrad._src.state import state as _state
 
@@ -94,6 +95,9 @@ def device(device_name: Any) -> Any:
     Raises:
         ValueError: when ``device_name`` is not a string or None, or names a component
             TensorFlow does not know (``"/foo:0"``) or two device types.
+        InvalidArgumentError: when soft device placement is off
+            (``finegrad.config.set_soft_device_placement(False)``) and the machine does not
+            have the device (TensorFlow raises it at the block's first op).
         RuntimeError: for a function (TensorFlow 2 does not support device functions).
     """
     if callable(device_name):
@@ -103,7 +107,8 @@ def device(device_name: Any) -> Any:
         if not isinstance(device_name, str):
             raise ValueError(f"finegrad.device: device_name must be a string or None, got "
                              f"{type(device_name).__name__} ({device_name!r:.60})")
-        _device_parts(device_name)
+        kind, index = _device_parts(device_name)
+        placement.check_device(device_name, kind, index)
         return _device_scope(device_name)
     return contextlib.nullcontext()
 

@@ -13,6 +13,9 @@ a `while_grad` node inside one; both to any order.
 
 from __future__ import annotations
 
+import contextlib
+import threading
+
 import numpy as np
 
 from finegrad._src.tracebacks import api_boundary
@@ -29,6 +32,7 @@ from finegrad._src.control_flow import while_reverse
 from finegrad._src.graph.ir import OutSlot
 from finegrad._src.ops.array.structural import convert_to_tensor
 from finegrad._src.tensor import Tensor
+from finegrad._src.state import state as _state
 from finegrad._src.graph.xla import lower as xla
 
 from typing import Any
@@ -386,7 +390,26 @@ def _while_impl(*vals, parts, n, max_iter):
             vs = b.run_values(vs, captured)
             i += 1
         return tuple(vs)
-    return _dry(lambda: loop(vs))
+    assigned = _assigned(parts)
+    before = _values_of(assigned)
+    out = _dry(lambda: loop(vs))
+    if assigned:   # (what the derivative's re-run reads: `_rerun`)
+        _PRE_LOOP.__dict__.setdefault("runs", {})[id(b)] = (b, before, _values_of(assigned))
+    return out
+
+
+_PRE_LOOP = threading.local()   # .runs: id(body) -> (body, values before, values after)
+
+
+def _assigned(parts):
+    """The variables a loop's condition or body assigns."""
+    return [v for p in parts for v in xla.graph_variables(p.graph, assigned_only=True)]
+
+
+def _values_of(variables):
+    """id(var) -> the value a read gives now (a `dry_run`'s shadow value, or its own)."""
+    shadow = ir.current_shadow() or {}
+    return {id(v): shadow.get(id(v), v._storage) for v in variables}
 
 
 @while_p.def_lowering
@@ -508,9 +531,32 @@ def _while_grad_impl(*vals, parts, n, max_iter, n_base=None, depth=1):
     # inside a trace, the gradient of a while node: the derivatives re-run the loop eagerly
     n_base = len(vals) - n if n_base is None else n_base
     ts = [Tensor(v) for v in vals]
-    with core.inner_stack(()):
+    with _rerun(parts):
         out = _while_derivative(ts, depth, n_base, parts, n, max_iter)
     return tuple(t._value for t in out)
+
+
+@contextlib.contextmanager
+def _rerun(parts):
+    """The eager re-runs of a loop for its derivative: seen by no tape and no trace, their
+    variable updates going to a copy of the shadow values, dropped after (the forward loop
+    made the updates once, as TensorFlow's accumulated gradient does not re-run them). The
+    variables the loop assigns read the values they had before its last run (`_while_impl`
+    keeps them), while they still hold the values it left; under XLA, whose program assigns
+    them after it ran, the values they hold."""
+    tracer = core.current_tracer()
+    shadow = dict(tracer.shadow if tracer is not None else ir.current_shadow() or {})
+    kept = getattr(_PRE_LOOP, "runs", {}).get(id(parts[1]))
+    if kept is not None and kept[0] is parts[1]:
+        now = _values_of(_assigned(parts))
+        shadow.update((k, v) for k, v in kept[1].items() if now.get(k) is kept[2].get(k))
+    saved = _state.tracer
+    _state.tracer = None
+    try:
+        with core.inner_stack(()), ir.dry_run(shadow):
+            yield
+    finally:
+        _state.tracer = saved
 
 
 @while_grad_p.def_lowering

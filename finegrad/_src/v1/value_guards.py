@@ -2,30 +2,61 @@
 fetches need something built from the guarded value.
 
 A value guard (`ir.size_guard_p`) is made when a graph tensor's value is used as a static
-argument while the graph is built (``zeros([shape(x)[0], 3])``): the public call that asked
-for it (the outermost finegrad frame of the user's call) computes with the built value. What
-that value can reach: the nodes that call records and the tensors it makes (as constants,
-captured by whichever node uses them later). `GuardUses` notes both: the nodes recorded by
-the same call, and the tensors made while that call runs (`Tensor.__init__` is watched only
-for that time, on that thread). A session plan joins a guard when it runs one of those nodes
-or reads one of those constants (session.py); a guard with no such use joins every plan,
-and so does every guard for a plan that fetches a constant (one of those tensors, never
-captured). A nested trace (a cond branch) that uses one of those tensors captures it from
-the graph (`GraphRecorder.knows`), so the guard follows it there too."""
+argument while the graph is built (``range(n)`` of a fed scalar ``n``): the public call that
+asked for it (the outermost finegrad frame of the user's call) computes with the built value.
+What that value can reach: the nodes that call records and the tensors it makes (as
+constants, captured by whichever node uses them later). `GuardUses` notes both: the nodes
+recorded by the same call, and the tensors made while that call runs. For that time the
+call's thread has a ``births`` hook in its recording state (`state.births`, which
+`Tensor.__init__` calls only while some thread has one): no class attribute changes, and
+other threads' tensors are not noted. A session plan joins a guard when it runs one of
+those nodes or reads one of those constants (session.py); a guard with no such use joins
+every plan, and so does every guard for a plan that fetches a constant (one of those
+tensors, never captured). A nested trace (a cond branch) that uses one of those tensors
+captures it from the graph (`GraphRecorder.knows`), so the guard follows it there too."""
 import threading
 import weakref
 
-from finegrad._src.tensor import Tensor
+from finegrad._src.state import state as _state
+from finegrad._src.state import watching_births
 
-_ORIGINAL_INIT = Tensor.__init__
-_watchers: list["GuardUses"] = []   # the GuardUses whose guarded calls are running
 _lock = threading.Lock()
 
 
-def _watching_init(self, value):
-    _ORIGINAL_INIT(self, value)
-    for w in list(_watchers):
-        w._born_now(self)
+class _Watchers(threading.local):
+    def __init__(self):
+        self.uses = []   # the GuardUses whose guarded call runs on this thread
+
+
+_watchers = _Watchers()
+
+
+def _born(t):
+    """This thread's ``births`` hook: each watching GuardUses notes tensor ``t``."""
+    for w in list(_watchers.uses):
+        w._born_now(t)
+
+
+def _watch(uses):
+    """Follow the tensors this thread makes for ``uses`` (its guarded call runs here)."""
+    if uses in _watchers.uses:
+        return
+    if not _watchers.uses:
+        _state.births = _born
+        with _lock:
+            watching_births[0] += 1
+    _watchers.uses.append(uses)
+
+
+def _unwatch(uses):
+    """Stop following this thread's tensors for ``uses`` (only its own thread may)."""
+    if uses not in _watchers.uses:
+        return
+    _watchers.uses.remove(uses)
+    if not _watchers.uses:
+        _state.births = None
+        with _lock:
+            watching_births[0] -= 1
 
 
 class GuardUses:
@@ -46,9 +77,7 @@ class GuardUses:
             return
         self._stop()
         self._pending = (frame, threading.get_ident(), [index])
-        with _lock:
-            _watchers.append(self)
-            Tensor.__init__ = _watching_init
+        _watch(self)
 
     def _still_in_call(self):
         """Whether the guarded call is still running (else: stop watching it)."""
@@ -60,15 +89,14 @@ class GuardUses:
         return False
 
     def _stop(self):
-        if self._pending is not None:
-            self._pending = None
-            with _lock:
-                _watchers.remove(self)
-                if not _watchers:
-                    Tensor.__init__ = _ORIGINAL_INIT
+        """The guarded call is over: on its thread the hook goes now, on another at the
+        next tensor that thread makes (`_born_now`)."""
+        self._pending = None
+        _unwatch(self)
 
     def _born_now(self, t):
         if self._pending is None or threading.get_ident() != self._pending[1]:
+            _unwatch(self)   # stopped (or moved to another thread) meanwhile
             return
         if self._still_in_call():
             self._born[id(t)] = (weakref.ref(t), list(self._pending[2]))

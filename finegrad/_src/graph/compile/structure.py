@@ -26,6 +26,8 @@ import numpy as np
 
 from finegrad._src.core import Primitive, def_nondiff
 from finegrad._src.graph import ir
+from finegrad._src.graph.xla import lower
+from finegrad._src.ops import lowering
 from finegrad._src.ops.array.structural import reshape_p
 from finegrad._src.ops.linalg.products import matmul_p
 
@@ -53,15 +55,76 @@ def _diag_matmul_impl(eye, other, *ext, plan, form, shape):
         off = kernel(*[off if a is None else ext[a] for a in args])
     if np.any(off) or not np.isfinite(np.sum(other)):
         return _dense(eye, other, ext, plan, form, shape)
+    return _batched(_scaled(np, diag, other, form), form)
+
+
+@diag_matmul_p.def_lowering
+def _diag_matmul_lower(eye, other, *ext, plan, form, shape):
+    """XLA: the scaling where the chain's off-diagonal values are zero and ``other`` is
+    finite, else the dense ops (``lax.cond``: one of them runs), as the impl decides; the
+    chain's steps lowered as their primitives are."""
+    import jax
+    from jax import lax
+    fns = [lower.jax_lowering(p) if hasattr(p, "lower_jax") else None for p in plan.prims]
+    if plan.seed is None or any(f is None for f in fns):
+        return NotImplemented
+    jnp = lowering.jnp()
+    n = shape[0]
+    eye = eye if form == "batch" else jnp.reshape(eye, (n, n))
+
+    def run(x, vals):
+        for fn, (_, args) in zip(fns, plan, strict=True):
+            x = fn(*[x if a is None else vals[a] for a in args])
+        return x
+    diag = run(jnp.asarray(plan.seed), [_diagonal(v, eye.shape) if jnp.ndim(v) else v
+                                        for v in ext])
+    off = run(jnp.zeros((), eye.dtype), list(ext))
+    if any(v is NotImplemented for v in (diag, off)):
+        return NotImplemented
+    dense_needed = jnp.any(off != 0) | ~jnp.isfinite(jnp.sum(other))
+    dtype = jax.numpy.result_type(other)
+    product = lower.jax_lowering(matmul_p)   # (full precision, as every matmul)
+
+    def dense():   # (a batch of rows or columns as one matrix product: the same sums)
+        x = run(eye, list(ext))
+        if form == "cols":
+            return product(x, other.T).astype(dtype)
+        return (product(other, x) if form == "right" else product(x, other)).astype(dtype)
+    # (rows and columns: a matrix out of the cond, a reshape after it, no layout copies)
+    return _batched(lax.cond(dense_needed, dense,
+                             lambda: _scaled(jnp, diag, other, form).astype(dtype)), form)
+
+
+def _diagonal(v, shape):
+    """The diagonal (first and last axes) of JAX value ``v`` broadcast to ``shape``: for a
+    vector along the last axis, ``v`` broadcast to the diagonal's shape (no gather)."""
+    jnp = lowering.jnp()
+    axes = {"axis1": 0, "axis2": len(shape) - 1}
+    if jnp.ndim(v) <= 1:
+        return jnp.broadcast_to(v, (*shape[1:-1], shape[0]))
+    return jnp.diagonal(jnp.broadcast_to(v, shape), **axes)
+
+
+def _scaled(xp, diag, other, form):
+    """The product as a scaling of ``other`` by the diagonal's values ``diag`` (``xp``:
+    NumPy or JAX's NumPy), for each ``form`` of `_diag_matmul_impl`."""
     if form == "left":
-        return np.multiply(diag[:, None], other)
+        return xp.multiply(diag[:, None], other)
     if form == "right":
-        return np.multiply(other, diag)
+        return xp.multiply(other, diag)
     if form == "cols":
-        return np.multiply(other.T[:, :, None], diag[:, None, None])
+        return xp.multiply(other.T, diag[:, None])   # (then a batch of columns: `_batched`)
     if form == "rows":
-        return np.multiply(diag[:, None, None], other[:, None, :])
-    return np.multiply(diag.T[:, :, None], other[:, None, :])   # diag: (b, n)
+        return xp.multiply(diag[:, None], other)     # (then a batch of rows)
+    return xp.multiply(diag.T[:, :, None], other[:, None, :])   # diag: (b, n)
+
+
+def _batched(product, form):
+    """The node's result from `_scaled`'s: a batch of columns (``cols``: ``(n, n, 1)``) or
+    of rows (``rows``: ``(n, 1, m)``) from the matrix of them."""
+    if form == "cols":
+        return product[:, :, None]
+    return product[:, None, :] if form == "rows" else product
 
 
 def _dense(eye, other, ext, plan, form, shape):
@@ -94,11 +157,14 @@ def _broadcasts(shape, to):
 
 
 class Chain(tuple):
-    """A diagonal chain's plan: (kernel, operands) per step; prints as the primitives."""
+    """A diagonal chain's plan: (kernel, operands) per step; prints as the primitives
+    (``prims``: the steps' primitives, whose XLA lowerings the node's lowering applies)."""
 
-    def __new__(cls, steps, names):
+    def __new__(cls, steps, prims):
         self = super().__new__(cls, steps)
-        self.names = names
+        self.prims = tuple(prims)
+        self.seed = None   # the diagonal matrix's diagonal (NumPy), set by the rewrite
+        self.names = [getattr(p, "name", p) for p in prims]   # (a name, for a plan by hand)
         return self
 
     def __repr__(self):
@@ -152,7 +218,7 @@ class _Graph:
                     ext.append(x)
                 args.append(ext.index(x))
             plan.append((node.prim.kernel, tuple(args)))
-        return s, nodes, ext, Chain(plan, [m.prim.name for m in nodes])
+        return s, nodes, ext, Chain(plan, [m.prim for m in nodes])
 
 
 def _forms(g, m):
@@ -199,6 +265,8 @@ def _rewritten(gr, m):
         if found is None:
             continue
         eye, nodes, ext, plan = found
+        value = g.consts[eye] if form == "batch" else np.reshape(g.consts[eye], (n, n))
+        plan.seed = np.diagonal(value, 0, 0, value.ndim - 1)   # (for the XLA lowering)
         params = {"plan": plan, "form": form, "shape": shape}
         node = ir.Node(diag_matmul_p, (eye, m.ins[1 - side], *ext), params, m.outs, m.meta)
         return node, absorbed + nodes

@@ -17,7 +17,7 @@ from finegrad._src import core, nest
 from finegrad._src.ad import custom
 from finegrad._src.graph.compile import symbolic
 from finegrad._src.graph.tracing.builder import GraphBuilder
-from finegrad._src.graph.ir import OutSlot, read_variable_p, assign_variable_p
+from finegrad._src.graph.ir import OutSlot, current_shadow, read_variable_p, assign_variable_p
 from finegrad._src.ops.array.structural import convert_to_tensor
 from finegrad._src.tensor import Tensor
 from finegrad._src.graph.compile import pipeline
@@ -261,9 +261,16 @@ def _bindings(sym, env):
 
 
 def _replay_effect(n, env):
-    """Replay a variable read or update node on the variable itself."""
+    """Replay a variable read or update node on the variable itself; inside a `dry_run`
+    (a loop re-run for its derivative), an update goes to the shadow values, and a read of
+    a variable updated there reads them."""
     p = n.params
-    if n.prim is read_variable_p:
+    shadow = current_shadow()
+    if shadow is not None and (n.prim is assign_variable_p or id(p["var"]) in shadow):
+        out = n.prim.impl(*[getattr(env[s], "_value", env[s]) for s in n.ins], **p)
+        if n.prim is read_variable_p:
+            env[n.outs[0]] = Tensor(out)
+    elif n.prim is read_variable_p:
         env[n.outs[0]] = p["var"].read_value()
     elif "index" in p:    # v[index].assign(value)
         p["var"]._assign_slice(p["index"].idx, env[n.ins[0]])

@@ -22,10 +22,12 @@ import warnings
 
 import numpy as np
 
-from finegrad._src.api import contexts
+from finegrad._src.api import contexts, placement
 from finegrad._src.graph import ir
 from finegrad._src.graph.compile.simplify import simplify
+from finegrad._src.graph.compile.structure import diagonal_matmuls
 from finegrad._src.graph.xla import lower
+from finegrad._src.graph.xla.heap import keep_freed_memory
 from finegrad._src.graph.xla.staging import Staging, unalias
 
 _NO_JAX: list[bool] = []   # non-empty once the warning that JAX is missing was given
@@ -60,10 +62,12 @@ def x64():
 
 def jax_device(name):
     """The JAX device a `finegrad.device` string names (``"/GPU:0"``), or the default one;
-    a device JAX does not have gives the default (TensorFlow's soft placement)."""
+    a device JAX does not have gives the default (TensorFlow's soft placement; with it off,
+    ``InvalidArgumentError``)."""
     import jax
     kind, index = contexts.device_kind(name) if name else (None, 0)
     if kind is not None:
+        placement.check_device(name, kind, index)   # (soft placement off: raises)
         try:
             found = jax.devices(kind.lower())
         except RuntimeError:   # no such backend here
@@ -107,9 +111,11 @@ class XlaFunction:
     MAX_SIGNATURES = 64
 
     def __init__(self, graph):
+        keep_freed_memory()   # (each call's buffers reuse the last one's pages: `heap`)
         # (a graph for every size of its open axes keeps its symbolic params as they are:
         # simplify's constant folding is for resolved graphs)
-        self.graph = graph if graph.sym else simplify(graph)
+        # (products with a diagonal chain, a Jacobian's identity seed: scalings, `structure`)
+        self.graph = graph if graph.sym else diagonal_matmuls(simplify(graph))
         variables = lower.graph_variables(self.graph)
         assigned = {id(v) for v in lower.graph_variables(self.graph, assigned_only=True)}
         self.assigned = [v for v in variables if id(v) in assigned]
@@ -124,7 +130,7 @@ class XlaFunction:
         same one, or that fall back to the default, share it)."""
         name = contexts.current_device()
         device = _DEVICES.get(name)
-        if device is None:
+        if device is None or name and not placement.get_soft_device_placement():
             device = _DEVICES[name] = jax_device(name)
         key = (device, tuple(specs))
         e = self._cache.get(key)

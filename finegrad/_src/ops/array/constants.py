@@ -15,9 +15,8 @@ from finegrad._src.errors import InvalidArgumentError
 from finegrad._src.ops.array.structural import (_t, broadcast_to, cast, concat, convert_to_tensor,
                                                 reshape)
 from finegrad._src.ops.zeros_and_axes import _shape_arg, filled, symbolic_shape
+from finegrad._src.ops.array import symbolic_constants
 from finegrad._src.ops.array.indexing import getitem
-from finegrad._src.ops.math.reductions import cumsum
-from finegrad._src.dims import Dim
 from finegrad._src.tensor import Tensor, to_numpy_value
 from finegrad._src.shapes import as_int, as_ints
 from finegrad._src.variables import Variable
@@ -109,20 +108,6 @@ def fill(dims: Any, value: TensorLike, name: str | None = None, layout: Any = No
     return broadcast_to(v, symbolic_shape(dims) or _shape_arg(dims, "finegrad.fill"))
 
 
-def _symbolic_count(start, limit, delta, dtype):
-    """``range(n)`` of a size a shape-polymorphic trace knows symbolically (``shape(x)[0]``):
-    a node of that length (a cumsum of ones, less one) instead of a guard on the traced
-    value. None for any other range."""
-    if not isinstance(limit, Tensor) or isinstance(start, Tensor) or isinstance(delta, Tensor) \
-            or not limit.dtype.is_integer or start != 0 or delta != 1:
-        return None
-    n = tensor_module._static_size(limit)
-    if type(n) is not Dim or any(c < 0 for _, c in n.poly):   # b - 1 may be negative: TF
-        return None                                            # gives [] there (a guard)
-    dt = limit._value.dtype if dtype is None else dtypes.as_dtype(dtype)._np
-    return cumsum(filled((n,), 1, dt)) - 1
-
-
 def range_(start: Any, limit: Any = None, delta: Any = 1, dtype: DTypeLike | None = None,
            name: str = "range") -> Tensor:
     """Like Python's range, as a tensor (``finegrad.range``); int32 for ints, float32 for floats.
@@ -137,7 +122,7 @@ def range_(start: Any, limit: Any = None, delta: Any = 1, dtype: DTypeLike | Non
                             f"tensor, got a string {v!r:.30}")
     if limit is None:
         start, limit = 0, start
-    counted = _symbolic_count(start, limit, delta, dtype)
+    counted = symbolic_constants.symbolic_range(start, limit, delta, dtype)
     if counted is not None:
         return counted
     # a traced bound fixes the shape: the graph checks each run's value (as TF computes it)
@@ -145,6 +130,11 @@ def range_(start: Any, limit: Any = None, delta: Any = 1, dtype: DTypeLike | Non
                            if isinstance(v, Tensor) else v) for v in (start, limit, delta)]
     if delta == 0:
         raise ValueError("finegrad.range: delta must not be zero")
+    lo, hi, step = (np.asarray(v).item() for v in vals)
+    if (lo > hi) if step > 0 else (lo < hi):   # TensorFlow's Range kernel refuses these
+        rel, sign = ("<=", ">") if step > 0 else (">=", "<")
+        raise InvalidArgumentError(None, None, f"finegrad.range: Requires start {rel} limit "
+                                   f"when delta {sign} 0: {lo}/{hi}")
     if dtype is None:
         kinds = [np.asarray(v).dtype for v in vals]
         dt: Any = np.float32 if any(k.kind == "f" for k in kinds) else np.int32
@@ -172,11 +162,14 @@ def linspace(start: Any, stop: Any, num: Any, name: str | None = None, axis: int
     a, b = _t(start), _t(stop)
     if a.dtype.is_integer and b.dtype.is_integer:
         a, b = cast(a, dtypes.float64), cast(b, dtypes.float64)
-    elif a.dtype.is_floating and not isinstance(stop, Tensor) and b.dtype.is_integer:
+    elif a.dtype.is_floating and not isinstance(stop, Tensor):   # 2. beside a float64 start
         b = _t(np.asarray(stop, a._value.dtype))
     if not a.dtype.is_floating:
         raise TypeError(f"finegrad.linspace: start must be floating (or start and stop both "
                         f"integers), got {a.dtype.name} and {b.dtype.name}")
+    spaced = symbolic_constants.symbolic_linspace(a, b, num) if axis == 0 else None
+    if spaced is not None:
+        return spaced
     num = as_int(num, "finegrad.linspace", "num")
     if core.active_recorders() and a._value.ndim == 0 and b._value.ndim == 0 and num > 1:
         # recorded (differentiable in start and stop, and traceable): start + i * step,
@@ -196,6 +189,9 @@ def eye(num_rows: Any, num_columns: Any = None, batch_shape: Any = None,
     array([[1., 0.],
            [0., 1.]], dtype=float32)
     """
+    sym = symbolic_constants.symbolic_eye(num_rows, num_columns, batch_shape, dtype)
+    if sym is not None:
+        return sym
     rows = as_int(num_rows, "finegrad.eye", "num_rows")
     cols = None if num_columns is None else as_int(num_columns, "finegrad.eye", "num_columns")
     for arg, n in (("num_rows", rows), ("num_columns", cols)):

@@ -10,6 +10,7 @@ import numbers
 import numpy as np
 
 from finegrad._src import core, dims
+from finegrad._src import tensor as tensor_module
 from finegrad._src.core import Primitive, bind
 from finegrad._src.ops.lowering import pad_into_zeros
 from finegrad._src.ops.zeros_and_axes import as_tensor, _static
@@ -70,14 +71,23 @@ def _normalize_index(idx, shape):
         elif isinstance(i, numbers.Integral) and not isinstance(i, (bool, np.bool_)):
             i = int(i)
         elif isinstance(i, slice):
-            i = slice(*(None if v is None else int(_static(v, "a slice bound"))
-                        if isinstance(v, Tensor) else v if type(v) is dims.Dim else int(v)
-                        for v in (i.start, i.stop, i.step)))
+            i = slice(*(_slice_entry(v) for v in (i.start, i.stop, i.step)))
         elif i is not None and i is not Ellipsis:
             raise TypeError(f"finegrad.Tensor.__getitem__: unsupported index {i!r} of type "
                             f"{type(i).__name__}; use ints, slices, None, ... or int arrays")
         out.append(i)
     return _Index(tuple(out))
+
+
+def _slice_entry(v):
+    """A slice bound as an int, or a Dim when a shape-polymorphic trace knows the tensor as a
+    symbolic size (``x[:shape(x)[0] - 1]``: the graph follows it); else a value guard."""
+    if v is None or type(v) is dims.Dim:
+        return v
+    if isinstance(v, Tensor):
+        sym = tensor_module._static_size(v)
+        return sym if type(sym) is dims.Dim else int(_static(v, "a slice bound"))
+    return int(v)
 
 
 getitem_p = Primitive("strided_slice", unify=False, batch_rule=True)
@@ -164,22 +174,27 @@ def _slice_length(s, n):
     step = 1 if s.step is None else s.step
     if s.start is None and s.stop is None:   # the whole axis: no guard on its size
         return n if abs(step) == 1 else (n + abs(step) - 1) // abs(step)
-    if step > 0:
-        lo = _bound(s.start, n, 0, 0, n)
-        hi = _bound(s.stop, n, n, 0, n)
-        return (hi - lo + step - 1) // step if hi > lo else 0
-    lo = _bound(s.start, n, n - 1, -1, n - 1)
-    hi = _bound(s.stop, n, -1, -1, n - 1)
-    return (lo - hi - step - 1) // -step if lo > hi else 0
+    if step > 0:   # exact at every size, no guard (dims.slice_bound)
+        lo = 0 if s.start is None else _low_bound(s.start, n)
+        hi = n if s.stop is None else _high_bound(s.stop, n)
+        return dims.at_least_zero((hi - lo + step - 1) // step)
+    lo = n - 1 if s.start is None else dims.reverse_slice_bound(s.start, n)
+    hi = -1 if s.stop is None else dims.reverse_slice_bound(s.stop, n)
+    return dims.at_least_zero(lo - hi - step - 1) // -step   # exact, no guard
 
 
-def _bound(i, n, default, low, high):
-    """Slice bound ``i`` on an axis of size ``n`` as an index clamped to ``[low, high]``."""
-    if i is None:
-        return default
-    if type(i) is int and i < 0:
-        i = n + i
-    return low if i < low else high if i > high else i
+def _low_bound(i, n):
+    """A start bound (positive step): clamped below only; past ``n`` the length is 0 anyway."""
+    if type(i) is not dims.Dim and i >= 0:
+        return i
+    return dims.slice_bound(i, n)
+
+
+def _high_bound(i, n):
+    """A stop bound (positive step): clamped above only; below 0 the length is 0 anyway."""
+    if type(i) is not dims.Dim and i < 0:
+        return n + i
+    return dims.slice_bound(i, n)
 
 
 def _consumed(i):

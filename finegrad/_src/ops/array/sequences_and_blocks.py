@@ -16,10 +16,12 @@ import numpy as np
 
 from finegrad._src import core, dims, dtypes
 from finegrad._src.errors import InvalidArgumentError
-from finegrad._src.ops.array.structural import cast, convert_to_tensor, reshape, stack, transpose
-from finegrad._src.ops.zeros_and_axes import _static
+from finegrad._src.ops.array.structural import (cast, convert_to_tensor, expand_dims, reshape,
+                                                stack, transpose)
+from finegrad._src.ops.array.symbolic_constants import iota
+from finegrad._src.ops.zeros_and_axes import _static, filled
 from finegrad._src.ops.array.constants import range_
-from finegrad._src.ops.math.elementwise import less
+from finegrad._src.ops.math.elementwise import less, where
 from finegrad._src.ops.array.gather import take
 from finegrad._src.ops.array.shape_queries import shape
 from finegrad._src.shapes import TensorShape, as_int
@@ -141,8 +143,7 @@ def reverse_sequence(input: TensorLike, seq_lengths: Any, seq_axis: Any = None,
     """
     fn = "finegrad.reverse_sequence"
     x = convert_to_tensor(input)
-    # the gather's positions are fixed numbers: open sizes are kept at the trace's values
-    shp = dims.pin(core.shape_of(x), "reverse_sequence (its positions are fixed)")
+    shp = core.shape_of(x)   # open sizes: symbolic (the positions are then ops of them)
     r = len(shp)
     if seq_axis is None or not all(isinstance(a, (int, np.integer)) and 0 <= a < r
                                    for a in (seq_axis, batch_axis)):
@@ -151,15 +152,35 @@ def reverse_sequence(input: TensorLike, seq_lengths: Any, seq_axis: Any = None,
                                    f"got {seq_axis!r} and {batch_axis!r}")
     sa, ba = int(seq_axis), int(batch_axis)
     lens = _static_ints(seq_lengths, fn, "seq_lengths").reshape(-1)
-    if sa == ba or lens.size != shp[ba] or (lens < 0).any() or (lens > shp[sa]).any():
+    if sa == ba or lens.size != shp[ba] or (lens < 0).any() or lens.max(initial=0) > shp[sa]:
         raise InvalidArgumentError(f"{fn}: needs seq_axis != batch_axis and one length in [0, "
                          f"{shp[sa]}] per batch entry ({shp[ba]}), got seq_axis {sa}, "
                          f"batch_axis {ba}, seq_lengths {lens.tolist()}")
+    if dims.is_symbolic(shp):   # (a size decided above is a guard each run checks)
+        return _reverse_open(x, lens, sa, ba)
     pos = np.indices(shp)
     t, n = pos[sa], lens[pos[ba]]
     pos[sa] = np.where(t < n, n - 1 - t, t)
     flat = np.ravel_multi_index(tuple(pos), shp) if shp else np.zeros((), np.int64)
     return reshape(take(reshape(x, [-1]), flat.reshape(-1)), shp)
+
+
+def _reverse_open(x, lens, sa, ba):
+    """`reverse_sequence` of a tensor with open sizes: the positions along the sequence axis
+    (``len - 1 - t`` below each batch entry's ``len``) are ops of its symbolic size, and one
+    gather over the (batch, sequence) rows takes them."""
+    shp = core.shape_of(x)
+    rest = [k for k in range(len(shp)) if k not in (ba, sa)]
+    perm = [ba, sa] + rest
+    xt = transpose(x, perm)
+    b, n = shp[ba], shp[sa]
+    t = expand_dims(iota(n, np.int32, "finegrad.reverse_sequence"), 0)
+    lengths = Tensor(lens.astype(np.int32).reshape(-1, 1))
+    pos = where(less(t, lengths), lengths - 1 - t, t)
+    rows = pos + Tensor(np.arange(lens.size, dtype=np.int32)[:, None]) * filled((), n, np.int32)
+    flat = reshape(xt, (b * n,) + tuple(shp[k] for k in rest))
+    out = reshape(take(flat, reshape(rows, [-1])), (b, n) + tuple(shp[k] for k in rest))
+    return transpose(out, [int(k) for k in np.argsort(perm)])
 
 
 def parallel_stack(values: TensorLike, name: str | None = None) -> Tensor:

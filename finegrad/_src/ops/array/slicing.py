@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from finegrad._src import core
+from finegrad._src import core, dims
+from finegrad._src import tensor as tensor_module
 from finegrad._src.errors import InvalidArgumentError
 from finegrad._src.ops.zeros_and_axes import _static, as_tensor
 from finegrad._src.ops.array.indexing import getitem
@@ -32,6 +33,32 @@ def _ints(v, fn, arg):
     return [int(i) for i in a]
 
 
+def _bounds(v, fn, arg):
+    """Like `_ints`, with the entries a shape-polymorphic trace knows as symbolic sizes
+    (``[shape(x)[0] - 1, -1]``, ``stack([b, 2])``) kept as Dims: the graph follows them."""
+    if isinstance(v, Tensor):
+        sym = tensor_module._static_size(v)
+        return list(sym) if isinstance(sym, tuple) else _ints(v, fn, arg)
+    if isinstance(v, (list, tuple)) and any(isinstance(e, Tensor) for e in v):
+        out = []
+        for e in v:
+            sym = tensor_module._static_size(e) if isinstance(e, Tensor) else None
+            out.append(sym if type(sym) is dims.Dim else _ints([e], fn, arg)[0])
+        return out
+    return _ints(v, fn, arg)
+
+
+def _stop(lo, n, dim):
+    """The stop of ``tf.slice``'s block of size ``n`` from ``lo`` on an axis of size ``dim``:
+    -1 is the rest of the axis (for a symbolic ``n`` that may be -1: a term that is
+    ``dim - lo + 1`` exactly then, 0 otherwise)."""
+    if type(n) is not dims.Dim:
+        return None if n == -1 else lo + n
+    if dims.never_negative(n):
+        return lo + n
+    return lo + n + dims.at_least_zero(-n) * (dim - lo + 1)
+
+
 def slice_(input_: TensorLike, begin: Any, size: Any, name: str | None = None) -> Tensor:
     """The block of ``input_`` that starts at ``begin`` and has ``size`` (one entry per axis;
     a size of -1 takes the rest of that axis), as TensorFlow's ``tf.slice``. Differentiable:
@@ -50,13 +77,13 @@ def slice_(input_: TensorLike, begin: Any, size: Any, name: str | None = None) -
     fn = "finegrad.slice"
     x = as_tensor(input_)
     shape = tuple(core.shape_of(x))   # open sizes stay symbolic (Dims) in a polymorphic trace
-    b, s = _ints(begin, fn, "begin"), _ints(size, fn, "size")
+    b, s = _bounds(begin, fn, "begin"), _bounds(size, fn, "size")
     if len(b) != len(shape) or len(s) != len(shape):
         raise ValueError(f"{fn}: begin and size must have one entry per axis of input_ (rank "
                          f"{len(shape)}), got {len(b)} and {len(s)}")
     index = []
     for axis, (lo, n, dim) in enumerate(zip(b, s, shape, strict=True)):
-        hi = None if n == -1 else lo + n   # -1: the rest, whatever the size of the axis
+        hi = _stop(lo, n, dim)   # -1: the rest, whatever the size of the axis
         if not (0 <= lo and n >= -1 and lo <= dim and (hi is None or hi <= dim)):
             raise InvalidArgumentError(f"{fn}: expected 0 <= begin <= begin + size <= the size "
                                        f"of axis {axis} ({dim}) (size -1 for the rest), got "
@@ -93,7 +120,7 @@ def strided_slice(input_: Any, begin: Any, end: Any, strides: Any = None, begin_
     """
     fn = "finegrad.strided_slice"
     x = as_tensor(input_)
-    b, e = _ints(begin, fn, "begin"), _ints(end, fn, "end")
+    b, e = _bounds(begin, fn, "begin"), _bounds(end, fn, "end")
     st = [1] * len(b) if strides is None else _ints(strides, fn, "strides")
     if not len(b) == len(e) == len(st):
         raise ValueError(f"{fn}: begin, end and strides must have the same length, got "
@@ -110,7 +137,7 @@ def strided_slice(input_: Any, begin: Any, end: Any, strides: Any = None, begin_
         elif _bit(new_axis_mask, i):
             index.append(None)
         elif _bit(shrink_axis_mask, i):
-            index.append(lo)
+            index.append(int(lo))   # a symbolic index is kept at its traced value (a guard)
         else:
             index.append(slice(None if _bit(begin_mask, i) else lo,
                                None if _bit(end_mask, i) else hi, step))

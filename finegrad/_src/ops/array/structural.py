@@ -18,6 +18,7 @@ import numpy as np
 
 from finegrad._src import core, dims, dtypes
 from finegrad._src.core import Primitive, bind, def_nondiff
+from finegrad._src.errors import InvalidArgumentError
 from finegrad._src.ops.lowering import jnp
 from finegrad._src import tensor as _tensor
 from finegrad._src.ops.zeros_and_axes import (no_strings, _static, _normalize_axis, _shape_arg,
@@ -181,7 +182,8 @@ def _cast_vjp(ct, x, *, out, needs, batch, dtype):
 
 # --- reshape, broadcast_to, reduce_sum, transpose -------------------------------------------
 
-reshape_p = Primitive("reshape", batch_rule=True, lower_jax="reshape")   # (x, shape=)
+reshape_p = Primitive("reshape", batch_rule=True, lower_jax=lambda x, *, shape: jnp().reshape(
+    x, reshape_target(x.shape, shape)))   # (x, shape=): a -1 as TensorFlow's kernel has it
 
 
 def reshape(tensor: TensorLike, shape: Any, name: str | None = None) -> Tensor:
@@ -221,22 +223,21 @@ def _reshape_symbolic(x, shape):
     return bind(reshape_p, x, shape=shape)
 
 
-@reshape_p.def_impl
-def _reshape_impl(x, *, shape):
-    return np.reshape(x, reshape_target(np.shape(x), shape) if -1 in shape else shape)
+reshape_p.def_impl(lambda x, *, shape: np.reshape(x, reshape_target(np.shape(x), shape)))
 
 
 @reshape_p.def_shape
 def _reshape_shape(x, *, shape):
     """The target, its -1 the size left of the total (``//`` of the symbolic sizes)."""
-    total = dims.size_product(x)
+    if -1 in shape and 0 in shape and all(type(d) is int for d in shape):   # x's zero sizes
+        return reshape_target(dims.pin(x, f"reshape to {shape}"), shape)   # left out: TF's
     if -1 in shape:   # the -1: what is left of x's size, shared factors cancelled
         rest = dims.size_quotient(x, [d for d in shape if not (type(d) is int and d == -1)])
         return tuple(rest if type(d) is int and d == -1 else d for d in shape)
     if dims.is_symbolic(x) and not dims.is_symbolic(shape):
         with dims.reason(f"reshape of a tensor with a dynamic axis to the fixed shape "
                          f"{tuple(shape)} (write the dynamic axis as -1)"):
-            _ = total == dims.size_product(shape)
+            _ = dims.size_product(x) == dims.size_product(shape)
     return tuple(shape)
 
 
@@ -627,24 +628,23 @@ def split(value: TensorLike, num_or_size_splits: Any, axis: int = 0, num: Any = 
     """
     x = _t(value)
     a = _normalize_axis(axis, x._value.ndim, "finegrad.split")
-    n = x._value.shape[a]
-    dims.pin(core.shape_of(x)[a:a + 1],
-             "split along a dynamic axis (the sizes of the parts are fixed)")
+    n = core.shape_of(x)[a]   # an open axis: a symbolic size (its parts' sizes follow it)
     if isinstance(num_or_size_splits, numbers.Integral):
         k = int(num_or_size_splits)
-        if k <= 0 or n % k:
-            raise ValueError(f"finegrad.split: cannot split axis {a} of size {n} into {k} "
-                             f"equal parts")
+        if k <= 0 or n % k:   # symbolic: decided at the built size, a guard each run checks
+            raise InvalidArgumentError(f"finegrad.split: cannot split axis {a} of size {n} "
+                                       f"into {k} equal parts")
         sizes = [n // k] * k
     else:
-        sizes = list(as_ints(_static(num_or_size_splits, "split sizes").tolist()
-                             if isinstance(num_or_size_splits, Tensor) else num_or_size_splits,
-                             "finegrad.split", "num_or_size_splits"))
-        if sizes.count(-1) == 1:
-            sizes[sizes.index(-1)] = n - (sum(sizes) + 1)
-        if sum(sizes) != n or any(s < 0 for s in sizes):
-            raise ValueError(f"finegrad.split: sizes {list(num_or_size_splits)} do not add up "
-                             f"to {n}, the size of axis {a}")
+        given = num_or_size_splits   # sizes known symbolically stay symbolic
+        sizes = list(symbolic_shape(given) or as_ints(_static(given, "split sizes").tolist() if
+                     isinstance(given, Tensor) else given, "finegrad.split", "num_or_size_splits"))
+        rest = [i for i, s in enumerate(sizes) if type(s) is not dims.Dim and s == -1]
+        if len(rest) == 1:
+            sizes[rest[0]] = n - (sum(sizes) + 1)
+        if sum(sizes) != n or any(s < 0 for s in sizes):   # TF's class (a ValueError)
+            raise InvalidArgumentError(f"finegrad.split: sizes {sizes} do not add up to {n}, "
+                                       f"the size of axis {a}")
     out, start = [], 0
     for s in sizes:
         out.append(getitem(x, (slice(None),) * a + (slice(start, start + s),)))

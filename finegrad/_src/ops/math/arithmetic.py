@@ -19,7 +19,7 @@ from finegrad._src.ops.array.structural import unbroadcast
 from finegrad._src.ops.zeros_and_axes import instantiate_zeros
 from finegrad._src.ops.declare import sum_tangents
 from finegrad._src.ops.math.complex_numbers import conj_if_complex, ordered
-from finegrad._src.ops.math.elementwise import _route, floor, log, where
+from finegrad._src.ops.math.elementwise import _route, equal, floor, log, not_equal, where
 from finegrad._src.tensor import Tensor
 
 from typing import TYPE_CHECKING, Any
@@ -368,12 +368,13 @@ def _pow_lower(x, y):
 
 def _pow_dx(x, y):
     # y * x**(y-1), exact at y = 0 (where x**-1 would give 0 * inf = nan at x = 0)
-    return where(y == 0, 0 * x, y * pow(x, y - 1))
+    # (equal, not ==: in a TF1 graph == is identity, as TensorFlow 1's)
+    return where(equal(y, 0), 0 * x, y * pow(x, y - 1))
 
 
 def _pow_dy(x, out):
     if x._value.dtype.kind == "c":   # out * log(x), principal branch; 0 at x = 0
-        nonzero = x != 0
+        nonzero = not_equal(x, 0)
         return where(nonzero, out * log(where(nonzero, x, 1 + 0 * x)), 0 * out)
     positive = x > 0
     return where(positive, out * log(where(positive, x, 1)), 0 * out)

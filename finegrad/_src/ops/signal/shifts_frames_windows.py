@@ -7,8 +7,9 @@ from __future__ import annotations
 import numpy as np
 
 from finegrad._src import core, dims, dtypes
-from finegrad._src.ops.array.structural import _t, convert_to_tensor
-from finegrad._src.ops.zeros_and_axes import _normalize_axis
+from finegrad._src.ops.array.structural import _t, concat, convert_to_tensor, expand_dims
+from finegrad._src.ops.array.symbolic_constants import iota
+from finegrad._src.ops.zeros_and_axes import _normalize_axis, filled
 from finegrad._src.ops.array.gather import take
 from finegrad._src.ops.special.bessel_zeta_kernels import i0e as _i0e
 from finegrad._src.ops.signal.fft import pad_axis_end
@@ -103,8 +104,9 @@ def frame(signal: TensorLike, frame_length: Any, frame_step: Any, pad_end: bool 
     if x._value.ndim == 0:
         raise ValueError(f"{fn}: argument 'signal' must have rank at least 1, got a scalar")
     ax = _normalize_axis(axis, x._value.ndim, fn)
-    # the frame indices are written into the graph: a dynamic framed axis keeps its size
-    n, = dims.pin([core.shape_of(x)[ax]], f"{fn} along a dynamic axis")
+    if type(core.shape_of(x)[ax]) is dims.Dim:   # an open axis: positions of its size
+        return _frame_open(x, ax, length, step, pad_end, pad_value)
+    n = x._value.shape[ax]
     if pad_end:
         frames = -(-n // step)
         extra = max(0, (frames - 1) * step + length - n)
@@ -114,6 +116,25 @@ def frame(signal: TensorLike, frame_length: Any, frame_step: Any, pad_end: bool 
     else:
         frames = max(0, 1 + (n - length) // step) if n >= length else 0
     index = (np.arange(frames)[:, None] * step + np.arange(length)[None, :]).astype(np.int32)
+    return take(x, index, axis=ax)
+
+
+def _frame_open(x, ax, length, step, pad_end, pad_value):
+    """`frame` along an axis of symbolic size ``n``: ``(n - length) // step + 1`` frames
+    (none when ``n < length``), or ``ceil(n / step)`` with the end padded; the positions are
+    ops of that count, so one graph serves every size."""
+    n = core.shape_of(x)[ax]
+    if pad_end:
+        frames = (n + step - 1) // step
+        extra = dims.at_least_zero((frames - 1) * step + length - n)
+        shape = list(core.shape_of(x))
+        shape[ax] = extra
+        value = convert_to_tensor(pad_value, dtype=x.dtype)._value
+        x = concat([x, filled(tuple(shape), value.item(), x._value.dtype)], ax)
+    else:
+        frames = dims.at_least_zero(n - length + step) // step
+    starts = iota(frames, np.int32, "finegrad.signal.frame") * np.int32(step)
+    index = expand_dims(starts, 1) + np.arange(length, dtype=np.int32)[None, :]
     return take(x, index, axis=ax)
 
 

@@ -8,7 +8,9 @@ from __future__ import annotations
 import numpy as np
 
 from finegrad._src import core, dims
-from finegrad._src.ops.array.structural import _t, cast, concat, reshape, transpose
+from finegrad._src.ops.array.manipulation import pad
+from finegrad._src.ops.array.structural import (_t, cast, concat, reduce_sum, reshape,
+                                                transpose)
 from finegrad._src.ops.signal.dct import dct
 from finegrad._src.ops.math.elementwise import where
 from finegrad._src.ops.signal.fft import irfft, pad_axis_end, rfft
@@ -79,6 +81,8 @@ def overlap_and_add(signal: TensorLike, frame_step: Any, name: str | None = None
         raise ValueError(f"{fn}: argument 'signal' must have rank at least 2, got shape "
                          f"{tuple(x._value.shape)}")
     shape = core.shape_of(x)
+    if type(shape[-2]) is dims.Dim:   # an open number of frames
+        return _overlap_and_add_open(x, step, fn)
     frames, length = dims.pin(shape[-2:], f"{fn} along a dynamic axis")
     outer = tuple(shape[:-2])
     rank = len(outer)
@@ -88,6 +92,26 @@ def overlap_and_add(signal: TensorLike, frame_step: Any, name: str | None = None
     total = max(0, (frames - 1) * step + length)   # TensorFlow: 0 frames of 3 give 1 zero
     out = unsorted_segment_sum(rows, ids.astype(np.int32), total)
     return transpose(out, tuple(range(1, rank + 1)) + (0,))
+
+
+def _overlap_and_add_open(x, step, fn):
+    """`overlap_and_add` of a symbolic number of frames, as TensorFlow computes it: each
+    frame padded to whole ``step``-long segments, the segments laid out so that a reshape
+    shifts frame ``f`` by ``f * step``, summed, and cut to ``(frames - 1) * step +
+    length`` (sizes that are ops of the frame count: one graph for every count)."""
+    shape = core.shape_of(x)
+    outer, frames = tuple(shape[:-2]), shape[-2]
+    length, = dims.pin(shape[-1:], f"{fn} along a dynamic frame length")
+    segments = -(-length // step)
+    r = len(outer)
+    y = pad(x, [[0, 0]] * r + [[0, segments], [0, segments * step - length]])
+    y = reshape(y, outer + (frames + segments, segments, step))
+    y = transpose(y, tuple(range(r)) + (r + 1, r, r + 2))
+    y = reshape(y, outer + ((frames + segments) * segments, step))
+    y = y[(Ellipsis, slice(0, (frames + segments - 1) * segments), slice(None))]
+    y = reduce_sum(reshape(y, outer + (segments, frames + segments - 1, step)), r)
+    y = reshape(y, outer + ((frames + segments - 1) * step,))
+    return y[..., :(frames - 1) * step + length]
 
 
 def inverse_stft_window_fn(frame_step: Any, forward_window_fn: Any = hann_window,
