@@ -32,6 +32,7 @@ COUNTERPARTS = {
     "finegrad.math.sigmoid_grad": "`tf.raw_ops.SigmoidGrad`",
     "finegrad.math.tanh_grad": "`tf.raw_ops.TanhGrad`",
     "finegrad.linalg.transpose": "`tf.transpose` (TensorFlow 2 has no `tf.linalg.transpose`)",
+    "finegrad.keras.ops": "`keras.ops` (Keras 3; the names of `finegrad.ops`)",
 }
 
 

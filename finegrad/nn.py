@@ -9,9 +9,12 @@ from finegrad._src.ops.nn.activations import (leaky_relu, elu, selu, gelu, silu,
 from finegrad._src.ops.math.statistics import l2_normalize, moments, compute_average_loss
 from finegrad._src.ops.nn.dropout import dropout
 from finegrad._src.ops.nn.conv import (conv1d, conv2d, conv2d_transpose,
-                                       depthwise_conv2d, convolution)
+                                       depthwise_conv2d)
+from finegrad._src.ops.nn.conv3d import conv3d, conv3d_transpose
 from finegrad._src.ops.nn.pool import (max_pool2d, avg_pool2d, max_pool1d,
-                                       avg_pool1d, max_pool, avg_pool)
+                                       avg_pool1d)
+from finegrad._src.ops.nn.pool3d import max_pool3d, avg_pool3d
+from finegrad._src.ops.nn.by_rank import convolution, max_pool, avg_pool
 from finegrad._src.ops.math.sorting import top_k
 from finegrad._src.ops.nn.embedding_and_bias import (bias_add, embedding_lookup,
                                                      softsign)
@@ -29,7 +32,8 @@ __all__ = ["relu", "sigmoid", "tanh", "softplus", "softmax", "log_softmax",
            "silu", "swish", "relu6", "crelu", "l2_normalize", "moments", "compute_average_loss",
            "dropout",
            "conv1d", "conv2d", "conv2d_transpose", "depthwise_conv2d", "convolution", "max_pool2d",
-           "avg_pool2d", "max_pool1d", "avg_pool1d", "max_pool", "avg_pool", "top_k", "bias_add",
+           "avg_pool2d", "max_pool1d", "avg_pool1d", "max_pool", "avg_pool", "conv3d",
+           "conv3d_transpose", "max_pool3d", "avg_pool3d", "top_k", "bias_add",
            "embedding_lookup", "softsign", "batch_normalization",
            "weighted_cross_entropy_with_logits", "log_poisson_loss", "space_to_depth",
            "depth_to_space", "zero_fraction", "ctc_loss"]

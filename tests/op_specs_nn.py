@@ -51,6 +51,28 @@ _add(OpSpec(fg.nn.max_pool2d, shapes=(_X,), kwargs=dict(ksize=2, strides=2, padd
                                                     **_P)), shapes=((2, 3, 4, 2),)))
 
 
+# 3-D convolutions and pools: sums over depth offsets of the 2-D primitives (and maximum)
+_V, _W3 = (2, 5, 4, 3, 2), (2, 2, 2, 2, 3)
+_add(OpSpec(fg.nn.conv3d, nargs=2, shapes=((_V, _W3),), kwargs=dict(strides=1, padding="SAME"),
+            prims=("conv2d",)),
+     OpSpec(fg.nn.conv3d, nargs=2, shapes=((_V, _W3),), prims=("conv2d",),
+            kwargs=dict(strides=[2, 1, 2], padding="VALID", dilations=[1, 2, 1])),
+     OpSpec(fg.nn.conv3d_transpose, nargs=2, shapes=(((2, 3, 2, 2, 3), _W3),),
+            kwargs=dict(output_shape=[2, 5, 4, 3, 2], strides=2, padding="SAME"),
+            prims=("conv2d_input_grad",)),
+     OpSpec(fg.nn.convolution, nargs=2, shapes=((_V, _W3),), prims=("conv2d",),
+            kwargs=dict(strides=[1, 2, 1], padding="SAME", dilations=[2, 1, 1])),
+     OpSpec(fg.nn.max_pool3d, shapes=(_V,), kwargs=dict(ksize=2, strides=2, padding="SAME"),
+            prims=("max_pool", "maximum")),
+     OpSpec(fg.nn.max_pool3d, shapes=(_V,), kwargs=dict(ksize=[3, 2, 1], strides=1,
+                                                        padding="VALID"),
+            prims=("max_pool", "maximum")),
+     OpSpec(fg.nn.avg_pool3d, shapes=(_V,), kwargs=dict(ksize=3, strides=2, padding="SAME"),
+            prims=("avg_pool",)),
+     OpSpec(fg.nn.avg_pool, shapes=(_V,), kwargs=dict(ksize=[2, 1, 2], strides=[1, 1, 2],
+                                                      padding="VALID"), prims=("avg_pool",)))
+
+
 # ---- neural-network ops ----------------------------------------------------------------------
 
 _add(

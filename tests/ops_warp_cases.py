@@ -20,6 +20,8 @@ X8 = np.concatenate([X1, X1[..., ::-1] * 0.5, X1[..., :2]], -1)        # 8 chann
 SIG = _R.random((2, 40)).astype("float32")
 COORDS = np.stack([np.linspace(-3.5, 9.5, 10), np.linspace(-2, 10.7, 10)]).astype("float32")
 SCALE, SHIFT = np.array([0.7, 1.4], "float32"), np.array([0.5, -1.0], "float32")
+K3 = np.random.default_rng(3).random((2, 3, 2, 2, 3)).astype("float32")  # D, H, W, in, out
+VOL4 = np.concatenate([VOL, VOL[..., ::-1] * 0.5], -1)                   # 4 channels: 2 groups
 
 
 def _map(mode, order=1):
@@ -90,6 +92,24 @@ CASES = {
     "max_pool same odd": lambda m: m.max_pool(IMG, (2, 3), (2, 2), "same"),
     "average_pool same strided": lambda m: m.average_pool(IMG, 3, 2, "same"),
     "average_pool same 1d": lambda m: m.average_pool(SIG[..., None], 4, 3, "same"),
+    # 3-D convolutions and pools
+    "conv 3d same strided": lambda m: m.conv(VOL, K3, (2, 1, 2), "same"),
+    "conv 3d valid dilated": lambda m: m.conv(VOL, K3, 1, "valid", dilation_rate=(1, 2, 2)),
+    "conv 3d grouped": lambda m: m.conv(VOL4, K3[..., :2], 1, "same"),
+    "conv 3d channels_first": lambda m: m.conv(np.moveaxis(VOL, -1, 1), K3, (1, 2, 1), "same",
+                                               "channels_first"),
+    "conv_transpose 3d": lambda m: m.conv_transpose(VOL, np.swapaxes(K3, -1, -2), 2),
+    "conv_transpose 3d same output_padding": lambda m: m.conv_transpose(
+        VOL, np.swapaxes(K3, -1, -2), (2, 1, 3), "same", output_padding=(1, 0, 2)),
+    "conv_transpose 3d channels_first": lambda m: m.conv_transpose(
+        np.moveaxis(VOL, -1, 1), np.swapaxes(K3, -1, -2), 2, "same",
+        data_format="channels_first"),
+    "max_pool 3d same strided": lambda m: m.max_pool(VOL, (2, 3, 3), (2, 2, 1), "same"),
+    "max_pool 3d channels_first": lambda m: m.max_pool(np.moveaxis(VOL, -1, 1), 2, 2,
+                                                       data_format="channels_first"),
+    "average_pool 3d same strided": lambda m: m.average_pool(VOL, 3, 2, "same"),
+    "average_pool 3d valid": lambda m: m.average_pool(VOL, (2, 2, 3), (1, 2, 3), "valid"),
+    "depthwise_conv 1d": lambda m: m.depthwise_conv(X1[0], K1[0, :, :3, :2], 2, "same"),
     "istft": lambda m: m.istft(m.stft(SIG, 8, 4, 8), 8, 4, 8),
     "istft length": lambda m: m.istft(m.stft(SIG, 6, 3, 8), 6, 3, 8, length=35),
     "istft not centred": lambda m: m.istft(m.stft(SIG, 8, 4, 8, center=False), 8, 4, 8,

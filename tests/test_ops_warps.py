@@ -82,6 +82,8 @@ def _check_grad(f, x0, h=1e-6, tol=1e-5):
 R = np.random.default_rng(2)
 SMALL = R.random((1, 4, 5, 2))
 KERNEL = R.random((3, 2, 3, 2))
+VOLUME = (1, 2, 4, 5, 1)     # SMALL's 40 values as a volume
+KERNEL3 = np.random.default_rng(4).random((2, 2, 3, 2, 2))
 GRADS = {
     "map_coordinates (values)": lambda x: ops.image.map_coordinates(
         x[0, ..., 0], np.array([[0.3, 2.6, -0.4], [1.2, 3.7, 4.4]]), 1),
@@ -100,6 +102,14 @@ GRADS = {
         x, (1, 6, 3, 2), [1.5, 0.6], [0.2, -0.3], (1, 2), "bicubic"),
     "elastic_transform": lambda x: ops.image.elastic_transform(x, 2.0, 1.0, seed=3),
     "conv_transpose": lambda x: ops.conv_transpose(x, KERNEL, 2, "same"),
+    "conv 3d": lambda x: ops.conv(ops.reshape(x, VOLUME), KERNEL3[..., :1, :], (1, 2, 1), "same",
+                                  dilation_rate=1),
+    "conv 3d channels_first dilated": lambda x: ops.conv(
+        ops.reshape(x, (1, 2, 2, 2, 5)), KERNEL3[:1], 1, "valid", "channels_first", (1, 1, 2)),
+    "conv_transpose 3d": lambda x: ops.conv_transpose(ops.reshape(x, VOLUME),
+                                                      KERNEL3[..., :1], 2, "same"),
+    "max_pool 3d": lambda x: ops.max_pool(ops.reshape(x, VOLUME), 2, (1, 2, 2), "same"),
+    "average_pool 3d": lambda x: ops.average_pool(ops.reshape(x, VOLUME), (2, 3, 2), 2, "same"),
     "fold": lambda x: ops.fold(ops.reshape(x, (1, 8, 5)), (2, 6), 2, 1, 0, 1),
     "istft": lambda x: ops.istft((x[0, :, :, 0], x[0, :, :, 1]), 8, 4, 8),
 }

@@ -99,7 +99,7 @@ def test_pool_errors_name_the_function_and_argument():
         fg.nn.max_pool2d(x, 2, 2, "same-ish")
     with pytest.raises(ValueError, match=r"finegrad.nn.avg_pool2d: padding must be"):
         fg.nn.avg_pool2d(x, 2, 2, [[0, 1], [0, 1]])
-    with pytest.raises(ValueError, match=r"finegrad.nn.max_pool: input must have rank 3 or 4"):
+    with pytest.raises(ValueError, match=r"finegrad.nn.max_pool: input must have rank 3, 4 or 5"):
         fg.nn.max_pool(fg.zeros([4, 4]), 2, 2, "SAME")
     with pytest.raises(TypeError, match=r"finegrad.nn.max_pool2d: input must be floating"):
         fg.nn.max_pool2d(fg.zeros([1, 4, 4, 2], fg.int32), 2, 2, "SAME")

@@ -20,12 +20,22 @@ def public_modules():
     return [finegrad] + [importlib.import_module(name) for name in sorted(names)]
 
 
+def _is_public_module(value):
+    parts = value.__name__.split(".")
+    return parts[0] == "finegrad" and not any(p.startswith("_") for p in parts)
+
+
 def _is_public_submodule(module, name, value):
-    """``finegrad.math`` in ``finegrad``, ``finegrad.compat.v1`` in ``finegrad.compat``; and
+    """``finegrad.math`` in ``finegrad``, ``finegrad.compat.v1`` in ``finegrad.compat``;
     ``finegrad.math`` in ``finegrad.compat.v2``, the package's names under TensorFlow's second
-    name."""
+    name; and a public finegrad module that ``module`` declares as its own under the same
+    name in its ``__all__`` (``finegrad.keras.ops`` is ``finegrad.ops``, as Keras 3's
+    ``keras.ops`` is its ops namespace)."""
     home = "finegrad" if module.__name__ == "finegrad.compat.v2" else module.__name__
-    return value.__name__ == f"{home}.{name}"
+    if value.__name__ == f"{home}.{name}":
+        return True
+    return name in getattr(module, "__all__", ()) and _is_public_module(value) and \
+        value.__name__.rpartition(".")[2] == name
 
 
 def _stray_names(module):
@@ -83,3 +93,28 @@ def test_the_check_catches_an_imported_module_and_a_foreign_name():
     assert _stray_names(fake) == ["np (the module types)",
                                   "partial (builtin_function_or_method from builtins)"]
     assert "testing" not in _stray_names(finegrad)
+
+
+def test_a_public_module_under_another_name_is_api_only_when_declared():
+    """An alias of a public module counts as API when ``__all__`` lists it under the module's
+    own name; undeclared, or a private module, or under another name, it is stray."""
+    fake = types.ModuleType("finegrad.fake")
+    fake.nn, fake.ops, fake.core, fake.maths = (finegrad.nn, finegrad.nn, finegrad._src.core,
+                                                finegrad.math)
+    fake.__all__ = ["nn", "core", "maths"]
+    assert _stray_names(fake) == ["core (the module finegrad._src.core)",
+                                  "maths (the module finegrad.math)",
+                                  "ops (the module finegrad.nn)"]
+
+
+def test_keras_ops_has_the_names_of_ops():
+    from finegrad import ops
+    from finegrad.keras import ops as keras_ops
+    import finegrad.keras.ops as imported
+    assert keras_ops is imported is finegrad.keras.ops
+    assert "ops" in finegrad.keras.__all__ and "ops" in dir(finegrad.keras)
+    assert keras_ops.__all__ == ops.__all__
+    assert all(getattr(keras_ops, n) is getattr(ops, n) for n in ops.__all__)
+    assert float(finegrad.keras.ops.add(1.0, 2.0)) == 3.0
+    with pytest.raises(AttributeError, match=r"'finegrad.keras.ops' has no attribute 'nope'"):
+        _ = keras_ops.nope

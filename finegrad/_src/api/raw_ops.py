@@ -48,7 +48,7 @@ from finegrad._src.ops.math.counting import unique
 from finegrad._src.ops.nn import activations as ACT
 from finegrad._src.ops.nn import conv as C
 from finegrad._src.ops.nn import embedding_and_bias as EB
-from finegrad._src.ops.nn import pool as PO
+from finegrad._src.ops.nn import by_rank as PO
 from finegrad._src.ops.nn import softmax_cross_entropy as SCE
 from finegrad._src.ops.special import bessel_zeta_beta as BZ
 from finegrad._src.ops.special import error_and_gamma as EG

@@ -81,8 +81,12 @@ def current_name():
 
 
 def current():
-    """This thread's active backend module."""
-    return load(current_name())
+    """This thread's active backend module (the path every ops call takes: no call beyond
+    the dictionary lookup once the backend is loaded)."""
+    scopes = _SELECTION.scopes
+    name = scopes[-1] if scopes else _Selection.default
+    loaded = _LOADED.get(name)
+    return loaded if loaded is not None else load(current_name())
 
 
 def set_default(name):
@@ -99,8 +103,9 @@ class scope:  # (used as a function: `with scope("jax"):`)
     __slots__ = ("name",)
 
     def __init__(self, name):
-        name = _check_name(name)
-        load(name)
+        if name not in _LOADED or name not in _KNOWN:   # (a loaded one's is checked)
+            name = _check_name(name)
+            load(name)
         self.name = name
 
     def __enter__(self):

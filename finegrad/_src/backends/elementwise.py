@@ -28,9 +28,12 @@ class Convention:
     number itself where the framework's function takes it so)."""
 
     def __init__(self, is_tensor, convert, cast, dtype_name, wide=True, is_float=None,
-                 scalar=None, tensor_type=None):
+                 scalar=None, tensor_type=None, same_dtype=None):
         self.is_tensor, self.convert, self.cast = is_tensor, convert, cast
         self.tensor_type = tensor_type   # the eager tensor class, for the shortest path
+        # on the shortest path, whether two ``tensor_type`` tensors have one dtype (None:
+        # compare their ``dtype`` attributes)
+        self.same_dtype = same_dtype
         self.dtype_name, self.wide = dtype_name, wide
         self.is_float = is_float or (lambda x: dtype_name(x).startswith("float"))
         self.scalar = scalar or (lambda v, like: v)
@@ -87,11 +90,17 @@ class Convention:
         return self.cast(x, "float64" if name == "int64" and self.wide else "float32")
 
     def binary(self, fn, *extra):
-        tensor_type, promote = self.tensor_type, self.promote
+        tensor_type, promote, same_dtype = self.tensor_type, self.promote, self.same_dtype
         if extra:
             @functools.wraps(fn)
             def op(x1, x2):
                 return fn(*promote(x1, x2, *extra))
+        elif same_dtype is not None:
+            @functools.wraps(fn)
+            def op(x1, x2):
+                if type(x1) is tensor_type and type(x2) is tensor_type and same_dtype(x1, x2):
+                    return fn(x1, x2)
+                return fn(*promote(x1, x2))
         else:
             @functools.wraps(fn)
             def op(x1, x2):

@@ -18,19 +18,36 @@ _ROOTS = {
 }
 
 
+# type -> its framework (a `_ROOTS` value) or None: filled as types are met, so that a call
+# pays one dict lookup per argument instead of reading and splitting its module's name
+_ROOT_OF_TYPE: dict = {}
+_UNSEEN = object()
+
+
+def _learn(kind):
+    root = _ROOT_OF_TYPE[kind] = _ROOTS.get(kind.__module__.partition(".")[0])
+    return root
+
+
 def on(*xs: Any) -> Any:
     """The active backend, after checking that no argument (or element of a list or tuple
     argument) is another framework's tensor."""
     backend = _backends.current()
+    framework = backend.framework
     for x in xs:
-        root = _ROOTS.get(type(x).__module__.partition(".")[0])
-        if root is not None and (root != backend.framework or type(x) is _KERAS_TENSOR):
+        kind = type(x)
+        root = _ROOT_OF_TYPE.get(kind, _UNSEEN)
+        if root is _UNSEEN:
+            root = _learn(kind)
+        if root is not None and (root != framework or kind is _KERAS_TENSOR):
             return _other(backend, x, xs)
-        if type(x) in (list, tuple):
+        if kind is list or kind is tuple:
             for e in x:
-                root = _ROOTS.get(type(e).__module__.partition(".")[0])
-                if root is not None and (root != backend.framework or
-                                         type(e) is _KERAS_TENSOR):
+                kind = type(e)
+                root = _ROOT_OF_TYPE.get(kind, _UNSEEN)
+                if root is _UNSEEN:
+                    root = _learn(kind)
+                if root is not None and (root != framework or kind is _KERAS_TENSOR):
                     return _other(backend, e, xs)
     return backend
 

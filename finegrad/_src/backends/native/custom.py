@@ -24,7 +24,17 @@ def is_tensor(x):
 
 
 def is_float(x):
+    # a Tensor's NumPy dtype directly (its DType is looked up from it: `DType.is_floating`
+    # is the NumPy kind "f"); a Variable's DType
+    if type(x) is _tensor.Tensor:
+        return x._value.dtype.kind == "f"
     return x.dtype.is_floating
+
+
+def same_dtype(x1, x2):
+    """Whether two Tensors have one dtype, from their NumPy dtypes (one DType per NumPy
+    dtype, so they are equal where the DTypes are)."""
+    return x1._value.dtype == x2._value.dtype
 
 
 def static_shape(x):

@@ -41,9 +41,9 @@ from finegrad._src.ops.math.reductions import (cumprod as _math_cumprod, cumsum,
     reduce_max, reduce_mean, reduce_min, reduce_prod)
 from finegrad._src.ops.math.sorting import (argmax, argmin, argsort, sort, top_k as _math_top_k)
 from finegrad._src.ops.math.statistics import (reduce_all, reduce_any)
-from finegrad._src.ops.nn.conv import (convolution as _nn_convolution, depthwise_conv2d as
-    _nn_depthwise_conv2d)
-from finegrad._src.ops.nn.pool import (avg_pool as _nn_avg_pool, max_pool as _nn_max_pool)
+from finegrad._src.ops.nn.by_rank import (avg_pool as _nn_avg_pool, convolution as
+    _nn_convolution, max_pool as _nn_max_pool)
+from finegrad._src.ops.nn.conv import depthwise_conv2d as _nn_depthwise_conv2d
 from finegrad._src.ops.nn.softmax_cross_entropy import (log_softmax as _nn_log_softmax, softmax as
     _nn_softmax)
 from finegrad._src.ops.signal.fft import (fft as _signal_fft, irfft as _signal_irfft, rfft as

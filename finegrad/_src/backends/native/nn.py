@@ -164,18 +164,33 @@ def _moveaxis(x, source, destination):
 def depthwise_conv(inputs, kernel, strides=1, padding="valid", data_format=None,
                    dilation_rate=1):
     x = _f(inputs)
-    if x.shape.rank != 4:
-        raise NotImplementedError("finegrad.ops.depthwise_conv on the 'finegrad' backend: 2D "
-                                  "inputs only; use the jax or tensorflow backend")
+    if x.shape.rank not in (3, 4):
+        raise NotImplementedError("finegrad.ops.depthwise_conv: 1-D and 2-D inputs only (as "
+                                  "Keras's tensorflow backend); for 3-D, use conv with groups")
+    if data_format == "channels_first":     # finegrad's convolutions are channels_last
+        y = depthwise_conv(_moveaxis(x, 1, -1), kernel, strides, padding, "channels_last",
+                           dilation_rate)
+        return _moveaxis(y, -1, 1)
+    k = fg.cast(kernel, x.dtype)
+    if x.shape.rank == 3:   # a 2-D one over a height of 1
+        y = depthwise_conv(fg.expand_dims(x, 1), fg.expand_dims(k, 0), _pair(strides, 1),
+                           padding, data_format, _pair(dilation_rate, 1))
+        return fg.squeeze(y, [1])
     s = (strides, strides) if isinstance(strides, int) else tuple(strides)
-    full = (1, 1) + s if data_format == "channels_first" else (1,) + s + (1,)
     d = (dilation_rate,) * 2 if isinstance(dilation_rate, int) else tuple(dilation_rate)
-    return fg.nn.depthwise_conv2d(x, fg.cast(kernel, x.dtype), full, padding.upper(),
-                                  _fmt(x, data_format), d)
+    return fg.nn.depthwise_conv2d(x, k, (1,) + s + (1,), padding.upper(), "NHWC", d)
+
+
+def _pair(value, first):
+    """A 1-D window argument (an int or a 1-tuple) with ``first`` prepended."""
+    return (first,) + ((value,) if isinstance(value, int) else tuple(value))
 
 
 def _pool(fn, inputs, pool_size, strides, padding, data_format):
     x = _f(inputs)
+    if data_format == "channels_first":     # finegrad's pools are channels_last
+        y = _pool(fn, _moveaxis(x, 1, -1), pool_size, strides, padding, "channels_last")
+        return _moveaxis(y, -1, 1)
     n = x.shape.rank - 2
     size = (pool_size,) * n if isinstance(pool_size, int) else tuple(pool_size)
     step = size if strides is None else (strides,) * n if isinstance(strides, int) \

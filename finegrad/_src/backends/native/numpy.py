@@ -12,8 +12,8 @@ from finegrad._src.ops.array.structural import ones_like as _ones_like
 from finegrad._src.ops.array.structural import zeros_like as _zeros_like
 
 _C = _elementwise.Convention(_custom.is_tensor, _custom.convert_to_tensor, fg.cast,
-                             _custom.dtype_name, is_float=lambda x: x.dtype.is_floating,
-                             tensor_type=fg.Tensor)
+                             _custom.dtype_name, is_float=_custom.is_float,
+                             tensor_type=fg.Tensor, same_dtype=_custom.same_dtype)
 _t = _C.tensor
 _uf, _u, _b = _C.unary_float, _C.unary, _C.binary
 arccos, arccosh, arcsin, arcsinh = _uf(fg.acos), _uf(fg.acosh), _uf(fg.asin), _uf(fg.asinh)

@@ -45,11 +45,27 @@ def _fmt(x, data_format):
 
 def conv(inputs, kernel, strides=1, padding="valid", data_format=None, dilation_rate=1):
     x = _f(inputs)
+    k = tf.cast(kernel, x.dtype)
     n = x.shape.rank - 2
+    if n == 3 and data_format == "channels_first":   # TF's CPU Conv3D is NDHWC only
+        y = conv(_moveaxis(x, 1, -1), k, strides, padding, "channels_last", dilation_rate)
+        return _moveaxis(y, -1, 1)
+    channels = x.shape[1] if data_format == "channels_first" else x.shape[-1]
+    if n == 3 and channels != k.shape[-2]:   # TF's Conv3D has no groups: one per group
+        groups = channels // k.shape[-2]
+        return tf.concat([conv(a, b, strides, padding, data_format, dilation_rate)
+                          for a, b in zip(tf.split(x, groups, -1), tf.split(k, groups, -1),
+                                          strict=True)], -1)
     strides, dilation_rate = ((v,) * n if isinstance(v, int) else tuple(v)
                               for v in (strides, dilation_rate))
-    return tf.nn.convolution(x, tf.cast(kernel, x.dtype), strides, padding.upper(),
-                             _fmt(x, data_format), dilation_rate)
+    return tf.nn.convolution(x, k, strides, padding.upper(), _fmt(x, data_format),
+                             dilation_rate)
+
+
+def _moveaxis(x, source, destination):
+    perm = list(range(x.shape.rank))
+    perm.insert(destination % x.shape.rank, perm.pop(source % x.shape.rank))
+    return tf.transpose(x, perm)
 
 
 def depthwise_conv(inputs, kernel, strides=1, padding="valid", data_format=None,
@@ -61,6 +77,9 @@ def depthwise_conv(inputs, kernel, strides=1, padding="valid", data_format=None,
 
 def _pool(kind, inputs, pool_size, strides, padding, data_format):
     x = _f(inputs)
+    if data_format == "channels_first":    # TF's CPU pools are channels_last only
+        y = _pool(kind, _moveaxis(x, 1, -1), pool_size, strides, padding, "channels_last")
+        return _moveaxis(y, -1, 1)
     n = x.shape.rank - 2
     size = (pool_size,) * n if isinstance(pool_size, int) else tuple(pool_size)
     step = size if strides is None else (strides,) * n if isinstance(strides, int) \

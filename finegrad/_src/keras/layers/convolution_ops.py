@@ -4,21 +4,21 @@ tensors (channels last), written with finegrad's differentiable ops.
 Keras's arguments (``padding`` "valid", "same" or, for 1-D convolutions, "causal"; int-or-tuple
 ``strides`` and ``dilation_rate``; ``groups``; a transpose's ``output_padding``) are turned into
 calls of `finegrad.nn.conv2d`, `conv2d_transpose` and `depthwise_conv2d`. A 1-D convolution is
-a 2-D one over a height of 1; a 3-D one is a sum, over the kernel's depth offsets, of 2-D
-convolutions of strided depth slices (the depth axis folded into the batch), so every
-derivative comes from the 2-D primitives' rules.
+a 2-D one over a height of 1; a 3-D one is `finegrad.nn.conv3d`'s sum, over the kernel's
+depth offsets, of 2-D convolutions of strided depth slices (and the 3-D pools
+`finegrad.nn.max_pool3d`'s and `avg_pool3d`'s), so every derivative comes from the 2-D
+primitives' rules.
 """
-import numpy as np
 
 from finegrad._src.core import bind
 from finegrad._src.ops.nn import conv as _conv
 from finegrad._src.ops.nn import pool as _pool
 from finegrad._src.ops.nn import window_geometry as _cg
-from finegrad._src.ops.array.structural import (concat, expand_dims, reshape, split, squeeze,
-                                                stack, transpose, zeros_like)
+from finegrad._src.ops.nn import conv3d as _conv3d_ops
+from finegrad._src.ops.nn import pool3d as _pool3d_ops
+from finegrad._src.ops.array.structural import (concat, expand_dims, split, squeeze,
+                                                transpose)
 from finegrad._src.ops.array.manipulation import pad as _pad
-from finegrad._src.ops.math.arithmetic import maximum
-from finegrad._src.tensor import Tensor
 
 
 def tuple_arg(value, n, name, layer):
@@ -102,29 +102,17 @@ def conv(x, kernel, strides, padding, dilation_rate, groups=1):
     raise ValueError(f"conv: kernel must have rank 3, 4 or 5, got shape {kernel.shape}")
 
 
-def _depth_pads(d, k, stride, dilation, padding):
-    eff = (k - 1) * dilation + 1
-    if padding == "valid":
-        return (0, 0), (d - eff) // stride + 1
-    out = -(-d // stride)
-    total = max((out - 1) * stride + eff - d, 0)
-    return (total // 2, total - total // 2), out
+def _pads(in_sizes, kernel, strides, padding, dilations):
+    """TensorFlow's (before, after) pads of a window op over spatial sizes ``in_sizes``."""
+    k = tuple(int(n) for n in kernel)
+    return _cg.geometry(tuple(int(n) for n in in_sizes), k, tuple(strides), tuple(dilations),
+                        padding.upper(), "keras.ops.conv")[1]
 
 
 def _conv3d(x, kernel, strides, padding, dilations):
-    """A 3-D convolution as a sum over the kernel's depth offsets of 2-D convolutions."""
-    b, d, h, w, c = (int(s) if s is not None else None for s in x.shape)
-    kd = int(kernel.shape[0])
-    (p0, p1), d_out = _depth_pads(d, kd, strides[0], dilations[0], padding)
-    if p0 or p1:
-        x = _pad(x, [[0, 0], [p0, p1], [0, 0], [0, 0], [0, 0]])
-    total = None
-    for i in range(kd):
-        start = i * dilations[0]
-        sl = x[:, start:start + (d_out - 1) * strides[0] + 1:strides[0]]
-        y = _conv2d(reshape(sl, (-1, h, w, c)), kernel[i], strides[1:], padding, dilations[1:])
-        total = y if total is None else total + y
-    return reshape(total, (-1, d_out) + tuple(int(s) for s in total.shape[1:]))
+    """A 3-D convolution (`finegrad.nn.conv3d`'s sum of 2-D ones over depth offsets)."""
+    pads = _pads(x.shape[1:4], kernel.shape[:3], strides, padding, dilations)
+    return _conv3d_ops.conv3d_valid(x, kernel, tuple(strides), tuple(dilations), pads)
 
 
 def conv_transpose(x, kernel, strides, padding, output_padding, dilation_rate):
@@ -149,34 +137,18 @@ def conv_transpose(x, kernel, strides, padding, output_padding, dilation_rate):
 
 
 def _conv3d_transpose(x, kernel, strides, padding, output_padding, dilations):
-    """The transpose of `_conv3d`: each kernel depth offset i contributes the 2-D transpose
-    of its slice, placed at output depths ``o * stride + i * dilation - pad`` (zeros
-    interleaved for the stride), summed over i."""
-    b, d, h, w, c = (None if n is None else int(n) for n in x.shape)
-    kd = int(kernel.shape[0])
+    """The transpose of `_conv3d` (`finegrad.nn.conv3d_transpose`'s), to Keras's output
+    sizes."""
     ops = output_padding or (None,) * 3
     sizes = tuple(transpose_output_length(int(x.shape[1 + i]), int(kernel.shape[i]), padding,
                                           strides[i], ops[i], dilations[i]) for i in range(3))
-    (p0, p1), d_check = _depth_pads(sizes[0], kd, strides[0], dilations[0], padding)
-    if d_check != d:
-        raise ValueError(f"conv_transpose: an output depth of {sizes[0]} does not give back "
-                         f"the input's {d}")
-    s, total_len = strides[0], sizes[0] + p0 + p1
-    folded = reshape(x, (-1, h, w, c))
-    total = None
-    for i in range(kd):
-        t = _conv2d_transpose(folded, kernel[i], sizes[1:], tuple(strides[1:]), padding,
-                              tuple(dilations[1:]))
-        t = reshape(t, (-1, d) + tuple(int(n) for n in t.shape[1:]))
-        if s > 1:   # t's depth o goes to o * s: interleave s - 1 zero slices
-            t = stack([t] + [zeros_like(t)] * (s - 1), axis=2)
-            t = reshape(t, (-1, d * s) + tuple(int(n) for n in t.shape[3:]))
-            t = t[:, :(d - 1) * s + 1]
-        start = i * dilations[0]
-        t = _pad(t, [[0, 0], [start, total_len - start - int(t.shape[1])], [0, 0], [0, 0],
-                     [0, 0]])
-        total = t if total is None else total + t
-    return total[:, p0:p0 + sizes[0]]
+    k = tuple(int(n) for n in kernel.shape[:3])
+    got, pads = _cg.geometry(sizes, k, tuple(strides), tuple(dilations), padding.upper(),
+                             "keras.ops.conv_transpose")
+    if got != tuple(int(n) for n in x.shape[1:4]):
+        raise ValueError(f"conv_transpose: an output of spatial sizes {list(sizes)} does not "
+                         f"give back the input's {list(x.shape[1:4])}")
+    return _conv3d_ops.conv3d_adjoint(x, kernel, sizes, tuple(strides), tuple(dilations), pads)
 
 
 def _conv2d_transpose(x, kernel, out_hw, strides, padding, dilations):
@@ -222,24 +194,9 @@ def pool(x, kind, pool_size, strides, padding):
 
 
 def _pool3d(x, kind, pool_size, strides, padding):
-    """3-D pooling: 2-D pooling of every depth slice (depth folded into the batch), then the
-    maximum, or the mean over the window's in-input depths, of strided depth slices."""
-    _, d, h, w, c = (None if n is None else int(n) for n in x.shape)
-    y = pool(reshape(x, (-1, h, w, c)), kind, pool_size[1:], strides[1:], padding)
-    y = reshape(y, (-1, d) + tuple(int(n) for n in y.shape[1:]))
-    (p0, p1), d_out = _depth_pads(d, pool_size[0], strides[0], 1, padding)
-    if p0 or p1:
-        fill = float("-inf") if kind == "max" else 0.0
-        y = _pad(y, [[0, 0], [p0, p1], [0, 0], [0, 0], [0, 0]], constant_values=fill)
-    total = None
-    for i in range(pool_size[0]):
-        sl = y[:, i:i + (d_out - 1) * strides[0] + 1:strides[0]]
-        total = sl if total is None else (maximum(total, sl) if kind == "max" else total + sl)
-    if kind == "max":
-        return total
-    starts = np.arange(d_out) * strides[0] - p0
-    counts = np.minimum(starts + pool_size[0], d) - np.maximum(starts, 0)
-    return total / Tensor(counts.reshape(1, -1, 1, 1, 1).astype(x.dtype.as_numpy_dtype))
+    """3-D pooling (`finegrad.nn.max_pool3d`'s and `avg_pool3d`'s)."""
+    pads = _pads(x.shape[1:4], pool_size, strides, padding, (1, 1, 1))
+    return _pool3d_ops.pool3d_valid(x, kind, tuple(pool_size), tuple(strides), pads)
 
 
 def data_format_arg(data_format, layer):

@@ -1,5 +1,6 @@
 """Convolutions, channels last (``tf.nn.conv2d``, ``conv1d``, ``conv2d_transpose``,
-``depthwise_conv2d``, ``convolution``).
+``depthwise_conv2d``; the 3-D forms, written with these primitives, are in `conv3d`, and
+``convolution``, which picks one by rank, in `by_rank`).
 
 Three primitives, closed under differentiation (a convolution is bilinear):
 
@@ -344,24 +345,3 @@ def depthwise_conv2d(input: TensorLike, filter: Any, strides: Any, padding: Any,
     mask = Tensor(np.eye(c, dtype=w._value.dtype)[:, :, None])   # [c, c, 1]
     full = reshape(expand_dims(w, 3) * mask, (kh, kw, c, c * m))   # [kh, kw, c, c*m]
     return bind(conv2d_p, x, full, **_conv_params(x, full, strides, padding, dilations, fn))
-
-
-def convolution(input: TensorLike, filters: TensorLike, strides: Any = None,
-                padding: str = "VALID", data_format: Any = None, dilations: Any = None,
-                name: str | None = None) -> Tensor:
-    """`conv1d` or `conv2d`, by the rank of ``input`` (3 or 4), channels last.
-
-    >>> import finegrad as fg
-    >>> fg.nn.convolution(fg.ones([1, 3, 3, 1]), fg.ones([3, 3, 1, 1])).numpy().ravel()
-    array([9.], dtype=float32)
-    """
-    fn = "finegrad.nn.convolution"
-    r = _t(input)._value.ndim
-    if r == 3:
-        cg.check_format(data_format, "NWC", fn)
-        return conv1d(input, filters, strides, padding, dilations=dilations)
-    if r == 4:
-        cg.check_format(data_format, "NHWC", fn)
-        return conv2d(input, filters, strides, padding, dilations=dilations)
-    raise ValueError(f"{fn}: input must have rank 3 or 4 (1-D or 2-D convolution), got rank "
-                     f"{r}")

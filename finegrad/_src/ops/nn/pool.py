@@ -1,5 +1,6 @@
-"""Max and average pooling, channels last (``tf.nn.max_pool2d``, ``avg_pool2d``, the 1-D
-forms and ``max_pool``/``avg_pool``).
+"""Max and average pooling, channels last (``tf.nn.max_pool2d``, ``avg_pool2d`` and the 1-D
+forms; the 3-D forms, written with these primitives, are in `pool3d`, and
+``max_pool``/``avg_pool``, which pick one by rank, in `by_rank`).
 
 Max pooling is three primitives closed under differentiation, all piecewise linear:
 ``max_pool(x)``; ``max_pool_scatter(x, ct)``, which sends each window's cotangent to the
@@ -17,7 +18,7 @@ import numpy as np
 from finegrad._src import dims
 from finegrad._src.core import Primitive, bind
 from finegrad._src.ops.nn import window_geometry as cg
-from finegrad._src.ops.array.structural import _t, expand_dims, squeeze
+from finegrad._src.ops.array.structural import expand_dims, squeeze
 from finegrad._src.ops.batching import merged_vmap
 from finegrad._src.ops.zeros_and_axes import instantiate_zeros
 from finegrad._src.ops.nn.conv import _float_input
@@ -373,36 +374,3 @@ def avg_pool1d(input: TensorLike, ksize: Any, strides: Any, padding: Any,
     """
     return _pool(avg_pool_p, "finegrad.nn.avg_pool1d", input, ksize, strides, padding,
                  data_format, 1)
-
-
-def _by_rank(fn, one, two, input, ksize, strides, padding, data_format):
-    r = _t(input)._value.ndim
-    if r not in (3, 4):
-        raise ValueError(f"{fn}: input must have rank 3 or 4 (1-D or 2-D pooling), got rank "
-                         f"{r}")
-    f = one if r == 3 else two
-    return f(input, ksize, strides, padding, data_format or ("NWC" if r == 3 else "NHWC"))
-
-
-def max_pool(input: TensorLike, ksize: Any, strides: Any, padding: Any,
-             data_format: Any = None, name: str | None = None) -> Tensor:
-    """`max_pool1d` or `max_pool2d`, by the rank of ``input`` (3 or 4).
-
-    >>> import finegrad as fg
-    >>> fg.nn.max_pool(fg.ones([1, 2, 2, 1]), 2, 2, "VALID").shape
-    TensorShape([1, 1, 1, 1])
-    """
-    return _by_rank("finegrad.nn.max_pool", max_pool1d, max_pool2d, input, ksize, strides,
-                    padding, data_format)
-
-
-def avg_pool(input: TensorLike, ksize: Any, strides: Any, padding: Any,
-             data_format: Any = None, name: str | None = None) -> Tensor:
-    """`avg_pool1d` or `avg_pool2d`, by the rank of ``input`` (3 or 4).
-
-    >>> import finegrad as fg
-    >>> fg.nn.avg_pool(fg.ones([1, 4, 1]), 2, 2, "VALID").shape
-    TensorShape([1, 2, 1])
-    """
-    return _by_rank("finegrad.nn.avg_pool", avg_pool1d, avg_pool2d, input, ksize, strides,
-                    padding, data_format)
