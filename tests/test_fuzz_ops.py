@@ -404,10 +404,19 @@ def test_mixed_dtypes_are_a_type_error(d1, d2, op):
         op(x, y)
 
 
-@given(op=st.sampled_from(UNARY[:-2]), dtype=st.sampled_from([np.int32, np.int64, np.bool_]))
+# (square takes integers as TensorFlow's does: tests/test_integer_activations.py)
+FLOAT_ONLY = [op for op in UNARY[:-2] if op[0] is not fg.square]
+
+
+@given(op=st.sampled_from(FLOAT_ONLY), dtype=st.sampled_from([np.int32, np.int64, np.bool_]))
 def test_float_only_ops_refuse_integers(op, dtype):
     with pytest.raises(TypeError, match=r"finegrad\."):
         op[0](fg.constant(np.ones(2, dtype)))
+
+
+def test_square_refuses_bools_as_tensorflow():
+    with pytest.raises(TypeError, match=r"finegrad\.square"):
+        fg.square(fg.constant([True, False]))
 
 
 @pytest.mark.parametrize("x", [-3, 0, 5])

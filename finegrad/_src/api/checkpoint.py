@@ -195,7 +195,8 @@ class InitializationOnlyStatus(CheckpointLoadStatus):
 
 def restore_on_creation(owner: Any, name: str, variable: Variable) -> None:
     """Give ``variable`` (just created as ``owner.<name>``) the value a ``restore`` made
-    earlier kept for it, if any. Layers call this from ``add_weight``, optimizers when they
+    earlier kept for it, if any. Layers call this when a variable is set as an attribute
+    (its checkpoint key), optimizers when they
     make their slots."""
     pending = _deferred.get(owner)
     if pending and name in pending:

@@ -140,7 +140,8 @@ class QuantizedFloat8DTypePolicy(QuantizedDTypePolicy):
 
     default_amax_history_length = 1024
 
-    def __init__(self, mode: str, source_name: Any = None, amax_history_length: int = 1024):
+    def __init__(self, mode: str, source_name: Any = None,
+                 amax_history_length: int = 1024) -> None:
         super().__init__(mode, source_name)
         if not isinstance(amax_history_length, int):
             raise TypeError(f"keras.dtype_policies.QuantizedFloat8DTypePolicy: "

@@ -174,6 +174,12 @@ class Layer:
         for v in _flat(value) if isinstance(value, (list, tuple, dict, Variable)) else ():
             if isinstance(v, Variable):
                 self._track_variable(v)
+        # a tf.train.Checkpoint restored before the build: its keys are attribute names
+        for key, v in ([(name, value)] if isinstance(value, Variable) else
+                       [(f"{name}/{i}", v) for i, v in enumerate(value)]
+                       if isinstance(value, (list, tuple)) else []):
+            if isinstance(v, Variable):
+                restore_on_creation(self, key, v)
         object.__setattr__(self, name, value)
 
     def __delattr__(self, name):
@@ -342,7 +348,6 @@ class Layer:
                               constraint=constraints.get(constraint))
         v.overwrite_with_gradient = bool(overwrite_with_gradient)
         self._track_variable(v)
-        restore_on_creation(self, name, v)   # a tf.train.Checkpoint restored before the build
         return v
 
     def _variable_path(self, name):

@@ -98,7 +98,8 @@ class Int8QuantizationConfig(QuantizationConfig):
 
     mode = "int8"
 
-    def __init__(self, weight_quantizer: Any = None, activation_quantizer: Any = "default"):
+    def __init__(self, weight_quantizer: Any = None,
+                 activation_quantizer: Any = "default") -> None:
         if isinstance(activation_quantizer, str) and activation_quantizer == "default":
             activation_quantizer = AbsMaxQuantizer()
         super().__init__(weight_quantizer, activation_quantizer)
@@ -177,7 +178,8 @@ class GPTQConfig(QuantizationConfig):
     def __init__(self, dataset: Any, tokenizer: Any, *, weight_bits: int = 4,
                  num_samples: int = 128, per_channel: bool = True, sequence_length: int = 512,
                  hessian_damping: float = 0.01, group_size: int = 128, symmetric: bool = False,
-                 activation_order: bool = False, quantization_layer_structure: Any = None):
+                 activation_order: bool = False,
+                 quantization_layer_structure: Any = None) -> None:
         super().__init__()
         where = "keras.quantizers.GPTQConfig"
         for bad, message in ((weight_bits not in (2, 3, 4, 8),

@@ -101,7 +101,9 @@ class _AdaptedWeight:
         return layer.effective_kernel() if layer.lora_enabled else base
 
     def __set__(self, layer: Any, value: Any) -> None:
-        layer.__dict__[f"_{self.name}"] = value
+        # (through the layer's __setattr__: tracked, and restored by a checkpoint read
+        # before the build, under the attribute it is saved as)
+        setattr(layer, f"_{self.name}", value)
 
 
 class KernelAdapters:
