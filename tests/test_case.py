@@ -113,3 +113,22 @@ def test_errors():
         traced(fg.constant(True))
     with pytest.raises(ValueError, match="finegrad.switch_case.*non-empty"):
         fg.switch_case(fg.constant(0), [])
+
+
+@pytest.mark.parametrize("i", [0, 1, 2, 7, -1])
+def test_switch_case_in_a_tf1_graph_takes_the_fed_branch(i):
+    """A TF1 graph's tensors compare by identity under ``==`` (as TensorFlow 1's), so the
+    branch test must be an `equal` node: each fed index runs its own branch (the last one
+    out of range), with its gradient, as eagerly."""
+    from finegrad.compat import v1
+    g = fg.Graph()
+    with g.as_default():
+        x = fg.constant(X)
+        k = v1.placeholder(fg.int32, [])
+        y = _switch(fg, x, k)
+        dx = fg.gradients(fg.reduce_sum(y * y), [x])[0]
+    with v1.Session(graph=g) as sess:
+        got, got_dx = sess.run([y, dx], {k: i})
+    want, want_dx = _run(fg, _switch, i)
+    np.testing.assert_allclose(got, want, rtol=1e-12)
+    np.testing.assert_allclose(got_dx, want_dx, rtol=1e-12)

@@ -154,3 +154,28 @@ def test_nested_custom_gradient_second_order_in_a_graph(g):
     assert yv == 45.
     np.testing.assert_array_equal(gv, [18., 36.])
     np.testing.assert_array_equal(ggv, [30., 30.])
+
+
+@pytest.mark.parametrize("branching", ["cond", "switch_case", "while_loop"])
+def test_a_constant_first_used_inside_a_branch_gets_its_gradient(branching):
+    """A graph constant whose first use is inside a cond branch or a loop body is one input
+    of the whole graph: tf.gradients with respect to it is a tensor (TensorFlow's), not None,
+    with the values of d/dx sum(sin(x)) (branch 0) or 2x (branch 1) or 2 * 2x (two trips)."""
+    x0 = np.array([0.3, -1.2, 2.0])
+    g = tf.Graph()
+    with g.as_default():
+        x = tf.constant(x0)
+        k = tf.compat.v1.placeholder(tf.int32, [])
+        if branching == "cond":
+            y = tf.cond(k > 0, lambda: x * x, lambda: tf.sin(x))
+        elif branching == "switch_case":
+            y = tf.switch_case(k, [lambda: tf.sin(x), lambda: x * x])
+        else:
+            y = tf.while_loop(lambda i, s: i < 2 * k, lambda i, s: (i + 1, s + x * x),
+                              [0, tf.zeros_like(x0)])[1]
+        dx = tf.gradients(tf.reduce_sum(y), [x])[0]
+    assert dx is not None
+    with tf.compat.v1.Session(graph=g) as sess:
+        got = sess.run(dx, {k: 1})
+    want = 2 * 2 * x0 if branching == "while_loop" else 2 * x0
+    np.testing.assert_allclose(got, want, rtol=1e-12)

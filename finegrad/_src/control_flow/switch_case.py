@@ -20,6 +20,7 @@ from finegrad._src.graph.tracing.builder import is_traced
 from finegrad._src.control_flow.cond_while import cond
 from finegrad._src.graph.pyfunc import numpy_function
 from finegrad._src.ops.array.structural import convert_to_tensor
+from finegrad._src.ops.math.elementwise import equal
 from finegrad._src.tensor import Tensor
 
 from typing import Any
@@ -138,7 +139,8 @@ def _switch(index, fns, where):
     def chain(k):
         if k == len(fns):
             return default()
-        return cond(index == k, fns[k], lambda: chain(k + 1))
+        # (equal, not ==: in a TF1 graph a tensor's == is identity, as in TensorFlow 1)
+        return cond(equal(index, k), fns[k], lambda: chain(k + 1))
     try:
         return chain(0)
     except ValueError as e:

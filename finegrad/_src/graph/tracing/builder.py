@@ -156,7 +156,13 @@ class GraphBuilder(core.Recorder):
         s = self.slots.get(id(t))
         if s is not None:
             return s
-        if self.parent is not None and self.parent.knows(t):
+        parent = self.parent
+        if parent is not None and parent._gone is None and not parent.knows(t):
+            # captured by the enclosing trace first (while it is still being built), so that
+            # a tensor first used inside a branch or a loop body (a TF1 graph's constant) is
+            # one input of the whole graph, and gradients reach it
+            parent.slot_of(t)
+        if parent is not None and parent.knows(t):
             shape = self.parent.shape_of(t) if self.poly else ()
             s = self._new_slot(t)
             self.outer.append(s)
