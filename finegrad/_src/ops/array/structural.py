@@ -358,7 +358,16 @@ def _broadcast_axes(gshape, shape, nbatch):
     lead = len(gshape) - nbatch - len(shape)
     return tuple(range(nbatch, nbatch + lead)) + tuple(
         nbatch + lead + i for i, s in enumerate(shape)
-        if not s == gshape[nbatch + lead + i] and s == 1)
+        if _broadcast_axis(s, gshape[nbatch + lead + i]))
+
+
+def _broadcast_axis(s, g):
+    """Whether an axis of size ``s`` was broadcast to size ``g``. A static 1 against an open
+    size is summed whatever that size is (a sum over one element changes nothing), so no
+    guard on the open size is recorded: the graph serves size 1 too."""
+    if type(s) is not dims.Dim and s == 1:
+        return not (type(g) is not dims.Dim and g == 1)
+    return not s == g and s == 1
 
 
 def broadcast_as(g, like, nbatch=0):
