@@ -299,7 +299,6 @@ def broadcast_to(input: TensorLike, shape: Any,  # TensorFlow's keyword
     if shape == x._value.shape:
         return identity(x)
     try:
-        np.broadcast_shapes(x._value.shape, shape)
         if np.broadcast_shapes(x._value.shape, shape) != shape:
             raise ValueError
     except ValueError:
@@ -353,21 +352,13 @@ def unbroadcast(g, like, batch=()):
 
 
 def _broadcast_axes(gshape, shape, nbatch):
-    """The axes of ``gshape`` (``nbatch`` batch axes first) that NumPy broadcasting added to
-    ``shape``: the extra leading ones, and those where ``shape`` has 1."""
+    """The axes of ``gshape`` (``nbatch`` batch axes first) broadcasting added to ``shape``:
+    leading ones, and where ``shape`` has 1 (a static 1 summed against any size: no guard)."""
     lead = len(gshape) - nbatch - len(shape)
-    return tuple(range(nbatch, nbatch + lead)) + tuple(
-        nbatch + lead + i for i, s in enumerate(shape)
-        if _broadcast_axis(s, gshape[nbatch + lead + i]))
-
-
-def _broadcast_axis(s, g):
-    """Whether an axis of size ``s`` was broadcast to size ``g``. A static 1 against an open
-    size is summed whatever that size is (a sum over one element changes nothing), so no
-    guard on the open size is recorded: the graph serves size 1 too."""
-    if type(s) is not dims.Dim and s == 1:
-        return not (type(g) is not dims.Dim and g == 1)
-    return not s == g and s == 1
+    one = lambda d: type(d) is not dims.Dim and d == 1   # noqa: E731
+    pairs = enumerate(zip(shape, gshape[nbatch + lead:], strict=True), nbatch + lead)
+    return tuple(range(nbatch, nbatch + lead)) + tuple(i for i, (s, g) in pairs if (
+        (one(s) and not one(g)) if type(s) is not dims.Dim else (not s == g and s == 1)))
 
 
 def broadcast_as(g, like, nbatch=0):
