@@ -20,7 +20,7 @@ import numpy as np
 from finegrad._src import core, dims, nest
 from finegrad._src.control_flow.cond_while import while_loop
 from finegrad._src.ops.array.gather import take
-from finegrad._src.ops.array.scatter_nd import gather_nd, tensor_scatter_nd_update
+from finegrad._src.ops.array.scatter_nd import checked_gather_nd, tensor_scatter_nd_update
 from finegrad._src.ops.array.structural import _t, broadcast_to, expand_dims, reshape
 from finegrad._src.ops.math.elementwise import less
 from finegrad._src.ops.math.reductions import cumsum
@@ -112,6 +112,11 @@ def open_count(flat):
     return None
 
 
+#: a scan, foldl or foldr without an initializer over zero slices (TensorFlow's class)
+_NO_FIRST = ("finegrad.scan: elems has no slices along axis 0 (size {size}) and no "
+             "initializer: the first slice is the first accumulator")
+
+
 def scan_open(step, flat, elems, initializer, n):
     """For ``flat`` slices of open count ``n``: the accumulator's structure, the last
     accumulator (flat) and the accumulators after each slice (flat, stacked), ``step(a, x)``
@@ -120,7 +125,7 @@ def scan_open(step, flat, elems, initializer, n):
     spare = int(_traced_at_zero(n))
     if initializer is None:   # slice 0 is the first accumulator and output (gather_nd:
         # zero slices are TensorFlow's InvalidArgumentError)
-        a = nest.pack_sequence_as(elems, [gather_nd(t, [0]) for t in flat])
+        a = nest.pack_sequence_as(elems, [checked_gather_nd(t, [0], _NO_FIRST) for t in flat])
         start, carried, rows = 1, nest.flatten(a), _rows_like(nest.flatten(a), n + spare)
     else:   # step(initializer, slice 0) gives the structure only: the loop starts at 0
         a = step(nest.map_structure(_t, initializer), _example_slice(flat, elems))
