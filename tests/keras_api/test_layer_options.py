@@ -144,14 +144,42 @@ def test_lora_equals_keras(keras, case):
     for g, h in zip(ga, gb, strict=True):
         np.testing.assert_allclose(g, h, rtol=1e-4, atol=1e-4)
     assert ours.get_config()["lora_alpha"] == theirs.get_config()["lora_alpha"] == 3
+    weight = "embeddings" if case == "embedding" else "kernel"    # Keras's merged kernel
+    np.testing.assert_allclose(getattr(ours, weight).numpy(),
+                               np.asarray(getattr(theirs, weight)), rtol=1e-5, atol=1e-6)
+    _assert_saves_as_keras(ours, theirs)
     with pytest.raises(ValueError, match="already enabled"):
         ours.enable_lora(2)
+
+
+def _assert_saves_as_keras(ours, theirs):
+    """The layer's file entries are those of Keras's ``save_own_variables``, and loading
+    them back is Keras's ``load_own_variables`` (the LoRA weights zeros)."""
+    from finegrad._src.keras import saving
+    store = {}
+    theirs.save_own_variables(store)
+    saved = saving._own_variables(ours)
+    assert len(saved) == len(store)
+    for i, v in enumerate(saved):
+        assert np.asarray(v.numpy()).dtype == np.asarray(store[str(i)]).dtype
+        np.testing.assert_allclose(v.numpy(), np.asarray(store[str(i)]), rtol=1e-5, atol=1e-6)
+    for i, v in enumerate(saved):
+        v.assign(np.asarray(store[str(i)]))
+    theirs.load_own_variables(store)
+    for w, v in zip(ours.get_weights(), theirs.get_weights(), strict=True):
+        np.testing.assert_allclose(w, v, rtol=1e-6, atol=1e-7)
+    x = _LOAD_X[type(ours).__name__]
+    np.testing.assert_allclose(ours(x).numpy(), np.asarray(theirs(x)), rtol=1e-4, atol=1e-4)
+
+
+_LOAD_X = {"Dense": X[:5], "EinsumDense": np.linspace(-1, 1, 40, dtype="float32").reshape(
+    5, 2, 4), "Embedding": np.arange(10, dtype="int32").reshape(5, 2) % 7}
 
 
 def test_lora_rank_in_the_constructor_and_errors():
     layer = L.Dense(3, lora_rank=2)
     layer.build((None, 4))
-    assert layer.lora_enabled and not layer.kernel.trainable
+    assert layer.lora_enabled and not layer._kernel.trainable
     assert [w.name for w in layer.trainable_weights] == ["bias", "lora_kernel_a",
                                                          "lora_kernel_b"]
     np.testing.assert_allclose(layer(X[:2, :4]).numpy(), X[:2, :4] @ layer.kernel.numpy() +
@@ -207,6 +235,8 @@ def test_int8_quantization_equals_keras(keras, case, lora):
     assert len(ga) == len(gb)
     for g, h in zip(ga, gb, strict=True):
         np.testing.assert_allclose(g, h, rtol=1e-4, atol=1e-4)
+    if lora:
+        _assert_saves_as_keras(ours, theirs)
 
 
 def test_model_quantize_int8_equals_keras(keras):

@@ -168,8 +168,8 @@ def test_serialize_and_deserialize_objects():
     assert isinstance(metric, K.metrics.MeanSquaredError)   # not the loss of that name
     opt = de(ser(K.optimizers.SGD(0.25, momentum=0.5)))
     assert type(opt) is K.optimizers.SGD and opt.get_config()["momentum"] == 0.5
-    with pytest.raises(ValueError, match="lambda"):
-        ser(lambda v: v)
+    with pytest.warns(UserWarning, match="lambda"):      # its bytecode, as Keras 3 saves it
+        assert ser(lambda v: v)["class_name"] == "__lambda__"
     with pytest.raises(TypeError, match="Could not locate class 'Nope'"):
         de({"module": "keras.layers", "class_name": "Nope", "config": {},
             "registered_name": None})

@@ -110,7 +110,7 @@ def _bias_after():
     return 0.5 * 2 * np.mean(pred - np.array([1.0, 2.0]))
 
 
-def test_a_model_with_ops_nodes_clones_but_its_config_is_not_implemented():
+def test_a_model_with_ops_nodes_clones_and_its_config_rebuilds_it():
     x = K.Input((4,))
     model = K.Model(x, L.Dense(3, kernel_initializer="ones")(ops.exp(x) * 2))
     assert [type(la).__name__ for la in model.layers] == ["InputLayer", "Dense"]
@@ -118,7 +118,18 @@ def test_a_model_with_ops_nodes_clones_but_its_config_is_not_implemented():
     clone.set_weights(model.get_weights())
     data = np.ones((2, 4), "float32")
     np.testing.assert_allclose(clone.predict(data, verbose=0), model.predict(data, verbose=0))
-    with pytest.raises(NotImplementedError, match="finegrad.ops call"):
+    again = K.Model.from_config(model.get_config())
+    again.set_weights(model.get_weights())
+    np.testing.assert_allclose(again.predict(data, verbose=0), model.predict(data, verbose=0))
+
+
+def test_a_custom_gradient_node_has_no_config():
+    @ops.custom_gradient
+    def double(v):
+        return v * 2, lambda g: g * 2
+    x = K.Input((4,))
+    model = K.Model(x, double(x))
+    with pytest.raises(NotImplementedError, match="cannot serialize"):
         model.get_config()
 
 

@@ -11,9 +11,11 @@ from typing import Any
 
 import json
 
+from finegrad._src import nest
 from finegrad._src.graph.tracing.builder import TensorSpec
 from finegrad._src.graph.tracing.function import function
-from finegrad._src.keras import functional, model_config, model_files, saving, summary
+from finegrad._src.keras import (export, functional, model_config, model_files, saving,
+                                  summary)
 from finegrad._src.keras.layer import _as_shape as as_shape, _shape_of as input_shape_of
 from finegrad._src.keras.object_serialization import json_default, serialize_keras_object
 from finegrad._src.keras.nodes import KerasTensor
@@ -215,26 +217,40 @@ class Model(Trainer, Layer):
 
     def _default_save_signature(self) -> Any:
         """For ``tf.saved_model.save(model, ...)``: the serving signature Keras 3 on
-        TensorFlow exports (``serving_default``: the model called on ``inputs``), for a model
-        of one input whose shape is known; None otherwise."""
+        TensorFlow exports (``serving_default``: the model called on ``inputs``, a structure
+        for a model of several inputs, whose flat inputs TensorFlow names ``inputs``,
+        ``inputs_1``, ... in the structure's order, a dict's by sorted key); None for a model
+        whose input shapes are unknown."""
         if self._graph_nodes is not None:
-            inputs = self._graph_inputs
-            if isinstance(inputs, (list, tuple, dict)):
-                inputs = inputs[0] if isinstance(inputs, (list, tuple)) and \
-                    len(inputs) == 1 else None
-            spec = None if inputs is None else TensorSpec(inputs.shape, inputs.dtype,
-                                                          name="inputs")
+            specs = map_structure(lambda t: TensorSpec(t.shape, t.dtype), self._graph_inputs)
         else:
             shape = self.__dict__.get("_build_config_shapes")
-            spec = TensorSpec(shape, self.input_dtype, name="inputs") if isinstance(
-                shape, tuple) and all(d is None or isinstance(d, int) for d in shape) else None
-        if spec is None:
+            specs = TensorSpec(shape, self.input_dtype) if isinstance(shape, tuple) and all(
+                d is None or isinstance(d, int) for d in shape) else None
+        if specs is None:
             return None
+        if isinstance(specs, (list, tuple)) and len(specs) == 1:
+            specs = specs[0]
+        flat = [TensorSpec(s.shape, s.dtype, name="inputs" if i == 0 else f"inputs_{i}")
+                for i, s in enumerate(nest.flatten(specs))]
 
-        @function(input_signature=[spec])
-        def serving_default(inputs):
-            return self(inputs)
+        @function(input_signature=flat)
+        def serving_default(*inputs):   # flat, as TensorFlow's signature takes them
+            return self(nest.pack_sequence_as(specs, list(inputs)))
         return serving_default
+
+    def export(self, filepath: Any, format: str = "tf_saved_model", verbose: Any = None,
+               input_signature: Any = None, **kwargs: Any) -> None:
+        """Write an inference artifact (Keras 3's ``model.export``): the endpoint ``serve``
+        and the signatures ``serve`` and ``serving_default``, as a finegrad SavedModel that
+        `finegrad.saved_model.load` reads (see `finegrad._src.keras.export`).
+
+        Raises:
+            NotImplementedError: for the formats ``onnx``, ``openvino`` and ``litert``.
+            ValueError: for another format, or a model not built.
+        """
+        export.export_model(self, filepath, format=format, verbose=verbose,
+                            input_signature=input_signature, **kwargs)
 
     def to_json(self, **kwargs: Any) -> str:
         """The model's config as Keras 3's JSON (`keras.models.model_from_json` reads it)."""

@@ -10,7 +10,7 @@ Sequential's config is its name and its layers. Rebuilding finds each class by n
 """
 import operator
 
-from finegrad._src.keras import dtype_policies, registration
+from finegrad._src.keras import dtype_policies, operation_classes, registration
 from finegrad._src.keras.input_layer import InputLayer
 from finegrad._src.keras.layer import Layer
 from finegrad._src.keras.nodes import KerasTensor, Operation, map_structure
@@ -95,13 +95,19 @@ def _entry(op, model):
     calls = [{"args": map_structure(_argument, list(n.args)),
               "kwargs": map_structure(_argument, n.kwargs)}
              for n in op._inbound_nodes if n in model._graph_nodes]
+    if isinstance(op, Operation) and op.keras_class is not None:   # an ops call
+        module, cls, config = op.keras_class
+        return {"module": module, "class_name": cls, "config": dict(config),
+                "registered_name": cls, "name": op.name, "inbound_nodes": calls}
     if isinstance(op, Operation):   # as Keras 3 writes its ops (`keras.ops.add`...)
         if op.fn is not operator.getitem and \
                 all(op.fn is not v for v in _OPERATORS.values()):
             raise NotImplementedError(
-                f"{model.name}.get_config: the node '{op.name}' is a finegrad.ops call on a "
-                f"symbolic tensor, which finegrad.keras cannot serialize yet (Keras 3 can); "
-                f"wrap it in a layer to save the model's config")
+                f"{model.name}.get_config: the node '{op.name}' is a function on a symbolic "
+                f"tensor that no Keras 3 operation class describes (an ops.custom_gradient "
+                f"function, or an ops call with a symbolic tensor where Keras takes a "
+                f"constant), which finegrad.keras cannot serialize; wrap it in a layer to "
+                f"save the model's config")
         cls = _KERAS_OPS[_operator_name(op.fn)]
         return {"module": _OPS_MODULE, "class_name": cls, "config": {"name": op.name},
                 "registered_name": cls, "name": op.name, "inbound_nodes": calls}
@@ -136,13 +142,19 @@ def _map_refs(fn, value):
 
 
 def _make_op(entry, custom_objects):
+    spec = operation_classes.BY_CLASS.get((entry.get("module"), entry["class_name"]))
+    if entry.get("module") == _OPS_MODULE and entry["class_name"] in _FROM_KERAS_OPS:
+        spec = None   # an operator (``x + y``, ``x[:, 0]``)
+    if spec is not None:   # a keras.ops call (``ops.sum(x, axis=1)``)
+        return operation_classes.operation(spec, entry.get("config", {}), entry["name"])
     if entry.get("module") == _OPS_MODULE:
         fn = _FROM_KERAS_OPS.get(entry["class_name"])
         if fn is None:
             raise ValueError(f"Model.from_config: the Keras op {entry['class_name']} is not "
                              f"supported in finegrad's functional models (its operators: "
                              f"{sorted(_FROM_KERAS_OPS)})")
-        return Operation(_OPERATORS[fn], entry["config"].get("name", fn))
+        name = entry["config"].get("name")
+        return Operation(_OPERATORS[fn], name or fn, unique=name is None)
     return deserialize_layer(entry, custom_objects)
 
 

@@ -321,9 +321,11 @@ class Operation:
     KerasTensors): recorded as a node and run again by the model, like a layer without
     weights; not among a model's `layers`, as in Keras 3."""
 
-    def __init__(self, fn, name):
+    keras_class = None   # (module, class name, config) of the Keras op class it saves as
+
+    def __init__(self, fn, name, unique=True):
         self.fn = fn
-        self.name = naming.auto_name(name)
+        self.name = naming.auto_name(name) if unique else name
         self._inbound_nodes = []
         self.built = True
         self.weights = self.trainable_weights = self.non_trainable_weights = []

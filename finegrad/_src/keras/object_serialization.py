@@ -12,19 +12,20 @@ NumPy arrays ``__numpy__`` and tensors ``__tensor__`` dicts with their values as
 Rebuilding finds a class by, in order: ``custom_objects`` (and any open
 `custom_object_scope`), the registry, then finegrad's own class of that name under the base
 class the Keras module names (so ``keras.losses.MeanSquaredError`` and
-``keras.metrics.MeanSquaredError`` stay apart). A Python ``lambda`` cannot be rebuilt: loading
-runs no code stored in a file.
+``keras.metrics.MeanSquaredError`` stay apart). A Python ``lambda`` is saved as its bytecode
+and rebuilt only with ``safe_mode=False`` (`python_code`).
 """
 from __future__ import annotations
 
 import inspect
 import types
+import warnings
 from typing import Any
 
 import numpy as np
 
 from finegrad._src import dtypes
-from finegrad._src.keras import activations, losses, registration
+from finegrad._src.keras import activations, losses, python_code, registration
 from finegrad._src.keras.constraints import Constraint
 from finegrad._src.keras.dtype_policies import DTypePolicy
 from finegrad._src.keras.initializers import Initializer
@@ -67,10 +68,12 @@ def _function(fn: Any) -> dict:
     if registered is not None:
         return {"module": fn.__module__, "class_name": "function", "config": registered,
                 "registered_name": registered}
-    if fn.__name__ == "<lambda>":
-        raise ValueError("keras.saving.serialize_keras_object: a Python `lambda` cannot be "
-                         "saved (loading runs no code from a file); use a named function "
-                         "registered with `keras.saving.register_keras_serializable()`")
+    if python_code.is_lambda(fn):   # its bytecode, as Keras stores it
+        warnings.warn("The object being serialized includes a `lambda`. This is unsafe. In "
+                      "order to reload the object, you will have to pass `safe_mode=False` "
+                      "to the loading function. Please avoid using `lambda` in the future, "
+                      "and use named Python functions instead.", stacklevel=3)
+        return {"class_name": "__lambda__", "config": {"value": python_code.dump(fn)}}
     return {"module": "builtins", "class_name": "function", "config": fn.__name__,
             "registered_name": "function"}
 
@@ -116,7 +119,6 @@ def serialize_keras_object(obj: Any) -> Any:
 
     Raises:
         TypeError: for an object that has no ``get_config``.
-        ValueError: for a ``lambda``.
     """
     value = _value(obj)
     if value is not NotImplemented:
@@ -184,7 +186,7 @@ def _function_named(name: str, custom_objects: Any) -> Any:
                     f"decorated with `@keras.saving.register_keras_serializable()`.")
 
 
-def _special(config: dict, custom_objects: Any) -> Any:
+def _special(config: dict, custom_objects: Any, safe_mode: Any = True) -> Any:
     """The object of a ``__numpy__``/``__tensor__``/``function``/``__lambda__`` dict, or
     ``NotImplemented`` for a class's config."""
     kind = config["class_name"]
@@ -198,9 +200,8 @@ def _special(config: dict, custom_objects: Any) -> Any:
         return Ellipsis
     if kind == "__slice__":
         return slice(inner["start"], inner["stop"], inner["step"])
-    if kind == "__lambda__":
-        raise ValueError("keras.saving: the config holds a Python `lambda`; finegrad never "
-                         "runs code stored in a file (Keras needs `safe_mode=False` for it)")
+    if kind == "__lambda__":   # runs code from the file: refused in safe mode
+        return python_code.load_checked(inner["value"], "Python lambda", safe_mode)
     if kind == "function":
         return _function_named(inner, custom_objects)
     return NotImplemented
@@ -228,6 +229,8 @@ def deserialize_keras_object(config: Any, custom_objects: Any = None, safe_mode:
         TypeError: for a class that is neither built in nor registered nor in
             ``custom_objects``.
     """
+    scoped = python_code.in_safe_mode()   # an enclosing loading call's wins, as in Keras
+    safe_mode = scoped if scoped is not None else safe_mode
     if isinstance(config, list):
         return [deserialize_keras_object(c, custom_objects, safe_mode) for c in config]
     if not isinstance(config, dict):
@@ -235,12 +238,12 @@ def deserialize_keras_object(config: Any, custom_objects: Any = None, safe_mode:
     if "class_name" not in config or "config" not in config:
         return {k: deserialize_keras_object(v, custom_objects, safe_mode)
                 for k, v in config.items()}
-    obj = _special(config, custom_objects)
+    obj = _special(config, custom_objects, safe_mode)
     if obj is not NotImplemented:
         return obj
     cls = _find_class(config, custom_objects)
     inner = config["config"] or {}
-    with registration.CustomObjectScope(custom_objects):
+    with registration.CustomObjectScope(custom_objects), python_code.safe_mode_scope(safe_mode):
         if isinstance(cls, type) and issubclass(cls, Optimizer) and _builtin(cls):
             obj = optimizers_serialization.deserialize(config, custom_objects)
         elif _takes_custom_objects(cls.from_config):

@@ -46,8 +46,12 @@ def _children(obj):
 
 
 def _own_variables(obj):
+    """What ``obj`` saves: its variables, or what its ``saved_variables`` puts in their place
+    (a LoRA layer's merged kernel, as Keras's ``save_own_variables``)."""
     if isinstance(obj, Layer):
-        return obj._trainable_variables + obj._non_trainable_variables
+        variables = obj._trainable_variables + obj._non_trainable_variables
+        replace = getattr(obj, "saved_variables", None)
+        return replace(variables) if replace is not None else variables
     return list(obj.variables)
 
 

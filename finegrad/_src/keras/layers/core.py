@@ -13,7 +13,9 @@ import warnings
 
 import numpy as np
 
-from finegrad._src.keras import activations, constraints, initializers, regularizers
+from finegrad._src.keras import activations, constraints, initializers, python_code, regularizers
+from finegrad._src.keras.object_serialization import (deserialize_keras_object,
+                                                      serialize_keras_object)
 from finegrad._src.keras.layer import Layer
 from finegrad._src.keras.layers.low_rank_and_int8 import (EinsumInt8, KernelAdapters,
                                                          int8_einsum, quantized_dtype)
@@ -286,6 +288,10 @@ class EinsumDense(KernelAdapters, Layer):
         return self._int8_layout.to_output_layout(scale, self._int8_layout.w, np.reshape,
                                                   np.transpose, np.shape)
 
+    def _scale_in_kernel_layout(self, scale):
+        shape = tuple(self._stored_weight().shape)
+        return self._int8_layout.to_kernel_layout(scale, shape).numpy()
+
     def compute_output_shape(self, input_shape: Any) -> Any:
         return tuple(einsum_shapes(self.equation, self.bias_axes, list(input_shape),
                                    self.partial_output_shape)[2])
@@ -358,13 +364,16 @@ class Embedding(KernelAdapters, Layer):
     def _scale_for_storage(self, scale):
         return scale[:, 0]
 
+    def _scale_in_kernel_layout(self, scale):
+        return scale[:, None]
+
     def call(self, inputs: Any) -> Tensor:
         if inputs.dtype.name not in ("int32", "int64"):
             inputs = cast(inputs, "int32")
         if self.quantization_mode != "int8":
             return gather(self.effective_kernel(), inputs)
         scale = gather(self.embeddings_scale, inputs)
-        out = cast(gather(self.embeddings, inputs), self.compute_dtype) / \
+        out = cast(gather(self._stored_weight(), inputs), self.compute_dtype) / \
             expand_dims(scale, -1)
         if self.lora_enabled:
             lora = linalg.matmul(gather(self.lora_embeddings_a, inputs), self.lora_embeddings_b)
@@ -439,10 +448,48 @@ class Lambda(Layer):
         return (input_shape[0],) + tuple(self._output_shape)
 
     def get_config(self) -> Any:
-        config = super().get_config()
-        config.update(function=self.function, output_shape=self._output_shape,
-                      arguments=self.arguments)
-        return config
+        """Keras's config: a ``lambda`` (function, output shape or mask) as its bytecode
+        (``__lambda__``), which loads only with ``safe_mode=False``."""
+        config = {"function": _function_config(self.function)}
+        if self._output_shape is not None:
+            config["output_shape"] = _function_config(self._output_shape) if callable(
+                self._output_shape) else self._output_shape
+        if self.mask is not None:
+            config["mask"] = _function_config(self.mask) if callable(self.mask) else \
+                serialize_keras_object(self.mask)
+        config["arguments"] = serialize_keras_object(self.arguments)
+        return {**super().get_config(), **config}
+
+    @classmethod
+    def from_config(cls, config: Any, custom_objects: Any = None,
+                    safe_mode: Any = None) -> Any:
+        """The layer of `get_config`'s dict; a ``lambda`` in it is Keras's ValueError unless
+        ``safe_mode=False`` (here or in the loading call that reads it)."""
+        config = dict(config)
+        for key in ("function", "output_shape", "mask"):
+            value = config.get(key)
+            if isinstance(value, dict) and value.get("class_name") == "__lambda__":
+                inner = value["config"]
+                config[key] = python_code.load_checked(
+                    inner["code"], "`Lambda` layer whose `function` is a Python lambda",
+                    safe_mode, inner.get("defaults"), inner.get("closure"))
+            elif key != "output_shape" and value is not None:
+                config[key] = deserialize_keras_object(value, custom_objects)
+            elif isinstance(value, list) and all(v is None or isinstance(v, int)
+                                                 for v in value):
+                config[key] = tuple(value)
+        if "arguments" in config:
+            config["arguments"] = deserialize_keras_object(config["arguments"], custom_objects)
+        return cls(**config)
+
+
+def _function_config(fn):
+    """A Lambda's function in its config: a lambda's bytecode, else Keras's function dict."""
+    if python_code.is_lambda(fn):
+        code, defaults, closure = python_code.dump(fn)
+        return {"class_name": "__lambda__",
+                "config": {"code": code, "defaults": defaults, "closure": closure}}
+    return serialize_keras_object(fn)
 
 
 class Masking(Layer):

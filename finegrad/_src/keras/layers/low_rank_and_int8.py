@@ -11,9 +11,14 @@ of an embedding table), and the inputs of a dense layer are quantized the same w
 example at each call; the integer product is divided by both scales. The gradient with
 respect to the inputs is that of the dequantized kernel (Keras's custom gradient); the int8
 kernel gets none. An EinsumDense keeps one scale per kernel entry left after the
-contraction, stored in the output's layout. Unlike Keras, ``layer.kernel`` stays the
-stored variable (Keras returns the merged or unpacked kernel there); the layers compute with
-`effective_kernel`.
+contraction, stored in the output's layout.
+
+As in Keras, ``layer.kernel`` (``layer.embeddings``) is the stored variable, or with LoRA on
+the merged kernel ``kernel + (lora_alpha / rank) * lora_a @ lora_b`` in the compute dtype (the
+variable itself is ``layer._kernel``); and a LoRA layer saves what Keras's
+``save_own_variables`` saves: the merged kernel in the kernel's place and not LoRA's own
+weights (an int8 kernel dequantized, merged and quantized again with a new scale), so its
+file is a plain layer's; loading one sets ``lora_a`` and ``lora_b`` to zeros.
 """
 from __future__ import annotations
 
@@ -67,6 +72,25 @@ def quantized_dtype(kwargs: dict) -> Any:
     return dtype["config"]["mode"]
 
 
+class _AdaptedWeight:
+    """``layer.kernel`` / ``layer.embeddings``: the variable (kept as ``_kernel``), or with LoRA
+    on the merged kernel, as Keras's property."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __get__(self, layer: Any, owner: Any = None) -> Any:
+        if layer is None:
+            return self
+        base = layer.__dict__.get(f"_{self.name}")
+        if base is None:
+            raise AttributeError(f"You must build the layer before accessing `{self.name}`.")
+        return layer.effective_kernel() if layer.lora_enabled else base
+
+    def __set__(self, layer: Any, value: Any) -> None:
+        layer.__dict__[f"_{self.name}"] = value
+
+
 class KernelAdapters:
     """LoRA and int8 quantization over one weight (``kernel``, or ``embeddings``)."""
 
@@ -74,6 +98,8 @@ class KernelAdapters:
         def __getattr__(self, name: str) -> Any: ...
 
     _adapted = "kernel"
+    kernel = _AdaptedWeight("kernel")
+    embeddings = _AdaptedWeight("embeddings")
     lora_enabled = False
     quantization_mode = None
     _pending_quantization = None
@@ -115,7 +141,7 @@ class KernelAdapters:
         if self.lora_enabled:
             raise ValueError(f"{where}: lora is already enabled. This can only be done once "
                              f"per layer.")
-        base = getattr(self, self._adapted)
+        base = self._stored_weight()
         shape = tuple(base.shape)
         regularizer = getattr(self, f"{self._adapted}_regularizer", None)
         a_name, b_name = self._lora_names()
@@ -135,13 +161,17 @@ class KernelAdapters:
         self.lora_enabled, self.lora_rank = True, rank
         self.lora_alpha = lora_alpha if lora_alpha is not None else rank
 
+    def _stored_weight(self):
+        """The kernel's variable (``layer.kernel`` is the merged kernel with LoRA on)."""
+        return self.__dict__[f"_{self._adapted}"]
+
     def _lora_delta(self):
         a, b = (getattr(self, n) for n in self._lora_names())
         return (self.lora_alpha / self.lora_rank) * linalg.matmul(a, b)
 
     def effective_kernel(self) -> Any:
         """The weight the layer computes with: the stored one, plus the LoRA update."""
-        base = getattr(self, self._adapted)
+        base = self._stored_weight()
         if not self.lora_enabled:
             return base
         return cast(base + self._lora_delta(), self.compute_dtype)
@@ -165,11 +195,11 @@ class KernelAdapters:
         if self.quantization_mode is not None:
             raise ValueError(f"{name}.quantize: the layer is already quantized "
                              f"({self.quantization_mode})")
-        base = getattr(self, self._adapted)
+        base = self._stored_weight()
         q, scale = _abs_max_numpy(base.numpy(), self._weight_reduced_axes())
         self.__dict__["_locked"] = False
         try:
-            delattr(self, self._adapted)
+            delattr(self, f"_{self._adapted}")
             stored = self.add_weight(name=self._adapted, shape=q.shape, dtype="int8",
                                      initializer="zeros", trainable=False)
             scale = self._scale_for_storage(scale)
@@ -186,13 +216,33 @@ class KernelAdapters:
     def _weight_reduced_axes(self):
         return 0
 
+    def _scale_in_kernel_layout(self, scale):
+        return scale      # one per output unit: broadcasts over the kernel's last axis
+
+    def saved_variables(self, variables: list) -> list:
+        """What Keras's ``save_own_variables`` stores, in place of the layer's ``variables``:
+        the kernel, the bias, the int8 scale, in that order (Keras's serialization spec; other
+        weights of a subclass after them), and with LoRA on the kernel merged with its update
+        (`MergedKernel`) and not LoRA's two weights."""
+        lora = [self.__dict__.get(n) for n in self._lora_names()]
+        base = self._stored_weight()
+        scale = self.__dict__.get(f"{self._adapted}_scale")
+        merged = MergedKernel(self) if self.lora_enabled else None
+        spec = [base, self.__dict__.get("bias"), scale]
+        out = [v for v in spec if v is not None] + [
+            v for v in variables if all(v is not w for w in spec + lora)]
+        if merged is not None:
+            out = [merged if v is base else merged.scale if v is scale and merged.scale
+                   else v for v in out]
+        return out
+
     def _scale_for_storage(self, scale):
         return np.squeeze(scale, axis=0)
 
     def _int8_matmul(self, inputs):
         """``inputs @ kernel`` with int8 inputs and kernel, rescaled; the inputs' gradient
         through the dequantized kernel."""
-        kernel = convert_to_tensor(self.kernel)
+        kernel = convert_to_tensor(self._stored_weight())
         kernel_scale = convert_to_tensor(self.kernel_scale)
         compute = self.compute_dtype
 
@@ -223,6 +273,55 @@ class KernelAdapters:
         if self.lora_rank:
             config.update(lora_rank=self.lora_rank, lora_alpha=self.lora_alpha)
         return config
+
+
+class MergedKernel:
+    """The kernel as a LoRA layer saves and loads it (Keras's ``save_own_variables`` /
+    ``load_own_variables``): its value the merged kernel (an int8 one quantized again, its
+    new scale in ``scale``); loading assigns the kernel and sets LoRA's weights to zeros."""
+
+    def __init__(self, layer: Any) -> None:
+        self.layer = layer
+        self.variable = layer._stored_weight()
+        self.name, self.shape, self.dtype = self.variable.name, self.variable.shape, \
+            self.variable.dtype
+        self.scale = _MergedScale(self) if layer.quantization_mode == "int8" else None
+
+    def _merged(self):
+        layer = self.layer
+        delta = np.asarray(layer._lora_delta().numpy())
+        if layer.quantization_mode != "int8":
+            return np.asarray(layer.effective_kernel().numpy()), None
+        scale = getattr(layer, f"{layer._adapted}_scale").numpy()
+        float_kernel = self.variable.numpy().astype("float32") / \
+            np.asarray(layer._scale_in_kernel_layout(scale))
+        q, new_scale = _abs_max_numpy(float_kernel + delta, layer._weight_reduced_axes())
+        return q, layer._scale_for_storage(new_scale)
+
+    def numpy(self) -> Any:
+        return self._merged()[0]
+
+    def assign(self, value: Any) -> None:
+        self.variable.assign(value)
+        for name in self.layer._lora_names():
+            lora = getattr(self.layer, name)
+            lora.assign(np.zeros(tuple(lora.shape), lora.dtype._np))
+
+
+class _MergedScale:
+    """The int8 scale of a merged LoRA kernel (saved), or the stored scale (loaded)."""
+
+    def __init__(self, kernel: MergedKernel) -> None:
+        self.kernel = kernel
+        self.variable = getattr(kernel.layer, f"{kernel.layer._adapted}_scale")
+        self.name, self.shape, self.dtype = self.variable.name, self.variable.shape, \
+            self.variable.dtype
+
+    def numpy(self) -> Any:
+        return np.asarray(self.kernel._merged()[1])
+
+    def assign(self, value: Any) -> None:
+        self.variable.assign(value)
 
 
 def einsum_labels(equation: str, input_rank: int) -> tuple[str, str, str]:
@@ -273,7 +372,7 @@ def int8_einsum(layer: Any, inputs: Any) -> Any:
     contraction) and kernel, rescaled; the inputs' gradient through the dequantized kernel
     (``einsum(out,kernel->in)``), as Keras's custom gradient."""
     layout = EinsumInt8(layer.equation, len(inputs.shape))
-    kernel = convert_to_tensor(layer.kernel)
+    kernel = convert_to_tensor(layer._stored_weight())
     kernel_scale = convert_to_tensor(layer.kernel_scale)
     compute = layer.compute_dtype
     equation = f"{layout.x},{layout.w}->{layout.out}"
