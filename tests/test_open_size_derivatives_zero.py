@@ -95,3 +95,27 @@ def test_map_fn_traced_at_zero_rows_serves_every_count(order):
             assert a.shape == tuple(b.shape)
             np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-5, atol=1e-6)
     assert ours.experimental_get_tracing_count() == 1
+
+
+def _second_order_function(T):
+    @T.function(input_signature=[T.TensorSpec([None], T.float32)])
+    def f(x):
+        y = T.reduce_sum(x ** 3) + T.reduce_mean(x) ** 2
+        (g1,) = T.gradients(y, x)
+        (g2,) = T.gradients(g1, x)
+        (h,) = T.hessians(T.reduce_sum(x[:, None] * x[None, :] ** 2), x)
+        return g1, g2, h
+    return f
+
+
+def test_a_function_traced_at_size_one_serves_every_size():
+    tf = pytest.importorskip("tensorflow")
+    ours, theirs = _second_order_function(fg), _second_order_function(tf)
+    for n in [1, 3, 1, 2]:
+        x = np.arange(n, dtype=np.float32) + 0.5
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")   # no retrace warning: one graph
+            got = ours(fg.constant(x))
+        for a, b in zip(got, theirs(tf.constant(x)), strict=True):
+            np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-5)
+    assert ours.experimental_get_tracing_count() == 1
