@@ -29,6 +29,7 @@ from backends import bench_h
 from eager import bench_a, bench_b, bench_c, bench_d, bench_e, bench_f
 from harness import PEER_NAMES, PEERS, PROFILE, fg, impl_breakdown, load_peers, print_table, profile
 from variables import bench_v
+from variable_scatter import bench_vs
 from sparse_updates import bench_sp
 from custom_chain import bench_k
 from sessions import bench_s1
@@ -38,7 +39,7 @@ from xla import BENCHES as XLA_BENCHES
 
 BENCHES = {"a": bench_a, "b": bench_b, "c": bench_c, "d": bench_d, "e": bench_e, "f": bench_f,
            "g1": bench_g1, "g2": bench_g2, "g3": bench_g3, "g4": bench_g4, "g5": bench_g5,
-           "g6": bench_g6, "h": bench_h, "v": bench_v, "sp": bench_sp,
+           "g6": bench_g6, "h": bench_h, "v": bench_v, "vs": bench_vs, "sp": bench_sp,
            "k": bench_k, "s1": bench_s1, "fit": bench_fit, **XLA_BENCHES}
 OPT_IN = ("fit", *XLA_BENCHES)   # minutes long: run with --only fit, --only x
 GROUPS = {"g": ("g1", "g2", "g3", "g4", "g5", "g6"),   # --only g: every traced benchmark

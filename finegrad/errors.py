@@ -2,8 +2,8 @@
 from finegrad._src.errors import (OpError, InvalidArgumentError,
                                   FailedPreconditionError, OutOfRangeError, NotFoundError,
                                   UnimplementedError, InternalError, ResourceExhaustedError,
-                                  UnknownError)
+                                  DataLossError, UnknownError)
 
 __all__ = ["OpError", "InvalidArgumentError", "FailedPreconditionError", "OutOfRangeError",
            "NotFoundError", "UnimplementedError", "InternalError", "ResourceExhaustedError",
-           "UnknownError"]
+           "DataLossError", "UnknownError"]

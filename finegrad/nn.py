@@ -5,7 +5,7 @@ from finegrad._src.ops.nn.softmax_cross_entropy import (softmax, log_softmax,
                                                         sparse_softmax_cross_entropy_with_logits,
                                                         sigmoid_cross_entropy_with_logits, l2_loss)
 from finegrad._src.ops.nn.activations import (leaky_relu, elu, selu, gelu, silu, swish,
-                                      relu6)
+                                      relu6, crelu)
 from finegrad._src.ops.math.statistics import l2_normalize, moments, compute_average_loss
 from finegrad._src.ops.nn.dropout import dropout
 from finegrad._src.ops.nn.conv import (conv1d, conv2d, conv2d_transpose,
@@ -26,7 +26,8 @@ from finegrad._src.ops.nn.ctc import ctc_loss
 __all__ = ["relu", "sigmoid", "tanh", "softplus", "softmax", "log_softmax",
            "softmax_cross_entropy_with_logits", "sparse_softmax_cross_entropy_with_logits",
            "sigmoid_cross_entropy_with_logits", "l2_loss", "leaky_relu", "elu", "selu", "gelu",
-           "silu", "swish", "relu6", "l2_normalize", "moments", "compute_average_loss", "dropout",
+           "silu", "swish", "relu6", "crelu", "l2_normalize", "moments", "compute_average_loss",
+           "dropout",
            "conv1d", "conv2d", "conv2d_transpose", "depthwise_conv2d", "convolution", "max_pool2d",
            "avg_pool2d", "max_pool1d", "avg_pool1d", "max_pool", "avg_pool", "top_k", "bias_add",
            "embedding_lookup", "softsign", "batch_normalization",

@@ -102,3 +102,73 @@ def test_cli_shows_marker(tmp_path, capsys):
                     "    return fg.nn.relu(x), lambda dy: dy\n")
     assert main(["check", f"{path}:relu_ste", "--points", "101", "-q"]) == 0
     assert "(declared: x < 0; straight-through)" in capsys.readouterr().out
+
+
+def _same_marker(fn, of):
+    """``fn`` marked with the declaration ``of`` carries (regions, reason, derivative)."""
+    regions, reason, derivative = of._finegrad_intended
+    return fg.testing.intended(*regions, reason=reason, derivative=derivative)(fn)
+
+
+def _buggy(kind):
+    """Each finegrad.stable rule with a real bug: a straight-through gradient of 2, a scale
+    forgotten, a sign forgotten, a clip to the wrong bound."""
+    if kind == "straight_through_round":
+        @fg.custom_gradient
+        def rule(x):
+            return fg.round(x), lambda dy: 2 * dy
+        return rule
+
+    def wrap(grad):
+        @fg.custom_gradient
+        def inner(x):
+            return x * 1, grad
+        return inner
+    return {"scale_gradient": lambda x, scale: wrap(lambda dy: dy)(x),
+            "gradient_reversal": lambda x: wrap(lambda dy: dy)(x),
+            "clip_gradient": lambda x, lo, hi: wrap(
+                lambda dy: fg.clip_by_value(dy, lo, fg.abs(hi)))(x)}[kind]
+
+
+@pytest.mark.parametrize("name", ["straight_through_round", "clip_gradient", "scale_gradient",
+                                  "gradient_reversal"])
+def test_stable_deviations_declared_pass_and_a_real_bug_is_still_found(name, capsys):
+    """finegrad.stable's straight-through, clipped, scaled and reversed gradients declare the
+    derivative they are meant to give: finegrad check passes them (orders 1 and 2), and the
+    same declaration on a buggy rule is a MISMATCH."""
+    fn = getattr(fg.stable, name)
+    assert main(["check", f"finegrad.stable:{name}", "--points", "51", "--order", "2",
+                 "-q"]) == 0
+    out = capsys.readouterr().out
+    assert "intended, checked against the declared derivative:" in out
+    assert "MISMATCH" not in out
+    report = fg.testing.sweep(_same_marker(_buggy(name), fn), points=51, order=2)
+    assert not report.ok
+    rev1 = next(c for c in report.checks if c.mode == "rev" and c.order == 1)
+    assert not rev1.ok and rev1.failing[0].any(), str(report)
+
+
+def test_declared_derivative_arguments():
+    with pytest.raises(TypeError, match="derivative must be a function"):
+        fg.testing.intended("x > 0", derivative=1.0)
+    fn = fg.testing.intended(derivative=lambda x: (x, x))(_clipped_cube())
+    with pytest.raises(ValueError, match="derivative gave 2 arrays for 1 inputs"):
+        fg.testing.sweep(fn, points=11)
+    # a region: the declared derivative there, finite differences elsewhere
+    cube = fg.testing.intended("abs(x) > 1", derivative=lambda x: np.zeros_like(x))(
+        _clipped_cube())
+    report = fg.testing.sweep(cube, interval=(-3, 3), points=61)
+    assert report.ok and report.declared.sum() == 40 and not report.intended.any()
+    assert len(report.to_dict()["declared"]) == 40
+    assert "agrees with its declared derivative where declared" in str(report)
+    wrong = fg.testing.intended("abs(x) > 1", derivative=lambda x: np.ones_like(x))(
+        _clipped_cube())
+    assert not fg.testing.sweep(wrong, interval=(-3, 3), points=61).ok
+
+
+def test_forward_mode_of_a_rule_not_linear_in_dy_is_not_available():
+    report = fg.testing.sweep(fg.stable.clip_gradient, points=21)
+    fwd = next(c for c in report.checks if c.mode == "fwd")
+    assert fwd.unavailable == ("not available in finegrad: the rule is not linear in the "
+                               "upstream gradient (NotLinearError)")
+    assert report.ok and "not available, so not checked: forward order 1" in str(report)

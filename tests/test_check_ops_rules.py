@@ -94,12 +94,35 @@ def test_real_keras_rule(tmp_path, backend):
     pytest.importorskip(backend)
     status, text, report = _keras_check(tmp_path, backend, 2.0)
     assert status == 1 and report["framework"] == backend, text
-    # Keras on tensorflow is tf.custom_gradient itself: nothing says Keras made it
-    on = "tensorflow" if backend == "tensorflow" else f"keras.ops on {backend}"
-    assert f"softplus ({on})" in text
+    # Keras on tensorflow is tf.custom_gradient itself: known by its keras.ops names
+    assert f"softplus (keras.ops on {backend})" in text
     rev, fwd = report["checks"]
     assert rev["failing_where"] == "d/dx: 70 of 201 points (x in [3.1, 10])"
     # Keras's rules are a jax custom_vjp, a torch Function without jvp, a tf.custom_gradient
     assert fwd["not_available"].startswith(f"not available in {backend}")
     status, text, report = _keras_check(tmp_path, backend, 1.0)
     assert status == 0 and report["ok"], textwrap.shorten(text, 600)
+
+
+def test_plain_tf_rule_with_keras_imported_stays_tensorflow():
+    """A tf.custom_gradient written with tf ops is TensorFlow's, even with Keras imported and
+    on tensorflow; the same rule written with keras.ops is Keras's (on tensorflow)."""
+    tf = pytest.importorskip("tensorflow")
+    keras = pytest.importorskip("keras")
+    if keras.config.backend() != "tensorflow":
+        pytest.skip("Keras runs on another backend here")
+
+    @tf.custom_gradient
+    def tf_softplus(x):
+        return tf.math.softplus(x), lambda dy: dy * tf.sigmoid(x)
+
+    @keras.ops.custom_gradient
+    def keras_softplus(x):
+        def grad(*args, upstream=None):
+            return (args[0] if upstream is None else upstream) * keras.ops.sigmoid(x)
+        return keras.ops.softplus(x), grad
+    plain = fg.testing.sweep(tf_softplus, points=51)
+    assert plain.ok and "tf_softplus (tensorflow)" in plain.title()
+    marked = fg.testing.sweep(keras_softplus, points=51)
+    assert marked.ok and "keras_softplus (keras.ops on tensorflow)" in marked.title()
+    assert marked.to_dict()["framework"] == "tensorflow"

@@ -91,3 +91,41 @@ def test_torch_detached_backward_is_a_mismatch_with_a_note():
     assert "looks wrong" in fg.testing.sweep(_torch_soft(torch, "detach"), points=51,
                                              modes=("rev",)).order2_hint
     assert fg.testing.sweep(_torch_soft(torch, "plain"), points=51, order=2).ok
+
+
+def _soft_sum(detached):
+    @fg.custom_gradient
+    def soft_sum(x):
+        s = fg.stop_gradient(x) if detached else x
+        return fg.reduce_sum(fg.math.softplus(x)), lambda dy: dy * fg.sigmoid(s)
+    return soft_sum
+
+
+def test_array_sweeps_take_a_quick_look_at_order_2(capsys):
+    """--shape, --elements and --lines sweeps look at order 2 along each line, as the
+    scalar sweeps do, and name the line where the second derivative looks wrong."""
+    report = fg.testing.sweep(_soft_sum(True), shape=(4,), points=101)
+    assert report.ok
+    assert report.order2_hint.startswith("this rule passes at order 1, but its second "
+                                         "derivative looks wrong (a quick look along random "
+                                         "line 1, reverse over reverse: d/dt: 21 of 21 points")
+    assert report.to_dict()["order2"] == report.order2_hint
+    assert report.order2_hint in str(report)
+    along = fg.testing.sweep(_soft_sum(True), shape=(4,), points=101, elements=[2], lines=0)
+    assert "a quick look along element [2]" in along.order2_hint
+    assert not fg.testing.sweep(_soft_sum(True), shape=(4,), points=101, order=2).ok
+    right = fg.testing.sweep(_soft_sum(False), shape=(2, 2), points=101)
+    assert right.ok and right.order2_hint == (
+        "order 2 not checked (a quick look at 21 points of each of the 2 lines found "
+        "nothing); ask for it with --order 2 (order=2)")
+    assert main(["check", "finegrad.stable:logsumexp", "--points", "51", "-q"]) == 0
+    assert "a quick look at 21 points of each of the 2 lines found nothing" in \
+        capsys.readouterr().out
+
+
+def test_array_sweep_order_2_not_available_in_numpy():
+    import numpy as np
+    report = fg.testing.sweep(lambda x: (np.sum(np.sin(x)), lambda dy: dy * np.cos(x)),
+                              framework="numpy", shape=(3,), points=51)
+    assert report.ok and report.order2_hint.startswith(
+        "random line 1: order 2 not checked: not available in numpy")

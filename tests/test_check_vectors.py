@@ -179,3 +179,55 @@ def test_json_of_a_rule_that_is_nan_on_one_element(tmp_path):
     assert not report.ok and all(w == ["[2]"] for w in _wrong(report)) and _wrong(report)
     data = json.dumps(report.to_dict(), allow_nan=False)
     assert '"got": "nan"' in data
+
+
+
+def _scaled_np(reduce_all):
+    def scaled(x, b):
+        def grad(dy):
+            db = np.sum(dy * x) if reduce_all else np.sum(dy * x, axis=0)
+            return dy * b, db
+        return x * b, grad
+    return scaled
+
+
+def test_gradient_of_the_wrong_shape_is_named():
+    """A rule that forgets to reduce over a broadcast dimension (or reduces too much) gives
+    a gradient of another shape than its input's: the sweep names the input and both
+    shapes (a NumPy black box here: finegrad's own custom_gradient raises a ValueError
+    saying the same), and the right rule passes."""
+    report = fg.testing.sweep(_scaled_np(True), shape=[(3, 2), (2,)], points=21,
+                              framework="numpy")
+    assert not report.ok and report.wrong_shapes == ["d/db has shape () where b has shape (2,)"]
+    assert report.verdict().startswith("MISMATCH: _scaled_np.<locals>.scaled's gradient has "
+                                       "the wrong shape: d/db has shape () where b has shape "
+                                       "(2,)")
+    assert report.to_dict()["wrong_shapes"] == report.wrong_shapes
+    with pytest.raises(ValueError, match="no line was swept"):
+        report.plot()
+    assert "wrong shape" in report.to_html(figure=True)
+    assert fg.testing.sweep(_scaled_np(False), shape=[(3, 2), (2,)], points=21,
+                            framework="numpy").ok
+
+    @fg.custom_gradient
+    def scaled(x, b):
+        return x * b, lambda dy: (dy * b, fg.reduce_sum(dy * x))
+    with pytest.raises(ValueError, match=r"returned a gradient of shape \(\) for b, which "
+                                         r"has shape \(2,\)"):
+        fg.testing.sweep(scaled, shape=[(3, 2), (2,)], points=21)
+
+
+def test_tensorflow_rule_along_lines_is_not_checked_in_forward_mode():
+    """ForwardAccumulator differentiates a tf.custom_gradient's forward computation, not its
+    rule: along lines too, forward mode is "not available", never a pass of the forward."""
+    tf = pytest.importorskip("tensorflow")
+
+    @tf.custom_gradient
+    def lse(x):
+        y = tf.reduce_logsumexp(x)
+        return y, lambda dy: dy * tf.exp(x - y) * tf.constant([1., 1., 2.])
+    report = fg.testing.sweep(lse, shape=(3,), points=21)
+    line = report.lines[0].report
+    fwd = next(c for c in line.checks if c.mode == "fwd")
+    assert fwd.unavailable.startswith("not available in tensorflow")
+    assert not report.ok and "x[2]" in report.verdict()

@@ -63,5 +63,10 @@ class ResourceExhaustedError(OpError, MemoryError):
     """A resource (memory) ran out."""
 
 
+class DataLossError(OpError):
+    """Stored data is corrupted or unreadable (a saved dataset read with the wrong
+    compression)."""
+
+
 class UnknownError(OpError):
     """An error of no other class."""

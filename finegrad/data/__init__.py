@@ -1,9 +1,11 @@
 """``tf.data``: the part of it training code uses (``Dataset`` and its iterator)."""
 from finegrad._src.data.dataset import (
     AUTOTUNE, INFINITE_CARDINALITY, UNKNOWN_CARDINALITY, Dataset, Iterator)
+from finegrad._src.data.options import Options, ThreadingOptions
 from finegrad._src.data.regrouping import DatasetSpec
 from finegrad.data import experimental
 
-__all__ = ["AUTOTUNE", "Dataset", "DatasetSpec", "INFINITE_CARDINALITY", "Iterator",
+__all__ = ["AUTOTUNE", "Dataset", "DatasetSpec", "INFINITE_CARDINALITY", "Iterator", "Options",
+           "ThreadingOptions",
            "UNKNOWN_CARDINALITY",
            "experimental"]

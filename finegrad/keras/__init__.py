@@ -12,11 +12,12 @@ from finegrad._src.keras.layer import Layer
 from finegrad._src.keras.model import Model
 from finegrad._src.keras.sequential import Sequential
 from finegrad._src.keras.dtype_policies import KerasVariable as Variable
-from finegrad.keras import (activations, backend, callbacks, constraints, initializers, layers,
-                            losses, metrics, mixed_precision, models, optimizers, regularizers,
-                            saving, utils)
+from finegrad.keras import (activations, backend, callbacks, config, constraints,
+                            dtype_policies, initializers, layers, losses, metrics,
+                            mixed_precision, models, optimizers, quantizers, regularizers, saving,
+                            utils)
 
 __all__ = ["DTypePolicy", "Input", "InputSpec", "KerasTensor", "Layer", "Model", "Sequential",
-           "Variable", "activations", "backend", "callbacks", "constraints", "initializers",
-           "layers", "losses", "metrics", "mixed_precision", "models", "optimizers",
-           "regularizers", "saving", "utils"]
+           "Variable", "activations", "backend", "callbacks", "config", "constraints",
+           "dtype_policies", "initializers", "layers", "losses", "metrics", "mixed_precision",
+           "models", "optimizers", "quantizers", "regularizers", "saving", "utils"]

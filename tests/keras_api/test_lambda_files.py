@@ -113,3 +113,13 @@ def test_files_travel_both_ways_with_keras(tmp_path):
     loaded = K.saving.load_model(str(tmp_path / "k2.keras"), safe_mode=False)
     np.testing.assert_allclose(loaded.predict(x, verbose=0),
                                with_defaults.predict(x, verbose=0), rtol=1e-5, atol=1e-6)
+
+
+def test_enable_unsafe_deserialization_lets_lambdas_load(monkeypatch):
+    monkeypatch.setitem(python_code._state, "safe_mode", None)    # restored after the test
+    config = K.layers.Lambda(_shifted(1.0), name="lam").get_config()
+    with pytest.raises(ValueError, match="enable_unsafe_deserialization"):
+        K.layers.Lambda.from_config(config)
+    K.config.enable_unsafe_deserialization()
+    layer = K.layers.Lambda.from_config(config)
+    np.testing.assert_allclose(layer(tf.ones((1, 2))).numpy(), [[3.0, 3.0]])

@@ -79,8 +79,12 @@ def test_keras_written_configs_with_quantization_options_load():
     layer = L.EinsumDense("ab,bc->ac", 2, lora_rank=4)     # LoRA from the config
     layer.build((None, 3))
     assert layer.lora_enabled and layer.lora_kernel_a.shape == (3, 4)
-    with pytest.raises(NotImplementedError, match="quantization_config"):
-        L.Dense(3, quantization_config={"mode": "int8"})
+    int4 = {"module": "keras.quantizers", "class_name": "Int4QuantizationConfig",
+            "config": {"weight_quantizer": None, "activation_quantizer": None,
+                       "block_size": 64}, "registered_name": None}
+    assert L.Dense(3, quantization_config=int4).quantization_config.block_size == 64
+    with pytest.raises(NotImplementedError, match="'AWQConfig' is not implemented"):
+        L.Dense(3, quantization_config={"class_name": "AWQConfig", "config": {}})
 
 
 def test_keras_3_configs_rebuild_our_layers():

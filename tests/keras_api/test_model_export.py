@@ -83,9 +83,9 @@ def test_export_endpoint_and_variables(tmp_path, capsys):
     model.export(str(tmp_path / "art"))
     assert "Saved artifact at" in capsys.readouterr().out
     loaded = tf.saved_model.load(str(tmp_path / "art"))
-    got = loaded.serve(xa, xb)
-    for g, w in zip(got, model([xa, xb]), strict=True):
-        np.testing.assert_allclose(g.numpy(), w.numpy(), rtol=1e-6)
+    for got in (loaded.serve([xa, xb]), loaded.serve(xa, xb)):   # Keras's form, and flat
+        for g, w in zip(got, model([xa, xb]), strict=True):
+            np.testing.assert_allclose(g.numpy(), w.numpy(), rtol=1e-6)
     assert len(loaded.variables) == len(model.weights) == 4
     one = K.Sequential([K.Input((3,), name="x"), K.layers.Dense(2)])
     one.export(str(tmp_path / "one"), verbose=False)
@@ -98,3 +98,38 @@ def test_export_endpoint_and_variables(tmp_path, capsys):
         model.export(str(tmp_path / "bad"), format="onnx")
     with pytest.raises(ValueError, match="not yet been built"):
         K.Sequential([K.layers.Dense(2)]).export(str(tmp_path / "bad"))
+
+
+class _Subclassed(K.Model):
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.dense = K.layers.Dense(2)
+
+    def call(self, x):
+        return self.dense(x)
+
+
+def test_a_subclassed_model_exports_with_the_shape_of_its_first_call(tmp_path):
+    # Keras 3.15 on TensorFlow names the argument args_0 and opens the batch size
+    model = _Subclassed()
+    with pytest.raises(ValueError, match="not yet been built"):
+        model.export(str(tmp_path / "early"))
+    model(np.ones((1, 3), "f4"))
+    model.export(str(tmp_path / "sub"), verbose=False)
+    sig = tf.saved_model.load(str(tmp_path / "sub")).signatures["serving_default"]
+    xa, _ = _arrays()
+    assert sig.input_names == ["args_0"]
+    np.testing.assert_allclose(sig(args_0=xa)["output_0"].numpy(), model(xa).numpy(),
+                               rtol=1e-6)
+
+
+def test_export_with_an_input_signature(tmp_path):
+    model = _two_inputs(K)
+    specs = [[tf.TensorSpec((None, 3), "float32", name="left"),
+              tf.TensorSpec((None, 2), "float32", name="right")]]
+    model.export(str(tmp_path / "sig"), verbose=False, input_signature=specs)
+    sig = tf.saved_model.load(str(tmp_path / "sig")).signatures["serve"]
+    assert sig.input_names == ["left", "right"]
+    xa, xb = _arrays()
+    np.testing.assert_allclose(sig(left=xa, right=xb)["output_0"].numpy(),
+                               model([xa, xb])[0].numpy(), rtol=1e-6)

@@ -169,3 +169,34 @@ def test_the_table_is_the_installed_keras():
     for name, spec in KERAS_OPS.items():
         assert found[name] == (spec.module, spec.class_name, spec.init, spec.call), name
         assert name in PARAMETERS
+
+
+def _several_outputs(keras_module, o):
+    inp = keras_module.Input((4,), name="inp")
+    a, b = o.split(inp, 2, axis=-1)
+    values, indices = o.top_k(inp, 2)
+    product = o.matmul(inp, np.ones((4, 2), "float32"))       # a constant: __numpy__
+    rows = o.unstack(o.reshape(inp, (-1, 2, 2)), axis=1)
+    return keras_module.Model(inp, [a * 2.0, b, values, o.cast(indices, "float32"), product,
+                                    rows[0], rows[1]])
+
+
+def test_ops_of_several_outputs_and_constant_arguments_read_both_ways():
+    keras = pytest.importorskip("keras")
+    keras.utils.clear_session()
+    theirs = _several_outputs(keras, keras.ops)
+    ours = _several_outputs(K, ops)
+    want = json.loads(json.dumps(theirs.get_config()))
+    assert json.loads(json.dumps(ours.get_config())) == want
+    x = np.random.default_rng(2).normal(size=(3, 4)).astype("float32")
+    _assert_same_outputs(K.Model.from_config(want)(x), theirs(x), x)
+    _assert_same_outputs(ours(x), keras.Model.from_config(ours.get_config())(x), x)
+
+
+def test_an_unknown_keras_operation_is_a_value_error():
+    x = K.Input((2,), name="x")
+    config = K.Model(x, ops.exp(x)).get_config()
+    entry = next(e for e in config["layers"] if e["class_name"] == "Exp")
+    entry["class_name"] = "Frobnicate"   # no Keras 3.15 operation class of that name
+    with pytest.raises(ValueError, match=r"keras\.src\.ops\.numpy\.Frobnicate .* no finegrad"):
+        K.Model.from_config(config)

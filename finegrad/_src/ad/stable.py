@@ -5,6 +5,8 @@ composite's gradient overflows or divides by zero. Each is checked by
 
 from __future__ import annotations
 
+import numpy as np
+
 from finegrad._src import core
 from finegrad._src.ad.custom import custom_gradient
 from finegrad._src.ops.math import elementwise as ew
@@ -199,6 +201,14 @@ def clip_gradient(x: TensorLike, lo: Any, hi: Any) -> Tensor:
     return clip_gradient(x)
 
 
+# Intended deviations with the derivative each rule is meant to give, read by
+# finegrad.testing.sweep and `finegrad check` (the marker of finegrad.testing.intended:
+# (regions, reason, derivative); no region is everywhere): the rule is checked against it.
+clip_gradient._finegrad_intended = (  # type: ignore[attr-defined]
+    (), "the upstream gradient is clipped to [lo, hi]",
+    lambda x, lo, hi, dy: (np.maximum(np.minimum(dy, hi), lo) / dy, 0.0 * lo, 0.0 * hi))
+
+
 def scale_gradient(x: TensorLike, scale: Any) -> Tensor:
     """Identity forward; the gradient is multiplied by ``scale``.
 
@@ -214,6 +224,10 @@ def scale_gradient(x: TensorLike, scale: Any) -> Tensor:
     def scale_gradient(x):
         return ar.multiply(x, 1), lambda dy: dy * scale
     return scale_gradient(x)
+
+
+scale_gradient._finegrad_intended = (  # type: ignore[attr-defined]
+    (), "the gradient is scaled by scale", lambda x, scale: (scale + 0.0 * x, 0.0 * scale))
 
 
 def gradient_reversal(x: TensorLike, scale: float = 1.0) -> Tensor:
@@ -234,6 +248,11 @@ def gradient_reversal(x: TensorLike, scale: float = 1.0) -> Tensor:
     return gradient_reversal(x)
 
 
+gradient_reversal._finegrad_intended = (  # type: ignore[attr-defined]
+    (), "the gradient is reversed (times -scale, scale 1 by default)",
+    lambda x: -np.ones_like(x))
+
+
 @custom_gradient
 def straight_through_round(x: TensorLike) -> tuple[Tensor, Callable[..., Any]]:
     """round(x) forward; identity gradient (the straight-through estimator).
@@ -247,3 +266,7 @@ def straight_through_round(x: TensorLike) -> tuple[Tensor, Callable[..., Any]]:
     (np.float32(2.0), np.float32(2.0))
     """
     return ew.round(x), lambda dy: dy
+
+
+straight_through_round._finegrad_intended = (
+    (), "straight-through: the gradient of round is taken as 1", lambda x: np.ones_like(x))

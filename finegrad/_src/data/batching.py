@@ -4,7 +4,7 @@ over an iterator of elements, with the element spec it produces."""
 from typing import Any
 import numpy as np
 
-from finegrad._src.data import structure
+from finegrad._src.data import resumable, structure
 from finegrad._src.errors import InvalidArgumentError
 from finegrad._src.graph.tracing.builder import TensorSpec
 from finegrad._src.tensor import Tensor
@@ -31,9 +31,11 @@ def _stack(values, fn):
 
 
 def batch(it: Any, size: Any, drop_remainder: Any) -> Any:
-    """Stack ``size`` consecutive elements along a new first axis."""
-    for chunk in _chunks(it, size, drop_remainder):
-        yield structure.map_structure(lambda *c: _stack(c, "Dataset.batch"), *chunk)
+    """Stack ``size`` consecutive elements along a new first axis (resumable after an
+    element's error, see `resumable.batched`)."""
+    return resumable.batched(
+        it, size, drop_remainder,
+        lambda chunk: structure.map_structure(lambda *c: _stack(c, "Dataset.batch"), *chunk))
 
 
 def gather_rows(tensors: Any, arrays: Any, indices: Any, size: Any, drop_remainder: Any) -> Any:
@@ -95,11 +97,12 @@ def padded_batch(it: Any, size: Any, padded_shapes: Any, padding_values: Any, dr
         else padding_values
     flat_shapes = _broadcast_option(shapes, spec, "padded_shapes")
     flat_values = _broadcast_option(values, spec, "padding_values")
-    for chunk in _chunks(it, size, drop_remainder):
+    def stack(chunk):
         flats = [structure.flatten(e) for e in chunk]
         out = [_pad_stack([f[i] for f in flats], flat_shapes[i], _scalar(flat_values[i]))
                for i in range(len(flat_shapes))]
-        yield structure.pack(spec, out)
+        return structure.pack(spec, out)
+    return resumable.batched(it, size, drop_remainder, stack, read_whole=False)
 
 
 def _broadcast_option(option, spec, name):

@@ -16,10 +16,14 @@ from typing import Any
 import numpy as np
 
 from finegrad._src import dtypes
-from finegrad._src.data import batching, structure
+from finegrad._src.data import batching, resumable, structure
 from finegrad._src.data.cardinality import (AUTOTUNE, INFINITE_CARDINALITY,  # noqa: F401
                                              UNKNOWN_CARDINALITY, DataConstant, add_card)
+from finegrad._src.data.files import FileMethods
+from finegrad._src.data.fingerprints import fingerprint as _fingerprint
 from finegrad._src.data.lazy_specs import LazySpec, SpecMap
+from finegrad._src.data.options import Options, pipeline_options
+from finegrad._src.data.randomness import RandomMethods
 from finegrad._src.data.regrouping import RegroupingMethods
 from finegrad._src.errors import InvalidArgumentError, OutOfRangeError
 from finegrad._src.graph.tracing.builder import TensorSpec
@@ -37,7 +41,7 @@ def _count(value, fn, name):
     return int(v)
 
 
-class Dataset(RegroupingMethods):
+class Dataset(RegroupingMethods, RandomMethods, FileMethods):
     """A sequence of elements, built from data (`from_tensor_slices`, `from_tensors`,
     `from_generator`, `range`) and transformed lazily (`map`, `batch`, `shuffle`...).
 
@@ -56,6 +60,7 @@ class Dataset(RegroupingMethods):
         # from_tensor_slices' arrays (through shuffle, take, skip, repeat): `batch` then
         # gathers each batch with one NumPy indexing per component
         self._rows = rows
+        self._options: Any = None
 
     def _index_wrapped(self, wrap, element_spec, cardinality):
         """A dataset whose element iterator (and row indices, on the fast path) go through
@@ -146,8 +151,10 @@ class Dataset(RegroupingMethods):
         call_args = tuple(args or ())
 
         def make():
-            for value in generator(*call_args):
-                yield _conform(value, spec, fn)
+            # resumable: a shape error in one element leaves the generator usable (a
+            # generator that raised is finished, as in tf.data)
+            return resumable.mapped(iter(generator(*call_args)),
+                                    lambda value: _conform(value, spec, fn), source=True)
         return Dataset(make, spec, UNKNOWN_CARDINALITY)
 
     @staticmethod
@@ -175,8 +182,8 @@ class Dataset(RegroupingMethods):
         spec = structure.pack(datasets, [d.element_spec for d in flat])
 
         def make():
-            for elements in zip(*[d._make_iterator() for d in flat], strict=False):
-                yield structure.pack(datasets, list(elements))
+            return resumable.zipped([d._make_iterator() for d in flat],
+                                    lambda elements: structure.pack(datasets, elements))
         return Dataset(make, spec, card)
 
     # --- transformations ------------------------------------------------------------------
@@ -188,8 +195,10 @@ class Dataset(RegroupingMethods):
         fn = "Dataset.map"
 
         def make():
-            for element in self._make_iterator():
-                yield structure.to_tensors(structure.call_with(map_func, element), fn)
+            return resumable.mapped(
+                self._make_iterator(),
+                lambda element: structure.to_tensors(structure.call_with(map_func, element),
+                                                     fn))
         return Dataset(make, LazySpec(self, make), self._cardinality)
 
     def filter(self, predicate: Any, name: str | None = None) -> Dataset:
@@ -198,14 +207,15 @@ class Dataset(RegroupingMethods):
         Raises:
             ValueError: when the predicate does not return a boolean scalar.
         """
+        def keeps(element):
+            keep = convert_to_tensor(structure.call_with(predicate, element))
+            if keep.dtype != dtypes.bool_ or keep._value.ndim:
+                raise ValueError(f"Dataset.filter: the predicate must return a boolean "
+                                 f"scalar, got {keep.dtype.name} of shape {keep.shape}")
+            return bool(keep._value)
+
         def make():
-            for element in self._make_iterator():
-                keep = convert_to_tensor(structure.call_with(predicate, element))
-                if keep.dtype != dtypes.bool_ or keep._value.ndim:
-                    raise ValueError(f"Dataset.filter: the predicate must return a boolean "
-                                     f"scalar, got {keep.dtype.name} of shape {keep.shape}")
-                if bool(keep._value):
-                    yield element
+            return resumable.filtered(self._make_iterator(), keeps)
         return Dataset(make, self._element_spec, UNKNOWN_CARDINALITY)
 
     def batch(self, batch_size: Any, drop_remainder: bool = False, num_parallel_calls: Any = None,
@@ -266,7 +276,7 @@ class Dataset(RegroupingMethods):
                      for s in structure.flatten(self._element_spec)}
             if len(leads) == 1 and None not in leads:
                 card = self._cardinality * leads.pop()
-        return Dataset(lambda: batching.unbatch(self._make_iterator()),
+        return Dataset(lambda: batching.unbatch(resumable.guarded(self._make_iterator())),
                        SpecMap(self, batching.unbatch_spec), card)
 
     def shuffle(self, buffer_size: Any, seed: Any = None, reshuffle_each_iteration: bool = True,
@@ -288,7 +298,7 @@ class Dataset(RegroupingMethods):
         def wrap(make_iterator):
             epoch = next(epochs) if reshuffle_each_iteration else 0
             rng = np.random.default_rng(None if base is None else (*base, epoch))
-            return _shuffled(make_iterator(), size, rng)
+            return _shuffled(resumable.guarded(make_iterator()), size, rng)
         return self._index_wrapped(wrap, self._element_spec, self._cardinality)
 
     def repeat(self, count: Any = None, name: str | None = None) -> Dataset:
@@ -307,16 +317,8 @@ class Dataset(RegroupingMethods):
         elif n == 0:
             card = 0
 
-        def wrap(make_iterator):
-            rounds = itertools.count() if n < 0 else range(n)
-            for _ in rounds:
-                empty = True
-                for element in make_iterator():
-                    empty = False
-                    yield element
-                if empty:
-                    return
-        return self._index_wrapped(wrap, self._element_spec, card)
+        return self._index_wrapped(lambda make_iterator: resumable.repeated(make_iterator, n),
+                                   self._element_spec, card)
 
     def take(self, count: Any, name: str | None = None) -> Dataset:
         """The first ``count`` elements (all with -1)."""
@@ -324,9 +326,8 @@ class Dataset(RegroupingMethods):
         card = self._cardinality
         if n >= 0:
             card = n if card in (INFINITE_CARDINALITY,) else min(card, n) if card >= 0 else card
-        return self._index_wrapped(
-            lambda make_iterator: itertools.islice(make_iterator(), None if n < 0 else n),
-            self._element_spec, card)
+        return self._index_wrapped(lambda make_iterator: resumable.taken(make_iterator(), n),
+                                   self._element_spec, card)
 
     def skip(self, count: Any, name: str | None = None) -> Dataset:
         """All but the first ``count`` elements (none with -1)."""
@@ -336,9 +337,8 @@ class Dataset(RegroupingMethods):
             card = 0 if card != INFINITE_CARDINALITY else card
         elif card >= 0:
             card = max(card - n, 0)
-        return self._index_wrapped(
-            lambda make_iterator: itertools.islice(make_iterator(), n, None) if n >= 0
-            else iter(()), self._element_spec, card)
+        return self._index_wrapped(lambda make_iterator: resumable.skipped(make_iterator(), n),
+                                   self._element_spec, card)
 
     def prefetch(self, buffer_size: Any, name: str | None = None) -> Dataset:
         """The same dataset (accepted for compatibility: iteration is synchronous)."""
@@ -354,7 +354,7 @@ class Dataset(RegroupingMethods):
         def make():
             if done[0]:
                 return iter(stored)
-            return _recording(self._make_iterator(), stored, done)
+            return _recording(resumable.guarded(self._make_iterator()), stored, done)
         return Dataset(make, self._element_spec, self._cardinality)
 
     def enumerate(self, start: Any = 0, name: str | None = None) -> Dataset:
@@ -366,9 +366,11 @@ class Dataset(RegroupingMethods):
         """
         first = _count(start, "Dataset.enumerate", "start")
 
-        def make():
-            for i, element in enumerate(self._make_iterator(), first):
-                yield (Tensor(np.asarray(i, np.int64)), element)
+        def make():   # (the count advances before each pull, as tf.data's zip with a range)
+            count = itertools.count(first)
+            return resumable.Resumable(
+                lambda r: (Tensor(np.asarray(next(count), np.int64)), r.pull()),
+                self._make_iterator())
         return Dataset(make, SpecMap(self, lambda s: (TensorSpec((), dtypes.int64), s)),
                        self._cardinality)
 
@@ -379,8 +381,8 @@ class Dataset(RegroupingMethods):
             TypeError: when the element structures or dtypes differ.
         """
         spec = structure.relax(self.element_spec, dataset.element_spec)
-        return Dataset(lambda: itertools.chain(self._make_iterator(),
-                                               dataset._make_iterator()),
+        return Dataset(lambda: itertools.chain(resumable.guarded(self._make_iterator()),
+                                               resumable.guarded(dataset._make_iterator())),
                        spec, add_card(self._cardinality, dataset._cardinality))
 
     def flat_map(self, map_func: Any, name: str | None = None) -> Dataset:
@@ -422,7 +424,8 @@ class Dataset(RegroupingMethods):
             return ds
 
         def make():
-            return _interleaved(self._make_iterator(), open_dataset, cycle, block)
+            return _interleaved(resumable.guarded(self._make_iterator()), open_dataset, cycle,
+                                block)
         return Dataset(make, LazySpec(self, make), UNKNOWN_CARDINALITY)
 
     def reduce(self, initial_state: Any, reduce_func: Any, name: str | None = None) -> Any:
@@ -442,8 +445,47 @@ class Dataset(RegroupingMethods):
         return transformation_func(self)
 
     def with_options(self, options: Any, name: str | None = None) -> Dataset:
-        """The same dataset (options tune ``tf.data``'s runtime; they are accepted)."""
-        return self
+        """The same elements, carrying ``options`` (a `finegrad.data.Options`) merged over
+        the pipeline's: they are kept and merged as in ``tf.data`` and change nothing at run
+        time (iteration here is synchronous).
+
+        Raises:
+            TypeError: when ``options`` is not an `Options`.
+        """
+        if not isinstance(options, Options):
+            raise TypeError(f"Dataset.with_options: options must be a finegrad.data.Options, "
+                            f"got {type(options).__name__}")
+        out = Dataset(self._make_iterator, self._element_spec, self._cardinality, self._rows)
+        out._options = pipeline_options(self).merge(options)
+        return out
+
+    def options(self) -> Any:
+        """The pipeline's `finegrad.data.Options` (those given to `with_options` here and
+        upstream, merged; default ones when none were)."""
+        return pipeline_options(self)
+
+    def ignore_errors(self, log_warning: bool = False, name: str | None = None) -> Dataset:
+        """The elements, without those whose computation raised (logged with
+        ``log_warning``), as ``tf.data`` drops them through `map`, `filter`,
+        `from_generator`, `batch` and `padded_batch` (a batch with a failed element is
+        dropped), `repeat`, `enumerate`, `take`, `skip`, `prefetch`, `shuffle`, `cache`,
+        `concatenate`, `interleave`, `flat_map`, `unbatch`, `scan`, `take_while` and `zip`.
+        An error through another transformation (`window`, `shard`...) raises
+        `finegrad.errors.UnimplementedError` rather than end the dataset early.
+
+        >>> import finegrad as fg
+        >>> ds = fg.data.Dataset.from_tensor_slices([1., 2., 0., 4.]).map(
+        ...     lambda x: fg.debugging.check_numerics(1. / x, "error"))
+        >>> [float(x) for x in ds.ignore_errors()]
+        [1.0, 0.5, 0.25]
+        """
+        return Dataset(lambda: resumable.ignoring_errors(self._make_iterator(), log_warning),
+                       self._element_spec, UNKNOWN_CARDINALITY)
+
+    def fingerprint(self) -> Any:
+        """A uint64 scalar hashing the dataset's recipe: equal for datasets built the same
+        way from the same data and functions (not TensorFlow's values)."""
+        return Tensor(np.asarray(_fingerprint(self), np.uint64))
 
     # --- inspection -----------------------------------------------------------------------
 
@@ -537,7 +579,7 @@ def _interleaved(elements, open_dataset, cycle, block):
             if element is _END:
                 done = True
             else:
-                slots[i], open_count = iter(open_dataset(element)._make_iterator()), \
+                slots[i], open_count = resumable.guarded(open_dataset(element)._make_iterator()), \
                     open_count + 1
         else:
             i, taken = (i + 1) % cycle, 0

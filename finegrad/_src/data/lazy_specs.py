@@ -20,7 +20,8 @@ class LazySpec:
             raise InvalidArgumentError("Dataset.element_spec: the mapped dataset is empty, so "
                                        "its element spec cannot be computed")
         spec = structure.spec_of(first)
-        leading_unknown = any(isinstance(s.shape, tuple) and s.shape and s.shape[0] is None
+        leading_unknown = any(isinstance(getattr(s, "shape", None), tuple) and s.shape and
+                              s.shape[0] is None
                               for s in structure.flatten(self.source.element_spec))
         if leading_unknown:
             spec = structure.map_structure(

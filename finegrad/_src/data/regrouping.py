@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from finegrad._src import dtypes
-from finegrad._src.data import structure
+from finegrad._src.data import resumable, structure
 from finegrad._src.data.cardinality import INFINITE_CARDINALITY, UNKNOWN_CARDINALITY
 from finegrad._src.data.lazy_specs import LazySpec, SpecMap
 from finegrad._src.errors import InvalidArgumentError
@@ -237,7 +237,7 @@ class RegroupingMethods:
 
         def make():
             state = initial
-            for element in self._make_iterator():
+            for element in resumable.guarded(self._make_iterator()):
                 out = scan_func(state, element)
                 if not isinstance(out, tuple) or len(out) != 2:
                     raise TypeError(f"{fn}: scan_func must return a pair (new_state, "
@@ -254,7 +254,7 @@ class RegroupingMethods:
         [0, 1, 2]
         """
         def make():
-            for element in self._make_iterator():
+            for element in resumable.guarded(self._make_iterator()):
                 if not bool(convert_to_tensor(structure.call_with(predicate, element))._value):
                     return
                 yield element

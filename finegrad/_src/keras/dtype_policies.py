@@ -64,6 +64,8 @@ class DTypePolicy:
     def from_config(cls, config: Any) -> Any:
         return cls(**config)
 
+    quantization_mode: Any = None    # a quantized policy's mode ("int8", "int4", "float8")
+
     def __eq__(self, other):
         return isinstance(other, DTypePolicy) and other._name == self._name
 
@@ -71,7 +73,99 @@ class DTypePolicy:
         return hash(self._name)
 
     def __repr__(self):
-        return f'<DTypePolicy "{self._name}">'
+        return f'<{type(self).__name__} "{self._name}">'
+
+
+class QuantizedDTypePolicy(DTypePolicy):
+    """A quantized layer's policy, named ``"<mode>_from_<source policy>"``: it computes and
+    keeps its float variables as the source policy does.
+
+    >>> QuantizedDTypePolicy("int8", "float32").name
+    'int8_from_float32'
+    """
+
+    def __init__(self, mode: str, source_name: Any = None) -> None:
+        source = global_policy().name if source_name is None else source_name
+        super().__init__(source)
+        base = str(mode).split("/")[0]
+        if base not in ("int8", "float8", "int4", "gptq", "awq"):
+            raise ValueError(f"keras.dtype_policies.QuantizedDTypePolicy: Invalid quantization "
+                             f"mode. Expected one of ('int8', 'float8', 'int4', 'gptq', "
+                             f"'awq'). Received: mode={mode}")
+        self._source_name, self._mode = source, str(mode)
+        self._name = f"{mode}_from_{source}"
+        self.quantization_mode = base
+
+    @property
+    def source_name(self) -> str:
+        return self._source_name
+
+    def get_config(self) -> Any:
+        return {"mode": self._mode, "source_name": self._source_name}
+
+
+class Int4DTypePolicy(QuantizedDTypePolicy):
+    """int4's policy, ``"int4/<block_size>_from_<source>"`` (block size -1: one scale per
+    output unit)."""
+
+    def __init__(self, mode: str, source_name: Any = None) -> None:
+        parts = str(mode).split("/")
+        if len(parts) != 2 or parts[0] != "int4" or not parts[1].lstrip("-").isdigit() \
+                or int(parts[1]) < -1 or int(parts[1]) == 0:
+            raise ValueError(f"keras.dtype_policies.Int4DTypePolicy: Invalid mode. Expected "
+                             f"format 'int4/<block_size>' with block_size -1 or positive, "
+                             f"but got '{mode}'.")
+        super().__init__(mode, source_name)
+        self.block_size = int(parts[1])
+
+
+class GPTQDTypePolicy(QuantizedDTypePolicy):
+    """GPTQ's policy, ``"gptq/<weight_bits>/<group_size>_from_<source>"``."""
+
+    def __init__(self, mode: str, source_name: Any = None) -> None:
+        parts = str(mode).split("/")
+        ok = len(parts) == 3 and parts[0] == "gptq" and all(
+            p.lstrip("-").isdigit() for p in parts[1:])
+        if not ok or int(parts[1]) not in (2, 3, 4, 8) or int(parts[2]) < -1 or \
+                int(parts[2]) == 0:
+            raise ValueError(f"keras.dtype_policies.GPTQDTypePolicy: Invalid mode. Expected "
+                             f"format 'gptq/<weight_bits>/<group_size>' (bits 2, 3, 4 or 8; "
+                             f"group size -1 or positive), but got '{mode}'.")
+        super().__init__(mode, source_name)
+        self.weight_bits, self.group_size = int(parts[1]), int(parts[2])
+
+
+class QuantizedFloat8DTypePolicy(QuantizedDTypePolicy):
+    """float8's policy, with the length of its amax histories (1024 by default)."""
+
+    default_amax_history_length = 1024
+
+    def __init__(self, mode: str, source_name: Any = None, amax_history_length: int = 1024):
+        super().__init__(mode, source_name)
+        if not isinstance(amax_history_length, int):
+            raise TypeError(f"keras.dtype_policies.QuantizedFloat8DTypePolicy: "
+                            f"`amax_history_length` must be an integer. Received: "
+                            f"amax_history_length={amax_history_length}")
+        self.amax_history_length = amax_history_length
+
+    def get_config(self) -> Any:
+        return dict(super().get_config(), amax_history_length=self.amax_history_length)
+
+
+_QUANTIZED = {c.__name__: c for c in (QuantizedDTypePolicy, Int4DTypePolicy,
+                                      QuantizedFloat8DTypePolicy, GPTQDTypePolicy)}
+
+
+def quantized_policy(name: str) -> Any:
+    """The quantized policy a name like ``"int4/128_from_float32"`` stands for."""
+    mode, _, source = name.partition("_from_")
+    if mode.startswith("int4/"):
+        return Int4DTypePolicy(mode, source)
+    if mode.startswith("gptq/"):
+        return GPTQDTypePolicy(mode, source)
+    if mode == "float8":
+        return QuantizedFloat8DTypePolicy(mode, source)
+    return QuantizedDTypePolicy(mode, source)
 
 
 class _Global(threading.local):
@@ -128,12 +222,19 @@ def get(identifier: Any) -> Any:
     if isinstance(identifier, DTypePolicy):
         return identifier
     if isinstance(identifier, dict):
+        if identifier.get("class_name") in _QUANTIZED:
+            return _QUANTIZED[identifier["class_name"]](**identifier["config"])
         return DTypePolicy(**identifier.get("config", identifier))
+    if isinstance(identifier, str) and "_from_" in identifier:
+        return quantized_policy(identifier)
     return DTypePolicy(dtypes.as_dtype(identifier).name if not isinstance(identifier, str)
                        else identifier)
 
 
 def serialize(policy: Any) -> Any:
+    if isinstance(policy, QuantizedDTypePolicy):
+        return {"module": "keras.dtype_policies", "class_name": type(policy).__name__,
+                "config": policy.get_config(), "registered_name": None}
     return {"module": "keras", "class_name": "DTypePolicy",
             "config": policy.get_config(), "registered_name": None}
 
@@ -162,6 +263,8 @@ class KerasVariable(Variable):
     ...     (v * 2.).dtype
     finegrad.float16
     """
+
+    overwrite_with_gradient = False   # the optimizer assigns its gradient (float8's state)
 
     def __init__(self, initializer: Any, shape: Any = None, dtype: Any = None,
                  trainable: bool = True, autocast: bool = True, aggregation: str = "none",

@@ -6,9 +6,9 @@ The artifact is a finegrad SavedModel (`finegrad.saved_model.load` reads it; Ten
 called on its inputs, in inference mode), the signatures ``serve`` and ``serving_default``
 (the same function: keyword arguments named after the model's `Input`s, a dict of outputs
 ``output_0``, ``output_1``... or the model's own output keys), and the model's
-``variables``, ``trainable_variables`` and ``non_trainable_variables``. One difference: the
-endpoint of a model of several inputs takes them as separate arguments (``serve(a, b)``), where
-Keras's takes their structure (``serve([a, b])``).
+``variables``, ``trainable_variables`` and ``non_trainable_variables``. The endpoint of a
+model of several inputs takes their structure as Keras's does (``serve([a, b])``), or the
+same tensors as separate arguments (``serve(a, b)``).
 """
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ _OTHER_FORMATS = ("onnx", "openvino", "litert")
 def input_specs(model: Any, input_signature: Any = None) -> Any:
     """The structure of `TensorSpec`s the model is exported for: ``input_signature``, else the
     model's `Input`s (each named as its Input, the batch size open), else the shape of its
-    first call (a subclassed model)."""
+    first call (a subclassed model: its argument named ``args_0``, as TensorFlow names it)."""
     if input_signature is not None:
         specs = input_signature
         if isinstance(specs, (list, tuple)) and len(specs) == 1:
@@ -42,7 +42,7 @@ def input_specs(model: Any, input_signature: Any = None) -> Any:
     if not (model.built and isinstance(shape, tuple)):
         raise ValueError("The model provided has never called. It must be called at least "
                          "once before export.")
-    return TensorSpec((None,) + tuple(shape)[1:], model.input_dtype, name="inputs")
+    return TensorSpec((None,) + tuple(shape)[1:], model.input_dtype, name="args_0")
 
 
 def serving_function(model: Any, specs: Any) -> Any:

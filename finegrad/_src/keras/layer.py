@@ -313,7 +313,9 @@ class Layer:
             autocast: whether reads inside ``call`` are cast to the compute dtype.
             regularizer: a callable on the weight whose value joins `losses`.
             constraint: a callable applied to the weight after each optimizer update.
-            aggregation, overwrite_with_gradient: accepted as Keras does.
+            aggregation: accepted as Keras does.
+            overwrite_with_gradient: the optimizer writes the weight's gradient into it
+                instead of an update (float8's scales and amax histories).
             name: the weight's name (its ``path`` is ``"<layer>/<name>"``).
 
         Raises:
@@ -338,6 +340,7 @@ class Layer:
                               dtype=dtype, path=self._variable_path(name), autocast=autocast,
                               regularizer=regularizers.get(regularizer),
                               constraint=constraints.get(constraint))
+        v.overwrite_with_gradient = bool(overwrite_with_gradient)
         self._track_variable(v)
         restore_on_creation(self, name, v)   # a tf.train.Checkpoint restored before the build
         return v
@@ -584,8 +587,9 @@ class Layer:
         """A new layer from `get_config`'s dictionary."""
         config = dict(config)
         dtype = config.get("dtype")
-        if isinstance(dtype, dict) and dtype.get("class_name") != "QuantizedDTypePolicy":
-            config["dtype"] = dtype_policies.get(dtype)   # (quantized: the layer reads it)
+        if isinstance(dtype, dict) and dtype.get("class_name") != "AWQDTypePolicy":
+            # (AWQ: the layer raises NotImplementedError)
+            config["dtype"] = dtype_policies.get(dtype)
         try:
             return cls(**config)
         except Exception as e:

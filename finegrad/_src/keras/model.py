@@ -10,12 +10,14 @@ from __future__ import annotations
 from typing import Any
 
 import json
+import re
+import warnings
 
 from finegrad._src import nest
 from finegrad._src.graph.tracing.builder import TensorSpec
 from finegrad._src.graph.tracing.function import function
-from finegrad._src.keras import (export, functional, model_config, model_files, saving,
-                                  summary)
+from finegrad._src.keras import (export, functional, gptq_calibration, model_config,
+                                 model_files, quantizers, saving, summary)
 from finegrad._src.keras.layer import _as_shape as as_shape, _shape_of as input_shape_of
 from finegrad._src.keras.object_serialization import json_default, serialize_keras_object
 from finegrad._src.keras.nodes import KerasTensor
@@ -28,6 +30,17 @@ def _functional_args(args, kwargs):
     inputs = kwargs.pop("inputs", args[0] if args else None)
     outputs = kwargs.pop("outputs", args[1] if len(args) > 1 else None)
     return inputs, outputs
+
+
+def _picked(layer, filters):
+    """Keras's layer filter: a regex searched in the name, a list of them, or a callable."""
+    if filters is None:
+        return True
+    if isinstance(filters, str):
+        return bool(re.search(filters, layer.name))
+    if isinstance(filters, (list, tuple)):
+        return any(re.search(p, layer.name) for p in filters)
+    return bool(filters(layer))
 
 
 class Model(Trainer, Layer):
@@ -178,26 +191,44 @@ class Model(Trainer, Layer):
 
     # --- weights and summary -------------------------------------------------------------------
 
-    def quantize(self, mode: Any = None, config: Any = None, **kwargs: Any) -> None:
-        """Quantize every layer that can be (`Dense`, `EinsumDense`, `Embedding` in
-        ``"int8"``), as Keras's ``Model.quantize``; the traced steps are made again.
+    def quantize(self, mode: Any = None, config: Any = None, filters: Any = None,
+                 **kwargs: Any) -> None:
+        """Quantize every layer that can be (`Dense`, `EinsumDense`, `Embedding`) in
+        ``"int8"``, ``"int4"`` or ``"float8"`` (or as a ``keras.quantizers`` config says),
+        as Keras's ``Model.quantize``; ``filters`` (a regex on layer names, a list of them,
+        or a callable on the layer) picks the layers. A layer without the mode is skipped
+        with a warning; the traced steps are made again.
 
         Raises:
-            ValueError: when no layer could be quantized.
+            ValueError: for an unknown mode or config, bad filters, or when no layer could
+                be quantized.
+            NotImplementedError: for "gptq" and "awq" (not implemented in finegrad.keras).
         """
+        where = f"{type(self).__name__}.quantize"
+        type_check = kwargs.pop("type_check", True)
+        if kwargs:
+            raise ValueError(f"{where}: Unrecognized keyword arguments passed to "
+                             f"{type(self).__name__}: {kwargs}")
+        if filters is not None and not isinstance(filters, (str, list, tuple)) \
+                and not callable(filters):
+            raise ValueError(f"{where}: The `filters` argument must be a regex string, a list "
+                             f"of regex strings, or a callable. Received: {type(filters)}")
+        config = quantizers.resolve_config(mode, config, where)
         done = 0
         for layer in self._flatten_layers(include_self=False):
-            if hasattr(layer, "quantize") and not list(layer._flatten_layers(
-                    include_self=False)):
-                try:
-                    layer.quantize(mode, type_check=kwargs.get("type_check", True),
-                                   config=config)
-                    done += 1
-                except NotImplementedError:
-                    continue
+            if not _picked(layer, filters) or not hasattr(layer, "quantize") or \
+                    list(layer._flatten_layers(include_self=False)):
+                continue
+            try:
+                layer.quantize(config.mode, type_check=type_check, config=config)
+                done += 1
+            except NotImplementedError as e:
+                warnings.warn(str(e), stacklevel=2)
         if not done:
-            raise ValueError(f"{self.name}.quantize: could not quantize any layer with "
-                             f"mode={mode!r}; only Dense, EinsumDense and Embedding support it")
+            raise ValueError(f"{where}: could not quantize any layer with mode="
+                             f"{config.mode!r}; Dense, EinsumDense and Embedding support it")
+        if config.mode == "gptq":
+            gptq_calibration.calibrate(self, config, lambda layer: _picked(layer, filters))
         self.train_function = self.test_function = self.predict_function = None
 
     def save_weights(self, filepath: Any, overwrite: Any = True) -> Any:

@@ -6,7 +6,9 @@ functional model's config lists its layers, each with ``name`` and ``inbound_nod
 whose ``keras_history`` is ``[layer name, node index, tensor index]``), then
 ``input_layers`` and ``output_layers`` (the same references, in the model's structure). A
 Sequential's config is its name and its layers. Rebuilding finds each class by name: the
-``custom_objects`` given, then every `Layer` subclass defined so far.
+``custom_objects`` given, then every `Layer` subclass defined so far. Operators on symbolic
+tensors and `finegrad.ops` calls are entries of Keras's operation classes
+(``keras.src.ops.numpy.Add``, `operation_classes`), read back as the same ops calls.
 """
 import operator
 
@@ -147,12 +149,13 @@ def _make_op(entry, custom_objects):
         spec = None   # an operator (``x + y``, ``x[:, 0]``)
     if spec is not None:   # a keras.ops call (``ops.sum(x, axis=1)``)
         return operation_classes.operation(spec, entry.get("config", {}), entry["name"])
-    if entry.get("module") == _OPS_MODULE:
-        fn = _FROM_KERAS_OPS.get(entry["class_name"])
+    if str(entry.get("module")).startswith("keras.src.ops."):
+        fn = _FROM_KERAS_OPS.get(entry["class_name"]) if entry["module"] == _OPS_MODULE \
+            else None
         if fn is None:
-            raise ValueError(f"Model.from_config: the Keras op {entry['class_name']} is not "
-                             f"supported in finegrad's functional models (its operators: "
-                             f"{sorted(_FROM_KERAS_OPS)})")
+            raise ValueError(f"Model.from_config: the Keras operation {entry['module']}."
+                             f"{entry['class_name']} (node '{entry.get('name')}') has no "
+                             f"finegrad.ops counterpart that can be rebuilt from a config")
         name = entry["config"].get("name")
         return Operation(_OPERATORS[fn], name or fn, unique=name is None)
     return deserialize_layer(entry, custom_objects)

@@ -40,7 +40,7 @@ def float_only(name, x, real=False):
 
 def unary(name: Any, impl: Any, deriv: Any, doc: Any, scale: Any = None, features: Any = False,
           real: Any = False, numexpr: Any = None,
-          lower: Any = None) -> tuple[Primitive, Callable[..., Tensor]]:
+          lower: Any = None, ints: bool = False) -> tuple[Primitive, Callable[..., Tensor]]:
     """Declare a float-only unary primitive whose derivative is ``deriv(x, out)``.
 
     ``scale(g, x, out)``, when given, computes ``g * deriv`` in fewer passes (e.g. ``g / x``
@@ -48,9 +48,11 @@ def unary(name: Any, impl: Any, deriv: Any, doc: Any, scale: Any = None, feature
     argument is named ``features``, as TensorFlow names it for activations (else ``x``).
     ``real``: complex inputs refused. ``numexpr``: the kernel's numexpr spelling (see
     `core.Primitive`). ``lower``: its XLA lowering (``lower_jax`` of `core.Primitive`; by
-    default the JAX function of the ufunc's name, for a ufunc ``impl``).
+    default the JAX function of the ufunc's name, for a ufunc ``impl``). ``ints``: signed
+    and unsigned integer inputs accepted too (TensorFlow has integer kernels for the op),
+    giving their own dtype; integer tensors get no gradient (None), as in TensorFlow.
     """
-    kinds = "f" if real else "fc"
+    kinds = ("f" if real else "fc") + ("iu" if ints else "")
     scalars = dtypes.FLOAT_SCALARS if real else dtypes.INEXACT_SCALARS   # (see dtypes)
     # a plain ufunc is also the kernel of compiled graphs; every impl here returns new arrays
     prim = Primitive(name, batch_rule=True, kernel=impl if isinstance(impl, np.ufunc) else None,
@@ -87,7 +89,8 @@ def unary(name: Any, impl: Any, deriv: Any, doc: Any, scale: Any = None, feature
 
     op.__name__ = op.__qualname__ = name
     op.__module__ = sys._getframe(1).f_globals["__name__"]   # the module that declares it
-    op.__doc__ = doc + f"\n\n    Primitive ``{name}``; float inputs only (TypeError otherwise).\n"
+    accepted = "float and integer inputs" if ints else "float inputs only"
+    op.__doc__ = doc + f"\n\n    Primitive ``{name}``; {accepted} (TypeError otherwise).\n"
     return prim, op
 
 

@@ -18,6 +18,7 @@ import numpy as np
 
 from finegrad._src import nest
 from finegrad._src.ad.forward import ForwardAccumulator
+from finegrad._src.ad.linearity import NotLinearError
 from finegrad._src.ad.tape import GradientTape
 from finegrad._src.dtypes import as_dtype
 from finegrad._src.ops.array.structural import reduce_sum
@@ -44,8 +45,9 @@ def _output(fn, ts, shape):
     flat = nest.flatten(fn(*ts))
     for o in flat:
         if not isinstance(o, Tensor):
-            raise TypeError(f"{_name(fn)} returned a {type(o).__name__}, not a finegrad "
-                            f"Tensor: write it with finegrad ops")
+            raise TypeError(f"finegrad.testing.sweep: {_name(fn)} returned a "
+                            f"{type(o).__name__}, not a finegrad Tensor: write it with "
+                            f"finegrad ops")
     if len(flat) == 1 and isinstance(flat[0], Tensor) and flat[0].shape == shape:
         return flat[0]
     if shape:
@@ -209,7 +211,24 @@ class Evaluator:
             self.progress.update(n)
 
     def derivatives(self, cols, modes, order):
-        """`derivatives` of the function at ``cols``, vectorized or point by point."""
+        """`derivatives` of the function at ``cols``, vectorized or point by point. Forward
+        mode through a rule that is not linear in the upstream gradient (a clipped one) is
+        "not available", and reverse mode is checked alone."""
+        try:
+            return self._derivatives(cols, modes, order)
+        except NotLinearError as e:
+            if "fwd" not in modes or modes == ("fwd",):
+                raise
+            why = (f"not available in finegrad: the rule is not linear in the upstream "
+                   f"gradient ({type(e).__name__})")
+            self.unavailable = dict(getattr(self, "unavailable", {}))
+            self.unavailable.update({("fwd", m): why for m in range(1, order + 1)})
+            value, out = self._derivatives(cols, tuple(m for m in modes if m != "fwd"), order)
+            zeros = [np.zeros(np.shape(c)) for c in cols]
+            out.update({("fwd", m): [z.copy() for z in zeros] for m in range(1, order + 1)})
+            return value, out
+
+    def _derivatives(self, cols, modes, order):
         if self.vectorized:
             out = derivatives(self.fn, cols, self.dtype, modes, order)
             self._done()
@@ -346,6 +365,14 @@ def run(f, reference, kinds, spec):
     ref = evaluators[1].derivatives(cols, modes, order)[1] if reference is not None else None
     fd, noise, kinks, value64 = finite_differences(evaluators[0].values64, cols, order)
     bar.close()
+    declared = _declared(region, names, cols, order, np_dtype)
+    if declared is not None:      # checked against the declared derivative, not skipped
+        mask, want = declared
+        for m in want:
+            for k in range(len(names)):
+                fd[m][k] = np.where(mask, want[m][k], fd[m][k])
+                noise[m][k] = np.where(mask, 0.0, noise[m][k])
+        intended = intended & ~mask
     report = SweepReport(
         name=spec["name"], reference_name=spec["reference_name"],
         input_names=names, dtype=np_dtype, interval=spec["interval"],
@@ -356,10 +383,20 @@ def run(f, reference, kinds, spec):
         vectorized=evaluators[0].vectorized, framework=kinds[0],
         framework_label=spec["label"] or (None if kinds[0] == "finegrad" else kinds[0]),
         unavailable=evaluators[0].unavailable, intended=intended,
-        deviation=None if region is None else region.text())
+        deviation=None if region is None else region.text(),
+        declared=None if declared is None else declared[0])
     if getattr(evaluators[0], "without_graph", False) and not report.ok:
         report.notes.append(f"note: {evaluators[0].NO_GRAPH}")
     return report
+
+
+def _declared(region, names, cols, order, dtype):
+    """Where ``region`` declares the intended derivative, and its values (see
+    `Intended.expected`); None when it declares none."""
+    expected = getattr(region, "expected", None)
+    if expected is None:
+        return None
+    return expected(names, cols, order, float(np.asarray(UPSTREAM, dtype)))
 
 
 def _evaluator(fn, cols, dtype, kind):

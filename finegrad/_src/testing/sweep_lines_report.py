@@ -19,14 +19,16 @@ class LinesReport:
     """What a sweep of array inputs found: printable, ``ok``, ``worst``, ``lines`` (each a
     `Line` with its own report), ``to_dict()``, ``plot()`` and HTML in Jupyter."""
 
-    def __init__(self, spec, shapes, found, guessed):
+    def __init__(self, spec, shapes, found, guessed, wrong_shapes=(), framework=None):
         self.name, self.input_names, self.shapes = spec["name"], spec["names"], shapes
         self.reference_name, self.label = spec["reference_name"], spec["label"]
         self.dtype, self.interval, self.points = spec["dtype"], spec["interval"], spec["points"]
         self.order, self.modes, self.rtol = spec["order"], spec["modes"], spec["rtol"]
         self.lines = [Line(*item) for item in found]
         self.guessed = guessed
-        self.framework = self.lines[0].report.framework
+        # the inputs whose gradient has another shape than theirs (then no line is swept)
+        self.wrong_shapes = list(wrong_shapes)
+        self.framework = framework or self.lines[0].report.framework
 
     @property
     def compared(self):
@@ -36,7 +38,8 @@ class LinesReport:
     @property
     def ok(self):
         """True when something was compared and every line agrees."""
-        return self.compared > 0 and all(_line_ok(line) for line in self.lines)
+        return not self.wrong_shapes and self.compared > 0 and all(
+            _line_ok(line) for line in self.lines)
 
     def __bool__(self):
         return self.ok
@@ -84,7 +87,8 @@ class LinesReport:
             if line.wrong is not None:
                 out.append("    " + self.wrong_text(line))
         if self.order == 1 and self.ok:
-            out.append("  order 2 not checked; ask for it with --order 2 (order=2)")
+            out.append("  " + (getattr(self, "order2_hint", None) or
+                               "order 2 not checked; ask for it with --order 2 (order=2)"))
         out.append(self.verdict())
         return "\n".join(out)
 
@@ -111,6 +115,10 @@ class LinesReport:
 
     def verdict(self):
         """One line: ok or MISMATCH, with the line and the elements that are wrong."""
+        if self.wrong_shapes:
+            return (f"MISMATCH: {self.name}'s gradient has the wrong shape: "
+                    f"{'; '.join(self.wrong_shapes)} (a gradient not reduced over the "
+                    f"dimensions its input was broadcast along?)")
         if not self.compared:
             return (f"NOTHING COMPARED: no point of any line had a finite derivative of "
                     f"{self.name} and a finite expected value; choose another range")
@@ -145,10 +153,15 @@ class LinesReport:
                 "dtype": self.dtype.name, "range": list(self.interval), "points": self.points,
                 "order": self.order, "modes": list(self.modes), "rtol": self.rtol,
                 "framework": self.framework, "ok": self.ok, "compared": self.compared,
-                "lines": lines, "verdict": self.verdict()}
+                "lines": lines, "wrong_shapes": self.wrong_shapes,
+                "order2": getattr(self, "order2_hint", None),
+                "verdict": self.verdict()}
 
     def plot(self, path=None):
         """The picture of the worst line (see `SweepReport.plot`)."""
+        if not self.lines:
+            raise ValueError(f"finegrad.testing.sweep: no line was swept, nothing to draw "
+                             f"({self.verdict()})")
         return self.worst_line().report.plot(path)
 
     def _repr_html_(self):
@@ -163,7 +176,7 @@ class LinesReport:
             if line.wrong is not None:
                 parts.append(f"<p>{html.escape(self.wrong_text(line))}</p>")
         picture = ""
-        if figure:
+        if figure and self.lines:
             from finegrad._src.testing.sweep_plot import figure_html
             picture = figure_html(self.worst_line().report)
         return f"<div>{''.join(parts)}<p>{html.escape(self.verdict())}</p>{picture}</div>"

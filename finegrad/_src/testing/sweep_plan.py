@@ -77,7 +77,12 @@ def along_lines(f, reference, kinds, spec, shapes, indices, n_lines, guessed):
     """The sweep of a function of arrays: one scalar sweep per line (`sweep_vector`), and,
     where a line fails at order 1, the wrong elements at its worst point."""
     weights = arrays.Weights(spec["seed"])
-    found = []
+    found, on_lines = [], []
+    wrong = sweep_vector.wrong_shapes(arrays.weighted(f, kinds[0], weights), kinds[0], shapes,
+                                      spec["names"], spec["interval"], spec["dtype"],
+                                      spec["seed"])
+    if wrong:     # a broadcast not reduced: no line can be checked with such a gradient
+        return LinesReport(spec, shapes, [], guessed, wrong_shapes=wrong, framework=kinds[0])
     line_names = ["t"] if len(spec["names"]) == 1 else [f"t_{n}" for n in spec["names"]]
     for label, ps, ds in sweep_vector.lines(shapes, spec["interval"], indices, n_lines,
                                             spec["dtype"], spec["seed"], spec["base_arrays"]):
@@ -89,7 +94,27 @@ def along_lines(f, reference, kinds, spec, shapes, indices, n_lines, guessed):
                                                intended=region, names=line_names))
         wrong = _wrong_at_worst(report, f, kinds[0], ps, ds, weights, spec)
         found.append((label, ps, ds, report, wrong))
-    return LinesReport(spec, shapes, found, guessed)
+        on_lines.append((label, g, dict(spec, intended=region, names=line_names)))
+    out = LinesReport(spec, shapes, found, guessed)
+    if spec["order"] == 1 and out.ok:
+        out.order2_hint = lines_order2_hint(on_lines, kinds)
+    return out
+
+
+def lines_order2_hint(on_lines, kinds, quick=21):
+    """`order2_hint` for a sweep along lines: a quick look at ``quick`` points of each line
+    (reverse over reverse, the second derivative along d); the first line where it finds
+    something wrong (or cannot look) is named."""
+    hints = []
+    for label, g, spec in on_lines:
+        hint = order2_hint(g, kinds, spec, quick)
+        if not hint.startswith("order 2 not checked (a quick look"):
+            return hint.replace("(a quick look", f"(a quick look along {label}", 1) \
+                if "looks wrong" in hint else f"{label}: {hint}"
+        hints.append(hint)
+    n = min(on_lines[0][2]["points"], quick)
+    return (f"order 2 not checked (a quick look at {n} points of each of the {len(hints)} "
+            f"lines found nothing); ask for it with --order 2 (order=2)")
 
 
 def _wrong_at_worst(report, f, framework, ps, ds, weights, spec):

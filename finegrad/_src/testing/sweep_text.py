@@ -51,7 +51,11 @@ def verdict(report):
                 f"{report.name} and a finite expected value ({modes}, {orders}): its value "
                 f"is nan/inf at every point, or its derivatives are; choose another range")
     if report.ok:
-        line = (f"ok: {report.name} agrees with float64 finite differences within rtol="
+        declared = getattr(report, "declared", None)
+        against = ("its declared derivative where declared, float64 finite differences "
+                   "elsewhere," if declared is not None and declared.any() else
+                   "float64 finite differences")
+        line = (f"ok: {report.name} agrees with {against} within rtol="
                 f"{report.rtol:g} wherever its derivatives must be finite ({modes}, {orders})")
         missing = [f"{_mode(c.mode, c.order)} order {c.order}" for c in report.checks
                    if c.unavailable]
@@ -90,6 +94,10 @@ def report_text(report):
         lines.append(f"  note: {report.spans(report.kinks, ' points')} look like kinks (the "
                      f"one-sided differences disagree): any first derivative between them "
                      f"is accepted there")
+    declared = getattr(report, "declared", None)
+    if declared is not None and declared.any():
+        lines.append(f"  intended, checked against the declared derivative: "
+                     f"{report.spans([declared], ' points')} ({report.deviation})")
     intended = getattr(report, "intended", None)
     if intended is not None and intended.any():
         lines.append(f"  intended, not checked: {report.spans([intended], ' points')} "
@@ -145,6 +153,8 @@ def report_dict(report):
             "error": _finite(w.error), "got": _finite(w.got), "expected": _finite(w.expected)},
         "kinks": _points(report, report.kinks),
         "intended": _points(report, [report.intended]) if getattr(report, "intended", None)
+        is not None else [],
+        "declared": _points(report, [report.declared]) if getattr(report, "declared", None)
         is not None else [],
         "checks": checks, "verdict": verdict(report),
         "order2": getattr(report, "order2_hint", None),

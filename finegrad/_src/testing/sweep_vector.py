@@ -163,6 +163,27 @@ def wrong_elements(fn, framework, xs, dtype, rtol, floor):
     return out
 
 
+def wrong_shapes(fn, framework, shapes, names, interval, dtype, seed=0):
+    """``["d/dbeta has shape () where beta has shape (2,)", ...]``: the inputs whose
+    gradient (of the weighted scalar ``fn``, at a random point of the box) does not have the
+    input's shape, as a rule that forgets to reduce over broadcast dimensions gives. Empty
+    when every shape is right, or when the gradient cannot be taken there (the sweep says
+    why)."""
+    rng = np.random.default_rng([seed, 7])
+    xs = [rng.uniform(interval[0], interval[1], s) for s in shapes]
+    try:
+        got = arrays.gradient_at(fn, framework, xs, dtype, keep_shape=True)
+    except Exception:   # the lines' sweep reports it
+        return []
+    return [f"d/d{n} has shape {_shape_text(np.shape(g))} where {n} has shape "
+            f"{_shape_text(s)}" for n, g, s in zip(names, got, shapes, strict=True)
+            if np.shape(g) != tuple(s)]
+
+
+def _shape_text(s):
+    return "(" + ", ".join(str(d) for d in s) + ("," if len(s) == 1 else "") + ")"
+
+
 def _difference(fn, framework, xs, k, j, step):
     h = step * max(1.0, abs(float(xs[k].flat[j])))
 

@@ -17,6 +17,9 @@ from finegrad._src.keras import activations, constraints, initializers, python_c
 from finegrad._src.keras.object_serialization import (deserialize_keras_object,
                                                       serialize_keras_object)
 from finegrad._src.keras.layer import Layer
+from finegrad._src.keras.layers.int4_and_float8 import (float8_product, int4_einsum,
+                                                        int4_lookup, int4_matmul)
+from finegrad._src.keras.layers.gptq_layers import gptq_product
 from finegrad._src.keras.layers.low_rank_and_int8 import (EinsumInt8, KernelAdapters,
                                                          int8_einsum, quantized_dtype)
 from finegrad._src.ops.linalg import products as linalg
@@ -123,13 +126,21 @@ class Dense(KernelAdapters, Layer):
         self.built = True
         self._build_adapters()
 
-    def call(self, inputs: TensorLike) -> Tensor:
-        if self.quantization_mode == "int8":
-            x = self._int8_matmul(inputs)
+    def call(self, inputs: TensorLike, training: Any = None) -> Tensor:
+        mode = self.quantization_mode
+        if mode == "float8":     # (adds the bias)
+            x = float8_product(self, inputs, training, linalg.matmul)
         else:
-            x = linalg.matmul(inputs, self.effective_kernel())
-        if self.bias is not None:
-            x = x + self.bias
+            if mode == "int8":
+                x = self._int8_matmul(inputs)
+            elif mode == "int4":
+                x = int4_matmul(self, inputs)
+            elif mode == "gptq":
+                x = gptq_product(self, inputs)
+            else:
+                x = linalg.matmul(inputs, self.effective_kernel())
+            if self.bias is not None:
+                x = x + self.bias
         return self.activation(x) if self.activation is not None else x
 
     def compute_output_shape(self, input_shape: Any) -> Any:
@@ -238,11 +249,13 @@ class EinsumDense(KernelAdapters, Layer):
                  bias_initializer: str = "zeros", kernel_regularizer: Any = None,
                  bias_regularizer: Any = None, activity_regularizer: Any = None,
                  kernel_constraint: Any = None, bias_constraint: Any = None, lora_rank: Any = None,
-                 lora_alpha: Any = None, quantization_config: Any = None, **kwargs: Any) -> None:
+                 lora_alpha: Any = None, quantization_config: Any = None,
+                 gptq_unpacked_column_size: Any = None, **kwargs: Any) -> None:
         quantized = quantized_dtype(kwargs)
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)
         self._init_adapters(lora_rank, lora_alpha, quantization_config)
         self._pending_quantization = quantized
+        self.gptq_unpacked_column_size = gptq_unpacked_column_size   # (set by GPTQ)
         self.equation = equation
         self.partial_output_shape = (tuple(output_shape) if isinstance(output_shape,
                                                                        (list, tuple))
@@ -272,14 +285,26 @@ class EinsumDense(KernelAdapters, Layer):
         self.built = True
         self._build_adapters()
 
-    def call(self, inputs: TensorLike) -> Tensor:
-        if self.quantization_mode == "int8":
-            x = int8_einsum(self, inputs)
+    def call(self, inputs: TensorLike, training: Any = None) -> Tensor:
+        if self.quantization_mode == "float8":     # (adds the bias)
+            x = float8_product(self, inputs, training,
+                               lambda a, b: linalg.einsum(self.equation, a, b))
         else:
-            x = linalg.einsum(self.equation, inputs, self.effective_kernel())
-        if self.bias is not None:
-            x = x + self.bias
+            if self.quantization_mode == "int8":
+                x = int8_einsum(self, inputs)
+            elif self.quantization_mode == "int4":
+                x = int4_einsum(self, inputs)
+            elif self.quantization_mode == "gptq":
+                x = gptq_product(self, inputs)
+            else:
+                x = linalg.einsum(self.equation, inputs, self.effective_kernel())
+            if self.bias is not None:
+                x = x + self.bias
         return self.activation(x) if self.activation is not None else x
+
+    def _int8_scale_in_weight_layout(self):
+        return self._int8_layout.to_kernel_layout(self.kernel_scale,
+                                                  tuple(self._stored_weight().shape)).numpy()
 
     def _weight_reduced_axes(self):
         return self._int8_layout.reduced(self._int8_layout.w)
@@ -287,10 +312,6 @@ class EinsumDense(KernelAdapters, Layer):
     def _scale_for_storage(self, scale):
         return self._int8_layout.to_output_layout(scale, self._int8_layout.w, np.reshape,
                                                   np.transpose, np.shape)
-
-    def _scale_in_kernel_layout(self, scale):
-        shape = tuple(self._stored_weight().shape)
-        return self._int8_layout.to_kernel_layout(scale, shape).numpy()
 
     def compute_output_shape(self, input_shape: Any) -> Any:
         return tuple(einsum_shapes(self.equation, self.bias_axes, list(input_shape),
@@ -303,6 +324,8 @@ class EinsumDense(KernelAdapters, Layer):
                       bias_axes=self.bias_axes)
         config.update(weight_config(self, "kernel", "bias", activity=True))
         config.update(self.adapter_config())
+        if self.gptq_unpacked_column_size:
+            config["gptq_unpacked_column_size"] = self.gptq_unpacked_column_size
         return config
 
 
@@ -364,12 +387,16 @@ class Embedding(KernelAdapters, Layer):
     def _scale_for_storage(self, scale):
         return scale[:, 0]
 
-    def _scale_in_kernel_layout(self, scale):
-        return scale[:, None]
+    _quantization_modes = ("int8", "int4")
+
+    def _int8_scale_in_weight_layout(self):
+        return self.embeddings_scale.numpy()[:, None]
 
     def call(self, inputs: Any) -> Tensor:
         if inputs.dtype.name not in ("int32", "int64"):
             inputs = cast(inputs, "int32")
+        if self.quantization_mode == "int4":
+            return int4_lookup(self, inputs)
         if self.quantization_mode != "int8":
             return gather(self.effective_kernel(), inputs)
         scale = gather(self.embeddings_scale, inputs)

@@ -15,10 +15,9 @@ contraction, stored in the output's layout.
 
 As in Keras, ``layer.kernel`` (``layer.embeddings``) is the stored variable, or with LoRA on
 the merged kernel ``kernel + (lora_alpha / rank) * lora_a @ lora_b`` in the compute dtype (the
-variable itself is ``layer._kernel``); and a LoRA layer saves what Keras's
-``save_own_variables`` saves: the merged kernel in the kernel's place and not LoRA's own
-weights (an int8 kernel dequantized, merged and quantized again with a new scale), so its
-file is a plain layer's; loading one sets ``lora_a`` and ``lora_b`` to zeros.
+variable itself is ``layer._kernel``); a layer saves what Keras's ``save_own_variables``
+saves, in its order for each mode, and with LoRA on the merged kernel (a quantized one
+quantized again) and not LoRA's weights (`lora_merging`); loading one zeros them.
 """
 from __future__ import annotations
 
@@ -27,7 +26,11 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from finegrad._src.ad.custom import custom_gradient
-from finegrad._src.keras import initializers
+from finegrad._src.keras import dtype_policies, initializers, quantizers
+from finegrad._src.keras.layers.int4_and_float8 import (SAVED_ORDER, build_float8,
+                                                          quantize_int4)
+from finegrad._src.keras.layers.gptq_layers import build_gptq, drop_float_kernel
+from finegrad._src.keras.layers.lora_merging import merged_lora_weights
 from finegrad._src.ops.array.structural import cast, convert_to_tensor, reshape, transpose
 from finegrad._src.ops.linalg import products as linalg
 from finegrad._src.ops.math import elementwise as ew
@@ -62,14 +65,24 @@ def _abs_max_numpy(w, axis):
 
 
 def quantized_dtype(kwargs: dict) -> Any:
-    """The quantization mode of a Keras ``QuantizedDTypePolicy`` config passed as ``dtype``
-    (a quantized layer's config), which is replaced in ``kwargs`` by its source dtype; None
-    for any other dtype."""
+    """The quantized policy passed as ``dtype`` (a quantized layer's config: a Keras
+    ``QuantizedDTypePolicy``/``Int4DTypePolicy``/``QuantizedFloat8DTypePolicy``, its dict or
+    its name), which is replaced in ``kwargs`` by its source dtype; None for any other."""
     dtype = kwargs.get("dtype")
-    if not (isinstance(dtype, dict) and dtype.get("class_name") == "QuantizedDTypePolicy"):
+    if (isinstance(dtype, dict) and "Quantized" in str(dtype.get("class_name"))) or \
+            (isinstance(dtype, dict) and dtype.get("class_name") in (
+                "Int4DTypePolicy", "GPTQDTypePolicy", "AWQDTypePolicy")) or \
+            (isinstance(dtype, str) and "_from_" in dtype):
+        if isinstance(dtype, dict) and dtype.get("class_name") == "AWQDTypePolicy":
+            raise NotImplementedError(f"keras.layers: the dtype policy AWQDTypePolicy (mode "
+                                      f"{dtype['config'].get('mode')!r}) is not implemented "
+                                      f"in finegrad.keras; expected one of "
+                                      f"{quantizers.IMPLEMENTED_MODES}")
+        dtype = dtype_policies.get(dtype)
+    if not isinstance(dtype, dtype_policies.QuantizedDTypePolicy):
         return None
-    kwargs["dtype"] = dtype["config"].get("source_name")
-    return dtype["config"]["mode"]
+    kwargs["dtype"] = dtype.source_name
+    return dtype
 
 
 class _AdaptedWeight:
@@ -92,7 +105,8 @@ class _AdaptedWeight:
 
 
 class KernelAdapters:
-    """LoRA and int8 quantization over one weight (``kernel``, or ``embeddings``)."""
+    """LoRA and quantization (int8, int4, float8, GPTQ) over one weight (``kernel``, or
+    ``embeddings``)."""
 
     if TYPE_CHECKING:   # a mixin of `Layer`s: their attributes (and the weights it adds)
         def __getattr__(self, name: str) -> Any: ...
@@ -102,24 +116,35 @@ class KernelAdapters:
     embeddings = _AdaptedWeight("embeddings")
     lora_enabled = False
     quantization_mode = None
-    _pending_quantization = None
+    _pending_quantization: Any = None
+    _quantize_inputs = True
+    _int4_block_size: Any = None
+
+    _quantization_modes: tuple[str, ...] = ("int8", "int4", "float8", "gptq")
 
     def _build_adapters(self):
-        """At the end of ``build``: LoRA from ``lora_rank``, then the quantization a
-        quantized config asked for (its int8 weights are then loaded over)."""
+        """At the end of ``build``: the quantization a quantized config asked for (its
+        weights are then loaded over), then LoRA from ``lora_rank``."""
+        policy = self._pending_quantization
+        if policy:
+            config = self.quantization_config
+            if config is None and policy.quantization_mode == "int4":
+                size = getattr(policy, "block_size", -1)
+                config = quantizers.Int4QuantizationConfig(block_size=size)
+            if config is None and policy.quantization_mode == "gptq":
+                config = quantizers.GPTQConfig(None, None, weight_bits=policy.weight_bits,
+                                               group_size=policy.group_size)
+            self.quantize(policy.quantization_mode, type_check=False, config=config)
+            if policy.quantization_mode == "gptq":     # a saved layer is calibrated
+                drop_float_kernel(self)
+            self._dtype_policy = policy
         if self.lora_rank:
             self.enable_lora(self.lora_rank, self.lora_alpha)
-        if self._pending_quantization:
-            self.quantize(self._pending_quantization)
 
     def _init_adapters(self, lora_rank, lora_alpha, quantization_config):
-        if quantization_config is not None:
-            raise NotImplementedError(f"keras.layers.{type(self).__name__}: "
-                                      f"quantization_config is not implemented (use "
-                                      f"quantize('int8'))")
         self.lora_rank = lora_rank
         self.lora_alpha = lora_alpha if lora_alpha is not None else lora_rank
-        self.quantization_config = None
+        self.quantization_config = quantizers.deserialize(quantization_config)
 
     def _lora_names(self):
         return f"lora_{self._adapted}_a", f"lora_{self._adapted}_b"
@@ -141,8 +166,13 @@ class KernelAdapters:
         if self.lora_enabled:
             raise ValueError(f"{where}: lora is already enabled. This can only be done once "
                              f"per layer.")
+        if self.quantization_mode == "gptq":
+            raise NotImplementedError(f"{where}: lora is not currently supported with GPTQ "
+                                      f"quantization.")
         base = self._stored_weight()
         shape = tuple(base.shape)
+        if self.quantization_mode == "int4":      # the unpacked weight's shape
+            shape = tuple(self._int4_shape)
         regularizer = getattr(self, f"{self._adapted}_regularizer", None)
         a_name, b_name = self._lora_names()
         self.__dict__["_locked"] = False
@@ -165,6 +195,12 @@ class KernelAdapters:
         """The kernel's variable (``layer.kernel`` is the merged kernel with LoRA on)."""
         return self.__dict__[f"_{self._adapted}"]
 
+    def stored(self, name: str) -> Any:
+        """The variable ``name`` (the kernel's own for ``kernel``/``embeddings``), or None."""
+        if name == self._adapted:
+            return self.__dict__.get(f"_{name}")
+        return getattr(self, name, None)
+
     def _lora_delta(self):
         a, b = (getattr(self, n) for n in self._lora_names())
         return (self.lora_alpha / self.lora_rank) * linalg.matmul(a, b)
@@ -174,27 +210,74 @@ class KernelAdapters:
         base = self._stored_weight()
         if not self.lora_enabled:
             return base
+        if self.quantization_mode == "int4":     # Keras's property: the unpacked values
+            base = reshape(quantizers.unpack_int4(base, self._int4_length),
+                           list(self._int4_shape))
+        if self.quantization_mode is not None:   # Keras adds the update to the int8 values
+            base = cast(base, "float32")
         return cast(base + self._lora_delta(), self.compute_dtype)
 
     def quantize(self, mode: Any = None, type_check: bool = True, config: Any = None) -> None:
-        """Quantize the weight in place (``"int8"``; Keras's other modes are
-        NotImplementedError).
+        """Quantize the layer in place: ``"int8"``, ``"int4"`` (`Dense`, `Embedding`) or
+        ``"float8"`` (`Dense`, `EinsumDense`), with a ``keras.quantizers`` config or the
+        mode's default one, as Keras does.
 
         Raises:
-            NotImplementedError: for another mode, a subclass (with ``type_check``), or a
-                ``config``.
+            ValueError: for an unknown mode, a contradicting config, a layer not built or
+                already quantized.
+            NotImplementedError: for a subclass (with ``type_check``), a mode the layer does
+                not have, custom quantizers, "gptq" and "awq".
         """
         name = type(self).__name__
+        where = f"{name}.quantize"
+        config = quantizers.resolve_config(mode, config, where)
+        mode = config.mode
+        if not self.built:
+            raise ValueError(f"{where}: Cannot quantize a layer that isn't yet built. Layer "
+                             f"'{self.name}' (of type '{name}') is not built yet.")
+        if self.quantization_mode is not None:
+            raise ValueError(f"{where}: Layer '{self.name}' is already quantized with "
+                             f"dtype_policy='{self.dtype_policy.name}'. Received: mode={mode}")
+        if mode == "int8" and self.compute_dtype == "float16":
+            raise ValueError(f"{where}: Quantization mode='int8' doesn't work well with "
+                             f"compute_dtype='float16'. Received: dtype policy "
+                             f"{self.dtype_policy.name!r}")
         if type_check and (name not in ("Dense", "EinsumDense", "Embedding") or
                            type(self).__module__ != "finegrad._src.keras.layers.core"):
             raise NotImplementedError(f"Layer {name} does not have a `quantize()` method "
                                       f"implemented.")
-        if mode != "int8" or config is not None:
-            raise NotImplementedError(f"{name}.quantize: finegrad.keras implements the 'int8' "
-                                      f"mode (without a config); got mode={mode!r}")
-        if self.quantization_mode is not None:
-            raise ValueError(f"{name}.quantize: the layer is already quantized "
-                             f"({self.quantization_mode})")
+        if mode not in self._quantization_modes:
+            raise NotImplementedError(f"{where}: Invalid quantization mode. Expected one of "
+                                      f"{self._quantization_modes}. Received: "
+                                      f"quantization_mode={mode}")
+        self._check_quantizers(config, where)
+        if mode == "int8":
+            self._quantize_int8(config)
+        elif mode == "int4":
+            quantize_int4(self, config)
+        elif mode == "gptq":
+            build_gptq(self, config, self._pending_quantization)
+        else:
+            build_float8(self, self._pending_quantization)
+        self.quantization_config, self.quantization_mode = config, mode
+        source = self.dtype_policy.name
+        block = getattr(self, "_int4_block_size", None)
+        label = f"int4/{-1 if block is None else block}" if mode == "int4" else \
+            config.dtype_policy_string() if mode == "gptq" else mode
+        self._dtype_policy = dtype_policies.get(f"{label}_from_{source}")
+
+    def _check_quantizers(self, config, where):
+        """Custom quantizers are not implemented: only the defaults (or none for the
+        inputs, weight-only int8)."""
+        act = config.activation_quantizer
+        if config.weight_quantizer is not None or (act is not None and not (
+                config.mode == "int8" and act.is_default_activation_quantizer())):
+            raise NotImplementedError(f"{where}: custom quantizers are not implemented in "
+                                      f"finegrad.keras; expected weight_quantizer=None and "
+                                      f"the default activation_quantizer (or None), got "
+                                      f"{quantizers.serialize(config)}")
+
+    def _quantize_int8(self, config):
         base = self._stored_weight()
         q, scale = _abs_max_numpy(base.numpy(), self._weight_reduced_axes())
         self.__dict__["_locked"] = False
@@ -211,30 +294,35 @@ class KernelAdapters:
         scale_var.assign(scale)
         setattr(self, self._adapted, stored)
         setattr(self, f"{self._adapted}_scale", scale_var)
-        self.quantization_mode = "int8"
+        self._quantize_inputs = config.activation_quantizer is not None
+
+    def _saved_variables(self) -> list:
+        """The variables in the order Keras's ``save_own_variables`` writes them (its
+        ``variable_serialization_spec``); LoRA's factors are merged into the weight."""
+        if self.lora_enabled:
+            return merged_lora_weights(self)
+        out = []
+        for name in SAVED_ORDER[self.quantization_mode]:
+            v = self.stored(name.format(w=self._adapted))
+            if v is not None:
+                out.append(v)
+        return out
+
+    def saved_variables(self, variables: list) -> list:
+        """What Keras's ``save_own_variables`` stores in place of the layer's ``variables``:
+        `_saved_variables`, then the other weights of a subclass (not LoRA's, nor a GPTQ
+        layer's float kernel)."""
+        spec = self._saved_variables()
+        used = [getattr(v, "variable", v) for v in spec] + \
+            [self.__dict__.get(n) for n in self._lora_names()] + \
+            [self.__dict__.get(f"_{self._adapted}")]
+        return spec + [v for v in variables if all(v is not u for u in used)]
 
     def _weight_reduced_axes(self):
         return 0
 
-    def _scale_in_kernel_layout(self, scale):
-        return scale      # one per output unit: broadcasts over the kernel's last axis
-
-    def saved_variables(self, variables: list) -> list:
-        """What Keras's ``save_own_variables`` stores, in place of the layer's ``variables``:
-        the kernel, the bias, the int8 scale, in that order (Keras's serialization spec; other
-        weights of a subclass after them), and with LoRA on the kernel merged with its update
-        (`MergedKernel`) and not LoRA's two weights."""
-        lora = [self.__dict__.get(n) for n in self._lora_names()]
-        base = self._stored_weight()
-        scale = self.__dict__.get(f"{self._adapted}_scale")
-        merged = MergedKernel(self) if self.lora_enabled else None
-        spec = [base, self.__dict__.get("bias"), scale]
-        out = [v for v in spec if v is not None] + [
-            v for v in variables if all(v is not w for w in spec + lora)]
-        if merged is not None:
-            out = [merged if v is base else merged.scale if v is scale and merged.scale
-                   else v for v in out]
-        return out
+    def _int8_scale_in_weight_layout(self):
+        return self.kernel_scale.numpy()
 
     def _scale_for_storage(self, scale):
         return np.squeeze(scale, axis=0)
@@ -245,12 +333,15 @@ class KernelAdapters:
         kernel = convert_to_tensor(self._stored_weight())
         kernel_scale = convert_to_tensor(self.kernel_scale)
         compute = self.compute_dtype
+        quantize_inputs = self._quantize_inputs
 
         @custom_gradient
         def product(x, k, k_scale):
             def grad(upstream):
                 float_kernel = cast(k, compute) / k_scale
                 return linalg.matmul(upstream, transpose(float_kernel)), None, None
+            if not quantize_inputs:    # weight-only (an int8 config without activations)
+                return cast(linalg.matmul(x, cast(k, x.dtype)), compute) / k_scale, grad
             xq, x_scale = abs_max_quantize(x, -1)
             y = linalg.matmul(cast(xq, "int32"), cast(k, "int32"))
             return cast(y, compute) / (k_scale * x_scale), grad
@@ -263,65 +354,11 @@ class KernelAdapters:
 
     def adapter_config(self) -> Any:
         """The config keys Keras adds: the quantization config, and LoRA's when set."""
-        config: dict[str, Any] = {"quantization_config": None}
-        if self.quantization_mode is not None:
-            config["dtype"] = {"module": "keras.dtype_policies",
-                               "class_name": "QuantizedDTypePolicy",
-                               "config": {"mode": self.quantization_mode,
-                                          "source_name": self.dtype_policy.name},
-                               "registered_name": None}
+        config: dict[str, Any] = {
+            "quantization_config": quantizers.serialize(self.quantization_config)}
         if self.lora_rank:
             config.update(lora_rank=self.lora_rank, lora_alpha=self.lora_alpha)
         return config
-
-
-class MergedKernel:
-    """The kernel as a LoRA layer saves and loads it (Keras's ``save_own_variables`` /
-    ``load_own_variables``): its value the merged kernel (an int8 one quantized again, its
-    new scale in ``scale``); loading assigns the kernel and sets LoRA's weights to zeros."""
-
-    def __init__(self, layer: Any) -> None:
-        self.layer = layer
-        self.variable = layer._stored_weight()
-        self.name, self.shape, self.dtype = self.variable.name, self.variable.shape, \
-            self.variable.dtype
-        self.scale = _MergedScale(self) if layer.quantization_mode == "int8" else None
-
-    def _merged(self):
-        layer = self.layer
-        delta = np.asarray(layer._lora_delta().numpy())
-        if layer.quantization_mode != "int8":
-            return np.asarray(layer.effective_kernel().numpy()), None
-        scale = getattr(layer, f"{layer._adapted}_scale").numpy()
-        float_kernel = self.variable.numpy().astype("float32") / \
-            np.asarray(layer._scale_in_kernel_layout(scale))
-        q, new_scale = _abs_max_numpy(float_kernel + delta, layer._weight_reduced_axes())
-        return q, layer._scale_for_storage(new_scale)
-
-    def numpy(self) -> Any:
-        return self._merged()[0]
-
-    def assign(self, value: Any) -> None:
-        self.variable.assign(value)
-        for name in self.layer._lora_names():
-            lora = getattr(self.layer, name)
-            lora.assign(np.zeros(tuple(lora.shape), lora.dtype._np))
-
-
-class _MergedScale:
-    """The int8 scale of a merged LoRA kernel (saved), or the stored scale (loaded)."""
-
-    def __init__(self, kernel: MergedKernel) -> None:
-        self.kernel = kernel
-        self.variable = getattr(kernel.layer, f"{kernel.layer._adapted}_scale")
-        self.name, self.shape, self.dtype = self.variable.name, self.variable.shape, \
-            self.variable.dtype
-
-    def numpy(self) -> Any:
-        return np.asarray(self.kernel._merged()[1])
-
-    def assign(self, value: Any) -> None:
-        self.variable.assign(value)
 
 
 def einsum_labels(equation: str, input_rank: int) -> tuple[str, str, str]:
@@ -383,6 +420,8 @@ def int8_einsum(layer: Any, inputs: Any) -> Any:
             float_kernel = cast(k, compute) / layout.to_kernel_layout(k_scale, tuple(k.shape))
             return linalg.einsum(f"{layout.out},{layout.w}->{layout.x}", upstream,
                                  float_kernel), None, None
+        if not layer._quantize_inputs:    # weight-only
+            return cast(linalg.einsum(equation, x, cast(k, x.dtype)), compute) / k_scale, grad
         xq, x_scale = abs_max_quantize(x, layout.reduced(layout.x))
         x_scale = layout.to_output_layout(x_scale, layout.x, reshape, transpose,
                                           lambda t: [-1 if d is None else d

@@ -229,8 +229,9 @@ class Optimizer:
             [initializer] * len(names)
         slots: tuple[list[Any], ...] = tuple([] for _ in names)
         for v in trainable_variables:     # Keras's order: each variable's slots together
-            for k, (n, i) in enumerate(zip(names, inits, strict=True)):
-                slots[k].append(self.add_variable_from_reference(v, n, i))
+            for k, (n, i) in enumerate(zip(names, inits, strict=True)):   # (None: overwritten)
+                slots[k].append(None if getattr(v, "overwrite_with_gradient", False)
+                                else self.add_variable_from_reference(v, n, i))
         return slots[0] if isinstance(name, str) else slots
 
     def build(self, variables: Any) -> None:
@@ -239,8 +240,8 @@ class Optimizer:
         if self.use_ema:
             self._ema_averages = self.add_optimizer_variables(variables, "average")
         if self.gradient_accumulation_steps:
-            self._accumulated = self.add_optimizer_variables(variables,
-                                                             "gradient_accumulator")
+            self._accumulated = [self.add_variable_from_reference(v, "gradient_accumulator")
+                                 for v in variables]
         self._index = {id(v): i for i, v in enumerate(variables)}
         self._trainable_variables = variables[:]
         self.built = True
@@ -293,10 +294,12 @@ class Optimizer:
             return
         variables = self._variables_for(grads, trainable_variables)
         grads, variables = self._filter_empty_gradients(grads, variables)
+        grads, variables = self._overwrite_with_gradients(grads, variables)
         if self.loss_scale_factor is not None:
             grads = [sparse_rows.map_values(g, lambda t: t / self.loss_scale_factor)
                      for g in grads]
-        self._backend_apply_gradients(grads, variables)
+        if grads:
+            self._backend_apply_gradients(grads, variables)
         for v in variables:
             if getattr(v, "constraint", None) is not None:
                 v.assign(v.constraint(v))
@@ -333,6 +336,25 @@ class Optimizer:
         return [g if sparse_rows.is_sparse(g) else convert_to_tensor(g) for g, _ in kept], \
             [v for _, v in kept]
 
+    def _overwrite_with_gradients(self, grads, variables):
+        """Assign each ``overwrite_with_gradient`` variable its gradient (float8's scales
+        and histories; under gradient accumulation, the maximum over the accumulated steps)
+        and leave the other pairs to the update."""
+        rest: tuple[list, list] = ([], [])
+        for g, v in zip(grads, variables, strict=True):
+            if not getattr(v, "overwrite_with_gradient", False):
+                rest[0].append(g)
+                rest[1].append(v)
+            elif not self.gradient_accumulation_steps:
+                v.assign(g)
+            else:
+                due = ew.equal((self._iterations + 1) % self.gradient_accumulation_steps, 0)
+                acc = self._accumulated[self._get_variable_index(v)]
+                top = maximum(g, acc.read_value())
+                v.assign(ew.where(due, top, v.read_value()))
+                acc.assign(ew.where(due, acc * 0, top))
+        return rest
+
     def _backend_apply_gradients(self, grads, variables):
         if self.gradient_accumulation_steps:
             self._accumulate_then_apply(grads, variables)
@@ -344,6 +366,8 @@ class Optimizer:
                 due = ew.equal((self.iterations + 1) % self.ema_overwrite_frequency, 0)
                 for var, avg in zip(self._trainable_variables, self._ema_averages,
                                     strict=True):
+                    if avg is None:
+                        continue
                     var.assign(ew.where(due, avg.read_value(), var.read_value()))
 
     def _clip_decay_update(self, grads, variables):
@@ -412,6 +436,8 @@ class Optimizer:
 
     def _update_ema(self, variables):
         for var, avg in zip(variables, self._ema_averages, strict=True):
+            if avg is None:
+                continue
             momentum = cast(ew.not_equal(self.iterations, 0), var.dtype) * self.ema_momentum
             avg.assign(momentum * avg + (1 - momentum) * var)
 
@@ -419,7 +445,8 @@ class Optimizer:
         """With ``use_ema``, copy the moving averages into the model's variables."""
         if self.use_ema:
             for var, avg in zip(var_list, self._ema_averages, strict=True):
-                var.assign(avg)
+                if avg is not None:
+                    var.assign(avg)
 
     # --- helpers subclasses use (Keras's names) --------------------------------------------
 

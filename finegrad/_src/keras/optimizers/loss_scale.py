@@ -77,9 +77,11 @@ class LossScaleOptimizer(Optimizer):
 
     def _apply_finite(self, grads, trainable_variables):
         scale = self.dynamic_scale.read_value()
-        self.inner_optimizer.apply(
-            [None if g is None else convert_to_tensor(g) / cast(scale, convert_to_tensor(g).dtype)
-             for g in grads], trainable_variables)
+        tvs = trainable_variables or self.inner_optimizer._trainable_variables
+        self.inner_optimizer.apply(   # (float8's state takes its gradient unscaled, as Keras's)
+            [g if g is None or getattr(v, "overwrite_with_gradient", False)
+             else convert_to_tensor(g) / cast(scale, convert_to_tensor(g).dtype)
+             for g, v in zip(grads, tvs, strict=True)], trainable_variables)
 
         def grow():
             self.step_counter.assign(self.step_counter * 0)

@@ -22,7 +22,8 @@ if TYPE_CHECKING:   # annotations only: nothing imported at run time
 # TensorFlow's allowed types: numbers (bool and strings are refused)
 _KINDS = "iufc"
 
-bitcast_p = def_nondiff(Primitive("bitcast", unify=False, fresh=True))
+# (not ``fresh``: its impl returns a view of its input, which may be a read-only buffer)
+bitcast_p = def_nondiff(Primitive("bitcast", unify=False))
 
 
 # ``axis``: 0 keeps the shape, k > 1 appends an axis of k, -1 drops the last axis

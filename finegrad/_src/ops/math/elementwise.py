@@ -19,6 +19,7 @@ from finegrad._src.ops.zeros_and_axes import zeros_cotangent, instantiate_zeros
 from finegrad._src.ops.declare import unary
 from finegrad._src.ops.array.boolean_mask import true_coordinates
 from finegrad._src.ops.math.complex_numbers import conj_if_complex, ordered, real
+from finegrad._src.errors import InvalidArgumentError
 from finegrad._src.tensor import Tensor
 
 from typing import TYPE_CHECKING, Any
@@ -208,7 +209,11 @@ square_p, square = unary("square", np.square, lambda x, out: 2 * x, """Elementwi
 
     >>> import finegrad as fg
     >>> fg.square(fg.constant(3.)).numpy()
-    np.float32(9.0)""", numexpr="{0} * {0}", scale=lambda g, x, out: (g * 2) * x)
+    np.float32(9.0)
+
+    Integers are squared in their own dtype (wrapping on overflow, as TensorFlow's kernel);
+    they get no gradient.""", numexpr="{0} * {0}", scale=lambda g, x, out: (g * 2) * x,
+                         ints=True)
 # (g * 2) * x rather than g * (2 * x): the same two passes in general, one when g is a
 # broadcast scalar (a scaled seed), since g * 2 then stays a broadcast scalar
 
@@ -228,7 +233,10 @@ relu_p, relu = unary("relu", _relu_impl, lambda x, out: cast(x > 0, x.dtype),
 
     >>> import finegrad as fg
     >>> fg.nn.relu(fg.constant([-1., 2.])).numpy()
-    array([0., 2.], dtype=float32)""", features=True, real=True, lower=_relu_lower)
+    array([0., 2.], dtype=float32)
+
+    Integer inputs give their own dtype (as TensorFlow's kernel); they get no gradient.""",
+                      features=True, real=True, lower=_relu_lower, ints=True)
 
 # ---- fused derivatives (TensorFlow's TanhGrad and SigmoidGrad): one op, not three ------------
 
@@ -327,7 +335,14 @@ def abs(x: TensorLike, name: str | None = None) -> Tensor:  # TensorFlow's publi
     >>> import finegrad as fg
     >>> fg.abs(fg.constant([-2, 3])).numpy()
     array([2, 3], dtype=int32)
+
+    Raises:
+        TypeError: for a bool tensor (TensorFlow has no bool kernel).
     """
+    value = x._value if isinstance(x, Tensor) else x if isinstance(
+        x, (bool, np.bool_, np.ndarray, list, tuple)) else None
+    if value is not None and np.asarray(value).dtype == np.bool_:
+        raise TypeError("finegrad.abs: not defined for inputs of dtype bool")
     return bind(abs_p, x)
 
 
@@ -414,8 +429,9 @@ where_p = Primitive("select", unify=(1, 2), batch_rule=True, elementwise=True, f
 def where(condition: Any, x: Any = None, y: Any = None, name: str | None = None) -> Tensor:
     """Elementwise ``x`` where ``condition`` else ``y``, with broadcasting (primitive ``select``).
 
-    With only ``condition``, the int64 coordinates of its true entries, shape
-    ``(count, rank)`` (not differentiable). Their number depends on the values: inside
+    With only ``condition``, the int64 coordinates of its true (for a numeric condition,
+    nonzero) entries, shape ``(count, rank)`` (not differentiable). With ``x`` and ``y`` the
+    condition must be bool, as TensorFlow's ``SelectV2``. The count depends on the values: inside
     `finegrad.function` a call with another count than the traced one runs eagerly, and a
     TF1 `Session` run raises InvalidArgumentError (it has no Python to run again).
 
@@ -424,10 +440,16 @@ def where(condition: Any, x: Any = None, y: Any = None, name: str | None = None)
     array([1., 2.], dtype=float32)
     """
     c = condition if type(condition) is Tensor else convert_to_tensor(condition)
-    if c._value.dtype != np.bool_:
-        raise TypeError(f"finegrad.where: condition must be bool, got {c.dtype.name}")
+    kind = c._value.dtype.kind
     if x is None and y is None:   # its shape depends on the values (see boolean_mask.py)
-        return true_coordinates(c)
+        if kind not in "biufc":
+            raise InvalidArgumentError(f"finegrad.where: condition must be a bool or numeric "
+                                       f"tensor, got {c.dtype.name}")
+        return true_coordinates(c if kind == "b" else not_equal(c, zeros_like(c)))
+    if kind != "b":
+        raise InvalidArgumentError(f"finegrad.where: with x and y, condition must be bool "
+                                   f"(as TensorFlow's SelectV2), got {c.dtype.name}; compare "
+                                   f"it first, e.g. finegrad.not_equal(condition, 0)")
     if x is None or y is None:
         raise ValueError("finegrad.where: give both x and y, or neither")
     try:

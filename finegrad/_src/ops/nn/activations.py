@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import math
 
+from finegrad._src import dtypes
+from finegrad._src.ops.array.structural import cast, concat
 from finegrad._src.ops.math import elementwise as ew
 from finegrad._src.ops.math import arithmetic as ar
 from finegrad._src.ops.special.error_and_gamma import erfc
@@ -30,8 +32,13 @@ def leaky_relu(features: TensorLike, alpha: float = 0.2, name: str | None = None
     >>> import finegrad as fg
     >>> fg.nn.leaky_relu(fg.constant([-2., 3.])).numpy()
     array([-0.4,  3. ], dtype=float32)
+
+    Integer features are cast to float32 first, as TensorFlow does (no gradient reaches the
+    integers).
     """
     x = convert_to_tensor(features)
+    if x.dtype.is_integer:
+        x = cast(x, dtypes.float32)
     return ew.where(x > 0, x, x * alpha)
 
 
@@ -93,6 +100,18 @@ def silu(features: TensorLike, beta: float = 1.0, name: str | None = None) -> Te
 
 
 swish = silu
+
+
+def crelu(features: TensorLike, name: str | None = None, axis: int = -1) -> Tensor:
+    """``concat([relu(x), relu(-x)], axis)``: the positive and negative parts side by side
+    (signed integers too, in their dtype, as TensorFlow).
+
+    >>> import finegrad as fg
+    >>> fg.nn.crelu(fg.constant([[-1., 2.]])).numpy()
+    array([[0., 2., 1., 0.]], dtype=float32)
+    """
+    x = convert_to_tensor(features)
+    return concat([ew.relu(x), ew.relu(ar.negative(x))], axis)
 
 
 def relu6(features: TensorLike, name: str | None = None) -> Tensor:

@@ -59,7 +59,16 @@ def weighted(fn, framework, weights):
     _, _, total = _kit(framework)
 
     def g(*xs):
-        ys = [total(y, weights(y.shape)) for y in _outputs(fn(*xs))]
+        outs = _outputs(fn(*xs))
+        if framework == "finegrad":
+            for y in outs:
+                if not isinstance(y, Tensor):
+                    name = getattr(fn, "__qualname__", type(fn).__name__)
+                    raise TypeError(f"finegrad.testing.sweep: {name} returned a "
+                                    f"{type(y).__name__}, not a finegrad Tensor: write it "
+                                    f"with finegrad ops, or give a NumPy black box "
+                                    f"(value, grad) with framework='numpy'")
+        ys = [total(y, weights(y.shape)) for y in outs]
         out = ys[0]
         for y in ys[1:]:
             out = out + y
@@ -98,17 +107,22 @@ def on_line(fn, framework, ps, ds, weights):
         if any(ndim(t) != 0 for t in ts):
             raise ValueError("a line of a vector sweep takes one point at a time")
         return g(*[t * const(d, t) + const(p, t) for t, p, d in zip(ts, ps, ds, strict=True)])
+    if framework == "tensorflow":   # forward mode along the line would miss the rule too
+        from finegrad._src.testing.frameworks.tensorflow_rules import _is_custom_gradient
+        line._tf_custom_gradient = _is_custom_gradient(fn)
     return line
 
 
-def gradient_at(fn, framework, xs, dtype):
+def gradient_at(fn, framework, xs, dtype, keep_shape=False):
     """The reverse-mode gradient of the scalar ``fn`` (see `weighted`) at ``xs`` (arrays),
-    computed in ``dtype`` by ``framework``'s own autodiff: one float64 array per input."""
+    computed in ``dtype`` by ``framework``'s own autodiff: one float64 array per input (of
+    the shape the rule gives with ``keep_shape``, else of the input's)."""
     xs = [np.asarray(x, dtype) for x in xs]
     if framework == "numpy":
         value, grad = fn(*xs)
-        return [np.broadcast_to(np.asarray(g, np.float64), x.shape).copy()
-                for g, x in zip(_outputs(grad(np.ones_like(value))), xs, strict=True)]
+        gs = [np.asarray(g, np.float64) for g in _outputs(grad(np.ones_like(value)))]
+        return gs if keep_shape else [np.broadcast_to(g, x.shape).copy()
+                                      for g, x in zip(gs, xs, strict=True)]
     if framework == "torch":
         import torch
         ts = [torch.tensor(x, requires_grad=True) for x in xs]

@@ -8,6 +8,8 @@ the backend named by ``backend=`` (``--backend``), by default the active one
 (``finegrad.ops.backend()``), inside ``finegrad.ops.backend_scope``.
 """
 import functools
+import sys
+import types
 
 # a finegrad.ops backend -> the framework whose autodiff runs it
 _FRAMEWORK_OF = {"finegrad": "finegrad", "jax": "jax", "torch": "torch",
@@ -30,9 +32,48 @@ def is_ops_rule(fn):
 
 
 def is_keras_rule(fn):
-    """Whether ``fn`` is a `keras.ops.custom_gradient` function (of any Keras backend)."""
-    return (type(fn).__module__ or "").startswith("keras.") or \
-        (getattr(fn, "__module__", None) or "").startswith("keras.src.backend")
+    """Whether ``fn`` is a `keras.ops.custom_gradient` function (of any Keras backend).
+
+    On Keras's TensorFlow backend ``keras.ops.custom_gradient`` is ``tf.custom_gradient``
+    itself, so such a rule is known by what it is written with: a TensorFlow custom
+    gradient whose function uses Keras (``keras.ops`` names), with Keras on tensorflow."""
+    if (type(fn).__module__ or "").startswith("keras.") or \
+            (getattr(fn, "__module__", None) or "").startswith("keras.src.backend"):
+        return True
+    keras = sys.modules.get("keras")
+    inner = getattr(fn, "__wrapped__", None)
+    if keras is None or not (type(fn).__module__ or "").startswith("tensorflow") or \
+            not isinstance(inner, types.FunctionType):
+        return False
+    try:
+        on_tf = keras.config.backend() == "tensorflow"
+    except AttributeError:     # not Keras 3
+        return False
+    return on_tf and _uses_keras(inner)
+
+
+def _uses_keras(fn):
+    """Whether the names ``fn``'s code (its nested functions included) reads are Keras's:
+    a module or a function of the ``keras`` package, as a global or a closure variable."""
+    scope = dict(fn.__globals__)
+    for name, cell in zip(fn.__code__.co_freevars, fn.__closure__ or (), strict=False):
+        try:
+            scope[name] = cell.cell_contents
+        except ValueError:     # an empty cell
+            continue
+    codes, names = [fn.__code__], set()
+    while codes:
+        code = codes.pop()
+        names.update(code.co_names, code.co_freevars)
+        codes += [c for c in code.co_consts if isinstance(c, types.CodeType)]
+    for name in names & scope.keys():
+        obj = scope[name]
+        owner = obj.__name__ if isinstance(obj, types.ModuleType) else \
+            getattr(obj, "__module__", None)
+        if isinstance(owner, str) and owner.split(".")[0] == "keras":
+            return True
+    return False
+
 
 
 def user_function(fn):

@@ -1,0 +1,239 @@
+"""Element iterators that survive an error, for ``Dataset.ignore_errors``.
+
+``tf.data`` keeps each stage's position when an element fails: ``ignore_errors`` asks again
+and the stages go on from the next input element. A Python generator that raised is
+finished, so the stages that commonly raise (`map`, `filter`, `from_generator`) and the
+common ones between them and ``ignore_errors`` (`batch`, `padded_batch`, `repeat`,
+`enumerate`, `zip`, `take`, `skip`, `prefetch`, another ``ignore_errors``) iterate with
+`Resumable`, which stays usable after an element raised; the generator stages `shuffle`,
+`cache`, `concatenate`, `interleave`, `unbatch`, `scan` and `take_while` read their input
+through `guarded`, which drops a failed element before the generator sees it.
+An error that passed through any other stage (a generator, such as `batch`'s) left that
+stage finished: ``ignore_errors`` then raises `UnimplementedError` rather than end the
+dataset early.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+from typing import Any
+
+from finegrad._src.errors import UnimplementedError
+
+
+class Resumable:
+    """An iterator calling ``step(self)`` for each element; ``step`` takes its input
+    elements with ``self.pull()``. An error raised by ``step`` leaves it usable, unless the
+    error came out of an input stage that cannot resume (then `broken` is set). With
+    ``source`` (a Python generator as the input, `from_generator`), an error from the
+    input ends it, as in ``tf.data``."""
+
+    def __init__(self, step: Any, input: Any, source: bool = False) -> None:
+        self._step, self._input, self._source = step, input, source
+        self.broken = False
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        return self._step(self)
+
+    def pull(self) -> Any:
+        """The next input element (StopIteration at the end)."""
+        try:
+            return next(self._input)
+        except StopIteration:
+            raise
+        except Exception:
+            inp = self._input
+            if not self._source and (not isinstance(inp, Resumable) or inp.broken):
+                self.broken = True
+            raise
+
+
+_IGNORING = threading.local()     # .stack: the log_warning of each active ignore_errors
+
+
+def _ignoring():
+    stack = getattr(_IGNORING, "stack", None)
+    return stack[-1] if stack else None
+
+
+def _log_dropped(e):
+    logging.getLogger("finegrad").warning("Dataset.ignore_errors: dropped an element: %s: %s",
+                                          type(e).__name__, e)
+
+
+def guarded(it: Any) -> Any:
+    """The input of a stage that is a Python generator: while an ``ignore_errors`` further
+    down is pulling, an element that fails in a resumable stage above is dropped here (the
+    generator never sees the error, and goes on as ``tf.data``'s stages do); otherwise the
+    error passes. An input that is not resumable is returned as it is."""
+    if not isinstance(it, Resumable):
+        return it
+
+    def elements():
+        while True:
+            try:
+                element = next(it)
+            except StopIteration:
+                return
+            except Exception as e:   # dropped only for an ignore_errors downstream
+                log = _ignoring()
+                if log is None or it.broken:
+                    raise
+                if log:
+                    _log_dropped(e)
+                continue
+            yield element
+    return elements()
+
+
+def ignoring_errors(it: Any, log_warning: bool) -> Any:
+    """The elements of ``it`` with those that raise dropped (``Dataset.ignore_errors``).
+
+    Raises:
+        UnimplementedError: when the error went through a stage that cannot resume.
+    """
+    def step(_):
+        while True:
+            stack = _IGNORING.__dict__.setdefault("stack", [])
+            stack.append(log_warning)
+            try:
+                return next(it)
+            except StopIteration:
+                raise
+            except Exception as e:   # tf.data drops an element whatever its error
+                if not isinstance(it, Resumable) or it.broken:
+                    raise UnimplementedError(
+                        f"Dataset.ignore_errors: an element raised {type(e).__name__} "
+                        f"inside a transformation that finegrad cannot resume after an error "
+                        f"(map, filter, from_generator, batch, repeat, enumerate, take, skip, "
+                        f"prefetch, shuffle, cache, concatenate, interleave, flat_map, unbatch, "
+                        f"padded_batch, scan, take_while and zip can); "
+                        f"apply ignore_errors directly after the transformation that raises"
+                    ) from e
+                if log_warning:
+                    _log_dropped(e)
+            finally:
+                stack.pop()
+    return Resumable(step, it)
+
+
+def mapped(it: Any, fn: Any, source: bool = False) -> Resumable:
+    """``fn`` of each element of ``it`` (``source``: see `Resumable`)."""
+    return Resumable(lambda r: fn(r.pull()), it, source)
+
+
+def filtered(it: Any, keep: Any) -> Resumable:
+    """The elements of ``it`` for which ``keep(element)`` is true."""
+    def step(r):
+        while True:
+            element = r.pull()
+            if keep(element):
+                return element
+    return Resumable(step, it)
+
+
+def taken(it: Any, n: int) -> Resumable:
+    """The first ``n`` elements of ``it`` (all with a negative ``n``)."""
+    count = [0]
+
+    def step(r):
+        if 0 <= n <= count[0]:
+            raise StopIteration
+        element = r.pull()
+        count[0] += 1
+        return element
+    return Resumable(step, it)
+
+
+def skipped(it: Any, n: int) -> Resumable:
+    """All but the first ``n`` elements of ``it`` (none with a negative ``n``)."""
+    left = [n]
+
+    def step(r):
+        if left[0] < 0:
+            raise StopIteration
+        while left[0] > 0:
+            try:
+                r.pull()
+            except StopIteration:
+                raise
+            except Exception:
+                left[0] = -1      # as tf.data: an error while skipping ends the dataset
+                raise
+            left[0] -= 1
+        return r.pull()
+    return Resumable(step, it)
+
+
+def batched(it: Any, size: int, drop_remainder: bool, stack: Any,
+            read_whole: bool = True) -> Resumable:
+    """Batches of ``size`` elements stacked by ``stack``; as in ``tf.data``, a batch in which
+    an element failed is dropped with the error: read to its end first (``batch``), or at
+    once (``read_whole=False``, ``padded_batch``)."""
+    done = [False]
+
+    def step(r):
+        if done[0]:
+            raise StopIteration
+        chunk, error = [], None
+        for _ in range(size):
+            try:
+                chunk.append(r.pull())
+            except StopIteration:
+                done[0] = True
+                break
+            except Exception as e:   # the batch fails; its other elements are still read
+                if r.broken or not read_whole:
+                    raise
+                error = error or e
+        if error is not None:
+            raise error
+        if not chunk or drop_remainder and len(chunk) < size:
+            raise StopIteration
+        return stack(chunk)
+    return Resumable(step, it)
+
+
+def repeated(make_iterator: Any, n: int) -> Resumable:
+    """The elements of ``make_iterator()`` ``n`` times over (forever when negative); an
+    empty pass ends it."""
+    state = {"rounds": 0, "fresh": True, "over": False}
+
+    def step(r):
+        while not state["over"]:
+            if r._input is None:
+                if 0 <= n <= state["rounds"]:
+                    break
+                r._input, state["fresh"] = make_iterator(), True
+            try:
+                element = r.pull()
+            except StopIteration:
+                r._input, state["rounds"] = None, state["rounds"] + 1
+                state["over"] = state["fresh"]
+                continue
+            state["fresh"] = False
+            return element
+        raise StopIteration
+    return Resumable(step, None)
+
+
+def zipped(its: list, pack: Any) -> Resumable:
+    """Tuples (``pack``) of one element of each iterator, as long as the shortest; as in
+    ``tf.data``, an error from one input loses the elements already taken from the inputs
+    before it in that step."""
+    def step(r):
+        elements = []
+        for it in its:
+            try:
+                elements.append(next(it))
+            except StopIteration:
+                raise
+            except Exception:
+                if not isinstance(it, Resumable) or it.broken:
+                    r.broken = True
+                raise
+        return pack(elements)
+    return Resumable(step, None)
