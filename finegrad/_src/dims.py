@@ -155,6 +155,21 @@ class Dim:
     def evaluate(self, env):
         return evaluate(self.poly, env)
 
+    def solve(self, size):
+        """``(symbol, value)`` making this Dim ``size`` when it is ``a*symbol + c`` (e.g. a
+        loop's outputs with a spare row, ``n + 1``); else None."""
+        name = self.symbol_name()
+        if name is not None:
+            return name, size
+        terms = dict(self.poly)
+        c = terms.pop((), 0)
+        if len(terms) != 1:
+            return None
+        (mono, a), = terms.items()
+        if len(mono) != 1 or not isinstance(mono[0], str) or (size - c) % a:
+            return None
+        return mono[0], (size - c) // a
+
     def __add__(self, other):
         if not _is_size(other):
             return NotImplemented

@@ -96,3 +96,33 @@ def live_graphs():
     """The TF1 graphs alive."""
     return [g for g in (r() for r in list(graphs.values())) if g is not None]
 MISSING = object()   # what a graph answers for a tensor it did not make
+
+
+# --- len() and iteration of graph tensors (Tensor.__len__, Tensor.__iter__) ----------------
+
+def graph_len(t):
+    """TensorFlow's TypeError for ``len()`` of a graph tensor: always in a TF1 graph, where
+    the length is not static in a function's."""
+    for g in live_graphs():
+        if g.tensor_attribute(t, "graph") is g:
+            raise TypeError(f"len is not well defined for a symbolic Tensor "
+                            f"({g.tensor_attribute(t, 'name')}). Please call `x.shape` "
+                            f"rather than `len(x)` for shape information.")
+    shape = t.shape
+    if shape.rank is None or (shape.rank and shape[0] is None):
+        raise TypeError(f"len is not well defined for a symbolic Tensor (of shape {shape}). "
+                        f"Please call `x.shape` rather than `len(x)` for shape information.")
+
+
+def graph_iter(t):
+    """TensorFlow's TypeError (OperatorNotAllowedInGraphError) for iterating over a tensor
+    of a TF1 graph, or of a function's graph along an axis whose length is not static (a
+    static one is unrolled, as TensorFlow's autograph would loop over it)."""
+    in_v1 = any(g.tensor_attribute(t, "graph") is g for g in live_graphs())
+    shape = t.shape
+    if in_v1 or shape.rank is None or (shape.rank and shape[0] is None):
+        raise TypeError("Iterating over a symbolic `finegrad.Tensor` is not allowed"
+                        + (" in graph execution: use finegrad.unstack, finegrad.map_fn or "
+                           "finegrad.while_loop" if in_v1 else
+                           f" when its length is not static (shape {shape}): use "
+                           f"finegrad.map_fn, finegrad.while_loop or a static shape"))

@@ -24,7 +24,8 @@ from finegrad._src.shapes import TensorShape
 from finegrad._src.state import state as _state
 from finegrad._src.state import watching_births as _watching_births
 from finegrad._src.graph_values import (MISSING, GraphOnly, OutOfScope,  # noqa: F401
-                                         add_graph, graphs, live_graphs)
+                                         add_graph, graph_iter, graph_len, graphs,
+                                         live_graphs)
 
 
 def _concrete(t, what):
@@ -199,6 +200,21 @@ class Tensor:
     def get_shape(self) -> TensorShape:
         return self.shape
 
+    def set_shape(self, shape: Any) -> None:
+        """Declare this tensor's static shape inside a graph (merged with what is known; a
+        ValueError where they conflict, as in TensorFlow); eagerly only a check."""
+        tracer = _state.tracer
+        if tracer is not None and tracer.knows(self):
+            return tracer.set_shape(self, shape)
+        for g in live_graphs():
+            r = g.tensor_attribute(self, "set_shape")
+            if r is not MISSING:
+                return r(shape)
+        if not TensorShape(self._value.shape).is_compatible_with(TensorShape(shape)):
+            raise ValueError(f"Tensor's shape {TensorShape(self._value.shape)} is not "
+                             f"compatible with supplied shape {TensorShape(shape)}.")
+        return None
+
     @property
     def assign(self) -> Callable[..., Any]:
         """Only on a slice of a Variable: ``v[0].assign(5.)`` writes that slice (TensorFlow's
@@ -275,11 +291,17 @@ class Tensor:
         return int(_static_value(self, what))
 
     def __len__(self) -> int:
+        tracer = _state.tracer
+        if (tracer is not None and tracer.knows(self)) or graphs:
+            graph_len(self)
         if self._value.ndim == 0:
             raise TypeError("finegrad.Tensor.__len__: len() of a scalar tensor (shape ())")
         return self._value.shape[0]
 
     def __iter__(self) -> Iterator[Tensor]:
+        tracer = _state.tracer
+        if (tracer is not None and tracer.knows(self)) or graphs:
+            graph_iter(self)
         if self._value.ndim == 0:
             raise TypeError("finegrad.Tensor.__iter__: iteration over a scalar tensor (shape ())")
         return (self[i] for i in range(self._value.shape[0]))

@@ -28,7 +28,7 @@ def _random_seeds(seed):
     if g is None and seed is None:
         return None
     if seed is None:
-        seed = streams._next_op_seed()[0]
+        seed = streams._next_op_seed()   # (TensorFlow's op seed: eagerly, the context's)
     s, s2 = (streams.DEFAULT_GRAPH_SEED if g is None else int(g)), int(seed)
     if s == 0 and s2 == 0:
         s2 = 2 ** 31 - 1

@@ -138,6 +138,16 @@ def _open_result_shapes(*shapes, made, sizes, **params):
     return sizes.dims
 
 
+def _unknown_shapes(outs):
+    """The results of a traced numpy_function or py_function, whose static shapes are
+    unknown (`TensorShape(None)`: any rank) as in TensorFlow, until ``set_shape``."""
+    tracer = core.current_tracer()
+    if tracer is not None:
+        for t in outs:
+            tracer.declare_shape(t, None)
+    return list(outs)
+
+
 def _open_sizes(ins):
     """An `OpenShapes` where an input has an open size, else None."""
     return OpenShapes() if any(dims.is_symbolic(core.shape_of(x)) for x in ins) else None
@@ -174,7 +184,8 @@ def numpy_function(func: Any, inp: Any, Tout: Any, stateful: bool = True,  # TF'
     touts, single = _touts(Tout, "numpy_function")
     ins = [convert_to_tensor(x) for x in inp]
     extra = {"sizes": sizes} if (sizes := _open_sizes(ins)) is not None else {}
-    out = bind(numpy_function_p, *ins, func=func, touts=touts, made=_Made(), **extra)
+    out = _unknown_shapes(bind(numpy_function_p, *ins, func=func, touts=touts, made=_Made(),
+                               **extra))
     return out[0] if single else list(out)
 
 
@@ -262,5 +273,6 @@ def py_function(func: Any, inp: Any, Tout: Any,  # TF's names
         outs = [cast(convert_to_tensor(v), t) for v, t in zip(values, touts, strict=True)]
     else:
         extra = {"sizes": sizes} if (sizes := _open_sizes(ins)) is not None else {}
-        outs = list(bind(py_function_p, *ins, func=func, touts=touts, made=_Made(), **extra))
+        outs = _unknown_shapes(bind(py_function_p, *ins, func=func, touts=touts, made=_Made(),
+                                    **extra))
     return outs[0] if single else nest.pack_sequence_as(list(touts), outs)

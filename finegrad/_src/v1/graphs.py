@@ -245,6 +245,9 @@ class GraphRecorder(GraphBuilder):
         known = self.v1_graph._static.get(id(t))
         return known if known is not None else super().static_shape(t)
 
+    def set_shape(self, t, shape):
+        self.v1_graph._set_shape(t, shape)
+
     def random_stream(self, op_seed):
         """The stream of a random op made now: TensorFlow 1's seeds and kernel bit stream."""
         return random_seeds.graph_stream(op_seed)

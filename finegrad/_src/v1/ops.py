@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from finegrad._src.ops.math import arithmetic
 from finegrad._src.ops.array import structural as array
+from finegrad._src.ops.array.gather import _gather
 from finegrad._src.ops.math import elementwise
 from finegrad._src.ops.random import gamma as gamma_ops
 from finegrad._src.ops.random import sampling as random_ops
@@ -184,6 +185,27 @@ def div(x: TensorLike, y: TensorLike, name: str | None = None) -> Any:
     if x.dtype.is_integer:
         return arithmetic.floordiv(x, y)
     return arithmetic.divide(x, y)
+
+
+def batch_gather(params: TensorLike, indices: TensorLike, name: str | None = None) -> Any:
+    """TensorFlow 1's ``batch_gather``: `gather` along the axis after the leading axes that
+    ``params`` and ``indices`` share (``batch_dims = rank(indices) - 1``). An index out of
+    range raises (TensorFlow reads a neighbouring batch's row instead).
+
+    >>> import finegrad as fg
+    >>> fg.compat.v1.batch_gather([[1., 2., 3.], [4., 5., 6.]], [[2, 0], [1, 1]]).numpy()
+    array([[3., 1.],
+           [5., 5.]], dtype=float32)
+    """
+    ind = array.convert_to_tensor(indices)
+    if ind._value.ndim == 0:
+        raise ValueError("finegrad.compat.v1.batch_gather: indices must have rank >= 1, got "
+                         "a scalar")
+    fn = "finegrad.compat.v1.batch_gather"
+    try:
+        return _gather(params, ind, None, ind._value.ndim - 1, fn, sparse_grad=False)
+    except IndexError as e:   # the gather's message, under the name the user called
+        raise IndexError(str(e).replace("finegrad.gather:", f"{fn}:", 1)) from None
 
 
 mod = arithmetic.mod

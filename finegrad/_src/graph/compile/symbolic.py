@@ -71,12 +71,13 @@ def at_traced_sizes(g):
 
 
 def bind_shape(env, sym_shape, shape):
-    """Bind the symbols of ``sym_shape`` that are one symbol to the sizes of ``shape``."""
+    """Bind the symbols of ``sym_shape`` that are one symbol (or ``a*symbol + c``) to the
+    sizes of ``shape``."""
     for d, n in zip(sym_shape, shape, strict=True):
         if type(d) is Dim:
-            name = d.symbol_name()
-            if name is not None and name not in env:
-                env[name] = n
+            solved = d.solve(n)
+            if solved is not None and solved[0] not in env:
+                env[solved[0]] = solved[1]
 
 
 def bindings(g, values, shape=None):

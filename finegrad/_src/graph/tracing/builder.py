@@ -109,6 +109,7 @@ class GraphBuilder(core.Recorder):
         self.sym = {}
         self.made_by = {}    # slot -> the index of the node that computes it
         self.guards = []
+        self.declared = {}   # id(tensor) -> its static shape, declared (set_shape, py_func)
         self._nsym = 0
         self._rule = None      # the primitive whose shape rule runs (named by its guards)
         # the traces made inside this one (cond branches, loop bodies): out of scope with it
@@ -323,10 +324,28 @@ class GraphBuilder(core.Recorder):
         return size_values.symbolic_value(self, t) if self.poly else None
 
     def static_shape(self, t):
-        """``Tensor.shape`` inside this trace: the axes left open (symbolic) are None."""
+        """``Tensor.shape`` inside this trace: the axes left open (symbolic) are None; a
+        shape declared (`declare_shape`) wins."""
+        known = self.declared.get(id(t))
+        if known is not None:
+            return known
         if self.poly:
             return TensorShape(tuple(None if type(n) is Dim else n for n in self.shape_of(t)))
         return TensorShape(t._value.shape)
+
+    def declare_shape(self, t, shape):
+        """Declare ``t``'s static shape (a py_func's results start unknown,
+        ``TensorShape(None)``, as in TensorFlow)."""
+        self.declared[id(t)] = TensorShape(shape)
+
+    def set_shape(self, t, shape):
+        """``t.set_shape(shape)``: ``t``'s static shape merged with ``shape`` (TensorFlow's
+        ValueError when they are not compatible)."""
+        old, shape = self.static_shape(t), TensorShape(shape)
+        if not old.is_compatible_with(shape):
+            raise ValueError(f"Tensor's shape {old} is not compatible with supplied shape "
+                             f"{shape}.")
+        self.declared[id(t)] = old.merge_with(shape)
 
     def assign_variable(self, var, value, mode, key=None):
         """An assign node (``key``: TensorFlow's sliced assignment ``v[key].assign(value)``,

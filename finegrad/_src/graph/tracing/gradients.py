@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from finegrad._src import core, nest
+from finegrad._src import core, dims, nest
 from finegrad._src.ad.tape import (UnconnectedGradients, _finish, _ones_seed, _unconnected,
                                    reverse_pass)
-from finegrad._src.ops.array.structural import convert_to_tensor, reshape, stack
+from finegrad._src.ops.array.structural import (cast, convert_to_tensor, ones_like, reshape,
+                                                stack, zeros_like)
+from finegrad._src.ops.math import elementwise as ew
+from finegrad._src.ops.math.reductions import cumsum
 from finegrad._src.variables import Variable
 from finegrad._src.tensor import Tensor
 
@@ -51,11 +54,17 @@ def gradients(ys: Any, xs: Any, grad_ys: Any = None, name: str = "gradients",
             raise TypeError(f"finegrad.gradients: ys must be tensors (or a nested structure "
                             f"of them), got {type(y).__name__} {y!r:.40}")
     xs_list = [xs] if not isinstance(xs, (list, tuple)) else list(xs)
+    return _gradients(builder, ys, _seeds(ys, grad_ys), xs_list, unconnected,
+                      stop_gradients=stop_gradients)
+
+
+def _gradients(builder, ys, cts, xs_list, unconnected, stop_gradients=None, batch=()):
+    """The reverse pass over ``builder``'s entries from ``ys`` (cotangents ``cts``, with
+    leading ``batch`` axes) to ``xs_list``."""
     # a variable's gradient is the sum over the tensors its reads produced in this trace
     keys = [[id(r) for r in builder.var_reads.get(id(x), ())] if isinstance(x, Variable)
             else [id(convert_to_tensor(x))] for x in xs_list]
     xs_t = [x if isinstance(x, Variable) else convert_to_tensor(x) for x in xs_list]
-    cts = _seeds(ys, grad_ys)
     consts = builder.consts
     watched = {k for k, t in builder.alive.items()
                if t._value.dtype.kind in "fc" and builder.slots[k] not in consts}
@@ -67,7 +76,8 @@ def gradients(ys: Any, xs: Any, grad_ys: Any = None, name: str = "gradients",
     watched |= {k for ks in keys for k in ks}
     # integer sources get None (or zeros), whatever cotangent reached them
     keys = [ks if x.dtype.is_differentiable else [] for x, ks in zip(xs_t, keys, strict=True)]
-    grads = reverse_pass(list(builder.entries), watched, ys, cts, keys, blocked=blocked)
+    grads = reverse_pass(list(builder.entries), watched, ys, cts, keys, blocked=blocked,
+                         batch=batch)
     return _finish(grads, xs_t, unconnected)
 
 
@@ -112,15 +122,37 @@ def hessians(ys: Any, xs: Any, name: str = "hessians", colocate_gradients_with_o
     xs_list = [xs] if not isinstance(xs, (list, tuple)) else list(xs)
     out: list[Any] = []
     for x, g in zip(xs_list, gradients(ys, xs_list), strict=True):
-        if g is None:
-            out.append(None)
-            continue
-        n = int(np.prod(g._value.shape, dtype=np.int64))
-        flat = reshape(g, (n,))
-        rows = []
-        for i in range(n):
-            (row,) = gradients(flat[i], [x], unconnected_gradients=UnconnectedGradients.ZERO)
-            rows.append(reshape(row, (-1,)))
-        shape = tuple(g._value.shape)
-        out.append(reshape(stack(rows), shape + shape))
+        out.append(None if g is None else _hessian(g, x))
     return out
+
+
+def _hessian(g, x):
+    """The Jacobian of gradient ``g`` with respect to ``x``: one batched reverse pass whose
+    cotangents are the rows of an identity of size(g), built in the graph, so a graph whose
+    sizes are open serves every size (0 and 1 included); one pass per element (the graph
+    then kept at its sizes) where a rule on the way takes no batched cotangent."""
+    shape = core.shape_of(g)
+    n = dims.size_product(shape)
+    flat = reshape(g, (n,))
+    builder = core.current_tracer()
+    if all((p.batch_rule or p.nondiff) and p.gradient_override is None
+           for p, *_ in builder.entries):
+        eye = reshape(_identity(flat), (n,) + tuple(shape))
+        (h,) = _gradients(builder, [g], [eye], [x], UnconnectedGradients.NONE, batch=(n,))
+        if h is None:
+            h = zeros_like(_identity(flat))
+        return reshape(h, tuple(shape) + tuple(shape))
+    shape = dims.pin(shape, "hessians of a tensor whose ops take no batched cotangent")
+    n = int(np.prod(shape, dtype=np.int64))
+    rows = []
+    for i in range(n):
+        (row,) = gradients(flat[i], [x], unconnected_gradients=UnconnectedGradients.ZERO)
+        rows.append(reshape(row, (-1,)))
+    return reshape(stack(rows), shape + shape)
+
+
+def _identity(flat):
+    """The identity matrix of ``flat``'s length and dtype, as graph ops that follow an open
+    length (positions counted by a cumulative sum, compared pairwise)."""
+    i = cumsum(ones_like(flat, dtype="int32"))
+    return cast(ew.equal(reshape(i, (-1, 1)), reshape(i, (1, -1))), flat.dtype)

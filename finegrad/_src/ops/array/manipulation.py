@@ -23,7 +23,7 @@ from finegrad._src.ops.math.reductions import cumsum
 from finegrad._src.ops.math.elementwise import equal, where
 from finegrad._src.ops.array.gather import take
 from finegrad._src.ops.array.indexing import getitem
-from finegrad._src.ops.array.scatter_nd import gather_nd
+from finegrad._src.ops.array.scatter_nd import checked_gather_nd
 from finegrad._src.ops.array.boolean_mask import mask_indices
 from finegrad._src.tensor import Tensor
 
@@ -120,13 +120,15 @@ def _roll_open(x, axis, shift, n):
     return take(x, arithmetic.mod(positions - step, size), axis=axis)
 
 
-def _take_checked(x, axis, idx):
+def _take_checked(x, axis, idx, error):
     """``x``'s slices at positions ``idx`` (a vector) along ``axis``, an index out of range
-    of a run's size being TensorFlow's InvalidArgumentError (a ``gather_nd``; while a graph is
-    built on example sizes, its indices are clipped)."""
+    of a run's size being TensorFlow's InvalidArgumentError with the message ``error`` of
+    the public function (``{size}``: the run's size of ``axis``; ``{index}``: the position
+    out of range) (a ``gather_nd``; while a graph is built on example sizes, its indices
+    are clipped)."""
     ndim = x._value.ndim
     perm = [axis] + [d for d in range(ndim) if d != axis]
-    got = gather_nd(transpose(x, perm) if axis else x, reshape(idx, [-1, 1]))
+    got = checked_gather_nd(transpose(x, perm) if axis else x, reshape(idx, [-1, 1]), error)
     return transpose(got, [perm.index(d) for d in range(ndim)]) if axis else got
 
 
@@ -142,6 +144,8 @@ def unstack(value: TensorLike, num: Any = None, axis: int = 0,
     [TensorShape([2]), TensorShape([2]), TensorShape([2])]
     """
     x = _t(value)
+    if num is None and x.shape.rank is None:   # a py_func's result, as TensorFlow's
+        raise ValueError("Cannot infer argument `num` from shape <unknown>")
     a = _normalize_axis(axis, x._value.ndim, "finegrad.unstack")
     n = core.shape_of(x)[a]
     if type(n) is not dims.Dim:
@@ -151,7 +155,8 @@ def unstack(value: TensorLike, num: Any = None, axis: int = 0,
     num = int(num)
     # slice i is read at i + (n - num) * (num + 1): out of range unless n == num
     shift = (filled((), n, np.int64) - num) * (num + 1)
-    return [squeeze(_take_checked(x, a, shift + i), [a]) for i in range(num)]
+    error = f"finegrad.unstack: axis {a} must have size num={num}, got size {{size}}"
+    return [squeeze(_take_checked(x, a, shift + i, error), [a]) for i in range(num)]
 
 
 def _shape_text(x):
@@ -165,8 +170,13 @@ def _mirror_open(x, axis, before, after, n, off):
     1 for REFLECT, 0 for SYMMETRIC): a ``gather_nd`` at positions computed from the size
     when the graph runs, so any padding valid for the run's size works, and paddings over
     ``n - off`` are TensorFlow's InvalidArgumentError for that run."""
+    error = (f"finegrad.pad: paddings must be less than the dimension size: {before}, "
+             f"{after} not less than {{size}}" if off else
+             f"finegrad.pad: paddings must be no greater than the dimension size: {before}, "
+             f"{after} greater than {{size}}")   # (REFLECT, SYMMETRIC: TensorFlow's words)
+
     def pick(idx):
-        return _take_checked(x, axis, idx)
+        return _take_checked(x, axis, idx, error)
     lo = pick(np.arange(before - 1 + off, off - 1, -1, dtype=np.int64)) if before else None
     hi = None
     if after:
@@ -267,7 +277,8 @@ def repeat(input: TensorLike, repeats: Any, axis: Any = None,  # TensorFlow's ke
         raise ValueError(f"finegrad.repeat: repeats must be non-negative, got {reps}")
     idx = np.repeat(np.arange(n, dtype=np.int64), reps)
     if open_axis:   # as TensorFlow: a run with fewer rows than counts fails where idx needs
-        return _take_checked(x, a, idx)   # them (InvalidArgumentError)
+        return _take_checked(x, a, idx, f"finegrad.repeat: repeats has {n} entries but "
+                             f"axis {a} has {{size}}")   # them (InvalidArgumentError)
     return take(x, idx, axis=a)
 
 
@@ -386,5 +397,7 @@ def boolean_mask(tensor: TensorLike, mask: Any, axis: Any = None,
     flat = reshape(t, tuple(sym[:a]) + (-1,) + tuple(sym[a + k:])) if k != 1 else t
     m1 = reshape(m, (-1,)) if k != 1 else m
     if any(opened):   # a fixed mask over open sizes: the positions it selects, checked
-        return _take_checked(flat, a, mask_indices(m1))   # against each run's size
+        return _take_checked(flat, a, mask_indices(m1),   # against each run's size
+                             f"{fn}: the mask selects position {{index}} of axis {a}, of "
+                             f"size {{size}}")
     return take(flat, mask_indices(m1), axis=a)

@@ -37,8 +37,10 @@ def _nd_index(ind, bd, nlead):
     return (slice(None),) * nlead + ar + tuple(ind[..., k] for k in range(ind.shape[-1]))
 
 
-def _check_indices(fn, ind, shape, what):
-    """TensorFlow's CPU check: every coordinate in range of ``shape`` (the indexed axes)."""
+def _check_indices(fn, ind, shape, what, error=None):
+    """TensorFlow's CPU check: every coordinate in range of ``shape`` (the indexed axes).
+    ``error``: the message of the public function whose gather this is (``{size}``, the
+    indexed axis's size, and ``{index}``, the first coordinate out of range, filled in)."""
     k = ind.shape[-1]
     if not ind.size or not k:
         return ind
@@ -49,6 +51,9 @@ def _check_indices(fn, ind, shape, what):
     if tracer is not None and tracer.examples and all(shape[:k]):
         return np.clip(ind, 0, np.asarray(shape[:k]) - 1)  # made-up values of a TensorSpec
     pos = tuple(int(i) for i in np.argwhere(bad.any(axis=-1))[0])
+    if error is not None:
+        raise InvalidArgumentError(None, None, error.format(size=shape[0],
+                                                            index=ind[pos].tolist()[0]))
     raise InvalidArgumentError(None, None, f"{fn}: indices{list(pos)} = {ind[pos].tolist()} "
                                            f"does not index into {what} of shape {list(shape)}")
 
@@ -152,9 +157,19 @@ def _batch_dims(batch_dims, p, ind, fn):
     return bd
 
 
+def checked_gather_nd(params, indices, error):
+    """`gather_nd` of ``params`` at ``indices`` (no batch axes) for a public function that
+    reads rows through it: a coordinate out of range is TensorFlow's InvalidArgumentError
+    with that function's message ``error`` (see `_check_indices`), whenever it runs."""
+    p, ind = _t(params), _indices(indices, "finegrad.gather_nd")
+    _check_indices("finegrad.gather_nd", ind._value, p._value.shape, "params", error)
+    return bind(gather_nd_p, p, ind, batch_dims=0, nlead=0, error=error)
+
+
 @gather_nd_p.def_impl
-def _gather_nd_impl(p, ind, *, batch_dims, nlead):
-    ind = _check_indices("finegrad.gather_nd", ind, p.shape[nlead + batch_dims:], "params")
+def _gather_nd_impl(p, ind, *, batch_dims, nlead, error=None):
+    ind = _check_indices("finegrad.gather_nd", ind, p.shape[nlead + batch_dims:], "params",
+                         error)
     if ind.shape[-1] == 0:
         p = np.expand_dims(p, nlead + batch_dims)
         idx = _nd_index(ind, batch_dims, nlead)[:nlead + batch_dims]
@@ -163,7 +178,7 @@ def _gather_nd_impl(p, ind, *, batch_dims, nlead):
 
 
 @gather_nd_p.def_lowering
-def _gather_nd_lower(p, ind, *, batch_dims, nlead):
+def _gather_nd_lower(p, ind, *, batch_dims, nlead, error=None):
     # an out-of-range coordinate reads NaN (floats; ints: the dtype's lowest) where impl raises
     if ind.shape[-1] == 0:
         p = p.reshape(p.shape[:nlead + batch_dims] + (1,) + p.shape[nlead + batch_dims:])
@@ -175,30 +190,32 @@ def _gather_nd_lower(p, ind, *, batch_dims, nlead):
 
 
 @gather_nd_p.def_shape
-def _gather_nd_shape(p, ind, *, batch_dims, nlead):
+def _gather_nd_shape(p, ind, *, batch_dims, nlead, error=None):
     """``lead + indices.shape[:-1] + params.shape[lead + batch + K:]``."""
     k = dims.pin(ind[-1:], "gather_nd's number of coordinates")[0]
     return tuple(p[:nlead]) + tuple(ind[:-1]) + tuple(p[nlead + batch_dims + k:])
 
 
 @gather_nd_p.def_vmap
-def _gather_nd_vmap(args, batched, *, batch_dims, nlead):
+def _gather_nd_vmap(args, batched, *, batch_dims, nlead, error=None):
     """Batched params alone: one more leading full slice; batched indices: the batch is one
     more batch dimension of both."""
     if not batched[1]:
-        return bind(gather_nd_p, *args, batch_dims=batch_dims, nlead=nlead + 1)
+        return bind(gather_nd_p, *args, batch_dims=batch_dims, nlead=nlead + 1, error=error)
     if nlead:
         return NotImplemented
-    return bind(gather_nd_p, *batch_all(args, batched), batch_dims=batch_dims + 1, nlead=0)
+    return bind(gather_nd_p, *batch_all(args, batched), batch_dims=batch_dims + 1, nlead=0,
+                error=error)
 
 
 @gather_nd_p.def_jvp
-def _gather_nd_jvp(primals, tangents, *, out, batch_dims, nlead):
-    return bind(gather_nd_p, tangents[0], primals[1], batch_dims=batch_dims, nlead=nlead)
+def _gather_nd_jvp(primals, tangents, *, out, batch_dims, nlead, error=None):
+    return bind(gather_nd_p, tangents[0], primals[1], batch_dims=batch_dims, nlead=nlead,
+                error=error)
 
 
 @gather_nd_p.def_vjp
-def _gather_nd_vjp(ct, p, ind, *, out, needs, batch, batch_dims, nlead):
+def _gather_nd_vjp(ct, p, ind, *, out, needs, batch, batch_dims, nlead, error=None):
     """VJP of gather_nd: scatter-add the cotangent into zeros shaped like ``params``."""
     return (_scatter_like(ct, ind, p, batch_dims, nlead, len(batch)), None)
 

@@ -300,7 +300,6 @@ def broadcast_to(input: TensorLike, shape: Any,  # TensorFlow's keyword
     if shape == x._value.shape:
         return identity(x)
     try:
-        np.broadcast_shapes(x._value.shape, shape)
         if np.broadcast_shapes(x._value.shape, shape) != shape:
             raise ValueError
     except ValueError:
@@ -354,12 +353,13 @@ def unbroadcast(g, like, batch=()):
 
 
 def _broadcast_axes(gshape, shape, nbatch):
-    """The axes of ``gshape`` (``nbatch`` batch axes first) that NumPy broadcasting added to
-    ``shape``: the extra leading ones, and those where ``shape`` has 1."""
+    """The axes of ``gshape`` (``nbatch`` batch axes first) broadcasting added to ``shape``:
+    leading ones, and where ``shape`` has 1 (a static 1 summed against any size: no guard)."""
     lead = len(gshape) - nbatch - len(shape)
-    return tuple(range(nbatch, nbatch + lead)) + tuple(
-        nbatch + lead + i for i, s in enumerate(shape)
-        if not s == gshape[nbatch + lead + i] and s == 1)
+    one = lambda d: type(d) is not dims.Dim and d == 1   # noqa: E731
+    pairs = enumerate(zip(shape, gshape[nbatch + lead:], strict=True), nbatch + lead)
+    return tuple(range(nbatch, nbatch + lead)) + tuple(i for i, (s, g) in pairs if (
+        (one(s) and not one(g)) if type(s) is not dims.Dim else (not s == g and s == 1)))
 
 
 def broadcast_as(g, like, nbatch=0):

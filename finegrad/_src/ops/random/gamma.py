@@ -16,6 +16,7 @@ import numpy as np
 
 from finegrad._src import dtypes
 from finegrad._src.core import Primitive, bind, def_nondiff
+from finegrad._src.ops.random import philox, tf_kernels
 from finegrad._src.ops.random import streams as rs
 from finegrad._src.ops.math.arithmetic import maximum
 from finegrad._src.ops.array.structural import broadcast_to, convert_to_tensor, unbroadcast
@@ -58,9 +59,25 @@ stateless_gamma_p = Primitive("stateless_gamma", fresh=True, unify=False, batch_
 
 @stateless_gamma_p.def_impl
 def _stateless_gamma_impl(alpha, seed, *, shape):
-    """``shape`` samples of Gamma(alpha, 1), ``alpha`` broadcast to the trailing axes."""
-    return _gamma_draw(rs.stateless_generator(seed), alpha, tuple(shape),
-                       np.asarray(alpha).dtype)
+    """``shape`` samples of Gamma(alpha, 1), ``alpha`` broadcast to the trailing axes:
+    TensorFlow's values (its kernel on the seed's Philox stream)."""
+    return _stateless_per_output(tf_kernels.gamma, alpha, seed, shape,
+                                 np.asarray(alpha).dtype)
+
+
+def _stateless_per_output(kernel, params, seed, shape, dtype):
+    """TensorFlow's StatelessRandomGamma or StatelessRandomPoisson: the stateful kernel's
+    draws (256 blocks reserved per output) from the seed's key and counter, ``params``
+    over the trailing axes of ``shape``."""
+    shape = tuple(shape)
+    p = np.asarray(params)
+    lead = len(shape) - p.ndim
+    p = np.broadcast_to(p, shape[lead:])
+    n = int(np.prod(shape[:lead], dtype=np.int64))
+    if n == 0 or p.size == 0:
+        return np.zeros(shape, dtype)[()]
+    out = kernel(philox.key_counter(seed), p, n, dtype)
+    return np.asarray(out).astype(dtype).reshape(shape)[()]
 
 
 def _gamma_jvp(primals, tangents, *, out, **params):
@@ -159,8 +176,9 @@ stateless_poisson_p = def_nondiff(Primitive("stateless_poisson", fresh=True, uni
 
 @stateless_poisson_p.def_impl
 def _stateless_poisson_impl(lam, seed, *, shape, dtype):
-    rates = np.broadcast_to(np.asarray(lam, np.float64), tuple(shape))
-    return np.asarray(rs.stateless_generator(seed).poisson(rates)).astype(dtype)[()]
+    """TensorFlow's values (its kernel on the seed's Philox stream)."""
+    return _stateless_per_output(tf_kernels.poisson, np.asarray(lam, np.float64), seed, shape,
+                                 dtype)
 
 
 def stateless_poisson(shape: Any, seed: Any, lam: Any, dtype: DTypeLike = dtypes.int32,

@@ -7,21 +7,21 @@ graphs never fold it into a constant nor merge two of them) that gives new value
 call. While a trace computes its example values, a draw peeks at a copy of the stream, so the
 trace does not consume values.
 
-Which stream an op draws from follows TensorFlow's global-seed rules (`tf.random.set_seed`):
-
-- no global seed and no op seed: a nondeterministic stream;
-- a global seed (or only an op ``seed``, the global seed then being TensorFlow's default
-  87654321): the stream of the pair (global seed, op seed), where an op without a seed takes
-  the next number of a counter that `set_seed` resets (eagerly: a process-wide counter; in a
-  trace: one counter per trace), so the same program after the same `set_seed` gives the same
-  values. Eager ops with the same explicit op seed continue one stream, as TensorFlow's kernel
-  cache does; a traced op owns its stream; `set_seed` restarts every seeded stream.
-
-Stateful values (eagerly and in `finegrad.function`) follow TensorFlow's distributions and
-determinism, not its bit streams. The stateless uniform, normal, truncated normal and
-categorical ops do give TensorFlow's values (`philox`, `tf_kernels`), and so do the stateful
-ops of a TF1 graph (their stream is then a `v1.random_seeds.KernelStream`, which draws itself).
+Which stream an op draws from follows TensorFlow 2's global-seed rules (`tf.random.set_seed`,
+`tf_seeds`): no global seed and no op seed: a nondeterministic stream; otherwise TensorFlow's
+kernel for the seed pair (global seed, op seed) (`KernelStream`: its Philox4x32 stream, read as
+TensorFlow's kernels read it, `tf_kernels`), where only an op seed takes the global seed
+87654321, and an op without a seed takes, eagerly, the next ``randint(0, 2**31 - 1)`` of
+Python's ``random.Random(global seed)`` (TensorFlow's eager context), and in a trace the
+trace's counter from 0 (a function graph's). Eager ops with the same seeds, type and dtype
+continue one generator (TensorFlow's kernel cache); a traced op owns its generator, which
+continues from call to call; `set_seed` restarts every generator. So seeded normal, uniform
+(float and int), truncated normal, shuffle, categorical, gamma and Poisson draws give
+TensorFlow 2's values, eagerly and in `finegrad.function`, as do the stateless ops and the
+stateful ops of a TF1 graph (whose stream is a `v1.random_seeds.SessionKernelStream`).
 """
+import itertools
+import random
 import threading
 import weakref
 
@@ -32,6 +32,10 @@ from finegrad._src.core import Primitive, def_nondiff
 from finegrad._src.ops.random import philox, tf_kernels
 
 DEFAULT_GRAPH_SEED = 87654321   # TensorFlow's global seed when only an op seed is given
+MAXINT32 = 2 ** 31 - 1
+_M32 = 0xFFFFFFFF
+RESERVED_PER_OUTPUT = 256   # the blocks TensorFlow's kernels reserve per output, per run
+_kernel_ids = itertools.count()
 _MASK64 = (1 << 64) - 1
 
 
@@ -41,7 +45,7 @@ class _GlobalSeed:
     def __init__(self):
         self.lock = threading.Lock()
         self.seed = None
-        self.counter = 0
+        self.rng = random.Random(None)
         self.epoch = 0          # bumped by set_seed: seeded streams restart
         self.streams = {}       # (global seed, op seed) -> the eager stream of that pair
         self.nondet = None      # the eager nondeterministic stream
@@ -50,7 +54,7 @@ class _GlobalSeed:
     def set(self, seed):
         with self.lock:
             self.seed = seed
-            self.counter = 0
+            self.rng = random.Random(seed)   # the eager context's op seeds, as TensorFlow's
             self.epoch += 1
             self.streams = {}
             self.trace_counters = weakref.WeakKeyDictionary()
@@ -98,21 +102,127 @@ class Stream:
         return "Stream(nondeterministic)" if self.seeds is None else f"Stream{self.seeds}"
 
 
+class KernelStream(Stream):
+    """The generator of a stateful random op seeded ``(seed, seed2)``, as TensorFlow's kernel:
+    Philox4x32-10 with key ``seed`` and counter ``(0, seed2)``, which each run advances by
+    256 blocks per output (the kernel's reservation). Eagerly, ops of one type and dtype with
+    the same seeds share a generator (TensorFlow's kernel cache); in a graph, each op node
+    owns its stream."""
+
+    def __init__(self, seed, seed2):
+        super().__init__((seed, seed2), follows_global=False)
+        self.key = (seed & _M32, (seed >> 32) & _M32)
+        self.seed2 = seed2
+        self._position = ("random kernel", next(_kernel_ids))
+
+    def _positions(self):
+        """Where the generators' positions are kept: this object, from the last `set_seed`
+        on (which restarts every kernel, a traced function's too, as TensorFlow's clearing
+        of its kernel caches does); a TF1 session keeps them in its values instead
+        (`v1.random_seeds.SessionKernelStream`)."""
+        if self.__dict__.get("_epoch") != GLOBAL.epoch:
+            self._eager, self._epoch = {}, GLOBAL.epoch
+        return self._eager
+
+    def _advance(self, n, kind):
+        """The generator's position before this run (in blocks), moved on by the run's
+        reservation for ``n`` outputs."""
+        return self._advance_blocks(n * RESERVED_PER_OUTPUT, kind)
+
+    def _advance_blocks(self, blocks, kind):
+        """The position of the generator of kernel ``kind`` (an op type and dtype: one
+        kernel each, as TensorFlow's eager kernel cache keeps one per op and attributes)
+        before this run, in blocks, moved on by ``blocks``; while a graph is traced (its
+        example values), only read."""
+        values = self._positions()
+        key = self._position + (kind,)
+        start = values.get(key, 0)
+        if core.current_tracer() is None or values is not self.__dict__.get("_eager"):
+            dict.__setitem__(values, key, start + blocks)
+        return start
+
+    def shuffle(self, x):
+        """RandomShuffle's rows of ``x`` (TensorFlow's kernel, `tf_kernels`)."""
+        x = np.asarray(x)
+        n = x.shape[0] if x.ndim else 0
+        if x.size <= 1 or n <= 1:          # the kernel copies and reserves nothing
+            return x.copy()
+        state = self._state(self._advance_blocks(tf_kernels.shuffle_blocks(n),
+                                                  ("shuffle", x.dtype.str)))
+        return x[tf_kernels.shuffle_permutation(state, n)]
+
+    def categorical(self, logits, num_samples, dtype):
+        """Multinomial's class ids for ``logits`` ``[batch, classes]``."""
+        batch = np.shape(logits)[0]
+        if batch * num_samples == 0:
+            return np.zeros((batch, num_samples), dtype)
+        start = self._advance_blocks(tf_kernels.multinomial_blocks(batch, num_samples),
+                                     ("categorical", np.dtype(dtype).str))
+        return tf_kernels.multinomial(self._state(start), logits, num_samples).astype(dtype)
+
+    def per_output(self, kind, params, shape, dtype):
+        """RandomGamma's (``kind`` "gamma") or RandomPoisson's ("poisson") samples, of shape
+        ``shape + params.shape``."""
+        params = np.asarray(params)
+        num_samples = int(np.prod(shape, dtype=np.int64))
+        if num_samples == 0 or params.size == 0:
+            return np.zeros(tuple(shape) + params.shape, dtype)
+        start = self._advance_blocks(tf_kernels.per_output_blocks(params.size, num_samples),
+                                     (kind, np.dtype(dtype).str))
+        draw = tf_kernels.gamma if kind == "gamma" else tf_kernels.poisson
+        out = draw(self._state(start), params, num_samples, dtype)
+        return out.reshape(tuple(shape) + params.shape)
+
+    def _state(self, start):
+        s2 = self.seed2
+        return (start & _M32, (start >> 32) & _M32, s2 & _M32, (s2 >> 32) & _M32), self.key
+
+    def draw(self, dist, shape, dtype, low=None, high=None):
+        dt = np.dtype(dtype)
+        n = int(np.prod(shape, dtype=np.int64))
+        state = self._state(self._advance(n, (dist, dt.str)))
+        if dist == "uniform":
+            out = philox.uniform(None, tuple(shape), dt, low, high, state=state)
+        elif dist == "normal":
+            out = tf_kernels.normal(state, n, dt).reshape(shape)
+        else:
+            out = tf_kernels.truncated_normal(state, n, dt).reshape(shape)
+        out = np.asarray(out, dt)
+        return out if out.ndim else out[()]
+
+
 def _next_op_seed():
+    """The op seed of an op without one under a global seed, as TensorFlow 2 makes it:
+    eagerly, the next ``randint(0, 2**31 - 1)`` of Python's ``random.Random(global seed)``
+    (the eager context's generator, which `set_seed` restarts); in a trace, the trace's
+    counter from 0 (a function graph's)."""
     tracer = core.current_tracer()
     with GLOBAL.lock:
         if tracer is None:
-            n = GLOBAL.counter
-            GLOBAL.counter += 1
-            return n, False
+            return GLOBAL.rng.randint(0, MAXINT32)
         n = GLOBAL.trace_counters.get(tracer, 0)
         GLOBAL.trace_counters[tracer] = n + 1
-        return n, True
+        return n
+
+
+def tf_seeds(op_seed):
+    """TensorFlow 2's ``get_seed`` pair outside TF1 graphs: (global seed, op seed), each
+    modulo 2**31 - 1; only an op seed: (87654321, op seed); neither: (None, None); never
+    (0, 0)."""
+    g = GLOBAL.seed
+    if g is not None:
+        seeds = g % MAXINT32, (_next_op_seed() if op_seed is None else op_seed) % MAXINT32
+    elif op_seed is not None:
+        seeds = DEFAULT_GRAPH_SEED, op_seed % MAXINT32
+    else:
+        return None, None
+    return (0, MAXINT32) if seeds == (0, 0) else seeds
 
 
 def op_stream(seed, fn):
-    """The stream a stateful op with op seed ``seed`` (None or an int) draws from (a TF1
-    graph's own, with TensorFlow 1's graph-level seed, when one is being built)."""
+    """The stream a stateful op with op seed ``seed`` (None or an int) draws from: TensorFlow's
+    kernel for the op's seed pair (`tf_seeds`; a TF1 graph's own, with TensorFlow 1's
+    graph-level seed, when one is being built), or a nondeterministic one."""
     if seed is not None:
         from finegrad._src.shapes import as_int
         seed = as_int(seed, fn, "seed")
@@ -120,24 +230,19 @@ def op_stream(seed, fn):
     if graph_stream is not None:
         return graph_stream(seed)
     traced = core.current_tracer() is not None
-    g = GLOBAL.seed
-    if g is None and seed is None:
+    seed1, seed2 = tf_seeds(seed)
+    if seed1 is None:
         if traced:
             return Stream(None)
         if GLOBAL.nondet is None:
             GLOBAL.nondet = Stream(None, follows_global=False)
         return GLOBAL.nondet
-    if g is None:
-        g = DEFAULT_GRAPH_SEED
-    if seed is None:
-        seed, traced = _next_op_seed()
-        return Stream((g, seed))    # a counter value is never reused before set_seed
-    if traced:
-        return Stream((g, seed))
-    with GLOBAL.lock:
-        s = GLOBAL.streams.get((g, seed))
+    if traced or seed is None:   # a traced op owns its kernel; an eager op seed is new
+        return KernelStream(seed1, seed2)
+    with GLOBAL.lock:   # eager ops with the same seeds share kernels (TensorFlow's cache)
+        s = GLOBAL.streams.get((seed1, seed2))
         if s is None:
-            s = GLOBAL.streams[(g, seed)] = Stream((g, seed))
+            s = GLOBAL.streams[(seed1, seed2)] = KernelStream(seed1, seed2)
     return s
 
 

@@ -1,11 +1,14 @@
-"""TensorFlow's CPU kernels for ``RandomShuffle``, ``Multinomial``, ``RandomGamma`` and
-``RandomPoisson``, reproduced on TensorFlow's Philox stream, so that a seeded op gives
+"""TensorFlow's CPU kernels for ``RandomStandardNormal``, ``TruncatedNormal``,
+``RandomShuffle``, ``Multinomial``, ``RandomGamma`` and ``RandomPoisson`` (and the stateless
+gamma and Poisson), reproduced on TensorFlow's Philox stream, so that a seeded op gives
 TensorFlow's values.
 
 Each function takes the Philox ``(counter, key)`` the kernel starts from (the state a
 `KernelStream` of a TF1 graph, or a stateless seed, gives) and reads the stream as the kernel
 does:
 
+- normal: each block's four words are two Box-Muller pairs (float64: one pair of two-word
+  values), outputs in order; truncated normal: TensorFlow's rejection, group by group;
 - shuffle: one 32-bit word per swap of a Fisher-Yates pass (``word % (n - i)``), the words in
   order; the kernel reserves ``ceil((n - 1) / 4)`` blocks;
 - multinomial: per row, the unnormalized CDF ``cumsum(exp(logits - max))`` over the finite
@@ -243,3 +246,93 @@ def _libm_lgamma(cache={}):  # noqa: B006 (loaded once)
         except (OSError, AttributeError):
             cache["fn"] = None
     return cache["fn"]
+
+
+# ---- normal and truncated normal ----------------------------------------------------------
+
+def truncated_normal(state, n, dt):
+    """TensorFlow's truncated normals: each group of four outputs (two for float64) starts
+    ``_RESERVED`` blocks per output after the previous one and takes Box-Muller
+    pairs of its words, in order, keeping values under 2 in magnitude."""
+    wide = dt == np.float64
+    group = 2 if wide else 4
+    groups = -(-n // group)
+    counter, key = state
+    words_per_pair = 4 if wide else 2
+    base = np.arange(groups, dtype=np.uint64) * np.uint64(group * _RESERVED // 4)
+    out = np.zeros((groups, group), np.float64 if wide else np.float32)
+    filled = np.zeros(groups, np.int64)
+    j = 0
+    while (filled < group).any():
+        todo = np.nonzero(filled < group)[0]
+        words = philox.blocks(counter, key, len(todo), base[todo] + np.uint64(j))
+        j += 1
+        for p in range(4 // words_per_pair):
+            pair = words[:, p * words_per_pair:(p + 1) * words_per_pair]
+            for v in _box_muller(pair, wide):
+                ok = (np.abs(v) < 2.) & (filled[todo] < group)
+                rows = todo[ok]
+                out[rows, filled[rows]] = v[ok]
+                filled[rows] += 1
+    return out.reshape(-1)[:n].astype(dt)
+
+
+def _box_muller(words, wide):
+    """The two normals of Box-Muller pairs of uniform words, as TensorFlow's kernel computes
+    them: ``2 pi u`` in double precision then rounded; in float32, the C library's ``logf``,
+    ``sinf`` and ``cosf`` (TensorFlow's calls; computed in float64 and rounded where there is
+    no C library to call, which differs in the last bit for about one value in a hundred)."""
+    if wide:
+        u1 = philox._unit_float(words[:, :2], np.float64)
+        u2 = philox._unit_float(words[:, 2:], np.float64)
+        u1 = np.maximum(u1, 1e-7)
+        v1 = 2. * np.pi * u2
+        r = np.sqrt(-2. * _c_call("log", np.log, u1, np.float64))
+        return _c_call("sin", np.sin, v1, np.float64) * r, \
+            _c_call("cos", np.cos, v1, np.float64) * r
+    f32 = np.float32
+    u1 = np.maximum(philox._unit_float(words[:, :1], f32), f32(1e-7))
+    u2 = philox._unit_float(words[:, 1:], f32)
+    v1 = (2. * np.pi * u2.astype(np.float64)).astype(f32)
+    r = np.sqrt(f32(-2) * _c_call("logf", np.log, u1, f32))
+    return _c_call("sinf", np.sin, v1, f32) * r, _c_call("cosf", np.cos, v1, f32) * r
+
+
+def _c_call(name, fallback, x, dt):
+    """The C library's function ``name`` (of dtype ``dt``) on each element of ``x``."""
+    fn = _libm().get(name)
+    if fn is None:
+        return fallback(x.astype(np.float64)).astype(dt)
+    return fn(x).astype(dt)
+
+
+def _libm(cache={}):  # noqa: B006 (loaded once)
+    if "fns" not in cache:
+        cache["fns"] = {}
+        try:
+            lib = ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6")
+            for name in ("logf", "sinf", "cosf", "log", "sin", "cos"):
+                f = getattr(lib, name)
+                c = ctypes.c_float if name.endswith("f") else ctypes.c_double
+                f.restype, f.argtypes = c, [c]
+                cache["fns"][name] = np.frompyfunc(f, 1, 1)
+        except (OSError, AttributeError):
+            cache["fns"] = {}
+    return cache["fns"]
+
+
+def normal(state, n, dt):
+    """TensorFlow's normals: each block's four words are two Box-Muller pairs (float64: one
+    pair of two-word values), outputs in order."""
+    wide = dt == np.float64
+    per_block = 2 if wide else 4
+    counter, key = state
+    words = philox.blocks(counter, key, -(-n // per_block))
+    if wide:
+        a, b = _box_muller(words, True)
+        out = np.stack([a, b], 1)
+    else:
+        a, b = _box_muller(words[:, :2], False)
+        c, d = _box_muller(words[:, 2:], False)
+        out = np.stack([a, b, c, d], 1)
+    return out.reshape(-1)[:n].astype(dt)
