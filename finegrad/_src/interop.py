@@ -101,3 +101,17 @@ def export_dlpack(value: Any, stream: Any = None, max_version: tuple[int, int] |
              ("copy", copy))
     kwargs: dict[str, Any] = {k: v for k, v in given if v is not None}
     return a.__dlpack__(**kwargs)
+
+
+ALIGNED_BYTES = 1 << 20   # arrays this large are copied to a 64-byte boundary (`aligned_copy`)
+
+
+def aligned_copy(arr: np.ndarray) -> np.ndarray:
+    """A C-contiguous copy of ``arr`` whose data starts at a multiple of 64 bytes, which a
+    compiled function (``jit_compile=True``) hands XLA as it is, where it would copy a large
+    NumPy array's usual 16-byte alignment again on every call."""
+    raw = np.empty(arr.nbytes + 64, np.uint8)
+    start = (-raw.ctypes.data) % 64
+    out = raw[start:start + arr.nbytes].view(arr.dtype).reshape(arr.shape)
+    np.copyto(out, arr)
+    return out

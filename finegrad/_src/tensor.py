@@ -66,8 +66,6 @@ def _static_value(t, what):
     return t._value
 
 
-
-
 class Tensor:
     """An immutable n-dimensional value. Create one with `finegrad.constant`.
 
@@ -572,25 +570,10 @@ def _owned_value(arr, np_dtype):
     if np_dtype is not None and arr.dtype != np_dtype:
         return arr.astype(np_dtype)  # a new array already
     if arr.flags.writeable or not arr.flags.owndata:
-        if arr.nbytes >= _ALIGNED_BYTES and arr.dtype.kind in "biufc":
-            return _aligned_copy(arr)
-        return arr.copy()
+        # (a large one copied to a 64-byte boundary; a read-only one is taken as it is)
+        return interop.aligned_copy(arr) if arr.nbytes >= interop.ALIGNED_BYTES and \
+            arr.dtype.kind in "biufc" else arr.copy()
     return arr
-
-
-_ALIGNED_BYTES = 1 << 20   # (a large value that is copied anyway: the copy starts at a
-#                             multiple of 64 bytes; a read-only one is still taken as it is)
-
-
-def _aligned_copy(arr):
-    """A C-contiguous copy of ``arr`` whose data starts at a multiple of 64 bytes, which a
-    compiled function (``jit_compile=True``) hands XLA as it is, where it would copy a large
-    NumPy array's usual 16-byte alignment again on every call."""
-    raw = np.empty(arr.nbytes + 64, np.uint8)
-    start = (-raw.ctypes.data) % 64
-    out = raw[start:start + arr.nbytes].view(arr.dtype).reshape(arr.shape)
-    np.copyto(out, arr)
-    return out
 
 
 def _array_as(arr, np_dtype, fn):
