@@ -88,11 +88,27 @@ def _trunc_div_at(z, ind, values):
         z[row] = np.where((a < 0) != (b < 0), -q, q)
 
 
+def _storage_refs(var):
+    """``sys.getrefcount`` of the variable's buffer, seen from here."""
+    return sys.getrefcount(var._storage)
+
+
+class _Unheld:
+    def __init__(self):
+        self._storage = np.empty(0)
+
+
+# the count of a buffer nothing but its variable holds, measured with the same code (the
+# interpreter's own references differ between Python versions: 3.14 borrows some)
+_UNHELD = _storage_refs(_Unheld())
+
+
 def _write_in_place(var, ind, values, mode):
     """The rows written into the variable's buffer, copied first if another holder sees it."""
     with var._lock:
+        held = _storage_refs(var) > _UNHELD   # (counted before `buf` adds a reference)
         buf = var._storage
-        if sys.getrefcount(buf) > 3 or not buf.flags.owndata:   # (here: attribute, buf, arg)
+        if held or not buf.flags.owndata:
             buf = np.array(buf)
         buf.setflags(write=True)
         try:
