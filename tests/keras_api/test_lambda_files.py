@@ -13,11 +13,7 @@ from finegrad._src.keras import python_code
 K = tf.keras
 
 
-@pytest.fixture(autouse=True)
-def _fresh_session():
-    K.backend.clear_session()
-    yield
-    K.backend.clear_session()
+pytestmark = pytest.mark.usefixtures("fresh_keras_session")
 
 
 def _scaled(k):

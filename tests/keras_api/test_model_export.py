@@ -11,11 +11,7 @@ import finegrad as tf
 K = tf.keras
 
 
-@pytest.fixture(autouse=True)
-def _fresh_session():
-    K.backend.clear_session()
-    yield
-    K.backend.clear_session()
+pytestmark = pytest.mark.usefixtures("fresh_keras_session")
 
 
 def _two_inputs(keras_module, as_dict=False):

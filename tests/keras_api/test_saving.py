@@ -15,11 +15,7 @@ K = tf.keras
 L = tf.keras.layers
 
 
-@pytest.fixture(autouse=True)
-def _fresh_session():
-    K.backend.clear_session()
-    yield
-    K.backend.clear_session()
+pytestmark = pytest.mark.usefixtures("fresh_keras_session")
 
 
 def _mlp():
