@@ -12,7 +12,11 @@ K = tf.keras
 L = tf.keras.layers
 
 
-pytestmark = pytest.mark.usefixtures("fresh_keras_session")
+@pytest.fixture(autouse=True)
+def _fresh_session():
+    K.backend.clear_session()
+    yield
+    K.backend.clear_session()
 
 
 def _setup(lr=0.05, n=64):

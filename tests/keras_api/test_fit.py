@@ -16,7 +16,11 @@ K = tf.keras
 L = tf.keras.layers
 
 
-pytestmark = pytest.mark.usefixtures("fresh_keras_session")
+@pytest.fixture(autouse=True)
+def _fresh_session():
+    K.backend.clear_session()
+    yield
+    K.backend.clear_session()
 
 
 def _data(n=96, d=5, seed=0):

@@ -13,7 +13,11 @@ from finegrad._src.keras import python_code
 K = tf.keras
 
 
-pytestmark = pytest.mark.usefixtures("fresh_keras_session")
+@pytest.fixture(autouse=True)
+def _fresh_session():
+    K.backend.clear_session()
+    yield
+    K.backend.clear_session()
 
 
 def _scaled(k):

@@ -33,7 +33,11 @@ class WithState(keras_fg.layers.Layer):
         return x * self.gamma
 
 
-pytestmark = pytest.mark.usefixtures("fresh_keras_session")
+@pytest.fixture(autouse=True)
+def _fresh_session():
+    keras_fg.backend.clear_session()
+    yield
+    keras_fg.backend.clear_session()
 
 
 def test_builds_on_first_call_from_the_input_shape():

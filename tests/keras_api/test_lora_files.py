@@ -9,7 +9,11 @@ import finegrad as tf
 K = tf.keras
 
 
-pytestmark = pytest.mark.usefixtures("fresh_keras_session")
+@pytest.fixture(autouse=True)
+def _fresh_session():
+    K.backend.clear_session()
+    yield
+    K.backend.clear_session()
 
 
 def _model(keras_module):
