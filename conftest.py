@@ -75,3 +75,14 @@ def pytest_collect_file(file_path: pathlib.Path, parent):
     if package is not None:
         outcome.force_result([_NeedsOptionalPackage.from_parent(
             parent, path=file_path, package=package)])
+
+
+@pytest.fixture
+def jax64():
+    """JAX with 64-bit types for one test, then as it was: the switch is global, and left on
+    it would change every later test of the jax backend. Skips where JAX is missing."""
+    jax = pytest.importorskip("jax")
+    old = jax.config.jax_enable_x64
+    jax.config.update("jax_enable_x64", True)
+    yield jax
+    jax.config.update("jax_enable_x64", old)

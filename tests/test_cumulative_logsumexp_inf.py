@@ -90,16 +90,6 @@ def test_undefined_partials_are_nan(x, options):
     g = _grad(x, np.ones(len(x)), **options)
     assert np.isnan(g).any()
 
-@pytest.fixture
-def jax64():
-    """JAX with 64-bit types for one test, then as it was (the switch is global: left on, it
-    would change every later test of the jax backend)."""
-    jax = pytest.importorskip("jax")
-    old = jax.config.jax_enable_x64
-    jax.config.update("jax_enable_x64", True)
-    yield jax
-    jax.config.update("jax_enable_x64", old)
-
 
 def test_matches_jax_where_jax_is_defined(jax64):
     jax = jax64

@@ -90,16 +90,6 @@ def test_det_gradient_of_float32_and_complex():
     np.testing.assert_allclose(_det_grad(z, lambda x: fg.math.real(fg.linalg.det(x))),
                                np.conj(_cofactor_t(z)), atol=1e-12)
 
-@pytest.fixture
-def jax64():
-    """JAX with 64-bit types for one test, then as it was (the switch is global: left on, it
-    would change every later test of the jax backend)."""
-    jax = pytest.importorskip("jax")
-    old = jax.config.jax_enable_x64
-    jax.config.update("jax_enable_x64", True)
-    yield jax
-    jax.config.update("jax_enable_x64", old)
-
 
 def test_det_gradient_matches_jax(jax64):
     jax = jax64

@@ -20,13 +20,8 @@ OTHER = [(slice(None, None, -1),), (None,), (np.array([1, 2]),), (slice(3, 3),),
          (Ellipsis, Ellipsis)]
 
 
-@pytest.fixture(autouse=True)
-def x64():
-    """JAX's float64 (as the compiled functions use), restored after each test."""
-    old = jax.config.jax_enable_x64
-    jax.config.update("jax_enable_x64", True)
-    yield
-    jax.config.update("jax_enable_x64", old)
+# JAX's float64 (as the compiled functions use), restored after each test
+pytestmark = pytest.mark.usefixtures("jax64")
 
 
 @pytest.mark.parametrize("shape, idx", PLAIN)
