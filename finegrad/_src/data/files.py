@@ -135,7 +135,7 @@ class FileMethods:
         tf_protos.encode_spec(spec, fn)          # an unsavable spec fails before writing
         path = os.fspath(path)
         os.makedirs(path, exist_ok=True)
-        _write_run(self._make_iterator(), path, codec, spec, shard_func, fn, spec)
+        _write_run(self._make_iterator(), path, codec, spec, shard_func, fn)
 
     @classmethod
     def load(cls, path: Any, element_spec: Any = None, compression: Any = None,
@@ -174,7 +174,7 @@ class FileMethods:
         return cls._from_run(path, meta, spec, codec, reader_func, fn)
 
     @classmethod
-    def _from_run(cls, path, meta, spec, codec, reader_func, fn, project=None):
+    def _from_run(cls, path, meta, spec, codec, reader_func, fn):
         dirs = snapshot_files.shard_dirs(path, meta)
         shards = [cls(lambda d=d: snapshot_files.read_shard(d, spec, meta.version, codec, fn),
                       spec, UNKNOWN_CARDINALITY) for d in dirs]
@@ -243,8 +243,8 @@ class FileMethods:
             if meta is None:
                 return _writing(stored, run, codec, shards, fn, project)
             read_codec = snapshot_files.sniff_compression(run, meta) if auto else codec
-            ds = type(self)._from_run(run, meta, stored.element_spec, read_codec,
-                                      reader_func, fn)
+            ds = type(self)._from_run(run, meta, snapshot_files.read_spec(run, fn),
+                                      read_codec, reader_func, fn)
             it = ds._make_iterator()
             return it if project is None else map(project, it)
         return type(self)(make, self._element_spec, self._cardinality)
@@ -263,23 +263,22 @@ def _finished(run, fn):
     return meta if meta.finalized else None
 
 
-def _write_run(elements, path, codec, spec, shard_func, fn, saved_spec):
-    writer = snapshot_files.RunWriter(path, codec, spec, fn)
+def _write_run(elements, path, codec, spec, shard_func, fn):
+    writer = snapshot_files.RunWriter(path, codec, fn)
     try:
         for element in elements:
             writer.write(snapshot_files.shard_of(shard_func, element, fn), element)
     except BaseException:
         writer.abort()
         raise
-    writer.finish(path, saved_spec)
+    writer.finish(path, spec)
 
 
 def _writing(dataset, run, codec, shard_func, fn, project):
     """The dataset's elements (``project``-ed), written to a new snapshot run under ``run``
     as they pass; the snapshot is kept only when the iteration reaches the end."""
     os.makedirs(run, exist_ok=True)
-    spec = dataset.element_spec
-    writer = snapshot_files.RunWriter(run, codec, spec, fn)
+    writer = snapshot_files.RunWriter(run, codec, fn)
     done = False
     try:
         for element in dataset._make_iterator():
@@ -289,4 +288,4 @@ def _writing(dataset, run, codec, shard_func, fn, project):
     finally:
         if not done:
             writer.abort()
-    writer.finish(run, spec, graph_hash=os.path.basename(run))
+    writer.finish(run, dataset.element_spec, graph_hash=os.path.basename(run))

@@ -66,11 +66,11 @@ def shard_of(shard_func: Any, element: Any, fn: str) -> int:
 class RunWriter:
     """The shard files of one run directory, opened as elements arrive for them."""
 
-    def __init__(self, directory: str, compression: Any, spec: Any, fn: str) -> None:
+    def __init__(self, directory: str, compression: Any, fn: str) -> None:
         self.run_id = str(secrets.randbits(64))
         self.run_dir = os.path.join(directory, self.run_id)
         self.compression, self.fn = compression, fn
-        self.enums = [tf_protos.data_type(s.dtype, fn) for s in structure.flatten(spec)]
+        self.enums: list[int] = []
         self.writers: dict[int, RecordWriter] = {}
         self.pending: dict[int, list[bytes]] = {}
         self.count = 0
@@ -84,8 +84,11 @@ class RunWriter:
                                                self.compression, self.fn)
             self.pending[shard] = []
         records = self.pending[shard]
-        for t, enum in zip(structure.flatten(element), self.enums, strict=True):
-            records.append(tf_protos.encode_tensor(np.asarray(t._value), enum))
+        values = [np.asarray(t._value) for t in structure.flatten(element)]
+        if not self.enums:
+            self.enums = [tf_protos.data_type(v.dtype, self.fn) for v in values]
+        for v, enum in zip(values, self.enums, strict=True):
+            records.append(tf_protos.encode_tensor(v, enum))
         self.count += 1
         if len(records) >= _FLUSH * len(self.enums):
             self.writers[shard].write(records)
@@ -102,12 +105,12 @@ class RunWriter:
             w._file.close()
         shutil.rmtree(self.run_dir, ignore_errors=True)
 
-    def finish(self, directory: str, spec: Any = None, graph_hash: str = "") -> None:
-        """Closes the shards, then writes the spec (when given) and the metadata, each
-        whole or not at all: a save that stopped midway leaves the previous one loadable."""
+    def finish(self, directory: str, spec: Any, graph_hash: str = "") -> None:
+        """Closes the shards, then writes the spec and the metadata, each whole or not at
+        all: a save that stopped midway leaves the previous one loadable."""
         self.close()
-        if spec is not None:
-            _write_atomic(os.path.join(directory, SPEC), tf_protos.encode_spec(spec, self.fn))
+        self.enums = [tf_protos.data_type(s.dtype, self.fn) for s in structure.flatten(spec)]
+        _write_atomic(os.path.join(directory, SPEC), tf_protos.encode_spec(spec, self.fn))
         meta = tf_protos.Metadata(graph_hash, self.run_id, time.time_ns() // 1000, VERSION,
                                   self.enums, self.count, True)
         _write_atomic(os.path.join(directory, METADATA), tf_protos.encode_metadata(meta))
