@@ -208,7 +208,7 @@ def _component(record, spec, i, file, fn):
     if dtype != dtypes.as_dtype(spec.dtype):
         raise InvalidArgumentError(f"{fn}: Data type mismatch at component {i}: expected "
                                    f"{dtypes.as_dtype(spec.dtype).name} but got {dtype.name}.")
-    shape = spec.shape
+    shape = tf_protos.dims_of(spec.shape)
     if shape is not None and (len(shape) != value.ndim or any(
             d is not None and d != n for d, n in zip(shape, value.shape, strict=True))):
         raise InvalidArgumentError(f"{fn}: Incompatible shapes at component {i}: expected "

@@ -131,8 +131,17 @@ def _varints(values: list[Any]) -> list[int]:
 
 # --- TensorShapeProto and TensorProto ---------------------------------------------------
 
+def dims_of(shape: Any) -> list[int | None] | None:
+    """A shape (a TensorShape, a sequence, or None) as a list of sizes, or None."""
+    if shape is None or getattr(shape, "rank", 0) is None:
+        return None
+    return [None if d is None else int(d) for d in
+            (shape.as_list() if hasattr(shape, "as_list") else shape)]
+
+
 def encode_shape(shape: Any) -> bytes:
     """A ``TensorShapeProto``: one ``Dim`` per axis (-1 unknown), or ``unknown_rank``."""
+    shape = dims_of(shape)
     if shape is None:
         return _int_field(3, 1)
     return b"".join(_bytes_field(2, _int_field(1, -1 if d is None else int(d)),
