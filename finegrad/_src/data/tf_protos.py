@@ -90,6 +90,7 @@ def parse(buf: bytes) -> dict[int, list[Any]]:
     while pos < end:
         key, pos = _read_varint(buf, pos)
         field, wire = key >> 3, key & 7
+        value: Any
         if wire == _VARINT:
             value, pos = _read_varint(buf, pos)
         elif wire in (_FIXED64, _FIXED32):
@@ -197,7 +198,7 @@ def decode_tensor(buf: bytes) -> np.ndarray:
     shape = decode_shape(_last(fields, 2, b""))
     if shape is None or any(d is None for d in shape):
         raise ProtoError("a stored tensor without a full shape")
-    size = int(np.prod(shape, dtype=np.int64))
+    size = int(np.prod([d or 0 for d in shape], dtype=np.int64))
     np_dtype = np.dtype(dtype.as_numpy_dtype)
     if dtype == dtypes.string:
         return _decode_strings(fields, size).reshape(shape)
@@ -290,10 +291,10 @@ def encode_spec(spec: Any, fn: str) -> bytes:
         entries = b"".join(_bytes_field(1, _bytes_field(1, k.encode()) + _bytes_field(
             2, encode_spec(v, fn), keep_empty=True), keep_empty=True) for k, v in spec.items())
         return _bytes_field(53, entries, keep_empty=True)
-    if isinstance(spec, tuple) and hasattr(type(spec), "_fields"):
+    if isinstance(spec, tuple) and hasattr(spec, "_fields"):
         pairs = b"".join(_bytes_field(2, _bytes_field(1, k.encode()) + _bytes_field(
             2, encode_spec(v, fn), keep_empty=True), keep_empty=True)
-            for k, v in zip(type(spec)._fields, spec, strict=True))
+            for k, v in zip(spec._fields, spec, strict=True))
         return _bytes_field(54, _bytes_field(1, type(spec).__name__.encode()) + pairs,
                             keep_empty=True)
     if isinstance(spec, tuple):
@@ -328,7 +329,8 @@ def decode_spec(buf: bytes) -> Any:
         f = parse(fields[54][-1])
         pairs = [parse(p) for p in f.get(2, [])]
         keys = [bytes(_last(p, 1, b"")).decode() for p in pairs]
-        kind = collections.namedtuple(bytes(_last(f, 1, b"")).decode() or "NamedTuple", keys)
+        name = bytes(_last(f, 1, b"")).decode() or "NamedTuple"
+        kind = collections.namedtuple(name, keys)  # type: ignore[misc]
         return kind(*[decode_spec(_last(p, 2, b"")) for p in pairs])
     kinds = [_KINDS.get(k, f"field {k}") for k in fields]
     raise ProtoError(f"an element spec holding {', '.join(kinds) or 'nothing'}, which "

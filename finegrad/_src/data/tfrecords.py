@@ -86,7 +86,9 @@ def _raw_zero_init(rows: list[bytes]) -> np.ndarray:
 
 def crc32c(messages: list[bytes]) -> list[int]:
     """The CRC-32C of each message (``crc32c([b"123456789"]) == [0xE3069283]``)."""
-    heads, blocks, plan = [], [], []
+    heads: list[bytes] = []
+    blocks: list[bytes] = []
+    plan: list[tuple[int, int, int]] = []
     for m in messages:
         cut = len(m) % _BLOCK
         heads.append(m[:cut])
@@ -156,6 +158,7 @@ class RecordWriter:
             self._file.write(data)
 
     def _snappy_block(self, data: bytes) -> None:
+        assert self._snappy is not None
         block = bytes(self._snappy.compress_raw(data))
         self._file.write(len(block).to_bytes(4, "big") + block)
 
