@@ -32,7 +32,7 @@ def _crc_reference(data):
 def test_crc32c_known_values_and_every_length():
     assert tfrecords.crc32c([b"123456789", b"", b"\0" * 32]) == [0xE3069283, 0, 0x8A9136AA]
     rng = random.Random(0)
-    lengths = list(range(0, 70)) + [1023, 1024, 1025, 2048, 2049, 5000]
+    lengths = list(range(0, 70)) + [1023, 1024, 4095, 4096, 4097, 8192, 8193, 13000]
     msgs = [bytes(rng.getrandbits(8) for _ in range(n)) for n in lengths]
     assert tfrecords.crc32c(msgs) == [_crc_reference(m) for m in msgs]
 

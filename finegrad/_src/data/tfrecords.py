@@ -23,7 +23,7 @@ from finegrad._src.errors import DataLossError
 
 COMPRESSIONS = (None, "GZIP", "ZLIB", "SNAPPY")
 _POLY = 0x82F63B78                  # CRC-32C (Castagnoli), reflected
-_BLOCK = 1024                       # longer records are hashed in blocks of this many bytes
+_BLOCK = 4096                       # longer records are hashed in blocks of this many bytes
 _SNAPPY_BLOCK = 64 << 10            # uncompressed bytes per snappy block we write
 _MASK_DELTA = 0xA282EAD8
 
@@ -63,23 +63,36 @@ def _shift_tables() -> list[list[int]]:
     return regs.reshape(4, 256).tolist()
 
 
+@functools.lru_cache(maxsize=1)
+def _word_tables() -> tuple[np.ndarray, np.ndarray]:
+    """Four register steps (one little-endian word) as two 16-bit tables: the register after
+    a word w is ``lo[r & 0xFFFF] ^ hi[r >> 16]`` with r the register xor w."""
+    regs = np.concatenate([np.arange(1 << 16, dtype=np.uint32),
+                           np.arange(1 << 16, dtype=np.uint32) << 16])
+    for _ in range(4):
+        regs = _T[regs & 0xFF] ^ (regs >> 8)
+    return regs[:1 << 16], regs[1 << 16:]
+
+
 def _raw_zero_init(rows: list[bytes]) -> np.ndarray:
     """Each row's raw CRC from register 0 (leading zero bytes change nothing, so rows are
-    left-padded to one length and hashed together, one column per step)."""
+    left-padded to one length and hashed together, a word of each per step)."""
     out = np.zeros(len(rows), dtype=np.uint32)
+    lo, hi = _word_tables()
     buckets: dict[int, list[int]] = {}
     for i, r in enumerate(rows):
-        buckets.setdefault(max(len(r), 1).bit_length(), []).append(i)
+        buckets.setdefault(max(len(r), 4).bit_length(), []).append(i)
     for bits, idx in buckets.items():
         width = 1 << bits
         table = np.zeros((len(idx), width), dtype=np.uint8)
         for j, i in enumerate(idx):
             if rows[i]:
                 table[j, width - len(rows[i]):] = np.frombuffer(rows[i], np.uint8)
-        cols = np.ascontiguousarray(table.T).astype(np.uint32)
+        words = np.ascontiguousarray(table.view("<u4").T).astype(np.uint32)
         crc = np.zeros(len(idx), dtype=np.uint32)
-        for col in cols:
-            crc = _T[(crc ^ col) & 0xFF] ^ (crc >> 8)
+        for w in words:
+            crc ^= w
+            crc = lo[crc & 0xFFFF] ^ hi[crc >> 16]
         out[idx] = crc
     return out
 
@@ -223,13 +236,20 @@ def read_records(path: str, compression: Any, fn: str) -> Any:
     """
     with open(path, "rb") as f:
         buf, offset = b"", 0
+        parts: list[bytes] = []
         for chunk in _chunks(f, compression, fn, path):
-            buf += chunk
+            parts.append(chunk)
+            if sum(map(len, parts)) < _CHUNK:
+                continue                   # CRCs are cheaper over many records at once
+            buf, parts = buf + b"".join(parts), []
             records, used = _split(buf, offset, fn, path)
             yield from records
             buf, offset = buf[used:], offset + used
-        if buf:
-            raise DataLossError(f"{fn}: truncated record at {offset} in {path}")
+        buf += b"".join(parts)
+        records, used = _split(buf, offset, fn, path)
+        yield from records
+        if buf[used:]:
+            raise DataLossError(f"{fn}: truncated record at {offset + used} in {path}")
 
 
 def _split(buf, offset, fn, path):
