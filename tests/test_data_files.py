@@ -76,7 +76,7 @@ def test_save_load_errors(tmp_path):
         Dataset.load(str(tmp_path / "missing"), element_spec=fg.TensorSpec((), fg.int64))
     with pytest.raises(InvalidArgumentError, match="Dataset.save: `shard_func` must return "
                                                    "a scalar int64"):
-        Dataset.range(3).save(str(tmp_path / "a"), shard_func=lambda x: fg.cast(x, fg.float32))
+        Dataset.range(3).save(str(tmp_path / "a"), shard_func=lambda x: fg.cast(x, fg.int32))
     assert not os.path.exists(tmp_path / "a" / "snapshot.metadata")
     with pytest.raises(ValueError, match="compression must be"):
         Dataset.range(3).save(str(tmp_path / "b"), compression="zip")

@@ -224,3 +224,19 @@ def test_snapshots_load_across(tmp_path):
     spec = (fg.TensorSpec((), fg.int64), fg.TensorSpec((), fg.int64))
     back = Dataset.load(run, element_spec=spec, compression="SNAPPY")
     assert sorted((int(i), int(x)) for i, x in back) == [(i, 3 * i) for i in range(4)]
+
+
+@pytest.mark.parametrize("compression", [None, "SNAPPY"])
+def test_large_elements_cross_snappy_blocks_both_ways(tmp_path, compression):
+    tf = pytest.importorskip("tensorflow")
+    pytest.importorskip("cramjam")
+    x = np.random.default_rng(3).normal(size=(2, 90_000)).astype(np.float32)  # incompressible
+    s = np.array([b"z" * 200_000, b""], dtype=object)
+    Dataset.from_tensor_slices((x, s)).save(str(tmp_path / "fg"), compression=compression)
+    tf.data.Dataset.from_tensor_slices((x, s)).save(str(tmp_path / "tf"),
+                                                    compression=compression)
+    for got in (tf.data.Dataset.load(str(tmp_path / "fg"), compression=compression),
+                Dataset.load(str(tmp_path / "tf"), compression=compression)):
+        got = list(got.as_numpy_iterator())
+        assert len(got) == 2
+        assert all(np.array_equal(g[0], x[i]) and g[1] == s[i] for i, g in enumerate(got))

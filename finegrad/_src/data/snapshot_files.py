@@ -50,11 +50,13 @@ def check_compression(compression: Any, fn: str) -> Any:
 
 
 def shard_of(shard_func: Any, element: Any, fn: str) -> int:
-    """The shard ``shard_func`` gives an element (0 without one, as ``tf.data.save``)."""
+    """The shard ``shard_func`` gives an element (0 without one, as ``tf.data.save``): an
+    int64 scalar (``snapshot`` also takes an int32 one, as ``tf.data``)."""
     if shard_func is None:
         return 0
     k = convert_to_tensor(structure.call_with(shard_func, element))
-    if k.dtype not in (dtypes.int64, dtypes.int32) or k._value.ndim:
+    kinds = (dtypes.int64, dtypes.int32) if fn == "Dataset.snapshot" else (dtypes.int64,)
+    if k.dtype not in kinds or k._value.ndim:
         raise InvalidArgumentError(f"{fn}: `shard_func` must return a scalar int64, got "
                                    f"{k.dtype.name} of shape {k.shape}")
     if int(k._value) < 0:
