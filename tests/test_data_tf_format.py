@@ -240,3 +240,26 @@ def test_large_elements_cross_snappy_blocks_both_ways(tmp_path, compression):
         got = list(got.as_numpy_iterator())
         assert len(got) == 2
         assert all(np.array_equal(g[0], x[i]) and g[1] == s[i] for i, g in enumerate(got))
+
+
+def test_reading_with_another_compression_is_data_loss(tmp_path):
+    kinds = [None, "GZIP", "ZLIB"] + (["SNAPPY"] if _has_cramjam() else [])
+    for saved in kinds:
+        path = str(tmp_path / str(saved))
+        Dataset.range(50).map(lambda x: (x, fg.cast(x, fg.float32))).save(
+            path, compression=saved)
+        for read in kinds:
+            ds = Dataset.load(path, compression=read)
+            if read == saved:
+                assert [int(a) for a, _ in ds] == list(range(50))
+                continue
+            with pytest.raises(DataLossError, match="Dataset.load: "):
+                list(ds)
+
+
+def _has_cramjam():
+    try:
+        import cramjam  # noqa: F401
+    except ImportError:
+        return False
+    return True

@@ -104,7 +104,7 @@ class RunWriter:
 
     def abort(self) -> None:
         for w in self.writers.values():
-            w._file.close()
+            w.abort()
         shutil.rmtree(self.run_dir, ignore_errors=True)
 
     def finish(self, directory: str, spec: Any, graph_hash: str = "") -> None:

@@ -4,7 +4,8 @@ the container of ``tf.data``'s saved datasets and snapshots.
 A record is its length (8 bytes, little-endian), the masked CRC-32C of those 8 bytes, the
 data, and the masked CRC-32C of the data. The whole stream may be compressed: ``"GZIP"`` (one
 gzip stream), ``"ZLIB"`` (one zlib stream) or ``"SNAPPY"`` (TensorFlow's snappy framing:
-blocks, each its compressed size as 4 big-endian bytes and a raw snappy block). Snappy needs
+blocks, each its compressed size as 4 big-endian bytes and a raw snappy block; TensorFlow
+writes a block per write call, we write 64 KiB blocks, and either reads the other's). Snappy needs
 the optional ``cramjam`` package (``pip install "finegrad[data]"``).
 
 The CRCs are computed with NumPy over many records at once (a record's bytes are a row of
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import os
 import zlib
 from typing import Any, BinaryIO
 
@@ -175,6 +177,10 @@ class RecordWriter:
         block = bytes(self._snappy.compress_raw(data))
         self._file.write(len(block).to_bytes(4, "big") + block)
 
+    def abort(self) -> None:
+        """Closes the file as it is (the caller removes it)."""
+        self._file.close()
+
     def close(self) -> None:
         if self._zlib is not None:
             self._file.write(self._zlib.flush())
@@ -214,9 +220,10 @@ def _zlib_chunks(f, wbits, fn, path):
 
 
 def _snappy_chunks(f, snappy, fn, path):
+    total = os.fstat(f.fileno()).st_size
     while head := f.read(4):
         size = int.from_bytes(head, "big")
-        block = f.read(size)
+        block = f.read(size) if size <= total - f.tell() else b""
         if len(head) < 4 or len(block) < size:
             raise DataLossError(f"{fn}: {path} ends inside a snappy block (is it "
                                 f"SNAPPY-compressed?)")
