@@ -178,7 +178,7 @@ def _tf_elements(tf):
     return tf.data.Dataset.from_tensor_slices(_elements())
 
 
-@pytest.mark.parametrize("compression", [None, "GZIP", "SNAPPY"])
+@pytest.mark.parametrize("compression", COMPRESSIONS)
 def test_tensorflow_saves_finegrad_loads(tmp_path, compression):
     tf = pytest.importorskip("tensorflow")
     _tf_elements(tf).save(str(tmp_path), compression=compression, shard_func=_shard)
@@ -194,7 +194,7 @@ def test_tensorflow_saves_finegrad_loads(tmp_path, compression):
         [(s.dtype.name, tuple(s.shape)) for s in flat_theirs]
 
 
-@pytest.mark.parametrize("compression", [None, "GZIP", "SNAPPY"])
+@pytest.mark.parametrize("compression", COMPRESSIONS)
 def test_finegrad_saves_tensorflow_loads(tmp_path, compression):
     tf = pytest.importorskip("tensorflow")
     if compression == "SNAPPY":
