@@ -263,3 +263,19 @@ def _has_cramjam():
     except ImportError:
         return False
     return True
+
+
+def test_tensor_protos_against_tensorflows_parser():
+    tf = pytest.importorskip("tensorflow")
+    for dt in _DTYPES:
+        for value, shape in [(np.array(3, dt), None), (np.array([2], dt), [2, 3]),
+                             (np.arange(4).astype(dt).reshape(2, 2), None)]:
+            proto = tf.make_tensor_proto(value, shape=shape)    # typed value lists
+            ours = tf_protos.decode_tensor(proto.SerializeToString())
+            np.testing.assert_array_equal(ours, tf.make_ndarray(proto))
+            assert ours.dtype == tf.make_ndarray(proto).dtype
+            mine = tf_protos.encode_tensor(ours, tf_protos.DATA_TYPES[fg.as_dtype(dt)])
+            back = tf.make_ndarray(type(proto).FromString(mine))
+            np.testing.assert_array_equal(back, ours)
+    strings = tf.make_tensor_proto(np.array([b"ab", b""], dtype=object))
+    assert tf_protos.decode_tensor(strings.SerializeToString()).tolist() == [b"ab", b""]
