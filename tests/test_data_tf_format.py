@@ -279,3 +279,33 @@ def test_tensor_protos_against_tensorflows_parser():
             np.testing.assert_array_equal(back, ours)
     strings = tf.make_tensor_proto(np.array([b"ab", b""], dtype=object))
     assert tf_protos.decode_tensor(strings.SerializeToString()).tolist() == [b"ab", b""]
+
+
+def test_load_wait_retries_until_saved(tmp_path, monkeypatch):
+    from finegrad._src.data import files
+    path = str(tmp_path / "later")
+    naps = []
+
+    def nap(seconds):              # the first retry finds the dataset saved meanwhile
+        naps.append(seconds)
+        Dataset.range(2).save(path)
+    monkeypatch.setattr(files.time, "sleep", nap)
+    assert [int(x) for x in Dataset.load(path, wait=True)] == [0, 1] and naps == [5]
+
+
+def _sharded_snapshot(D, where):
+    return D.range(6).snapshot(str(where), shard_func=lambda x: x % 2,
+                               reader_func=lambda dss: dss.flat_map(lambda d: d))
+
+
+def test_snapshot_shard_func_and_reader_func(tmp_path):
+    ds = _sharded_snapshot(Dataset, tmp_path / "fg")
+    assert [int(x) for x in ds] == list(range(6))              # computed and written
+    assert [int(x) for x in ds] == [0, 2, 4, 1, 3, 5]          # read back, shard by shard
+
+
+def test_snapshot_shard_func_and_reader_func_live_tf(tmp_path):
+    tf = pytest.importorskip("tensorflow")
+    theirs = _sharded_snapshot(tf.data.Dataset, tmp_path / "tf")
+    assert [list(theirs.as_numpy_iterator()) for _ in range(2)] == \
+        [list(range(6)), [0, 2, 4, 1, 3, 5]]
