@@ -44,6 +44,8 @@ def test_a_dropped_result_is_written_over_in_place():
     f = fg.function(lambda x: fg.exp(x) * 2., jit_compile=True)
     a, b = fg.constant(np.zeros(N, np.float32)), fg.constant(np.ones(N, np.float32))
     first = _pointer(f(a))              # (dropped at once)
+    assert "kept between calls (reuse): 1 results, 0 values" in \
+        f.get_concrete_function(a).compiled_source
     y = f(b)
     assert _pointer(y) == first
     np.testing.assert_allclose(y.numpy(), np.exp(np.float32(1.)) * 2, rtol=1e-6)

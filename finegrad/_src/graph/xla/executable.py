@@ -265,6 +265,9 @@ class XlaFunction:
         if kind is not None and kind.lower() != e.device.platform:
             head.append(f"# finegrad.device({asked!r}): no such device here; placed on the "
                         f"default device (TensorFlow's soft placement)")
+        if e.pool is not None:
+            head.append(f"# buffers kept between calls (reuse): {len(e.donated)} results, "
+                        f"{len(e.pool.specs) - len(e.donated)} values XLA would store")
         if e.callbacks:
             head.append(f"# host callbacks ({len(e.callbacks)} nodes run on the host):")
             head += [f"#   {c}" for c in e.callbacks]
