@@ -302,3 +302,211 @@ def test_int4_kernel_property_is_the_unpacked_values(keras, tmp_path, name, args
     second = K.Input((2,), dtype="int32") if shape is None else K.Input(shape[1:])
     K.Sequential([second, other]).load_weights(path)
     np.testing.assert_array_equal(getattr(other, attribute).numpy(), want)
+
+
+# --- custom weight and activation quantizers ---------------------------------------------------
+
+def _power_of_two_class(base, register, ops):
+    """A custom quantizer (abs-max with the scale rounded down to a power of two), written
+    once for Keras and once for finegrad (``ops``: the framework's ops, for activations)."""
+    @register(package="fgtest", name="PowerOfTwo")
+    class PowerOfTwo(base):
+        def __init__(self, axis=None, value_range=(-127, 127), output_dtype="int8"):
+            super().__init__(output_dtype=output_dtype)
+            self.axis = axis
+            self.value_range = tuple(value_range)
+
+        def __call__(self, x, axis=None, to_numpy=False):
+            axis = self.axis if axis is None else axis
+            axis = tuple(axis) if isinstance(axis, (list, tuple)) else axis
+            top = float(self.value_range[1])
+            if to_numpy:
+                x = np.asarray(x)
+                scale = np.exp2(np.floor(np.log2(top / (np.abs(x).max(axis, keepdims=True)
+                                                        + 1e-6)))).astype(x.dtype)
+                values = np.clip(np.round(x * scale), *self.value_range)
+                return values.astype(self.output_dtype), scale
+            peak = ops["max"](ops["abs"](x), axis, True) + 1e-6
+            scale = ops["exp2"](ops["floor"](ops["log2"](top / peak)))
+            values = ops["clip"](ops["round"](x * scale), *self.value_range)
+            return ops["cast"](values, self.output_dtype), scale
+
+        def get_config(self):
+            return {"axis": self.axis, "value_range": self.value_range,
+                    "output_dtype": self.output_dtype}
+    return PowerOfTwo
+
+
+@pytest.fixture(scope="module")
+def power_of_two(keras):
+    o = keras.ops
+    theirs = _power_of_two_class(keras.quantizers.Quantizer,
+                                 keras.saving.register_keras_serializable, dict(
+                                     max=lambda x, a, k: o.max(x, axis=a, keepdims=k),
+                                     abs=o.abs, exp2=lambda x: o.power(2.0, x), floor=o.floor,
+                                     log2=o.log2, round=o.round, clip=o.clip, cast=o.cast))
+    ours = _power_of_two_class(K.quantizers.Quantizer, K.saving.register_keras_serializable,
+                               dict(max=lambda x, a, k: fg.reduce_max(
+                                   x, axis=list(a) if isinstance(a, tuple) else a,
+                                   keepdims=k), abs=fg.abs, exp2=lambda x: fg.pow(2.0, x),
+                                   floor=fg.floor,
+                                   log2=lambda x: fg.math.log(x) / np.log(2.0).astype("float32"),
+                                   round=fg.round, clip=fg.clip_by_value, cast=fg.cast))
+    return ours, theirs
+
+
+def _quantizer_cases(q, power_of_two):
+    """(layer, args, build shape, mode, config arguments) with quantizers from ``q``."""
+    return [
+        ("Dense", (5,), (None, 7), "int8",
+         dict(weight_quantizer=power_of_two(axis=0), activation_quantizer=power_of_two())),
+        ("Dense", (5,), (None, 7), "int8",
+         dict(weight_quantizer=q.AbsMaxQuantizer(axis=0, value_range=(-100, 100)),
+              activation_quantizer=None)),
+        ("EinsumDense", ("abc,cd->abd", (None, 4)), (None, 3, 6), "int8",
+         dict(weight_quantizer=q.AbsMaxQuantizer(axis=0, value_range=(-90, 90)),
+              activation_quantizer=q.AbsMaxQuantizer(value_range=(-60, 60)))),
+        ("Embedding", (9, 4), None, "int8",
+         dict(weight_quantizer=power_of_two(axis=-1, value_range=(-100, 100)))),
+        ("Dense", (5,), (None, 7), "int4",
+         dict(weight_quantizer=q.AbsMaxQuantizer(axis=0, value_range=(-8, 7), epsilon=1e-3),
+              activation_quantizer=q.AbsMaxQuantizer(value_range=(-127, 127)),
+              block_size=-1)),
+        ("EinsumDense", ("abc,cd->abd", (None, 4)), (None, 3, 6), "int4",
+         dict(activation_quantizer=power_of_two(value_range=(-20, 20)), block_size=None)),
+        ("Embedding", (9, 4), None, "int4",
+         dict(weight_quantizer=power_of_two(axis=-1, value_range=(-8, 7)), block_size=-1)),
+    ]
+
+
+def _config(q, mode, arguments):
+    return (q.Int8QuantizationConfig if mode == "int8" else q.Int4QuantizationConfig)(
+        **arguments)
+
+
+@pytest.mark.parametrize("index", range(7))
+def test_custom_quantizers_equal_keras(keras, power_of_two, index):
+    import tensorflow as tf
+    name, args, shape, mode, _ = _quantizer_cases(K.quantizers, power_of_two[0])[index]
+    ours, theirs = _pair(keras, name, args, shape)
+    ours.quantize(mode, config=_config(K.quantizers, mode, _quantizer_cases(
+        K.quantizers, power_of_two[0])[index][4]))
+    theirs.quantize(mode, config=_config(keras.quantizers, mode, _quantizer_cases(
+        keras.quantizers, power_of_two[1])[index][4]))
+    _same_weights(ours, theirs)
+    assert ours.dtype_policy.name == theirs.dtype_policy.name
+    assert ours.get_config()["quantization_config"] == \
+        keras.saving.serialize_keras_object(theirs.quantization_config)
+    if shape is None:
+        x = RNG.integers(0, 9, size=(3, 2)).astype("int32")
+        np.testing.assert_allclose(ours(x).numpy(), np.asarray(theirs(x)), rtol=1e-6)
+        return
+    x = (RNG.normal(size=(4,) + shape[1:]) * 3).astype("float32")
+    with fg.GradientTape() as tape:
+        xt = fg.constant(x)
+        tape.watch(xt)
+        y = ours(xt)
+        loss = y * y
+    grad = tape.gradient(loss, xt).numpy()
+    with tf.GradientTape() as tape:
+        xt = tf.constant(x)
+        tape.watch(xt)
+        want = theirs(xt)
+        loss = want * want
+    want_grad = tape.gradient(loss, xt).numpy()
+    np.testing.assert_allclose(y.numpy(), np.asarray(want), rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(grad, want_grad, rtol=1e-4, atol=1e-4)
+
+
+def test_custom_quantizers_travel_in_keras_files(keras, power_of_two, tmp_path):
+    pytest.importorskip("h5py")
+    ours_class, _ = power_of_two
+    model = K.Sequential([K.Input((7,)), L.Dense(5, name="a"), L.Dense(3, name="b")])
+    model.get_layer("a").quantize(config=K.quantizers.Int8QuantizationConfig(
+        weight_quantizer=ours_class(axis=0), activation_quantizer=ours_class()))
+    model.get_layer("b").quantize(config=K.quantizers.Int4QuantizationConfig(
+        activation_quantizer=K.quantizers.AbsMaxQuantizer(value_range=(-30, 30)),
+        block_size=-1))
+    x = RNG.normal(size=(4, 7)).astype("float32")
+    want = model.predict(x, verbose=0)
+    model.save(str(tmp_path / "q.keras"))
+    again = K.saving.load_model(str(tmp_path / "q.keras"))
+    assert isinstance(again.get_layer("a").inputs_quantizer, ours_class)
+    assert again.get_layer("b").inputs_quantizer.value_range == (-30, 30)
+    np.testing.assert_array_equal(again.predict(x, verbose=0), want)
+    in_keras = keras.saving.load_model(str(tmp_path / "q.keras"))
+    np.testing.assert_allclose(in_keras.predict(x, verbose=0), want, rtol=1e-5, atol=1e-6)
+
+
+def _raises_like_keras(keras, make, error, match):
+    """``make(module)`` raises ``error`` (matching ``match``) with finegrad's modules, and
+    the same class with Keras's."""
+    with pytest.raises(error, match=match):
+        make(K, fg.keras.layers)
+    with pytest.raises(error):
+        make(keras, keras.layers)
+
+
+def _built(k, layers_module, name="Dense", args=(3,), shape=(None, 4)):
+    layer = getattr(layers_module, name)(*args)
+    layer.build(shape)
+    return layer
+
+
+def test_bad_quantization_input_raises_as_keras(keras):
+    q = "quantizers"
+    cases = [
+        (lambda k, _: getattr(k, q).AWQConfig(None, None, weight_bits=8), ValueError,
+         "AWQConfig: AWQ only supports 4-bit quantization. Received weight_bits=8"),
+        (lambda k, _: getattr(k, q).AWQConfig(None, None, num_grid_points=0), ValueError,
+         "num_grid_points must be a positive integer"),
+        (lambda k, _: getattr(k, q).AWQConfig(None, None, group_size=0), ValueError,
+         "Invalid group_size"),
+        (lambda k, _: k.dtype_policies.AWQDTypePolicy("awq/8/128", "float32"), ValueError,
+         "AWQDTypePolicy: Invalid mode"),
+        (lambda k, L_: _built(k, L_).quantize("awq"), ValueError,
+         "Dense.quantize: For AWQ, you must pass an `AWQConfig` object"),
+        (lambda k, L_: _built(k, L_).quantize("awq", config=getattr(k, q).GPTQConfig(
+            None, None)), ValueError, "Contradictory arguments: mode='awq' but "
+                                      "config.mode='gptq'"),
+        (lambda k, L_: _built(k, L_).quantize(), ValueError,
+         "You must provide either `mode` or `config`"),
+        (lambda k, _: getattr(k, q).Int8QuantizationConfig(
+            weight_quantizer=getattr(k, q).AbsMaxQuantizer(axis=0, output_dtype="int16")),
+         ValueError, "requires a weight_quantizer with output_dtype='int8'"),
+        (lambda k, _: getattr(k, q).Int4QuantizationConfig(
+            weight_quantizer=getattr(k, q).AbsMaxQuantizer(axis=0), block_size=-1),
+         ValueError, r"requires a weight_quantizer with value_range=\(-8, 7\)"),
+        (lambda k, _: getattr(k, q).Int4QuantizationConfig(
+            activation_quantizer=getattr(k, q).AbsMaxQuantizer(), block_size=64),
+         ValueError, "sub-channel quantization .* does not support custom quantizers"),
+        (lambda k, _: getattr(k, q).AbsMaxQuantizer(value_range=(-200, 100)), ValueError,
+         r"requires value_range to be within the interval \[-128, 127\]"),
+    ]
+    for make, error, match in cases:
+        _raises_like_keras(keras, make, error, match)
+    # (Keras 3.15 returns the class name, a string, for a class it cannot find)
+    with pytest.raises(TypeError, match="Could not locate class 'NoSuchQuantizer'"):
+        K.quantizers.deserialize({"module": "keras.quantizers", "class_name": "NoSuchQuantizer",
+                                  "config": {}, "registered_name": None})
+
+
+def test_calibrated_modes_refuse_kernels_of_four_axes():
+    """Keras 3.15 fails on them (AWQ: ValueError; GPTQ: an UnboundLocalError); finegrad
+    raises ValueError for both."""
+    for config in (K.quantizers.GPTQConfig(None, None, group_size=-1),
+                   K.quantizers.AWQConfig(None, None, group_size=-1)):
+        layer = L.EinsumDense("abcd,cdef->abef", (None, 2, 3))
+        layer.build((None, 5, 4, 2))
+        with pytest.raises(ValueError, match=r"EinsumDense.quantize: GPTQ and AWQ quantization "
+                                             r"only support 2D or 3D kernels; got a kernel of "
+                                             r"shape \(4, 2, 2, 3\)"):
+            layer.quantize(config.mode, config=config)
+    block = K.Sequential([L.Dense(2)])
+    model = K.Sequential([K.Input((3,)), block])
+    with pytest.raises(ValueError, match="AWQ quantization requires a dataset and a tokenizer"):
+        model.quantize("awq", config=K.quantizers.AWQConfig(
+            None, None, quantization_layer_structure={"sequential_blocks": [block]}))
+    with pytest.raises(ValueError, match="For mode='awq', a valid quantization structure"):
+        K.Sequential([K.Input((3,)), L.Dense(2)]).quantize(
+            "awq", config=K.quantizers.AWQConfig([[1]], lambda s: s))
