@@ -67,10 +67,11 @@ def build_calibrated(layer: Any, mode: str, config: Any, policy: Any = None) -> 
     bits, group = calibration_settings(mode, config, policy)
     groups = 1 if group == -1 else math.ceil(rows / group)
     zero = "zero_point" if hasattr(layer, "equation") else "kernel_zero"   # (Keras's)
-    specs = [("quantized_kernel", "kernel", ((columns + 1) // 2 if bits == 4 else columns, rows),
-              "uint8", "zeros"),
-             ("kernel_scale", "kernel_scale", (columns, groups), "float32", "ones"),
-             ("kernel_zero", zero, (columns, groups), "uint8", "zeros")]
+    packed = (columns + 1) // 2 if bits == 4 else columns
+    specs: list[tuple[str, str, tuple[int, ...], str, str]] = [
+        ("quantized_kernel", "kernel", (packed, rows), "uint8", "zeros"),
+        ("kernel_scale", "kernel_scale", (columns, groups), "float32", "ones"),
+        ("kernel_zero", zero, (columns, groups), "uint8", "zeros")]
     if mode == "awq":
         specs.append(("awq_scales", "awq_scales", (rows,), "float32", "ones"))
     specs.append(("g_idx", "g_idx", (rows,), "float32", "zeros"))
