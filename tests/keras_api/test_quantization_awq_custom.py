@@ -29,7 +29,8 @@ def _pair(keras, name, args, shape):
     ours, theirs = getattr(L, name)(*args), getattr(keras.layers, name)(*args)
     ours.build(shape)
     theirs.build(shape)
-    weights = [RNG.normal(size=w.shape).astype("float32") for w in ours.weights]
+    rng = np.random.default_rng(7)     # (each test's draws independent of the order)
+    weights = [rng.normal(size=w.shape).astype("float32") for w in ours.weights]
     ours.set_weights(weights)
     theirs.set_weights(weights)
     return ours, theirs
@@ -41,13 +42,14 @@ def _pair(keras, name, args, shape):
 def test_awq_algorithm_equals_keras(keras, group_size, grid):
     from keras.src.quantizers.awq import AWQ, awq_quantize_matrix
     from finegrad._src.keras import awq_algorithm
-    w = RNG.normal(size=(6, 10)).astype("float32")
+    rng = np.random.default_rng(11)
+    w = rng.normal(size=(6, 10)).astype("float32")
     dense = keras.layers.Dense(6)
     dense.build((None, 10))
     estimate = awq_algorithm.MagnitudeEstimate(10)
     keras_awq = AWQ(dense, keras.quantizers.AWQConfig(None, None))
     for scale in (1.0, 4.0):
-        batch = (RNG.normal(size=(3, 5, 10)) * scale * np.linspace(0.05, 3, 10)).astype(
+        batch = (rng.normal(size=(3, 5, 10)) * scale * np.linspace(0.05, 3, 10)).astype(
             "float32")
         batch[..., 4] = 0.0     # a dead channel: its magnitude counts as 1
         estimate.update(batch)
@@ -111,7 +113,8 @@ def test_calibrated_layers_equal_keras(keras, case, mode, config_args):
     variables and values, computes Keras's outputs, and ``layer.kernel`` is Keras's (the
     unpacked quantized values)."""
     shape = LAYER_CASES[case][2]
-    inputs = [(RNG.normal(size=(2,) + shape[1:]) * np.linspace(0.1, 2, shape[-1])).astype(
+    rng = np.random.default_rng(13)
+    inputs = [(rng.normal(size=(2,) + shape[1:]) * np.linspace(0.1, 2, shape[-1])).astype(
         "float32") for _ in range(3)]
     ours, theirs = _calibrated_pair(keras, case, mode, config_args, inputs)
     assert ours.dtype_policy.name == theirs.dtype_policy.name
@@ -173,7 +176,8 @@ def _awq_config(quantizers_module, table, blocks, **settings):
 
 @pytest.mark.parametrize("settings", [dict(group_size=4), dict(group_size=-1,
                                                                 num_grid_points=6)])
-def test_awq_model_quantize_against_keras(keras, settings, monkeypatch):
+@pytest.mark.parametrize("seed", [0, 3])
+def test_awq_model_quantize_against_keras(keras, settings, seed, monkeypatch):
     """Variables, policies, configs and outputs as Keras's. Keras 3.15 records no activation
     magnitudes in its model-level calibration (its hooks wrap ``layer.call``, which a
     quantized layer's ``__call__`` bypasses), so its AWQ scales stay ones: finegrad's with
@@ -182,15 +186,19 @@ def test_awq_model_quantize_against_keras(keras, settings, monkeypatch):
     from finegrad._src.keras import awq_algorithm
     ours, table, blocks = _block_model(K, L)
     theirs, their_table, their_blocks = _block_model(keras, keras.layers)
+    rng = np.random.default_rng(seed)
+    ours.set_weights([rng.normal(size=w.shape).astype("float32") for w in ours.weights])
     theirs.set_weights(ours.get_weights())
-    ids = RNG.integers(0, 20, size=(5, 6)).astype("int32")
+    ids = rng.integers(0, 20, size=(5, 6)).astype("int32")
     theirs.quantize("awq", config=_awq_config(keras.quantizers, their_table, their_blocks,
                                               **settings))
     twin, twin_table, twin_blocks = _block_model(K, L)
     twin.set_weights(ours.get_weights())
     with pytest.warns(UserWarning, match="Embedding.quantize"):
         ours.quantize("awq", config=_awq_config(K.quantizers, table, blocks, **settings))
-    assert not np.allclose(blocks[1].layers[0].awq_scales.numpy(), 1.0)
+    # (the search may keep ones for a layer, here not for all)
+    assert any(not np.allclose(layer.awq_scales.numpy(), 1.0) for block in blocks
+               for layer in block.layers)
     monkeypatch.setattr(awq_algorithm.MagnitudeEstimate, "update", lambda self, x: None)
     with pytest.warns(UserWarning, match="Embedding.quantize"):
         twin.quantize("awq", config=_awq_config(K.quantizers, twin_table, twin_blocks,
