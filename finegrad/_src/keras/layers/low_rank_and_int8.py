@@ -8,14 +8,17 @@ output does not move before training), both float32 and trainable.
 int8 (``quantize("int8")``, Keras's abs-max scheme): the kernel becomes int8 values
 ``round(w * scale)`` with one float scale ``127 / (max |w| + 1e-7)`` per output unit (per row
 of an embedding table), and the inputs of a dense layer are quantized the same way per
-example at each call; the integer product is divided by both scales. The gradient with
+example at each call; the integer product is divided by both scales. A config's custom
+quantizers take those places: ``weight_quantizer(weight, to_numpy=True)`` gives the values
+and scale, ``activation_quantizer(inputs, axis=...)`` quantizes the inputs (None: weight-only). The gradient with
 respect to the inputs is that of the dequantized kernel (Keras's custom gradient); the int8
 kernel gets none. An EinsumDense keeps one scale per kernel entry left after the
 contraction, stored in the output's layout.
 
-As in Keras, ``layer.kernel`` (``layer.embeddings``) is the stored variable, or with LoRA on
-the merged kernel ``kernel + (lora_alpha / rank) * lora_a @ lora_b`` in the compute dtype (the
-variable itself is ``layer._kernel``); a layer saves what Keras's ``save_own_variables``
+As in Keras, ``layer.kernel`` (``layer.embeddings``) is the stored variable (an int4 layer's
+unpacked values, a calibrated GPTQ/AWQ layer's quantized values), or with LoRA on the merged
+kernel ``kernel + (lora_alpha / rank) * lora_a @ lora_b`` in the compute dtype (the variable
+itself is ``layer._kernel``); a layer saves what Keras's ``save_own_variables``
 saves, in its order for each mode, and with LoRA on the merged kernel (a quantized one
 quantized again) and not LoRA's weights (`lora_merging`); loading one zeros them.
 """
@@ -282,8 +285,8 @@ class KernelAdapters:
     def _saved_variables(self) -> list:
         """The variables in the order Keras's ``save_own_variables`` writes them (its
         ``variable_serialization_spec``); LoRA's factors are merged into the weight."""
-        if self.lora_enabled:
-            return merged_lora_weights(self)
+        if self.lora_enabled and self.quantization_mode not in ("gptq", "awq"):
+            return merged_lora_weights(self)      # (Keras merges nothing for those)
         out = []
         for name in SAVED_ORDER[self.quantization_mode]:
             v = self.stored(name.format(w=self._adapted))
