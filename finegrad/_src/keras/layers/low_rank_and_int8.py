@@ -11,8 +11,8 @@ of an embedding table), and the inputs of a dense layer are quantized the same w
 example at each call; the integer product is divided by both scales. A config's custom
 quantizers take those places: ``weight_quantizer(weight, to_numpy=True)`` gives the values
 and scale, ``activation_quantizer(inputs, axis=...)`` quantizes the inputs (None:
-weight-only). The gradient with respect to the inputs is that of the dequantized kernel (Keras's custom gradient); the int8
-kernel gets none. An EinsumDense keeps one scale per kernel entry left after the
+weight-only). The gradient with respect to the inputs is that of the dequantized kernel
+(Keras's custom gradient); the int8 kernel gets none. An EinsumDense keeps one scale per kernel entry left after the
 contraction, stored in the output's layout.
 
 As in Keras, ``layer.kernel`` (``layer.embeddings``) is the stored variable (an int4 layer's
