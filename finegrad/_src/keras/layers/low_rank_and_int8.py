@@ -12,8 +12,8 @@ example at each call; the integer product is divided by both scales. A config's 
 quantizers take those places: ``weight_quantizer(weight, to_numpy=True)`` gives the values
 and scale, ``activation_quantizer(inputs, axis=...)`` quantizes the inputs (None:
 weight-only). The gradient with respect to the inputs is that of the dequantized kernel
-(Keras's custom gradient); the int8 kernel gets none. An EinsumDense keeps one scale per kernel entry left after the
-contraction, stored in the output's layout.
+(Keras's custom gradient); the int8 kernel gets none. An EinsumDense keeps one scale per
+kernel entry left after the contraction, stored in the output's layout.
 
 As in Keras, ``layer.kernel`` (``layer.embeddings``) is the stored variable (an int4 layer's
 unpacked values, a calibrated GPTQ/AWQ layer's quantized values), or with LoRA on the merged
