@@ -197,27 +197,35 @@ def batched(it: Any, size: int, drop_remainder: bool, stack: Any,
     return Resumable(step, it)
 
 
-def repeated(make_iterator: Any, n: int) -> Resumable:
-    """The elements of ``make_iterator()`` ``n`` times over (forever when negative); an
-    empty pass ends it."""
-    state = {"rounds": 0, "fresh": True, "over": False}
+def repeated(make_iterator: Any, n: int, spare: bool = False) -> Resumable:
+    """The elements of ``make_iterator()`` ``n`` times over (forever when negative; then
+    an empty pass ends it). As ``tf.data``'s repeat, a finite one starts its input at once
+    and each next pass as the last ends; with ``spare`` also one after the last pass,
+    dropped (which moves a shuffle upstream on to its next seeds)."""
+    state = {"rounds": 0, "fresh": True, "over": n == 0}
 
     def step(r):
         while not state["over"]:
             if r._input is None:
-                if 0 <= n <= state["rounds"]:
-                    break
                 r._input, state["fresh"] = make_iterator(), True
             try:
                 element = r.pull()
             except StopIteration:
-                r._input, state["rounds"] = None, state["rounds"] + 1
-                state["over"] = state["fresh"]
+                state["rounds"] += 1
+                finished = 0 <= n <= state["rounds"]
+                r._input = None
+                if n > 0 and (spare or not finished):
+                    following = make_iterator()
+                    if finished:
+                        _close(following)
+                    else:
+                        r._input, state["fresh"] = following, True
+                state["over"] = finished or (n < 0 and state["fresh"])
                 continue
             state["fresh"] = False
             return element
         raise StopIteration
-    return Resumable(step, None)
+    return Resumable(step, make_iterator() if n > 0 else None)
 
 
 def zipped(its: list, pack: Any) -> Resumable:
@@ -237,3 +245,9 @@ def zipped(its: list, pack: Any) -> Resumable:
                 raise
         return pack(elements)
     return Resumable(step, None)
+
+
+def _close(it: Any) -> None:
+    close = getattr(it, "close", None)
+    if close is not None:
+        close()
