@@ -8,45 +8,15 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from finegrad._src import dtypes
-from finegrad._src.data import structure
+from finegrad._src.data import shuffling, structure
 from finegrad._src.data.cardinality import INFINITE_CARDINALITY, UNKNOWN_CARDINALITY
 from finegrad._src.data.lazy_specs import LazySpec
 from finegrad._src.errors import InvalidArgumentError
 from finegrad._src.graph.tracing.builder import TensorSpec
-from finegrad._src.ops.random import philox, streams
 from finegrad._src.tensor import Tensor, convert_to_tensor
 
-_M32 = 0xFFFFFFFF
-_BLOCKS = 256                 # Philox blocks (4 values each) drawn per NumPy call
 _ESTIMATION_BATCH = 32        # tf.data's class-distribution estimate: counts per 32 elements
 _SMOOTHING = 10               # ... starting from 10 of each class
-
-
-def _random_seeds(seed):
-    """``tf.data``'s seed pair for a random source (None, None: nondeterministic)."""
-    g = streams.GLOBAL.seed
-    if g is None and seed is None:
-        return None
-    if seed is None:
-        seed = streams._next_op_seed()   # (TensorFlow's op seed: eagerly, the context's)
-    s, s2 = (streams.DEFAULT_GRAPH_SEED if g is None else int(g)), int(seed)
-    if s == 0 and s2 == 0:
-        s2 = 2 ** 31 - 1
-    return s & 0xFFFFFFFFFFFFFFFF, s2 & 0xFFFFFFFFFFFFFFFF
-
-
-def _philox_values(seeds, epoch):
-    """TensorFlow's ``PhiloxRandom(seed, seed2)`` uint32 outputs, one by one, as int64
-    scalars (a later ``epoch`` moves the counter to a fresh stretch)."""
-    s, s2 = seeds
-    key, counter = (s & _M32, s >> 32), [0, epoch & _M32, s2 & _M32, s2 >> 32]
-    start = 0
-    while True:
-        words = philox.blocks(counter, key, _BLOCKS,
-                              np.arange(start, start + _BLOCKS, dtype=np.uint64))
-        start += _BLOCKS
-        for v in words.reshape(-1).astype(np.int64):
-            yield Tensor(np.asarray(v, np.int64))
 
 
 def _distribution(value, fn, name):
@@ -92,7 +62,8 @@ class RandomMethods:
                name: str | None = None) -> Any:
         """Random int64 scalars in ``[0, 2**32)`` without end. With a seed (``seed`` or a
         global one) they equal ``tf.data``'s values; each iteration repeats them unless
-        ``rerandomize_each_iteration`` (then each iteration is new, not TensorFlow's).
+        ``rerandomize_each_iteration`` (then each iteration takes the next seeds of
+        ``tf.data``'s seed generator, as TensorFlow's does).
 
         >>> import finegrad as fg
         >>> ds = fg.data.Dataset.random(seed=42).take(3)
@@ -100,16 +71,11 @@ class RandomMethods:
         >>> first == [int(x) for x in ds], all(0 <= v < 2 ** 32 for v in first)
         (True, True)
         """
-        seeds = _random_seeds(seed)
-        epochs = [0]
+        seeds = shuffling.iteration_seeds(shuffling.dataset_seeds(seed),
+                                          bool(rerandomize_each_iteration))
 
         def make():
-            epoch = epochs[0] if rerandomize_each_iteration else 0
-            epochs[0] += 1
-            s = seeds
-            if s is None:
-                s = tuple(int(v) for v in np.random.SeedSequence().generate_state(2, np.uint64))
-            return _philox_values(s, epoch)
+            return (Tensor(np.asarray(v, np.int64)) for v in shuffling.philox_u32(next(seeds)))
         return cls(make, TensorSpec((), dtypes.int64), INFINITE_CARDINALITY)
 
     def _class_of(self, class_func):
@@ -127,8 +93,9 @@ class RandomMethods:
         """``(class, element)`` pairs resampled so that the classes (``class_func`` of each
         element, an integer in ``[0, num_classes)``) follow ``target_dist``: ``tf.data``'s
         algorithm (elements rejected at random per class, mixed with unfiltered ones),
-        with ``initial_dist`` known or estimated as the elements go. Seeded draws repeat,
-        but are NumPy's, not TensorFlow's.
+        with ``initial_dist`` known or estimated as the elements go. With ``seed`` or a
+        global seed (`finegrad.random.set_seed`, TensorFlow's seed rules) the draws repeat,
+        every iteration alike, but are NumPy's, not TensorFlow's.
 
         >>> import finegrad as fg
         >>> ds = fg.data.Dataset.from_tensor_slices([0] * 90 + [1] * 10).repeat(20)
@@ -153,12 +120,14 @@ class RandomMethods:
                 return self.map(lambda *x: (classify(x[0] if len(x) == 1 else x),
                                             x[0] if len(x) == 1 else x))
 
+        seeds = shuffling.dataset_seeds(seed)     # TensorFlow's (global, op) seed rules
+
         def make():
-            return _resampled(self, classify, target, fixed, seed)
+            return _resampled(self, classify, target, fixed, seeds)
         return type(self)(make, LazySpec(self, make), UNKNOWN_CARDINALITY)
 
 
-def _resampled(dataset, classify, target, fixed, seed):
+def _resampled(dataset, classify, target, fixed, seeds):
     """The elements of `rejection_resample` (``fixed``: the acceptance probabilities and
     mixing probability from a known initial distribution, or None to estimate them)."""
     def schedule():
@@ -168,9 +137,8 @@ def _resampled(dataset, classify, target, fixed, seed):
         classes = (int(classify(e)._value) for e in dataset._make_iterator())
         yield from _estimates(classes, target)
 
-    base = None if seed is None else int(seed)
-    reject_rng = np.random.default_rng(None if base is None else (base, 0))
-    mix_rng = np.random.default_rng(None if base is None else (base, 1))
+    reject_rng = np.random.default_rng((*seeds, 0))
+    mix_rng = np.random.default_rng((*seeds, 1))
     original = dataset._make_iterator()
 
     def filtered():

@@ -16,6 +16,7 @@ from finegrad._src.data import resumable, structure
 from finegrad._src.data.cardinality import INFINITE_CARDINALITY, UNKNOWN_CARDINALITY
 from finegrad._src.data.lazy_specs import LazySpec, SpecMap
 from finegrad._src.errors import InvalidArgumentError
+from finegrad._src.ops.random.sampling import stateless_categorical
 from finegrad._src.graph.tracing.builder import TensorSpec
 from finegrad._src.tensor import Tensor, convert_to_tensor
 
@@ -374,17 +375,9 @@ class RegroupingMethods:
                             f"scalar `tf.int64` tensors but are {spec!r}.")
 
         def make():
-            its = [d._make_iterator() for d in datasets]
-            for choice in choice_dataset._make_iterator():
-                i = int(choice._value)
-                if not 0 <= i < len(its):
-                    raise InvalidArgumentError(f"Dataset.choose_from_datasets: choice {i} is "
-                                               f"outside [0, {len(its)})")
-                element = next(its[i], _END)
-                if element is not _END:
-                    yield element
-                elif stop_on_empty_dataset:
-                    return
+            return resumable.directed(choice_dataset._make_iterator(),
+                                      [d._make_iterator() for d in datasets],
+                                      stop_on_empty_dataset, "Dataset.choose_from_datasets")
         return cls(make, datasets[0]._element_spec, UNKNOWN_CARDINALITY)
 
     @classmethod
@@ -393,31 +386,73 @@ class RegroupingMethods:
                              rerandomize_each_iteration: Any = None) -> Any:
         """Elements drawn from ``datasets`` at random with probabilities ``weights`` (equal
         by default); an exhausted dataset is dropped from the draw (or ends the result with
-        ``stop_on_empty_dataset``). Seeded draws repeat, but are NumPy's, not ``tf.data``'s.
+        ``stop_on_empty_dataset``). The draws are ``tf.data``'s for the same seeds: a
+        stateless categorical draw over ``log(weights)`` per element, seeded by pairs of
+        `random`'s values (``seed``, ``rerandomize_each_iteration``; a global seed applies).
+        ``weights`` may be a dataset of weight vectors, one per draw.
 
         >>> import finegrad as fg
         >>> ds = fg.data.Dataset.sample_from_datasets(
         ...     [fg.data.Dataset.range(3), fg.data.Dataset.range(10, 12)], seed=1)
-        >>> sorted(int(x) for x in ds)
-        [0, 1, 2, 10, 11]
+        >>> [int(x) for x in ds]
+        [10, 0, 1, 2, 11]
+
+        Raises:
+            ValueError: when ``datasets`` is empty or ``weights`` has another length.
+            TypeError: when ``weights`` are not float32 or float64.
         """
-        datasets = list(datasets)
-        p = np.full(len(datasets), 1.0) if weights is None else \
-            np.asarray(convert_to_tensor(weights)._value, np.float64)
-        if p.shape != (len(datasets),) or np.any(p < 0) or p.sum() <= 0:
-            raise ValueError(f"Dataset.sample_from_datasets: weights must be {len(datasets)} "
-                             f"non-negative numbers with a positive sum, got {weights!r}")
+        fn = "Dataset.sample_from_datasets"
+        datasets, logits = _sampling_logits(list(datasets), weights, fn)
+        if len(datasets) == 1 and logits is not None:
+            return datasets[0]
+        seeds = cls.random(seed=seed, rerandomize_each_iteration=rerandomize_each_iteration) \
+            .batch(2)
+        if logits is None:     # weights: a dataset of weight vectors
+            selector = cls.zip(weights, seeds).map(
+                lambda w, s: _categorical(log_weights(w), s))
+        else:
+            selector = seeds.map(lambda s: _categorical(logits, s))
 
         def make():
-            rng = np.random.default_rng(seed)
-            its, live = [d._make_iterator() for d in datasets], p.copy()
-            while live.sum() > 0:
-                i = int(rng.choice(len(its), p=live / live.sum()))
-                element = next(its[i], _END)
-                if element is not _END:
-                    yield element
-                elif stop_on_empty_dataset:
-                    return
-                else:
-                    live[i] = 0.0
+            return resumable.directed(selector._make_iterator(),
+                                      [d._make_iterator() for d in datasets],
+                                      stop_on_empty_dataset, fn)
         return cls(make, datasets[0]._element_spec, UNKNOWN_CARDINALITY)
+
+
+def log_weights(w: Any) -> Any:
+    """``log`` of a weight vector, as a (1, n) logits row."""
+    w = convert_to_tensor(w)
+    with np.errstate(divide="ignore"):
+        return Tensor(np.log(np.asarray(w._value)).reshape(1, -1))
+
+
+def _categorical(logits, seed):
+    return Tensor(np.asarray(stateless_categorical(logits, 1, seed=seed)._value[0, 0],
+                             np.int64))
+
+
+def _sampling_logits(datasets, weights, fn):
+    """The datasets to sample and the (1, n) logits of constant ``weights`` (None for a
+    dataset of weights): as ``tf.data``, a list of weights drops the datasets of weight
+    zero; weights must be float32 or float64."""
+    if not datasets:
+        raise ValueError(f"{fn}: datasets must not be empty")
+    if weights is None:
+        return datasets, Tensor(np.ones((1, len(datasets)), np.float32))
+    if isinstance(weights, RegroupingMethods):
+        return datasets, None
+    if not isinstance(weights, Tensor):
+        if len(weights) != len(datasets):
+            raise ValueError(f"{fn}: weights must have one entry per dataset, got "
+                             f"{len(weights)} for {len(datasets)} datasets")
+        kept = [(d, w) for d, w in zip(datasets, weights, strict=True) if w > 0]
+        datasets, weights = ([d for d, _ in kept], [w for _, w in kept]) if kept else \
+            ([datasets[0].take(0)], [1.])
+    w = convert_to_tensor(weights)
+    if w.dtype not in (dtypes.float32, dtypes.float64):
+        raise TypeError(f"{fn}: weights must be float32 or float64, got {w.dtype.name}")
+    if tuple(w.shape) != (len(datasets),):
+        raise ValueError(f"{fn}: weights must have shape ({len(datasets)},), got "
+                         f"{tuple(w.shape)}")
+    return datasets, log_weights(w)

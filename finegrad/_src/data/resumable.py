@@ -18,7 +18,7 @@ import logging
 import threading
 from typing import Any
 
-from finegrad._src.errors import UnimplementedError
+from finegrad._src.errors import InvalidArgumentError, UnimplementedError
 
 
 class Resumable:
@@ -251,3 +251,32 @@ def _close(it: Any) -> None:
     close = getattr(it, "close", None)
     if close is not None:
         close()
+
+
+def directed(selector: Any, its: list, stop_on_empty: bool, fn: str) -> Resumable:
+    """``tf.data``'s directed interleave: for each index ``selector`` gives, the next
+    element of that input; an exhausted input is passed over (its later choices skipped)
+    or, with ``stop_on_empty``, ends the result, which also ends when every input is."""
+    active = [True] * len(its)
+
+    def step(r):
+        while any(active):
+            i = int(r.pull()._value)
+            if not 0 <= i < len(its):
+                raise InvalidArgumentError(f"{fn}: selected index {i} is outside "
+                                           f"[0, {len(its)})")
+            if not active[i]:
+                continue
+            try:
+                return next(its[i])
+            except StopIteration:
+                pass
+            except Exception:
+                if not isinstance(its[i], Resumable) or its[i].broken:
+                    r.broken = True
+                raise
+            active[i] = False
+            if stop_on_empty:
+                active[:] = [False] * len(its)
+        raise StopIteration
+    return Resumable(step, selector)
