@@ -430,8 +430,9 @@ class Dataset(RegroupingMethods, RandomMethods, FileMethods):
             return ds
 
         def make():
-            return _interleaved(resumable.guarded(self._make_iterator()), open_dataset, cycle,
-                                block)
+            return resumable.interleaved(self._make_iterator(),
+                                         lambda e: open_dataset(e)._make_iterator(), cycle,
+                                         block)
         return Dataset(make, LazySpec(self, make), UNKNOWN_CARDINALITY)
 
     def reduce(self, initial_state: Any, reduce_func: Any, name: str | None = None) -> Any:
@@ -472,12 +473,14 @@ class Dataset(RegroupingMethods, RandomMethods, FileMethods):
 
     def ignore_errors(self, log_warning: bool = False, name: str | None = None) -> Dataset:
         """The elements, without those whose computation raised (logged with
-        ``log_warning``), as ``tf.data`` drops them through `map`, `filter`,
-        `from_generator`, `batch` and `padded_batch` (a batch with a failed element is
-        dropped), `repeat`, `enumerate`, `take`, `skip`, `prefetch`, `shuffle`, `cache`,
-        `concatenate`, `interleave`, `flat_map`, `unbatch`, `scan`, `take_while` and `zip`.
-        An error through another transformation (`window`, `shard`...) raises
-        `finegrad.errors.UnimplementedError` rather than end the dataset early.
+        ``log_warning``), as ``tf.data`` drops them: each transformation goes on after a
+        failed element as TensorFlow's does (a batch or window holding a failed element is
+        dropped; `zip` loses the other inputs' elements of that step; `shard` and
+        `rebatch` lose what they had taken), including `window`, `shard`,
+        `group_by_window`, `interleave`, `scan`, `unique`, `rebatch` and the
+        `choose_from_datasets` / `sample_from_datasets` selections. An error raised inside
+        a transformation that cannot resume (`rejection_resample`, a Python generator)
+        raises `finegrad.errors.UnimplementedError` rather than end the dataset early.
 
         >>> import finegrad as fg
         >>> ds = fg.data.Dataset.from_tensor_slices([1., 2., 0., 4.]).map(
@@ -561,34 +564,6 @@ class Iterator:
 
 
 _END = object()
-
-
-def _interleaved(elements, open_dataset, cycle, block):
-    """``tf.data``'s interleave: ``cycle`` slots visited in turn, ``block`` elements from
-    each; an empty slot opens the next input element's dataset when its turn comes, an
-    exhausted one is emptied and the turn passes on."""
-    slots, open_count, done = [None] * cycle, 0, False
-    i = taken = 0
-    while not done or open_count:
-        if slots[i] is not None:
-            value = next(slots[i], _END)
-            if value is _END:
-                slots[i], open_count = None, open_count - 1
-                i, taken = (i + 1) % cycle, 0
-                continue
-            taken += 1
-            if taken == block:
-                i, taken = (i + 1) % cycle, 0
-            yield value
-        elif not done:
-            element = next(elements, _END)
-            if element is _END:
-                done = True
-            else:
-                slots[i], open_count = resumable.guarded(open_dataset(element)._make_iterator()), \
-                    open_count + 1
-        else:
-            i, taken = (i + 1) % cycle, 0
 
 
 def _recording(it, stored, done):

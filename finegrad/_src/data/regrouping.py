@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from finegrad._src import dtypes
-from finegrad._src.data import resumable, structure
+from finegrad._src.data import resumable, resumable_regroup, structure
 from finegrad._src.data.cardinality import INFINITE_CARDINALITY, UNKNOWN_CARDINALITY
 from finegrad._src.data.lazy_specs import LazySpec, SpecMap
 from finegrad._src.errors import InvalidArgumentError
@@ -47,27 +47,6 @@ def _positive(value, fn, name, allow_zero=False):
                                                                            else 1):
         raise ValueError(f"Dataset.{fn}: {name} must be a positive integer, got {value!r}")
     return int(v)
-
-
-def _windows(it, size, shift, stride, drop_remainder):
-    """Lists of ``size`` elements ``stride`` apart, starting every ``shift`` elements."""
-    span = (size - 1) * stride + 1
-    buffer, exhausted = [], False
-    while True:
-        while not exhausted and len(buffer) < span:
-            nxt = next(it, _END)
-            exhausted = nxt is _END
-            if not exhausted:
-                buffer.append(nxt)
-        if not buffer or (exhausted and len(buffer) < span and drop_remainder):
-            return
-        yield buffer[::stride][:size]
-        if shift <= len(buffer):
-            buffer = buffer[shift:]
-        else:
-            for _ in itertools.islice(it, shift - len(buffer)):
-                pass
-            buffer = []
 
 
 _END = object()
@@ -117,12 +96,15 @@ class RegroupingMethods:
         shift = size if shift is None else _positive(shift, "window", "shift")
         stride = _positive(stride, "window", "stride")
 
+        def as_datasets(win):
+            columns = zip(*[structure.flatten(e) for e in win], strict=True)
+            specs = structure.flatten(self.element_spec)
+            return structure.pack(win[0], [self._sub_dataset(list(c), s)
+                                           for c, s in zip(columns, specs, strict=True)])
+
         def make():
-            for win in _windows(self._make_iterator(), size, shift, stride, drop_remainder):
-                columns = zip(*[structure.flatten(e) for e in win], strict=True)
-                specs = structure.flatten(self.element_spec)
-                yield structure.pack(win[0], [self._sub_dataset(list(c), s)
-                                              for c, s in zip(columns, specs, strict=True)])
+            return resumable.mapped(resumable_regroup.windows(
+                self._make_iterator(), size, shift, stride, drop_remainder), as_datasets)
         return type(self)(make, SpecMap(self, lambda s: structure.map_structure(DatasetSpec,
                                                                                 s)),
                           _window_card(self._cardinality, size, shift, stride,
@@ -153,15 +135,10 @@ class RegroupingMethods:
                 Tensor(np.int64(key))))._value))
 
         def make():
-            groups: dict = {}
-            for element in self._make_iterator():
-                key = _key_of(key_func, element)
-                group = groups.setdefault(key, [])
-                group.append(element)
-                if len(group) >= _positive(size_of(key), "group_by_window", "window_size"):
-                    yield from self._reduce_group(reduce_func, key, groups.pop(key))
-            for key in sorted(groups):
-                yield from self._reduce_group(reduce_func, key, groups[key])
+            return resumable_regroup.grouped(
+                self._make_iterator(), lambda element: _key_of(key_func, element),
+                lambda key: _positive(size_of(key), "group_by_window", "window_size"),
+                lambda key, elements: self._reduce_group(reduce_func, key, elements))
         return type(self)(make, LazySpec(self, make), UNKNOWN_CARDINALITY)
 
     def _reduce_group(self, reduce_func, key, elements):
@@ -236,15 +213,15 @@ class RegroupingMethods:
         fn = "Dataset.scan"
         initial = structure.to_tensors(initial_state, fn)
 
+        def step(state, element):
+            out = scan_func(state, element)
+            if not isinstance(out, tuple) or len(out) != 2:
+                raise TypeError(f"{fn}: scan_func must return a pair (new_state, "
+                                f"output_element), got {type(out).__name__}")
+            return structure.to_tensors(out[0], fn), structure.to_tensors(out[1], fn)
+
         def make():
-            state = initial
-            for element in resumable.guarded(self._make_iterator()):
-                out = scan_func(state, element)
-                if not isinstance(out, tuple) or len(out) != 2:
-                    raise TypeError(f"{fn}: scan_func must return a pair (new_state, "
-                                    f"output_element), got {type(out).__name__}")
-                state = structure.to_tensors(out[0], fn)
-                yield structure.to_tensors(out[1], fn)
+            return resumable.scanned(self._make_iterator(), initial, step)
         return type(self)(make, LazySpec(self, make), self._cardinality)
 
     def take_while(self, predicate: Any, name: str | None = None) -> Any:
@@ -255,10 +232,9 @@ class RegroupingMethods:
         [0, 1, 2]
         """
         def make():
-            for element in resumable.guarded(self._make_iterator()):
-                if not bool(convert_to_tensor(structure.call_with(predicate, element))._value):
-                    return
-                yield element
+            return resumable.taken_while(
+                self._make_iterator(),
+                lambda e: bool(convert_to_tensor(structure.call_with(predicate, e))._value))
         return type(self)(make, self._element_spec, UNKNOWN_CARDINALITY)
 
     def shard(self, num_shards: Any, index: Any, name: str | None = None) -> Any:
@@ -278,7 +254,7 @@ class RegroupingMethods:
                                        f"index={index}, num_shards={num}")
         card = self._cardinality
         card = card if card < 0 else max(0, (card - index + num - 1) // num)
-        return self._index_wrapped(lambda make: itertools.islice(make(), index, None, num),
+        return self._index_wrapped(lambda make: resumable_regroup.sharded(make(), num, index),
                                    self._element_spec, card)
 
     def unique(self, name: str | None = None) -> Any:
@@ -299,12 +275,7 @@ class RegroupingMethods:
                             f"got {spec!r}")
 
         def make():
-            seen = set()
-            for element in self._make_iterator():
-                key = element._value.item()
-                if key not in seen:
-                    seen.add(key)
-                    yield element
+            return resumable_regroup.unique(self._make_iterator())
         return type(self)(make, spec, UNKNOWN_CARDINALITY)
 
     def rebatch(self, batch_size: Any, drop_remainder: bool = False,
@@ -315,7 +286,11 @@ class RegroupingMethods:
         >>> [b.numpy().tolist() for b in fg.data.Dataset.range(5).batch(2).rebatch(3)]
         [[0, 1, 2], [3, 4]]
         """
-        return self.unbatch().batch(batch_size, drop_remainder=drop_remainder)
+        size = _positive(batch_size, "rebatch", "batch_size")
+        like = self.unbatch().batch(size, drop_remainder=drop_remainder)   # (spec, count)
+        return type(self)(lambda: resumable_regroup.rebatched(self._make_iterator(), size,
+                                                              drop_remainder),
+                          like._element_spec, like._cardinality)
 
     def get_single_element(self, name: str | None = None) -> Any:
         """The dataset's only element.
