@@ -74,6 +74,8 @@ class RegroupingMethods:
     if TYPE_CHECKING:   # a mixin of `Dataset`: its constructor and attributes, to the checker
         def __init__(self, *args: Any, **kwargs: Any) -> None: ...
         def __getattr__(self, name: str) -> Any: ...
+        random: Any   # (Dataset's sources, used by sample_from_datasets)
+        zip: Any
 
     def _sub_dataset(self, elements, spec):
         return type(self)(lambda: iter(elements), spec, len(elements))
