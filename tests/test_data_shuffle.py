@@ -64,6 +64,16 @@ PIPELINES = {
     .repeat(2).map(lambda x: x * 2).batch(4).unbatch(),
     "skip, repeat": lambda D: D.from_tensor_slices(list(range(9))).shuffle(4, seed=3).skip(2)
     .repeat(2),
+    "endless repeat": lambda D: D.range(5).shuffle(3, seed=1).repeat().take(17),
+    "take, endless repeat": lambda D: D.range(9).shuffle(3, seed=1).take(4).repeat().take(14),
+    "repeat in flat_map": lambda D: D.range(3).flat_map(
+        lambda i: D.range(4).shuffle(4, seed=2).take(2).repeat(2)),
+    "two shuffles": lambda D: D.range(12).shuffle(4, seed=1).shuffle(3, seed=2).repeat(2),
+    "prefetch between": lambda D: D.range(12).shuffle(4, seed=1).prefetch(2).repeat(2),
+    "repeat(1) eliminated": lambda D: D.range(6).shuffle(6, seed=1).take(3).repeat(1)
+    .repeat(2),
+    "random": lambda D: D.random(seed=3, rerandomize_each_iteration=True).take(2).repeat(2)
+    .map(lambda x: x % 100),
 }
 
 

@@ -321,6 +321,10 @@ class Dataset(RegroupingMethods, RandomMethods, FileMethods):
         elif n == 0:
             card = 0
 
+        if n == 1:     # tf.data's noop elimination removes it (no spare iterator)
+            out = Dataset(self._make_iterator, self._element_spec, card, self._rows)
+            out._shuffle_node = self._shuffle_node
+            return out
         spare = not self._shuffle_node    # (tf.data fuses a shuffle and the repeat after it)
         return self._index_wrapped(
             lambda make_iterator: resumable.repeated(make_iterator, n, spare),
