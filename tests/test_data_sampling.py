@@ -48,6 +48,37 @@ def _rejection(seed):
     return [int(c) for c, _ in ds.rejection_resample(lambda x: x, [0.5, 0.5], seed=seed)]
 
 
+def _three_classes(D, m, **kw):
+    ds = D.from_tensor_slices(m.constant(([0] * 6 + [1] * 3 + [2]) * 20, m.int64)).map(
+        lambda x: (x, m.cast(x, m.float32) * 2.))
+    out = ds.rejection_resample(lambda x, y: m.cast(x, m.int32), [0.2, 0.3, 0.5], **kw)
+    return [(int(c), int(e[0]), float(e[1])) for c, e in out]
+
+
+def test_rejection_resample_values():
+    got = _three_classes(Dataset, fg, seed=3)
+    assert len(got) == 67 and all(c == e and 2 * e == f for c, e, f in got)
+    assert [c for c, _, _ in got[:12]] == [1, 1, 1, 0, 2, 1, 2, 2, 1, 0, 2, 0]   # tf.data 2.21
+
+
+@pytest.mark.parametrize("global_seed", [None, 4])
+@pytest.mark.parametrize("kw", [dict(seed=3), dict(seed=3, initial_dist=[0.6, 0.3, 0.1]),
+                                dict(seed=7, initial_dist=[0.2, 0.3, 0.5]),
+                                dict(initial_dist=[0.3, 0.3, 0.4]), dict()],
+                         ids=["estimated", "initial", "unchanged", "global only", "no seed"])
+def test_rejection_resample_live_against_tf(global_seed, kw):
+    tf = pytest.importorskip("tensorflow")
+    if global_seed is None and "seed" not in kw:
+        pytest.skip("no seed at all: random in both")
+    tf.random.set_seed(global_seed)
+    try:
+        want = _three_classes(tf.data.Dataset, tf, **kw)
+    finally:
+        tf.random.set_seed(None)
+    fg.random.set_seed(global_seed)
+    assert _three_classes(Dataset, fg, **kw) == want
+
+
 def test_rejection_resample_deterministic_under_global_seed():
     fg.random.set_seed(11)
     first = [_rejection(None), _rejection(None)]

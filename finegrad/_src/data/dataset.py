@@ -287,6 +287,7 @@ class Dataset(RegroupingMethods, RandomMethods, FileMethods):
         `repeat`) reshuffles unless ``reshuffle_each_iteration=False``.
 
         >>> import finegrad as fg
+        >>> fg.random.set_seed(None)     # no global seed: the op seed alone (as TF)
         >>> [int(x) for x in fg.data.Dataset.range(8).shuffle(4, seed=5)]
         [1, 4, 5, 6, 2, 7, 0, 3]
 
@@ -482,9 +483,9 @@ class Dataset(RegroupingMethods, RandomMethods, FileMethods):
         dropped; `zip` loses the other inputs' elements of that step; `shard` and
         `rebatch` lose what they had taken), including `window`, `shard`,
         `group_by_window`, `interleave`, `scan`, `unique`, `rebatch` and the
-        `choose_from_datasets` / `sample_from_datasets` selections. An error raised inside
-        a transformation that cannot resume (`rejection_resample`, a Python generator)
-        raises `finegrad.errors.UnimplementedError` rather than end the dataset early.
+        `choose_from_datasets` / `sample_from_datasets` selections and
+        `rejection_resample`. (An error that ended a stage finegrad cannot resume would
+        raise `finegrad.errors.UnimplementedError` rather than end the dataset early.)
 
         >>> import finegrad as fg
         >>> ds = fg.data.Dataset.from_tensor_slices([1., 2., 0., 4.]).map(

@@ -6,13 +6,13 @@ finished, so the stages iterate with `Resumable`, which stays usable after an el
 raised, and each keeps ``tf.data``'s state across the error: `map`, `filter`,
 `from_generator`, `batch`, `padded_batch`, `repeat`, `enumerate`, `zip`, `take`, `skip`,
 `prefetch`, `interleave`, `flat_map`, `scan`, `take_while`, `choose_from_datasets`,
-`sample_from_datasets`, another ``ignore_errors``, and (``resumable_regroup``) `window`,
-`shard`, `group_by_window`, `bucket_by_sequence_length`, `unique` and `rebatch`. The
-generator stages `shuffle`, `cache`, `concatenate` and `unbatch` read their input through
-`guarded`, which drops a failed element before the generator sees it. An error raised
-inside any other stage (a generator, such as `rejection_resample`'s) left that stage
-finished: ``ignore_errors`` then raises `UnimplementedError` rather than end the dataset
-early.
+`sample_from_datasets` (and `rejection_resample`, made of these), another
+``ignore_errors``, and (``resumable_regroup``) `window`, `shard`, `group_by_window`,
+`bucket_by_sequence_length`, `unique` and `rebatch`. The generator stages `shuffle`,
+`cache`, `concatenate` and `unbatch` read their input through `guarded`, which drops a
+failed element before the generator sees it. An error raised inside any other generator
+stage left it finished: ``ignore_errors`` then raises `UnimplementedError` rather than
+end the dataset early.
 """
 from __future__ import annotations
 
@@ -111,8 +111,7 @@ def ignoring_errors(it: Any, log_warning: bool) -> Any:
                     raise UnimplementedError(
                         f"Dataset.ignore_errors: an element raised {type(e).__name__} "
                         f"inside a transformation that finegrad cannot resume after an error "
-                        f"(rejection_resample, the file readers and Python generators cannot;"
-                        f" see finegrad._src.data.resumable for those that can); "
+                        f"(see finegrad._src.data.resumable for those that can); "
                         f"apply ignore_errors directly after the transformation that raises"
                     ) from e
                 if log_warning:
