@@ -21,6 +21,20 @@ def _length_of(m):
     return lambda x: m.shape(x)[0]
 
 
+def _ints(D, m):
+    return lambda: D.from_tensor_slices([1., 0., 1., 2., 0., 2., 4.]).map(
+        lambda x: m.cast(m.debugging.check_numerics(4. / x, "bad"), m.int64))
+
+
+def _floats(D, m):
+    return lambda a, b: D.range(a, b).map(lambda x: m.cast(x, m.float32))
+
+
+def _rows(m):
+    return lambda x: m.fill([m.cast(m.debugging.check_numerics(4. / x, "b"), m.int32) % 4 + 1],
+                            x)
+
+
 def _pipelines(D, m):
     """name -> a pipeline whose map fails on the zeros of DATA, before ignore_errors."""
     inv = _inv(m)
@@ -31,15 +45,7 @@ def _pipelines(D, m):
     def bad():
         return src().map(inv)
 
-    def ints():
-        return D.from_tensor_slices([1., 0., 1., 2., 0., 2., 4.]).map(
-            lambda x: m.cast(m.debugging.check_numerics(4. / x, "bad"), m.int64))
-
-    def floats(a, b):
-        return D.range(a, b).map(lambda x: m.cast(x, m.float32))
-
-    def rows(x):
-        return m.fill([m.cast(m.debugging.check_numerics(4. / x, "b"), m.int32) % 4 + 1], x)
+    ints, floats, rows = _ints(D, m), _floats(D, m), _rows(m)
     choice = D.from_tensor_slices(m.constant([0, 1, 0, 0, 1, 0, 0, 0, 1], m.int64))
     return {
         "window": lambda: bad().window(2).flat_map(lambda w: w.batch(2)),
