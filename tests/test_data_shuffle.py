@@ -101,3 +101,32 @@ def test_global_seed_orders_equal_tensorflow_live(global_seed):
     finally:
         tf.random.set_seed(None)
     assert orders(Dataset, fg.random.set_seed) == want
+
+
+def _interleaved_with_random_ops(m):
+    """Datasets made between other random ops: those without an op seed take the next
+    op seeds of the global seed (as tf.data's); a `Generator` changes nothing."""
+    m.random.set_seed(1)
+    m.random.uniform([2])
+    m.random.Generator.from_seed(5).normal([3])
+    a = m.data.Dataset.range(10).shuffle(5)
+    m.random.normal([1])
+    b = m.data.Dataset.random().take(2)
+    c = m.data.Dataset.sample_from_datasets([m.data.Dataset.range(4),
+                                             m.data.Dataset.range(10, 14)])
+    return [_ints(d) for d in (a, b, c)]
+
+
+def test_op_seeds_shared_with_other_random_ops():
+    assert _interleaved_with_random_ops(fg) == [          # tf.data 2.21
+        [3, 2, 0, 5, 8, 6, 7, 1, 9, 4], [2082358288, 3768487968],
+        [10, 0, 11, 1, 12, 2, 3, 13]]
+
+
+def test_op_seeds_shared_with_other_random_ops_live():
+    tf = pytest.importorskip("tensorflow")
+    try:
+        want = _interleaved_with_random_ops(tf)
+    finally:
+        tf.random.set_seed(None)
+    assert _interleaved_with_random_ops(fg) == want
