@@ -38,6 +38,7 @@ import numpy as np
 from finegrad._src import dims, nest
 from finegrad._src.graph import ir
 from finegrad._src.graph.xla.staging import MIN_BYTES, aligned_empty
+from finegrad._src.threads import UNHELD_REFS
 
 #: glibc's largest dynamic mmap threshold: a temporary buffer this large is always a fresh
 #: mapping, and the large values that make it up are worth computing into kept buffers
@@ -134,9 +135,9 @@ class BufferPool:
 
 def _unheld(kept, i):
     """Whether ``kept[i]`` (a JAX array) is referenced by ``kept`` alone: no caller holds it,
-    nor a NumPy view of it (a view's memoryview references the array). CPython's count: the
-    list's reference and getrefcount's argument."""
-    return sys.getrefcount(kept[i]) <= 2 and not kept[i].is_deleted()
+    nor a NumPy view of it (a view's memoryview references the array). The count of an
+    unheld entry is measured, not assumed (`threads.UNHELD_REFS`)."""
+    return sys.getrefcount(kept[i]) <= UNHELD_REFS and not kept[i].is_deleted()
 
 
 def _pop_unheld(kept):
