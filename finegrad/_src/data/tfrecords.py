@@ -177,6 +177,16 @@ class RecordWriter:
         block = bytes(self._snappy.compress_raw(data))
         self._file.write(len(block).to_bytes(4, "big") + block)
 
+    def flush(self) -> None:
+        """Pushes everything written so far to the file (a compressed stream is synced, so
+        the records so far can be read while it stays open)."""
+        if self._zlib is not None:
+            self._file.write(self._zlib.flush(zlib.Z_SYNC_FLUSH))
+        elif self._snappy is not None and self._pending:
+            self._snappy_block(bytes(self._pending))
+            self._pending.clear()
+        self._file.flush()
+
     def abort(self) -> None:
         """Closes the file as it is (the caller removes it)."""
         self._file.close()
