@@ -1,5 +1,10 @@
 """TensorFlow's ``tf.compat.v1.io``: TF2's ``tf.io`` names and TensorFlow 1's
 `tf_record_iterator`."""
+from finegrad._src.data.io_ops import (decode_base64, decode_raw, encode_base64, parse_tensor,
+                                       read_file, serialize_tensor, write_file)
 from finegrad._src.data.tfrecord_io import TFRecordOptions, TFRecordWriter, tf_record_iterator
+from finegrad.io import gfile
 
-__all__ = ["TFRecordOptions", "TFRecordWriter", "tf_record_iterator"]
+__all__ = ["TFRecordOptions", "TFRecordWriter", "decode_base64", "decode_raw", "encode_base64",
+           "gfile", "parse_tensor", "read_file", "serialize_tensor", "tf_record_iterator",
+           "write_file"]
