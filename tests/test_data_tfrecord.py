@@ -168,3 +168,32 @@ def test_snappy_needs_cramjam_message():
         pytest.skip("cramjam is installed")
     with pytest.raises(ImportError, match="cramjam"):
         _read("whatever", "SNAPPY")
+
+
+def test_list_files_interleave_and_autotune(tmp_path):
+    for name in ("a", "b"):
+        _write(tmp_path / f"{name}.tfr", [f"{name}{i}".encode() for i in range(2)])
+    files = fg.data.Dataset.list_files(str(tmp_path / "*.tfr"), shuffle=False)
+    ds = files.interleave(fg.data.TFRecordDataset, cycle_length=2)
+    assert [x.numpy() for x in ds] == [b"a0", b"b0", b"a1", b"b1"]
+    auto = fg.data.TFRecordDataset(files, num_parallel_reads=fg.data.AUTOTUNE)
+    assert sorted(x.numpy() for x in auto) == [b"a0", b"a1", b"b0", b"b1"]
+
+
+def test_a_model_fits_on_parsed_examples(tmp_path):
+    path = str(tmp_path / "ex")
+    with fg.io.TFRecordWriter(path) as w:
+        for i in range(8):
+            w.write(fg.train.Example(features=fg.train.Features(feature={
+                "x": fg.train.Feature(float_list=fg.train.FloatList(value=[i, 1.0])),
+                "y": fg.train.Feature(float_list=fg.train.FloatList(value=[2.0 * i]))}))
+                .SerializeToString())
+    spec = {"x": fg.io.FixedLenFeature([2], fg.float32), "y": fg.io.FixedLenFeature([1],
+                                                                                    fg.float32)}
+    ds = fg.data.TFRecordDataset(path).batch(4).map(
+        lambda r: (lambda e: (e["x"], e["y"]))(fg.io.parse_example(r, spec)))
+    model = fg.keras.Sequential([fg.keras.layers.Dense(1, use_bias=False,
+                                                       kernel_initializer="zeros")])
+    model.compile(optimizer=fg.keras.optimizers.SGD(0.01), loss="mse")
+    history = model.fit(ds, epochs=3, verbose=0)
+    assert history.history["loss"][-1] < history.history["loss"][0]

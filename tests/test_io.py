@@ -153,3 +153,18 @@ def test_gfile_errors_are_tensorflows_classes(tmp_path):
         with pytest.raises(fg.errors.OpError) as ours:
             getattr(fg.io.gfile, name)(*args)
         assert type(ours.value).__name__ == type(theirs.value).__name__, name
+
+
+def test_gfile_walk_and_join_as_tensorflow(tmp_path):
+    tf = pytest.importorskip("tensorflow")
+    d = str(tmp_path)
+    fg.io.gfile.makedirs(d + "/a/c")
+    fg.io.gfile.makedirs(d + "/a/b")
+    fg.io.write_file(d + "/f", "")
+    fg.io.write_file(d + "/a/e", "")
+    fg.io.write_file(d + "/a/d", "")
+    assert list(fg.io.gfile.walk(d)) == [(p, sorted(s), sorted(f))
+                                         for p, s, f in tf.io.gfile.walk(d)]
+    assert list(fg.io.gfile.walk(d + "/nope")) == []
+    assert fg.io.gfile.join("a", "b", "/c") == tf.io.gfile.join("a", "b", "/c") == "/c"
+    assert fg.io.gfile.glob(d + "/a/*") == sorted(tf.io.gfile.glob(d + "/a/*"))

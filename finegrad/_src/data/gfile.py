@@ -248,5 +248,23 @@ def stat(path: Any) -> FileStatistics:
 
 
 def walk(top: Any, topdown: bool = True, onerror: Any = None) -> Any:
-    """``(dirname, subdirs, files)`` for each directory under ``top``, as ``os.walk``."""
-    yield from os.walk(_p(top), topdown=topdown, onerror=onerror)
+    """``(dirname, subdirs, files)`` for each directory under ``top`` (names sorted, as
+    TensorFlow's); nothing for a ``top`` that does not exist."""
+    for dirname, subdirs, files in os.walk(_p(top), topdown=topdown, onerror=onerror):
+        subdirs.sort()
+        yield dirname, subdirs, sorted(files)
+
+
+def join(path: Any, *paths: Any) -> str:
+    """The paths joined with "/" (a later absolute path starts afresh), as ``os.path.join``.
+
+    >>> import finegrad as fg
+    >>> fg.io.gfile.join("a", "b", "c.txt")
+    'a/b/c.txt'
+    """
+    return os.path.join(_p(path), *[_p(p) for p in paths])
+
+
+def get_registered_schemes() -> list[str]:
+    """The URL schemes the file functions understand: only the local file system's."""
+    return ["file"]

@@ -12,7 +12,7 @@ import numpy as np
 
 from finegrad._src import dtypes
 from finegrad._src.data import tfrecords
-from finegrad._src.data.cardinality import UNKNOWN_CARDINALITY
+from finegrad._src.data.cardinality import AUTOTUNE, UNKNOWN_CARDINALITY
 from finegrad._src.data.dataset import Dataset
 from finegrad._src.errors import FailedPreconditionError, NotFoundError
 from finegrad._src.graph.tracing.builder import TensorSpec
@@ -107,8 +107,10 @@ class TFRecordDataset(Dataset):
             return Dataset(lambda: _file_records(p, codec, fn), TensorSpec((), dtypes.string),
                            UNKNOWN_CARDINALITY)
 
-        parallel = None if num_parallel_reads is None else int(num_parallel_reads)
-        if parallel is not None and parallel > 1:
+        parallel = None if num_parallel_reads is None else int(
+            num_parallel_reads._value if isinstance(num_parallel_reads, Tensor)
+            else num_parallel_reads)
+        if parallel is not None and (parallel > 1 or parallel == AUTOTUNE):
             inner = files.interleave(one_file, cycle_length=parallel, block_length=1)
         else:
             inner = files.flat_map(one_file)
