@@ -165,3 +165,31 @@ def test_tfrecord_of_examples_written_by_tensorflow(tmp_path):
     assert [int(e["v"]) for e in ds] == [0, 1, 2]
     batched = fg.data.TFRecordDataset(path).batch(2).map(lambda s: fg.io.parse_example(s, spec))
     assert [e["v"].numpy().tolist() for e in batched] == [[0, 1], [2]]
+
+
+def test_building_an_example_in_place_as_protobuf():
+    ex = T.Example()
+    ex.features.feature["x"].float_list.value.extend([1.0, 3.1])
+    ex.features.feature["y"].int64_list.value.append(3)
+    ex.features.feature["z"].bytes_list.value.append("s")
+    _ = ex.features.feature["w"].float_list          # a read sets nothing
+    assert ex.features.feature["w"].WhichOneof("kind") is None
+    assert ex.features.feature["x"].float_list.value == [1.0, float(np.float32(3.1))]
+    assert sorted(ex.features.feature) == ["w", "x", "y", "z"]
+    out = fg.io.parse_single_example(ex.SerializeToString(), {
+        "x": fg.io.FixedLenFeature([2], fg.float32), "y": fg.io.FixedLenFeature([], fg.int64),
+        "w": fg.io.FixedLenFeature([], fg.int64, default_value=-1)})
+    assert out["y"].numpy() == 3 and out["w"].numpy() == -1
+    copy = T.Example()
+    copy.CopyFrom(ex)
+    assert copy == ex
+
+
+def test_in_place_building_matches_tensorflow_bytes():
+    tf = pytest.importorskip("tensorflow")
+    ours, theirs = T.Example(), tf.train.Example()
+    for ex in (ours, theirs):
+        ex.features.feature["v"].int64_list.value.extend([5, -6])
+        ex.features.feature["v"].int64_list.value.append(7)
+    assert ours.SerializeToString() == theirs.SerializeToString()
+    assert str(ours) == str(theirs)

@@ -45,6 +45,10 @@ class _Message:
         self._parse(bytes(serialized))
         return len(serialized)
 
+    def CopyFrom(self, other: Any) -> None:
+        """Replaces the fields with a copy of ``other``'s."""
+        self.ParseFromString(other.SerializeToString())
+
     def ByteSize(self) -> int:
         return len(self.SerializeToString())
 
@@ -61,11 +65,47 @@ class _Message:
         return self._text("")
 
 
+class _Values(list):
+    """A repeated field: a list that converts what is added, and tells its owner (a
+    `Feature` whose oneof is not yet set) that it changed."""
+
+    def __init__(self, items: Any, convert: Any) -> None:
+        super().__init__(convert(v) for v in items)
+        self._convert = convert
+        self.on_change: Any = None
+
+    def _changed(self) -> None:
+        if self.on_change is not None:
+            self.on_change()
+            self.on_change = None
+
+    def append(self, v: Any) -> None:
+        super().append(self._convert(v))
+        self._changed()
+
+    def extend(self, items: Any) -> None:
+        super().extend(self._convert(v) for v in items)
+        self._changed()
+
+    def insert(self, i: Any, v: Any) -> None:
+        super().insert(i, self._convert(v))
+        self._changed()
+
+    def __iadd__(self, items: Any) -> Any:  # type: ignore[misc]
+        self.extend(items)
+        return self
+
+    def __setitem__(self, i: Any, v: Any) -> None:
+        super().__setitem__(i, [self._convert(x) for x in v] if isinstance(i, slice)
+                            else self._convert(v))
+        self._changed()
+
+
 class _List(_Message):
-    value: list[Any]
+    value: _Values
 
     def __init__(self, value: Any = None) -> None:
-        self.value = [self._convert(v) for v in (value if value is not None else [])]
+        self.value = _Values(value if value is not None else [], self._convert)
 
     @staticmethod
     def _convert(v: Any) -> Any:
@@ -105,7 +145,7 @@ class BytesList(_List):
         return b"".join(_bytes_field(1, v, keep_empty=True) for v in self.value)
 
     def _parse(self, buf: bytes) -> None:
-        self.value = [bytes(v) for v in parse(buf).get(1, [])]
+        self.value = _Values(parse(buf).get(1, []), self._convert)
 
     @staticmethod
     def _show(v: Any) -> str:
@@ -133,7 +173,7 @@ class FloatList(_List):
         for v in parse(buf).get(1, []):
             raw = v if isinstance(v, bytes) else int(v).to_bytes(4, "little")
             out += np.frombuffer(raw, "<f4").astype(float).tolist()
-        self.value = out
+        self.value = _Values(out, self._convert)
 
     @staticmethod
     def _show(v: Any) -> str:
@@ -164,7 +204,8 @@ class Int64List(_List):
         return _bytes_field(1, b"".join(_varint(v) for v in self.value))
 
     def _parse(self, buf: bytes) -> None:
-        self.value = [_signed(v) for v in _varints(parse(buf).get(1, []))]
+        self.value = _Values([_signed(v) for v in _varints(parse(buf).get(1, []))],
+                             self._convert)
 
 
 _KINDS = {"bytes_list": (1, BytesList), "float_list": (2, FloatList),
@@ -200,9 +241,16 @@ class Feature(_Message):
             self._kind, self._value = name, value
 
     def __getattr__(self, name: str) -> Any:
-        if name in _KINDS:
-            return self._value if self._kind == name else _KINDS[name][1]()
-        raise AttributeError(name)
+        if name not in _KINDS:
+            raise AttributeError(name)
+        if self._kind == name:
+            return self._value
+        fresh = _KINDS[name][1]()      # set as this Feature's kind once something is added
+
+        def adopt() -> None:
+            self._kind, self._value = name, fresh
+        fresh.value.on_change = adopt
+        return fresh
 
     def WhichOneof(self, oneof_group: str) -> str | None:
         """The field set ("bytes_list", "float_list", "int64_list") or None."""
@@ -232,11 +280,27 @@ class Feature(_Message):
         return f"{indent}{self._kind} {{\n{self._value._text(indent + '  ')}{indent}}}\n"
 
 
+class _FeatureMap(dict):
+    """``Features.feature``: reading a missing name adds an empty `Feature`, as
+    protobuf's message maps do."""
+
+    def __missing__(self, key: str) -> Feature:
+        self[key] = Feature()
+        return self[key]
+
+
 class Features(_Message):
-    """``tf.train.Features``: ``feature``, a dict of name to `Feature`."""
+    """``tf.train.Features``: ``feature``, a dict of name to `Feature`.
+
+    >>> import finegrad as fg
+    >>> ex = fg.train.Example()
+    >>> ex.features.feature["x"].float_list.value.extend([1.0, 2.0])
+    >>> ex.features.feature["x"].WhichOneof("kind")
+    'float_list'
+    """
 
     def __init__(self, feature: Any = None) -> None:
-        self.feature: dict[str, Feature] = {}
+        self.feature: dict[str, Feature] = _FeatureMap()
         for k, v in (feature or {}).items():
             if not isinstance(v, Feature):
                 raise TypeError(f"Features: feature[{k!r}] must be a Feature, got "
