@@ -168,3 +168,22 @@ def test_gfile_walk_and_join_as_tensorflow(tmp_path):
     assert list(fg.io.gfile.walk(d + "/nope")) == []
     assert fg.io.gfile.join("a", "b", "/c") == tf.io.gfile.join("a", "b", "/c") == "/c"
     assert fg.io.gfile.glob(d + "/a/*") == sorted(tf.io.gfile.glob(d + "/a/*"))
+
+
+def test_decode_compressed_and_matching_files(tmp_path):
+    import gzip
+    import zlib
+    out = fg.io.decode_compressed(fg.constant([gzip.compress(b"ab"), gzip.compress(b"")]),
+                                  "GZIP")
+    assert out.numpy().tolist() == [b"ab", b""]
+    assert fg.io.decode_compressed(zlib.compress(b"ab"), "ZLIB").numpy() == b"ab"
+    assert fg.io.decode_compressed(b"raw").numpy() == b"raw"
+    with pytest.raises(fg.errors.DataLossError):
+        fg.io.decode_compressed(b"xx", "ZLIB")
+    d = str(tmp_path)
+    for n in ("b.txt", "a.txt", "c.bin"):
+        fg.io.write_file(os.path.join(d, n), "")
+    got = fg.io.matching_files([d + "/*.txt", d + "/a*"]).numpy().tolist()
+    assert got == [f"{d}/a.txt".encode(), f"{d}/b.txt".encode()]
+    none = fg.io.matching_files(d + "/zz/*")
+    assert none.shape == (0,) and none.dtype == fg.string

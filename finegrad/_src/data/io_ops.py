@@ -6,13 +6,16 @@ from __future__ import annotations
 import base64
 import binascii
 import os
+import zlib
 from typing import Any
 
 import numpy as np
 
 from finegrad._src import dtypes
 from finegrad._src.data import tf_protos
-from finegrad._src.errors import FailedPreconditionError, InvalidArgumentError, NotFoundError
+from finegrad._src.data.files import _matching
+from finegrad._src.errors import (DataLossError, FailedPreconditionError, InvalidArgumentError,
+                                  NotFoundError)
 from finegrad._src.tensor import Tensor, convert_to_tensor
 
 
@@ -194,3 +197,45 @@ def decode_base64(input: Any, name: str | None = None) -> Tensor:
 
 def _bytes(v: Any) -> bytes:
     return v.encode() if isinstance(v, str) else bytes(v)
+
+
+def decode_compressed(bytes: Any, compression_type: str = "", name: str | None = None) -> Tensor:
+    """Each string decompressed: ``compression_type`` "" (as is), "ZLIB" or "GZIP".
+
+    >>> import finegrad as fg, gzip
+    >>> fg.io.decode_compressed(gzip.compress(b"abc"), "GZIP").numpy()
+    b'abc'
+
+    Raises:
+        finegrad.errors.DataLossError: for data not compressed so.
+        ValueError: for another compression type.
+    """
+    if compression_type not in ("", "ZLIB", "GZIP"):
+        raise ValueError(f"decode_compressed: compression_type must be '', 'ZLIB' or "
+                         f"'GZIP', got {compression_type!r}")
+    data = _string_array(bytes, "decode_compressed", "bytes")
+    if not compression_type:
+        return _strings(data)
+    wbits = 31 if compression_type == "GZIP" else 15
+    out = []
+    for v in data.reshape(-1):
+        try:
+            out.append(zlib.decompress(_bytes(v), wbits))
+        except zlib.error as e:
+            raise DataLossError(f"decode_compressed: inflate() failed ({e})") from None
+    return _strings(np.array(out + [None], dtype=object)[:-1].reshape(data.shape))
+
+
+def matching_files(pattern: Any, name: str | None = None) -> Tensor:
+    """The sorted paths matching ``pattern`` (a glob, or a list of them), a string vector
+    (empty when nothing matches), as ``tf.io.matching_files``.
+
+    >>> import finegrad as fg, os, tempfile
+    >>> d = tempfile.mkdtemp()
+    >>> fg.io.write_file(os.path.join(d, "a.tfrecord"), "")
+    >>> [os.path.basename(p) for p in fg.io.matching_files(d + "/*.tfrecord").numpy()]
+    [b'a.tfrecord']
+    """
+    patterns = _string_array(pattern, "matching_files", "pattern").reshape(-1)
+    found = sorted({m for p in patterns for m in _matching(os.fsdecode(_bytes(p)))})
+    return _strings(np.array([f.encode() for f in found] + [None], dtype=object)[:-1])
