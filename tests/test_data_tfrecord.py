@@ -197,3 +197,13 @@ def test_a_model_fits_on_parsed_examples(tmp_path):
     model.compile(optimizer=fg.keras.optimizers.SGD(0.01), loss="mse")
     history = model.fit(ds, epochs=3, verbose=0)
     assert history.history["loss"][-1] < history.history["loss"][0]
+
+
+def test_writer_batches_records_and_a_dropped_writer_closes(tmp_path):
+    records = [i.to_bytes(3, "little") * (i % 7) for i in range(9000)]   # > two batches
+    _write(tmp_path / "many", records, "ZLIB")
+    assert _read(tmp_path / "many", "ZLIB") == records
+    w = fg.io.TFRecordWriter(str(tmp_path / "dropped"))
+    w.write(b"kept")
+    del w
+    assert _read(tmp_path / "dropped") == [b"kept"]

@@ -18,6 +18,7 @@ from finegrad._src.errors import FailedPreconditionError, NotFoundError
 from finegrad._src.graph.tracing.builder import TensorSpec
 from finegrad._src.tensor import Tensor, convert_to_tensor
 
+_BATCH, _BATCH_BYTES = 4096, 1 << 20    # records a TFRecordWriter holds before framing them
 _NAMES = {None: None, "": None, "GZIP": "GZIP", "ZLIB": "ZLIB", "SNAPPY": "SNAPPY"}
 
 
@@ -166,7 +167,8 @@ class TFRecordOptions:
 class TFRecordWriter:
     """Writes records (bytes or str) to the TFRecord file ``path``, compressed as
     ``options`` says (a `TFRecordOptions`, or its compression type string). Usable as a
-    context manager, which closes it.
+    context manager, which closes it. Records reach the file in batches (up to 4096 records
+    or 1 MiB), and all of them at `flush` and `close`.
 
     >>> import finegrad as fg, os, tempfile
     >>> path = os.path.join(tempfile.mkdtemp(), "r.tfrecord.gz")
@@ -191,6 +193,13 @@ class TFRecordWriter:
         except FileNotFoundError:
             raise NotFoundError(f"{fn}: {path}; No such file or directory") from None
         self._closed = False
+        self._pending: list[bytes] = []     # framed many at a time: the CRCs are vectorized
+        self._pending_bytes = 0
+
+    def _push(self) -> None:
+        if self._pending:
+            self._writer.write(self._pending)
+            self._pending, self._pending_bytes = [], 0
 
     def write(self, record: Any) -> None:
         """Appends one record.
@@ -209,19 +218,31 @@ class TFRecordWriter:
         if not isinstance(record, (bytes, bytearray, memoryview)):
             raise TypeError(f"TFRecordWriter.write: record must be bytes or str, got "
                             f"{type(record).__name__}")
-        self._writer.write([bytes(record)])
+        self._pending.append(bytes(record))
+        self._pending_bytes += len(record)
+        if len(self._pending) >= _BATCH or self._pending_bytes >= _BATCH_BYTES:
+            self._push()
 
     def flush(self) -> None:
         """Pushes what is written so far to the file (a compressed stream stays open)."""
         if self._closed:
             raise FailedPreconditionError("TFRecordWriter.flush: Writer is closed.")
+        self._push()
         self._writer.flush()
 
     def close(self) -> None:
         """Finishes the file (closing twice is harmless)."""
         if not self._closed:
             self._closed = True
+            self._push()
             self._writer.close()
+
+    def __del__(self) -> None:
+        if not getattr(self, "_closed", True):   # (as TensorFlow's writer, closed when dropped)
+            try:
+                self.close()
+            except Exception:   # (at interpreter exit the file may be gone already)
+                pass
 
     def __enter__(self) -> TFRecordWriter:
         return self
