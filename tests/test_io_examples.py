@@ -193,3 +193,14 @@ def test_in_place_building_matches_tensorflow_bytes():
         ex.features.feature["v"].int64_list.value.append(7)
     assert ours.SerializeToString() == theirs.SerializeToString()
     assert str(ours) == str(theirs)
+
+
+def test_parse_example_scalar_empty_and_matrix_as_tensorflow():
+    s = _example(f=[1.0]).SerializeToString()
+    spec = {"f": fg.io.FixedLenFeature([1], fg.float32)}
+    assert fg.io.parse_example(s, spec)["f"].numpy().tolist() == [1.0]   # (as TF 2.21)
+    assert fg.io.parse_example(np.array([], dtype=object), spec)["f"].shape == (0, 1)
+    with pytest.raises(ValueError, match="dtype string"):
+        fg.io.parse_example([], spec)                 # a float32 tensor, as in TF
+    with pytest.raises(InvalidArgumentError, match="scalar or vector"):
+        fg.io.parse_example([[s, s]], spec)

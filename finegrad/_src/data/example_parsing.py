@@ -167,8 +167,9 @@ def _tensor(arr: np.ndarray, dtype: Any) -> Tensor:
 
 def _examples(serialized: Any, fn: str) -> tuple[list[Example], tuple[int, ...]]:
     t = convert_to_tensor(serialized)
-    if t.dtype != dtypes.string:
-        raise TypeError(f"{fn}: serialized must be a string tensor, got {t.dtype.name}")
+    if t.dtype != dtypes.string:       # (a ValueError, as TensorFlow's conversion raises)
+        raise ValueError(f"{fn}: Tensor conversion requested dtype string for serialized "
+                         f"of dtype {t.dtype.name}")
     flat = np.asarray(t._value, object).reshape(-1)
     out = []
     for i, s in enumerate(flat):
@@ -183,7 +184,8 @@ def _examples(serialized: Any, fn: str) -> tuple[list[Example], tuple[int, ...]]
 def parse_example(serialized: Any, features: dict[str, Any], example_names: Any = None,
                   name: str | None = None) -> dict[str, Tensor]:
     """Parses a vector of serialized ``tf.train.Example`` protos into a dict of dense
-    tensors, one per entry of ``features`` (each of shape ``[batch] + shape``).
+    tensors, one per entry of ``features`` (each of shape ``[batch] + shape``; a scalar
+    parses as `parse_single_example` does).
 
     >>> import finegrad as fg
     >>> ex = [fg.train.Example(features=fg.train.Features(feature={"n": fg.train.Feature(
@@ -199,9 +201,12 @@ def parse_example(serialized: Any, features: dict[str, Any], example_names: Any 
     fn = "parse_example"
     dense = [_Dense(k, f, fn) for k, f in sorted(features.items())]
     examples, shape = _examples(serialized, fn)
-    if len(shape) != 1:
-        raise InvalidArgumentError(f"{fn}: serialized must be a vector, got shape "
-                                   f"{list(shape)}")
+    if len(shape) > 1:
+        raise InvalidArgumentError(f"{fn}: Expected serialized to be a scalar or vector, "
+                                   f"got shape: {list(shape)}")
+    if not shape:
+        return {d.key: _tensor(np.asarray(d.values(examples[0], 0, fn)), d.dtype)
+                for d in dense}
     return {d.key: d.batch([d.values(e, i, fn) for i, e in enumerate(examples)])
             for d in dense}
 
