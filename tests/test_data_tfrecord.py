@@ -207,3 +207,12 @@ def test_writer_batches_records_and_a_dropped_writer_closes(tmp_path):
     w.write(b"kept")
     del w
     assert _read(tmp_path / "dropped") == [b"kept"]
+
+
+def test_compression_level_is_used(tmp_path):
+    records = [b"abc" * 1000] * 20
+    for level in (0, 9):
+        _write(tmp_path / f"l{level}", records,
+               fg.io.TFRecordOptions(compression_type="GZIP", compression_level=level))
+        assert _read(tmp_path / f"l{level}", "GZIP") == records
+    assert (tmp_path / "l0").stat().st_size > 10 * (tmp_path / "l9").stat().st_size

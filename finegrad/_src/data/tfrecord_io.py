@@ -121,8 +121,8 @@ class TFRecordDataset(Dataset):
 
 class TFRecordOptions:
     """How a TFRecord file is written: ``compression_type`` None or "" (none), "GZIP" or
-    "ZLIB", as ``tf.io.TFRecordOptions`` (whose writer has no Snappy). The zlib tuning
-    arguments are kept as attributes but not used: the stream is written at level 6.
+    "ZLIB", as ``tf.io.TFRecordOptions`` (whose writer has no Snappy); ``compression_level``
+    (0 to 9, default 6) is used, the other zlib tuning arguments are kept but not used.
 
     >>> import finegrad as fg
     >>> fg.io.TFRecordOptions(compression_type="GZIP").compression_type
@@ -189,7 +189,8 @@ class TFRecordWriter:
         codec = compression_of(TFRecordOptions.get_compression_type_string(options), fn)
         path = _path(path)
         try:
-            self._writer: Any = tfrecords.RecordWriter(path, codec, fn)
+            level = 6 if options.compression_level is None else int(options.compression_level)
+            self._writer: Any = tfrecords.RecordWriter(path, codec, fn, level)
         except FileNotFoundError:
             raise NotFoundError(f"{fn}: {path}; No such file or directory") from None
         self._closed = False

@@ -153,9 +153,9 @@ def snappy_module(fn: str, argument: str = "compression") -> Any:
 class RecordWriter:
     """A TFRecord file being written, compressed as asked."""
 
-    def __init__(self, path: str, compression: Any, fn: str) -> None:
+    def __init__(self, path: str, compression: Any, fn: str, level: int = 6) -> None:
         self._snappy = snappy_module(fn) if compression == "SNAPPY" else None
-        self._zlib = zlib.compressobj(6, zlib.DEFLATED, 31 if compression == "GZIP" else 15) \
+        self._zlib = zlib.compressobj(level, zlib.DEFLATED, 31 if compression == "GZIP" else 15) \
             if compression in ("GZIP", "ZLIB") else None
         self._file: BinaryIO = open(path, "wb")
         self._pending = bytearray()
