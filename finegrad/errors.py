@@ -1,9 +1,10 @@
 """TensorFlow's ``tf.errors`` namespace."""
 from finegrad._src.errors import (OpError, InvalidArgumentError,
                                   FailedPreconditionError, OutOfRangeError, NotFoundError,
+                                  AlreadyExistsError,
                                   UnimplementedError, InternalError, ResourceExhaustedError,
                                   DataLossError, UnknownError)
 
 __all__ = ["OpError", "InvalidArgumentError", "FailedPreconditionError", "OutOfRangeError",
-           "NotFoundError", "UnimplementedError", "InternalError", "ResourceExhaustedError",
-           "DataLossError", "UnknownError"]
+           "NotFoundError", "AlreadyExistsError", "UnimplementedError", "InternalError",
+           "ResourceExhaustedError", "DataLossError", "UnknownError"]

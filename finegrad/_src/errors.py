@@ -51,6 +51,10 @@ class NotFoundError(OpError, LookupError):
     """Something requested was not found."""
 
 
+class AlreadyExistsError(OpError, FileExistsError):
+    """Something to be created already exists (a file `gfile.rename` would overwrite)."""
+
+
 class UnimplementedError(OpError, NotImplementedError):
     """The operation is not implemented."""
 

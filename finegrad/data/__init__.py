@@ -3,9 +3,10 @@ from finegrad._src.data.dataset import (
     AUTOTUNE, INFINITE_CARDINALITY, UNKNOWN_CARDINALITY, Dataset, Iterator)
 from finegrad._src.data.options import Options, ThreadingOptions
 from finegrad._src.data.regrouping import DatasetSpec
+from finegrad._src.data.tfrecord_io import TFRecordDataset
 from finegrad.data import experimental
 
 __all__ = ["AUTOTUNE", "Dataset", "DatasetSpec", "INFINITE_CARDINALITY", "Iterator", "Options",
-           "ThreadingOptions",
+           "TFRecordDataset", "ThreadingOptions",
            "UNKNOWN_CARDINALITY",
            "experimental"]

@@ -183,6 +183,14 @@ def encode_tensor(value: np.ndarray, enum: int) -> bytes:
             + _bytes_field(4, content))
 
 
+def encode_string_tensor(value: np.ndarray) -> bytes:
+    """A string ``TensorProto`` as ``tf.io.serialize_tensor`` writes it: the strings in
+    ``string_val`` (field 8), one entry each, empty ones included."""
+    flat = [v if isinstance(v, bytes) else str(v).encode() for v in value.reshape(-1)]
+    return (_int_field(1, 7) + _bytes_field(2, encode_shape(value.shape), keep_empty=True)
+            + b"".join(_bytes_field(8, b, keep_empty=True) for b in flat))
+
+
 _VALUE_FIELDS = {1: (5, "<f4"), 2: (6, "<f8"), 8: (9, "<f4"), 18: (12, "<f8")}
 _INT_FIELDS = {3: 7, 4: 7, 5: 7, 6: 7, 17: 7, 9: 10, 10: 11, 22: 16, 23: 17}
 

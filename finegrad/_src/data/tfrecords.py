@@ -153,9 +153,9 @@ def snappy_module(fn: str, argument: str = "compression") -> Any:
 class RecordWriter:
     """A TFRecord file being written, compressed as asked."""
 
-    def __init__(self, path: str, compression: Any, fn: str) -> None:
+    def __init__(self, path: str, compression: Any, fn: str, level: int = 6) -> None:
         self._snappy = snappy_module(fn) if compression == "SNAPPY" else None
-        self._zlib = zlib.compressobj(6, zlib.DEFLATED, 31 if compression == "GZIP" else 15) \
+        self._zlib = zlib.compressobj(level, zlib.DEFLATED, 31 if compression == "GZIP" else 15) \
             if compression in ("GZIP", "ZLIB") else None
         self._file: BinaryIO = open(path, "wb")
         self._pending = bytearray()
@@ -176,6 +176,16 @@ class RecordWriter:
         assert self._snappy is not None
         block = bytes(self._snappy.compress_raw(data))
         self._file.write(len(block).to_bytes(4, "big") + block)
+
+    def flush(self) -> None:
+        """Pushes everything written so far to the file (a compressed stream is synced, so
+        the records so far can be read while it stays open)."""
+        if self._zlib is not None:
+            self._file.write(self._zlib.flush(zlib.Z_SYNC_FLUSH))
+        elif self._snappy is not None and self._pending:
+            self._snappy_block(bytes(self._pending))
+            self._pending.clear()
+        self._file.flush()
 
     def abort(self) -> None:
         """Closes the file as it is (the caller removes it)."""

@@ -25,7 +25,7 @@ from finegrad._src.v1.default_graph import (
     disable_v2_behavior, enable_v2_behavior, placeholder, placeholder_with_default,
     get_collection, get_collection_ref, add_to_collection, add_to_collections)
 from finegrad._src.v1.session import Session, InteractiveSession, IndexedSlicesValue
-from finegrad.compat.v1 import train, losses, nn, logging, initializers, random
+from finegrad.compat.v1 import train, losses, nn, logging, initializers, random, io
 from finegrad._src.v1.session_config import (ConfigProto, GPUOptions, GraphOptions,
                                              OptimizerOptions, RunOptions, RunMetadata)
 from finegrad._src.v1.variable_scope import Variable, tables_initializer
@@ -67,7 +67,7 @@ __all__ = ["custom_gradient", "RegisterGradient", "no_gradient", "GradientTape",
            "enable_eager_execution", "disable_v2_behavior", "enable_v2_behavior", "placeholder",
            "placeholder_with_default", "get_collection", "get_collection_ref", "add_to_collection",
            "add_to_collections", "Session", "InteractiveSession", "IndexedSlicesValue", "train",
-           "losses", "nn", "logging", "initializers", "random", "ConfigProto", "GPUOptions",
+           "io", "losses", "nn", "logging", "initializers", "random", "ConfigProto", "GPUOptions",
            "GraphOptions", "OptimizerOptions", "RunOptions", "RunMetadata", "Variable",
            "tables_initializer",
            "set_random_seed", "get_seed", "log", "random_normal", "random_uniform",
