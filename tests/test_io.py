@@ -187,3 +187,23 @@ def test_decode_compressed_and_matching_files(tmp_path):
     assert got == [f"{d}/a.txt".encode(), f"{d}/b.txt".encode()]
     none = fg.io.matching_files(d + "/zz/*")
     assert none.shape == (0,) and none.dtype == fg.string
+
+
+def test_io_functions_in_a_function_use_each_calls_values(tmp_path):
+    # (a trace must not keep what it read while tracing, nor write only once)
+    s = fg.TensorSpec([], fg.string)
+    write = fg.function(lambda p, c: fg.io.write_file(p, c), input_signature=[s, s])
+    read = fg.function(fg.io.read_file, input_signature=[s])
+    for name, body in (("a", b"1"), ("b", b"22")):
+        write(fg.constant(str(tmp_path / name)), fg.constant(body))
+    assert sorted(os.listdir(tmp_path)) == ["a", "b"]
+    assert read(fg.constant(str(tmp_path / "b"))).numpy() == b"22"
+    raw = fg.function(lambda x: fg.io.decode_raw(x, fg.uint8), input_signature=[s])
+    assert raw(fg.constant(b"ab")).numpy().tolist() == [97, 98]
+    assert raw(fg.constant(b"cd")).numpy().tolist() == [99, 100]
+    ser = fg.function(fg.io.serialize_tensor, input_signature=[fg.TensorSpec([1], fg.float32)])
+    par = fg.function(lambda x: fg.io.parse_tensor(x, fg.float32), input_signature=[s])
+    for v in (1., 2.):
+        assert par(ser(fg.constant([v]))).numpy().tolist() == [v]
+    b64 = fg.function(fg.io.encode_base64, input_signature=[s])
+    assert [b64(fg.constant(b)).numpy() for b in (b"ab", b"cd")] == [b"YWI", b"Y2Q"]

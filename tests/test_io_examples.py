@@ -204,3 +204,23 @@ def test_parse_example_scalar_empty_and_matrix_as_tensorflow():
         fg.io.parse_example([], spec)                 # a float32 tensor, as in TF
     with pytest.raises(InvalidArgumentError, match="scalar or vector"):
         fg.io.parse_example([[s, s]], spec)
+
+
+def _floats(*v):
+    return fg.train.Example(features=fg.train.Features(feature={"x": fg.train.Feature(
+        float_list=fg.train.FloatList(value=list(v)))})).SerializeToString()
+
+
+def test_parsing_inside_function_parses_each_calls_strings():
+    # (a trace must not keep the Example it saw while tracing as a constant)
+    spec = {"x": fg.io.FixedLenFeature([2], fg.float32)}
+    one = fg.function(lambda s: fg.io.parse_single_example(s, spec)["x"] * 2,
+                      input_signature=[fg.TensorSpec([], fg.string)])
+    np.testing.assert_array_equal(one(fg.constant(_floats(1., 2.))).numpy(), [2., 4.])
+    np.testing.assert_array_equal(one(fg.constant(_floats(5., 7.))).numpy(), [10., 14.])
+    batch = fg.function(lambda s: fg.io.parse_example(s, spec)["x"] + 1,
+                        input_signature=[fg.TensorSpec([None], fg.string)])
+    got = batch(fg.constant([_floats(1., 2.), _floats(3., 4.), _floats(0., 0.)]))
+    np.testing.assert_array_equal(got.numpy(), [[2., 3.], [4., 5.], [1., 1.]])
+    with pytest.raises(InvalidArgumentError, match="Could not parse example"):
+        batch(fg.constant([b"\xff\xff"]))

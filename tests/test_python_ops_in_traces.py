@@ -91,3 +91,20 @@ def test_matches_tensorflow_live():
             nb, [x], lib.float32))
         assert [float(f(lib.constant(0.))) for _ in range(3)] == [1., 2., 3.]
         assert len(calls) == 3
+
+
+@pytest.mark.parametrize("host", ["numpy_function", "py_function"])
+def test_a_host_call_whose_result_is_unused_runs_at_every_call(host):
+    # (TensorFlow runs stateful ops in a tf.function even when nothing reads them)
+    seen = []
+
+    def side(x):
+        seen.append(float(np.asarray(x)))
+        return x
+
+    call = getattr(fg, host)
+    f = fg.function(lambda x: (call(side, [x], fg.float32), x + 1.)[1],
+                    input_signature=[fg.TensorSpec([], fg.float32)])
+    got = [float(f(fg.constant(v)).numpy()) for v in (1., 2., 3.)]
+    assert got == [2., 3., 4.]
+    assert seen == [1., 2., 3.]

@@ -16,6 +16,8 @@ from finegrad._src import dtypes
 from finegrad._src.data.example_protos import Example
 from finegrad._src.data.tf_protos import ProtoError
 from finegrad._src.errors import InvalidArgumentError
+from finegrad._src.data.host_ops import tracing
+from finegrad._src.graph.pyfunc import numpy_function
 from finegrad._src.tensor import Tensor, convert_to_tensor
 
 
@@ -200,6 +202,8 @@ def parse_example(serialized: Any, features: dict[str, Any], example_names: Any 
     """
     fn = "parse_example"
     dense = [_Dense(k, f, fn) for k, f in sorted(features.items())]
+    if tracing():
+        return _parsed_when_run(parse_example, serialized, features, dense)
     examples, shape = _examples(serialized, fn)
     if len(shape) > 1:
         raise InvalidArgumentError(f"{fn}: Expected serialized to be a scalar or vector, "
@@ -222,9 +226,26 @@ def parse_single_example(serialized: Any, features: dict[str, Any],
     """
     fn = "parse_single_example"
     t = convert_to_tensor(serialized)
+    if tracing():
+        return _parsed_when_run(parse_single_example, t, features,
+                                [_Dense(k, f, fn) for k, f in sorted(features.items())])
     if np.asarray(t._value).ndim != 0:
         raise InvalidArgumentError(f"{fn}: serialized must be a scalar, got shape "
                                    f"{list(np.asarray(t._value).shape)}")
     dense = [_Dense(k, f, fn) for k, f in sorted(features.items())]
     (example,), _ = _examples(t, fn)
     return {d.key: _tensor(np.asarray(d.values(example, 0, fn)), d.dtype) for d in dense}
+
+
+def _parsed_when_run(parse: Any, serialized: Any, features: dict[str, Any],
+                     dense: list[_Dense]) -> dict[str, Tensor]:
+    """Inside a `finegrad.function` trace or a TF1 graph: the parsing as a host-function
+    node (`numpy_function`), so that each run parses the strings it is given rather than
+    the ones seen while tracing. The features were checked when ``dense`` was made."""
+    keys = [d.key for d in dense]
+
+    def run(strings: np.ndarray) -> list[np.ndarray]:
+        got = parse(Tensor(np.asarray(strings, object)), features)
+        return [np.asarray(got[k]._value) for k in keys]
+    outs = numpy_function(run, [serialized], [d.dtype for d in dense], stateful=False)
+    return dict(zip(keys, outs, strict=True))

@@ -14,6 +14,7 @@ import numpy as np
 from finegrad._src import dtypes
 from finegrad._src.data import tf_protos
 from finegrad._src.data.files import _matching
+from finegrad._src.data.host_ops import on_host
 from finegrad._src.errors import (DataLossError, FailedPreconditionError, InvalidArgumentError,
                                   NotFoundError)
 from finegrad._src.tensor import Tensor, convert_to_tensor
@@ -40,6 +41,7 @@ def _strings(array: np.ndarray) -> Tensor:
     return Tensor(out)
 
 
+@on_host(("filename",), dtypes.string, stateful=True)
 def read_file(filename: Any, name: str | None = None) -> Tensor:
     """The contents of the file ``filename``, as a string scalar.
 
@@ -62,6 +64,7 @@ def read_file(filename: Any, name: str | None = None) -> Tensor:
         raise FailedPreconditionError(f"read_file: {path}; Is a directory") from None
 
 
+@on_host(("filename", "contents"), None, stateful=True)
 def write_file(filename: Any, contents: Any, name: str | None = None) -> None:
     """Writes the string scalar ``contents`` to ``filename`` (creating its directories, as
     TensorFlow's ``WriteFile``).
@@ -84,6 +87,7 @@ def write_file(filename: Any, contents: Any, name: str | None = None) -> None:
         f.write(value.encode() if isinstance(value, str) else bytes(value))
 
 
+@on_host(("tensor",), dtypes.string)
 def serialize_tensor(tensor: Any, name: str | None = None) -> Tensor:
     """``tensor`` as the bytes of TensorFlow's ``TensorProto`` (what
     ``tf.io.serialize_tensor`` returns, byte for byte), a string scalar.
@@ -103,6 +107,7 @@ def serialize_tensor(tensor: Any, name: str | None = None) -> Tensor:
     return Tensor(np.asarray(proto, dtype=object))
 
 
+@on_host(("serialized",), lambda a: a["out_type"])
 def parse_tensor(serialized: Any, out_type: Any, name: str | None = None) -> Tensor:
     """The tensor a serialized ``TensorProto`` holds (`serialize_tensor`'s inverse, and
     TensorFlow's), checked to be of dtype ``out_type``.
@@ -128,6 +133,7 @@ def parse_tensor(serialized: Any, out_type: Any, name: str | None = None) -> Ten
     return _strings(value) if got == dtypes.string else Tensor(value)
 
 
+@on_host(("input_bytes",), lambda a: a["out_type"])
 def decode_raw(input_bytes: Any, out_type: Any, little_endian: bool = True,
                fixed_length: Any = None, name: str | None = None) -> Tensor:
     """Each string of ``input_bytes`` read as a vector of ``out_type`` numbers (a new last
@@ -161,6 +167,7 @@ def decode_raw(input_bytes: Any, out_type: Any, little_endian: bool = True,
     return Tensor(out.reshape(data.shape + (size // dt.itemsize,)))
 
 
+@on_host(("input",), dtypes.string)
 def encode_base64(input: Any, pad: bool = False, name: str | None = None) -> Tensor:
     """Each string in web-safe base64 (``-`` and ``_``), padded with ``=`` only when
     ``pad``, as TensorFlow's.
@@ -176,6 +183,7 @@ def encode_base64(input: Any, pad: bool = False, name: str | None = None) -> Ten
     return _strings(np.array(out + [None], dtype=object)[:-1].reshape(data.shape))
 
 
+@on_host(("input",), dtypes.string)
 def decode_base64(input: Any, name: str | None = None) -> Tensor:
     """Each web-safe base64 string decoded (padding optional), as TensorFlow's.
 
@@ -199,6 +207,7 @@ def _bytes(v: Any) -> bytes:
     return v.encode() if isinstance(v, str) else bytes(v)
 
 
+@on_host(("bytes",), dtypes.string)
 def decode_compressed(bytes: Any, compression_type: str = "", name: str | None = None) -> Tensor:
     """Each string decompressed: ``compression_type`` "" (as is), "ZLIB" or "GZIP".
 
@@ -226,6 +235,7 @@ def decode_compressed(bytes: Any, compression_type: str = "", name: str | None =
     return _strings(np.array(out + [None], dtype=object)[:-1].reshape(data.shape))
 
 
+@on_host(("pattern",), dtypes.string, stateful=True)
 def matching_files(pattern: Any, name: str | None = None) -> Tensor:
     """The sorted paths matching ``pattern`` (a glob, or a list of them), a string vector
     (empty when nothing matches), as ``tf.io.matching_files``.
