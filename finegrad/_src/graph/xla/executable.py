@@ -28,7 +28,7 @@ from finegrad._src.graph.compile.simplify import simplify
 from finegrad._src.graph.compile.structure import diagonal_matmuls
 from finegrad._src.graph.xla import lower
 from finegrad._src.graph.xla.heap import keep_freed_memory
-from finegrad._src.graph.xla.staging import Staging, unalias
+from finegrad._src.graph.xla.staging import MIN_BYTES, Staging, unalias
 
 _NO_JAX: list[bool] = []   # non-empty once the warning that JAX is missing was given
 _DEVICES: dict = {}   # a finegrad.device string (or None) -> the JAX device it places on
@@ -94,14 +94,27 @@ def refusal(g):
 
 
 class _Entry:
-    """One signature's executable, what its lowering made, and its host callbacks."""
+    """One signature's executable, what its lowering made, and its host callbacks; and what
+    a call of it needs, decided once: whether it may stage arguments (`staging`: on the CPU,
+    with an argument large enough) and whether JAX's 64-bit types must be on while it runs
+    (an argument or a variable of a 64-bit type, which JAX would otherwise take as 32-bit)."""
 
-    __slots__ = ("callbacks", "device", "exe", "jaxpr", "lowered", "staging")
+    __slots__ = ("callbacks", "device", "exe", "jaxpr", "lowered", "staging", "stages", "wide")
 
-    def __init__(self, exe, lowered, jaxpr, callbacks, device):
+    def __init__(self, exe, lowered, jaxpr, callbacks, device, dtypes):
         self.exe, self.lowered, self.jaxpr = exe, lowered, jaxpr
         self.callbacks, self.device = callbacks, device
         self.staging = Staging()   # aligned copies of large unaligned arguments (CPU)
+        self.stages = device.platform == "cpu" and any(
+            int(np.prod(shape, dtype=np.int64)) * np.dtype(dtype).itemsize >= MIN_BYTES
+            for shape, dtype in dtypes[0])
+        self.wide = any(_wide(d) for d in [d for _, d in dtypes[0]] + dtypes[1])
+
+
+def _wide(dtype):
+    """Whether JAX takes values of ``dtype`` as 32-bit ones unless its 64-bit types are on."""
+    dtype = np.dtype(dtype)
+    return dtype.itemsize == (16 if dtype.kind == "c" else 8) and dtype.kind in "iufc"
 
 
 class XlaFunction:
@@ -121,7 +134,9 @@ class XlaFunction:
         self.assigned = [v for v in variables if id(v) in assigned]
         self.read_only = [v for v in variables if id(v) not in assigned]
         self._cache = collections.OrderedDict()   # (JAX device, signature) -> _Entry
+        self.variables = bool(variables)
         self._on_device = {}   # (id(var), device) -> (its host value, that value there)
+        self._last = None   # (device name, specs, _Entry) of the last call
         self.compilations = 0
 
     def entry(self, specs):
@@ -129,6 +144,12 @@ class XlaFunction:
         `finegrad.device`, compiled if new (once per device: device strings that name the
         same one, or that fall back to the default, share it)."""
         name = contexts.current_device()
+        last = self._last
+        # (the last call's entry, unless a device must be looked up again: soft placement
+        # off raises for one this machine lacks)
+        if last is not None and last[0] == name and last[1] == specs and (
+                not name or placement.get_soft_device_placement()):
+            return last[2]
         device = _DEVICES.get(name)
         if device is None or name and not placement.get_soft_device_placement():
             device = _DEVICES[name] = jax_device(name)
@@ -140,28 +161,53 @@ class XlaFunction:
                 self._cache.popitem(last=False)
         else:
             self._cache.move_to_end(key)
+        self._last = (name, list(specs), e)
         return e
 
-    def run(self, vals):
+    def run(self, vals, specs=None):
         """The graph's outputs (NumPy values; None for non-tensor leaves) for argument
-        values ``vals``; assigned variables take their new values."""
-        e = self.entry([(v.shape, v.dtype) for v in vals])
+        values ``vals`` (``specs``: their (shape, dtype) pairs, where the caller knows
+        them); assigned variables take their new values."""
+        e = self.entry([(v.shape, v.dtype) for v in vals] if specs is None else specs)
+        if e.callbacks:
+            lower.clear_callback_error()
+        if e.wide:
+            with x64():   # (64-bit values stay 64-bit on the way in)
+                outs = self._execute(e, vals)
+        else:
+            outs = self._execute(e, vals)
+        return [None if o is None else _host(o) for o in outs]
+
+    def _execute(self, e, vals):
+        """Run entry ``e``'s executable on ``vals`` and the variables' values; the assigned
+        variables take their new values; the outputs (JAX arrays or None)."""
         dev = e.device
-        lower.clear_callback_error()
-        vals, used = e.staging.stage(vals) if dev.platform == "cpu" else (vals, [])
+        used = None
+        if e.stages:
+            vals, used = e.staging.stage(vals)
         try:
-            with x64():   # (64-bit values stay 64-bit on the way in, too)
-                reads = [self._device_value(v, dev) for v in self.read_only]
-                assigned = [self._device_value(v, dev) for v in self.assigned]
+            if not self.variables:
+                outs, new = e.exe(list(vals), [], [])
+            else:
+                shadow = ir.current_shadow()
+                reads = [self._device_value(v, dev, shadow) for v in self.read_only]
+                assigned = [self._device_value(v, dev, shadow) for v in self.assigned]
                 outs, new = e.exe(list(vals), reads, assigned)
-                if used:
-                    outs, new = unalias(outs, used), unalias(new, used)
-                    e.staging.release(used)
+            if used:
+                outs, new = unalias(outs, used), unalias(new, used)
+                e.staging.release(used)
         except Exception:
             for v in self.assigned:   # (their buffers may have been donated)
                 self._on_device.pop((id(v), dev), None)
-            lower.raise_callback_error()
+            if e.callbacks:   # (the error a host callback raised, as it was)
+                lower.raise_callback_error()
             raise
+        if self.assigned:
+            self._store(new, dev)
+        return outs
+
+    def _store(self, new, dev):
+        """The assigned variables take their new values ``new`` (kept on ``dev`` too)."""
         shadow = ir.current_shadow()
         for var, value in zip(self.assigned, new, strict=True):
             if shadow is None:
@@ -170,14 +216,13 @@ class XlaFunction:
             else:   # a TF1 session's values (`ir.dry_run`)
                 host = shadow[id(var)] = np.asarray(value)
             self._on_device[(id(var), dev)] = (host, value)
-        return [None if o is None else _host(o) for o in outs]
 
-    def _device_value(self, var, device):
+    def _device_value(self, var, device, shadow):
         """``var``'s value on ``device``: the array this function last gave it or put there,
         while the variable still holds that value (its storage is never written in place:
         a new value is a new array), else its host value put there now. Inside a TF1
-        session's run (`ir.dry_run`) the host value is the session's."""
-        shadow = ir.current_shadow()
+        session's run (`ir.dry_run`: ``shadow``, its values) the host value is the
+        session's."""
         host = var._storage if shadow is None else shadow.get(id(var), var._storage)
         kept = self._on_device.get((id(var), device))
         if kept is not None and kept[0] is host:
@@ -211,7 +256,8 @@ class XlaFunction:
             lowered = traced.lower()
             exe = lowered.compile()
         self.compilations += 1
-        return _Entry(exe, lowered, traced.jaxpr, made[-1].callbacks, device)
+        dtypes = (list(specs), [v._storage.dtype for v in self.read_only + self.assigned])
+        return _Entry(exe, lowered, traced.jaxpr, made[-1].callbacks, device, dtypes)
 
     def listing(self, specs, hlo=False):
         """The text of the compiled function for ``specs`` on the current `finegrad.device`:
