@@ -69,7 +69,10 @@ def function(func: Any = None, input_signature: Any = None, autograph: bool = Tr
     host as callbacks, listed by ``get_concrete_function(...).compiled_source`` (which shows
     the jaxpr). Calls under a tape or an accumulator replay the graph as usual. Without JAX
     installed it warns once (``pip install "finegrad[xla]"``) and runs finegrad's executor;
-    ``None`` and False run finegrad's executor.
+    ``None`` and False run finegrad's executor. As in TensorFlow there is no ``device=``
+    argument: a `finegrad.device` block around the call chooses the device. Its arguments
+    may be JAX arrays and PyTorch CPU tensors (any DLPack producer on the CPU): they are
+    tensors sharing the producer's buffer (graph/xla/inputs.py).
 
     The signature is the shapes and dtypes of tensor arguments and the values of Python
     arguments; a call with a new one traces again. Python side effects happen while tracing
