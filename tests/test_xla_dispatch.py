@@ -63,6 +63,14 @@ def test_a_wide_result_of_narrow_arguments_keeps_its_dtype():
         assert arg.dtype == fg.int64 and arg.numpy() == 2
 
 
+def test_a_callback_of_a_wide_dtype_in_a_narrow_call():
+    f = fg.function(lambda x: fg.numpy_function(lambda a: a.astype(np.float64) * 2 + 1e-12,
+                                                [x], fg.float64) - 2., jit_compile=True)
+    for _ in range(2):
+        y = f(fg.constant(1.))
+        assert y.dtype == fg.float64 and y.numpy() == pytest.approx(1e-12, rel=1e-3)
+
+
 def test_scalar_outputs_are_numpy_scalars_and_structures_are_rebuilt():
     f = fg.function(lambda x: {"s": fg.reduce_sum(x), "p": [x * 2., (x, 7)], "n": None},
                     jit_compile=True)

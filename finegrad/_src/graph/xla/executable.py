@@ -97,7 +97,9 @@ class _Entry:
     """One signature's executable, what its lowering made, and its host callbacks; and what
     a call of it needs, decided once: whether it may stage arguments (`staging`: on the CPU,
     with an argument large enough) and whether JAX's 64-bit types must be on while it runs
-    (an argument or a variable of a 64-bit type, which JAX would otherwise take as 32-bit)."""
+    (an argument or a variable of a 64-bit type, which JAX would otherwise take as 32-bit,
+    or a host callback). Otherwise a call runs without entering ``jax.enable_x64`` (about a
+    microsecond): the executable's types were fixed when it was compiled."""
 
     __slots__ = ("callbacks", "device", "exe", "jaxpr", "lowered", "staging", "stages", "wide")
 
@@ -108,7 +110,9 @@ class _Entry:
         self.stages = device.platform == "cpu" and any(
             int(np.prod(shape, dtype=np.int64)) * np.dtype(dtype).itemsize >= MIN_BYTES
             for shape, dtype in dtypes[0])
-        self.wide = any(_wide(d) for d in [d for _, d in dtypes[0]] + dtypes[1])
+        # (host callbacks too: JAX checks their results' dtypes with its own switch)
+        self.wide = bool(callbacks) or any(_wide(d) for d in [d for _, d in dtypes[0]] +
+                                           dtypes[1])
 
 
 def _wide(dtype):
