@@ -168,11 +168,10 @@ class XlaFunction:
         self._last = (name, list(specs), e)
         return e
 
-    def run(self, vals, specs=None):
+    def run(self, vals):
         """The graph's outputs (NumPy values; None for non-tensor leaves) for argument
-        values ``vals`` (``specs``: their (shape, dtype) pairs, where the caller knows
-        them); assigned variables take their new values."""
-        e = self.entry([(v.shape, v.dtype) for v in vals] if specs is None else specs)
+        values ``vals``; assigned variables take their new values."""
+        e = self.entry([(v.shape, v.dtype) for v in vals])
         if e.callbacks:
             lower.clear_callback_error()
         if e.wide:
