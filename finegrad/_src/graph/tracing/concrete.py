@@ -9,6 +9,7 @@ once op by op and then keeps a compiled form for it.
 """
 import collections
 import contextlib
+import operator
 import warnings
 
 import numpy as np
@@ -39,6 +40,8 @@ class ConcreteFunction:
         self.jit_compile = False   # True: runs as XLA executables (graph/xla/), if JAX is here
         self._xla = None           # its `xla.XlaFunction`, made at the first compiled call
         self._xla_refused = None   # why XLA cannot run it ("": it can), once asked
+        self._all_tensors = all(is_tensor)   # every argument leaf is a tensor
+        self._pack = None   # values of the output leaves -> the outputs' structure
 
     @property
     def structured_outputs(self):
@@ -85,15 +88,17 @@ class ConcreteFunction:
         return self._compiled.source
 
     def _uses_xla(self):
-        if not self.jit_compile or not xla.jax_available():
+        if not self.jit_compile:
             return False
-        if self._xla is None and self._xla_refused is None:
-            self._xla_refused = xla.refusal(self.graph) or ""
-            if self._xla_refused:
+        why = self._xla_refused   # (decided once, when JAX is here)
+        if why is None:
+            if not xla.jax_available():
+                return False
+            why = self._xla_refused = xla.refusal(self.graph) or ""
+            if why:
                 warnings.warn(f"finegrad.function(jit_compile=True): {self.graph.name} runs on "
-                              f"finegrad's executor, not XLA: {self._xla_refused}",
-                              UserWarning, stacklevel=5)
-        return not self._xla_refused
+                              f"finegrad's executor, not XLA: {why}", UserWarning, stacklevel=5)
+        return not why
 
     def _xla_function(self):
         if self._xla is None:
@@ -114,6 +119,9 @@ class ConcreteFunction:
         return self._xla_function().listing(self._traced_specs(), hlo=True)
 
     def _tensors(self, args, kwargs):
+        if not kwargs and self._all_tensors and len(args) == len(self._is_tensor) and all(
+                type(a) is Tensor for a in args):   # (the common case: flat already)
+            return args
         leaves = [x for x, is_t in zip(nest.flatten((args, kwargs)), self._is_tensor,
                                        strict=True) if is_t]
         return [x if isinstance(x, Tensor) else convert_to_tensor(x) for x in leaves]
@@ -124,6 +132,9 @@ class ConcreteFunction:
             assigned = self._assigned = _assigned_variables(self.graph)
         if not assigned:
             return self._call(args, kwargs)
+        if len(assigned) == 1:
+            with assigned[0]._lock:
+                return self._call(args, kwargs)
         with contextlib.ExitStack() as locks:   # a call's updates are atomic per variable
             for var in assigned:                # (in one order everywhere: no deadlock)
                 locks.enter_context(var._lock)
@@ -133,7 +144,8 @@ class ConcreteFunction:
         tensors = self._tensors(args, kwargs)
         first = None
         recording = core.active_recorders() or core.current_tracer() is not None
-        if self.jit_compile and not recording and self._uses_xla():
+        if self.jit_compile and not recording and (self._xla_refused == "" or
+                                                   self._uses_xla()):
             return self._structured(self._call_xla(tensors))
         if self.polymorphic and recording:   # the replay runs it: the guards only (running
             self.check(args, kwargs)         # a new size here too would assign twice)
@@ -154,14 +166,17 @@ class ConcreteFunction:
         return self._structured(values)
 
     def _structured(self, values):
-        it = iter(values)
-        return nest.map_structure(lambda o: next(it) if isinstance(o, OutSlot) else
-                                  (next(it), o)[1], self.graph.outputs)
+        pack = self._pack
+        if pack is None:
+            pack = self._pack = _packer(self.graph.outputs)
+        return pack(values)
 
     def _call_xla(self, tensors):
         """The outputs of the XLA executable for these arguments (graph/xla/)."""
-        return [None if v is None else Tensor(v)
-                for v in self.run_xla([t._value for t in tensors])]
+        vals = [t._value for t in tensors]
+        outs = self.run_xla(vals) if self.polymorphic or self._xla is None else \
+            self._xla.run(vals)
+        return [None if v is None else Tensor(v) for v in outs]
 
     def run_xla(self, vals):
         """The output values (NumPy; None for non-tensor leaves) of the XLA executable for
@@ -218,6 +233,22 @@ class ConcreteFunction:
         if len(self._sized) > self.MAX_SIZES:
             self._sized.popitem(last=False)
         return self._sized[key], outs
+
+
+def _packer(outputs):
+    """A function of the values of ``outputs``' leaves (one per leaf, None for those that are
+    not tensors) that rebuilds the function's outputs; a plain one for a tensor or a flat
+    tuple or list of tensors."""
+    if isinstance(outputs, OutSlot):
+        return operator.itemgetter(0)
+    if type(outputs) in (tuple, list) and all(isinstance(o, OutSlot) for o in outputs):
+        return type(outputs)
+
+    def pack(values):
+        it = iter(values)
+        return nest.map_structure(lambda o: next(it) if isinstance(o, OutSlot) else
+                                  (next(it), o)[1], outputs)
+    return pack
 
 
 def replay(graph, tensors, builder, outer=None):

@@ -34,6 +34,7 @@ from finegrad._src.graph.tracing.builder import GraphBuilder, TensorSpec, is_tra
 from finegrad._src.graph.tracing.concrete import ConcreteFunction, replay  # noqa: F401
 from finegrad._src.graph.tracing.gradients import gradients  # noqa: F401
 from finegrad._src.graph.ir import assign_variable_p
+from finegrad._src.graph.xla.inputs import adopt_arrays
 from finegrad._src.graph.compile.symbolic import GuardFailed
 from finegrad._src.api.scopes import name_scope
 from finegrad._src.ops.array.structural import convert_to_tensor
@@ -68,7 +69,10 @@ def function(func: Any = None, input_signature: Any = None, autograph: bool = Tr
     host as callbacks, listed by ``get_concrete_function(...).compiled_source`` (which shows
     the jaxpr). Calls under a tape or an accumulator replay the graph as usual. Without JAX
     installed it warns once (``pip install "finegrad[xla]"``) and runs finegrad's executor;
-    ``None`` and False run finegrad's executor.
+    ``None`` and False run finegrad's executor. As in TensorFlow there is no ``device=``
+    argument: a `finegrad.device` block around the call chooses the device. Its arguments
+    may be JAX arrays and PyTorch CPU tensors (any DLPack producer on the CPU): they are
+    tensors sharing the producer's buffer (graph/xla/inputs.py).
 
     The signature is the shapes and dtypes of tensor arguments and the values of Python
     arguments; a call with a new one traces again. Python side effects happen while tracing
@@ -128,6 +132,7 @@ class Function:
         self._warned_shapes = False
         self._count = [0]
         self._lock = threading.RLock()
+        self._last = None   # (the tensor key of the last call, its ConcreteFunction)
         self._traced = False  # whether this (bound) function has traced once: only its first
         #                       trace may create variables, as in TensorFlow
         functools.update_wrapper(self, func)
@@ -303,16 +308,32 @@ class Function:
 
     @api_boundary
     def __call__(self, *args, **kwargs):
-        if self._signature is not None:
-            args, kwargs = self._signature_args(args, kwargs), {}
+        last = self._last
+        if last is not None and not kwargs and _tensor_key(args) == last[0]:
+            conc = last[1]   # the last call's graph, for tensors of the same shapes and dtypes
+        else:
+            if self._jit_compile:   # JAX arrays, PyTorch tensors: tensors, not Python objects
+                args, kwargs = adopt_arrays(args, kwargs)
+            if self._signature is not None:
+                args, kwargs = self._signature_args(args, kwargs), {}
+            conc = None
         while True:
-            conc = self.get_concrete_function(*args, **kwargs)
+            if conc is None:
+                conc = self.get_concrete_function(*args, **kwargs)
+                self._remember(conc, args, kwargs)
             try:
                 return conc(*args, **kwargs)
             except GuardFailed:   # a guard only the run could check: the next graph, or a
-                continue          # new trace (get_concrete_function knows it is broken now)
+                conc = None       # new trace (get_concrete_function knows it is broken now)
             except DataDependentSize as e:
                 return self._run_eagerly(conc, e, args, kwargs)
+
+    def _remember(self, conc, args, kwargs):
+        """Keep ``conc`` for the next call when that call can skip the signature's lookup:
+        tensors only, of the same shapes and dtypes, and a graph traced for those (not one
+        for every size of open axes, whose guards each call checks)."""
+        key = None if kwargs or conc.polymorphic or self._polys else _tensor_key(args)
+        self._last = None if key is None else (key, conc)
 
     def _signature_args(self, args, kwargs):
         """With an input_signature, TensorFlow accepts its arguments by keyword too, and
@@ -434,6 +455,19 @@ def _covers(pattern, key):
         elif p != k:
             return False
     return True
+
+
+def _tensor_key(args):
+    """The shapes and dtypes of positional arguments that are all tensors (a list), or None
+    (an argument that is not a `Tensor`)."""
+    key = []
+    for a in args:
+        if type(a) is not Tensor:
+            return None
+        v = a._value
+        key.append(v.shape)
+        key.append(v.dtype)
+    return key
 
 
 def _structure_key(x):

@@ -31,7 +31,7 @@ from finegrad._src.graph.compile.simplify import simplify
 from finegrad._src.graph.compile.structure import diagonal_matmuls
 from finegrad._src.graph.xla import lower, reuse
 from finegrad._src.graph.xla.heap import keep_freed_memory
-from finegrad._src.graph.xla.staging import Staging, unalias
+from finegrad._src.graph.xla.staging import MIN_BYTES, Staging, unalias
 
 _NO_JAX: list[bool] = []   # non-empty once the warning that JAX is missing was given
 _DEVICES: dict = {}   # a finegrad.device string (or None) -> the JAX device it places on
@@ -98,16 +98,34 @@ def refusal(g):
 
 class _Entry:
     """One signature's executable, what its lowering made, and its host callbacks; the
-    results it writes into donated buffers (`reuse`) and their pool (None: no such)."""
+    results it writes into donated buffers (`reuse`) and their pool (None: no such); and
+    what a call of it needs, decided once: whether it may stage arguments (`staging`: on the
+    CPU, with an argument large enough) and whether JAX's 64-bit types must be on while it
+    runs (an argument, a variable or a kept buffer of a 64-bit type, which JAX would
+    otherwise take as 32-bit, or a host callback). Otherwise a call runs without entering
+    ``jax.enable_x64`` (about a microsecond): the executable's types were fixed when it was
+    compiled."""
 
     __slots__ = ("callbacks", "device", "donated", "exe", "jaxpr", "lowered", "pool",
-                 "staging")
+                 "staging", "stages", "wide")
 
-    def __init__(self, built, device, donated=(), pool=()):
+    def __init__(self, built, device, dtypes, donated=(), pool=()):
         self.exe, self.lowered, self.jaxpr, self.callbacks = built
         self.device, self.donated = device, list(donated)
         self.staging = Staging()   # aligned copies of large unaligned arguments (CPU)
         self.pool = reuse.BufferPool(pool) if pool else None
+        self.stages = device.platform == "cpu" and any(
+            int(np.prod(shape, dtype=np.int64)) * np.dtype(dtype).itemsize >= MIN_BYTES
+            for shape, dtype in dtypes[0])
+        # (host callbacks too: JAX checks their results' dtypes with its own switch)
+        self.wide = bool(self.callbacks) or any(
+            _wide(d) for d in [d for _, d in dtypes[0]] + dtypes[1] + [d for _, d in pool])
+
+
+def _wide(dtype):
+    """Whether JAX takes values of ``dtype`` as 32-bit ones unless its 64-bit types are on."""
+    dtype = np.dtype(dtype)
+    return dtype.itemsize == (16 if dtype.kind == "c" else 8) and dtype.kind in "iufc"
 
 
 class XlaFunction:
@@ -127,7 +145,9 @@ class XlaFunction:
         self.assigned = [v for v in variables if id(v) in assigned]
         self.read_only = [v for v in variables if id(v) not in assigned]
         self._cache = collections.OrderedDict()   # (JAX device, signature) -> _Entry
+        self.variables = bool(variables)
         self._on_device = {}   # (id(var), device) -> (its host value, that value there)
+        self._last = None   # (device name, specs, _Entry) of the last call
         self.compilations = 0
 
     def entry(self, specs):
@@ -135,6 +155,12 @@ class XlaFunction:
         `finegrad.device`, compiled if new (once per device: device strings that name the
         same one, or that fall back to the default, share it)."""
         name = contexts.current_device()
+        last = self._last
+        # (the last call's entry, unless a device must be looked up again: soft placement
+        # off raises for one this machine lacks)
+        if last is not None and last[0] == name and last[1] == specs and (
+                not name or placement.get_soft_device_placement()):
+            return last[2]
         device = _DEVICES.get(name)
         if device is None or name and not placement.get_soft_device_placement():
             device = _DEVICES[name] = jax_device(name)
@@ -146,31 +172,55 @@ class XlaFunction:
                 self._cache.popitem(last=False)
         else:
             self._cache.move_to_end(key)
+        self._last = (name, list(specs), e)
         return e
 
     def run(self, vals):
         """The graph's outputs (NumPy values; None for non-tensor leaves) for argument
         values ``vals``; assigned variables take their new values."""
         e = self.entry([(v.shape, v.dtype) for v in vals])
+        if e.callbacks:
+            lower.clear_callback_error()
+        if e.wide:
+            with x64():   # (64-bit values stay 64-bit on the way in)
+                outs = self._execute(e, vals)
+        else:
+            outs = self._execute(e, vals)
+        return [None if o is None else _host(o) for o in outs]
+
+    def _execute(self, e, vals):
+        """Run entry ``e``'s executable on ``vals`` and the variables' values; the assigned
+        variables take their new values; the outputs (JAX arrays or None)."""
         dev = e.device
-        lower.clear_callback_error()
-        vals, used = e.staging.stage(vals) if dev.platform == "cpu" else (vals, [])
+        used = None
+        if e.stages:
+            vals, used = e.staging.stage(vals)
         try:
-            with x64():   # (64-bit values stay 64-bit on the way in, too)
-                reads = [self._device_value(v, dev) for v in self.read_only]
-                assigned = [self._device_value(v, dev) for v in self.assigned]
-                bufs = e.pool.take(dev) if e.pool is not None else []
-                outs, taps, new = e.exe(list(vals), reads, assigned, bufs)
-                if used:
-                    outs, new = unalias(outs, used), unalias(new, used)
-                    e.staging.release(used)
-                if e.pool is not None:
-                    e.pool.keep([outs[k] for k in e.donated] + list(taps))
+            if self.variables:
+                shadow = ir.current_shadow()
+                reads = [self._device_value(v, dev, shadow) for v in self.read_only]
+                assigned = [self._device_value(v, dev, shadow) for v in self.assigned]
+            else:
+                reads, assigned = [], []
+            bufs = e.pool.take(dev) if e.pool is not None else []
+            outs, taps, new = e.exe(list(vals), reads, assigned, bufs)
+            if used:
+                outs, new = unalias(outs, used), unalias(new, used)
+                e.staging.release(used)
+            if e.pool is not None:
+                e.pool.keep([outs[k] for k in e.donated] + list(taps))
         except Exception:
             for v in self.assigned:   # (their buffers may have been donated)
                 self._on_device.pop((id(v), dev), None)
-            lower.raise_callback_error()
+            if e.callbacks:   # (the error a host callback raised, as it was)
+                lower.raise_callback_error()
             raise
+        if self.assigned:
+            self._store(new, dev)
+        return outs
+
+    def _store(self, new, dev):
+        """The assigned variables take their new values ``new`` (kept on ``dev`` too)."""
         shadow = ir.current_shadow()
         for var, value in zip(self.assigned, new, strict=True):
             if shadow is None:
@@ -179,14 +229,13 @@ class XlaFunction:
             else:   # a TF1 session's values (`ir.dry_run`)
                 host = shadow[id(var)] = np.asarray(value)
             self._on_device[(id(var), dev)] = (host, value)
-        return [None if o is None else _host(o) for o in outs]
 
-    def _device_value(self, var, device):
+    def _device_value(self, var, device, shadow):
         """``var``'s value on ``device``: the array this function last gave it or put there,
         while the variable still holds that value (its storage is never written in place:
         a new value is a new array), else its host value put there now. Inside a TF1
-        session's run (`ir.dry_run`) the host value is the session's."""
-        shadow = ir.current_shadow()
+        session's run (`ir.dry_run`: ``shadow``, its values) the host value is the
+        session's."""
         host = var._storage if shadow is None else shadow.get(id(var), var._storage)
         kept = self._on_device.get((id(var), device))
         if kept is not None and kept[0] is host:
@@ -206,14 +255,15 @@ class XlaFunction:
         metas = self._result_metas()
         donated = reuse.donated_results(metas) if cpu else []
         pool = [metas[k] for k in donated]
+        dtypes = (list(specs), [v._storage.dtype for v in self.read_only + self.assigned])
         built = self._build(specs, device, pool, [])
         taps = reuse.tap_candidates(self.graph) if cpu else []
         plain = reuse.temp_bytes(built[0]) if taps else 0
         if plain >= reuse.TEMP_BYTES:
             tapped = self._build(specs, device, pool, taps)
             if reuse.worth_tapping(plain, tapped[0], taps):
-                return _Entry(tapped, device, donated, pool + [m for _, m in taps])
-        return _Entry(built, device, donated, pool)
+                return _Entry(tapped, device, dtypes, donated, pool + [m for _, m in taps])
+        return _Entry(built, device, dtypes, donated, pool)
 
     def _result_metas(self):
         """(shape, dtype) of each output leaf (None for a non-tensor leaf)."""
