@@ -28,7 +28,7 @@ from finegrad._src.graph.tracing.builder import GraphBuilder, is_traced
 from finegrad._src.graph.tracing.subgraph import SubGraph as _Branch
 from finegrad._src.graph import ir
 from finegrad._src.control_flow import vectorized_map as vmap
-from finegrad._src.control_flow import while_reverse
+from finegrad._src.control_flow import while_lowering, while_reverse
 from finegrad._src.graph.ir import OutSlot
 from finegrad._src.ops.array.structural import convert_to_tensor
 from finegrad._src.tensor import Tensor
@@ -415,28 +415,9 @@ def _values_of(variables):
 @while_p.def_lowering
 def _while_lower(*vals, parts, n, max_iter):
     """XLA: ``lax.while_loop`` over (the iteration count, the loop variables, the variables
-    the loop assigns); the condition is tested before the count, as in the impl."""
-    import jax.numpy as jnp
-    from jax import lax
-    low = xla.current()
-    captured = list(vals[n:])
-    limit = captured.pop() if max_iter == "input" else max_iter
-    carried = low.carried([p.graph for p in parts])
-    run_c, run_b = (xla.branch_function(p, carried) for p in parts)
-
-    def test(carry):
-        i, vs, state = carry
-        ok = run_c(state, vs, captured)[0][0]
-        return ok if limit is None else jnp.logical_and(ok, i < limit)
-
-    def step(carry):
-        i, vs, state = carry
-        vs, state = run_b(state, vs, captured)
-        return i + 1, vs, state
-    start = (jnp.asarray(0, jnp.int64), list(vals[:n]), [low.values[k] for k in carried])
-    _, vs, state = lax.while_loop(test, step, start)
-    low.values.update(zip(carried, state, strict=True))
-    return tuple(vs)
+    the loop assigns, the condition's result); the condition is tested before the count, as
+    in the impl (`while_lowering.lower_while`)."""
+    return while_lowering.lower_while(vals, parts, n, max_iter)
 
 
 @while_p.def_vjp
@@ -561,58 +542,33 @@ def _rerun(parts):
 
 @while_grad_p.def_lowering
 def _while_grad_lower(*vals, parts, n, max_iter, n_base=None, depth=1):
-    """XLA, for the first derivative of a loop whose condition and body assign no variable:
-    with a static ``maximum_iterations``, the loop as a ``lax.scan`` of that many guarded
-    steps (``lax.cond``: a step after the condition failed keeps the variables), its VJP by
-    JAX (``jax.vjp``); without one (None, or a tensor), a counted forward loop that stores
-    the loop variables and a reverse loop over them (`while_reverse`; the host callback past
-    its buffer's trips). Otherwise ``NotImplemented``: the impl runs on the host. Why:
-    JAX's transposition needs a static trip count or a stored trajectory, and higher orders
-    would differentiate the reverse loop again (a ``fori_loop`` of dynamic length, which
-    ``jax.vjp`` refuses); a body that assigns variables makes the derivative re-run the
-    loop on shadow values (`_dry`) whose reads and writes interleave with the trips, which
-    a pure JAX function of the loop variables does not express; and JAX cannot
-    differentiate a host callback in the body."""
-    import jax
-    import jax.numpy as jnp
+    """XLA, for the first derivative of a loop (`while_lowering`): the loop re-run from the
+    values the variables it assigns had before it (carried through it, not differentiated)
+    and its VJP by JAX; with a static ``maximum_iterations``, as a ``lax.scan`` of that many
+    guarded trips; without one (None, or a tensor), a counted forward loop that stores the
+    loop variables and a reverse loop over them (`while_reverse`; the host callback past
+    its buffer's trips). Past the first order, ``NotImplemented``: the impl runs on the
+    host. Why: JAX's transposition needs a static trip count or a stored trajectory, and a
+    higher order would differentiate the reverse loop again (a ``fori_loop`` of dynamic
+    length, which ``jax.vjp`` refuses; forward mode inside a trace is a loop of JVPs
+    instead, `_while_jvp`, and needs no derivative node). A host callback in the body,
+    which JAX cannot differentiate, also gives ``NotImplemented``."""
     low = xla.current()
     n_base = len(vals) - n if n_base is None else n_base
-    if depth != 1 or low.carried([p.graph for p in parts]):
+    if depth != 1:
         return NotImplemented
-    if type(max_iter) is not int:
-        made = len(low.callbacks)
-        try:
-            return while_reverse.while_grad_unbounded(while_grad_p, vals, dict(
-                parts=parts, n=n, max_iter=max_iter, n_base=n_base, depth=depth))
-        except Exception:   # (a host callback in the body: JAX cannot differentiate it)
-            del low.callbacks[made:]
-            return NotImplemented
-    ins, cts = list(vals[:n_base]), list(vals[n_base:])
-    floats = [i for i, x in enumerate(ins) if jnp.issubdtype(x.dtype, jnp.inexact)]
-    run_c, run_b = (xla.branch_function(p, []) for p in parts)
-
-    def loop(*fs):
-        xs = list(ins)
-        for i, f in zip(floats, fs, strict=True):
-            xs[i] = f
-        captured = xs[n:]
-
-        def step(carry, _):
-            ok = jnp.logical_and(carry[0], run_c([], carry[1], captured)[0][0])
-            vs = jax.lax.cond(ok, lambda v: run_b([], v, captured)[0], list, carry[1])
-            return (ok, vs), None
-        return jax.lax.scan(step, (jnp.asarray(True), xs[:n]), None, length=max_iter)[0][1]
+    carried = low.carried([p.graph for p in parts])
     made = len(low.callbacks)
     try:
-        _, vjp = jax.vjp(loop, *[ins[i] for i in floats])
-        grads = vjp(cts)
+        if type(max_iter) is not int:
+            return while_reverse.while_grad_unbounded(while_grad_p, vals, dict(
+                parts=parts, n=n, max_iter=max_iter, n_base=n_base, depth=depth), carried)
+        state = while_lowering.state_before(parts, carried)
+        return while_lowering.grad_bounded(list(vals[:n_base]), list(vals[n_base:]), parts,
+                                           n, max_iter, carried, state)
     except Exception:   # (a host callback in the body: JAX cannot differentiate it)
         del low.callbacks[made:]
         return NotImplemented
-    out = [jnp.zeros_like(x) for x in ins]
-    for i, g in zip(floats, grads, strict=True):
-        out[i] = g
-    return tuple(out)
 
 
 @while_grad_p.def_vjp
