@@ -456,8 +456,12 @@ def _while_eager(vs, captured, parts, max_iter):
 @while_p.def_jvp
 def _while_jvp(primals, tangents, *, out, parts, n, max_iter):
     from finegrad._src.ad.forward import ForwardAccumulator
+    if core.current_tracer() is not None and not _assigned(parts):
+        # inside a trace: a loop over the loop variables and their tangents
+        return _while_jvp_traced(primals, tangents, parts, n, max_iter)
     if core.current_tracer() is not None:
-        # inside a trace the values are not known: transpose the VJP (a while_grad node)
+        # a loop that assigns variables would assign them again: transpose the VJP (a
+        # while_grad node, which re-runs the loop on the variables' values, dropped after)
 
         def vjp(us):
             return _while_vjp(tuple(us), *primals, out=out, needs=[True] * len(primals),
@@ -470,6 +474,36 @@ def _while_jvp(primals, tangents, *, out, parts, n, max_iter):
     with ForwardAccumulator([ins[i] for i in floats], [tangents[i] for i in floats]) as acc:
         vs = _while_eager(ins[:n], ins[n:], parts, max_iter)
     return tuple(acc.jvp(v, unconnected_gradients="zero") for v in vs)
+
+
+def _while_jvp_traced(primals, tangents, parts, n, max_iter):
+    """Forward mode through a traced loop that assigns no variable: one `while_loop` over
+    the loop variables and the tangents of the floating ones, whose body is the original
+    body's JVP (a `ForwardAccumulator` around its replay, the captured values' tangents
+    captured). It is an ordinary loop (lowered natively by XLA, differentiable to any
+    order), unlike a transposed VJP; it runs the body again beside the original loop."""
+    from finegrad._src.ad.forward import ForwardAccumulator
+    from finegrad._src.ops.array.structural import identity
+    c, b = parts
+    captured, limit = list(primals[n:]), max_iter
+    if max_iter == "input":
+        limit, captured = captured[-1], captured[:-1]
+    tans = instantiate_zeros(primals, tangents)
+    fv = [i for i in range(n) if primals[i].dtype.is_differentiable]
+    fc = [i for i, t in enumerate(captured) if t.dtype.is_differentiable]
+    if not fv:
+        return (None,) * n
+
+    def body(*xs):
+        vs, cs = [identity(x) for x in xs[:n]], [identity(x) for x in captured]
+        with ForwardAccumulator([vs[i] for i in fv] + [cs[i] for i in fc],
+                                list(xs[n:]) + [tans[n + i] for i in fc]) as acc:
+            out = b.replay(vs, cs)
+        return list(out) + [acc.jvp(out[i], unconnected_gradients="zero") for i in fv]
+    res = while_loop(lambda *xs: c.replay(list(xs[:n]), captured)[0], body,
+                     list(primals[:n]) + [tans[i] for i in fv], maximum_iterations=limit)
+    it = iter(res[n:])
+    return tuple(next(it) if i in fv else None for i in range(n))
 
 
 while_grad_p = Primitive("while_grad", multiple_results=True, unify=False)
