@@ -302,8 +302,10 @@ def while_loop(cond: Any, body: Any, loop_vars: Any, shape_invariants: Any = Non
              for v in nest.flatten(structure)]
     cond, body = _over_flat(cond, body, structure)
     tracer = core.current_tracer()
-    c = cond(*vars_)
-    if not is_traced(c) and not any(is_traced(v) for v in vars_):
+    # with traced loop variables the loop is traced: the condition runs in its sub-graph
+    # only (a run here would add its ops, assignments included, to the enclosing graph)
+    c = None if any(is_traced(v) for v in vars_) else cond(*vars_)
+    if c is not None and not is_traced(c):
         i = 0
         if isinstance(maximum_iterations, Tensor):
             maximum_iterations = int(maximum_iterations._value)
