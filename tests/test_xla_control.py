@@ -266,7 +266,7 @@ def test_gradient_of_a_forward_mode_loop_lowers_natively():
     _compare(make, [], (_x(0.9),), stored=True)
 
 
-def test_forward_over_reverse_falls_back_to_the_host_and_agrees():
+def test_forward_over_reverse_without_a_static_maximum_falls_back_to_the_host():
     """A JVP of a loop's gradient is a second-order while_grad: the impl on the host."""
     def f(x):
         with fg.autodiff.ForwardAccumulator(x, _x(1.)) as acc:
@@ -358,3 +358,25 @@ def test_stateless_random_in_a_compiled_loop_gives_the_same_values_each_call():
     first = compiled(x).numpy()
     np.testing.assert_array_equal(compiled(x).numpy(), first)
     np.testing.assert_array_equal(fg.function(f)(x).numpy(), first)
+
+
+def test_forward_over_reverse_with_a_static_maximum_lowers_natively():
+    """The Hessian-vector product of a loop with ``maximum_iterations``: the JVP of its
+    gradient is an order-2 derivative, nested jax.vjp of a scan."""
+    def make(vs):
+        (v,) = vs
+
+        def f(x, w):
+            with fg.autodiff.ForwardAccumulator(x, _x(1.)) as acc:
+                with fg.GradientTape() as tape:
+                    tape.watch([x, w])
+
+                    def body(a, k):
+                        v.assign_add(a)
+                        return fg.sin(a) * a * w, k + 1
+                    y, _ = fg.while_loop(lambda a, k: k < 3, body, (x, fg.constant(0)),
+                                         maximum_iterations=5)
+                g = tape.gradient(y, [x, w])
+            return y, g, acc.jvp(g), v.read_value()
+        return f
+    _compare(make, [0.], (_x(0.9), _x(1.1)))

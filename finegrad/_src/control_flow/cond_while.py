@@ -578,20 +578,21 @@ def _rerun(parts):
 
 @while_grad_p.def_lowering
 def _while_grad_lower(*vals, parts, n, max_iter, n_base=None, depth=1):
-    """XLA, for the first derivative of a loop (`while_lowering`): the loop re-run from the
-    values the variables it assigns had before it (carried through it, not differentiated)
-    and its VJP by JAX; with a static ``maximum_iterations``, as a ``lax.scan`` of that many
-    guarded trips; without one (None, or a tensor), a counted forward loop that stores the
-    loop variables and a reverse loop over them (`while_reverse`; the host callback past
-    its buffer's trips). Past the first order, ``NotImplemented``: the impl runs on the
-    host. Why: JAX's transposition needs a static trip count or a stored trajectory, and a
-    higher order would differentiate the reverse loop again (a ``fori_loop`` of dynamic
-    length, which ``jax.vjp`` refuses; forward mode inside a trace is a loop of JVPs
-    instead, `_while_jvp`, and needs no derivative node). A host callback in the body,
-    which JAX cannot differentiate, also gives ``NotImplemented``."""
+    """XLA (`while_lowering`): the loop re-run from the values the variables it assigns had
+    before it (carried through it, not differentiated) and differentiated by JAX. With a
+    static ``maximum_iterations``, the loop is a ``lax.scan`` of that many guarded trips,
+    any order (nested ``jax.vjp``). Without one (None, or a tensor), the first order is a
+    counted forward loop that stores the loop variables and a reverse loop over them
+    (`while_reverse`; the host callback past its buffer's trips); higher orders give
+    ``NotImplemented``: the impl runs on the host. Why: JAX's transposition needs a static
+    trip count or a stored trajectory, and a higher order would differentiate the reverse
+    loop again (a ``fori_loop`` of dynamic length, which ``jax.vjp`` refuses; forward mode
+    inside a trace is a loop of JVPs instead, `_while_jvp`, and needs no derivative node,
+    but forward over reverse, a JVP of this node, is an order-2 node). A host callback in
+    the body, which JAX cannot differentiate, also gives ``NotImplemented``."""
     low = xla.current()
     n_base = len(vals) - n if n_base is None else n_base
-    if depth != 1:
+    if depth != 1 and type(max_iter) is not int:
         return NotImplemented
     carried = low.carried([p.graph for p in parts])
     made = len(low.callbacks)
@@ -600,8 +601,8 @@ def _while_grad_lower(*vals, parts, n, max_iter, n_base=None, depth=1):
             return while_reverse.while_grad_unbounded(while_grad_p, vals, dict(
                 parts=parts, n=n, max_iter=max_iter, n_base=n_base, depth=depth), carried)
         state = while_lowering.state_before(parts, carried)
-        return while_lowering.grad_bounded(list(vals[:n_base]), list(vals[n_base:]), parts,
-                                           n, max_iter, carried, state)
+        return while_lowering.grad_bounded(vals, parts, n, max_iter, carried, state, n_base,
+                                           depth, lambda d: _level_sizes(n_base, n, d)[0])
     except Exception:   # (a host callback in the body: JAX cannot differentiate it)
         del low.callbacks[made:]
         return NotImplemented

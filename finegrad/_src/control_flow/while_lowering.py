@@ -80,31 +80,60 @@ def state_before(parts, carried):
     return [lax.stop_gradient(v) for v in out]
 
 
-def grad_bounded(ins, cts, parts, n, max_iter, carried, state):
-    """The gradients (one per input) of a loop with an int ``maximum_iterations``: the loop
-    as a ``lax.scan`` of that many guarded trips (a trip after the condition failed keeps
-    the loop variables), its VJP by JAX. ``state``: the variables' values before the loop."""
+def _guarded_loop(xs, parts, n, max_iter, carried, state):
+    """The loop variables after the loop on inputs ``xs`` (loop variables, captured values)
+    as a ``lax.scan`` of ``max_iter`` guarded trips (a trip after the condition failed keeps
+    the loop variables): JAX differentiates it to any order."""
     import jax
     import jax.numpy as jnp
-    floats = [i for i, x in enumerate(ins) if jnp.issubdtype(x.dtype, jnp.inexact)]
+    test, trip = loop_functions(parts, carried, list(xs[n:]))
+    ok, st = test(state, list(xs[:n]))
 
-    def loop(*fs):
-        xs = list(ins)
+    def step(carry, _):
+        def stay(vs_st):
+            return (*vs_st, jnp.asarray(False))
+        ok, vs, st = carry
+        vs, st, ok = jax.lax.cond(ok, lambda a: trip(a[1], a[0]), stay, (vs, st))
+        return (ok, vs, st), None
+    return list(jax.lax.scan(step, (ok, list(xs[:n]), st), None, length=max_iter)[0][1])
+
+
+def _inexact(x):
+    import jax.numpy as jnp
+    return bool(jnp.issubdtype(x.dtype, jnp.inexact))
+
+
+def derivative(ts, depth, sizes, loop):
+    """The outputs of the loop's derivative of order ``depth`` on inputs ``ts`` (as
+    `cond_while._while_derivative`: one gradient per input of the order below, zeros for
+    the integer ones), by ``jax.vjp`` of the order below; ``sizes(d)``: the number of
+    inputs of order ``d``; ``loop(xs)``: order 0."""
+    import jax
+    import jax.numpy as jnp
+    if depth == 0:
+        return loop(ts)
+    m = sizes(depth - 1)
+    xs, cts = list(ts[:m]), list(ts[m:])
+    floats = [i for i, x in enumerate(xs) if _inexact(x)]
+    live = [i for i, c in enumerate(cts) if _inexact(c)]
+
+    def below(*fs):
+        ys = list(xs)
         for i, f in zip(floats, fs, strict=True):
-            xs[i] = f
-        test, trip = loop_functions(parts, carried, xs[n:])
-        ok, st = test(state, xs[:n])
-
-        def step(carry, _):
-            def stay(vs_st):
-                return (*vs_st, jnp.asarray(False))
-            ok, vs, st = carry
-            vs, st, ok = jax.lax.cond(ok, lambda a: trip(a[1], a[0]), stay, (vs, st))
-            return (ok, vs, st), None
-        return jax.lax.scan(step, (ok, xs[:n], st), None, length=max_iter)[0][1]
-    _, vjp = jax.vjp(loop, *[ins[i] for i in floats])
-    grads = vjp(cts)
-    out = [jnp.zeros_like(x) for x in ins]
+            ys[i] = f
+        outs = derivative(ys, depth - 1, sizes, loop)
+        return [outs[i] for i in live]
+    _, vjp = jax.vjp(below, *[xs[i] for i in floats])
+    grads = vjp([cts[i] for i in live])
+    out = [jnp.zeros_like(x) for x in xs]
     for i, g in zip(floats, grads, strict=True):
         out[i] = g
-    return tuple(out)
+    return out
+
+
+def grad_bounded(vals, parts, n, max_iter, carried, state, n_base, depth, sizes):
+    """The outputs of a ``while_grad`` node of order ``depth`` (inputs ``vals``) of a loop
+    with an int ``maximum_iterations``: nested ``jax.vjp`` of the guarded loop
+    (`_guarded_loop`). ``state``: the variables' values before the loop."""
+    return tuple(derivative(list(vals), depth, sizes, lambda xs: _guarded_loop(
+        xs, parts, n, max_iter, carried, state)))
