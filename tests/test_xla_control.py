@@ -380,3 +380,31 @@ def test_forward_over_reverse_with_a_static_maximum_lowers_natively():
             return y, g, acc.jvp(g), v.read_value()
         return f
     _compare(make, [0.], (_x(0.9), _x(1.1)))
+
+
+@pytest.mark.parametrize("jit", [True, None])
+def test_branch_updates_happen_once_though_gradients_replay_the_branch(jit):
+    """TensorFlow 2.21 (tf.function, tape; values recorded): y = (v + x) x with v += x in
+    the chosen branch gives y = 1.44, dy/dx = 1.8 (the read after the update is not
+    differentiated through it), v = 1.8 (updated once), then index 1: 2.4, 3.0, v = 1.0.
+    Forward mode gives the tape's value."""
+    v = fg.Variable(1., dtype=F64)
+
+    def f(x, i):
+        with fg.autodiff.ForwardAccumulator(x, _x(1.)) as acc:
+            with fg.GradientTape() as tape:
+                tape.watch(x)
+
+                def b0():
+                    v.assign_add(x)
+                    return v.read_value() * x
+
+                def b1():
+                    v.assign_sub(x)
+                    return x * 3.
+                y = fg.switch_case(i, [b0, b1])
+            g = tape.gradient(y, x)
+        return y, g, acc.jvp(y), v.read_value()
+    f = fg.function(f, jit_compile=jit)
+    np.testing.assert_allclose(_flat(f(_x(0.8), fg.constant(0))), [1.44, 1.8, 1.8, 1.8])
+    np.testing.assert_allclose(_flat(f(_x(0.8), fg.constant(1))), [2.4, 3., 3., 1.])

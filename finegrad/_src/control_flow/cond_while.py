@@ -213,12 +213,13 @@ def _cond_lower(pred, *captured, branches):
 
 @cond_p.def_vjp
 def _cond_vjp(cts, pred, *captured, out, needs, batch, branches):
-    """VJP of cond: a cond of the two branches' VJPs (each replays its branch under a tape)."""
+    """VJP of cond: a cond of the two branches' VJPs (each replays its branch under a tape,
+    its variable updates left out: the cond made them)."""
     floats = [i for i, t in enumerate(captured) if t.dtype.is_differentiable]
 
     def branch_vjp(b):
         def run():
-            return vjp_of(lambda *_: _slot_values(b, b.replay([], captured)),
+            return vjp_of(lambda *_: _slot_values(b, b.replay([], captured, effects=False)),
                           [captured[i] for i in floats], list(cts))
         return run
     if not floats:
@@ -241,7 +242,7 @@ def _cond_jvp(primals, tangents, *, out, branches):
             from finegrad._src.ad.forward import ForwardAccumulator
             with ForwardAccumulator([captured[i] for i in floats],
                                     [tans[i] for i in floats]) as acc:
-                outs = _slot_values(b, b.replay([], captured))
+                outs = _slot_values(b, b.replay([], captured, effects=False))
             return [acc.jvp(o, unconnected_gradients="zero") for o in outs]
         return run
     return tuple(cond(pred, branch_jvp(branches[0]), branch_jvp(branches[1])))
