@@ -1,4 +1,4 @@
-"""The XLA lowerings of `while_loop` (``while_loop`` nodes) and of its first derivative
+"""The XLA lowerings of `while_loop` (``while_loop`` nodes) and of its derivatives
 (``while_grad``), with the variables the loop's condition or body assign threaded through
 the loop's carry.
 
@@ -9,14 +9,15 @@ so as often as in the uncompiled graph (once more than the body), and its update
 next trip. The values the variables had before the loop are kept (`Lowering.pre_loop`),
 for the derivative's re-run.
 
-The first derivative re-runs the loop from the variables' values before it (while they still
+A derivative re-runs the loop from the variables' values before it (while they still
 hold what the loop left them; else, as in the impl's `_rerun`, the values they hold) and
 pulls the cotangents back through it with ``jax.vjp``. The variables' values are carried as
 state that gradients do not flow through (a read of a variable is not differentiable in the
 value it was assigned, as in TensorFlow, whose assign has no gradient): with a static
-``maximum_iterations``, the loop is a ``lax.scan`` of that many guarded trips (`grad_bounded`);
-without one, a counted forward loop stores the loop variables and the variables' values
-before each trip, and a reverse loop runs over them (`while_reverse`).
+``maximum_iterations``, the loop is a ``lax.scan`` of that many guarded trips, differentiated
+to any order by nested ``jax.vjp`` (`grad_bounded`); without one, the first derivative is a
+counted forward loop that stores the loop variables and the variables' values before each
+trip, and a reverse loop over them (`while_reverse`).
 """
 from finegrad._src.graph.xla import lower as xla
 
