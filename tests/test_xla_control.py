@@ -408,3 +408,32 @@ def test_branch_updates_happen_once_though_gradients_replay_the_branch(jit):
     f = fg.function(f, jit_compile=jit)
     np.testing.assert_allclose(_flat(f(_x(0.8), fg.constant(0))), [1.44, 1.8, 1.8, 1.8])
     np.testing.assert_allclose(_flat(f(_x(0.8), fg.constant(1))), [2.4, 3., 3., 1.])
+
+
+@pytest.mark.parametrize("inner_limit", [2, 5, None])
+def test_nested_loops_assigning_with_a_cond_inside_and_their_gradient(inner_limit):
+    """An inner loop with a static maximum_iterations lowers, inside the outer loop's
+    derivative, as a guarded scan JAX reverses; without one, JAX cannot reverse its
+    lax.while_loop, and the outer derivative runs on the host (listed)."""
+    def make(vs):
+        (v,) = vs
+
+        def f(x, w):
+            with fg.GradientTape() as tape:
+                tape.watch([x, w])
+
+                def outer(a, i):
+                    def inner(b, j):
+                        v.assign_add(b)
+                        return fg.sin(b) * w + 0.1, j + 1
+                    b, _ = fg.while_loop(lambda b, j: j < 2, inner, (a, fg.constant(0)),
+                                         maximum_iterations=inner_limit)
+                    return fg.cond(b > 0.5, lambda: b * w, lambda: b + v * 0.01), i + 1
+                y, _ = fg.while_loop(lambda a, i: i < 3, outer, (x, fg.constant(0)))
+            return y, tape.gradient(y, [x, w]), v.read_value()
+        return f
+    if inner_limit is not None:
+        _compare(make, [0.], (_x(0.7), _x(1.3)), stored=True)
+        return
+    with pytest.raises(AssertionError, match="while_grad \\(node"):
+        _compare(make, [0.], (_x(0.7), _x(1.3)), stored=True)

@@ -598,15 +598,21 @@ def _while_grad_lower(*vals, parts, n, max_iter, n_base=None, depth=1):
     carried = low.carried([p.graph for p in parts])
     made = len(low.callbacks)
     try:
-        if type(max_iter) is not int:
-            return while_reverse.while_grad_unbounded(while_grad_p, vals, dict(
-                parts=parts, n=n, max_iter=max_iter, n_base=n_base, depth=depth), carried)
-        state = while_lowering.state_before(parts, carried)
-        return while_lowering.grad_bounded(vals, parts, n, max_iter, carried, state, n_base,
-                                           depth, lambda d: _level_sizes(n_base, n, d)[0])
+        with low.differentiated():
+            return _while_grad_native(vals, parts, n, max_iter, n_base, depth, carried)
     except Exception:   # (a host callback in the body: JAX cannot differentiate it)
         del low.callbacks[made:]
         return NotImplemented
+
+
+def _while_grad_native(vals, parts, n, max_iter, n_base, depth, carried):
+    """`_while_grad_lower`'s outputs, or an exception where JAX cannot differentiate."""
+    if type(max_iter) is not int:
+        return while_reverse.while_grad_unbounded(while_grad_p, vals, dict(
+            parts=parts, n=n, max_iter=max_iter, n_base=n_base, depth=depth), carried)
+    state = while_lowering.state_before(parts, carried)
+    return while_lowering.grad_bounded(vals, parts, n, max_iter, carried, state, n_base,
+                                       depth, lambda d: _level_sizes(n_base, n, d)[0])
 
 
 @while_grad_p.def_vjp

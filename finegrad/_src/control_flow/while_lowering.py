@@ -49,8 +49,14 @@ def lower_while(vals, parts, n, max_iter):
     captured = list(vals[n:])
     limit = captured.pop() if max_iter == "input" else max_iter
     carried = low.carried([p.graph for p in parts])
-    test, trip = loop_functions(parts, carried, captured)
     before = [low.values[k] for k in carried]
+    if low.differentiating and type(limit) is int:
+        # a loop inside one that JAX differentiates (whose lax.while_loop it cannot
+        # reverse): the guarded scan
+        vs, state = _guarded_loop(vals, parts, n, limit, carried, before, with_state=True)
+        low.values.update(zip(carried, state, strict=True))
+        return tuple(vs)
+    test, trip = loop_functions(parts, carried, captured)
     ok, state = test(before, list(vals[:n]))
 
     def keep_going(carry):
@@ -81,10 +87,11 @@ def state_before(parts, carried):
     return [lax.stop_gradient(v) for v in out]
 
 
-def _guarded_loop(xs, parts, n, max_iter, carried, state):
+def _guarded_loop(xs, parts, n, max_iter, carried, state, with_state=False):
     """The loop variables after the loop on inputs ``xs`` (loop variables, captured values)
     as a ``lax.scan`` of ``max_iter`` guarded trips (a trip after the condition failed keeps
-    the loop variables): JAX differentiates it to any order."""
+    the loop variables): JAX differentiates it to any order. With ``with_state``, also the
+    carried variables' values after it."""
     import jax
     import jax.numpy as jnp
     test, trip = loop_functions(parts, carried, list(xs[n:]))
@@ -96,7 +103,8 @@ def _guarded_loop(xs, parts, n, max_iter, carried, state):
         ok, vs, st = carry
         vs, st, ok = jax.lax.cond(ok, lambda a: trip(a[1], a[0]), stay, (vs, st))
         return (ok, vs, st), None
-    return list(jax.lax.scan(step, (ok, list(xs[:n]), st), None, length=max_iter)[0][1])
+    _, vs, st = jax.lax.scan(step, (ok, list(xs[:n]), st), None, length=max_iter)[0]
+    return (list(vs), st) if with_state else list(vs)
 
 
 def _inexact(x):

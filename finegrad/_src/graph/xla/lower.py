@@ -70,6 +70,17 @@ class Lowering:
         # id(loop body) -> ({id(var): value before the loop}, {id(var): value after it}),
         # of the variables a lowered while loop assigns (for its derivative's re-run)
         self.pre_loop = {}
+        # true while a derivative's lowering is traced (JAX will differentiate what is
+        # lowered: a loop inside takes a form it can reverse where there is one)
+        self.differentiating = False
+
+    @contextlib.contextmanager
+    def differentiated(self):
+        saved, self.differentiating = self.differentiating, True
+        try:
+            yield
+        finally:
+            self.differentiating = saved
 
     @contextlib.contextmanager
     def active(self):
