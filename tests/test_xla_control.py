@@ -437,3 +437,23 @@ def test_nested_loops_assigning_with_a_cond_inside_and_their_gradient(inner_limi
         return
     with pytest.raises(AssertionError, match="while_grad \\(node"):
         _compare(make, [0.], (_x(0.7), _x(1.3)), stored=True)
+
+
+def test_map_fn_over_an_open_axis_forward_and_reverse_lower_natively():
+    def f(x, t):
+        with fg.GradientTape() as tape:
+            tape.watch(x)
+            with fg.autodiff.ForwardAccumulator(x, t) as acc:
+                m = fg.map_fn(lambda e: fg.sin(e) * e, x)
+            s = fg.reduce_sum(m * m)
+        return m, acc.jvp(m), tape.gradient(s, x)
+    sig = [fg.TensorSpec([None], F64)] * 2
+    compiled = fg.function(f, input_signature=sig, jit_compile=True)
+    plain = fg.function(f, input_signature=sig)
+    for n in (2, 4):
+        args = (fg.constant(np.linspace(0.2, 1.2, n), F64), fg.constant(np.ones(n), F64))
+        for g, w in zip(_flat(compiled(*args)), _flat(plain(*args)), strict=True):
+            np.testing.assert_allclose(g, w, rtol=1e-12)
+        x = args[0].numpy()
+        np.testing.assert_allclose(compiled(*args)[1].numpy(), np.cos(x) * x + np.sin(x))
+        assert all(PAST_BUFFER in s for s in _callbacks(compiled, args))
