@@ -266,20 +266,44 @@ def test_gradient_of_a_forward_mode_loop_lowers_natively():
     _compare(make, [], (_x(0.9),), stored=True)
 
 
-def test_forward_over_reverse_without_a_static_maximum_falls_back_to_the_host():
-    """A JVP of a loop's gradient is a second-order while_grad: the impl on the host."""
-    def f(x):
-        with fg.autodiff.ForwardAccumulator(x, _x(1.)) as acc:
+def _hvp_of_loop(v=None):
+    def f(x, w):
+        with fg.autodiff.ForwardAccumulator([x, w], [_x(1.), _x(0.3)]) as acc:
             with fg.GradientTape() as tape:
-                tape.watch(x)
-                y, _ = fg.while_loop(lambda a, k: k < 3, lambda a, k: (fg.sin(a) * a, k + 1),
-                                     (x, fg.constant(0)))
-            g = tape.gradient(y, x)
-        return g, acc.jvp(g)
-    compiled = fg.function(f, jit_compile=True)
-    np.testing.assert_allclose(_flat(compiled(_x(0.9))), _flat(fg.function(f)(_x(0.9))),
-                               rtol=1e-12)
-    assert any("while_grad" in s for s in _callbacks(compiled, (_x(0.9),)))
+                tape.watch([x, w])
+
+                def body(a, k):
+                    if v is not None:
+                        v.assign_add(a)
+                    return a * a * w + fg.sin(a), k + 1
+                y, _ = fg.while_loop(lambda a, k: a < 100., body, (x, fg.constant(0)))
+            g = tape.gradient(y, [x, w])
+        return y, g, acc.jvp(g)
+    return f
+
+
+def test_forward_over_reverse_without_a_static_maximum_lowers_natively():
+    """The JVP of a loop's gradient is the VJP of its JVP loop (Hessians are symmetric):
+    first-order nodes, native; against eager nested tapes and finite differences."""
+    args = (_x(1.5), _x(1.1))
+    compiled = fg.function(_hvp_of_loop(), jit_compile=True)
+    got = _flat(compiled(*args))
+    np.testing.assert_allclose(got, _flat(_hvp_of_loop()(*args)), rtol=1e-12)
+    h = 1e-6
+    plus = _flat(compiled(_x(1.5 + h), _x(1.1 + 0.3 * h)))
+    minus = _flat(compiled(_x(1.5 - h), _x(1.1 - 0.3 * h)))
+    np.testing.assert_allclose(got[3:], (np.array(plus[1:3]) - minus[1:3]) / (2 * h),
+                               rtol=1e-6)
+    assert all(PAST_BUFFER in s for s in _callbacks(compiled, args))
+
+
+def test_forward_over_reverse_of_an_assigning_unbounded_loop_falls_back_to_the_host():
+    """A loop that assigns variables has no JVP loop (it would assign them again): the
+    JVP of its gradient is a second-order while_grad, run on the host (listed)."""
+    def make(vs):
+        return _hvp_of_loop(vs[0])
+    with pytest.raises(AssertionError, match="while_grad \\(node"):
+        _compare(make, [0.], (_x(1.5), _x(1.1)), stored=True)
 
 
 # --- scan, foldl, map_fn ---------------------------------------------------------------------

@@ -485,17 +485,24 @@ def _while_jvp_traced(primals, tangents, parts, n, max_iter):
     body's JVP (a `ForwardAccumulator` around its replay, the captured values' tangents
     captured). It is an ordinary loop (lowered natively by XLA, differentiable to any
     order), unlike a transposed VJP; it runs the body again beside the original loop."""
+    if not any(primals[i].dtype.is_differentiable for i in range(n)):
+        return (None,) * n
+    res, fv = _jvp_loop(primals, instantiate_zeros(primals, tangents), parts, n, max_iter)
+    it = iter(res[n:])
+    return tuple(next(it) if i in fv else None for i in range(n))
+
+
+def _jvp_loop(primals, tans, parts, n, max_iter):
+    """`_while_jvp_traced`'s loop: (its results, the loop variables then the tangents of the
+    floating ones, and those ones' positions)."""
     from finegrad._src.ad.forward import ForwardAccumulator
     from finegrad._src.ops.array.structural import identity
     c, b = parts
     captured, limit = list(primals[n:]), max_iter
     if max_iter == "input":
         limit, captured = captured[-1], captured[:-1]
-    tans = instantiate_zeros(primals, tangents)
     fv = [i for i in range(n) if primals[i].dtype.is_differentiable]
     fc = [i for i, t in enumerate(captured) if t.dtype.is_differentiable]
-    if not fv:
-        return (None,) * n
 
     def body(*xs):
         vs, cs = [identity(x) for x in xs[:n]], [identity(x) for x in captured]
@@ -505,8 +512,7 @@ def _while_jvp_traced(primals, tangents, parts, n, max_iter):
         return list(out) + [acc.jvp(out[i], unconnected_gradients="zero") for i in fv]
     res = while_loop(lambda *xs: c.replay(list(xs[:n]), captured)[0], body,
                      list(primals[:n]) + [tans[i] for i in fv], maximum_iterations=limit)
-    it = iter(res[n:])
-    return tuple(next(it) if i in fv else None for i in range(n))
+    return list(res), fv
 
 
 while_grad_p = Primitive("while_grad", multiple_results=True, unify=False)
@@ -628,9 +634,36 @@ def _while_grad_vjp(cts, *ins, out, needs, batch, parts, n, max_iter, n_base=Non
 
 @while_grad_p.def_jvp
 def _while_grad_jvp(primals, tangents, *, out, **params):
+    if core.current_tracer() is not None and params.get("depth", 1) == 1 and \
+            not _assigned(params["parts"]):
+        return _while_grad_jvp_traced(primals, tangents, out, **params)
     # the derivative is linear in its cotangents: forward mode is its VJP transposed
 
     def vjp(us):
         return _while_grad_vjp(tuple(us), *primals, out=out, needs=[True] * len(primals),
                                batch=(), **params)
     return tuple(jvp_by_transposing(vjp, primals, tangents, out, "while_grad"))
+
+
+def _while_grad_jvp_traced(primals, tangents, out, *, parts, n, max_iter, n_base=None,
+                           depth=1):
+    """Forward over reverse, in a trace, for a loop that assigns no variable: the JVP of
+    ``g = J(x)^T c`` is ``J^T dc + sum_k c_k H_k dx``, which is the VJP, with cotangents
+    ``(dc, c)``, of the JVP loop ``x -> (f(x), J(x) dx)`` (`_jvp_loop`; the Hessians H_k
+    are symmetric): first-order nodes only, which XLA lowers natively."""
+    from finegrad._src.ops.array.structural import identity, zeros_like
+    n_base = len(primals) - n if n_base is None else n_base
+    ins = [identity(t) for t in primals[:n_base]]
+    cts = list(primals[n_base:])
+    tans = instantiate_zeros(primals, tangents)
+    fv = [i for i in range(n) if ins[i].dtype.is_differentiable]
+    if not fv:
+        return tuple(zeros_like(o) if o.dtype.is_differentiable else None for o in out)
+
+    def forward(*xs):
+        res, _ = _jvp_loop(list(xs), tans[:n_base], parts, n, max_iter)
+        return [res[i] for i in fv] + res[n:]
+    grads = vjp_of(forward, ins, [tans[n_base + i] for i in fv] + [cts[i] for i in fv])
+    return tuple(None if not o.dtype.is_differentiable else zeros_like(o) if g is None else g
+                 for g, o in zip(grads, out, strict=True))
+
