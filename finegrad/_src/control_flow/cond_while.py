@@ -594,9 +594,10 @@ def _while_grad_lower(*vals, parts, n, max_iter, n_base=None, depth=1):
     ``NotImplemented``: the impl runs on the host. Why: JAX's transposition needs a static
     trip count or a stored trajectory, and a higher order would differentiate the reverse
     loop again (a ``fori_loop`` of dynamic length, which ``jax.vjp`` refuses; forward mode
-    inside a trace is a loop of JVPs instead, `_while_jvp`, and needs no derivative node,
-    but forward over reverse, a JVP of this node, is an order-2 node). A host callback in
-    the body, which JAX cannot differentiate, also gives ``NotImplemented``."""
+    inside a trace is a loop of JVPs instead, `_while_jvp`, and forward over reverse the
+    VJP of that loop, `_while_grad_jvp_traced`: first-order nodes, except for a loop that
+    assigns variables). A host callback in the body, which JAX cannot differentiate, also
+    gives ``NotImplemented``."""
     low = xla.current()
     n_base = len(vals) - n if n_base is None else n_base
     if depth != 1 and type(max_iter) is not int:
