@@ -223,7 +223,7 @@ def recycled(size, dtype):
     dtype = np.dtype(dtype)
     with _lock:
         for i in range(len(_cache)):
-            if sys.getrefcount(_cache[i]) <= _UNHELD:
+            if sys.getrefcount(_cache[i]) <= UNHELD_REFS:
                 b = _cache[i]
                 if b.size == size and b.dtype == dtype:
                     del _cache[i]
@@ -240,7 +240,7 @@ def _trim():
     del _cache[:-CACHE_COUNT]
     unheld = 0
     for i in range(len(_cache) - 1, -1, -1):
-        if sys.getrefcount(_cache[i]) <= _UNHELD:
+        if sys.getrefcount(_cache[i]) <= UNHELD_REFS:
             unheld += _cache[i].nbytes
             if unheld > CACHE_BYTES:
                 del _cache[i]
@@ -252,7 +252,9 @@ def _unheld_refs():
     return sys.getrefcount(probe[0])
 
 
-_UNHELD = _unheld_refs()
+#: the count `sys.getrefcount` gives for an entry of a list that nothing else holds,
+#: measured (interpreters differ: 3.14 borrows some references)
+UNHELD_REFS = _unheld_refs()
 
 
 def _after_fork():
