@@ -28,7 +28,7 @@ from finegrad._src.graph.tracing.builder import GraphBuilder, is_traced
 from finegrad._src.graph.tracing.subgraph import SubGraph as _Branch
 from finegrad._src.graph import ir
 from finegrad._src.control_flow import vectorized_map as vmap
-from finegrad._src.control_flow import while_reverse
+from finegrad._src.control_flow import while_lowering, while_reverse
 from finegrad._src.graph.ir import OutSlot
 from finegrad._src.ops.array.structural import convert_to_tensor
 from finegrad._src.tensor import Tensor
@@ -213,12 +213,13 @@ def _cond_lower(pred, *captured, branches):
 
 @cond_p.def_vjp
 def _cond_vjp(cts, pred, *captured, out, needs, batch, branches):
-    """VJP of cond: a cond of the two branches' VJPs (each replays its branch under a tape)."""
+    """VJP of cond: a cond of the two branches' VJPs (each replays its branch under a tape,
+    its variable updates left out: the cond made them)."""
     floats = [i for i, t in enumerate(captured) if t.dtype.is_differentiable]
 
     def branch_vjp(b):
         def run():
-            return vjp_of(lambda *_: _slot_values(b, b.replay([], captured)),
+            return vjp_of(lambda *_: _slot_values(b, b.replay([], captured, effects=False)),
                           [captured[i] for i in floats], list(cts))
         return run
     if not floats:
@@ -241,7 +242,7 @@ def _cond_jvp(primals, tangents, *, out, branches):
             from finegrad._src.ad.forward import ForwardAccumulator
             with ForwardAccumulator([captured[i] for i in floats],
                                     [tans[i] for i in floats]) as acc:
-                outs = _slot_values(b, b.replay([], captured))
+                outs = _slot_values(b, b.replay([], captured, effects=False))
             return [acc.jvp(o, unconnected_gradients="zero") for o in outs]
         return run
     return tuple(cond(pred, branch_jvp(branches[0]), branch_jvp(branches[1])))
@@ -302,8 +303,10 @@ def while_loop(cond: Any, body: Any, loop_vars: Any, shape_invariants: Any = Non
              for v in nest.flatten(structure)]
     cond, body = _over_flat(cond, body, structure)
     tracer = core.current_tracer()
-    c = cond(*vars_)
-    if not is_traced(c) and not any(is_traced(v) for v in vars_):
+    # with traced loop variables the loop is traced: the condition runs in its sub-graph
+    # only (a run here would add its ops, assignments included, to the enclosing graph)
+    c = None if any(is_traced(v) for v in vars_) else cond(*vars_)
+    if c is not None and not is_traced(c):
         i = 0
         if isinstance(maximum_iterations, Tensor):
             maximum_iterations = int(maximum_iterations._value)
@@ -415,28 +418,9 @@ def _values_of(variables):
 @while_p.def_lowering
 def _while_lower(*vals, parts, n, max_iter):
     """XLA: ``lax.while_loop`` over (the iteration count, the loop variables, the variables
-    the loop assigns); the condition is tested before the count, as in the impl."""
-    import jax.numpy as jnp
-    from jax import lax
-    low = xla.current()
-    captured = list(vals[n:])
-    limit = captured.pop() if max_iter == "input" else max_iter
-    carried = low.carried([p.graph for p in parts])
-    run_c, run_b = (xla.branch_function(p, carried) for p in parts)
-
-    def test(carry):
-        i, vs, state = carry
-        ok = run_c(state, vs, captured)[0][0]
-        return ok if limit is None else jnp.logical_and(ok, i < limit)
-
-    def step(carry):
-        i, vs, state = carry
-        vs, state = run_b(state, vs, captured)
-        return i + 1, vs, state
-    start = (jnp.asarray(0, jnp.int64), list(vals[:n]), [low.values[k] for k in carried])
-    _, vs, state = lax.while_loop(test, step, start)
-    low.values.update(zip(carried, state, strict=True))
-    return tuple(vs)
+    the loop assigns, the condition's result); the condition is tested before the count, as
+    in the impl (`while_lowering.lower_while`)."""
+    return while_lowering.lower_while(vals, parts, n, max_iter)
 
 
 @while_p.def_vjp
@@ -475,8 +459,12 @@ def _while_eager(vs, captured, parts, max_iter):
 @while_p.def_jvp
 def _while_jvp(primals, tangents, *, out, parts, n, max_iter):
     from finegrad._src.ad.forward import ForwardAccumulator
+    if core.current_tracer() is not None and not _assigned(parts):
+        # inside a trace: a loop over the loop variables and their tangents
+        return _while_jvp_traced(primals, tangents, parts, n, max_iter)
     if core.current_tracer() is not None:
-        # inside a trace the values are not known: transpose the VJP (a while_grad node)
+        # a loop that assigns variables would assign them again: transpose the VJP (a
+        # while_grad node, which re-runs the loop on the variables' values, dropped after)
 
         def vjp(us):
             return _while_vjp(tuple(us), *primals, out=out, needs=[True] * len(primals),
@@ -489,6 +477,42 @@ def _while_jvp(primals, tangents, *, out, parts, n, max_iter):
     with ForwardAccumulator([ins[i] for i in floats], [tangents[i] for i in floats]) as acc:
         vs = _while_eager(ins[:n], ins[n:], parts, max_iter)
     return tuple(acc.jvp(v, unconnected_gradients="zero") for v in vs)
+
+
+def _while_jvp_traced(primals, tangents, parts, n, max_iter):
+    """Forward mode through a traced loop that assigns no variable: one `while_loop` over
+    the loop variables and the tangents of the floating ones, whose body is the original
+    body's JVP (a `ForwardAccumulator` around its replay, the captured values' tangents
+    captured). It is an ordinary loop (lowered natively by XLA, differentiable to any
+    order), unlike a transposed VJP; it runs the body again beside the original loop."""
+    if not any(primals[i].dtype.is_differentiable for i in range(n)):
+        return (None,) * n
+    res, fv = _jvp_loop(primals, instantiate_zeros(primals, tangents), parts, n, max_iter)
+    it = iter(res[n:])
+    return tuple(next(it) if i in fv else None for i in range(n))
+
+
+def _jvp_loop(primals, tans, parts, n, max_iter):
+    """`_while_jvp_traced`'s loop: (its results, the loop variables then the tangents of the
+    floating ones, and those ones' positions)."""
+    from finegrad._src.ad.forward import ForwardAccumulator
+    from finegrad._src.ops.array.structural import identity
+    c, b = parts
+    captured, limit = list(primals[n:]), max_iter
+    if max_iter == "input":
+        limit, captured = captured[-1], captured[:-1]
+    fv = [i for i in range(n) if primals[i].dtype.is_differentiable]
+    fc = [i for i, t in enumerate(captured) if t.dtype.is_differentiable]
+
+    def body(*xs):
+        vs, cs = [identity(x) for x in xs[:n]], [identity(x) for x in captured]
+        with ForwardAccumulator([vs[i] for i in fv] + [cs[i] for i in fc],
+                                list(xs[n:]) + [tans[n + i] for i in fc]) as acc:
+            out = b.replay(vs, cs)
+        return list(out) + [acc.jvp(out[i], unconnected_gradients="zero") for i in fv]
+    res = while_loop(lambda *xs: c.replay(list(xs[:n]), captured)[0], body,
+                     list(primals[:n]) + [tans[i] for i in fv], maximum_iterations=limit)
+    return list(res), fv
 
 
 while_grad_p = Primitive("while_grad", multiple_results=True, unify=False)
@@ -561,58 +585,41 @@ def _rerun(parts):
 
 @while_grad_p.def_lowering
 def _while_grad_lower(*vals, parts, n, max_iter, n_base=None, depth=1):
-    """XLA, for the first derivative of a loop whose condition and body assign no variable:
-    with a static ``maximum_iterations``, the loop as a ``lax.scan`` of that many guarded
-    steps (``lax.cond``: a step after the condition failed keeps the variables), its VJP by
-    JAX (``jax.vjp``); without one (None, or a tensor), a counted forward loop that stores
-    the loop variables and a reverse loop over them (`while_reverse`; the host callback past
-    its buffer's trips). Otherwise ``NotImplemented``: the impl runs on the host. Why:
-    JAX's transposition needs a static trip count or a stored trajectory, and higher orders
-    would differentiate the reverse loop again (a ``fori_loop`` of dynamic length, which
-    ``jax.vjp`` refuses); a body that assigns variables makes the derivative re-run the
-    loop on shadow values (`_dry`) whose reads and writes interleave with the trips, which
-    a pure JAX function of the loop variables does not express; and JAX cannot
-    differentiate a host callback in the body."""
-    import jax
-    import jax.numpy as jnp
+    """XLA (`while_lowering`): the loop re-run from the values the variables it assigns had
+    before it (carried through it, not differentiated) and differentiated by JAX. With a
+    static ``maximum_iterations``, the loop is a ``lax.scan`` of that many guarded trips,
+    any order (nested ``jax.vjp``). Without one (None, or a tensor), the first order is a
+    counted forward loop that stores the loop variables and a reverse loop over them
+    (`while_reverse`; the host callback past its buffer's trips); higher orders give
+    ``NotImplemented``: the impl runs on the host. Why: JAX's transposition needs a static
+    trip count or a stored trajectory, and a higher order would differentiate the reverse
+    loop again (a ``fori_loop`` of dynamic length, which ``jax.vjp`` refuses; forward mode
+    inside a trace is a loop of JVPs instead, `_while_jvp`, and forward over reverse the
+    VJP of that loop, `_while_grad_jvp_traced`: first-order nodes, except for a loop that
+    assigns variables). A host callback in the body, which JAX cannot differentiate, also
+    gives ``NotImplemented``."""
     low = xla.current()
     n_base = len(vals) - n if n_base is None else n_base
-    if depth != 1 or low.carried([p.graph for p in parts]):
+    if depth != 1 and type(max_iter) is not int:
         return NotImplemented
-    if type(max_iter) is not int:
-        made = len(low.callbacks)
-        try:
-            return while_reverse.while_grad_unbounded(while_grad_p, vals, dict(
-                parts=parts, n=n, max_iter=max_iter, n_base=n_base, depth=depth))
-        except Exception:   # (a host callback in the body: JAX cannot differentiate it)
-            del low.callbacks[made:]
-            return NotImplemented
-    ins, cts = list(vals[:n_base]), list(vals[n_base:])
-    floats = [i for i, x in enumerate(ins) if jnp.issubdtype(x.dtype, jnp.inexact)]
-    run_c, run_b = (xla.branch_function(p, []) for p in parts)
-
-    def loop(*fs):
-        xs = list(ins)
-        for i, f in zip(floats, fs, strict=True):
-            xs[i] = f
-        captured = xs[n:]
-
-        def step(carry, _):
-            ok = jnp.logical_and(carry[0], run_c([], carry[1], captured)[0][0])
-            vs = jax.lax.cond(ok, lambda v: run_b([], v, captured)[0], list, carry[1])
-            return (ok, vs), None
-        return jax.lax.scan(step, (jnp.asarray(True), xs[:n]), None, length=max_iter)[0][1]
+    carried = low.carried([p.graph for p in parts])
     made = len(low.callbacks)
     try:
-        _, vjp = jax.vjp(loop, *[ins[i] for i in floats])
-        grads = vjp(cts)
+        with low.differentiated():
+            return _while_grad_native(vals, parts, n, max_iter, n_base, depth, carried)
     except Exception:   # (a host callback in the body: JAX cannot differentiate it)
         del low.callbacks[made:]
         return NotImplemented
-    out = [jnp.zeros_like(x) for x in ins]
-    for i, g in zip(floats, grads, strict=True):
-        out[i] = g
-    return tuple(out)
+
+
+def _while_grad_native(vals, parts, n, max_iter, n_base, depth, carried):
+    """`_while_grad_lower`'s outputs, or an exception where JAX cannot differentiate."""
+    if type(max_iter) is not int:
+        return while_reverse.while_grad_unbounded(while_grad_p, vals, dict(
+            parts=parts, n=n, max_iter=max_iter, n_base=n_base, depth=depth), carried)
+    state = while_lowering.state_before(parts, carried)
+    return while_lowering.grad_bounded(vals, parts, n, max_iter, carried, state, n_base,
+                                       depth, lambda d: _level_sizes(n_base, n, d)[0])
 
 
 @while_grad_p.def_vjp
@@ -628,9 +635,36 @@ def _while_grad_vjp(cts, *ins, out, needs, batch, parts, n, max_iter, n_base=Non
 
 @while_grad_p.def_jvp
 def _while_grad_jvp(primals, tangents, *, out, **params):
+    if core.current_tracer() is not None and params.get("depth", 1) == 1 and \
+            not _assigned(params["parts"]):
+        return _while_grad_jvp_traced(primals, tangents, out, **params)
     # the derivative is linear in its cotangents: forward mode is its VJP transposed
 
     def vjp(us):
         return _while_grad_vjp(tuple(us), *primals, out=out, needs=[True] * len(primals),
                                batch=(), **params)
     return tuple(jvp_by_transposing(vjp, primals, tangents, out, "while_grad"))
+
+
+def _while_grad_jvp_traced(primals, tangents, out, *, parts, n, max_iter, n_base=None,
+                           depth=1):
+    """Forward over reverse, in a trace, for a loop that assigns no variable: the JVP of
+    ``g = J(x)^T c`` is ``J^T dc + sum_k c_k H_k dx``, which is the VJP, with cotangents
+    ``(dc, c)``, of the JVP loop ``x -> (f(x), J(x) dx)`` (`_jvp_loop`; the Hessians H_k
+    are symmetric): first-order nodes only, which XLA lowers natively."""
+    from finegrad._src.ops.array.structural import identity, zeros_like
+    n_base = len(primals) - n if n_base is None else n_base
+    ins = [identity(t) for t in primals[:n_base]]
+    cts = list(primals[n_base:])
+    tans = instantiate_zeros(primals, tangents)
+    fv = [i for i in range(n) if ins[i].dtype.is_differentiable]
+    if not fv:
+        return tuple(zeros_like(o) if o.dtype.is_differentiable else None for o in out)
+
+    def forward(*xs):
+        res, _ = _jvp_loop(list(xs), tans[:n_base], parts, n, max_iter)
+        return [res[i] for i in fv] + res[n:]
+    grads = vjp_of(forward, ins, [tans[n_base + i] for i in fv] + [cts[i] for i in fv])
+    return tuple(None if not o.dtype.is_differentiable else zeros_like(o) if g is None else g
+                 for g, o in zip(grads, out, strict=True))
+

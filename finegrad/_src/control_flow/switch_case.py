@@ -6,7 +6,8 @@ the chosen branch runs, and inside `finegrad.function` with a traced index every
 traced and gradients flow through the chosen one (the `cond` primitive's rules). `case`
 picks the index of the first true predicate (checking, as TensorFlow does, that some
 predicate holds when there is no default, and that at most one does when ``exclusive``)
-and hands it to `switch_case`; with traced predicates that index is computed by a
+and hands it to `switch_case`; with traced predicates that index is computed by graph ops
+(an argmax), or, when a check is needed (no default, or ``exclusive``), by a
 `numpy_function` whose check raises `InvalidArgumentError` at run time.
 """
 
@@ -19,7 +20,8 @@ from finegrad._src.errors import InvalidArgumentError
 from finegrad._src.graph.tracing.builder import is_traced
 from finegrad._src.control_flow.cond_while import cond
 from finegrad._src.graph.pyfunc import numpy_function
-from finegrad._src.ops.array.structural import convert_to_tensor
+from finegrad._src.ops.array.structural import cast, convert_to_tensor, stack
+from finegrad._src.ops.math.sorting import argmax
 from finegrad._src.ops.math.elementwise import equal
 from finegrad._src.tensor import Tensor
 
@@ -65,6 +67,13 @@ def _first_true(exclusive, has_default):
     return pick
 
 
+def _first_true_index(preds):
+    """The index of the first true predicate, the number of predicates when none holds, as
+    graph ops (an argmax over the predicates and a final true one: the first on ties)."""
+    flags = [cast(p, "int32") for p in preds] + [convert_to_tensor(np.int32(1))]
+    return argmax(stack(flags), output_type="int32")
+
+
 def _unpack_singleton(out, strict):
     """TensorFlow's non-strict mode: a branch's one-element list or tuple is its element."""
     if not strict and isinstance(out, (list, tuple)) and len(out) == 1:
@@ -100,8 +109,12 @@ def case(pred_fn_pairs: Any, default: Any = None, exclusive: bool = False, stric
                              "or a default")
         return _unpack_singleton(default(), strict)
     pick = _first_true(exclusive, default is not None)
-    if any(is_traced(p) for p in preds):
+    if any(is_traced(p) for p in preds) and (exclusive or default is None):
+        # the checks raise when the graph runs: a host function (a host callback when
+        # compiled by XLA, which has no way to raise)
         index: Any = numpy_function(pick, preds, "int32", stateful=False)
+    elif any(is_traced(p) for p in preds):
+        index = _first_true_index(preds)
     else:
         index = int(pick(*[p._value for p in preds]))
     branches = fns + ([default] if default is not None else [])

@@ -251,10 +251,12 @@ def _packer(outputs):
     return pack
 
 
-def replay(graph, tensors, builder, outer=None):
+def replay(graph, tensors, builder, outer=None, effects=True):
     """Run ``graph``'s nodes through `bind`, so active recorders see them (differentiable).
     Symbolic params are resolved from the arguments' shapes (`core.shape_of`: inside an
-    enclosing polymorphic trace, its own symbolic sizes)."""
+    enclosing polymorphic trace, its own symbolic sizes). With ``effects=False`` (a replay
+    for a derivative, after the graph ran) its variable updates are left out: a read
+    after one reads the variable as the run left it."""
     env = dict(zip(graph.args, tensors, strict=True))
     if outer:
         env.update(outer)
@@ -265,7 +267,8 @@ def replay(graph, tensors, builder, outer=None):
         env[s] = builder.captured(s) if builder is not None else Tensor(v)
     for n in graph.nodes:
         if n.prim is read_variable_p or n.prim is assign_variable_p:
-            _replay_effect(n, env)
+            if effects or n.prim is read_variable_p:
+                _replay_effect(n, env)
             continue
         ins = [env[s] for s in n.ins]
         params = symbolic.resolve_params(n.params, binding) if sym else n.params

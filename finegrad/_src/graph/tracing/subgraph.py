@@ -33,9 +33,9 @@ class SubGraph:
             self._compiled = pipeline.compiled(self.graph)
         return self._compiled.run(list(args), outer)
 
-    def replay(self, args, captured):
+    def replay(self, args, captured, effects=True):
         outer = {s: captured[i] for s, i in self.outer_index.items()}
-        return replay(self.graph, list(args), self.builder, outer=outer)
+        return replay(self.graph, list(args), self.builder, outer=outer, effects=effects)
 
     def __repr__(self):
         return f"<{self.graph.name}: {len(self.graph.nodes)} nodes>"

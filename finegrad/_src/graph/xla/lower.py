@@ -67,6 +67,20 @@ class Lowering:
         self.variables = {id(v): v for v in variables}
         self.values = dict(zip(self.variables, values, strict=True))
         self.callbacks = []   # "prim (node k of graph g): why" per host callback
+        # id(loop body) -> ({id(var): value before the loop}, {id(var): value after it}),
+        # of the variables a lowered while loop assigns (for its derivative's re-run)
+        self.pre_loop = {}
+        # true while a derivative's lowering is traced (JAX will differentiate what is
+        # lowered: a loop inside takes a form it can reverse where there is one)
+        self.differentiating = False
+
+    @contextlib.contextmanager
+    def differentiated(self):
+        saved, self.differentiating = self.differentiating, True
+        try:
+            yield
+        finally:
+            self.differentiating = saved
 
     @contextlib.contextmanager
     def active(self):
@@ -152,7 +166,10 @@ def lower_node(n, ins, params, meta, where):
     """The output values (a list) of node ``n`` on JAX values ``ins``."""
     prim = n.prim
     if prim is ir.read_variable_p:
-        return [current().values[id(params["var"])]]
+        # (a read is not differentiable in the value last assigned: JAX differentiates a
+        # loop's lowering for its derivative, `control_flow.while_lowering`)
+        import jax
+        return [jax.lax.stop_gradient(current().values[id(params["var"])])]
     if prim is ir.assign_variable_p:
         _assign(ins[0], **params)
         return []
