@@ -278,16 +278,17 @@ def test_functional_config_round_trip():
     y = L.Concatenate(name="c")([d(a), b])
     model = K.Model({"a": a, "b": b}, [y * 2.0], name="f")
     config = model.get_config()
-    # Keras 3's layout: layers with name and inbound_nodes of __keras_tensor__ references
-    assert [e["name"] for e in config["layers"]] == ["a", "b", "d", "c", "multiply"]
-    arg = config["layers"][2]["inbound_nodes"][0]["args"][0]
+    # Keras 3's layout: layers with name and inbound_nodes of __keras_tensor__ references,
+    # in Keras's order (deepest first, then as a walk from the outputs meets them)
+    assert [e["name"] for e in config["layers"]] == ["a", "d", "b", "c", "multiply"]
+    arg = config["layers"][1]["inbound_nodes"][0]["args"][0]
     assert arg == {"class_name": "__keras_tensor__",
                    "config": {"shape": [None, 3], "dtype": "float32",
                               "keras_history": ["a", 0, 0]}}
     assert config["input_layers"] == {"a": ["a", 0, 0], "b": ["b", 0, 0]}
     assert config["output_layers"] == [["multiply", 0, 0]]
     rebuilt = K.Model.from_config(config)
-    assert rebuilt.name == "f" and [x.name for x in rebuilt.layers] == ["a", "b", "d", "c"]
+    assert rebuilt.name == "f" and [x.name for x in rebuilt.layers] == ["a", "d", "b", "c"]
     rebuilt.set_weights(model.get_weights())
     data = {"a": np.ones((2, 3), "f4"), "b": np.ones((2, 2), "f4")}
     np.testing.assert_allclose(rebuilt(data)[0].numpy(), model(data)[0].numpy())

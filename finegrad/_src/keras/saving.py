@@ -27,7 +27,8 @@ _INTERNAL = frozenset({
     "_tracked_layers", "_dtype_policy", "_name", "_trainable", "built", "autocast",
     "activity_regularizer", "supports_masking", "_input_shape_arg", "_batch_size_arg",
     "_inbound_nodes", "_auto_config_value", "_last_output_shape", "_graph_nodes",
-    "_graph_layers", "_graph_inputs", "_graph_outputs", "_functional", "_stack",
+    "_graph_layers", "_graph_operations", "_graph_inputs", "_graph_outputs", "_functional",
+    "_stack",
     "optimizer", "compiled", "_compile_state", "train_function", "test_function",
     "predict_function", "history", "stop_training", "loss", "_metrics_state",
     "_compile_config", "_build_config_shapes"})
