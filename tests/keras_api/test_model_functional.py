@@ -366,3 +366,15 @@ def test_summary_show_trainable_and_a_frozen_layer_match_keras():
     assert frozen.trainable_weights == [] and not frozen.kernel.trainable
     frozen.trainable = True
     assert len(m.trainable_weights) == 4
+
+
+def test_the_call_training_wins_over_a_training_given_when_building():
+    """As in Keras 3 (checked with 3.15): a functional model passes its call's ``training``
+    (when not None) to every layer, over a ``training=True`` written when the graph was
+    built; with no ``training`` the written one stays."""
+    x = K.Input((100,))
+    model = K.Model(x, L.Dropout(0.5, seed=1)(x, training=True))
+    data = np.ones((2, 100), "f4")
+    np.testing.assert_array_equal(model.predict(data, verbose=0), data)
+    np.testing.assert_array_equal(model(data, training=False).numpy(), data)
+    assert set(np.unique(model(data).numpy())) == {0.0, 2.0}
