@@ -1,4 +1,5 @@
-"""finegrad.data's file methods: save/load (finegrad's own format), snapshot, list_files.
+"""finegrad.data's file methods: save/load (TensorFlow's format; the format itself, and live
+exchanges with TensorFlow, in tests/test_data_tf_format.py), snapshot, list_files.
 Orders and errors follow tf.data 2.21 (compared live when TensorFlow is installed; the
 recorded expectations came from the same pipelines on tf.data)."""
 import collections
@@ -9,8 +10,7 @@ import pytest
 
 import finegrad as fg
 from finegrad.data import Dataset
-from finegrad.errors import (DataLossError, InvalidArgumentError, NotFoundError,
-                             UnimplementedError)
+from finegrad.errors import DataLossError, InvalidArgumentError, NotFoundError
 
 Point = collections.namedtuple("Point", ["x", "label"])
 
@@ -43,16 +43,17 @@ def test_save_load_round_trips_values_and_element_spec(tmp_path):
 def test_save_with_shard_func_and_gzip_load_order(tmp_path):
     p = str(tmp_path / "s")
     _nested(Dataset).save(p, compression="GZIP", shard_func=lambda x, y: x % 2)
-    assert sorted(os.listdir(p)) == ["finegrad_dataset.json", "shard_00000000.npyrec.gz",
-                                     "shard_00000001.npyrec.gz"]
+    run, spec_file, meta_file = sorted(os.listdir(p))
+    assert (spec_file, meta_file) == ("dataset_spec.pb", "snapshot.metadata")
+    assert sorted(os.listdir(os.path.join(p, run))) == ["00000000.shard", "00000001.shard"]
     back = Dataset.load(p, compression="GZIP")
     expected = [(i, {"a": 2 * i, "s": i}) for i in range(6)]   # tf.data 2.21's order
     assert [_py(e) for e in back] == expected
     custom = Dataset.load(p, compression="GZIP", reader_func=lambda dss: dss.flat_map(
         lambda d: d))
     assert [_py(e)[0] for e in custom] == [0, 2, 4, 1, 3, 5]
-    with pytest.raises(DataLossError, match="Dataset.load: .*'GZIP'"):
-        Dataset.load(p)
+    with pytest.raises(DataLossError, match="Dataset.load: corrupted record at 0"):
+        list(Dataset.load(p))                 # read as uncompressed, as tf.data: at iteration
     fg.data.experimental.save(Dataset.range(2), str(tmp_path / "e"))
     assert [int(x) for x in fg.data.experimental.load(str(tmp_path / "e"))] == [0, 1]
 
@@ -68,21 +69,42 @@ def test_save_load_live_against_tf(tmp_path):
 
 
 def test_save_load_errors(tmp_path):
-    with pytest.raises(NotFoundError, match="Dataset.load: no dataset"):
+    with pytest.raises(NotFoundError, match="Dataset.load: tf.data snapshot element_spec "
+                                            "file not found"):
         Dataset.load(str(tmp_path / "missing"))
+    with pytest.raises(NotFoundError, match=r"Dataset.load: Could not find metadata file"):
+        Dataset.load(str(tmp_path / "missing"), element_spec=fg.TensorSpec((), fg.int64))
     with pytest.raises(InvalidArgumentError, match="Dataset.save: `shard_func` must return "
                                                    "a scalar int64"):
         Dataset.range(3).save(str(tmp_path / "a"), shard_func=lambda x: fg.cast(x, fg.int32))
-    assert not os.path.exists(tmp_path / "a")
-    with pytest.raises(UnimplementedError, match="SNAPPY"):
-        Dataset.range(3).save(str(tmp_path / "b"), compression="SNAPPY")
+    assert not os.path.exists(tmp_path / "a" / "snapshot.metadata")
     with pytest.raises(ValueError, match="compression must be"):
         Dataset.range(3).save(str(tmp_path / "b"), compression="zip")
     Dataset.range(3).save(str(tmp_path / "c"))
-    with pytest.raises(ValueError, match="element_spec"):
-        Dataset.load(str(tmp_path / "c"), element_spec=fg.TensorSpec((), fg.float32))
-    Dataset.range(5, 7).save(str(tmp_path / "c"))           # overwrites a saved dataset
+    wrong = Dataset.load(str(tmp_path / "c"), element_spec=fg.TensorSpec((), fg.float32))
+    with pytest.raises(InvalidArgumentError, match="Data type mismatch at component 0: "
+                                                   "expected float32 but got int64"):
+        list(wrong)
+    wrong = Dataset.load(str(tmp_path / "c"), element_spec=fg.TensorSpec((3,), fg.int64))
+    with pytest.raises(InvalidArgumentError, match=r"Incompatible shapes at component 0: "
+                                                   r"expected \[3\] but got \[\]"):
+        list(wrong)
+    Dataset.range(5, 7).save(str(tmp_path / "c"))           # a new run, as tf.data
     assert [int(x) for x in Dataset.load(str(tmp_path / "c"))] == [5, 6]
+
+
+def test_snappy_without_cramjam_says_what_to_install(tmp_path, monkeypatch):
+    import sys
+    monkeypatch.setitem(sys.modules, "cramjam", None)      # import cramjam: ImportError
+    with pytest.raises(ImportError, match=r"Dataset.save: compression='SNAPPY' needs the "
+                                          r"optional 'cramjam' package: pip install "
+                                          r"\"finegrad\[data\]\""):
+        Dataset.range(3).save(str(tmp_path / "b"), compression="SNAPPY")
+    assert not os.path.exists(tmp_path / "b")
+    with pytest.raises(ImportError, match="Dataset.load: compression='SNAPPY'"):
+        Dataset.load(str(tmp_path / "b"), compression="SNAPPY")
+    ds = Dataset.range(3).snapshot(str(tmp_path / "s"))      # AUTO: uncompressed here
+    assert [int(x) for x in ds] == [0, 1, 2] == [int(x) for x in ds]
 
 
 _CALLS: list = []     # a global: the fingerprint follows closures' values, not globals

@@ -194,56 +194,58 @@ class _Builtin(LossFunctionWrapper):
                          **kwargs)
 
 
-def _builtin(cls_name, fn, default_name, doc):
+# The built-in losses with no options of their own: class name -> (loss function, default
+# name, the docstring's summary, an example's labels and predictions, and its value).
+# keras.metrics averages the same functions, with the same examples (metrics/loss_metrics.py).
+PLAIN_LOSSES = {
+    "MeanSquaredError": (F.mean_squared_error, "mean_squared_error",
+                         "Mean of squares of errors (`mean_squared_error`), reduced.",
+                         "[[0., 1.]], [[1., 1.]]", "0.5"),
+    "MeanAbsoluteError": (F.mean_absolute_error, "mean_absolute_error",
+                          "Mean of absolute errors (`mean_absolute_error`), reduced.",
+                          "[[0., 1.]], [[2., 1.]]", "1.0"),
+    "MeanAbsolutePercentageError": (
+        F.mean_absolute_percentage_error, "mean_absolute_percentage_error",
+        "`mean_absolute_percentage_error`, reduced.", "[[2.]], [[1.]]", "50.0"),
+    "MeanSquaredLogarithmicError": (
+        F.mean_squared_logarithmic_error, "mean_squared_logarithmic_error",
+        "`mean_squared_logarithmic_error`, reduced.", "[[1.]], [[1.]]", "0.0"),
+    "LogCosh": (F.log_cosh, "log_cosh", "`log_cosh`, reduced.", "[[0.]], [[0.]]", "0.0"),
+    "KLDivergence": (F.kl_divergence, "kl_divergence", "`kl_divergence`, reduced.",
+                     "[[1., 0.]], [[1., 0.]]", "0.0"),
+    "Poisson": (F.poisson, "poisson", "`poisson`, reduced.", "[[0.]], [[2.]]", "2.0"),
+    "Hinge": (F.hinge, "hinge", "`hinge`, reduced.", "[[1.]], [[0.5]]", "0.5"),
+    "SquaredHinge": (F.squared_hinge, "squared_hinge", "`squared_hinge`, reduced.",
+                     "[[1.]], [[0.5]]", "0.25"),
+    "CategoricalHinge": (F.categorical_hinge, "categorical_hinge",
+                         "`categorical_hinge`, reduced.", "[[0., 1.]], [[0.3, 0.8]]", "0.5"),
+}
+
+
+def example_doc(summary: str, example_call: str, value: str) -> str:
+    """A class docstring: ``summary``, then a doctest of ``example_call`` giving ``value``."""
+    return (f"{summary}\n\n    >>> import finegrad as fg\n    >>> {example_call}\n"
+            f"    {value}\n    ")
+
+
+def _builtin(cls_name):
+    fn, default_name, summary, example, value = PLAIN_LOSSES[cls_name]
+    doc = example_doc(summary, f"float(fg.keras.losses.{cls_name}()({example}))", value)
     return type(cls_name, (_Builtin,), {"_fn": staticmethod(fn), "__doc__": doc,
                                         "_default_name": default_name,
                                         "__module__": __name__})
 
 
-def _doc(summary, example_call, value):
-    return (f"{summary}\n\n    >>> import finegrad as fg\n    >>> {example_call}\n"
-            f"    {value}\n    ")
-
-
-MeanSquaredError = _builtin(
-    "MeanSquaredError", F.mean_squared_error, "mean_squared_error",
-    _doc("Mean of squares of errors (`mean_squared_error`), reduced.",
-         "float(fg.keras.losses.MeanSquaredError()([[0., 1.]], [[1., 1.]]))", "0.5"))
-MeanAbsoluteError = _builtin(
-    "MeanAbsoluteError", F.mean_absolute_error, "mean_absolute_error",
-    _doc("Mean of absolute errors (`mean_absolute_error`), reduced.",
-         "float(fg.keras.losses.MeanAbsoluteError()([[0., 1.]], [[2., 1.]]))", "1.0"))
-MeanAbsolutePercentageError = _builtin(
-    "MeanAbsolutePercentageError", F.mean_absolute_percentage_error,
-    "mean_absolute_percentage_error",
-    _doc("`mean_absolute_percentage_error`, reduced.",
-         "float(fg.keras.losses.MeanAbsolutePercentageError()([[2.]], [[1.]]))", "50.0"))
-MeanSquaredLogarithmicError = _builtin(
-    "MeanSquaredLogarithmicError", F.mean_squared_logarithmic_error,
-    "mean_squared_logarithmic_error",
-    _doc("`mean_squared_logarithmic_error`, reduced.",
-         "float(fg.keras.losses.MeanSquaredLogarithmicError()([[1.]], [[1.]]))", "0.0"))
-LogCosh = _builtin(
-    "LogCosh", F.log_cosh, "log_cosh",
-    _doc("`log_cosh`, reduced.", "float(fg.keras.losses.LogCosh()([[0.]], [[0.]]))", "0.0"))
-KLDivergence = _builtin(
-    "KLDivergence", F.kl_divergence, "kl_divergence",
-    _doc("`kl_divergence`, reduced.",
-         "float(fg.keras.losses.KLDivergence()([[1., 0.]], [[1., 0.]]))", "0.0"))
-Poisson = _builtin(
-    "Poisson", F.poisson, "poisson",
-    _doc("`poisson`, reduced.", "float(fg.keras.losses.Poisson()([[0.]], [[2.]]))", "2.0"))
-Hinge = _builtin(
-    "Hinge", F.hinge, "hinge",
-    _doc("`hinge`, reduced.", "float(fg.keras.losses.Hinge()([[1.]], [[0.5]]))", "0.5"))
-SquaredHinge = _builtin(
-    "SquaredHinge", F.squared_hinge, "squared_hinge",
-    _doc("`squared_hinge`, reduced.",
-         "float(fg.keras.losses.SquaredHinge()([[1.]], [[0.5]]))", "0.25"))
-CategoricalHinge = _builtin(
-    "CategoricalHinge", F.categorical_hinge, "categorical_hinge",
-    _doc("`categorical_hinge`, reduced.",
-         "float(fg.keras.losses.CategoricalHinge()([[0., 1.]], [[0.3, 0.8]]))", "0.5"))
+MeanSquaredError = _builtin("MeanSquaredError")
+MeanAbsoluteError = _builtin("MeanAbsoluteError")
+MeanAbsolutePercentageError = _builtin("MeanAbsolutePercentageError")
+MeanSquaredLogarithmicError = _builtin("MeanSquaredLogarithmicError")
+LogCosh = _builtin("LogCosh")
+KLDivergence = _builtin("KLDivergence")
+Poisson = _builtin("Poisson")
+Hinge = _builtin("Hinge")
+SquaredHinge = _builtin("SquaredHinge")
+CategoricalHinge = _builtin("CategoricalHinge")
 
 
 class CosineSimilarity(_Builtin):

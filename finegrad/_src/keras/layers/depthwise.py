@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from finegrad._src.keras import activations
 from finegrad._src.keras.layers import convolution_ops as co
-from finegrad._src.keras.layers.convolutional import _check_positive, _WindowLayer
+from finegrad._src.keras.layers.convolutional import _check_positive, _Conv, _WindowLayer
 from finegrad._src.keras.layers.core import make_weight, weight_config, weight_options
 
 from typing import TYPE_CHECKING, Any
@@ -132,10 +132,7 @@ class _SeparableConv(_WindowLayer):
                               self.padding, self.dilation_rate)
         return self._finish(co.channels_back(y, self.data_format))
 
-    def compute_output_shape(self, input_shape):
-        spatial, _ = co.spatial_shape(input_shape, self.data_format)
-        return co.batched_shape(input_shape[0], self._output_spatial(spatial), self.filters,
-                                self.data_format)
+    compute_output_shape = _Conv.compute_output_shape   # ``filters`` output channels
 
     def get_config(self):
         config = super().get_config()

@@ -7,6 +7,7 @@
 from typing import Any
 from finegrad._src.keras import loss_functions as F
 from finegrad._src.keras.loss_functions import squeeze_or_expand_to_same_rank
+from finegrad._src.keras.losses import PLAIN_LOSSES, example_doc
 from finegrad._src.keras.metrics.reduction import Mean, _Wrapped
 from finegrad._src.ops.array.structural import cast, convert_to_tensor
 from finegrad._src.ops.math import elementwise as ew
@@ -23,59 +24,31 @@ def cosine_similarity(y_true: Any, y_pred: Any, axis: Any = -1) -> Any:
     return -F.cosine_similarity(y_true, y_pred, axis)
 
 
-def _metric(cls_name, fn, default_name, doc):
-    def __init__(self: Any, name: str | None = default_name, dtype: Any = None) -> None:
+def _mean_of(loss, cls_name=None, default_name=None):
+    """The metric averaging the function of the loss ``PLAIN_LOSSES[loss]`` over the samples
+    seen, named as the loss unless ``cls_name`` and ``default_name`` are given."""
+    fn, loss_default_name, _, example, value = PLAIN_LOSSES[loss]
+    cls_name = cls_name or loss
+    default = default_name or loss_default_name
+
+    def __init__(self: Any, name: str | None = default, dtype: Any = None) -> None:
         _Wrapped.__init__(self, name, dtype)
+    doc = example_doc(f"The mean of `{fn.__name__}` over the samples seen.",
+                      f"float(fg.keras.metrics.{cls_name}()({example}))", value)
     return type(cls_name, (_Wrapped,), {"_fn_default": staticmethod(fn), "__doc__": doc,
                                         "__init__": __init__, "__module__": __name__})
 
 
-def _doc(summary, call, value):
-    return f"{summary}\n\n    >>> import finegrad as fg\n    >>> {call}\n    {value}\n    "
-
-
-MeanSquaredError = _metric(
-    "MeanSquaredError", F.mean_squared_error, "mean_squared_error",
-    _doc("The mean of `mean_squared_error` over the samples seen.",
-         "float(fg.keras.metrics.MeanSquaredError()([[0., 1.]], [[1., 1.]]))", "0.5"))
-MeanAbsoluteError = _metric(
-    "MeanAbsoluteError", F.mean_absolute_error, "mean_absolute_error",
-    _doc("The mean of `mean_absolute_error` over the samples seen.",
-         "float(fg.keras.metrics.MeanAbsoluteError()([[0., 1.]], [[2., 1.]]))", "1.0"))
-MeanAbsolutePercentageError = _metric(
-    "MeanAbsolutePercentageError", F.mean_absolute_percentage_error,
-    "mean_absolute_percentage_error",
-    _doc("The mean of `mean_absolute_percentage_error` over the samples seen.",
-         "float(fg.keras.metrics.MeanAbsolutePercentageError()([[2.]], [[1.]]))", "50.0"))
-MeanSquaredLogarithmicError = _metric(
-    "MeanSquaredLogarithmicError", F.mean_squared_logarithmic_error,
-    "mean_squared_logarithmic_error",
-    _doc("The mean of `mean_squared_logarithmic_error` over the samples seen.",
-         "float(fg.keras.metrics.MeanSquaredLogarithmicError()([[1.]], [[1.]]))", "0.0"))
-LogCoshError = _metric(
-    "LogCoshError", F.log_cosh, "logcosh",
-    _doc("The mean of `log_cosh` over the samples seen.",
-         "float(fg.keras.metrics.LogCoshError()([[0.]], [[0.]]))", "0.0"))
-KLDivergence = _metric(
-    "KLDivergence", F.kl_divergence, "kl_divergence",
-    _doc("The mean of `kl_divergence` over the samples seen.",
-         "float(fg.keras.metrics.KLDivergence()([[1., 0.]], [[1., 0.]]))", "0.0"))
-Poisson = _metric(
-    "Poisson", F.poisson, "poisson",
-    _doc("The mean of `poisson` over the samples seen.",
-         "float(fg.keras.metrics.Poisson()([[0.]], [[2.]]))", "2.0"))
-Hinge = _metric(
-    "Hinge", F.hinge, "hinge",
-    _doc("The mean of `hinge` over the samples seen.",
-         "float(fg.keras.metrics.Hinge()([[1.]], [[0.5]]))", "0.5"))
-SquaredHinge = _metric(
-    "SquaredHinge", F.squared_hinge, "squared_hinge",
-    _doc("The mean of `squared_hinge` over the samples seen.",
-         "float(fg.keras.metrics.SquaredHinge()([[1.]], [[0.5]]))", "0.25"))
-CategoricalHinge = _metric(
-    "CategoricalHinge", F.categorical_hinge, "categorical_hinge",
-    _doc("The mean of `categorical_hinge` over the samples seen.",
-         "float(fg.keras.metrics.CategoricalHinge()([[0., 1.]], [[0.3, 0.8]]))", "0.5"))
+MeanSquaredError = _mean_of("MeanSquaredError")
+MeanAbsoluteError = _mean_of("MeanAbsoluteError")
+MeanAbsolutePercentageError = _mean_of("MeanAbsolutePercentageError")
+MeanSquaredLogarithmicError = _mean_of("MeanSquaredLogarithmicError")
+LogCoshError = _mean_of("LogCosh", "LogCoshError", "logcosh")
+KLDivergence = _mean_of("KLDivergence")
+Poisson = _mean_of("Poisson")
+Hinge = _mean_of("Hinge")
+SquaredHinge = _mean_of("SquaredHinge")
+CategoricalHinge = _mean_of("CategoricalHinge")
 
 
 class RootMeanSquaredError(Mean):

@@ -13,7 +13,28 @@ def _power(beta, step, dtype):
     return _pow(cast(convert_to_tensor(beta), dtype), step)
 
 
-class Adam(Optimizer):
+class AdamMoments(Optimizer):
+    """The constructor and config of the optimizers whose own hyperparameters are Adam's
+    ``beta_1``, ``beta_2`` and ``epsilon`` (Adam, Adamax, Nadam, Lamb); subclasses define
+    ``build`` and ``update_step``."""
+
+    def __init__(self, learning_rate: Any = 0.001, beta_1: Any = 0.9, beta_2: Any = 0.999,
+                 epsilon: Any = 1e-7, weight_decay: Any = None, clipnorm: Any = None,
+                 clipvalue: Any = None, global_clipnorm: Any = None, use_ema: bool = False,
+                 ema_momentum: Any = 0.99, ema_overwrite_frequency: Any = None,
+                 loss_scale_factor: Any = None, gradient_accumulation_steps: Any = None,
+                 name: str | None = None, **kwargs) -> None:
+        super().__init__(learning_rate, weight_decay, clipnorm, clipvalue, global_clipnorm,
+                         use_ema, ema_momentum, ema_overwrite_frequency, loss_scale_factor,
+                         gradient_accumulation_steps, name, **kwargs)
+        self.beta_1, self.beta_2, self.epsilon = beta_1, beta_2, epsilon
+
+    def get_config(self) -> Any:
+        return {**super().get_config(), "beta_1": self.beta_1, "beta_2": self.beta_2,
+                "epsilon": self.epsilon}
+
+
+class Adam(AdamMoments):
     """Adam: moving averages ``m`` of the gradient and ``v`` of its square, and
     ``w -= lr * sqrt(1 - beta_2^t) / (1 - beta_1^t) * m / (sqrt(v) + epsilon)``; with
     ``amsgrad`` the running maximum of ``v`` is used.
@@ -33,10 +54,11 @@ class Adam(Optimizer):
                  ema_overwrite_frequency: Any = None, loss_scale_factor: Any = None,
                  gradient_accumulation_steps: Any = None, name: str | None = None,
                  **kwargs) -> None:
-        super().__init__(learning_rate, weight_decay, clipnorm, clipvalue, global_clipnorm,
-                         use_ema, ema_momentum, ema_overwrite_frequency, loss_scale_factor,
+        super().__init__(learning_rate, beta_1, beta_2, epsilon, weight_decay, clipnorm,
+                         clipvalue, global_clipnorm, use_ema, ema_momentum,
+                         ema_overwrite_frequency, loss_scale_factor,
                          gradient_accumulation_steps, name, **kwargs)
-        self.beta_1, self.beta_2, self.epsilon, self.amsgrad = beta_1, beta_2, epsilon, amsgrad
+        self.amsgrad = amsgrad
 
     def build(self, variables: Any) -> None:
         if self.built:
@@ -69,8 +91,7 @@ class Adam(Optimizer):
         variable.assign_sub((m * alpha) / (ew.sqrt(v) + self.epsilon))
 
     def get_config(self) -> Any:
-        return {**super().get_config(), "beta_1": self.beta_1, "beta_2": self.beta_2,
-                "epsilon": self.epsilon, "amsgrad": self.amsgrad}
+        return {**super().get_config(), "amsgrad": self.amsgrad}
 
 
 class AdamW(Adam):
@@ -103,7 +124,7 @@ class AdamW(Adam):
             raise ValueError("AdamW: weight_decay must be a float, got None")
 
 
-class Adamax(Optimizer):
+class Adamax(AdamMoments):
     """Adamax, Adam with the infinity norm: ``u = max(beta_2 * u, |g|)``,
     ``w -= lr * m / ((1 - beta_1^t) * (u + epsilon))``.
 
@@ -113,20 +134,6 @@ class Adamax(Optimizer):
     >>> round(float(v), 4)
     0.9
     """
-
-    def __init__(self, learning_rate: Any = 0.001, beta_1: Any = 0.9, beta_2: Any = 0.999,
-                 epsilon: Any = 1e-7,
-                 weight_decay: Any = None, clipnorm: Any = None, clipvalue: Any = None,
-                 global_clipnorm: Any = None,
-                 use_ema: bool = False, ema_momentum: Any = 0.99,
-                 ema_overwrite_frequency: Any = None,
-                 loss_scale_factor: Any = None, gradient_accumulation_steps: Any = None,
-                 name: str | None = None,
-                 **kwargs) -> None:
-        super().__init__(learning_rate, weight_decay, clipnorm, clipvalue, global_clipnorm,
-                         use_ema, ema_momentum, ema_overwrite_frequency, loss_scale_factor,
-                         gradient_accumulation_steps, name, **kwargs)
-        self.beta_1, self.beta_2, self.epsilon = beta_1, beta_2, epsilon
 
     def build(self, variables: Any) -> None:
         if self.built:
@@ -144,12 +151,8 @@ class Adamax(Optimizer):
         u.assign(maximum(u * self.beta_2, ew.abs(g)))
         variable.assign_sub((lr * m) / ((1 - beta_1_power) * (u + self.epsilon)))
 
-    def get_config(self) -> Any:
-        return {**super().get_config(), "beta_1": self.beta_1, "beta_2": self.beta_2,
-                "epsilon": self.epsilon}
 
-
-class Nadam(Optimizer):
+class Nadam(AdamMoments):
     """Nadam, Adam with Nesterov momentum and the momentum schedule
     ``u_t = beta_1 * (1 - 0.5 * 0.96^t)``.
 
@@ -159,20 +162,6 @@ class Nadam(Optimizer):
     >>> round(float(v), 3)
     0.894
     """
-
-    def __init__(self, learning_rate: Any = 0.001, beta_1: Any = 0.9, beta_2: Any = 0.999,
-                 epsilon: Any = 1e-7,
-                 weight_decay: Any = None, clipnorm: Any = None, clipvalue: Any = None,
-                 global_clipnorm: Any = None,
-                 use_ema: bool = False, ema_momentum: Any = 0.99,
-                 ema_overwrite_frequency: Any = None,
-                 loss_scale_factor: Any = None, gradient_accumulation_steps: Any = None,
-                 name: str | None = None,
-                 **kwargs) -> None:
-        super().__init__(learning_rate, weight_decay, clipnorm, clipvalue, global_clipnorm,
-                         use_ema, ema_momentum, ema_overwrite_frequency, loss_scale_factor,
-                         gradient_accumulation_steps, name, **kwargs)
-        self.beta_1, self.beta_2, self.epsilon = beta_1, beta_2, epsilon
 
     def build(self, variables: Any) -> None:
         if self.built:
@@ -213,7 +202,3 @@ class Nadam(Optimizer):
         m_hat = (u_t_1 * m) / (1 - u_product_t_1) + ((1 - u_t) * g) / (1 - u_product_t)
         v_hat = v / (1 - beta_2_power)
         variable.assign_sub((m_hat * lr) / (ew.sqrt(v_hat) + self.epsilon))
-
-    def get_config(self) -> Any:
-        return {**super().get_config(), "beta_1": self.beta_1, "beta_2": self.beta_2,
-                "epsilon": self.epsilon}

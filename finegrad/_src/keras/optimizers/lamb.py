@@ -2,13 +2,13 @@
 the step's norm (layer-wise adaptive moments, You et al. 2019)."""
 from typing import Any
 
-from finegrad._src.keras.optimizers.base import Optimizer
+from finegrad._src.keras.optimizers.adam import AdamMoments
 from finegrad._src.ops.array.structural import cast, convert_to_tensor, reduce_sum
 from finegrad._src.ops.math import elementwise as ew
 from finegrad._src.ops.math.arithmetic import pow as _pow
 
 
-class Lamb(Optimizer):
+class Lamb(AdamMoments):
     """Lamb: Adam's moments ``m``, ``v`` with bias correction, ``u = m_hat / (sqrt(v_hat) +
     epsilon)``, and ``w -= lr * (|w| / |u|) * u`` (the ratio 1 where a norm is 0).
 
@@ -18,17 +18,6 @@ class Lamb(Optimizer):
     >>> [round(float(x), 4) for x in v]
     [2.6464, 3.6464]
     """
-
-    def __init__(self, learning_rate: Any = 0.001, beta_1: Any = 0.9, beta_2: Any = 0.999,
-                 epsilon: Any = 1e-7, weight_decay: Any = None, clipnorm: Any = None,
-                 clipvalue: Any = None, global_clipnorm: Any = None, use_ema: bool = False,
-                 ema_momentum: Any = 0.99, ema_overwrite_frequency: Any = None,
-                 loss_scale_factor: Any = None, gradient_accumulation_steps: Any = None,
-                 name: str | None = None, **kwargs) -> None:
-        super().__init__(learning_rate, weight_decay, clipnorm, clipvalue, global_clipnorm,
-                         use_ema, ema_momentum, ema_overwrite_frequency, loss_scale_factor,
-                         gradient_accumulation_steps, name, **kwargs)
-        self.beta_1, self.beta_2, self.epsilon = beta_1, beta_2, epsilon
 
     def build(self, variables: Any) -> None:
         if self.built:
@@ -52,7 +41,3 @@ class Lamb(Optimizer):
         u_norm = ew.sqrt(reduce_sum(ew.square(update)))
         ratio = ew.where(w_norm > 0, ew.where(u_norm > 0, w_norm / u_norm, 1.0), 1.0)
         variable.assign_sub(ratio * lr * update)
-
-    def get_config(self) -> Any:
-        return {**super().get_config(), "beta_1": self.beta_1, "beta_2": self.beta_2,
-                "epsilon": self.epsilon}
