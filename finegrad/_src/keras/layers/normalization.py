@@ -382,9 +382,10 @@ class RMSNormalization(Layer):
     [0.8485, 1.1314]
     """
 
-    def __init__(self, axis: int = -1, epsilon: float = 1e-6, **kwargs: Any) -> None:
+    def __init__(self, axis: Any = -1, epsilon: float = 1e-6, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.axis, self.epsilon = axis, epsilon
+        self.axis: Any = axis     # (a list once built, as in Keras)
+        self.epsilon = epsilon
 
     def build(self, input_shape: Any) -> None:
         self._axes = _axis_list(self.axis, len(input_shape), "RMSNormalization")
