@@ -89,11 +89,17 @@ def test_ignore_errors_from_generator_resumes_shape_errors_and_ends_on_raise():
     assert _vals(ds.ignore_errors()) == [[1.0], [3.0]]      # tf.data 2.21's
 
 
-def test_ignore_errors_through_window_raises_instead_of_ending_early(caplog):
-    ds = Dataset.from_tensor_slices(DATA).map(_inv(fg)).window(2).flat_map(
-        lambda w: w).ignore_errors()
+def test_ignore_errors_through_a_stage_that_cannot_resume_raises(caplog):
+    from finegrad._src.data import resumable
+
+    def stage():             # a generator stage (none of Dataset's raises this way now)
+        yield fg.constant(1.)
+        raise fg.errors.InvalidArgumentError("failed")
+    ds = Dataset(lambda: resumable.ignoring_errors(stage(), False), None, -2)
     with pytest.raises(UnimplementedError, match="Dataset.ignore_errors: .*InvalidArgument"):
         list(ds)
+    ds = Dataset.from_tensor_slices(DATA).map(_inv(fg)).window(2).flat_map(
+        lambda w: w).ignore_errors()
     assert int(ds.cardinality()) == -2
     kept = Dataset.from_tensor_slices(DATA).map(_inv(fg)).ignore_errors()
     assert kept.element_spec == fg.TensorSpec((), fg.float32)

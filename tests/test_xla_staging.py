@@ -100,11 +100,12 @@ import finegrad as fg
 from finegrad._src.graph.xla import heap
 f = fg.function(lambda x: fg.exp(x), jit_compile=True)
 x = fg.constant(np.zeros(10 ** 7, np.float32))   # 40 MB results
-for _ in range(6):   # (the heap grows over the first calls)
-    f(x)
+held = []   # the last three results held: the function's own buffer pool (`reuse`) finds
+for _ in range(6):   # none free, XLA allocates each result (the heap grows over the first calls)
+    held = held[-2:] + [f(x)]
 before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
 for _ in range(10):
-    f(x)
+    held = held[-2:] + [f(x)]
 faults = (resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before) / 10
 print(heap.keep_freed_memory(), faults)
 """
@@ -114,8 +115,9 @@ print(heap.keep_freed_memory(), faults)
 @pytest.mark.parametrize("keep", ["1", "0"])
 def test_each_call_reuses_the_last_calls_pages_unless_switched_off(keep):
     """`heap.keep_freed_memory`: with it, a compiled call's 40 MB result takes the memory
-    the last one freed (measured: 0 page faults a call, at times 1,000-2,000 where a buffer
-    lands on new memory; without it one per 4 KiB page: 9,766);
+    an earlier one freed (measured: 0 page faults a call, at times 1,000-2,000 where a buffer
+    lands on new memory; without it one per 4 KiB page: 9,766), here where the caller holds
+    the results long enough that the function's own kept buffers (`reuse`) are all taken;
     ``FINEGRAD_XLA_KEEP_MEMORY=0`` leaves glibc's defaults (a fresh mapping each call)."""
     import os
     import subprocess

@@ -103,7 +103,10 @@ def export_dlpack(value: Any, stream: Any = None, max_version: tuple[int, int] |
     return a.__dlpack__(**kwargs)
 
 
-ALIGNED_BYTES = 1 << 20   # arrays this large are copied to a 64-byte boundary (`aligned_copy`)
+#: arrays this large are copied to a 64-byte boundary (`aligned_copy`): from glibc's mmap
+#: threshold (128 KiB) up, JAX's own copy of an unaligned argument costs several times the
+#: compiled program (graph/xla/staging.py has the figures)
+ALIGNED_BYTES = 1 << 17
 
 
 def aligned_copy(arr: np.ndarray) -> np.ndarray:

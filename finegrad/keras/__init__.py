@@ -20,6 +20,7 @@ from finegrad._src.keras.input_spec import InputSpec
 from finegrad._src.keras.nodes import KerasTensor
 from finegrad._src.keras.layer import Layer
 from finegrad._src.keras.model import Model
+from finegrad._src.keras.quantizers import Quantizer
 from finegrad._src.keras.sequential import Sequential
 from finegrad._src.keras.dtype_policies import KerasVariable as Variable
 from finegrad.keras import (activations, backend, callbacks, config, constraints,
@@ -27,8 +28,8 @@ from finegrad.keras import (activations, backend, callbacks, config, constraints
                             mixed_precision, models, optimizers, quantizers, regularizers, saving,
                             utils)
 
-__all__ = ["DTypePolicy", "Input", "InputSpec", "KerasTensor", "Layer", "Model", "Sequential",
-           "Variable", "activations", "backend", "callbacks", "config", "constraints",
+__all__ = ["DTypePolicy", "Input", "InputSpec", "KerasTensor", "Layer", "Model", "Quantizer",
+           "Sequential", "Variable", "activations", "backend", "callbacks", "config", "constraints",
            "dtype_policies", "initializers", "layers", "losses", "metrics", "mixed_precision",
            "models", "ops", "optimizers", "quantizers", "regularizers", "saving", "utils"]
 

@@ -190,7 +190,8 @@ def test_lora_rank_in_the_constructor_and_errors():
     dense.build((None, 4))
     with pytest.raises(ValueError, match="incompatible with kernel constraints"):
         dense.enable_lora(2)
-    with pytest.raises(NotImplementedError, match=r"Dense.quantize: quantization mode 'awq'"):
+    with pytest.raises(ValueError, match=r"Dense.quantize: For AWQ, you must pass an "
+                                         r"`AWQConfig`"):
         dense.quantize("awq")
 
 

@@ -83,8 +83,12 @@ def test_keras_written_configs_with_quantization_options_load():
             "config": {"weight_quantizer": None, "activation_quantizer": None,
                        "block_size": 64}, "registered_name": None}
     assert L.Dense(3, quantization_config=int4).quantization_config.block_size == 64
-    with pytest.raises(NotImplementedError, match="'AWQConfig' is not implemented"):
-        L.Dense(3, quantization_config={"class_name": "AWQConfig", "config": {}})
+    awq = {"module": "keras.quantizers", "class_name": "AWQConfig",
+           "config": {"dataset": None, "tokenizer": None, "group_size": 32,
+                      "num_grid_points": 5}, "registered_name": None}
+    assert L.Dense(3, quantization_config=awq).quantization_config.num_grid_points == 5
+    with pytest.raises(TypeError, match="Could not locate class 'NoSuchConfig'"):
+        L.Dense(3, quantization_config={"class_name": "NoSuchConfig", "config": {}})
 
 
 def test_keras_3_configs_rebuild_our_layers():

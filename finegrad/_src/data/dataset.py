@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from finegrad._src import dtypes
-from finegrad._src.data import batching, resumable, structure
+from finegrad._src.data import batching, resumable, shuffling, structure
 from finegrad._src.data.cardinality import (AUTOTUNE, INFINITE_CARDINALITY,  # noqa: F401
                                              UNKNOWN_CARDINALITY, DataConstant, add_card)
 from finegrad._src.data.files import FileMethods
@@ -27,7 +27,6 @@ from finegrad._src.data.randomness import RandomMethods
 from finegrad._src.data.regrouping import RegroupingMethods
 from finegrad._src.errors import InvalidArgumentError, OutOfRangeError
 from finegrad._src.graph.tracing.builder import TensorSpec
-from finegrad._src.ops.random import streams
 from finegrad._src.tensor import Tensor, convert_to_tensor
 
 
@@ -61,6 +60,7 @@ class Dataset(RegroupingMethods, RandomMethods, FileMethods):
         # gathers each batch with one NumPy indexing per component
         self._rows = rows
         self._options: Any = None
+        self._shuffle_node = False    # a shuffle: a repeat right after it fuses with it
 
     def _index_wrapped(self, wrap, element_spec, cardinality):
         """A dataset whose element iterator (and row indices, on the fast path) go through
@@ -153,7 +153,7 @@ class Dataset(RegroupingMethods, RandomMethods, FileMethods):
         def make():
             # resumable: a shape error in one element leaves the generator usable (a
             # generator that raised is finished, as in tf.data)
-            return resumable.mapped(iter(generator(*call_args)),
+            return resumable.mapped(_called_late(generator, call_args),
                                     lambda value: _conform(value, spec, fn), source=True)
         return Dataset(make, spec, UNKNOWN_CARDINALITY)
 
@@ -281,10 +281,15 @@ class Dataset(RegroupingMethods, RandomMethods, FileMethods):
 
     def shuffle(self, buffer_size: Any, seed: Any = None, reshuffle_each_iteration: bool = True,
                 name: str | None = None) -> Dataset:
-        """Elements drawn at random from a buffer of ``buffer_size`` (``tf.data``'s
-        algorithm: fill the buffer, emit a random entry, refill its place). With ``seed`` (or
-        a global seed, `finegrad.random.set_seed`) the orders are reproducible; each new
-        iteration reshuffles unless ``reshuffle_each_iteration=False``.
+        """Elements drawn at random from a buffer of ``buffer_size``, in ``tf.data``'s order
+        for the same seeds: with ``seed`` or a global seed (`finegrad.random.set_seed`) the
+        orders are TensorFlow's, element for element; each new iteration (each epoch of a
+        `repeat`) reshuffles unless ``reshuffle_each_iteration=False``.
+
+        >>> import finegrad as fg
+        >>> fg.random.set_seed(None)     # no global seed: the op seed alone (as TF)
+        >>> [int(x) for x in fg.data.Dataset.range(8).shuffle(4, seed=5)]
+        [1, 4, 5, 6, 2, 7, 0, 3]
 
         Raises:
             ValueError: for a buffer size that is not positive.
@@ -292,14 +297,14 @@ class Dataset(RegroupingMethods, RandomMethods, FileMethods):
         size = _count(buffer_size, "Dataset.shuffle", "buffer_size")
         if size == 0 or size < -1:
             raise ValueError(f"Dataset.shuffle: buffer_size must be positive, got {size}")
-        base = _shuffle_seed(seed)
-        epochs = itertools.count()
+        seeds = shuffling.iteration_seeds(shuffling.dataset_seeds(seed),
+                                          reshuffle_each_iteration)
 
         def wrap(make_iterator):
-            epoch = next(epochs) if reshuffle_each_iteration else 0
-            rng = np.random.default_rng(None if base is None else (*base, epoch))
-            return _shuffled(resumable.guarded(make_iterator()), size, rng)
-        return self._index_wrapped(wrap, self._element_spec, self._cardinality)
+            return shuffling.shuffled(resumable.guarded(make_iterator()), size, next(seeds))
+        out = self._index_wrapped(wrap, self._element_spec, self._cardinality)
+        out._shuffle_node = True
+        return out
 
     def repeat(self, count: Any = None, name: str | None = None) -> Dataset:
         """The elements ``count`` times over (forever with None or -1).
@@ -317,8 +322,14 @@ class Dataset(RegroupingMethods, RandomMethods, FileMethods):
         elif n == 0:
             card = 0
 
-        return self._index_wrapped(lambda make_iterator: resumable.repeated(make_iterator, n),
-                                   self._element_spec, card)
+        if n == 1:     # tf.data's noop elimination removes it (no spare iterator)
+            out = Dataset(self._make_iterator, self._element_spec, card, self._rows)
+            out._shuffle_node = self._shuffle_node
+            return out
+        spare = not self._shuffle_node    # (tf.data fuses a shuffle and the repeat after it)
+        return self._index_wrapped(
+            lambda make_iterator: resumable.repeated(make_iterator, n, spare),
+            self._element_spec, card)
 
     def take(self, count: Any, name: str | None = None) -> Dataset:
         """The first ``count`` elements (all with -1)."""
@@ -424,8 +435,9 @@ class Dataset(RegroupingMethods, RandomMethods, FileMethods):
             return ds
 
         def make():
-            return _interleaved(resumable.guarded(self._make_iterator()), open_dataset, cycle,
-                                block)
+            return resumable.interleaved(self._make_iterator(),
+                                         lambda e: open_dataset(e)._make_iterator(), cycle,
+                                         block)
         return Dataset(make, LazySpec(self, make), UNKNOWN_CARDINALITY)
 
     def reduce(self, initial_state: Any, reduce_func: Any, name: str | None = None) -> Any:
@@ -466,12 +478,14 @@ class Dataset(RegroupingMethods, RandomMethods, FileMethods):
 
     def ignore_errors(self, log_warning: bool = False, name: str | None = None) -> Dataset:
         """The elements, without those whose computation raised (logged with
-        ``log_warning``), as ``tf.data`` drops them through `map`, `filter`,
-        `from_generator`, `batch` and `padded_batch` (a batch with a failed element is
-        dropped), `repeat`, `enumerate`, `take`, `skip`, `prefetch`, `shuffle`, `cache`,
-        `concatenate`, `interleave`, `flat_map`, `unbatch`, `scan`, `take_while` and `zip`.
-        An error through another transformation (`window`, `shard`...) raises
-        `finegrad.errors.UnimplementedError` rather than end the dataset early.
+        ``log_warning``), as ``tf.data`` drops them: each transformation goes on after a
+        failed element as TensorFlow's does (a batch or window holding a failed element is
+        dropped; `zip` loses the other inputs' elements of that step; `shard` and
+        `rebatch` lose what they had taken), including `window`, `shard`,
+        `group_by_window`, `interleave`, `scan`, `unique`, `rebatch` and the
+        `choose_from_datasets` / `sample_from_datasets` selections and
+        `rejection_resample`. (An error that ended a stage finegrad cannot resume would
+        raise `finegrad.errors.UnimplementedError` rather than end the dataset early.)
 
         >>> import finegrad as fg
         >>> ds = fg.data.Dataset.from_tensor_slices([1., 2., 0., 4.]).map(
@@ -557,34 +571,6 @@ class Iterator:
 _END = object()
 
 
-def _interleaved(elements, open_dataset, cycle, block):
-    """``tf.data``'s interleave: ``cycle`` slots visited in turn, ``block`` elements from
-    each; an empty slot opens the next input element's dataset when its turn comes, an
-    exhausted one is emptied and the turn passes on."""
-    slots, open_count, done = [None] * cycle, 0, False
-    i = taken = 0
-    while not done or open_count:
-        if slots[i] is not None:
-            value = next(slots[i], _END)
-            if value is _END:
-                slots[i], open_count = None, open_count - 1
-                i, taken = (i + 1) % cycle, 0
-                continue
-            taken += 1
-            if taken == block:
-                i, taken = (i + 1) % cycle, 0
-            yield value
-        elif not done:
-            element = next(elements, _END)
-            if element is _END:
-                done = True
-            else:
-                slots[i], open_count = resumable.guarded(open_dataset(element)._make_iterator()), \
-                    open_count + 1
-        else:
-            i, taken = (i + 1) % cycle, 0
-
-
 def _recording(it, stored, done):
     for element in it:
         stored.append(element)
@@ -592,31 +578,10 @@ def _recording(it, stored, done):
     done[0] = True
 
 
-def _shuffle_seed(seed):
-    global_seed = streams.GLOBAL.seed
-    if seed is None and global_seed is None:
-        return None
-    return (0 if global_seed is None else int(global_seed), 0 if seed is None else int(seed))
-
-
-def _shuffled(it, size, rng):
-    """``tf.data``'s shuffle: fill a buffer of ``size`` (-1: everything), then emit a
-    random entry and put the next element in its place; drain the buffer at random at the
-    end. (Random indices are drawn in blocks: one NumPy call per 1024 elements.)"""
-    buffer = list(itertools.islice(it, size)) if size > 0 else list(it)
-    if size > 0 and len(buffer) == size:
-        draws = iter(())
-        for element in it:
-            i = next(draws, None)
-            if i is None:
-                draws = iter(rng.integers(size, size=1024).tolist())
-                i = next(draws)
-            out, buffer[i] = buffer[i], element
-            yield out
-    if buffer:
-        for i in rng.integers(0, np.arange(len(buffer), 0, -1)).tolist():
-            buffer[i], buffer[-1] = buffer[-1], buffer[i]
-            yield buffer.pop()
+def _called_late(generator, args):
+    """The elements of ``generator(*args)``, called at the first element (as ``tf.data``
+    calls it), not when the iteration starts."""
+    yield from generator(*args)
 
 
 def _generator_spec(output_signature, output_types, output_shapes, fn):

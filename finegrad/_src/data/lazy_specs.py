@@ -15,7 +15,7 @@ class LazySpec:
         self.source, self.make = source, make
 
     def resolve(self) -> Any:
-        first = next(iter(self.make()), None)
+        first = _first_element(iter(self.make()))
         if first is None:
             raise InvalidArgumentError("Dataset.element_spec: the mapped dataset is empty, so "
                                        "its element spec cannot be computed")
@@ -27,6 +27,25 @@ class LazySpec:
             spec = structure.map_structure(
                 lambda s: TensorSpec((None,) + s.shape[1:], s.dtype) if s.shape else s, spec)
         return spec
+
+
+def _first_element(it: Any, tries: int = 1000) -> Any:
+    """The first element that computes (None if there is none): an element that raised in
+    a stage that resumes is passed over, as ``tf.data``'s traced spec does not depend on
+    values; the first error is raised when no element computes."""
+    error = None
+    for _ in range(tries):
+        try:
+            return next(it)
+        except StopIteration:
+            break
+        except Exception as e:   # (re-raised below when nothing else computes)
+            error = error or e
+            if getattr(it, "broken", True):
+                break
+    if error is not None:
+        raise error
+    return None
 
 
 class SpecMap:

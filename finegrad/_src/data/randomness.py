@@ -1,6 +1,7 @@
 """The random ``tf.data.Dataset`` methods: the source `random` (TensorFlow's Philox stream,
-value for value, for a fixed seed) and `rejection_resample` (``tf.data``'s algorithm, on
-NumPy's random numbers). `RandomMethods` is inherited by `Dataset`."""
+value for value, for a fixed seed) and `rejection_resample` (``tf.data``'s pipeline and
+TensorFlow's random streams: its elements for the same seeds). `RandomMethods` is
+inherited by `Dataset`."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
@@ -8,45 +9,16 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from finegrad._src import dtypes
-from finegrad._src.data import structure
+from finegrad._src.data import resumable, shuffling, structure
 from finegrad._src.data.cardinality import INFINITE_CARDINALITY, UNKNOWN_CARDINALITY
 from finegrad._src.data.lazy_specs import LazySpec
 from finegrad._src.errors import InvalidArgumentError
+from finegrad._src.ops.random import streams
 from finegrad._src.graph.tracing.builder import TensorSpec
-from finegrad._src.ops.random import philox, streams
 from finegrad._src.tensor import Tensor, convert_to_tensor
 
-_M32 = 0xFFFFFFFF
-_BLOCKS = 256                 # Philox blocks (4 values each) drawn per NumPy call
 _ESTIMATION_BATCH = 32        # tf.data's class-distribution estimate: counts per 32 elements
 _SMOOTHING = 10               # ... starting from 10 of each class
-
-
-def _random_seeds(seed):
-    """``tf.data``'s seed pair for a random source (None, None: nondeterministic)."""
-    g = streams.GLOBAL.seed
-    if g is None and seed is None:
-        return None
-    if seed is None:
-        seed = streams._next_op_seed()   # (TensorFlow's op seed: eagerly, the context's)
-    s, s2 = (streams.DEFAULT_GRAPH_SEED if g is None else int(g)), int(seed)
-    if s == 0 and s2 == 0:
-        s2 = 2 ** 31 - 1
-    return s & 0xFFFFFFFFFFFFFFFF, s2 & 0xFFFFFFFFFFFFFFFF
-
-
-def _philox_values(seeds, epoch):
-    """TensorFlow's ``PhiloxRandom(seed, seed2)`` uint32 outputs, one by one, as int64
-    scalars (a later ``epoch`` moves the counter to a fresh stretch)."""
-    s, s2 = seeds
-    key, counter = (s & _M32, s >> 32), [0, epoch & _M32, s2 & _M32, s2 >> 32]
-    start = 0
-    while True:
-        words = philox.blocks(counter, key, _BLOCKS,
-                              np.arange(start, start + _BLOCKS, dtype=np.uint64))
-        start += _BLOCKS
-        for v in words.reshape(-1).astype(np.int64):
-            yield Tensor(np.asarray(v, np.int64))
 
 
 def _distribution(value, fn, name):
@@ -66,20 +38,6 @@ def _acceptance(initial, target):
         return (ratio - lo) / (hi - lo), lo
 
 
-def _estimates(classes, target):
-    """The running class-distribution estimate for each element (updated per 32)."""
-    counts = np.full(target.shape, _SMOOTHING, np.int64)
-    while True:
-        batch = [c for _, c in zip(range(_ESTIMATION_BATCH), classes, strict=False)]
-        if not batch:
-            return
-        valid = [c for c in batch if 0 <= c < counts.size]
-        np.add.at(counts, valid, 1)
-        dist = (counts / counts.sum()).astype(np.float32)
-        for _ in range(_ESTIMATION_BATCH):
-            yield _acceptance(dist, target)
-
-
 class RandomMethods:
     """`Dataset`'s random sources and transformations."""
 
@@ -92,7 +50,8 @@ class RandomMethods:
                name: str | None = None) -> Any:
         """Random int64 scalars in ``[0, 2**32)`` without end. With a seed (``seed`` or a
         global one) they equal ``tf.data``'s values; each iteration repeats them unless
-        ``rerandomize_each_iteration`` (then each iteration is new, not TensorFlow's).
+        ``rerandomize_each_iteration`` (then each iteration takes the next seeds of
+        ``tf.data``'s seed generator, as TensorFlow's does).
 
         >>> import finegrad as fg
         >>> ds = fg.data.Dataset.random(seed=42).take(3)
@@ -100,16 +59,11 @@ class RandomMethods:
         >>> first == [int(x) for x in ds], all(0 <= v < 2 ** 32 for v in first)
         (True, True)
         """
-        seeds = _random_seeds(seed)
-        epochs = [0]
+        seeds = shuffling.iteration_seeds(shuffling.dataset_seeds(seed),
+                                          bool(rerandomize_each_iteration))
 
         def make():
-            epoch = epochs[0] if rerandomize_each_iteration else 0
-            epochs[0] += 1
-            s = seeds
-            if s is None:
-                s = tuple(int(v) for v in np.random.SeedSequence().generate_state(2, np.uint64))
-            return _philox_values(s, epoch)
+            return (Tensor(np.asarray(v, np.int64)) for v in shuffling.philox_u32(next(seeds)))
         return cls(make, TensorSpec((), dtypes.int64), INFINITE_CARDINALITY)
 
     def _class_of(self, class_func):
@@ -127,8 +81,10 @@ class RandomMethods:
         """``(class, element)`` pairs resampled so that the classes (``class_func`` of each
         element, an integer in ``[0, num_classes)``) follow ``target_dist``: ``tf.data``'s
         algorithm (elements rejected at random per class, mixed with unfiltered ones),
-        with ``initial_dist`` known or estimated as the elements go. Seeded draws repeat,
-        but are NumPy's, not TensorFlow's.
+        with ``initial_dist`` known or estimated as the elements go. With ``seed`` or a
+        global seed (`finegrad.random.set_seed`) the elements are ``tf.data``'s: its
+        pipeline (a filter drawing TensorFlow's stateful uniform, `sample_from_datasets`
+        for the mixing) on TensorFlow's random streams.
 
         >>> import finegrad as fg
         >>> ds = fg.data.Dataset.from_tensor_slices([0] * 90 + [1] * 10).repeat(20)
@@ -140,7 +96,7 @@ class RandomMethods:
         fn = "Dataset.rejection_resample"
         target = _distribution(target_dist, fn, "target_dist")
         classify = self._class_of(class_func)
-        fixed = None
+        fixed, static = None, None
         if initial_dist is not None:
             initial = _distribution(initial_dist, fn, "initial_dist")
             if initial.shape != target.shape:
@@ -153,41 +109,79 @@ class RandomMethods:
                 return self.map(lambda *x: (classify(x[0] if len(x) == 1 else x),
                                             x[0] if len(x) == 1 else x))
 
-        def make():
-            return _resampled(self, classify, target, fixed, seed)
-        return type(self)(make, LazySpec(self, make), UNKNOWN_CARDINALITY)
+        return _resample(self, classify, target, fixed, seed, static == 0)
 
 
-def _resampled(dataset, classify, target, fixed, seed):
-    """The elements of `rejection_resample` (``fixed``: the acceptance probabilities and
-    mixing probability from a known initial distribution, or None to estimate them)."""
-    def schedule():
-        if fixed is not None:
-            while True:
-                yield fixed
-        classes = (int(classify(e)._value) for e in dataset._make_iterator())
-        yield from _estimates(classes, target)
+def _with_class(classify):
+    def add(*x):
+        element = x[0] if len(x) == 1 else x
+        return classify(element), element
+    return add
 
-    base = None if seed is None else int(seed)
-    reject_rng = np.random.default_rng(None if base is None else (base, 0))
-    mix_rng = np.random.default_rng(None if base is None else (base, 1))
-    original = dataset._make_iterator()
 
-    def filtered():
-        for element, (accept, _) in zip(dataset._make_iterator(), schedule(), strict=False):
-            c = classify(element)
-            k = int(c._value)
-            if 0 <= k < accept.size and reject_rng.random(dtype=np.float32) < accept[k]:
-                yield (c, element)
-    rest = filtered()
-    for _, m in schedule():
-        if m >= 1 or (m > 0 and mix_rng.random() < m):
-            element = next(original, None)
-            if element is None:
-                return
-            yield (classify(element), element)
-        else:
-            pair = next(rest, None)
-            if pair is None:
-                return
-            yield pair
+def _estimated_acceptance(dataset, classify, target):
+    """``tf.data``'s estimate: class counts (from 10 each) updated per 32 elements, each
+    batch's distribution repeated 32 times, turned into acceptance probabilities."""
+    def update(counts, classes):
+        c = np.asarray(classes._value).reshape(-1)
+        c = c[(c >= 0) & (c < target.size)]
+        counts = counts._value + np.bincount(c, minlength=target.size)
+        dist = (counts / counts.sum()).astype(np.float32)
+        return Tensor(counts), Tensor(np.tile(dist, (_ESTIMATION_BATCH, 1)))
+    start = Tensor(np.full(target.shape, _SMOOTHING, np.int64))
+    dists = dataset.map(lambda *x: classify(x[0] if len(x) == 1 else x)) \
+        .batch(_ESTIMATION_BATCH).scan(start, update).unbatch()
+    accept = dists.map(lambda d: tuple(Tensor(np.asarray(v, np.float32))
+                                       for v in _acceptance(d._value, target)))
+    spec = (TensorSpec(target.shape, dtypes.float32), TensorSpec((), dtypes.float32))
+    return type(dataset)(accept._make_iterator, spec, UNKNOWN_CARDINALITY)   # (known spec)
+
+
+def _resample(dataset, classify, target, fixed, seed, only_filtered):
+    """``tf.data``'s rejection_resample pipeline: each element kept with its class's
+    acceptance probability (a uniform draw of TensorFlow's stateful kernel, fresh per
+    iteration, seeded as the op's), mixed with the unfiltered elements by
+    `sample_from_datasets` with weights (mixing probability, 1 - it)."""
+    cls = type(dataset)
+    if fixed is None:
+        schedule = _estimated_acceptance(dataset, classify, target)
+    else:
+        schedule = cls.from_tensors(tuple(Tensor(np.asarray(v, np.float32)) for v in fixed)) \
+            .repeat()
+    kernel_seeds = _kernel_seeds(seed)
+
+    def gather(probs, data):
+        c = classify(data)
+        k = int(c._value)
+        if not 0 <= k < target.size:
+            raise InvalidArgumentError(f"Dataset.rejection_resample: class {k} is outside "
+                                       f"[0, {target.size})")
+        return c, Tensor(probs[0]._value[k]), data
+    gathered = cls.zip((schedule, dataset)).map(gather)
+
+    def make_filtered():
+        stream = streams.KernelStream(*(kernel_seeds or shuffling.dataset_seeds(None)))
+
+        def keep(triple):
+            return stream.draw("uniform", (), np.float32) < triple[1]._value
+        return resumable.mapped(resumable.filtered(gathered._make_iterator(), keep),
+                                lambda t: (t[0], t[2]))
+    filtered = cls(make_filtered, LazySpec(dataset, make_filtered), UNKNOWN_CARDINALITY)
+    if only_filtered:
+        return filtered
+    mixing = schedule.map(lambda accept, m: Tensor(np.asarray([[m._value, 1 - m._value]],
+                                                              np.float32)))
+    weights = cls(mixing._make_iterator, TensorSpec((1, 2), dtypes.float32), UNKNOWN_CARDINALITY)
+    return cls.sample_from_datasets([dataset.map(_with_class(classify)), filtered],
+                                    weights=weights, seed=seed, stop_on_empty_dataset=True)
+
+
+def _kernel_seeds(seed):
+    """The seeds of the filter's uniform op, which ``tf.data`` traces in a function: with
+    an op seed, TensorFlow's pair; with only a global seed, (global seed, 0), the pair
+    TensorFlow 2.21 was measured to use there; neither: None (nondeterministic)."""
+    g = streams.GLOBAL.seed
+    if seed is None:
+        return None if g is None else (int(g) % streams.MAXINT32, 0)
+    return streams.DEFAULT_GRAPH_SEED if g is None else int(g) % streams.MAXINT32, \
+        int(seed) % streams.MAXINT32

@@ -12,10 +12,11 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from finegrad._src import dtypes
-from finegrad._src.data import resumable, structure
+from finegrad._src.data import resumable, resumable_regroup, structure
 from finegrad._src.data.cardinality import INFINITE_CARDINALITY, UNKNOWN_CARDINALITY
 from finegrad._src.data.lazy_specs import LazySpec, SpecMap
 from finegrad._src.errors import InvalidArgumentError
+from finegrad._src.ops.random.sampling import stateless_categorical
 from finegrad._src.graph.tracing.builder import TensorSpec
 from finegrad._src.tensor import Tensor, convert_to_tensor
 
@@ -48,27 +49,6 @@ def _positive(value, fn, name, allow_zero=False):
     return int(v)
 
 
-def _windows(it, size, shift, stride, drop_remainder):
-    """Lists of ``size`` elements ``stride`` apart, starting every ``shift`` elements."""
-    span = (size - 1) * stride + 1
-    buffer, exhausted = [], False
-    while True:
-        while not exhausted and len(buffer) < span:
-            nxt = next(it, _END)
-            exhausted = nxt is _END
-            if not exhausted:
-                buffer.append(nxt)
-        if not buffer or (exhausted and len(buffer) < span and drop_remainder):
-            return
-        yield buffer[::stride][:size]
-        if shift <= len(buffer):
-            buffer = buffer[shift:]
-        else:
-            for _ in itertools.islice(it, shift - len(buffer)):
-                pass
-            buffer = []
-
-
 _END = object()
 
 
@@ -94,6 +74,8 @@ class RegroupingMethods:
     if TYPE_CHECKING:   # a mixin of `Dataset`: its constructor and attributes, to the checker
         def __init__(self, *args: Any, **kwargs: Any) -> None: ...
         def __getattr__(self, name: str) -> Any: ...
+        random: Any   # (Dataset's sources, used by sample_from_datasets)
+        zip: Any
 
     def _sub_dataset(self, elements, spec):
         return type(self)(lambda: iter(elements), spec, len(elements))
@@ -116,12 +98,15 @@ class RegroupingMethods:
         shift = size if shift is None else _positive(shift, "window", "shift")
         stride = _positive(stride, "window", "stride")
 
+        def as_datasets(win):
+            columns = zip(*[structure.flatten(e) for e in win], strict=True)
+            specs = structure.flatten(self.element_spec)
+            return structure.pack(win[0], [self._sub_dataset(list(c), s)
+                                           for c, s in zip(columns, specs, strict=True)])
+
         def make():
-            for win in _windows(self._make_iterator(), size, shift, stride, drop_remainder):
-                columns = zip(*[structure.flatten(e) for e in win], strict=True)
-                specs = structure.flatten(self.element_spec)
-                yield structure.pack(win[0], [self._sub_dataset(list(c), s)
-                                              for c, s in zip(columns, specs, strict=True)])
+            return resumable.mapped(resumable_regroup.windows(
+                self._make_iterator(), size, shift, stride, drop_remainder), as_datasets)
         return type(self)(make, SpecMap(self, lambda s: structure.map_structure(DatasetSpec,
                                                                                 s)),
                           _window_card(self._cardinality, size, shift, stride,
@@ -152,15 +137,10 @@ class RegroupingMethods:
                 Tensor(np.int64(key))))._value))
 
         def make():
-            groups: dict = {}
-            for element in self._make_iterator():
-                key = _key_of(key_func, element)
-                group = groups.setdefault(key, [])
-                group.append(element)
-                if len(group) >= _positive(size_of(key), "group_by_window", "window_size"):
-                    yield from self._reduce_group(reduce_func, key, groups.pop(key))
-            for key in sorted(groups):
-                yield from self._reduce_group(reduce_func, key, groups[key])
+            return resumable_regroup.grouped(
+                self._make_iterator(), lambda element: _key_of(key_func, element),
+                lambda key: _positive(size_of(key), "group_by_window", "window_size"),
+                lambda key, elements: self._reduce_group(reduce_func, key, elements))
         return type(self)(make, LazySpec(self, make), UNKNOWN_CARDINALITY)
 
     def _reduce_group(self, reduce_func, key, elements):
@@ -235,15 +215,15 @@ class RegroupingMethods:
         fn = "Dataset.scan"
         initial = structure.to_tensors(initial_state, fn)
 
+        def step(state, element):
+            out = scan_func(state, element)
+            if not isinstance(out, tuple) or len(out) != 2:
+                raise TypeError(f"{fn}: scan_func must return a pair (new_state, "
+                                f"output_element), got {type(out).__name__}")
+            return structure.to_tensors(out[0], fn), structure.to_tensors(out[1], fn)
+
         def make():
-            state = initial
-            for element in resumable.guarded(self._make_iterator()):
-                out = scan_func(state, element)
-                if not isinstance(out, tuple) or len(out) != 2:
-                    raise TypeError(f"{fn}: scan_func must return a pair (new_state, "
-                                    f"output_element), got {type(out).__name__}")
-                state = structure.to_tensors(out[0], fn)
-                yield structure.to_tensors(out[1], fn)
+            return resumable.scanned(self._make_iterator(), initial, step)
         return type(self)(make, LazySpec(self, make), self._cardinality)
 
     def take_while(self, predicate: Any, name: str | None = None) -> Any:
@@ -254,10 +234,9 @@ class RegroupingMethods:
         [0, 1, 2]
         """
         def make():
-            for element in resumable.guarded(self._make_iterator()):
-                if not bool(convert_to_tensor(structure.call_with(predicate, element))._value):
-                    return
-                yield element
+            return resumable.taken_while(
+                self._make_iterator(),
+                lambda e: bool(convert_to_tensor(structure.call_with(predicate, e))._value))
         return type(self)(make, self._element_spec, UNKNOWN_CARDINALITY)
 
     def shard(self, num_shards: Any, index: Any, name: str | None = None) -> Any:
@@ -277,7 +256,7 @@ class RegroupingMethods:
                                        f"index={index}, num_shards={num}")
         card = self._cardinality
         card = card if card < 0 else max(0, (card - index + num - 1) // num)
-        return self._index_wrapped(lambda make: itertools.islice(make(), index, None, num),
+        return self._index_wrapped(lambda make: resumable_regroup.sharded(make(), num, index),
                                    self._element_spec, card)
 
     def unique(self, name: str | None = None) -> Any:
@@ -298,12 +277,7 @@ class RegroupingMethods:
                             f"got {spec!r}")
 
         def make():
-            seen = set()
-            for element in self._make_iterator():
-                key = element._value.item()
-                if key not in seen:
-                    seen.add(key)
-                    yield element
+            return resumable_regroup.unique(self._make_iterator())
         return type(self)(make, spec, UNKNOWN_CARDINALITY)
 
     def rebatch(self, batch_size: Any, drop_remainder: bool = False,
@@ -314,7 +288,11 @@ class RegroupingMethods:
         >>> [b.numpy().tolist() for b in fg.data.Dataset.range(5).batch(2).rebatch(3)]
         [[0, 1, 2], [3, 4]]
         """
-        return self.unbatch().batch(batch_size, drop_remainder=drop_remainder)
+        size = _positive(batch_size, "rebatch", "batch_size")
+        like = self.unbatch().batch(size, drop_remainder=drop_remainder)   # (spec, count)
+        return type(self)(lambda: resumable_regroup.rebatched(self._make_iterator(), size,
+                                                              drop_remainder),
+                          like._element_spec, like._cardinality)
 
     def get_single_element(self, name: str | None = None) -> Any:
         """The dataset's only element.
@@ -374,17 +352,9 @@ class RegroupingMethods:
                             f"scalar `tf.int64` tensors but are {spec!r}.")
 
         def make():
-            its = [d._make_iterator() for d in datasets]
-            for choice in choice_dataset._make_iterator():
-                i = int(choice._value)
-                if not 0 <= i < len(its):
-                    raise InvalidArgumentError(f"Dataset.choose_from_datasets: choice {i} is "
-                                               f"outside [0, {len(its)})")
-                element = next(its[i], _END)
-                if element is not _END:
-                    yield element
-                elif stop_on_empty_dataset:
-                    return
+            return resumable.directed(choice_dataset._make_iterator(),
+                                      [d._make_iterator() for d in datasets],
+                                      stop_on_empty_dataset, "Dataset.choose_from_datasets")
         return cls(make, datasets[0]._element_spec, UNKNOWN_CARDINALITY)
 
     @classmethod
@@ -393,31 +363,74 @@ class RegroupingMethods:
                              rerandomize_each_iteration: Any = None) -> Any:
         """Elements drawn from ``datasets`` at random with probabilities ``weights`` (equal
         by default); an exhausted dataset is dropped from the draw (or ends the result with
-        ``stop_on_empty_dataset``). Seeded draws repeat, but are NumPy's, not ``tf.data``'s.
+        ``stop_on_empty_dataset``). The draws are ``tf.data``'s for the same seeds: a
+        stateless categorical draw over ``log(weights)`` per element, seeded by pairs of
+        `random`'s values (``seed``, ``rerandomize_each_iteration``; a global seed applies).
+        ``weights`` may be a dataset of weight vectors, one per draw.
 
         >>> import finegrad as fg
+        >>> fg.random.set_seed(None)     # no global seed: the op seed alone (as TF)
         >>> ds = fg.data.Dataset.sample_from_datasets(
         ...     [fg.data.Dataset.range(3), fg.data.Dataset.range(10, 12)], seed=1)
-        >>> sorted(int(x) for x in ds)
-        [0, 1, 2, 10, 11]
+        >>> [int(x) for x in ds]
+        [10, 0, 1, 2, 11]
+
+        Raises:
+            ValueError: when ``datasets`` is empty or ``weights`` has another length.
+            TypeError: when ``weights`` are not float32 or float64.
         """
-        datasets = list(datasets)
-        p = np.full(len(datasets), 1.0) if weights is None else \
-            np.asarray(convert_to_tensor(weights)._value, np.float64)
-        if p.shape != (len(datasets),) or np.any(p < 0) or p.sum() <= 0:
-            raise ValueError(f"Dataset.sample_from_datasets: weights must be {len(datasets)} "
-                             f"non-negative numbers with a positive sum, got {weights!r}")
+        fn = "Dataset.sample_from_datasets"
+        datasets, logits = _sampling_logits(list(datasets), weights, fn)
+        if len(datasets) == 1 and logits is not None:
+            return datasets[0]
+        seeds = cls.random(seed=seed, rerandomize_each_iteration=rerandomize_each_iteration) \
+            .batch(2)
+        if logits is None:     # weights: a dataset of weight vectors
+            selector = cls.zip(weights, seeds).map(
+                lambda w, s: _categorical(log_weights(w), s))
+        else:
+            selector = seeds.map(lambda s: _categorical(logits, s))
 
         def make():
-            rng = np.random.default_rng(seed)
-            its, live = [d._make_iterator() for d in datasets], p.copy()
-            while live.sum() > 0:
-                i = int(rng.choice(len(its), p=live / live.sum()))
-                element = next(its[i], _END)
-                if element is not _END:
-                    yield element
-                elif stop_on_empty_dataset:
-                    return
-                else:
-                    live[i] = 0.0
+            return resumable.directed(selector._make_iterator(),
+                                      [d._make_iterator() for d in datasets],
+                                      stop_on_empty_dataset, fn)
         return cls(make, datasets[0]._element_spec, UNKNOWN_CARDINALITY)
+
+
+def log_weights(w: Any) -> Any:
+    """``log`` of a weight vector, as a (1, n) logits row."""
+    w = convert_to_tensor(w)
+    with np.errstate(divide="ignore"):
+        return Tensor(np.log(np.asarray(w._value)).reshape(1, -1))
+
+
+def _categorical(logits, seed):
+    return Tensor(np.asarray(stateless_categorical(logits, 1, seed=seed)._value[0, 0],
+                             np.int64))
+
+
+def _sampling_logits(datasets, weights, fn):
+    """The datasets to sample and the (1, n) logits of constant ``weights`` (None for a
+    dataset of weights): as ``tf.data``, a list of weights drops the datasets of weight
+    zero; weights must be float32 or float64."""
+    if not datasets:
+        raise ValueError(f"{fn}: datasets must not be empty")
+    if weights is None:
+        return datasets, Tensor(np.ones((1, len(datasets)), np.float32))
+    if isinstance(weights, RegroupingMethods):
+        return datasets, None
+    if not isinstance(weights, Tensor):
+        if len(weights) != len(datasets):
+            raise ValueError(f"{fn}: weights must have one entry per dataset, got "
+                             f"{len(weights)} for {len(datasets)} datasets")
+        kept = [(d, w) for d, w in zip(datasets, weights, strict=True) if w > 0]
+        datasets, weights = ([d for d, _ in kept], [w for _, w in kept]) if kept else \
+            ([datasets[0].take(0)], [1.])
+    w = convert_to_tensor(weights)
+    if w.dtype not in (dtypes.float32, dtypes.float64):
+        raise TypeError(f"{fn}: weights must be float32 or float64, got {w.dtype.name}")
+    if tuple(w.shape) != (len(datasets),):
+        raise ValueError(f"{fn}: weights must have shape ({len(datasets)},), got "
+                         f"{tuple(w.shape)}")
+    return datasets, log_weights(w)

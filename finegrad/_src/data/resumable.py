@@ -2,15 +2,17 @@
 
 ``tf.data`` keeps each stage's position when an element fails: ``ignore_errors`` asks again
 and the stages go on from the next input element. A Python generator that raised is
-finished, so the stages that commonly raise (`map`, `filter`, `from_generator`) and the
-common ones between them and ``ignore_errors`` (`batch`, `padded_batch`, `repeat`,
-`enumerate`, `zip`, `take`, `skip`, `prefetch`, another ``ignore_errors``) iterate with
-`Resumable`, which stays usable after an element raised; the generator stages `shuffle`,
-`cache`, `concatenate`, `interleave`, `unbatch`, `scan` and `take_while` read their input
-through `guarded`, which drops a failed element before the generator sees it.
-An error that passed through any other stage (a generator, such as `batch`'s) left that
-stage finished: ``ignore_errors`` then raises `UnimplementedError` rather than end the
-dataset early.
+finished, so the stages iterate with `Resumable`, which stays usable after an element
+raised, and each keeps ``tf.data``'s state across the error: `map`, `filter`,
+`from_generator`, `batch`, `padded_batch`, `repeat`, `enumerate`, `zip`, `take`, `skip`,
+`prefetch`, `interleave`, `flat_map`, `scan`, `take_while`, `choose_from_datasets`,
+`sample_from_datasets` (and `rejection_resample`, made of these), another
+``ignore_errors``, and (``resumable_regroup``) `window`, `shard`, `group_by_window`,
+`bucket_by_sequence_length`, `unique` and `rebatch`. The generator stages `shuffle`,
+`cache`, `concatenate` and `unbatch` read their input through `guarded`, which drops a
+failed element before the generator sees it. An error raised inside any other generator
+stage left it finished: ``ignore_errors`` then raises `UnimplementedError` rather than
+end the dataset early.
 """
 from __future__ import annotations
 
@@ -18,7 +20,7 @@ import logging
 import threading
 from typing import Any
 
-from finegrad._src.errors import UnimplementedError
+from finegrad._src.errors import InvalidArgumentError, UnimplementedError
 
 
 class Resumable:
@@ -51,6 +53,7 @@ class Resumable:
             raise
 
 
+_END = object()
 _IGNORING = threading.local()     # .stack: the log_warning of each active ignore_errors
 
 
@@ -108,9 +111,7 @@ def ignoring_errors(it: Any, log_warning: bool) -> Any:
                     raise UnimplementedError(
                         f"Dataset.ignore_errors: an element raised {type(e).__name__} "
                         f"inside a transformation that finegrad cannot resume after an error "
-                        f"(map, filter, from_generator, batch, repeat, enumerate, take, skip, "
-                        f"prefetch, shuffle, cache, concatenate, interleave, flat_map, unbatch, "
-                        f"padded_batch, scan, take_while and zip can); "
+                        f"(see finegrad._src.data.resumable for those that can); "
                         f"apply ignore_errors directly after the transformation that raises"
                     ) from e
                 if log_warning:
@@ -197,43 +198,155 @@ def batched(it: Any, size: int, drop_remainder: bool, stack: Any,
     return Resumable(step, it)
 
 
-def repeated(make_iterator: Any, n: int) -> Resumable:
-    """The elements of ``make_iterator()`` ``n`` times over (forever when negative); an
-    empty pass ends it."""
-    state = {"rounds": 0, "fresh": True, "over": False}
+def repeated(make_iterator: Any, n: int, spare: bool = False) -> Resumable:
+    """The elements of ``make_iterator()`` ``n`` times over (forever when negative; then
+    an empty pass ends it). As ``tf.data``'s repeat, a finite one starts its input at once
+    and each next pass as the last ends; with ``spare`` also one after the last pass,
+    dropped (which moves a shuffle upstream on to its next seeds)."""
+    state = {"rounds": 0, "fresh": True, "over": n == 0}
 
     def step(r):
         while not state["over"]:
             if r._input is None:
-                if 0 <= n <= state["rounds"]:
-                    break
                 r._input, state["fresh"] = make_iterator(), True
             try:
                 element = r.pull()
             except StopIteration:
-                r._input, state["rounds"] = None, state["rounds"] + 1
-                state["over"] = state["fresh"]
+                state["rounds"] += 1
+                finished = 0 <= n <= state["rounds"]
+                r._input = None
+                if n > 0 and (spare or not finished):
+                    following = make_iterator()
+                    if finished:
+                        _close(following)
+                    else:
+                        r._input, state["fresh"] = following, True
+                state["over"] = finished or (n < 0 and state["fresh"])
                 continue
             state["fresh"] = False
             return element
         raise StopIteration
-    return Resumable(step, None)
+    return Resumable(step, make_iterator() if n > 0 else None)
 
 
 def zipped(its: list, pack: Any) -> Resumable:
     """Tuples (``pack``) of one element of each iterator, as long as the shortest; as in
-    ``tf.data``, an error from one input loses the elements already taken from the inputs
-    before it in that step."""
+    ``tf.data``, every input is read at each step, and an error from one loses the
+    elements the others gave in that step."""
     def step(r):
-        elements = []
+        elements, error = [], None
         for it in its:
             try:
                 elements.append(next(it))
             except StopIteration:
                 raise
-            except Exception:
+            except Exception as e:
                 if not isinstance(it, Resumable) or it.broken:
                     r.broken = True
-                raise
+                    raise
+                error = error or e
+        if error is not None:
+            raise error
         return pack(elements)
     return Resumable(step, None)
+
+
+def _close(it: Any) -> None:
+    close = getattr(it, "close", None)
+    if close is not None:
+        close()
+
+
+def directed(selector: Any, its: list, stop_on_empty: bool, fn: str) -> Resumable:
+    """``tf.data``'s directed interleave: for each index ``selector`` gives, the next
+    element of that input; an exhausted input is passed over (its later choices skipped)
+    or, with ``stop_on_empty``, ends the result, which also ends when every input is."""
+    active = [True] * len(its)
+
+    def step(r):
+        while any(active):
+            i = int(r.pull()._value)
+            if not 0 <= i < len(its):
+                raise InvalidArgumentError(f"{fn}: selected index {i} is outside "
+                                           f"[0, {len(its)})")
+            if not active[i]:
+                continue
+            try:
+                return next(its[i])
+            except StopIteration:
+                pass
+            except Exception:
+                if not isinstance(its[i], Resumable) or its[i].broken:
+                    r.broken = True
+                raise
+            active[i] = False
+            if stop_on_empty:
+                active[:] = [False] * len(its)
+        raise StopIteration
+    return Resumable(step, selector)
+
+
+def interleaved(it: Any, open_iterator: Any, cycle: int, block: int) -> Resumable:
+    """``tf.data``'s interleave: ``cycle`` slots visited in turn, ``block`` elements from
+    each; an empty slot opens ``open_iterator(next input element)`` when its turn comes, an
+    exhausted one is emptied and the turn passes on. An error (from the input, from
+    ``open_iterator`` or from a slot) leaves the position as it was, so the same slot is
+    asked again."""
+    slots: list = [None] * cycle
+    pos = {"i": 0, "taken": 0, "open": 0, "ended": False}
+
+    def advance():
+        pos["i"], pos["taken"] = (pos["i"] + 1) % cycle, 0
+
+    def step(r):
+        while not pos["ended"] or pos["open"]:
+            i = pos["i"]
+            if slots[i] is not None:
+                element = next(slots[i], _END)
+                if element is not _END:
+                    pos["taken"] += 1
+                    if pos["taken"] == block:
+                        advance()
+                    return element
+                slots[i] = None
+                pos["open"] -= 1
+                advance()
+            elif not pos["ended"]:
+                try:
+                    element = r.pull()
+                except StopIteration:
+                    pos["ended"] = True
+                    continue
+                slots[i] = open_iterator(element)
+                pos["open"] += 1
+            else:
+                advance()
+        raise StopIteration
+    return Resumable(step, it)
+
+
+def scanned(it: Any, initial: Any, step_fn: Any) -> Resumable:
+    """The outputs of ``step_fn(state, element) -> (state, output)`` from ``initial``; an
+    error leaves the state as it was."""
+    state = [initial]
+
+    def step(r):
+        state[0], out = step_fn(state[0], r.pull())
+        return out
+    return Resumable(step, it)
+
+
+def taken_while(it: Any, keep: Any) -> Resumable:
+    """The elements up to the first for which ``keep`` is false; an element whose
+    ``keep`` raised is dropped with the error."""
+    over = [False]
+
+    def step(r):
+        if over[0]:
+            raise StopIteration
+        element = r.pull()
+        if not keep(element):
+            over[0] = True
+            raise StopIteration
+        return element
+    return Resumable(step, it)

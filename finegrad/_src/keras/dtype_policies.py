@@ -135,6 +135,25 @@ class GPTQDTypePolicy(QuantizedDTypePolicy):
         self.weight_bits, self.group_size = int(parts[1]), int(parts[2])
 
 
+class AWQDTypePolicy(QuantizedDTypePolicy):
+    """AWQ's policy, ``"awq/4/<group_size>_from_<source>"`` (AWQ has 4 bits only).
+
+    >>> AWQDTypePolicy("awq/4/-1", "float32").group_size
+    -1
+    """
+
+    def __init__(self, mode: str, source_name: Any = None) -> None:
+        parts = str(mode).split("/")
+        ok = len(parts) == 3 and parts[0] == "awq" and all(
+            p.lstrip("-").isdigit() for p in parts[1:])
+        if not ok or int(parts[1]) != 4 or int(parts[2]) < -1 or int(parts[2]) == 0:
+            raise ValueError(f"keras.dtype_policies.AWQDTypePolicy: Invalid mode. Expected "
+                             f"format 'awq/<weight_bits>/<group_size>' (4 bits; group size "
+                             f"-1 or positive), but got '{mode}'.")
+        super().__init__(mode, source_name)
+        self.weight_bits, self.group_size = int(parts[1]), int(parts[2])
+
+
 class QuantizedFloat8DTypePolicy(QuantizedDTypePolicy):
     """float8's policy, with the length of its amax histories (1024 by default)."""
 
@@ -154,7 +173,8 @@ class QuantizedFloat8DTypePolicy(QuantizedDTypePolicy):
 
 
 _QUANTIZED = {c.__name__: c for c in (QuantizedDTypePolicy, Int4DTypePolicy,
-                                      QuantizedFloat8DTypePolicy, GPTQDTypePolicy)}
+                                      QuantizedFloat8DTypePolicy, GPTQDTypePolicy,
+                                      AWQDTypePolicy)}
 
 
 def quantized_policy(name: str) -> Any:
@@ -164,6 +184,8 @@ def quantized_policy(name: str) -> Any:
         return Int4DTypePolicy(mode, source)
     if mode.startswith("gptq/"):
         return GPTQDTypePolicy(mode, source)
+    if mode.startswith("awq/"):
+        return AWQDTypePolicy(mode, source)
     if mode == "float8":
         return QuantizedFloat8DTypePolicy(mode, source)
     return QuantizedDTypePolicy(mode, source)

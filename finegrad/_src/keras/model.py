@@ -16,7 +16,7 @@ import warnings
 from finegrad._src import nest
 from finegrad._src.graph.tracing.builder import TensorSpec
 from finegrad._src.graph.tracing.function import function
-from finegrad._src.keras import (export, functional, gptq_calibration, model_config,
+from finegrad._src.keras import (calibration, export, functional, model_config,
                                  model_files, quantizers, saving, summary)
 from finegrad._src.keras.layer import _as_shape as as_shape, _shape_of as input_shape_of
 from finegrad._src.keras.object_serialization import json_default, serialize_keras_object
@@ -204,15 +204,16 @@ class Model(Trainer, Layer):
     def quantize(self, mode: Any = None, config: Any = None, filters: Any = None,
                  **kwargs: Any) -> None:
         """Quantize every layer that can be (`Dense`, `EinsumDense`, `Embedding`) in
-        ``"int8"``, ``"int4"`` or ``"float8"`` (or as a ``keras.quantizers`` config says),
-        as Keras's ``Model.quantize``; ``filters`` (a regex on layer names, a list of them,
-        or a callable on the layer) picks the layers. A layer without the mode is skipped
-        with a warning; the traced steps are made again.
+        ``"int8"``, ``"int4"`` or ``"float8"`` (or as a ``keras.quantizers`` config says, its
+        custom quantizers included), as Keras's ``Model.quantize``; ``"gptq"`` and ``"awq"``
+        (with their `GPTQConfig` / `AWQConfig`) then calibrate the layers block by block on
+        the config's dataset (`calibration`). ``filters`` (a regex on layer names, a list of
+        them, or a callable on the layer) picks the layers. A layer without the mode is
+        skipped with a warning; the traced steps are made again.
 
         Raises:
-            ValueError: for an unknown mode or config, bad filters, or when no layer could
-                be quantized.
-            NotImplementedError: for "gptq" and "awq" (not implemented in finegrad.keras).
+            ValueError: for an unknown mode or config, bad filters, when no layer could be
+                quantized, or (GPTQ, AWQ) without a structure, a dataset or a tokenizer.
         """
         where = f"{type(self).__name__}.quantize"
         type_check = kwargs.pop("type_check", True)
@@ -237,8 +238,8 @@ class Model(Trainer, Layer):
         if not done:
             raise ValueError(f"{where}: could not quantize any layer with mode="
                              f"{config.mode!r}; Dense, EinsumDense and Embedding support it")
-        if config.mode == "gptq":
-            gptq_calibration.calibrate(self, config, lambda layer: _picked(layer, filters))
+        if config.mode in ("gptq", "awq"):
+            calibration.calibrate(self, config, lambda layer: _picked(layer, filters))
         self.train_function = self.test_function = self.predict_function = None
 
     def save_weights(self, filepath: Any, overwrite: Any = True) -> Any:

@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from finegrad._src.ad.custom import custom_gradient
+from finegrad._src.keras import registration
 from finegrad._src.ops.array.bitcast import bitcast
 from finegrad._src.ops.array.gather import gather
 from finegrad._src.ops.array.structural import cast, concat, convert_to_tensor, reshape, stack
@@ -31,27 +32,102 @@ from finegrad._src.ops.math.elementwise import where
 from finegrad._src.ops.math.reductions import reduce_max
 
 QUANTIZATION_MODES = ("int8", "float8", "int4", "gptq", "awq")
-IMPLEMENTED_MODES = ("int8", "int4", "float8", "gptq")
 EPSILON = 1e-7   # Keras's backend.epsilon() in its quantizers
 # float8 formats: (largest finite value, mantissa bits, smallest normal exponent)
 FLOAT8 = {"float8_e4m3fn": (448.0, 3, -6), "float8_e5m2": (57344.0, 2, -14)}
 
 
-class AbsMaxQuantizer:
-    """Keras's abs-max quantizer: ``scale = value_range[1] / (max |x| + epsilon)`` along an
-    axis, values ``clip(round(x * scale), *value_range)``. Only its configuration is used
-    here (the default activation quantizer of an int8 config).
+class Quantizer:
+    """The base of Keras's quantizers: ``__call__`` maps a tensor to its quantized form (a
+    weight or activation quantizer returns ``(values, scale)``, ``x ~ values / scale``); a
+    subclass gives ``get_config`` to be saved (and registers itself to be loaded).
+
+    >>> Quantizer().output_dtype
+    'int8'
+    """
+
+    def __init__(self, output_dtype: str = "int8") -> None:
+        self.output_dtype = output_dtype
+
+    def __call__(self, x: Any) -> Any:
+        return x
+
+    @classmethod
+    def from_config(cls, config: dict) -> Any:
+        return cls(**config)
+
+    def get_config(self) -> dict:
+        raise NotImplementedError(f"{self} does not implement get_config()")
+
+
+def as_numpy(x: Any) -> Any:
+    """``x`` (a tensor, variable or array) as a NumPy array."""
+    return x.numpy() if hasattr(x, "numpy") else np.asarray(x)
+
+
+def abs_max_quantize(inputs: Any, axis: Any, value_range: Any = (-127, 127),
+                     dtype: str = "int8", epsilon: float = EPSILON,
+                     to_numpy: bool = False) -> tuple[Any, Any]:
+    """``(values, scale)``: ``scale = value_range[1] / (max |x| + epsilon)`` along ``axis``
+    (kept dims, in the inputs' dtype), ``values = clip(round(x * scale), *value_range)`` as
+    ``dtype``; ``to_numpy``: computed in NumPy (Keras's host path for weights).
+
+    >>> import finegrad as fg
+    >>> values, scale = abs_max_quantize(fg.constant([[0.5, -1.0]]), -1)
+    >>> values.numpy().tolist()
+    [[63, -127]]
+    """
+    if to_numpy:
+        x = as_numpy(inputs)
+        axis = tuple(axis) if isinstance(axis, (list, tuple)) else axis
+        scale = np.divide(value_range[1], np.add(np.max(np.abs(x), axis=axis, keepdims=True),
+                                                 epsilon))
+        values = np.clip(np.round(np.multiply(x, scale)), value_range[0], value_range[1])
+        return convert_to_tensor(values.astype(dtype)), \
+            convert_to_tensor(np.asarray(scale).astype(x.dtype))
+    x = convert_to_tensor(inputs)
+    axis = list(axis) if isinstance(axis, tuple) else axis
+    scale = cast(value_range[1] / (reduce_max(ew.abs(x), axis=axis, keepdims=True) + epsilon),
+                 x.dtype)
+    values = minimum(maximum(ew.round(x * scale), float(value_range[0])), float(value_range[1]))
+    return cast(values, dtype), scale
+
+
+def integer_product(product: Any, xq: Any, k: Any) -> Any:
+    """``product(xq, k)`` of quantized inputs and an int kernel: in int32 for integer
+    inputs (Keras's int8 x int8 product), else in the inputs' dtype."""
+    if xq.dtype.is_integer:
+        return product(cast(xq, "int32"), cast(k, "int32"))
+    return product(xq, cast(k, xq.dtype))
+
+
+class AbsMaxQuantizer(Quantizer):
+    """Keras's abs-max quantizer (`abs_max_quantize`) along ``axis`` (the call's ``axis``,
+    else the constructor's, else -1): the default weight quantizer of int8 and int4 (per
+    output unit) and the default activation quantizer of int8.
 
     >>> AbsMaxQuantizer().get_config()["value_range"]
     (-127, 127)
+
+    Raises:
+        ValueError: for an int8 ``output_dtype`` with a ``value_range`` outside [-128, 127].
     """
 
     def __init__(self, axis: Any = None, value_range: Any = (-127, 127), epsilon: float = EPSILON,
                  output_dtype: str = "int8") -> None:
+        super().__init__(output_dtype)
         self.axis = None if axis is None else tuple([axis] if isinstance(axis, int) else axis)
         self.value_range = tuple(value_range)
         self.epsilon = epsilon
-        self.output_dtype = output_dtype
+        if output_dtype == "int8" and (value_range[0] < -128 or value_range[1] > 127):
+            raise ValueError(f"keras.quantizers.AbsMaxQuantizer: Quantizer with "
+                             f"output_dtype='int8' requires value_range to be within the "
+                             f"interval [-128, 127]. Received: value_range={value_range}")
+
+    def __call__(self, x: Any, axis: Any = None, to_numpy: bool = False) -> Any:
+        axis = self.axis if axis is None else axis
+        return abs_max_quantize(x, -1 if axis is None else axis, self.value_range,
+                                self.output_dtype, self.epsilon, to_numpy)
 
     def get_config(self) -> dict:
         config: dict[str, Any] = {"value_range": self.value_range, "epsilon": self.epsilon,
@@ -59,14 +135,6 @@ class AbsMaxQuantizer:
         if self.axis is not None:
             config["axis"] = self.axis
         return config
-
-    @classmethod
-    def from_config(cls, config: dict) -> AbsMaxQuantizer:
-        return cls(**config)
-
-    def is_default_activation_quantizer(self) -> bool:
-        return self.value_range == (-127, 127) and self.epsilon == EPSILON and \
-            self.axis in (None, (-1,)) and self.output_dtype == "int8"
 
 
 class QuantizationConfig:
@@ -103,6 +171,11 @@ class Int8QuantizationConfig(QuantizationConfig):
         if isinstance(activation_quantizer, str) and activation_quantizer == "default":
             activation_quantizer = AbsMaxQuantizer()
         super().__init__(weight_quantizer, activation_quantizer)
+        if weight_quantizer is not None and weight_quantizer.output_dtype != "int8":
+            raise ValueError(f"keras.quantizers.Int8QuantizationConfig: "
+                             f"Int8QuantizationConfig requires a weight_quantizer with "
+                             f"output_dtype='int8'. Received: "
+                             f"output_dtype={weight_quantizer.output_dtype}")
 
 
 class Int4QuantizationConfig(QuantizationConfig):
@@ -130,6 +203,13 @@ class Int4QuantizationConfig(QuantizationConfig):
                              f"quantization (block_size > 0) does not support custom "
                              f"quantizers. Received: block_size={block_size}")
         self.block_size = block_size
+        for field, want in (("value_range", (-8, 7)), ("output_dtype", "int8")):
+            got = getattr(weight_quantizer, field, want)
+            if weight_quantizer is not None and \
+                    (tuple(got) if field == "value_range" else got) != want:
+                raise ValueError(f"keras.quantizers.Int4QuantizationConfig: "
+                                 f"Int4QuantizationConfig requires a weight_quantizer with "
+                                 f"{field}={want!r}. Received: {field}={got!r}")
 
     def get_config(self) -> dict:
         return dict(super().get_config(), block_size=self.block_size)
@@ -221,35 +301,108 @@ class GPTQConfig(QuantizationConfig):
         return f"gptq/{self.weight_bits}/{self.group_size}"
 
 
-_CLASSES = {c.__name__: c for c in (AbsMaxQuantizer, Int8QuantizationConfig,
+class AWQConfig(QuantizationConfig):
+    """AWQ (activation-aware, post-training, layer by layer): each Dense/EinsumDense kernel
+    of the ``quantization_layer_structure``'s blocks is scaled per input channel by the
+    scales a grid search of ``num_grid_points`` ratios picks from the largest calibration
+    input magnitudes, then quantized to 4 bits (groups of ``group_size`` inputs, -1: per
+    output unit). ``dataset`` and ``tokenizer`` as `GPTQConfig`'s.
+
+    >>> AWQConfig(dataset=[[1, 2]], tokenizer=None, group_size=-1).dtype_policy_string()
+    'awq/4/-1'
+    """
+
+    mode = "awq"
+
+    def __init__(self, dataset: Any, tokenizer: Any, *, weight_bits: int = 4,
+                 num_samples: int = 128, sequence_length: int = 512, group_size: int = 128,
+                 num_grid_points: int = 20, quantization_layer_structure: Any = None) -> None:
+        super().__init__()
+        for bad, message in ((weight_bits != 4, f"AWQ only supports 4-bit quantization. "
+                                                f"Received weight_bits={weight_bits}."),
+                             (num_samples <= 0, "num_samples must be a positive integer."),
+                             (sequence_length <= 0,
+                              "sequence_length must be a positive integer."),
+                             (group_size < -1 or group_size == 0,
+                              f"Invalid group_size. Supported values are -1 (per-channel) "
+                              f"or a positive integer, but got {group_size}."),
+                             (num_grid_points <= 0,
+                              "num_grid_points must be a positive integer.")):
+            if bad:
+                raise ValueError(f"keras.quantizers.AWQConfig: {message}")
+        self.dataset, self.tokenizer = dataset, tokenizer
+        self.weight_bits, self.num_samples = weight_bits, num_samples
+        self.sequence_length, self.group_size = sequence_length, group_size
+        self.num_grid_points = num_grid_points
+        self.quantization_layer_structure = quantization_layer_structure
+
+    def get_config(self) -> dict:
+        return {"dataset": None, "tokenizer": None, "weight_bits": self.weight_bits,
+                "num_samples": self.num_samples, "sequence_length": self.sequence_length,
+                "group_size": self.group_size, "num_grid_points": self.num_grid_points,
+                "quantization_layer_structure": None}    # (as GPTQConfig's)
+
+    @classmethod
+    def from_config(cls, config: dict) -> Any:
+        return cls(**config)
+
+    def dtype_policy_string(self) -> str:
+        return f"awq/{self.weight_bits}/{self.group_size}"
+
+
+_CLASSES = {c.__name__: c for c in (Quantizer, AbsMaxQuantizer, Int8QuantizationConfig,
                                     Int4QuantizationConfig, Float8QuantizationConfig,
-                                    GPTQConfig)}
+                                    GPTQConfig, AWQConfig)}
+
+
+def _builtin(cls: type) -> bool:
+    return _CLASSES.get(cls.__name__) is cls
 
 
 def serialize(obj: Any) -> Any:
-    """Keras's serialized form of a quantizer or config (None stays None)."""
+    """Keras's serialized form of a quantizer or config (None stays None): a custom one
+    (a `Quantizer` subclass) under its module and registered name.
+
+    >>> serialize(AbsMaxQuantizer(axis=0))["config"]["axis"]
+    (0,)
+    """
     if obj is None:
         return None
-    return {"module": "keras.quantizers", "class_name": type(obj).__name__,
-            "config": obj.get_config(), "registered_name": None}
+    cls = type(obj)
+    builtin = _builtin(cls)
+    return {"module": "keras.quantizers" if builtin else cls.__module__,
+            "class_name": cls.__name__, "config": obj.get_config(),
+            "registered_name": None if builtin else registration.get_registered_name(cls)}
 
 
-def deserialize(config: Any) -> Any:
-    """A quantizer or config from `serialize`'s dict (objects and None pass through).
+def deserialize(config: Any, custom_objects: Any = None) -> Any:
+    """A quantizer or config from `serialize`'s dict (objects and None pass through); a
+    custom class is found in ``custom_objects`` or among the registered classes
+    (``keras.saving.register_keras_serializable``).
 
     Raises:
-        NotImplementedError: for a class finegrad does not implement (GPTQConfig, AWQConfig).
+        TypeError: for a class that is neither Keras's nor registered nor given.
     """
     if config is None or not isinstance(config, dict):
         return config
-    name = config.get("class_name")
-    if name not in _CLASSES:
-        raise NotImplementedError(f"keras.quantizers.deserialize: {name!r} is not implemented "
-                                  f"in finegrad.keras; expected one of {sorted(_CLASSES)}")
-    inner = dict(config.get("config") or {})
-    if "value_range" in inner:
-        inner["value_range"] = tuple(inner["value_range"])
-    return _CLASSES[name].from_config(inner)
+    name, registered = config.get("class_name"), config.get("registered_name")
+    cls = None
+    for key in (registered, name):
+        cls = cls or (registration.get_registered_object(key, custom_objects) if key else None)
+    if cls is None and name in _CLASSES and not registered:
+        cls = _CLASSES[name]
+    if cls is None:
+        raise TypeError(f"keras.quantizers.deserialize: Could not locate class '{name}'. "
+                        f"Make sure custom classes are decorated with "
+                        f"`@keras.saving.register_keras_serializable()`. Full object "
+                        f"config: {config}")
+    return cls.from_config(dict(config.get("config") or {}))
+
+
+def _check_mode(mode: Any, where: str) -> None:
+    if mode is not None and mode not in QUANTIZATION_MODES:
+        raise ValueError(f"{where}: Invalid quantization mode. Expected one of "
+                         f"{QUANTIZATION_MODES}. Received: mode={mode}")
 
 
 def resolve_config(mode: Any, config: Any, where: str) -> Any:
@@ -257,25 +410,23 @@ def resolve_config(mode: Any, config: Any, where: str) -> Any:
     default config, or the config given (whose mode must agree).
 
     Raises:
-        ValueError: for an unknown mode, a config that is not a QuantizationConfig, a mode
-            that contradicts the config's, or "gptq" without its GPTQConfig.
-        NotImplementedError: for "awq" (not implemented in finegrad.keras).
+        ValueError: for an unknown mode, neither a mode nor a config, a config that is not
+            a QuantizationConfig, a mode that contradicts the config's, or "gptq"/"awq"
+            without its GPTQConfig/AWQConfig.
     """
     if isinstance(config, str):
         mode, config = config, None
-    if mode == "awq" or getattr(config, "mode", None) == "awq":
-        raise NotImplementedError(f"{where}: quantization mode 'awq' (activation-aware, "
-                                  f"calibrated with a dataset) is not implemented in "
-                                  f"finegrad.keras; expected one of {IMPLEMENTED_MODES}")
+    _check_mode(mode, where)
     if config is None:
         defaults = {"int8": Int8QuantizationConfig, "int4": Int4QuantizationConfig,
                     "float8": Float8QuantizationConfig}
-        if mode == "gptq":
-            raise ValueError(f"{where}: For GPTQ, you must pass a `GPTQConfig` object in the "
-                             f"`config` argument.")
-        if mode not in defaults:
-            raise ValueError(f"{where}: Invalid quantization mode. Expected one of "
-                             f"{QUANTIZATION_MODES}. Received: mode={mode}")
+        for calibrated, name in (("gptq", "a `GPTQConfig`"), ("awq", "an `AWQConfig`")):
+            if mode == calibrated:
+                raise ValueError(f"{where}: For {calibrated.upper()}, you must pass {name} "
+                                 f"object in the `config` argument.")
+        if mode is None:
+            raise ValueError(f"{where}: You must provide either `mode` or `config` to "
+                             f"`quantize`.")
         return defaults[mode]()
     if not isinstance(config, QuantizationConfig):
         raise ValueError(f"{where}: Argument `config` must be an instance of "
@@ -284,6 +435,11 @@ def resolve_config(mode: Any, config: Any, where: str) -> Any:
     if mode is not None and config.mode != mode:
         raise ValueError(f"{where}: Contradictory arguments: mode='{mode}' but "
                          f"config.mode='{config.mode}'")
+    _check_mode(config.mode, where)
+    for calibrated, cls in (("gptq", GPTQConfig), ("awq", AWQConfig)):
+        if config.mode == calibrated and not isinstance(config, cls):
+            raise ValueError(f"{where}: Mode '{calibrated}' requires a valid `config` "
+                             f"argument of type `{cls.__name__}`. Received: {type(config)}")
     return config
 
 

@@ -13,20 +13,23 @@ Dtypes are kept as finegrad has them: lowering and every call run with JAX's 64-
 enabled (``jax.enable_x64``, a thread-local switch), so float64 graphs compute in float64.
 Variables' values stay on the device between calls (kept while the variable holds the
 value they were made from; the variable holds a host copy). On a GPU the assigned
-variables' buffers are donated to the executable; on the CPU nothing is donated, and large
-NumPy arguments that are not 64-byte aligned go through an aligned staging buffer, which JAX
-reads in place (`staging`).
+variables' buffers are donated to the executable. On the CPU large NumPy arguments that are
+not 64-byte aligned go through an aligned staging buffer, which JAX reads in place
+(`staging`), and the buffers of large results (and of large intermediate values, where XLA
+would store them in a temporary buffer above glibc's mmap threshold) are kept from one call
+to the next and donated back, so that a call writes into memory already mapped (`reuse`).
 """
 import collections
 import warnings
 
 import numpy as np
 
+from finegrad._src import nest
 from finegrad._src.api import contexts, placement
 from finegrad._src.graph import ir
 from finegrad._src.graph.compile.simplify import simplify
 from finegrad._src.graph.compile.structure import diagonal_matmuls
-from finegrad._src.graph.xla import lower
+from finegrad._src.graph.xla import lower, reuse
 from finegrad._src.graph.xla.heap import keep_freed_memory
 from finegrad._src.graph.xla.staging import Staging, unalias
 
@@ -94,14 +97,17 @@ def refusal(g):
 
 
 class _Entry:
-    """One signature's executable, what its lowering made, and its host callbacks."""
+    """One signature's executable, what its lowering made, and its host callbacks; the
+    results it writes into donated buffers (`reuse`) and their pool (None: no such)."""
 
-    __slots__ = ("callbacks", "device", "exe", "jaxpr", "lowered", "staging")
+    __slots__ = ("callbacks", "device", "donated", "exe", "jaxpr", "lowered", "pool",
+                 "staging")
 
-    def __init__(self, exe, lowered, jaxpr, callbacks, device):
-        self.exe, self.lowered, self.jaxpr = exe, lowered, jaxpr
-        self.callbacks, self.device = callbacks, device
+    def __init__(self, built, device, donated=(), pool=()):
+        self.exe, self.lowered, self.jaxpr, self.callbacks = built
+        self.device, self.donated = device, list(donated)
         self.staging = Staging()   # aligned copies of large unaligned arguments (CPU)
+        self.pool = reuse.BufferPool(pool) if pool else None
 
 
 class XlaFunction:
@@ -153,10 +159,13 @@ class XlaFunction:
             with x64():   # (64-bit values stay 64-bit on the way in, too)
                 reads = [self._device_value(v, dev) for v in self.read_only]
                 assigned = [self._device_value(v, dev) for v in self.assigned]
-                outs, new = e.exe(list(vals), reads, assigned)
+                bufs = e.pool.take(dev) if e.pool is not None else []
+                outs, taps, new = e.exe(list(vals), reads, assigned, bufs)
                 if used:
                     outs, new = unalias(outs, used), unalias(new, used)
                     e.staging.release(used)
+                if e.pool is not None:
+                    e.pool.keep([outs[k] for k in e.donated] + list(taps))
         except Exception:
             for v in self.assigned:   # (their buffers may have been donated)
                 self._on_device.pop((id(v), dev), None)
@@ -188,30 +197,60 @@ class XlaFunction:
         return value
 
     def _compile(self, specs, device):
+        """The `_Entry` for ``specs`` on ``device``: on the CPU its large results written into
+        donated buffers, and where XLA's temporary buffer is above glibc's mmap threshold,
+        a second compilation that stores the large values read twice in kept buffers,
+        used if it shrinks that buffer (`reuse`)."""
+        self.compilations += 1
+        cpu = device.platform == "cpu" and not self.graph.sym
+        metas = self._result_metas()
+        donated = reuse.donated_results(metas) if cpu else []
+        pool = [metas[k] for k in donated]
+        built = self._build(specs, device, pool, [])
+        taps = reuse.tap_candidates(self.graph) if cpu else []
+        plain = reuse.temp_bytes(built[0]) if taps else 0
+        if plain >= reuse.TEMP_BYTES:
+            tapped = self._build(specs, device, pool, taps)
+            if reuse.worth_tapping(plain, tapped[0], taps):
+                return _Entry(tapped, device, donated, pool + [m for _, m in taps])
+        return _Entry(built, device, donated, pool)
+
+    def _result_metas(self):
+        """(shape, dtype) of each output leaf (None for a non-tensor leaf)."""
+        return [self.graph.meta[o.slot] if isinstance(o, ir.OutSlot) else None
+                for o in nest.flatten(self.graph.outputs)]
+
+    def _build(self, specs, device, results, taps):
+        """(executable, lowered, jaxpr, host callbacks) of the graph for ``specs`` on
+        ``device``, which takes donated buffers for the large results (``results``: their
+        (shape, dtype)) and for the ``taps`` ((slot, (shape, dtype)) each, returned as extra
+        results after the outputs)."""
         import jax
         made = []
+        pool = list(results) + [m for _, m in taps]
 
-        def fn(args, reads, assigned):
+        def fn(args, reads, assigned, bufs):
             low = lower.Lowering(self.read_only + self.assigned, list(reads) + list(assigned))
+            tapped = dict.fromkeys(s for s, _ in taps)
             with low.active():
-                outs = lower.lower_graph(self.graph, list(args))
+                outs = lower.lower_graph(self.graph, list(args), taps=tapped)
             made.append(low)
-            return outs, [low.values[id(v)] for v in self.assigned]
+            return outs, list(tapped.values()), [low.values[id(v)] for v in self.assigned]
 
-        donate = (2,) if device.platform != "cpu" else ()
+        donate = (2,) if device.platform != "cpu" else (3,) if pool else ()
         sharding = jax.sharding.SingleDeviceSharding(device)
 
         def spec(shape, dtype):
             return jax.ShapeDtypeStruct(tuple(shape), np.dtype(dtype), sharding=sharding)
         with x64():
-            traced = jax.jit(fn, donate_argnums=donate).trace(
+            traced = jax.jit(fn, donate_argnums=donate, keep_unused=bool(pool)).trace(
                 [spec(*s) for s in specs],
                 [spec(v._storage.shape, v._storage.dtype) for v in self.read_only],
-                [spec(v._storage.shape, v._storage.dtype) for v in self.assigned])
+                [spec(v._storage.shape, v._storage.dtype) for v in self.assigned],
+                [spec(*m) for m in pool])
             lowered = traced.lower()
             exe = lowered.compile()
-        self.compilations += 1
-        return _Entry(exe, lowered, traced.jaxpr, made[-1].callbacks, device)
+        return exe, lowered, traced.jaxpr, made[-1].callbacks
 
     def listing(self, specs, hlo=False):
         """The text of the compiled function for ``specs`` on the current `finegrad.device`:
@@ -226,6 +265,9 @@ class XlaFunction:
         if kind is not None and kind.lower() != e.device.platform:
             head.append(f"# finegrad.device({asked!r}): no such device here; placed on the "
                         f"default device (TensorFlow's soft placement)")
+        if e.pool is not None:
+            head.append(f"# buffers kept between calls (reuse): {len(e.donated)} results, "
+                        f"{len(e.pool.specs) - len(e.donated)} values XLA would store")
         if e.callbacks:
             head.append(f"# host callbacks ({len(e.callbacks)} nodes run on the host):")
             head += [f"#   {c}" for c in e.callbacks]

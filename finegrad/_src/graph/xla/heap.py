@@ -20,6 +20,11 @@ of freed memory stay mapped in the process instead of going back to the system. 
 with it: 1 page fault a call instead of 9,766 for the gradient of ``sum(log1pexp(x))`` on
 10^7 float32, and 21 ms of CPU instead of 40.
 
+Without it, a function's own kept buffers (`reuse`) already spare a call the page faults of
+its large results (where the caller dropped them) and of the large values XLA would store in
+its temporary buffer; this switch still helps with what they cannot reach (results the caller
+holds for many calls, other temporaries).
+
 It is opt-in: ``FINEGRAD_XLA_KEEP_MEMORY=1`` in the environment turns it on. A library that
 changed how the whole process allocates (one arena for every thread, a gigabyte kept mapped)
 just because a function was compiled would surprise a program with its own threads (data

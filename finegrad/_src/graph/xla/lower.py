@@ -106,10 +106,11 @@ def graph_variables(g, assigned_only=False):
     return [found[k] for k in sorted(found)]
 
 
-def lower_graph(g, args, outer=None):
+def lower_graph(g, args, outer=None, taps=None):
     """``g``'s output values (one per output leaf, None for a non-tensor leaf) computed with
     JAX from argument values ``args`` (and ``outer``: slot -> value of a sub-graph's outer
-    slots), inside the current `Lowering`."""
+    slots), inside the current `Lowering`; ``taps`` (a dict keyed by slots of ``g``) gets
+    those slots' values too."""
     import jax.numpy as jnp
     env = dict(zip(g.args, args, strict=True))
     env.update(outer or {})
@@ -127,6 +128,8 @@ def lower_graph(g, args, outer=None):
             env[s] = o
             if s in sym:
                 symbolic.bind_shape(binding, sym[s], o.shape)
+    for s in taps or ():
+        taps[s] = env[s]
     return [env[o.slot] if isinstance(o, ir.OutSlot) else None for o in nest.flatten(g.outputs)]
 
 

@@ -19,7 +19,7 @@ from finegrad._src.keras.object_serialization import (deserialize_keras_object,
 from finegrad._src.keras.layer import Layer
 from finegrad._src.keras.layers.int4_and_float8 import (float8_product, int4_einsum,
                                                         int4_lookup, int4_matmul)
-from finegrad._src.keras.layers.gptq_layers import gptq_product
+from finegrad._src.keras.layers.calibrated_layers import calibrated_product
 from finegrad._src.keras.layers.low_rank_and_int8 import (EinsumInt8, KernelAdapters,
                                                          int8_einsum, quantized_dtype)
 from finegrad._src.ops.linalg import products as linalg
@@ -135,8 +135,8 @@ class Dense(KernelAdapters, Layer):
                 x = self._int8_matmul(inputs)
             elif mode == "int4":
                 x = int4_matmul(self, inputs)
-            elif mode == "gptq":
-                x = gptq_product(self, inputs)
+            elif mode in ("gptq", "awq"):
+                x = calibrated_product(self, inputs)
             else:
                 x = linalg.matmul(inputs, self.effective_kernel())
             if self.bias is not None:
@@ -294,8 +294,8 @@ class EinsumDense(KernelAdapters, Layer):
                 x = int8_einsum(self, inputs)
             elif self.quantization_mode == "int4":
                 x = int4_einsum(self, inputs)
-            elif self.quantization_mode == "gptq":
-                x = gptq_product(self, inputs)
+            elif self.quantization_mode in ("gptq", "awq"):
+                x = calibrated_product(self, inputs)
             else:
                 x = linalg.einsum(self.equation, inputs, self.effective_kernel())
             if self.bias is not None:

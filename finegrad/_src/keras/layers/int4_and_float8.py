@@ -44,11 +44,14 @@ def _add(layer, name, shape, dtype="float32", initializer="zeros", **options):
                             **options)
 
 
-def int4_arrays(w: Any, table: bool, block: Any) -> tuple[Any, Any, Any]:
+def int4_arrays(w: Any, table: bool, block: Any,
+                quantized: Any = None) -> tuple[Any, Any, Any]:
     """(values in [-8, 7], scale, zero point or None) of a kernel (``table``: an embedding
-    table, whose groups run along each row)."""
+    table, whose groups run along each row); ``quantized``: the (values, scale) a custom
+    weight quantizer gave (per output unit)."""
     if block in (None, -1):
-        values, scale = q.abs_max_numpy(w, -1 if table else 0, (-8, 7))
+        values, scale = quantized if quantized is not None else \
+            q.abs_max_numpy(w, -1 if table else 0, (-8, 7))
         return values, np.squeeze(scale, -1 if table else 0), None
     if table:
         values, scale, zero = q.grouped_quantize(w.T, block)
@@ -85,7 +88,12 @@ def quantize_int4(layer: Any, config: Any) -> None:
     original = np.asarray(layer._stored_weight().numpy())
     w = flat_kernel(layer, original)
     block = block_size_of(config, None)
-    values, scale, zero = int4_arrays(w, layer._adapted == "embeddings", block)
+    custom = None     # (Keras's EinsumDense ignores a weight quantizer in int4)
+    if getattr(config, "weight_quantizer", None) is not None and \
+            getattr(layer, "_int8_layout", None) is None:
+        custom = layer.quantized_weight(config, None, None)
+    values, scale, zero = int4_arrays(w, layer._adapted == "embeddings", block, custom)
+    layer.inputs_quantizer = config.activation_quantizer
     table = layer._adapted == "embeddings"
     rows = w.shape[-1] if table else w.shape[0]
     layer.__dict__["_locked"] = False
@@ -129,6 +137,7 @@ def int4_matmul(layer: Any, inputs: Any) -> Any:
     extra = [convert_to_tensor(layer.kernel_zero), convert_to_tensor(layer.g_idx)] \
         if grouped else []
     compute = layer.compute_dtype
+    quantizer = layer.inputs_quantizer
 
     @custom_gradient
     def product(x, k, k_scale, *group):
@@ -139,7 +148,11 @@ def int4_matmul(layer: Any, inputs: Any) -> Any:
         if grouped:
             return linalg.matmul(x, float_kernel), grad
         unpacked = q.unpack_int4(k, layer._int4_length)
-        return cast(linalg.matmul(x, cast(unpacked, x.dtype)), compute) / k_scale, grad
+        if quantizer is None:
+            return cast(linalg.matmul(x, cast(unpacked, x.dtype)), compute) / k_scale, grad
+        xq, x_scale = quantizer(x, axis=-1)      # an activation quantizer: int8 x int4
+        y = cast(q.integer_product(linalg.matmul, xq, unpacked), compute)
+        return y / (k_scale * x_scale), grad
     x = product(inputs, convert_to_tensor(layer._stored_weight()),
                 convert_to_tensor(layer.kernel_scale), *extra)
     if layer.lora_enabled:
@@ -165,7 +178,13 @@ def int4_einsum(layer: Any, inputs: Any) -> Any:
         def grad(upstream):
             back = linalg.einsum(f"{layout.out},{layout.w}->{layout.x}", upstream, float_kernel)
             return (back,) + (None,) * (2 + len(group))
-        return linalg.einsum(equation, x, float_kernel), grad
+        if layer.inputs_quantizer is None or grouped:
+            return linalg.einsum(equation, x, float_kernel), grad
+        xq, x_scale = layer.inputs_quantizer(x, axis=layout.reduced(layout.x))
+        x_scale = layout.to_output_layout(x_scale, layout.x, reshape, transpose,
+                                          lambda t: [-1 if d is None else d for d in t.shape])
+        y = linalg.einsum(equation, cast(xq, float_kernel.dtype), float_kernel)
+        return cast(y, layer.compute_dtype) / x_scale, grad
     x = product(inputs, convert_to_tensor(layer._stored_weight()),
                 convert_to_tensor(layer.kernel_scale), *extra)
     if layer.lora_enabled:
@@ -200,7 +219,9 @@ FLOAT8_NAMES = ("inputs_scale", "inputs_amax_history", "kernel_scale", "kernel_a
 SAVED_ORDER = {None: ("{w}", "bias"), "int8": ("{w}", "bias", "{w}_scale"),
                "int4": ("{w}", "bias", "{w}_scale", "{w}_zero", "g_idx"),
                "float8": ("{w}", "bias") + FLOAT8_NAMES,
-               "gptq": ("bias", "quantized_kernel", "{w}_scale", "{w}_zero", "g_idx")}
+               "gptq": ("bias", "quantized_kernel", "{w}_scale", "{w}_zero", "g_idx"),
+               "awq": ("bias", "quantized_kernel", "{w}_scale", "{w}_zero", "awq_scales",
+                       "g_idx")}
 
 
 def build_float8(layer: Any, policy: Any = None) -> None:

@@ -8,14 +8,17 @@ output does not move before training), both float32 and trainable.
 int8 (``quantize("int8")``, Keras's abs-max scheme): the kernel becomes int8 values
 ``round(w * scale)`` with one float scale ``127 / (max |w| + 1e-7)`` per output unit (per row
 of an embedding table), and the inputs of a dense layer are quantized the same way per
-example at each call; the integer product is divided by both scales. The gradient with
-respect to the inputs is that of the dequantized kernel (Keras's custom gradient); the int8
-kernel gets none. An EinsumDense keeps one scale per kernel entry left after the
-contraction, stored in the output's layout.
+example at each call; the integer product is divided by both scales. A config's custom
+quantizers take those places: ``weight_quantizer(weight, to_numpy=True)`` gives the values
+and scale, ``activation_quantizer(inputs, axis=...)`` quantizes the inputs (None:
+weight-only). The gradient with respect to the inputs is that of the dequantized kernel
+(Keras's custom gradient); the int8 kernel gets none. An EinsumDense keeps one scale per
+kernel entry left after the contraction, stored in the output's layout.
 
-As in Keras, ``layer.kernel`` (``layer.embeddings``) is the stored variable, or with LoRA on
-the merged kernel ``kernel + (lora_alpha / rank) * lora_a @ lora_b`` in the compute dtype (the
-variable itself is ``layer._kernel``); a layer saves what Keras's ``save_own_variables``
+As in Keras, ``layer.kernel`` (``layer.embeddings``) is the stored variable (an int4 layer's
+unpacked values, a calibrated GPTQ/AWQ layer's quantized values), or with LoRA on the merged
+kernel ``kernel + (lora_alpha / rank) * lora_a @ lora_b`` in the compute dtype (the variable
+itself is ``layer._kernel``); a layer saves what Keras's ``save_own_variables``
 saves, in its order for each mode, and with LoRA on the merged kernel (a quantized one
 quantized again) and not LoRA's weights (`lora_merging`); loading one zeros them.
 """
@@ -29,55 +32,24 @@ from finegrad._src.ad.custom import custom_gradient
 from finegrad._src.keras import dtype_policies, initializers, quantizers
 from finegrad._src.keras.layers.int4_and_float8 import (SAVED_ORDER, build_float8,
                                                           quantize_int4)
-from finegrad._src.keras.layers.gptq_layers import build_gptq, drop_float_kernel
+from finegrad._src.keras.layers import calibrated_layers
 from finegrad._src.keras.layers.lora_merging import merged_lora_weights
 from finegrad._src.ops.array.structural import cast, convert_to_tensor, reshape, transpose
 from finegrad._src.ops.linalg import products as linalg
-from finegrad._src.ops.math import elementwise as ew
-from finegrad._src.ops.math.arithmetic import maximum, minimum
-from finegrad._src.ops.math.reductions import reduce_max
 
 _EPSILON = 1e-7   # Keras's backend.epsilon() in its quantizers
 
 
-def abs_max_quantize(x: Any, axis: Any) -> Any:
-    """``(int8 values, scale)`` of ``x`` by Keras's abs-max scheme along ``axis``: ``scale =
-    127 / (max |x| + 1e-7)`` (kept dims), values ``clip(round(x * scale), -127, 127)``.
-
-    >>> import finegrad as fg
-    >>> from finegrad._src.keras.layers.low_rank_and_int8 import abs_max_quantize
-    >>> q, s = abs_max_quantize(fg.constant([[0.5, -1.0]]), -1)
-    >>> q.numpy().tolist()
-    [[63, -127]]
-    """
-    x = convert_to_tensor(x)
-    scale = 127.0 / (reduce_max(ew.abs(x), axis=axis, keepdims=True) + _EPSILON)
-    scale = cast(scale, x.dtype)
-    q = minimum(maximum(ew.round(x * scale), -127.0), 127.0)
-    return cast(q, "int8"), scale
-
-
-def _abs_max_numpy(w, axis):
-    """Keras quantizes weights on the host, in NumPy (``to_numpy=True``)."""
-    scale = np.divide(127, np.add(np.max(np.abs(w), axis=axis, keepdims=True), _EPSILON))
-    q = np.clip(np.round(np.multiply(w, scale)), -127, 127).astype("int8")
-    return q, scale.astype(w.dtype)
-
-
 def quantized_dtype(kwargs: dict) -> Any:
     """The quantized policy passed as ``dtype`` (a quantized layer's config: a Keras
-    ``QuantizedDTypePolicy``/``Int4DTypePolicy``/``QuantizedFloat8DTypePolicy``, its dict or
-    its name), which is replaced in ``kwargs`` by its source dtype; None for any other."""
+    ``QuantizedDTypePolicy``/``Int4DTypePolicy``/``QuantizedFloat8DTypePolicy``/
+    ``GPTQDTypePolicy``/``AWQDTypePolicy``, its dict or its name), which is replaced in
+    ``kwargs`` by its source dtype; None for any other."""
     dtype = kwargs.get("dtype")
     if (isinstance(dtype, dict) and "Quantized" in str(dtype.get("class_name"))) or \
             (isinstance(dtype, dict) and dtype.get("class_name") in (
                 "Int4DTypePolicy", "GPTQDTypePolicy", "AWQDTypePolicy")) or \
             (isinstance(dtype, str) and "_from_" in dtype):
-        if isinstance(dtype, dict) and dtype.get("class_name") == "AWQDTypePolicy":
-            raise NotImplementedError(f"keras.layers: the dtype policy AWQDTypePolicy (mode "
-                                      f"{dtype['config'].get('mode')!r}) is not implemented "
-                                      f"in finegrad.keras; expected one of "
-                                      f"{quantizers.IMPLEMENTED_MODES}")
         dtype = dtype_policies.get(dtype)
     if not isinstance(dtype, dtype_policies.QuantizedDTypePolicy):
         return None
@@ -86,8 +58,10 @@ def quantized_dtype(kwargs: dict) -> Any:
 
 
 class _AdaptedWeight:
-    """``layer.kernel`` / ``layer.embeddings``: the variable (kept as ``_kernel``), or with LoRA
-    on the merged kernel, as Keras's property."""
+    """``layer.kernel`` / ``layer.embeddings`` as Keras's property: the variable (kept as
+    ``_kernel``); an int4 layer's unpacked int8 values in the weight's shape; a calibrated
+    GPTQ/AWQ layer's quantized values [columns, rows] (unpacked); with LoRA on, the merged
+    kernel."""
 
     def __init__(self, name: str) -> None:
         self.name = name
@@ -96,9 +70,14 @@ class _AdaptedWeight:
         if layer is None:
             return self
         base = layer.__dict__.get(f"_{self.name}")
+        mode = layer.quantization_mode
+        if mode in ("gptq", "awq") and calibrated_layers.is_calibrated(layer):
+            return calibrated_layers.quantized_values(layer)
         if base is None:
             raise AttributeError(f"You must build the layer before accessing `{self.name}`.")
-        return layer.effective_kernel() if layer.lora_enabled else base
+        if layer.lora_enabled:
+            return layer.effective_kernel()
+        return layer.unpacked_int4() if mode == "int4" else base
 
     def __set__(self, layer: Any, value: Any) -> None:
         # (through the layer's __setattr__: tracked, and restored by a checkpoint read
@@ -119,10 +98,10 @@ class KernelAdapters:
     lora_enabled = False
     quantization_mode = None
     _pending_quantization: Any = None
-    _quantize_inputs = True
+    inputs_quantizer: Any = None     # the config's activation quantizer (int8, int4)
     _int4_block_size: Any = None
 
-    _quantization_modes: tuple[str, ...] = ("int8", "int4", "float8", "gptq")
+    _quantization_modes: tuple[str, ...] = ("int8", "int4", "float8", "gptq", "awq")
 
     def _build_adapters(self):
         """At the end of ``build``: the quantization a quantized config asked for (its
@@ -136,9 +115,11 @@ class KernelAdapters:
             if config is None and policy.quantization_mode == "gptq":
                 config = quantizers.GPTQConfig(None, None, weight_bits=policy.weight_bits,
                                                group_size=policy.group_size)
+            if config is None and policy.quantization_mode == "awq":
+                config = quantizers.AWQConfig(None, None, group_size=policy.group_size)
             self.quantize(policy.quantization_mode, type_check=False, config=config)
-            if policy.quantization_mode == "gptq":     # a saved layer is calibrated
-                drop_float_kernel(self)
+            if policy.quantization_mode in ("gptq", "awq"):   # a saved layer is calibrated
+                calibrated_layers.drop_float_kernel(self)
             self._dtype_policy = policy
         if self.lora_rank:
             self.enable_lora(self.lora_rank, self.lora_alpha)
@@ -207,28 +188,33 @@ class KernelAdapters:
         a, b = (getattr(self, n) for n in self._lora_names())
         return (self.lora_alpha / self.lora_rank) * linalg.matmul(a, b)
 
+    def unpacked_int4(self) -> Any:
+        """An int4 layer's values (int8 in [-8, 7]) in the weight's own shape."""
+        return reshape(quantizers.unpack_int4(self._stored_weight(), self._int4_length),
+                       list(self._int4_shape))
+
     def effective_kernel(self) -> Any:
         """The weight the layer computes with: the stored one, plus the LoRA update."""
         base = self._stored_weight()
         if not self.lora_enabled:
             return base
         if self.quantization_mode == "int4":     # Keras's property: the unpacked values
-            base = reshape(quantizers.unpack_int4(base, self._int4_length),
-                           list(self._int4_shape))
+            base = self.unpacked_int4()
         if self.quantization_mode is not None:   # Keras adds the update to the int8 values
             base = cast(base, "float32")
         return cast(base + self._lora_delta(), self.compute_dtype)
 
     def quantize(self, mode: Any = None, type_check: bool = True, config: Any = None) -> None:
-        """Quantize the layer in place: ``"int8"``, ``"int4"`` (`Dense`, `Embedding`) or
-        ``"float8"`` (`Dense`, `EinsumDense`), with a ``keras.quantizers`` config or the
-        mode's default one, as Keras does.
+        """Quantize the layer in place: ``"int8"``, ``"int4"`` (`Dense`, `EinsumDense`,
+        `Embedding`), ``"float8"``, ``"gptq"`` or ``"awq"`` (`Dense`, `EinsumDense`; their
+        variables, which `Model.quantize` calibrates), with a ``keras.quantizers`` config
+        (custom quantizers included) or the mode's default one, as Keras does.
 
         Raises:
             ValueError: for an unknown mode, a contradicting config, a layer not built or
-                already quantized.
+                already quantized, a GPTQ/AWQ kernel of more than three axes.
             NotImplementedError: for a subclass (with ``type_check``), a mode the layer does
-                not have, custom quantizers, "gptq" and "awq".
+                not have.
         """
         name = type(self).__name__
         where = f"{name}.quantize"
@@ -252,36 +238,34 @@ class KernelAdapters:
             raise NotImplementedError(f"{where}: Invalid quantization mode. Expected one of "
                                       f"{self._quantization_modes}. Received: "
                                       f"quantization_mode={mode}")
-        self._check_quantizers(config, where)
         if mode == "int8":
             self._quantize_int8(config)
         elif mode == "int4":
             quantize_int4(self, config)
-        elif mode == "gptq":
-            build_gptq(self, config, self._pending_quantization)
+        elif mode in ("gptq", "awq"):
+            calibrated_layers.build_calibrated(self, mode, config, self._pending_quantization)
         else:
             build_float8(self, self._pending_quantization)
         self.quantization_config, self.quantization_mode = config, mode
         source = self.dtype_policy.name
         block = getattr(self, "_int4_block_size", None)
         label = f"int4/{-1 if block is None else block}" if mode == "int4" else \
-            config.dtype_policy_string() if mode == "gptq" else mode
+            config.dtype_policy_string() if mode in ("gptq", "awq") else mode
         self._dtype_policy = dtype_policies.get(f"{label}_from_{source}")
 
-    def _check_quantizers(self, config, where):
-        """Custom quantizers are not implemented: only the defaults (or none for the
-        inputs, weight-only int8)."""
-        act = config.activation_quantizer
-        if config.weight_quantizer is not None or (act is not None and not (
-                config.mode == "int8" and act.is_default_activation_quantizer())):
-            raise NotImplementedError(f"{where}: custom quantizers are not implemented in "
-                                      f"finegrad.keras; expected weight_quantizer=None and "
-                                      f"the default activation_quantizer (or None), got "
-                                      f"{quantizers.serialize(config)}")
+    def quantized_weight(self, config: Any, axis: Any, value_range: Any) -> tuple[Any, Any]:
+        """``(values, scale)`` (NumPy, the scale with kept dims) of the float weight by the
+        config's weight quantizer, called as Keras calls it (``quantizer(weight,
+        to_numpy=True)``), else by abs-max along ``axis``."""
+        base = self._stored_weight()
+        custom = getattr(config, "weight_quantizer", None)
+        if custom is None:
+            return quantizers.abs_max_numpy(base.numpy(), axis, value_range)
+        values, scale = custom(base, to_numpy=True)
+        return quantizers.as_numpy(values), quantizers.as_numpy(scale)
 
     def _quantize_int8(self, config):
-        base = self._stored_weight()
-        q, scale = _abs_max_numpy(base.numpy(), self._weight_reduced_axes())
+        q, scale = self.quantized_weight(config, self._weight_reduced_axes(), (-127, 127))
         self.__dict__["_locked"] = False
         try:
             delattr(self, f"_{self._adapted}")
@@ -296,13 +280,13 @@ class KernelAdapters:
         scale_var.assign(scale)
         setattr(self, self._adapted, stored)
         setattr(self, f"{self._adapted}_scale", scale_var)
-        self._quantize_inputs = config.activation_quantizer is not None
+        self.inputs_quantizer = config.activation_quantizer
 
     def _saved_variables(self) -> list:
         """The variables in the order Keras's ``save_own_variables`` writes them (its
         ``variable_serialization_spec``); LoRA's factors are merged into the weight."""
-        if self.lora_enabled:
-            return merged_lora_weights(self)
+        if self.lora_enabled and self.quantization_mode not in ("gptq", "awq"):
+            return merged_lora_weights(self)      # (Keras merges nothing for those)
         out = []
         for name in SAVED_ORDER[self.quantization_mode]:
             v = self.stored(name.format(w=self._adapted))
@@ -335,17 +319,17 @@ class KernelAdapters:
         kernel = convert_to_tensor(self._stored_weight())
         kernel_scale = convert_to_tensor(self.kernel_scale)
         compute = self.compute_dtype
-        quantize_inputs = self._quantize_inputs
+        quantizer = self.inputs_quantizer
 
         @custom_gradient
         def product(x, k, k_scale):
             def grad(upstream):
                 float_kernel = cast(k, compute) / k_scale
                 return linalg.matmul(upstream, transpose(float_kernel)), None, None
-            if not quantize_inputs:    # weight-only (an int8 config without activations)
+            if quantizer is None:    # weight-only (an int8 config without activations)
                 return cast(linalg.matmul(x, cast(k, x.dtype)), compute) / k_scale, grad
-            xq, x_scale = abs_max_quantize(x, -1)
-            y = linalg.matmul(cast(xq, "int32"), cast(k, "int32"))
+            xq, x_scale = quantizer(x, axis=-1)
+            y = quantizers.integer_product(linalg.matmul, xq, k)
             return cast(y, compute) / (k_scale * x_scale), grad
         x = product(inputs, kernel, kernel_scale)
         if self.lora_enabled:
@@ -422,13 +406,13 @@ def int8_einsum(layer: Any, inputs: Any) -> Any:
             float_kernel = cast(k, compute) / layout.to_kernel_layout(k_scale, tuple(k.shape))
             return linalg.einsum(f"{layout.out},{layout.w}->{layout.x}", upstream,
                                  float_kernel), None, None
-        if not layer._quantize_inputs:    # weight-only
+        if layer.inputs_quantizer is None:    # weight-only
             return cast(linalg.einsum(equation, x, cast(k, x.dtype)), compute) / k_scale, grad
-        xq, x_scale = abs_max_quantize(x, layout.reduced(layout.x))
+        xq, x_scale = layer.inputs_quantizer(x, axis=layout.reduced(layout.x))
         x_scale = layout.to_output_layout(x_scale, layout.x, reshape, transpose,
                                           lambda t: [-1 if d is None else d
                                                      for d in t.shape])
-        y = linalg.einsum(equation, cast(xq, "int32"), cast(k, "int32"))
+        y = quantizers.integer_product(lambda a, b: linalg.einsum(equation, a, b), xq, k)
         return cast(y, compute) / (x_scale * k_scale), grad
     x = product(inputs, kernel, kernel_scale)
     if layer.lora_enabled:
