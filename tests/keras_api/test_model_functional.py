@@ -278,16 +278,17 @@ def test_functional_config_round_trip():
     y = L.Concatenate(name="c")([d(a), b])
     model = K.Model({"a": a, "b": b}, [y * 2.0], name="f")
     config = model.get_config()
-    # Keras 3's layout: layers with name and inbound_nodes of __keras_tensor__ references
-    assert [e["name"] for e in config["layers"]] == ["a", "b", "d", "c", "multiply"]
-    arg = config["layers"][2]["inbound_nodes"][0]["args"][0]
+    # Keras 3's layout: layers with name and inbound_nodes of __keras_tensor__ references,
+    # in Keras's order (deepest first, then as a walk from the outputs meets them)
+    assert [e["name"] for e in config["layers"]] == ["a", "d", "b", "c", "multiply"]
+    arg = config["layers"][1]["inbound_nodes"][0]["args"][0]
     assert arg == {"class_name": "__keras_tensor__",
                    "config": {"shape": [None, 3], "dtype": "float32",
                               "keras_history": ["a", 0, 0]}}
     assert config["input_layers"] == {"a": ["a", 0, 0], "b": ["b", 0, 0]}
     assert config["output_layers"] == [["multiply", 0, 0]]
     rebuilt = K.Model.from_config(config)
-    assert rebuilt.name == "f" and [x.name for x in rebuilt.layers] == ["a", "b", "d", "c"]
+    assert rebuilt.name == "f" and [x.name for x in rebuilt.layers] == ["a", "d", "b", "c"]
     rebuilt.set_weights(model.get_weights())
     data = {"a": np.ones((2, 3), "f4"), "b": np.ones((2, 2), "f4")}
     np.testing.assert_allclose(rebuilt(data)[0].numpy(), model(data)[0].numpy())
@@ -365,3 +366,15 @@ def test_summary_show_trainable_and_a_frozen_layer_match_keras():
     assert frozen.trainable_weights == [] and not frozen.kernel.trainable
     frozen.trainable = True
     assert len(m.trainable_weights) == 4
+
+
+def test_the_call_training_wins_over_a_training_given_when_building():
+    """As in Keras 3 (checked with 3.15): a functional model passes its call's ``training``
+    (when not None) to every layer, over a ``training=True`` written when the graph was
+    built; with no ``training`` the written one stays."""
+    x = K.Input((100,))
+    model = K.Model(x, L.Dropout(0.5, seed=1)(x, training=True))
+    data = np.ones((2, 100), "f4")
+    np.testing.assert_array_equal(model.predict(data, verbose=0), data)
+    np.testing.assert_array_equal(model(data, training=False).numpy(), data)
+    assert set(np.unique(model(data).numpy())) == {0.0, 2.0}

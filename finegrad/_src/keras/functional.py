@@ -10,7 +10,6 @@ import numpy as np
 
 from finegrad._src import dtypes
 from finegrad._src.keras.input_layer import InputLayer
-from finegrad._src.keras.layer import Layer
 from finegrad._src.keras.nodes import KerasTensor
 from finegrad._src.keras.nodes import flatten, map_structure
 from finegrad._src.ops.array.structural import cast, convert_to_tensor, expand_dims
@@ -18,7 +17,8 @@ from finegrad._src.tensor import Tensor
 
 
 def build_graph(inputs, outputs, where="Functional"):
-    """(nodes in execution order, layers in Keras's order) of the graph inputs -> outputs."""
+    """(nodes in execution order, operations in Keras's order) of the graph inputs ->
+    outputs: the operations are its layers (input layers included) and ops."""
     flat_in, flat_out = flatten(inputs), flatten(outputs)
     for t in flat_in + flat_out:
         if not isinstance(t, KerasTensor):
@@ -29,11 +29,44 @@ def build_graph(inputs, outputs, where="Functional"):
     depth = _depths(order, input_ids)
     order = [n for n in order if not isinstance(n.layer, InputLayer)]
     order.sort(key=lambda n: -depth[id(n)])
-    layers = [t._keras_history[0].layer for t in flat_in if t._keras_history]
-    for node in order:
-        if isinstance(node.layer, Layer) and all(node.layer is not x for x in layers):
-            layers.append(node.layer)
-    return order, layers
+    return order, operation_order(flat_in, flat_out)
+
+
+def operation_order(flat_in, flat_out):
+    """The graph's operations as Keras 3 orders them (``map_graph``): deepest first (the
+    depth of an operation is the longest path from any of its calls to an output), ties
+    by when a depth-first walk from the outputs first reaches them."""
+    input_ids = {id(t) for t in flat_in}
+    finished, walked, first = set(), [], {}
+
+    def visit(t):
+        node = t._keras_history[0]
+        is_input = isinstance(node.layer, InputLayer)
+        if id(node) in finished or (not is_input and id(t) in input_ids):
+            finished.add(id(node))
+            return
+        first.setdefault(node.layer, len(first))
+        if not is_input:
+            for x in node.input_tensors:
+                visit(x)
+        finished.add(id(node))
+        walked.append(node)
+
+    for t in flat_out:
+        visit(t)
+    in_graph, node_depth, op_depth = {id(n) for n in walked}, {}, {}
+    for node in reversed(walked):
+        d = max(node_depth.setdefault(id(node), 0), op_depth.get(node.layer, 0))
+        op_depth[node.layer] = node_depth[id(node)] = d
+        for x in node.input_tensors:
+            parent = x._keras_history[0]
+            if id(parent) in in_graph:
+                node_depth[id(parent)] = max(d + 1, node_depth.get(id(parent), 0))
+    for t in flat_in:    # inputs that no output needs
+        layer = t._keras_history[0].layer
+        if isinstance(layer, InputLayer) and layer not in op_depth:
+            op_depth[layer], first[layer] = 0, -1
+    return sorted(op_depth, key=lambda op: (-op_depth[op], first[op]))
 
 
 def _nodes_reaching(flat_out, input_ids, where):
@@ -131,6 +164,8 @@ def run_graph(model, inputs, training=None, mask=None):
     for node in model._graph_nodes:
         args = map_structure(value_of, node.args)
         kwargs = map_structure(value_of, node.kwargs)   # `training` reaches it by context
+        if training is not None and "training" in kwargs:
+            kwargs["training"] = training   # the call's wins over the node's, as in Keras
         out = node.layer(*args, **kwargs)
         for kt, o in zip(node.output_tensors, flatten(out), strict=False):
             values[id(kt)] = o

@@ -120,6 +120,9 @@ class Layer:
     _locked: bool
     _called: bool
     _auto_config_value: Any
+    # a layer with no weights that is built when made, but that Keras 3 builds on its first
+    # call (its `build_config` then holds the input shape)
+    _build_config_on_call = False
 
     def __new__(cls, *args, **kwargs):
         obj = super().__new__(cls)
@@ -455,24 +458,38 @@ class Layer:
         return x
 
     def _maybe_build(self, args, kwargs):
-        if self.built:
+        if self.built and not (self._build_config_on_call and
+                               self.__dict__.get("_build_config_shapes") is None):
             return
         first = args[0] if args else next(iter(kwargs.values()), None)
         shapes = nodes.map_structure(_shape_of, first, tuple_shapes=True)
         self.__dict__["_build_config_shapes"] = shapes
+        if self.built:   # built when made, yet Keras's builds (and records) on the first call
+            return
         with name_scope(self.name):
             self.build(shapes)
         self.__dict__["built"] = True
         self.__dict__["_locked"] = True
 
     def get_build_config(self) -> Any:
-        """Keras's ``{"input_shape": shape}``: what the layer was built for by its first call
-        (None when it was not built by a call), saved so that loading builds it the same."""
+        """Keras's ``{"input_shape": shape}``: what the layer was built for (by its first call
+        or a direct `build`; None when it was built when made), saved so that loading builds
+        it the same; ``{"shapes_dict": {...}}`` for a layer built from several shapes."""
+        several = self.__dict__.get("_build_config_shapes_dict")
+        if several is not None:
+            return {"shapes_dict": several}
         shapes = self.__dict__.get("_build_config_shapes")
         return None if shapes is None else {"input_shape": shapes}
 
     def build_from_config(self, config: Any) -> None:
         """Build the layer for ``config["input_shape"]`` (`get_build_config`'s dict)."""
+        several = (config or {}).get("shapes_dict")
+        if several is not None and not self.built:
+            self.__dict__["_build_config_shapes_dict"] = several
+            with name_scope(self.name):
+                self.build(**{k: _as_shape(v) for k, v in several.items()})
+            self.__dict__.update(built=True, _locked=True)
+            return
         shape = (config or {}).get("input_shape")
         if shape is None or self.built:
             return
@@ -651,6 +668,8 @@ def _locking_build(build):
             build(self, *args, **kwargs)
         finally:
             d["_build_depth"] = depth
+        if depth == 0 and len(args) == 1 and not kwargs:   # what Keras's build_config holds
+            d["_build_config_shapes"] = args[0]
         if depth == 0:
             d["built"] = True
             d["_locked"] = True

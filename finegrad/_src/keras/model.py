@@ -60,6 +60,8 @@ class Model(Trainer, Layer):
     array([[2., 2., 2.]], dtype=float32)
     """
 
+    _keras_functional = True   # (a Sequential is not a Functional in Keras)
+
     def __new__(cls, *args, **kwargs):
         if cls is Model and (len(args) >= 2 or "inputs" in kwargs or "outputs" in kwargs):
             return Layer.__new__(Functional, *args, **kwargs)
@@ -81,9 +83,10 @@ class Model(Trainer, Layer):
     def _init_graph(self, inputs, outputs):
         if isinstance(inputs, dict) and not all(isinstance(k, str) for k in inputs):
             raise ValueError("Model: the keys of a dict of inputs must be strings")
-        nodes, layers = functional.build_graph(inputs, outputs, type(self).__name__)
+        nodes, operations = functional.build_graph(inputs, outputs, type(self).__name__)
         self.__dict__["_graph_nodes"] = nodes
-        self._graph_layers = layers
+        self._graph_operations = operations
+        self._graph_layers = [op for op in operations if isinstance(op, Layer)]
         self._graph_inputs = inputs if not isinstance(inputs, tuple) else list(inputs)
         self._graph_outputs = outputs if not isinstance(outputs, tuple) else list(outputs)
         self.built = True
@@ -178,6 +181,13 @@ class Model(Trainer, Layer):
             self.__dict__["built"] = True
             return
         super()._maybe_build(args, kwargs)
+
+    def get_build_config(self) -> Any:
+        """Keras's ``{"input_shape": None}`` for a functional model (built from its Inputs when
+        made), a subclassed model's first call's input shapes otherwise."""
+        if self._graph_nodes is not None:
+            return {"input_shape": None}
+        return super().get_build_config()
 
     def build_from_config(self, config: Any) -> None:
         """Build the model for ``config["input_shape"]`` (a subclassed model by a symbolic

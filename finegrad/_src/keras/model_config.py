@@ -10,12 +10,13 @@ Sequential's config is its name and its layers. Rebuilding finds each class by n
 tensors and `finegrad.ops` calls are entries of Keras's operation classes
 (``keras.src.ops.numpy.Add``, `operation_classes`), read back as the same ops calls.
 """
+import inspect
 import operator
 
 from finegrad._src.keras import dtype_policies, operation_classes, registration
 from finegrad._src.keras.input_layer import InputLayer
 from finegrad._src.keras.layer import Layer
-from finegrad._src.keras.nodes import KerasTensor, Operation, map_structure
+from finegrad._src.keras.nodes import KerasTensor, Operation, flatten, map_structure
 from finegrad._src.keras.object_serialization import (deserialize_keras_object,
                                                       serialize_keras_object)
 
@@ -79,23 +80,84 @@ def deserialize_layer(config, custom_objects=None):
     return cls.from_config(inner)
 
 
-def _ref(t):
+def _is_functional(op):
+    """Whether ``op`` is a functional model (not a Sequential): Keras counts a call of one
+    from 1 in ``input_layers``/``output_layers`` (a node its Keras 2 ancestors made)."""
+    return getattr(op, "_keras_functional", False) and op._graph_nodes is not None
+
+
+def _node_index(node, model):
+    """The index of ``node`` among its layer's calls that are part of ``model``'s graph."""
+    own = model._graph_nodes
+    calls = node.layer._inbound_nodes
+    return sum(1 for n in calls[:calls.index(node)] if n in own or not n.input_tensors)
+
+
+def _ref(t, model, shift=False):
     node, index = t._keras_history
-    return [node.layer.name, node.layer._inbound_nodes.index(node), index]
+    layer = node.layer
+    return [layer.name, _node_index(node, model) + (1 if shift and _is_functional(layer)
+                                                    else 0), index]
 
 
-def _tensor_dict(t):
+def _tensor_dict(t, model):
     return {"class_name": "__keras_tensor__",
-            "config": {"shape": list(t.shape), "dtype": t.dtype, "keras_history": _ref(t)}}
+            "config": {"shape": list(t.shape), "dtype": t.dtype,
+                       "keras_history": _ref(t, model)}}
 
 
-def _argument(x):
-    return _tensor_dict(x) if isinstance(x, KerasTensor) else serialize_keras_object(x)
+def _keras_kwargs(op, node):
+    """The call's keyword arguments as Keras 3's ``Layer.__call__`` records them: with the
+    ``training`` default of ``call``'s signature when it is not None, and the masks of the
+    tensor arguments (``mask``, or ``<argument>_mask`` for several), None here (a symbolic
+    mask is not an operation of the graph in finegrad; Keras recomputes a None mask)."""
+    kwargs = dict(node.kwargs)
+    if not isinstance(op, Layer) or not _records_filled_arguments(op, node):
+        return kwargs
+    signature = inspect.signature(op.call)
+    try:
+        bound = signature.bind(*node.args, **node.kwargs)
+    except TypeError:
+        return kwargs
+    default = signature.parameters.get("training")
+    if default is not None and "training" not in bound.arguments and \
+            default.default not in (None, inspect.Parameter.empty):
+        kwargs["training"] = default.default
+    bound.apply_defaults()
+    tensors = [k for k, v in bound.arguments.items() if _is_tensor_argument(v)]
+    names = [k for k in tensors if k not in ("args", "kwargs")]
+    wanted = ["mask"] if len(tensors) == 1 else [f"{k}_mask" for k in names]
+    for k, name in zip(tensors if len(tensors) == 1 else names, wanted, strict=True):
+        if name in bound.arguments and bound.arguments[name] is None:
+            kwargs[name] = map_structure(lambda _: None, bound.arguments[k])
+    return kwargs
+
+
+def _records_filled_arguments(op, node):
+    """Whether Keras's node of this call holds the arguments ``__call__`` fills in: it does
+    when the call's keyword dict is the one filled, which is so for a functional model, and
+    for a layer called on one tensor of its compute dtype and nothing else (any other call
+    converts its inputs into a new dict first)."""
+    if _is_functional(op):
+        return True
+    return not node.kwargs and len(node.args) == 1 and \
+        isinstance(node.args[0], KerasTensor) and node.args[0].dtype == op.compute_dtype
+
+
+def _is_tensor_argument(value):
+    if isinstance(value, KerasTensor):
+        return True
+    flat = flatten(value) if isinstance(value, (list, tuple, dict)) and value else None
+    return bool(flat) and all(x is None or isinstance(x, KerasTensor) for x in flat)
 
 
 def _entry(op, model):
-    calls = [{"args": map_structure(_argument, list(n.args)),
-              "kwargs": map_structure(_argument, n.kwargs)}
+    def argument(x):
+        return _tensor_dict(x, model) if isinstance(x, KerasTensor) else \
+            serialize_keras_object(x)
+
+    calls = [{"args": map_structure(argument, list(n.args)),
+              "kwargs": map_structure(argument, _keras_kwargs(op, n))}
              for n in op._inbound_nodes if n in model._graph_nodes]
     if isinstance(op, Operation) and op.keras_class is not None:   # an ops call
         module, cls, config = op.keras_class
@@ -118,14 +180,13 @@ def _entry(op, model):
 
 def functional_config(model):
     """Keras 3's config of a functional model."""
-    ops = [t._keras_history[0].layer for t in model.inputs]
-    for node in model._graph_nodes:
-        if all(node.layer is not o for o in ops):
-            ops.append(node.layer)
+    def ref(t):
+        return _ref(t, model, shift=True)
+
     return {"name": model.name, "trainable": model.trainable,
-            "layers": [_entry(op, model) for op in ops],
-            "input_layers": map_structure(_ref, model._graph_inputs),
-            "output_layers": map_structure(_ref, model._graph_outputs)}
+            "layers": [_entry(op, model) for op in model._graph_operations],
+            "input_layers": map_structure(ref, model._graph_inputs),
+            "output_layers": map_structure(ref, model._graph_outputs)}
 
 
 def _is_ref(x):
@@ -207,8 +268,8 @@ def rebuild_graph(config, custom_objects=None):
             out = made[name](*args, **kwargs)
             outputs[(name, i)] = out if isinstance(out, (list, tuple)) else [out]
             pending.remove((name, i, call))
-    def resolve(ref):
-        return outputs[(ref[0], ref[1])][ref[2]]
+    def resolve(ref):   # (Keras counts a functional model's calls from 1 here)
+        return outputs[(ref[0], ref[1] - (1 if _is_functional(made[ref[0]]) else 0))][ref[2]]
     return (_map_refs(resolve, config["input_layers"]),
             _map_refs(resolve, config["output_layers"]))
 

@@ -8,6 +8,8 @@ import math
 
 from typing import Any
 
+import numpy as np
+
 from finegrad._src.keras.registration import deserialize_object, get_object, serialize_object
 from finegrad._src.ops.math import elementwise as ew
 from finegrad._src.ops.array.structural import cast, convert_to_tensor, reduce_sum, transpose
@@ -97,7 +99,7 @@ class L1(Regularizer):
         return cast(convert_to_tensor(self.l1), x.dtype) * reduce_sum(ew.abs(x))
 
     def get_config(self) -> Any:
-        return {"l1": self.l1}
+        return {"l1": float(np.float32(self.l1))}   # (Keras 3 keeps l1 as a float32 tensor)
 
 
 class L2(Regularizer):

@@ -27,19 +27,39 @@ _INTERNAL = frozenset({
     "_tracked_layers", "_dtype_policy", "_name", "_trainable", "built", "autocast",
     "activity_regularizer", "supports_masking", "_input_shape_arg", "_batch_size_arg",
     "_inbound_nodes", "_auto_config_value", "_last_output_shape", "_graph_nodes",
-    "_graph_layers", "_graph_inputs", "_graph_outputs", "_functional", "_stack",
+    "_graph_layers", "_graph_operations", "_graph_inputs", "_graph_outputs", "_functional",
+    "_stack",
     "optimizer", "compiled", "_compile_state", "train_function", "test_function",
     "predict_function", "history", "stop_training", "loss", "_metrics_state",
     "_compile_config", "_build_config_shapes"})
+
+
+def _public_name(obj, name):
+    """The name Keras's walk over ``dir(obj)`` saves the attribute ``name`` under: a private
+    attribute that a public property of the same name returns is met (and saved) first under
+    the property's name (``_query_dense`` as ``query_dense``)."""
+    prop = getattr(type(obj), name[1:], None) if name.startswith("_") else None
+    if isinstance(prop, property):
+        try:
+            if prop.fget(obj) is obj.__dict__[name]:
+                return name[1:]
+        except Exception:   # a property that cannot be read now: not a twin
+            pass
+    return name
+
+
+def _keras_key(name):
+    return f"~{name}" if name.startswith("_") else name   # Keras: private names last
 
 
 def _children(obj):
     """(attribute name, value) of what may hold state below ``obj``, in Keras's order."""
     if getattr(obj, "_graph_nodes", None) is not None:
         yield "layers", obj.layers
-    for name in sorted(obj.__dict__):
-        if name not in _INTERNAL and not name.startswith("__"):
-            yield name, obj.__dict__[name]
+    names = {_public_name(obj, n): n for n in obj.__dict__
+             if n not in _INTERNAL and not n.startswith("__")}
+    for saved in sorted(names, key=_keras_key):
+        yield saved, obj.__dict__[names[saved]]
     optimizer = getattr(obj, "optimizer", None) if isinstance(obj, Layer) else None
     if optimizer is not None and getattr(optimizer, "built", False):
         yield "optimizer", optimizer

@@ -35,6 +35,7 @@ class Sequential(Model):
     """
 
     _untracked = Layer._untracked | {"_functional"}
+    _keras_functional = False
 
     def __init__(self, layers: Any = None, trainable: Any = True, name: Any = None) -> None:
         super().__init__(trainable=trainable, name=name)
@@ -118,6 +119,7 @@ class Sequential(Model):
         graph = Functional(inputs=self._stack[0].output, outputs=x)
         self.__dict__["_functional"] = graph
         self._graph_layers = graph._graph_layers
+        self._graph_operations = graph._graph_operations
         self.__dict__.update(_graph_nodes=graph._graph_nodes, _graph_inputs=graph._graph_inputs,
                              _graph_outputs=graph._graph_outputs, built=True, _locked=True)
 

@@ -287,6 +287,9 @@ class MultiHeadAttention(Layer):
         self._build_shapes(query_shape, value_shape, key_shape)
 
     def _build_shapes(self, query_shape, value_shape, key_shape=None):
+        given = {"query_shape": query_shape, "value_shape": value_shape, "key_shape": key_shape}
+        self.__dict__["_build_config_shapes_dict"] = {   # as Keras's build(**shapes) records
+            k: None if v is None else list(v) for k, v in given.items() if v is not None}
         key_shape = value_shape if key_shape is None else key_shape
         if tuple(value_shape[1:-1]) != tuple(key_shape[1:-1]):
             raise ValueError(f"keras.layers.MultiHeadAttention: value and key must agree in "
@@ -362,9 +365,10 @@ class MultiHeadAttention(Layer):
              value_mask: Any = None, key_mask: Any = None, attention_mask: Any = None,
              return_attention_scores: Any = False, training: Any = None,
              use_causal_mask: Any = False) -> tuple[Tensor, ...]:
-        key = value if key is None else key
         if not self._shapes_built:
-            self._build_shapes(tuple(query.shape), tuple(value.shape), tuple(key.shape))
+            self._build_shapes(tuple(query.shape), tuple(value.shape),
+                               None if key is None else tuple(key.shape))
+        key = value if key is None else key
         query_mask = nodes.mask_of(query) if query_mask is None else query_mask
         value_mask = nodes.mask_of(value) if value_mask is None else value_mask
         if key_mask is None and key is not value:
@@ -394,7 +398,8 @@ class MultiHeadAttention(Layer):
                       value_dim=self._value_dim, dropout=self._dropout,
                       use_bias=self._use_bias, use_gate=self._use_gate,
                       output_shape=self._output_shape, attention_axes=self._attention_axes,
-                      **weight_config(self, "kernel", "bias", activity=True), seed=self._seed)
+                      **weight_config(self, "kernel", "bias", activity=True), seed=self._seed,
+                      sliding_window=None)
         return config
 
 

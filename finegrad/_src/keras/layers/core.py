@@ -580,6 +580,8 @@ class Rescaling(Layer):
     array([2., 3.], dtype=float32)
     """
 
+    _build_config_on_call = True
+
     def __init__(self, scale: Any, offset: float = 0.0, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.scale, self.offset = scale, offset

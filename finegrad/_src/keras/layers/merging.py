@@ -20,6 +20,8 @@ if TYPE_CHECKING:   # annotations only: nothing imported at run time
 
 
 class _Merge(Layer):
+    _build_config_on_call = True
+
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         self.supports_masking = True

@@ -292,6 +292,8 @@ class LayerNormalization(_AffineNormalization):
 
     def build(self, input_shape: Any) -> None:
         self._axes = _axis_list(self.axis, len(input_shape), "LayerNormalization")
+        if isinstance(self.axis, int):
+            self.axis = [self.axis]    # (as Keras's config then has it)
         shape = tuple(input_shape[a] for a in self._axes)
         self._affine_weights(shape, self.scale or self.rms_scaling,
                              self.center and not self.rms_scaling)
@@ -380,12 +382,15 @@ class RMSNormalization(Layer):
     [0.8485, 1.1314]
     """
 
-    def __init__(self, axis: int = -1, epsilon: float = 1e-6, **kwargs: Any) -> None:
+    def __init__(self, axis: Any = -1, epsilon: float = 1e-6, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.axis, self.epsilon = axis, epsilon
+        self.axis: Any = axis     # (a list once built, as in Keras)
+        self.epsilon = epsilon
 
     def build(self, input_shape: Any) -> None:
         self._axes = _axis_list(self.axis, len(input_shape), "RMSNormalization")
+        if isinstance(self.axis, int):
+            self.axis = [self.axis]    # (as Keras's config then has it)
         self.scale = self.add_weight(name="scale", shape=tuple(input_shape[a] for a in
                                                                self._axes),
                                      initializer="ones")

@@ -16,9 +16,10 @@ from __future__ import annotations
 import inspect
 
 from finegrad._src import core, nest
-from finegrad._src.keras import activations, initializers, nodes
+from finegrad._src.keras import activations, initializers, nodes, regularizers
 from finegrad._src.keras.layer import Layer
-from finegrad._src.keras.layers.core import make_weight, weight_config, weight_options
+from finegrad._src.keras.layers.core import (make_weight, serialized, weight_config,
+                                             weight_options)
 from finegrad._src.ops.math import elementwise as ew
 from finegrad._src.ops.linalg import products as linalg
 from finegrad._src.ops.array.structural import (cast, concat, expand_dims, ones_like, split,
@@ -157,8 +158,7 @@ class SimpleRNNCell(_DropoutCell):
 
 def _cell_weights_config(cell):
     """Keras's names: kernel_*, recurrent_* (the recurrent kernel's) and bias_*."""
-    config = weight_config(cell, "kernel", "recurrent", "bias", activity=True)
-    return config
+    return weight_config(cell, "kernel", "recurrent", "bias")   # (no activity_regularizer)
 
 
 class LSTMCell(_DropoutCell):
@@ -611,6 +611,7 @@ class _CellRNN(RNN):
         for key in ("name", "trainable", "dtype"):
             cell.pop(key, None)
         config.update(cell)
+        config.update(activity_regularizer=serialized(regularizers, self.activity_regularizer))
         return config
 
 
@@ -629,6 +630,11 @@ class SimpleRNN(_CellRNN):
     def __init__(self, units: Any, activation: str = "tanh", use_bias: bool = True,
                  **kwargs: Any) -> None:
         super().__init__(units=units, activation=activation, use_bias=use_bias, **kwargs)
+
+    def get_config(self) -> Any:
+        config = super().get_config()
+        config.pop("seed", None)    # (Keras 3's SimpleRNN config leaves its seed out)
+        return config
 
 
 class LSTM(_CellRNN):

@@ -90,6 +90,7 @@ class _SpatialDropout(Dropout):
         config = super().get_config()
         config.pop("noise_shape")
         config.pop("trainable", None)      # Keras's spatial dropouts take no `trainable`
+        config["dtype"] = self.dtype_policy.variable_dtype   # (a name there, not a policy)
         if self.rank > 1:
             config.update(data_format=self.data_format)
         return config

@@ -23,6 +23,8 @@ if TYPE_CHECKING:   # annotations only: nothing imported at run time
 
 
 class _Reshaping(Layer):
+    _build_config_on_call = True
+
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         self.built = True
@@ -71,6 +73,8 @@ class Reshape(_Reshaping):
     >>> fg.keras.layers.Reshape((3, -1))(fg.ones([2, 12])).shape
     TensorShape([2, 3, 4])
     """
+
+    _build_config_on_call = False   # (Keras's Reshape is built when made)
 
     def __init__(self, target_shape: Any, **kwargs: Any) -> None:
         super().__init__(**kwargs)

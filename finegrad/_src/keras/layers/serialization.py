@@ -1,25 +1,17 @@
-"""A layer as Keras's config dict (module, class name, config) and back, for the layers that
-hold other layers (Bidirectional, TimeDistributed, StackedRNNCells)."""
-import importlib
+"""A layer inside another layer's config (Bidirectional's, TimeDistributed's, an RNN's cell,
+StackedRNNCells' cells) as Keras 3 writes it: `serialize_keras_object`'s dict (Keras's module
+name, class, config and ``build_config``), and back."""
+from finegrad._src.keras.object_serialization import (deserialize_keras_object,
+                                                      serialize_keras_object)
 
 
 def serialize_layer(layer):
-    """``{"module", "class_name", "config", "registered_name"}`` of ``layer``."""
-    return {"module": type(layer).__module__, "class_name": type(layer).__name__,
-            "config": layer.get_config(), "registered_name": None}
+    """``{"module", "class_name", "config", "registered_name", "build_config"}`` of
+    ``layer``."""
+    return serialize_keras_object(layer)
 
 
 def deserialize_layer(config):
-    """A layer from `serialize_layer`'s dict: its class found by module and name, else (a
-    Keras module name such as "keras.layers") among finegrad's built-in layers."""
-    name = config["class_name"]
-    for module_name in (config.get("module"), "finegrad.keras.layers"):
-        try:
-            cls = getattr(importlib.import_module(module_name), name, None) if module_name \
-                else None
-        except ImportError:
-            cls = None
-        if cls is not None:
-            return cls.from_config(config["config"])
-    raise ValueError(f"keras.layers: unknown layer class {name!r} (module "
-                     f"{config.get('module')!r})")
+    """A layer from `serialize_layer`'s dict (a built-in class by its name, a custom one from
+    the registry or an open `custom_object_scope`), built as its ``build_config`` says."""
+    return deserialize_keras_object(config)

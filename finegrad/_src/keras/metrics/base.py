@@ -6,14 +6,13 @@ they read and update the variables each time the graph runs), ``update_state`` /
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import numpy as np
 
 from finegrad._src import dtypes
 from finegrad._src.api.contexts import init_scope
-from finegrad._src.keras import initializers
+from finegrad._src.keras import initializers, naming
 from finegrad._src.keras.state_variables import state_variable
 
 from typing import TYPE_CHECKING
@@ -21,16 +20,10 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:   # annotations only: nothing imported at run time
     from finegrad._src.tensor import Tensor
 
-_COUNTS: dict[str, int] = {}
-
-
 def auto_name(cls_name: Any) -> Any:
-    """Keras's default name: the class name in snake case, numbered after the first."""
-    snake = re.sub("(.)([A-Z][a-z]+)", r"\1_\2", re.sub(r"\W+", "", cls_name))
-    snake = re.sub("([a-z])([A-Z])", r"\1_\2", snake).lower()
-    n = _COUNTS.get(snake, 0)
-    _COUNTS[snake] = n + 1
-    return snake if n == 0 else f"{snake}_{n}"
+    """Keras's default name: the class name in snake case, numbered after the first (the
+    count shared with layers, and started again by `clear_session`)."""
+    return naming.auto_name(cls_name)
 
 
 class Metric:

@@ -19,7 +19,7 @@ from finegrad._src import dtypes
 from finegrad._src.api.checkpoint import restore_on_creation
 from finegrad._src.api.contexts import init_scope
 from finegrad._src.control_flow.cond_while import cond
-from finegrad._src.keras import initializers
+from finegrad._src.keras import initializers, naming
 from finegrad._src.keras.optimizers.schedules import LearningRateSchedule
 from finegrad._src.keras.optimizers import schedules
 from finegrad._src.ops.math import elementwise as ew
@@ -30,16 +30,10 @@ from finegrad._src.keras.state_variables import state_variable
 from finegrad._src.keras.optimizers import sparse_rows
 from finegrad._src.variables import Variable
 
-_COUNTS: dict[str, int] = {}
-
-
 def _auto_name(cls_name):
-    """Keras's default name: the class name in snake case, numbered after the first."""
-    snake = re.sub("(.)([A-Z][a-z]+)", r"\1_\2", re.sub(r"\W+", "", cls_name))
-    snake = re.sub("([a-z])([A-Z])", r"\1_\2", snake).lower()
-    n = _COUNTS.get(snake, 0)
-    _COUNTS[snake] = n + 1
-    return snake if n == 0 else f"{snake}_{n}"
+    """Keras's default name: the class name in snake case, numbered after the first (the
+    count shared with layers, and started again by `clear_session`)."""
+    return naming.auto_name(cls_name)
 
 
 def global_norm(values: Any) -> Any:
