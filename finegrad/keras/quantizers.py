@@ -6,8 +6,8 @@ from finegrad._src.keras.quantizers import (AbsMaxQuantizer, AWQConfig,
                                             Float8QuantizationConfig, GPTQConfig,
                                             Int4QuantizationConfig, Int8QuantizationConfig,
                                             QuantizationConfig, Quantizer, abs_max_quantize,
-                                            deserialize, serialize)
+                                            deserialize, get, serialize)
 
 __all__ = ["AWQConfig", "AbsMaxQuantizer", "Float8QuantizationConfig", "GPTQConfig",
            "Int4QuantizationConfig", "Int8QuantizationConfig", "QuantizationConfig",
-           "Quantizer", "abs_max_quantize", "deserialize", "serialize"]
+           "Quantizer", "abs_max_quantize", "deserialize", "get", "serialize"]

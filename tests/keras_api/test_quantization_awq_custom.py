@@ -518,3 +518,17 @@ def test_calibrated_modes_refuse_kernels_of_four_axes():
     with pytest.raises(ValueError, match="For mode='awq', a valid quantization structure"):
         K.Sequential([K.Input((3,)), L.Dense(2)]).quantize(
             "awq", config=K.quantizers.AWQConfig([[1]], lambda s: s))
+
+
+def test_quantizers_get_as_keras():
+    q = fg.keras.quantizers
+    assert q.get(None) is None
+    made = q.AbsMaxQuantizer(axis=1)
+    assert q.get(made) is made
+    assert q.get("abs_max_quantizer", axis=0).axis == (0,)
+    assert q.get("AbsMaxQuantizer", axis=-1).axis == (-1,)
+    assert q.get(q.serialize(made)).axis == (1,)
+    for bad in ("nope", q.Int8QuantizationConfig(), {"class_name": "Int8QuantizationConfig",
+                                                      "config": {}}):
+        with pytest.raises(ValueError, match="Could not interpret quantizer identifier"):
+            q.get(bad)

@@ -22,6 +22,7 @@ import numpy as np
 
 from finegrad._src.ad.custom import custom_gradient
 from finegrad._src.keras import registration
+from finegrad._src.keras.naming import to_snake_case
 from finegrad._src.ops.array.bitcast import bitcast
 from finegrad._src.ops.array.gather import gather
 from finegrad._src.ops.array.structural import cast, concat, convert_to_tensor, reshape, stack
@@ -353,6 +354,9 @@ class AWQConfig(QuantizationConfig):
 _CLASSES = {c.__name__: c for c in (Quantizer, AbsMaxQuantizer, Int8QuantizationConfig,
                                     Int4QuantizationConfig, Float8QuantizationConfig,
                                     GPTQConfig, AWQConfig)}
+#: the classes `get` finds by name: their names and snake_case names
+_BY_NAME = {**_CLASSES, "QuantizationConfig": QuantizationConfig}
+_BY_NAME.update({to_snake_case(k): v for k, v in list(_BY_NAME.items())})
 
 
 def _builtin(cls: type) -> bool:
@@ -397,6 +401,37 @@ def deserialize(config: Any, custom_objects: Any = None) -> Any:
                         f"`@keras.saving.register_keras_serializable()`. Full object "
                         f"config: {config}")
     return cls.from_config(dict(config.get("config") or {}))
+
+
+
+def get(identifier: Any, **kwargs: Any) -> Any:
+    """A quantizer or config from an identifier: None, an object (returned as it is), a
+    `serialize` dict, or a class name in either spelling (``"AbsMaxQuantizer"``,
+    ``"abs_max_quantizer"``), whose class is made with ``kwargs``.
+
+    >>> get("abs_max_quantizer", axis=-1).axis
+    (-1,)
+    >>> get({"class_name": "AbsMaxQuantizer", "config": {"axis": 0}}).axis
+    (0,)
+
+    Raises:
+        ValueError: for a name that is no quantizer class, or an object that is not
+            callable (Keras's message; a config object, as in Keras). Keras 3.15 makes
+            a class found by name with the keyword arguments as one positional dict;
+            finegrad passes them as keywords.
+    """
+    if identifier is None:
+        return None
+    if isinstance(identifier, dict):
+        obj = deserialize(identifier)
+    elif isinstance(identifier, str):
+        obj = _BY_NAME.get(identifier)
+    else:
+        obj = identifier
+    if not callable(obj):
+        raise ValueError(f"keras.quantizers.get: Could not interpret quantizer identifier: "
+                         f"{identifier}")
+    return obj(**kwargs) if isinstance(obj, type) else obj
 
 
 def _check_mode(mode: Any, where: str) -> None:
