@@ -59,6 +59,15 @@ def test_constant_of_mixed_strings_and_numbers_is_type_error():
         tf.constant(["a", 1])
 
 
+def test_empty_lists_with_the_string_dtype_are_empty_string_tensors():
+    # (as tf.constant([], tf.string): shape (0,), and [[], []] shape (2, 0))
+    assert tf.constant([], tf.string).shape == (0,)
+    t = tf.constant([[], []], dtype=tf.string)
+    assert t.shape == (2, 0) and t.dtype == tf.string and t.numpy().dtype == object
+    with pytest.raises(TypeError, match=r"finegrad\.constant"):
+        tf.constant([[], [1]], tf.string)
+
+
 def test_python_float_to_int_dtype_refuses_to_truncate():
     with pytest.raises(TypeError, match="fraction"):
         tf.constant(1.5, dtype=tf.int32)

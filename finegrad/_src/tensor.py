@@ -457,6 +457,11 @@ def _as_bytes(v):
     return v.encode() if isinstance(v, str) else bytes(v)
 
 
+def _empty_nest(value):
+    """Whether ``value`` is a list or tuple (nested) without a single element."""
+    return isinstance(value, (list, tuple)) and all(_empty_nest(v) for v in value)
+
+
 def string_value(value, fn):
     """``value`` (str, bytes, a nested list of them, a NumPy str/bytes/object array or a
     string tensor) as a string tensor's value: a NumPy object array of bytes (0-d for a
@@ -472,6 +477,8 @@ def string_value(value, fn):
         if arr.dtype.kind != "O" or any(isinstance(v, list) for v in arr.flat):
             raise ValueError(f"{fn}: cannot convert the nested sequence to a tensor: its "
                              f"rows have different lengths")
+    elif _empty_nest(value):   # ([] or [[], []]: no elements, as TF takes them)
+        arr = np.empty(np.shape(value), object)
     else:
         raise TypeError(f"{fn}: expected a string (str or bytes) for a tensor of dtype "
                         f"string, got {type(value).__name__} {value!r:.60}")
