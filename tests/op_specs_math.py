@@ -37,6 +37,8 @@ _add(
     OpSpec(fg.square),
     OpSpec(fg.negative),
     OpSpec(fg.identity),
+    OpSpec(lambda x: fg.debugging.check_numerics(x, "op table"),
+           name="debugging.check_numerics", prims=("check_numerics",)),
     # kinks at 0: checked away from them here; the subgradients at 0 in test_op_gradients
     OpSpec(fg.abs, domain=AWAY_FROM_ZERO),
     OpSpec(fg.nn.relu, domain=AWAY_FROM_ZERO),

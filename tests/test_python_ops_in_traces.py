@@ -108,3 +108,52 @@ def test_a_host_call_whose_result_is_unused_runs_at_every_call(host):
     got = [float(f(fg.constant(v)).numpy()) for v in (1., 2., 3.)]
     assert got == [2., 3., 4.]
     assert seen == [1., 2., 3.]
+
+
+def test_value_assertions_check_at_each_call_of_a_function():
+    # (TensorFlow's Assert op runs in a tf.function; the check is not the trace's)
+    f = fg.function(lambda x: (fg.debugging.assert_positive(x, message="pos"), x * 2)[1],
+                    input_signature=[fg.TensorSpec([None], fg.float32)])
+    assert f(fg.constant([1., 2.])).numpy().tolist() == [2., 4.]
+    with pytest.raises(fg.errors.InvalidArgumentError, match="pos"):
+        f(fg.constant([1., -2.]))
+    g = fg.function(lambda x: (fg.debugging.Assert(fg.reduce_all(x > 0), ["x:", x]), x)[1])
+    g(fg.constant([1., 3.]))
+    with pytest.raises(fg.errors.InvalidArgumentError, match=r"assertion failed: \[x:\]"):
+        g(fg.constant([-1., 3.]))
+    near = fg.function(lambda x, y: fg.debugging.assert_near(x, y))
+    near(fg.constant(1.), fg.constant(1.))
+    with pytest.raises(fg.errors.InvalidArgumentError, match="within tolerance"):
+        near(fg.constant(1.), fg.constant(1.5))
+
+
+def test_check_numerics_in_a_function_a_gradient_and_a_session():
+    f = fg.function(lambda x: fg.debugging.check_numerics(fg.math.log(x), "bad log"))
+    assert f(fg.constant([1.])).numpy().tolist() == [0.]
+    with np.errstate(divide="ignore"), pytest.raises(fg.errors.InvalidArgumentError,
+                                                     match="bad log : Tensor had Inf"):
+        f(fg.constant([0.]))
+
+    @fg.function
+    def grad(x):
+        with fg.GradientTape() as tape:
+            tape.watch(x)
+            y = fg.reduce_sum(fg.debugging.check_numerics(x * x, "sq"))
+        return tape.gradient(y, x)
+    assert grad(fg.constant([1., 2.])).numpy().tolist() == [2., 4.]
+    # the cotangent is checked too, with TensorFlow's message
+    with fg.GradientTape() as tape:
+        x = fg.constant([0.])
+        tape.watch(x)
+        y = fg.reduce_sum(fg.math.sqrt(fg.debugging.check_numerics(x, "in")))
+    with np.errstate(divide="ignore"), pytest.raises(fg.errors.InvalidArgumentError,
+                                                     match="detected in gradient. in"):
+        tape.gradient(y, x)
+    v1 = fg.compat.v1
+    with v1.Graph().as_default():
+        p = v1.placeholder(fg.float32, [None])
+        q = fg.debugging.check_numerics(fg.math.log(p), "v1")
+        with v1.Session() as sess:
+            assert sess.run(q, {p: [1.]}).tolist() == [0.]
+            with np.errstate(divide="ignore"), pytest.raises(fg.errors.InvalidArgumentError):
+                sess.run(q, {p: [0.]})

@@ -87,6 +87,9 @@ class Primitive:
       primitives of the rewrite passes, `graph/compile/rewrite.py`).
     - ``stateful=True``: each run may give new values for the same inputs (random ops draw
       from a stream): compiled graphs never fold it into a constant nor merge two of its nodes.
+    - ``effects=True``: running it does something besides its outputs (a host function's
+      side effects, an assertion's error), so a graph runs it at each run even when nothing
+      reads its outputs, as TensorFlow runs stateful ops (`graph.ir.has_effects`).
     - ``shape_rule``: ``rule(*shapes, **params)`` giving the output's shape (a list of them
       with ``multiple_results``) from the inputs' shapes, whose sizes may be symbolic
       (`dims.Dim`) inside a shape-polymorphic trace; asked only then. Also set with the
@@ -108,10 +111,11 @@ class Primitive:
     def __init__(self, name, *, multiple_results=False, unify=True, batch_rule=False,
                  kernel=None, elementwise=False, fresh=False, shape_rule=None,
                  stateful=False, numexpr=None, into_pool=False, reducer=None,
-                 lower_jax=None):
+                 lower_jax=None, effects=False):
         if name in _PRIMITIVES:
             raise ValueError(f"finegrad: a primitive named {name!r} already exists")
         self.name = name
+        self.effects = effects
         self.multiple_results = multiple_results
         self.unify = unify  # True: all inputs; a tuple: those input positions; False: none
         self.batch_rule = batch_rule

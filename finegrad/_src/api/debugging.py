@@ -3,10 +3,10 @@
 Eagerly, a failed value assertion raises `finegrad.errors.InvalidArgumentError` (a
 ValueError) naming the check and showing the values, as TensorFlow does; a failed static check
 (a rank, a shape, a dtype) raises ValueError or TypeError at once, in eager mode and while
-tracing. Inside a `finegrad.function` trace the values are not known yet: value assertions
-check nothing there (finegrad graphs have no assert node). The assertions return None, as in
-eager TensorFlow; `check_numerics` and `ensure_shape` return their input, so gradients flow
-through them unchanged.
+tracing. Inside a `finegrad.function` trace or a TF1 graph a value assertion is an assertion
+node (`ops.assertion`), which checks at each call or ``Session.run``, as TensorFlow's Assert
+op. The assertions return None, as in eager TensorFlow; `check_numerics` and `ensure_shape`
+return their input, so gradients flow through them unchanged.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import numpy as np
 
 from finegrad._src import core, dtypes
 from finegrad._src.errors import InvalidArgumentError
+from finegrad._src.ops.assertion import check_numerics_of, run_check
 from finegrad._src.ops.array.structural import identity
 from finegrad._src.shapes import TensorShape, as_shape
 from finegrad._src.tensor import Tensor, convert_to_tensor
@@ -31,10 +32,6 @@ if TYPE_CHECKING:   # annotations only: nothing imported at run time
     from finegrad._src.types import TensorLike
 
 
-def _eager():
-    return core.current_tracer() is None
-
-
 def _summary(a, summarize):
     a = np.asarray(a)
     return np.array2string(a.ravel()[:summarize or 3] if a.ndim else a, separator=", ")
@@ -48,12 +45,10 @@ def _fail(message, what, pairs, summarize=None):
 
 
 def _compare(x, y, op, what, message, summarize):
-    if not _eager():
-        return None
-    x, y = convert_to_tensor(x), convert_to_tensor(y)
-    ok = np.all(op(np.asarray(x._value), np.asarray(y._value)))
-    if not ok:
-        _fail(message, what, [("x", x._value), ("y", y._value)], summarize)
+    def check(a, b):
+        if not np.all(op(a, b)):
+            _fail(message, what, [("x", a), ("y", b)], summarize)
+    run_check(check, x, y)
     return None
 
 
@@ -173,17 +168,17 @@ def assert_near(x: TensorLike, y: TensorLike, rtol: Any = None, atol: Any = None
     >>> import finegrad as fg
     >>> fg.debugging.assert_near(fg.constant(1.), 1. + 1e-7)
     """
-    if not _eager():
-        return None
     x = convert_to_tensor(x)
     y = convert_to_tensor(y, dtype=x.dtype) if not hasattr(y, "dtype") else convert_to_tensor(y)
-    a, b = np.asarray(x._value), np.asarray(y._value)
-    eps = np.finfo(a.dtype).eps if a.dtype.kind in "fc" else 0
+    eps = np.finfo(x.dtype._np).eps if np.dtype(x.dtype._np).kind in "fc" else 0
     rtol = 10 * eps if rtol is None else rtol
     atol = 10 * eps if atol is None else atol
-    if not np.all(np.abs(a - b) <= atol + rtol * np.abs(b)):
-        _fail(message, f"x and y within tolerance rtol={rtol} atol={atol}",
-              [("x", a), ("y", b)], summarize)
+
+    def check(a, b):
+        if not np.all(np.abs(a - b) <= atol + rtol * np.abs(b)):
+            _fail(message, f"x and y within tolerance rtol={rtol} atol={atol}",
+                  [("x", a), ("y", b)], summarize)
+    run_check(check, x, y)
     return None
 
 
@@ -290,14 +285,19 @@ def Assert(condition: TensorLike, data: Any,  # TensorFlow's name
     >>> fg.debugging.Assert(fg.constant(True), ["never shown"])
 
     Raises:
-        InvalidArgumentError: when ``condition`` is false (eagerly).
+        InvalidArgumentError: when ``condition`` is false (eagerly; in a graph, when it
+            runs).
     """
-    if not _eager():
-        return None
-    if not bool(np.all(np.asarray(convert_to_tensor(condition)._value))):
-        shown = [d if isinstance(d, str) else _summary(convert_to_tensor(d)._value, summarize)
-                 for d in data]
-        raise InvalidArgumentError("assertion failed: [" + "] [".join(shown) + "]")
+    data = list(data)
+    shown = [k for k, d in enumerate(data) if not isinstance(d, str)]
+
+    def check(cond, *values):
+        if not bool(np.all(cond)):
+            texts = list(data)
+            for k, v in zip(shown, values, strict=True):
+                texts[k] = _summary(v, summarize)
+            raise InvalidArgumentError("assertion failed: [" + "] [".join(texts) + "]")
+    run_check(check, condition, *[data[k] for k in shown])
     return None
 
 
@@ -309,15 +309,13 @@ def check_numerics(tensor: Any, message: Any, name: str | None = None) -> Any:
     array([1., 2.], dtype=float32)
 
     Raises:
-        InvalidArgumentError: when ``tensor`` holds a NaN or an infinity (eagerly).
+        InvalidArgumentError: when ``tensor`` holds a NaN or an infinity (eagerly; in a
+            graph, when it runs).
     """
     t = convert_to_tensor(tensor)
-    if _eager() and t.dtype.is_differentiable:
-        a = np.asarray(t._value)
-        if not np.all(np.isfinite(a)):
-            kind = "NaN" if np.any(np.isnan(a)) else "Inf"
-            raise InvalidArgumentError(f"{message} : Tensor had {kind} values")
-    return tensor if hasattr(type(tensor), "_as_tensor") else t
+    if not t.dtype.is_differentiable:
+        return tensor if hasattr(type(tensor), "_as_tensor") else t
+    return check_numerics_of(t, str(message))
 
 
 def ensure_shape(x: TensorLike, shape: Any, name: str | None = None) -> Tensor:
@@ -360,7 +358,10 @@ def assert_all_finite(x: TensorLike, message: Any, name: str | None = None) -> T
     Raises:
         InvalidArgumentError: when ``x`` holds a NaN or an infinity (eagerly).
     """
-    return check_numerics(x, message)
+    checked = check_numerics(x, message)
+    # (eagerly TensorFlow gives ``x`` itself back; in a graph, the checked tensor, so that a
+    # TF1 session fetching it runs the check)
+    return x if core.current_tracer() is None and isinstance(x, Tensor) else checked
 
 
 def assert_integer(x: TensorLike, message: Any = None, name: str | None = None) -> None:

@@ -117,17 +117,10 @@ def _assign_into(var, value, mode, index, shadow):
     return ()
 
 
-#: host functions (numpy_function, py_function) run at each run of the graph even when
-#: nothing reads their results, as TensorFlow runs stateful ops (their side effects: a
-#: file written, a counter bumped)
-HOST_CALLS = ("numpy_function", "py_function")
-
-
 def has_effects(node):
     """Whether running ``node`` may update a variable or have another side effect (directly
     or in a sub-graph)."""
-    if (node.prim is assign_variable_p or node.prim is size_guard_p
-            or node.prim.name in HOST_CALLS):
+    if node.prim is assign_variable_p or node.prim is size_guard_p or node.prim.effects:
         return True
     for key in ("branches", "parts"):
         for sub in node.params.get(key, ()):

@@ -154,7 +154,7 @@ def _open_sizes(ins):
 
 
 numpy_function_p = def_nondiff(Primitive("numpy_function", multiple_results=True, fresh=True,
-                                         unify=False, stateful=True,
+                                         unify=False, stateful=True, effects=True,
                                          shape_rule=_open_result_shapes))
 
 
@@ -190,7 +190,7 @@ def numpy_function(func: Any, inp: Any, Tout: Any, stateful: bool = True,  # TF'
 
 
 py_function_p = Primitive("py_function", multiple_results=True, fresh=True, unify=False,
-                          stateful=True, shape_rule=_open_result_shapes)
+                          stateful=True, effects=True, shape_rule=_open_result_shapes)
 
 
 @py_function_p.def_impl

@@ -1,0 +1,74 @@
+"""The assertion node: a check of tensors' values that a graph runs each time it runs.
+
+Eagerly, `tf.debugging`'s value assertions (`Assert`, `assert_equal`, `assert_positive`...,
+`check_numerics`) check at once. Inside a `finegrad.function` trace or a TF1 graph they are
+this node instead, as TensorFlow's Assert op: it holds the check (a function of the NumPy
+values of its inputs that raises `InvalidArgumentError`) and no outputs, and it runs at each
+call or ``Session.run`` even though nothing reads it (`graph.ir.has_effects`). While a trace
+holds made-up values (a TF1 graph's placeholders, a trace from `TensorSpec`s: the tracer's
+``examples``), the check waits for the real ones.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from finegrad._src.core import Primitive, bind, def_nondiff
+from finegrad._src.errors import InvalidArgumentError
+from finegrad._src.state import state as _state
+from finegrad._src.tensor import convert_to_tensor
+
+assert_p = def_nondiff(Primitive("assert", multiple_results=True, fresh=True, unify=False,
+                                 stateful=True, effects=True,
+                                 shape_rule=lambda *shapes, **params: []))
+
+
+@assert_p.def_impl
+def _assert_impl(*values, check):
+    tracer = _state.tracer
+    if tracer is None or not tracer.examples:
+        check(*[np.asarray(v) for v in values])
+    return ()
+
+
+def run_check(check: Callable[..., Any], *tensors: Any) -> None:
+    """Run ``check`` (it raises `InvalidArgumentError` on a failed condition) on the NumPy
+    values of ``tensors``: now when eager, at each run of the graph when tracing."""
+    ts = [convert_to_tensor(t) for t in tensors]
+    if _state.tracer is None:
+        check(*[np.asarray(t._value) for t in ts])
+    else:
+        bind(assert_p, *ts, check=check)
+
+
+# --- check_numerics: the value itself, checked for NaN and infinity ---------------------------
+# Unlike the other assertions it sits on the data path (TensorFlow's CheckNumerics op returns
+# its input), so a TF1 session that fetches the result runs the check, and gradients flow
+# through it: the gradient is the cotangent, itself checked (TensorFlow's message).
+
+# (no XLA lowering: a compiled program cannot raise, so it runs as a host callback there)
+check_numerics_p = Primitive("check_numerics", batch_rule=True, stateful=True, unify=False,
+                             effects=True, shape_rule=lambda shape, **params: shape)
+GRADIENT_MESSAGE = "Not a number (NaN) or infinity (Inf) values detected in gradient. "
+
+
+def check_numerics_of(x: Any, message: str) -> Any:
+    """``x`` (a float tensor) through a `check_numerics_p` node with ``message``."""
+    return bind(check_numerics_p, x, message=message)
+
+
+@check_numerics_p.def_impl
+def _check_numerics_impl(x, *, message):
+    tracer = _state.tracer
+    a = np.asarray(x)
+    if (tracer is None or not tracer.examples) and not np.all(np.isfinite(a)):
+        kind = "NaN" if np.any(np.isnan(a)) else "Inf"
+        raise InvalidArgumentError(f"{message} : Tensor had {kind} values")
+    return x
+
+
+check_numerics_p.def_jvp(lambda primals, tangents, *, out, message: tangents[0])
+check_numerics_p.def_vjp(lambda ct, x, *, out, needs, batch, message: (
+    bind(check_numerics_p, ct, message=GRADIENT_MESSAGE + message),))
