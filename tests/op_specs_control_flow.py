@@ -67,4 +67,5 @@ _add(OpSpec(_named("map_fn", lambda x: fg.map_fn(lambda r: fg.sin(r) * fg.reduce
             shapes=((2, 3),), prims=("strided_slice", "reshape", "multiply")))
 
 
-NONDIFF = ("numpy_function",)   # Python code as one graph op: TensorFlow gives no gradient
+NONDIFF = ("numpy_function",   # Python code as one graph op: TensorFlow gives no gradient
+           "assert")          # tf.debugging's value checks in a graph: no outputs
