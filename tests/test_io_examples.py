@@ -224,3 +224,32 @@ def test_parsing_inside_function_parses_each_calls_strings():
     np.testing.assert_array_equal(got.numpy(), [[2., 3.], [4., 5.], [1., 1.]])
     with pytest.raises(InvalidArgumentError, match="Could not parse example"):
         batch(fg.constant([b"\xff\xff"]))
+
+
+def test_parsing_a_placeholder_in_a_tf1_graph():
+    """TF1's input pipeline pattern: the graph parses a fed string placeholder; its results
+    have TensorFlow's static shapes (a dense layer can follow), and each run parses what is
+    fed (recorded from TensorFlow 2.21's compat.v1 with eager execution off)."""
+    v1 = fg.compat.v1
+    spec = {"x": fg.io.FixedLenFeature([2], fg.float32),
+            "seq": fg.io.FixedLenSequenceFeature([], fg.int64, allow_missing=True)}
+    with fg.Graph().as_default():
+        one = v1.placeholder(fg.string, [])
+        many = v1.placeholder(fg.string, [None])
+        got = v1.io.parse_single_example(one, spec)
+        batch = v1.io.parse_example(many, spec)
+        assert got["x"].shape.as_list() == [2] and got["seq"].shape.as_list() == [None]
+        assert batch["x"].shape.as_list() == [None, 2]
+        assert batch["seq"].shape.as_list() == [None, None]
+        y = got["x"] * 2.
+        with v1.Session() as sess:
+            np.testing.assert_array_equal(sess.run(y, {one: _floats(1., 2.)}), [2., 4.])
+            np.testing.assert_array_equal(sess.run(y, {one: _floats(5., 7.)}), [10., 14.])
+            x, seq = sess.run([batch["x"], batch["seq"]], {many: [
+                _example(x=[1., 2.], seq=[4, 5, 6]).SerializeToString(),
+                _example(x=[3., 4.]).SerializeToString()]})
+            np.testing.assert_array_equal(x, [[1., 2.], [3., 4.]])
+            np.testing.assert_array_equal(seq, [[4, 5, 6], [0, 0, 0]])
+            # (the made-up string the graph was built with is never taken as an Example)
+            with pytest.raises(InvalidArgumentError, match="required but could not be found"):
+                sess.run(y, {one: b""})

@@ -139,3 +139,32 @@ def test_a_py_func_result_feeds_later_ops_in_a_session():
                 xv = np.arange(2 * n, dtype=np.float32).reshape(n, 2)
                 want = (xv[::-1] * 2).sum(1) + (xv * 2).mean() if n else np.zeros(0)
                 np.testing.assert_allclose(sess.run(z, {x: xv}), want, rtol=1e-6)
+
+
+def _positives(a):
+    return a[a > 0]
+
+
+def test_result_sizes_that_depend_on_values_in_a_function():
+    """A host function's results may change size from call to call (TensorFlow computes the
+    shape when the op runs): the function follows, it does not keep the first call's."""
+    f = fg.function(lambda x: (fg.reduce_sum(fg.numpy_function(_positives, [x], fg.float32)
+                                             * 2.), fg.numpy_function(_positives, [x],
+                                                                      fg.float32) + 1.))
+    for x, want in [([1., -1., 2.], [2., 3.]), ([1., 3., 2.], [2., 4., 3.]), ([-1.], [])]:
+        total, shifted = f(fg.constant(x))
+        np.testing.assert_array_equal(shifted.numpy(), want)
+        assert float(total) == 2 * sum(v for v in x if v > 0)
+
+
+def test_result_sizes_that_depend_on_values_in_a_tf1_session():
+    v1 = fg.compat.v1
+    with fg.Graph().as_default():
+        s = v1.placeholder(fg.string, [])
+        n = v1.py_func(lambda b: np.arange(len(b.item()), dtype=np.int64), [s],
+                        fg.int64)
+        y = n * 2
+        with v1.Session() as sess:
+            np.testing.assert_array_equal(sess.run(y, {s: b"abc"}), [0, 2, 4])
+            np.testing.assert_array_equal(sess.run(y, {s: b"abcde"}), [0, 2, 4, 6, 8])
+            np.testing.assert_array_equal(sess.run(y, {s: b""}), np.zeros(0, np.int64))

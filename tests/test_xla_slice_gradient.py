@@ -1,14 +1,15 @@
 """The gradient of a plain slice under ``function(jit_compile=True)``: its scatter into zeros
 (``scatter_add_into_zeros``, and the compiled graph's ``scatter_sum_into_zeros``) lowers to
-``lax.pad`` (interior padding for a slice's step), which XLA fuses; other indices (arrays,
-negative steps, new axes) still scatter. Values against NumPy's ``z[idx] = ct``."""
+``lax.pad`` (interior padding for a slice's step), which XLA fuses, or, where the slices tile
+an axis (``x[0::2]``, ``x[1::2]``), to one interleave; other indices (arrays, negative steps,
+new axes) still scatter. Values against NumPy's ``z[idx] = ct``."""
 import numpy as np
 import pytest
 
 import finegrad as fg
 from finegrad._src.graph.compile.graph_ops import scatter_sum_p
 from finegrad._src.ops.array.indexing import _Index, scatter_add_p
-from finegrad._src.ops.lowering import pad_into_zeros
+from finegrad._src.ops.lowering import interleave, pad_into_zeros
 
 jax = pytest.importorskip("jax")
 
@@ -96,4 +97,49 @@ def test_rosenbrock_hvp_compiles_without_scatters_and_matches_the_executor():
         h[j, j] = 200.
     np.testing.assert_allclose(got, h @ vn, rtol=1e-12)
     src = compiled.get_concrete_function(x, v).compiled_source
-    assert "scatter" not in src and "pad[" in src and "host callbacks: none" in src
+    assert "scatter" not in src and "host callbacks: none" in src
+
+
+def test_forward_over_reverse_hvp_interleaves_the_slices_cotangents():
+    """x[0::2] and x[1::2] tile x: their cotangents' sum is one interleave (no pads, whose
+    fused loop tests every element twice)."""
+    rng = np.random.default_rng(4)
+    x, v = fg.constant(rng.standard_normal(10)), fg.constant(rng.standard_normal(10))
+
+    def hvp(x, v):
+        with fg.autodiff.ForwardAccumulator(x, v) as acc:
+            with fg.GradientTape() as tape:
+                tape.watch(x)
+                xo, xe = x[0::2], x[1::2]
+                y = fg.reduce_sum(100. * fg.square(xe - fg.square(xo)) + fg.square(1. - xo))
+            g = tape.gradient(y, x)
+        return acc.jvp(g)
+    compiled = fg.function(hvp, jit_compile=True)
+    np.testing.assert_allclose(compiled(x, v).numpy(), fg.function(hvp)(x, v).numpy(),
+                               rtol=1e-12, atol=1e-12)
+    src = compiled.get_concrete_function(x, v).compiled_source
+    assert "pad[" not in src and "stack[axis=1]" in src and "scatter" not in src
+
+
+WOVEN = [((10,), [(slice(0, None, 2),), (slice(1, None, 2),)]),
+         ((9,), [(slice(2, None, 3),), (slice(0, None, 3),), (slice(1, 9, 3),)]),
+         ((4, 6), [(slice(None), slice(1, None, 2)), (Ellipsis, slice(0, 5, 2))]),
+         ((6, 3), [(slice(0, None, 2),), (slice(1, None, 2), slice(None))])]
+NOT_WOVEN = [((10,), [(slice(0, None, 2),), (slice(1, 9, 2),)]),      # 9 not reached
+             ((9,), [(slice(0, None, 2),), (slice(1, None, 2),)]),     # 9 odd
+             ((4, 6), [(slice(0, 2),), (slice(2, 4),)]),               # blocks, not steps
+             ((4, 6), [(slice(0, None, 2), slice(0, 3)), (slice(1, None, 2), slice(3, 6))])]
+
+
+@pytest.mark.parametrize("shape, idxs", WOVEN + NOT_WOVEN)
+def test_slices_that_tile_an_axis_interleave(shape, idxs):
+    rng = np.random.default_rng(3)
+    z = np.zeros(shape)
+    cts = [rng.standard_normal(z[i].shape) for i in idxs]
+    for ct, i in zip(cts, idxs, strict=True):
+        z[i] = ct
+    got = interleave(cts, shape, idxs)
+    if (shape, idxs) in NOT_WOVEN:
+        assert got is None
+    else:
+        np.testing.assert_array_equal(np.asarray(got), z)

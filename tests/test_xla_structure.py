@@ -66,6 +66,27 @@ def test_nan_and_infinity_take_the_dense_branch(bad):
     assert np.isnan(got).any()
 
 
+@pytest.mark.parametrize("form", ["rows", "cols"])
+def test_infinities_that_cancel_in_a_row_take_the_dense_branch(form):
+    """The finiteness check sums the other operand's rows: inf and -inf in one row sum to
+    nan, which the check sees, and the dense product's nans come through."""
+    rng = np.random.default_rng(6)
+    w, x = rng.standard_normal((6, 6)), rng.standard_normal(6)
+    w[1, 2], w[1, 4] = np.inf, -np.inf
+    got = _compare(_jacobian(FORMS[form]), w, x, dtype=np.float64)
+    assert np.isnan(got).any()
+
+
+def test_finite_values_whose_sum_overflows_give_the_scaling_values():
+    """Huge finite entries overflow the check's row sums (so the dense product runs): the
+    values are the executor's and finite."""
+    rng = np.random.default_rng(7)
+    w, x = rng.standard_normal((6, 6)) * 1e-300, rng.standard_normal(6)
+    w[3, :] = 1e308
+    got = _compare(_jacobian(FORMS["cols"]), w, x, dtype=np.float64, scaled=None)
+    assert np.isfinite(got).all()
+
+
 def test_batch_jacobian_compiles_to_a_scaling():
     rng = np.random.default_rng(11)
     w = rng.standard_normal((8, 8)).astype(np.float32)

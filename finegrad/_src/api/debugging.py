@@ -5,8 +5,10 @@ ValueError) naming the check and showing the values, as TensorFlow does; a faile
 (a rank, a shape, a dtype) raises ValueError or TypeError at once, in eager mode and while
 tracing. Inside a `finegrad.function` trace or a TF1 graph a value assertion is an assertion
 node (`ops.assertion`), which checks at each call or ``Session.run``, as TensorFlow's Assert
-op. The assertions return None, as in eager TensorFlow; `check_numerics` and `ensure_shape`
-return their input, so gradients flow through them unchanged.
+op. The assertions return None, as in eager TensorFlow, and in a TF1 graph an `Operation`
+(the value assertions' node; a ``NoOp`` for the checks done at once) that
+``control_dependencies`` or ``Session.run`` runs; `check_numerics` and `ensure_shape` return
+their input, so gradients flow through them unchanged.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import numpy as np
 from finegrad._src import core, dtypes
 from finegrad._src.errors import InvalidArgumentError
 from finegrad._src.ops.assertion import check_numerics_of, run_check
+from finegrad._src.api.scopes import no_op
 from finegrad._src.ops.array.structural import identity
 from finegrad._src.shapes import TensorShape, as_shape
 from finegrad._src.tensor import Tensor, convert_to_tensor
@@ -48,8 +51,7 @@ def _compare(x, y, op, what, message, summarize):
     def check(a, b):
         if not np.all(op(a, b)):
             _fail(message, what, [("x", a), ("y", b)], summarize)
-    run_check(check, x, y)
-    return None
+    return run_check(check, x, y)
 
 
 def assert_equal(x: TensorLike, y: TensorLike, message: Any = None, summarize: Any = None,
@@ -160,7 +162,7 @@ def assert_non_positive(x: TensorLike, message: Any = None, summarize: Any = Non
 
 
 def assert_near(x: TensorLike, y: TensorLike, rtol: Any = None, atol: Any = None,
-                message: Any = None, summarize: Any = None, name: str | None = None) -> None:
+                message: Any = None, summarize: Any = None, name: str | None = None) -> Any:
     """Check that ``|x - y| <= atol + rtol * |y|`` for every element.
 
     ``rtol`` and ``atol`` default to 10 times the dtype's machine epsilon, as in TensorFlow.
@@ -178,15 +180,14 @@ def assert_near(x: TensorLike, y: TensorLike, rtol: Any = None, atol: Any = None
         if not np.all(np.abs(a - b) <= atol + rtol * np.abs(b)):
             _fail(message, f"x and y within tolerance rtol={rtol} atol={atol}",
                   [("x", a), ("y", b)], summarize)
-    run_check(check, x, y)
-    return None
+    return run_check(check, x, y)
 
 
 def _static_rank(x):
     return len(convert_to_tensor(x).shape)
 
 
-def assert_rank(x: TensorLike, rank: Any, message: Any = None, name: str | None = None) -> None:
+def assert_rank(x: TensorLike, rank: Any, message: Any = None, name: str | None = None) -> Any:
     """Check that ``x`` has ``rank`` dimensions.
 
     >>> import finegrad as fg
@@ -199,10 +200,11 @@ def assert_rank(x: TensorLike, rank: Any, message: Any = None, name: str | None 
     if got != int(rank):
         raise ValueError(f"{message + ': ' if message else ''}tensor must have rank {int(rank)}; "
                          f"received rank {got}, shape {convert_to_tensor(x).shape}")
+    return no_op()
 
 
 def assert_rank_at_least(x: TensorLike, rank: Any, message: Any = None,
-                         name: str | None = None) -> None:
+                         name: str | None = None) -> Any:
     """Check that ``x`` has at least ``rank`` dimensions.
 
     >>> import finegrad as fg
@@ -212,6 +214,7 @@ def assert_rank_at_least(x: TensorLike, rank: Any, message: Any = None,
     if got < int(rank):
         raise ValueError(f"{message + ': ' if message else ''}tensor must have rank at least "
                          f"{int(rank)}; received rank {got}")
+    return no_op()
 
 
 def assert_scalar(tensor: TensorLike, message: Any = None, name: str | None = None) -> None:
@@ -224,7 +227,7 @@ def assert_scalar(tensor: TensorLike, message: Any = None, name: str | None = No
 
 
 def assert_type(tensor: TensorLike, tf_type: Any, message: Any = None,
-                name: str | None = None) -> None:
+                name: str | None = None) -> Any:
     """Check that ``tensor`` has dtype ``tf_type``.
 
     >>> import finegrad as fg
@@ -238,6 +241,7 @@ def assert_type(tensor: TensorLike, tf_type: Any, message: Any = None,
     if got != want:
         raise TypeError(f"{message + ': ' if message else ''}tensor must be of type "
                         f"{want.name}; got {got.name}")
+    return no_op()
 
 
 def _match_spec(shape, spec, symbols, i):
@@ -258,7 +262,7 @@ def _match_spec(shape, spec, symbols, i):
 
 
 def assert_shapes(shapes: Any, data: Any = None, summarize: Any = None, message: Any = None,
-                  name: str | None = None) -> None:
+                  name: str | None = None) -> Any:
     """Check tensors' shapes against specs whose string entries must agree across tensors.
 
     ``shapes`` is a list of ``(tensor, spec)`` pairs (or a dict's items); a spec lists an int,
@@ -275,10 +279,11 @@ def assert_shapes(shapes: Any, data: Any = None, summarize: Any = None, message:
     symbols: dict = {}
     for i, (x, spec) in enumerate(pairs):
         _match_spec(tuple(convert_to_tensor(x).shape), spec, symbols, i)
+    return no_op()
 
 
 def Assert(condition: TensorLike, data: Any,  # TensorFlow's name
-           summarize: Any = None, name: str | None = None) -> None:
+           summarize: Any = None, name: str | None = None) -> Any:
     """Check that ``condition`` is true; else raise, showing the tensors in ``data``.
 
     >>> import finegrad as fg
@@ -297,8 +302,7 @@ def Assert(condition: TensorLike, data: Any,  # TensorFlow's name
             for k, v in zip(shown, values, strict=True):
                 texts[k] = _summary(v, summarize)
             raise InvalidArgumentError("assertion failed: [" + "] [".join(texts) + "]")
-    run_check(check, condition, *[data[k] for k in shown])
-    return None
+    return run_check(check, condition, *[data[k] for k in shown])
 
 
 def check_numerics(tensor: Any, message: Any, name: str | None = None) -> Any:
@@ -364,7 +368,7 @@ def assert_all_finite(x: TensorLike, message: Any, name: str | None = None) -> T
     return x if core.current_tracer() is None and isinstance(x, Tensor) else checked
 
 
-def assert_integer(x: TensorLike, message: Any = None, name: str | None = None) -> None:
+def assert_integer(x: TensorLike, message: Any = None, name: str | None = None) -> Any:
     """Check that ``x`` has an integer dtype (a static check, eagerly and traced alike).
 
     >>> import finegrad as fg
@@ -377,9 +381,10 @@ def assert_integer(x: TensorLike, message: Any = None, name: str | None = None) 
     if not t.dtype.is_integer:
         raise TypeError(f"{message + ': ' if message else ''}finegrad.debugging.assert_integer: "
                         f"expected x to be of an integer dtype, got {t.dtype.name}")
+    return no_op()
 
 
-def assert_rank_in(x: TensorLike, ranks: Any, message: Any = None, name: str | None = None) -> None:
+def assert_rank_in(x: TensorLike, ranks: Any, message: Any = None, name: str | None = None) -> Any:
     """Check that ``x``'s rank is one of ``ranks`` (a static check).
 
     >>> import finegrad as fg
@@ -399,6 +404,7 @@ def assert_rank_in(x: TensorLike, ranks: Any, message: Any = None, name: str | N
         raise ValueError(f"{message + ': ' if message else ''}finegrad.debugging.assert_rank_in: "
                          f"tensor must have rank in {tuple(int(r) for r in ranks)}; received "
                          f"rank {got}, shape {tuple(t.shape)}")
+    return no_op()
 
 
 def assert_same_float_dtype(tensors: Any = None, dtype: DTypeLike | None = None) -> DType:

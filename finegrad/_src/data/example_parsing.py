@@ -17,7 +17,8 @@ from finegrad._src.data.example_protos import Example
 from finegrad._src.data.tf_protos import ProtoError
 from finegrad._src.errors import InvalidArgumentError
 from finegrad._src.data.host_ops import tracing
-from finegrad._src.graph.pyfunc import numpy_function
+from finegrad._src.core import current_tracer
+from finegrad._src.graph.pyfunc import TraceOnly, numpy_function
 from finegrad._src.tensor import Tensor, convert_to_tensor
 
 
@@ -135,6 +136,13 @@ class _Dense:
             arr = np.asarray(vals, self.dtype._np)
         return self._shaped(arr, index, fn)
 
+    def stand_in(self, batch: tuple[int, ...]) -> np.ndarray:
+        """Values of this feature's dtype and rank for ``batch`` strings, standing in while a
+        graph is built from made-up strings (`pyfunc.TraceOnly`)."""
+        shape = tuple(batch) + ((0,) if self.sequence else ()) + self.shape
+        return np.full(shape, b"", object) if self.dtype == dtypes.string else \
+            np.zeros(shape, self.dtype._np)
+
     def _shaped(self, arr: np.ndarray, index: int, fn: str) -> np.ndarray:
         step = int(np.prod(self.shape))
         if self.sequence:
@@ -243,9 +251,17 @@ def _parsed_when_run(parse: Any, serialized: Any, features: dict[str, Any],
     node (`numpy_function`), so that each run parses the strings it is given rather than
     the ones seen while tracing. The features were checked when ``dense`` was made."""
     keys = [d.key for d in dense]
+    # (a TF1 graph's placeholder holds a made-up string while the graph is built: no Example)
+    made_up = [bool(getattr(current_tracer(), "examples", False))]
 
     def run(strings: np.ndarray) -> list[np.ndarray]:
+        if made_up[0]:
+            raise TraceOnly([d.stand_in(np.shape(strings)) for d in dense])
         got = parse(Tensor(np.asarray(strings, object)), features)
         return [np.asarray(got[k]._value) for k in keys]
     outs = numpy_function(run, [serialized], [d.dtype for d in dense], stateful=False)
+    made_up[0] = False
+    batch = list(convert_to_tensor(serialized).shape)   # (static; [] for one Example)
+    for d, t in zip(dense, outs, strict=True):   # TensorFlow's static shapes
+        t.set_shape(batch + ([None] if d.sequence else []) + list(d.shape))
     return dict(zip(keys, outs, strict=True))

@@ -72,6 +72,17 @@ def _as_arrays(results, touts, fn):
     return tuple(out)
 
 
+class TraceOnly(Exception):
+    """Raised by a host function (a numpy_function's ``func``) on the call a trace makes with
+    made-up inputs (a TF1 graph's placeholders), where running it would mean nothing:
+    ``values`` (arrays) stand in for its results, giving the trace their dtypes and ranks,
+    and are never replayed as a run's results."""
+
+    def __init__(self, values: Any) -> None:
+        super().__init__("results of a trace's call on made-up inputs")
+        self.values = values
+
+
 class _Made:
     """The results ``func`` gave while a trace ran (the trace needs its outputs' shapes):
     the graph's first run uses them, in order, for as long as its inputs are the same, so
@@ -88,12 +99,15 @@ class _Made:
 
     def call(self, func, args):
         if core.current_tracer() is not None:   # tracing: keep what it gave
-            result = func()
-            self.entries.append((args, result))
+            try:
+                result, replay = func(), True
+            except TraceOnly as e:   # (stand-ins: the first run calls func itself)
+                result, replay = tuple(np.asarray(v) for v in e.values), False
+            self.entries.append((args if replay else None, result))
             return result
         if self.entries:
             made_args, result = self.entries.pop(0)
-            if len(made_args) == len(args) and all(
+            if made_args is not None and len(made_args) == len(args) and all(
                     a.shape == b.shape and np.array_equal(a, b, equal_nan=a.dtype.kind in "fc")
                     for a, b in zip(made_args, args, strict=True)):
                 return result
@@ -113,7 +127,7 @@ class OpenShapes:
         self.dims, self.seen = None, None
 
     def _has_dims(self):
-        return self.dims is not None
+        return True   # (its results' sizes are symbols, made when the shape rule first runs)
 
     def _resolve_dims(self, resolve):
         return OpenShapes()
@@ -149,8 +163,9 @@ def _unknown_shapes(outs):
 
 
 def _open_sizes(ins):
-    """An `OpenShapes` where an input has an open size, else None."""
-    return OpenShapes() if any(dims.is_symbolic(core.shape_of(x)) for x in ins) else None
+    """An `OpenShapes` where a result's size may differ from the trace's: always, but in a
+    trace that holds no symbolic sizes at all (its results' sizes then come from its run)."""
+    return OpenShapes() if core.current_tracer() is not None else None
 
 
 numpy_function_p = def_nondiff(Primitive("numpy_function", multiple_results=True, fresh=True,

@@ -33,14 +33,19 @@ def _assert_impl(*values, check):
     return ()
 
 
-def run_check(check: Callable[..., Any], *tensors: Any) -> None:
+def run_check(check: Callable[..., Any], *tensors: Any) -> Any:
     """Run ``check`` (it raises `InvalidArgumentError` on a failed condition) on the NumPy
-    values of ``tensors``: now when eager, at each run of the graph when tracing."""
+    values of ``tensors``: now when eager, at each run of the graph when tracing. Returns
+    the assertion's `Operation` in a TF1 graph (for ``control_dependencies``, or to run it),
+    else None."""
     ts = [convert_to_tensor(t) for t in tensors]
     if _state.tracer is None:
         check(*[np.asarray(t._value) for t in ts])
-    else:
-        bind(assert_p, *ts, check=check)
+        return None
+    bind(assert_p, *ts, check=check)
+    # (a TF1 graph's recorder names the node it just recorded as an Operation)
+    graph = getattr(_state.tracer, "v1_graph", None)
+    return None if graph is None else graph.get_operations()[-1]
 
 
 # --- check_numerics: the value itself, checked for NaN and infinity ---------------------------

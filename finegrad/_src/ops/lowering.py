@@ -65,3 +65,32 @@ def pad_into_zeros(ct, shape, idx):
     np_ = jnp()
     ct = np_.reshape(np_.broadcast_to(ct, sliced), kept)
     return lax.pad(ct, np_.zeros((), ct.dtype), config)
+
+
+def interleave(cts, shape, idxs):
+    """The array of ``shape`` whose elements the basic indices ``idxs`` address, ``cts[k]``
+    at ``idxs[k]``, when they are the slices ``start::step`` of one axis for each start
+    ``0 .. step-1`` (full slices elsewhere, the axis a multiple of ``step``): the
+    cotangents stacked on a new axis after that one, reshaped (``x[0::2]`` and ``x[1::2]``
+    back into ``x``'s shape). None for any other indices. XLA fuses this into the producers'
+    loop with no per-element test, where two interior pads test each element twice."""
+    full = [_full_index(tuple(i), len(shape)) for i in idxs]
+    if any(f is None for f in full) or len(full) < 2:
+        return None
+    axes = {a for f in full for a, (i, dim) in enumerate(zip(f, shape, strict=True))
+            if not isinstance(i, slice) or range(*i.indices(dim)) != range(dim)}
+    if len(axes) != 1:
+        return None
+    a, step = axes.pop(), len(full)
+    dim = shape[a]
+    if dim % step or not all(isinstance(f[a], slice) for f in full):
+        return None
+    # (ranges compare as sequences: 0:99999:2 and 0::2 are the same elements)
+    ranges = [range(*f[a].indices(dim)) for f in full]
+    order = sorted(range(step), key=lambda k: ranges[k].start if ranges[k] else -1)
+    if [ranges[k] for k in order] != [range(s, dim, step) for s in range(step)]:
+        return None
+    np_ = jnp()
+    sliced = tuple(shape[:a]) + (dim // step,) + tuple(shape[a + 1:])
+    parts = [np_.broadcast_to(cts[k], sliced) for k in order]
+    return np_.reshape(np_.stack(parts, axis=a + 1), shape)

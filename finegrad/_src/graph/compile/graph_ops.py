@@ -6,7 +6,7 @@ contiguous buffer (``strided_slice_copy``) and one read in place (``strided_slic
 import numpy as np
 
 from finegrad._src.core import Primitive, def_nondiff
-from finegrad._src.ops.lowering import pad_into_zeros
+from finegrad._src.ops.lowering import interleave, pad_into_zeros
 
 scatter_sum_p = def_nondiff(Primitive("scatter_sum_into_zeros", unify=False, fresh=True,
                                       into_pool=True))
@@ -40,9 +40,14 @@ def _scatter_sum_impl(*cts, shape, indices, covers=False, out=None):
 
 @scatter_sum_p.def_lowering
 def _scatter_sum_lower(*cts, shape, indices, covers=False):
-    """Each plain slice's cotangent padded with zeros (`lax.pad`, which XLA fuses into the
-    sum), the others scattered."""
+    """Slices of one axis that together cover it (``x[0::2]``, ``x[1::2]``) interleaved;
+    otherwise each plain slice's cotangent padded with zeros (`lax.pad`, which XLA fuses
+    into the sum), the others scattered."""
     import jax.numpy as jnp
+    if covers:   # (every element once: maybe slices of one axis that interleave)
+        woven = interleave(cts, shape, [index.idx for index in indices])
+        if woven is not None:
+            return woven
     z = jnp.zeros(shape, cts[0].dtype)   # impl's covering case writes 0 + ct too
     for ct, index in zip(cts, indices, strict=True):
         padded = pad_into_zeros(ct, shape, index.idx) if index.basic else None

@@ -83,7 +83,7 @@ def _diag_matmul_lower(eye, other, *ext, plan, form, shape):
         return NotImplemented
     # (one scalar for both checks, fewer of XLA's small kernels than any() | ~isfinite():
     # nan where ``other``'s sum is not finite, nonzero or nan where an off value is)
-    dense_needed = jnp.sum(other) * 0 + jnp.sum(jnp.abs(off)) != 0
+    dense_needed = _sum_of(other) * 0 + jnp.sum(jnp.abs(off)) != 0
     dtype = jax.numpy.result_type(other)
     product = lower.jax_lowering(matmul_p)   # (full precision, as every matmul)
 
@@ -95,6 +95,19 @@ def _diag_matmul_lower(eye, other, *ext, plan, form, shape):
     # (rows and columns: a matrix out of the cond, a reshape after it, no layout copies)
     return _batched(lax.cond(dense_needed, dense,
                              lambda: _scaled(jnp, diag, other, form).astype(dtype)), form)
+
+
+def _sum_of(x):
+    """The sum of JAX array ``x`` (ndim >= 2), nan or an infinity where ``x`` holds one (or
+    the sum overflows): its rows' sums as a product with a vector of ones, then their sum.
+    XLA's CPU code adds a reduction's elements one after another (about 2 ns each: each add
+    waits for the last), while its matrix-vector product is vectorized: 9 us instead of
+    60 us for a 200x200 float32 matrix."""
+    from jax import lax
+    jnp = lowering.jnp()
+    rows = jnp.reshape(x, (-1, x.shape[-1]))
+    ones = jnp.ones((x.shape[-1],), x.dtype)
+    return jnp.sum(lax.dot(rows, ones, precision=lax.Precision.HIGHEST))
 
 
 def _diagonal(v, shape):

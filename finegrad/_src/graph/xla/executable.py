@@ -27,7 +27,8 @@ import numpy as np
 from finegrad._src import nest
 from finegrad._src.api import contexts, placement
 from finegrad._src.graph import ir
-from finegrad._src.graph.compile.simplify import simplify
+from finegrad._src.graph.compile import algebra, rewrite
+from finegrad._src.graph.compile.simplify import scalarize_constants, simplify
 from finegrad._src.graph.compile.structure import diagonal_matmuls
 from finegrad._src.graph.xla import lower, reuse
 from finegrad._src.graph.xla.heap import keep_freed_memory
@@ -122,6 +123,17 @@ class _Entry:
             _wide(d) for d in [d for _, d in dtypes[0]] + dtypes[1] + [d for _, d in pool])
 
 
+def _rewritten(g):
+    """``g`` after the executor's passes that keep every value identical and help XLA too
+    (`compile.pipeline`): whole-array constants of one value as scalars (not passed in as
+    arrays), negations and scalar factors folded (fewer operations a fused loop does per
+    element), products with a Jacobian's diagonal seed as scalings, and slices' cotangents
+    added into zeros as one node (lowered as an interleave where the slices tile an axis)."""
+    g = rewrite.fold_negations(scalarize_constants(simplify(g)))
+    g = algebra.fold_scalar_factors(algebra.commute_operands(algebra.drop_identities(g)))
+    return rewrite.merge_scatters(diagonal_matmuls(g))
+
+
 def _wide(dtype):
     """Whether JAX takes values of ``dtype`` as 32-bit ones unless its 64-bit types are on."""
     dtype = np.dtype(dtype)
@@ -139,7 +151,7 @@ class XlaFunction:
         # (a graph for every size of its open axes keeps its symbolic params as they are:
         # simplify's constant folding is for resolved graphs)
         # (products with a diagonal chain, a Jacobian's identity seed: scalings, `structure`)
-        self.graph = graph if graph.sym else diagonal_matmuls(simplify(graph))
+        self.graph = graph if graph.sym else _rewritten(graph)
         variables = lower.graph_variables(self.graph)
         assigned = {id(v) for v in lower.graph_variables(self.graph, assigned_only=True)}
         self.assigned = [v for v in variables if id(v) in assigned]
