@@ -31,6 +31,7 @@ from finegrad._src.graph.compile import algebra, rewrite
 from finegrad._src.graph.compile.simplify import scalarize_constants, simplify
 from finegrad._src.graph.compile.structure import diagonal_matmuls
 from finegrad._src.graph.xla import lower, reuse
+from finegrad._src.graph.xla.dispatch import run_inline
 from finegrad._src.graph.xla.heap import keep_freed_memory
 from finegrad._src.graph.xla.staging import MIN_BYTES, Staging, unalias
 
@@ -148,6 +149,7 @@ class XlaFunction:
 
     def __init__(self, graph):
         keep_freed_memory()   # (each call's buffers reuse the last one's pages: `heap`)
+        run_inline()   # (no dispatch thread: finegrad waits for every result: `dispatch`)
         # (a graph for every size of its open axes keeps its symbolic params as they are:
         # simplify's constant folding is for resolved graphs)
         # (products with a diagonal chain, a Jacobian's identity seed: scalings, `structure`)
