@@ -5,6 +5,7 @@ Each is the TensorFlow 2 op under its TensorFlow 1 name and arguments."""
 
 from __future__ import annotations
 
+from finegrad._src.errors import InvalidArgumentError
 from finegrad._src.ops.math import arithmetic
 from finegrad._src.ops.array import structural as array
 from finegrad._src.ops.array.gather import _gather
@@ -204,8 +205,8 @@ def batch_gather(params: TensorLike, indices: TensorLike, name: str | None = Non
     fn = "finegrad.compat.v1.batch_gather"
     try:
         return _gather(params, ind, None, ind._value.ndim - 1, fn, sparse_grad=False)
-    except IndexError as e:   # the gather's message, under the name the user called
-        raise IndexError(str(e).replace("finegrad.gather:", f"{fn}:", 1)) from None
+    except InvalidArgumentError as e:   # the gather's message, under the name the user called
+        raise InvalidArgumentError(str(e).replace("finegrad.gather:", f"{fn}:", 1)) from None
 
 
 mod = arithmetic.mod

@@ -11,6 +11,7 @@ import numpy as np
 
 from finegrad._src import core
 from finegrad._src.core import Primitive, bind
+from finegrad._src.errors import InvalidArgumentError
 from finegrad._src.ops.zeros_and_axes import _normalize_axis, instantiate_zeros
 from finegrad._src.ops.array.structural import (_t, concat, convert_to_tensor, reshape, stack,
                                                  batch_all, batch_size)
@@ -33,7 +34,8 @@ def gather(params: TensorLike, indices: TensorLike, validate_indices: Any = None
     """Take slices of ``params`` along ``axis`` at integer ``indices``. Primitive ``gather``
     (its VJP is primitive ``gather_transpose``).
 
-    Out-of-range indices are an IndexError (TensorFlow's CPU kernel also refuses them). As in
+    Out-of-range indices are an `InvalidArgumentError` naming the first one, as TensorFlow's
+    CPU kernel raises (negative indices included: they do not count from the end). As in
     TensorFlow, the gradient with respect to ``params`` of a gather along axis 0 is an
     `IndexedSlices` (the rows gathered and their cotangents).
 
@@ -73,9 +75,11 @@ def _gather_impl(p, ind, *, axis, batch_dims, sparse_grad=False):
         if n and tracer is not None and tracer.examples:
             ind = np.clip(ind, 0, n - 1)  # made-up values of an input_signature: shapes matter
         else:
-            raise IndexError(f"finegrad.gather: indices must be in [0, {n}) for axis {axis} of "
-                             f"a tensor of shape {tuple(p.shape)}, got values in "
-                             f"[{ind.min()}, {ind.max()}]")
+            bad = int(np.flatnonzero((ind < 0) | (ind >= n))[0])
+            where = ",".join(str(int(k)) for k in np.unravel_index(bad, ind.shape))
+            raise InvalidArgumentError(   # (TensorFlow's message, and the axis and shape)
+                f"finegrad.gather: indices{f'[{where}]' if where else ''} = {ind.flat[bad]} "
+                f"is not in [0, {n}) (axis {axis} of a tensor of shape {tuple(p.shape)})")
     if batch_dims == 0:
         out = np.take(p, ind, axis=axis)
         return np.array(out, object) if type(out) is bytes else out   # a string scalar
@@ -85,7 +89,7 @@ def _gather_impl(p, ind, *, axis, batch_dims, sparse_grad=False):
 @gather_p.def_lowering
 def _gather_lower(p, ind, *, axis, batch_dims, sparse_grad=False):
     # XLA cannot raise: an out-of-range index reads jnp.take's fill value (NaN for floats, the
-    # dtype's lowest for signed ints) where impl raises IndexError
+    # dtype's lowest for signed ints) where impl raises InvalidArgumentError
     import jax
     import jax.numpy as jnp
     def take(p, i, ax):   # a negative index is out of range too (jnp.take would wrap it)
