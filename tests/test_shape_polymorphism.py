@@ -371,3 +371,16 @@ def test_a_new_size_under_a_tape_assigns_once():
     assert int(steps.numpy()) == 1
     f(np.ones((4, 3), np.float32))
     assert int(steps.numpy()) == 2
+
+
+def test_range_with_a_traced_delta():
+    """``range(0, 10, tf.shape(x)[0])`` under a None dimension: each call's step (it raised
+    TypeError: a Python bool of a traced tensor); a zero step is TensorFlow's error."""
+    f = fg.function(lambda x: fg.range(0, 10, fg.shape(x)[0]),
+                    input_signature=[fg.TensorSpec([None])])
+    np.testing.assert_array_equal(f(fg.ones(3)).numpy(), [0, 3, 6, 9])
+    np.testing.assert_array_equal(f(fg.ones(4)).numpy(), [0, 4, 8])
+    with pytest.raises(fg.errors.InvalidArgumentError, match=r"Requires delta != 0: 0"):
+        f(fg.ones(0))
+    with pytest.raises(fg.errors.InvalidArgumentError, match=r"Requires delta != 0: 0"):
+        fg.range(0, 5, 0)

@@ -128,9 +128,9 @@ def range_(start: Any, limit: Any = None, delta: Any = 1, dtype: DTypeLike | Non
     # a traced bound fixes the shape: the graph checks each run's value (as TF computes it)
     vals = [to_numpy_value(tensor_module._static_value(v, "finegrad.range's bounds")
                            if isinstance(v, Tensor) else v) for v in (start, limit, delta)]
-    if delta == 0:
-        raise ValueError("finegrad.range: delta must not be zero")
     lo, hi, step = (np.asarray(v).item() for v in vals)
+    if step == 0:   # (the value: a traced delta is a tensor, not a Python bool)
+        raise InvalidArgumentError(None, None, f"finegrad.range: Requires delta != 0: {step}")
     if (lo > hi) if step > 0 else (lo < hi):   # TensorFlow's Range kernel refuses these
         rel, sign = ("<=", ">") if step > 0 else (">=", "<")
         raise InvalidArgumentError(None, None, f"finegrad.range: Requires start {rel} limit "
