@@ -68,4 +68,5 @@ _add(OpSpec(_named("map_fn", lambda x: fg.map_fn(lambda r: fg.sin(r) * fg.reduce
 
 
 NONDIFF = ("numpy_function",   # Python code as one graph op: TensorFlow gives no gradient
-           "assert")          # tf.debugging's value checks in a graph: no outputs
+           "assert",          # tf.debugging's value checks in a graph: no outputs
+           "print")           # tf.print in a graph: no outputs

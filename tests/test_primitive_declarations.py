@@ -241,7 +241,9 @@ def _primitive_name_lists(source):
 # tables of Keras's own names (keras.ops functions, the Python operators Keras 3 saves as op
 # classes), not of finegrad's primitives
 _KERAS_OPS_TABLES = {"_src/backends/elementwise.py", "_src/backends/keras_names.py",
-                     "_src/backends/keras_signatures.py", "_src/keras/model_config.py"}
+                     "_src/backends/keras_signatures.py", "_src/keras/model_config.py",
+                     # (TensorFlow 1's public names and their TF2 paths)
+                     "_src/v1/aliases.py"}
 
 
 def test_no_module_keeps_a_list_of_primitive_names():

@@ -4,7 +4,6 @@ Dimension, newaxis, identity_n and ensure_shape, with TensorFlow's values and er
 """
 import collections
 import io
-import warnings
 
 import numpy as np
 import pytest
@@ -126,15 +125,38 @@ def test_print_defaults_to_stderr_and_accepts_a_function(capsys):
     assert got == ["a 2"]
 
 
-def test_print_inside_a_trace_warns_and_skips():
+def test_print_inside_a_function_prints_at_each_call_only():
+    """tf.print in a graph prints when the graph runs (each call, none for the trace), as
+    TensorFlow's PrintV2 op; values, nested structures and Python objects as eagerly."""
+    got = []
+
     @tf.function
     def f(x):
-        tf.print(x)
+        tf.print("x =", x, {"sq": x * x}, [1, "s"], output_stream=got.append)
         return x + 1.
-    with warnings.catch_warnings(record=True) as w:
-        warnings.simplefilter("always")
-        assert float(f(tf.constant(1.))) == 2.
-    assert any("trace" in str(m.message) for m in w)
+    f(tf.constant([1., 2.]))
+    f(tf.constant([3., 4.]))
+    assert got == ["x = [1 2] {'sq': [1 4]} [1, s]", "x = [3 4] {'sq': [9 16]} [1, s]"]
+    sig = tf.function(lambda x: tf.print("n", tf.shape(x), output_stream=got.append) or x,
+                      input_signature=[tf.TensorSpec([None])])
+    sig(tf.ones(3))
+    assert got[-1] == "n [3]" and len(got) == 3   # (nothing for the trace's made-up values)
+
+
+def test_print_in_a_tf1_graph_is_an_operation_that_runs_when_depended_on():
+    v1 = tf.compat.v1
+    got = []
+    with tf.Graph().as_default():
+        p = v1.placeholder(tf.float32, [None])
+        op = tf.print("fed", p, output_stream=got.append)
+        assert isinstance(op, v1.Operation)
+        with v1.control_dependencies([op]):
+            y = tf.identity(p)
+        with v1.Session() as sess:
+            sess.run(p * 3., {p: [5.]})
+            assert got == []   # (nothing depends on it)
+            sess.run(y, {p: [5.]})
+            assert got == ["fed [5]"]
 
 
 # ---- debugging and errors -------------------------------------------------------------------

@@ -19,7 +19,7 @@ gives derivatives of any order and how forward-over-reverse works.
 import numpy as np
 from numpy import ndarray
 
-from finegrad._src import dims, interop, threads
+from finegrad._src import dims, interop, made_up, threads
 from finegrad._src.state import state as _state
 from finegrad._src.errors import InvalidArgumentError, OpError
 from finegrad._src.tensor import Tensor, convert_to_tensor, convert_like, to_numpy_value
@@ -272,7 +272,9 @@ def bind(prim, *args, **params):
                   is ndarray) and va.size + vb.size >= threads.split_from else \
                 prim.impl(va, vb, **iparams) if iparams else prim.impl(va, vb)
         except (ValueError, TypeError) as e:
-            raise _impl_error(prim, (va, vb), e) from None
+            out = made_up.retried(prim, (va, vb), iparams, e)
+            if out is None:
+                raise _impl_error(prim, (va, vb), e) from None
     elif n == 1 and type(args[0]) is Tensor:
         va = args[0]._value
         try:
@@ -280,7 +282,9 @@ def bind(prim, *args, **params):
                 va.size >= threads.split_from else \
                 prim.impl(va, **iparams) if iparams else prim.impl(va)
         except (ValueError, TypeError) as e:
-            raise _impl_error(prim, (va,), e) from None
+            out = made_up.retried(prim, (va,), iparams, e)
+            if out is None:
+                raise _impl_error(prim, (va,), e) from None
     else:
         args, out = _run_many(prim, args, iparams)
     if prim.multiple_results:
@@ -324,7 +328,10 @@ def _run_many(prim, args, iparams):
     try:
         return ins, prim.impl(*vals, **iparams)
     except ValueError as e:
-        raise _shape_error(prim, vals, e) from None
+        out = made_up.retried(prim, vals, iparams, e)
+        if out is None:
+            raise _shape_error(prim, vals, e) from None
+        return ins, out
     except TypeError as e:
         raise _dtype_error(prim, vals, e) from None
 

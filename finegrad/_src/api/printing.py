@@ -7,12 +7,11 @@ axis; floats print in their shortest form (``1``, ``0.5``); Python strings print
 from __future__ import annotations
 
 import sys
-import warnings
 
 import numpy as np
 
-from finegrad._src.tracebacks import user_stacklevel
 from finegrad._src import core, nest
+from finegrad._src.ops.assertion import run_print
 from finegrad._src.tensor import Tensor
 
 from typing import Any
@@ -57,25 +56,41 @@ def print_(*inputs: Any, output_stream: Any = None, summarize: int = 3, sep: str
         sep, end: as for Python's ``print``.
         name: accepted and ignored.
 
-    Inside a `finegrad.function` trace values are not known yet; printing is skipped there
-    with a warning.
+    Inside a `finegrad.function` (and a TF1 graph) it is a graph node that prints each time
+    the graph runs, as TensorFlow's; in a TF1 graph it returns that `Operation` (for
+    ``control_dependencies`` or ``Session.run``).
 
     >>> import sys, finegrad as fg
     >>> fg.print("x:", fg.constant([1., 2.5]), fg.range(10), output_stream=sys.stdout)
     x: [1 2.5] [0 1 2 ... 7 8 9]
     """
     del name
-    if core.current_tracer() is not None:
-        warnings.warn("finegrad.print inside a finegrad.function trace prints nothing: "
-                      "values are not known while tracing", stacklevel=user_stacklevel())
-        return None
-    text = sep.join(_format_value(x, summarize) for x in inputs) + end
     stream = sys.stderr if output_stream is None else output_stream
-    if hasattr(stream, "write"):
-        stream.write(text)
-    elif callable(stream):
-        stream(text[:-len(end)] if end and text.endswith(end) else text)
-    else:
+    if not hasattr(stream, "write") and not callable(stream):
         raise TypeError(f"finegrad.print: output_stream must be a file-like object or a "
                         f"function, got {type(stream).__name__}")
+    if core.current_tracer() is not None:   # a node: the values when the graph runs
+        flat = nest.flatten(list(inputs))
+        shown = [k for k, x in enumerate(flat) if _is_tensor(x)]
+
+        def emit(*values: Any) -> None:
+            leaves = list(flat)
+            for k, v in zip(shown, values, strict=True):
+                leaves[k] = v
+            _write(nest.pack_sequence_as(list(inputs), leaves), stream, summarize, sep, end)
+        return run_print(emit, *[flat[k] for k in shown])
+    _write(inputs, stream, summarize, sep, end)
     return None
+
+
+def _is_tensor(x: Any) -> bool:
+    return isinstance(x, Tensor) or hasattr(type(x), "_as_tensor")
+
+
+def _write(inputs: Any, stream: Any, summarize: Any, sep: str, end: str) -> None:
+    """The formatted ``inputs`` written to ``stream`` (a file, or a function of the text)."""
+    text = sep.join(_format_value(x, summarize) for x in inputs) + end
+    if hasattr(stream, "write"):
+        stream.write(text)
+    else:
+        stream(text[:-len(end)] if end and text.endswith(end) else text)

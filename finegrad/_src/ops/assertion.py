@@ -1,4 +1,5 @@
-"""The assertion node: a check of tensors' values that a graph runs each time it runs.
+"""The assertion node: a check of tensors' values that a graph runs each time it runs (and
+the print node, ``tf.print`` in a graph, made the same way).
 
 Eagerly, `tf.debugging`'s value assertions (`Assert`, `assert_equal`, `assert_positive`...,
 `check_numerics`) check at once. Inside a `finegrad.function` trace or a TF1 graph they are
@@ -44,6 +45,31 @@ def run_check(check: Callable[..., Any], *tensors: Any) -> Any:
         return None
     bind(assert_p, *ts, check=check)
     # (a TF1 graph's recorder names the node it just recorded as an Operation)
+    graph = getattr(_state.tracer, "v1_graph", None)
+    return None if graph is None else graph.get_operations()[-1]
+
+
+# --- the print node: tf.print inside a graph ---------------------------------------------------
+# Like the assertion node it has no outputs and runs at each call (a TF1 graph: when a fetch
+# depends on it). It writes only while the graph runs, never while a trace computes values
+# (the trace's own call would print once more than TensorFlow, which prints at run time only).
+
+print_p = def_nondiff(Primitive("print", multiple_results=True, fresh=True, unify=False,
+                                stateful=True, effects=True,
+                                shape_rule=lambda *shapes, **params: []))
+
+
+@print_p.def_impl
+def _print_impl(*values, emit):
+    if _state.tracer is None:
+        emit(*[np.asarray(v) for v in values])
+    return ()
+
+
+def run_print(emit: Callable[..., Any], *tensors: Any) -> Any:
+    """A print node that calls ``emit`` on the NumPy values of ``tensors`` each time the
+    graph being traced runs; its `Operation` in a TF1 graph, else None."""
+    bind(print_p, *[convert_to_tensor(t) for t in tensors], emit=emit)
     graph = getattr(_state.tracer, "v1_graph", None)
     return None if graph is None else graph.get_operations()[-1]
 

@@ -7,6 +7,8 @@ top-level namespace are also reachable here (``tf.compat.v1.reduce_sum``, ``.nn`
 """
 import sys as _sys
 
+from finegrad._src.v1 import aliases as _aliases
+
 from finegrad._src.ad.custom import custom_gradient
 from finegrad._src.ad.register import RegisterGradient, no_gradient
 from finegrad._src.ad.tape import GradientTape
@@ -93,7 +95,9 @@ def __getattr__(name):
     # package, complete by the time a user reaches this attribute (this module is one of its
     # submodules, so it is loaded; no import, which would make the package and its
     # submodule import each other)
+    # (and TensorFlow 1's own names for functions of TF2's namespaces: `v1.aliases`)
     try:
-        return getattr(_sys.modules["finegrad"], name)
+        return _aliases.resolve(name) if name in _aliases.TF1_NAMES else \
+            getattr(_sys.modules["finegrad"], name)
     except AttributeError:
         raise AttributeError(f"module 'finegrad.compat.v1' has no attribute {name!r}") from None

@@ -117,9 +117,11 @@ def _cholesky_impl(a):
             out[idx] = np.linalg.cholesky(a[idx])
         except np.linalg.LinAlgError:
             out[idx] = nan_lower
-    warnings.warn("finegrad.linalg.cholesky: Cholesky decomposition was not successful (the "
-                  "input is not positive definite); its lower triangle is filled with NaNs, "
-                  "as TensorFlow does", UserWarning, stacklevel=user_stacklevel())
+    tracer = core.current_tracer()
+    if tracer is None or not tracer.examples:   # (not for a graph's made-up zeros)
+        warnings.warn("finegrad.linalg.cholesky: Cholesky decomposition was not successful "
+                      "(the input is not positive definite); its lower triangle is filled "
+                      "with NaNs, as TensorFlow does", UserWarning, stacklevel=user_stacklevel())
     return out
 
 
