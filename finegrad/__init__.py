@@ -38,6 +38,7 @@ from finegrad._src.ops.array.scatter_nd import (gather_nd, scatter_nd, tensor_sc
                                                 tensor_scatter_nd_max, tensor_scatter_nd_min)
 from finegrad._src.ops.array.manipulation import boolean_mask
 from finegrad._src.ops.array.variable_scatter import IndexedSlices
+from finegrad._src.api.tensor_array import TensorArray
 from finegrad._src.ops.array.slicing import slice_ as slice, strided_slice
 from finegrad._src.ops.array.bitcast import bitcast
 from finegrad._src.ops.array.sequences_and_blocks import (shape_n, sequence_mask, unravel_index,
@@ -123,7 +124,8 @@ __all__ = ["DType", "as_dtype", "float16", "float32", "float64", "int8", "int16"
            "split", "tile", "gather", "shape", "size", "rank", "reverse", "roll", "pad", "repeat",
            "one_hot", "meshgrid", "gather_nd", "scatter_nd", "tensor_scatter_nd_add",
            "tensor_scatter_nd_sub", "tensor_scatter_nd_update", "tensor_scatter_nd_max",
-           "tensor_scatter_nd_min", "boolean_mask", "IndexedSlices", "bitcast", "Graph",
+           "tensor_scatter_nd_min", "boolean_mask", "IndexedSlices", "TensorArray", "bitcast",
+           "Graph",
            "Operation", "AggregationMethod", "distribute", "train", "experimental", "types",
            "keras", "optimizers", "initializers", "losses", "metrics", "data", "saved_model",
            "slice",

@@ -20,6 +20,7 @@ import numpy as np
 
 from finegrad._src.tracebacks import api_boundary
 from finegrad._src import core, dims, nest
+from finegrad._src.api.tensor_array import TensorArray
 from finegrad._src.ad.rediff import jvp_by_transposing, vjp_of
 from finegrad._src.core import Primitive, bind
 from finegrad._src.errors import InvalidArgumentError
@@ -299,13 +300,13 @@ def while_loop(cond: Any, body: Any, loop_vars: Any, shape_invariants: Any = Non
     # runs over the flat list of tensors
     single = not isinstance(loop_vars, (list, tuple))
     structure = (loop_vars,) if single else loop_vars
-    vars_ = [v if isinstance(v, Tensor) else convert_to_tensor(v)
-             for v in nest.flatten(structure)]
+    vars_: list[Any] = [v if isinstance(v, (Tensor, TensorArray)) else convert_to_tensor(v)
+                        for v in nest.flatten(structure)]
     cond, body = _over_flat(cond, body, structure)
     tracer = core.current_tracer()
     # with traced loop variables the loop is traced: the condition runs in its sub-graph
     # only (a run here would add its ops, assignments included, to the enclosing graph)
-    c = None if any(is_traced(v) for v in vars_) else cond(*vars_)
+    c = None if any(isinstance(v, Tensor) and is_traced(v) for v in vars_) else cond(*vars_)
     if c is not None and not is_traced(c):
         i = 0
         if isinstance(maximum_iterations, Tensor):
@@ -316,6 +317,7 @@ def while_loop(cond: Any, body: Any, loop_vars: Any, shape_invariants: Any = Non
             c = cond(*vars_)
             i += 1
         return _packed(structure, vars_, single)
+    _refuse_tensor_arrays(vars_)
     (g_c, sub_c), (g_b, sub_b) = _trace_loop(cond, body, tracer, vars_)
     for i, (o, v) in enumerate(zip(nest.flatten(g_b.outputs), vars_, strict=True)):
         if not isinstance(o, OutSlot) or g_b.meta[o.slot] != (tuple(v._value.shape),
@@ -333,6 +335,17 @@ def while_loop(cond: Any, body: Any, loop_vars: Any, shape_invariants: Any = Non
     parts = (_Branch(g_c, sub_c, m_c), _Branch(g_b, sub_b, m_b))
     outs = bind(while_p, *vars_, *captured, parts=parts, n=len(vars_), max_iter=max_iter)
     return _packed(structure, list(outs), single)
+
+
+def _refuse_tensor_arrays(vars_):
+    """A traced loop carries tensors only: a TensorArray loop variable is refused, naming
+    what to write instead."""
+    if any(isinstance(v, TensorArray) for v in vars_):
+        raise NotImplementedError(
+            "finegrad.while_loop: a TensorArray loop variable needs a loop whose condition "
+            "Python can evaluate (eagerly, or on values known while tracing); this loop is "
+            "traced. Write it as a Python loop over finegrad.range (unrolled in a function), "
+            "or carry a tensor and update it with tensor_scatter_nd_update")
 
 
 def _trace_loop(cond, body, tracer, vars_):
@@ -371,7 +384,8 @@ def _over_flat(cond, body, structure):
             raise ValueError(f"finegrad.while_loop: the body returned {len(nest.flatten(out))} "
                              f"values for {len(flat)} loop variables, or another structure; "
                              f"it must return the structure of loop_vars")
-        return [x if isinstance(x, Tensor) else convert_to_tensor(x) for x in nest.flatten(out)]
+        return [x if isinstance(x, (Tensor, TensorArray)) else convert_to_tensor(x)
+                for x in nest.flatten(out)]
     return flat_cond, flat_body
 
 
