@@ -108,7 +108,8 @@ from finegrad._src.v1.gradients import AggregationMethod
 from finegrad import (math, nn, linalg, autodiff, testing, stable, nest, errors, debugging,
                       compat, random, dtypes, signal, image, distribute, train, experimental, types,
                       keras, optimizers, initializers, losses, metrics, data, raw_ops,
-                      saved_model, config, io)
+                      saved_model, config, io, strings)
+from finegrad.strings import as_string
 
 from finegrad._version import __version__  # one source: finegrad/_version.py
 
@@ -153,7 +154,7 @@ __all__ = ["DType", "as_dtype", "float16", "float32", "float64", "int8", "int16"
            "foldr", "vectorized_map", "raw_ops", "math", "nn", "linalg", "autodiff", "testing",
            "stable",
            "nest", "errors", "debugging", "compat", "random", "dtypes", "signal", "image",
-           "config", "io", "newaxis",
+           "config", "io", "strings", "as_string", "newaxis",
            "truediv"]
 
 

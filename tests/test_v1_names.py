@@ -27,7 +27,8 @@ def test_the_table_matches_tensorflows_compat_v1():
                   "initialize_local_variables", "verify_tensor_all_finite", "assert_integer",
                   "assert_rank_in", "parse_example", "parse_single_example", "decode_raw",
                   "count_nonzero", "depth_to_space", "space_to_depth", "floor_div", "bincount",
-                  "confusion_matrix"}   # (TF1's own functions, not TF2's objects)
+                  "confusion_matrix", "string_to_number", "substr"}   # (TF1's own functions,
+    # with TF2's arguments first, not TF2's objects)
     for name, path in TF1_NAMES.items():
         if name not in deprecated:
             assert getattr(tf.compat.v1, name) is _at(tf, path), name

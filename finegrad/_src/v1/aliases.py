@@ -15,6 +15,9 @@ from typing import Any
 
 #: TF1 name -> its path under ``finegrad`` (dots: submodules)
 TF1_NAMES = {
+    "string_to_number": "strings.to_number", "substr": "strings.substr",
+    "string_join": "strings.join",
+    "string_strip": "strings.strip", "regex_replace": "strings.regex_replace",
     "FixedLenFeature": "io.FixedLenFeature",
     "FixedLenSequenceFeature": "io.FixedLenSequenceFeature", "NoGradient": "no_gradient",
     "NotDifferentiable": "no_gradient", "OpError": "errors.OpError",
