@@ -110,6 +110,7 @@ from finegrad import (math, nn, linalg, autodiff, testing, stable, nest, errors,
                       keras, optimizers, initializers, losses, metrics, data, raw_ops,
                       saved_model, config, io, strings)
 from finegrad.strings import as_string
+from finegrad._src.v1.tf_logging import get_logger
 
 from finegrad._version import __version__  # one source: finegrad/_version.py
 
@@ -154,7 +155,7 @@ __all__ = ["DType", "as_dtype", "float16", "float32", "float64", "int8", "int16"
            "foldr", "vectorized_map", "raw_ops", "math", "nn", "linalg", "autodiff", "testing",
            "stable",
            "nest", "errors", "debugging", "compat", "random", "dtypes", "signal", "image",
-           "config", "io", "strings", "as_string", "newaxis",
+           "config", "io", "strings", "as_string", "get_logger", "newaxis",
            "truediv"]
 
 

@@ -48,8 +48,9 @@ def _stray_names(module):
         if isinstance(value, types.ModuleType):
             if not _is_public_submodule(module, name, value):
                 stray.append(f"{name} (the module {value.__name__})")
-        elif value is None:
-            continue   # a constant of TensorFlow's API (newaxis)
+        elif value is None or (type(value) is int and name.isupper() and
+                               name in getattr(module, "__all__", ())):
+            continue   # a constant of TensorFlow's API (newaxis, tf.errors' codes)
         elif getattr(value, "__module__", None) in ("typing", "types") and \
                 name in getattr(module, "__all__", ()):
             continue   # a type alias finegrad defines (a union's module is typing or types)

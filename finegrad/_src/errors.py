@@ -23,6 +23,9 @@ class OpError(Exception):
     True
     """
 
+    #: TensorFlow's code of the error (``tf.errors.UNKNOWN``; each class sets its own)
+    error_code: int = 2
+
     def __init__(self, *args: Any) -> None:
         if len(args) >= 3:
             node_def, op, message = args[:3]
@@ -74,3 +77,51 @@ class DataLossError(OpError):
 
 class UnknownError(OpError):
     """An error of no other class."""
+
+
+class CancelledError(OpError):
+    """An operation was cancelled."""
+
+
+class DeadlineExceededError(OpError, TimeoutError):
+    """A deadline passed before the operation completed."""
+
+
+class PermissionDeniedError(OpError, PermissionError):
+    """The caller may not run the operation."""
+
+
+class UnauthenticatedError(OpError):
+    """The request has no valid credentials."""
+
+
+class AbortedError(OpError):
+    """The operation was aborted (a concurrency conflict)."""
+
+
+class UnavailableError(OpError):
+    """The runtime is not available now."""
+
+
+class OperatorNotAllowedInGraphError(TypeError):
+    """An operator (``bool``, iteration) applied to a graph tensor where its value is not
+    known."""
+
+
+# TensorFlow's error codes (``tf.errors.INVALID_ARGUMENT``...), and each class's own
+# (``error_code``), as ``tensorflow/core/protobuf/error_codes.proto`` numbers them
+OK, CANCELLED, UNKNOWN, INVALID_ARGUMENT, DEADLINE_EXCEEDED, NOT_FOUND = 0, 1, 2, 3, 4, 5
+ALREADY_EXISTS, PERMISSION_DENIED, RESOURCE_EXHAUSTED, FAILED_PRECONDITION = 6, 7, 8, 9
+ABORTED, OUT_OF_RANGE, UNIMPLEMENTED, INTERNAL, UNAVAILABLE, DATA_LOSS = 10, 11, 12, 13, 14, 15
+UNAUTHENTICATED = 16
+for _cls, _code in ((CancelledError, CANCELLED), (UnknownError, UNKNOWN),
+                    (InvalidArgumentError, INVALID_ARGUMENT),
+                    (DeadlineExceededError, DEADLINE_EXCEEDED), (NotFoundError, NOT_FOUND),
+                    (AlreadyExistsError, ALREADY_EXISTS),
+                    (PermissionDeniedError, PERMISSION_DENIED),
+                    (ResourceExhaustedError, RESOURCE_EXHAUSTED),
+                    (FailedPreconditionError, FAILED_PRECONDITION), (AbortedError, ABORTED),
+                    (OutOfRangeError, OUT_OF_RANGE), (UnimplementedError, UNIMPLEMENTED),
+                    (InternalError, INTERNAL), (UnavailableError, UNAVAILABLE),
+                    (DataLossError, DATA_LOSS), (UnauthenticatedError, UNAUTHENTICATED)):
+    _cls.error_code = _code

@@ -19,6 +19,17 @@ DEBUG, INFO, WARN, WARNING, ERROR, FATAL = (Level(n) for n in (
 _logger = _logging.getLogger("finegrad")
 
 
+def get_logger() -> _logging.Logger:
+    """finegrad's logger, Python's ``logging.getLogger("finegrad")`` (TensorFlow's
+    ``tf.get_logger``, whose logger is named "tensorflow").
+
+    >>> import finegrad as fg
+    >>> fg.get_logger().name
+    'finegrad'
+    """
+    return _logger
+
+
 def set_verbosity(v: Any) -> None:
     """Log messages at level ``v`` and above.
 

@@ -36,6 +36,7 @@ from finegrad._src.graph.tracing.gradients import gradients  # noqa: F401
 from finegrad._src.graph.ir import assign_variable_p
 from finegrad._src.graph.xla.inputs import adopt_arrays
 from finegrad._src.graph.compile.symbolic import GuardFailed
+from finegrad._src.api.device_config import _EAGER
 from finegrad._src.api.scopes import name_scope
 from finegrad._src.ops.array.structural import convert_to_tensor
 from finegrad._src.ops.array.boolean_mask import DataDependentSize
@@ -308,6 +309,10 @@ class Function:
 
     @api_boundary
     def __call__(self, *args, **kwargs):
+        if _EAGER[0]:   # finegrad.config.run_functions_eagerly(True): the Python, as it is
+            f = self._func if self._instance is None else functools.partial(self._func,
+                                                                            self._self())
+            return f(*args, **kwargs)
         last = self._last
         if last is not None and not kwargs and _tensor_key(args) == last[0]:
             conc = last[1]   # the last call's graph, for tensors of the same shapes and dtypes
