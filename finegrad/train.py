@@ -6,8 +6,10 @@
 from finegrad._src.api.checkpoint import (Checkpoint, latest_checkpoint, list_variables,
                                           load_variable)
 from finegrad._src.api.checkpoint_manager import CheckpointManager
+from finegrad._src.v1.moving_average import ExponentialMovingAverage
 from finegrad._src.data.example_protos import (BytesList, Example, Feature, Features, FloatList,
                                                Int64List)
 
-__all__ = ["BytesList", "Checkpoint", "CheckpointManager", "Example", "Feature", "Features",
+__all__ = ["ExponentialMovingAverage",
+           "BytesList", "Checkpoint", "CheckpointManager", "Example", "Feature", "Features",
            "FloatList", "Int64List", "latest_checkpoint", "list_variables", "load_variable"]
