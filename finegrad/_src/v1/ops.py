@@ -27,6 +27,7 @@ from finegrad._src.ops.math import statistics
 from finegrad._src.core import bind
 from finegrad._src.ops.random import streams
 from finegrad._src.tensor import Tensor
+from finegrad._src.ops.math.counts_and_casts import in_top_k as _in_top_k
 from finegrad._src.v1 import graphs
 from finegrad._src.api.printing import print_
 
@@ -278,3 +279,14 @@ def avg_pool(value: TensorLike, ksize: Any, strides: Any, padding: Any,
              input: TensorLike | None = None) -> Any:
     """TensorFlow 1's ``nn.avg_pool``: ``value`` is the old name of ``input``."""
     return _avg_pool2d(value if input is None else input, ksize, strides, padding, data_format)
+
+
+def in_top_k(predictions: Any, targets: Any, k: Any, name: str | None = None) -> Tensor:
+    """TensorFlow 1's ``tf.nn.in_top_k``: `finegrad.math.in_top_k` with ``predictions``
+    first (TF2 takes ``targets`` first).
+
+    >>> import finegrad as fg
+    >>> fg.compat.v1.nn.in_top_k(fg.constant([[0.1, 0.9]]), fg.constant([1]), 1).numpy()
+    array([ True])
+    """
+    return _in_top_k(targets, predictions, k)

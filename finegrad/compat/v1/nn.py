@@ -2,9 +2,11 @@
 (``dropout(x, keep_prob)``, ``conv2d(filter=)``, ``softmax(dim=)``, ``max_pool(value=)``,
 ``softmax_cross_entropy_with_logits_v2``, ``xw_plus_b``)."""
 from finegrad._src.v1.ops import (dropout, softmax_cross_entropy_with_logits_v2,
-                                  xw_plus_b, conv2d, softmax, log_softmax, max_pool, avg_pool)
+                                  xw_plus_b, conv2d, softmax, log_softmax, max_pool, avg_pool,
+                                  in_top_k)
 
-__all__ = ["dropout", "softmax_cross_entropy_with_logits_v2", "xw_plus_b", "conv2d", "softmax",
+__all__ = ["in_top_k", "dropout", "softmax_cross_entropy_with_logits_v2", "xw_plus_b", "conv2d",
+           "softmax",
            "log_softmax", "max_pool", "avg_pool"]
 
 

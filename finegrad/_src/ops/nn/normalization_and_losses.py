@@ -10,6 +10,9 @@ import math
 from finegrad._src.ops.array.structural import _t, cast, zeros_like
 from finegrad._src.ops.nn.softmax_cross_entropy import _labels_like
 from finegrad._src.ops.math import elementwise as ew
+from finegrad._src.ops.array.manipulation import pad
+from finegrad._src.ops.math.arithmetic import pow as power
+from finegrad._src.ops.math.statistics import add_n
 
 from typing import TYPE_CHECKING, Any
 
@@ -82,3 +85,29 @@ def log_poisson_loss(targets: Any, log_input: Any, compute_full_loss: Any = Fals
         cond = ew.logical_and(targets >= 0, targets <= 1)
         result = result + ew.where(cond, zeros, stirling)
     return result
+
+
+def local_response_normalization(input: Any, depth_radius: int = 5, bias: float = 1.,
+                                 alpha: float = 1., beta: float = 0.5,
+                                 name: str | None = None) -> Any:
+    """Each value of a 4-D ``input`` (NHWC) divided by ``(bias + alpha * s) ** beta``, ``s``
+    the sum of squares over ``depth_radius`` channels either side (TensorFlow's LRN);
+    composed of differentiable ops.
+
+    >>> import finegrad as fg
+    >>> x = fg.reshape(fg.range(1., 5.), [1, 1, 1, 4])
+    >>> fg.nn.local_response_normalization(x, depth_radius=1, bias=2., alpha=.5,
+    ...                                    beta=.75).numpy().round(4)
+    array([[[[0.3237, 0.3849, 0.3664, 0.5383]]]], dtype=float32)
+    """
+    x = _t(input)
+    if len(x.shape) != 4:
+        raise ValueError(f"finegrad.nn.local_response_normalization: input must be 4-D, got "
+                         f"shape {tuple(x.shape)}")
+    channels, r = x.shape[-1], int(depth_radius)
+    if channels is None:
+        raise ValueError("finegrad.nn.local_response_normalization: the channel dimension "
+                         "must be known")
+    square = pad(x * x, [[0, 0], [0, 0], [0, 0], [r, r]])
+    window = add_n([square[..., i:i + channels] for i in range(2 * r + 1)])
+    return x / power(cast(bias, x.dtype) + cast(alpha, x.dtype) * window, cast(beta, x.dtype))
