@@ -25,6 +25,8 @@ from finegrad._src.ops.array.sequences_and_blocks import (space_to_depth,
                                                           depth_to_space)
 from finegrad._src.ops.math.counts_and_casts import zero_fraction
 from finegrad._src.ops.nn.ctc import ctc_loss
+from finegrad._src.ops.nn.conv_compositions import (atrous_conv2d, conv1d_transpose,
+                                                    separable_conv2d)
 from finegrad._src.ops.nn.moments_helpers import (normalize_moments, sufficient_statistics,
                                                   weighted_moments)
 from finegrad._src.ops.math.counts_and_casts import in_top_k
@@ -32,7 +34,8 @@ from finegrad._src.ops.nn.normalization_and_losses import local_response_normali
 
 lrn = local_response_normalization
 
-__all__ = ["in_top_k", "local_response_normalization", "lrn", "normalize_moments",
+__all__ = ["atrous_conv2d", "conv1d_transpose", "separable_conv2d", "in_top_k",
+           "local_response_normalization", "lrn", "normalize_moments",
            "sufficient_statistics", "weighted_moments", "relu", "sigmoid", "tanh", "softplus",
            "softmax", "log_softmax",
            "softmax_cross_entropy_with_logits", "sparse_softmax_cross_entropy_with_logits",

@@ -79,3 +79,40 @@ def test_derivatives_against_finite_differences():
 def test_lrn_needs_a_4d_input():
     with pytest.raises(ValueError, match="must be 4-D"):
         fg.nn.local_response_normalization(fg.ones((2, 3)))
+
+
+def _convolutions(T):
+    rng = np.random.default_rng(0)
+    x = T.constant(rng.standard_normal((1, 5, 5, 2)), T.float32)
+    dw = T.constant(rng.standard_normal((3, 3, 2, 2)), T.float32)
+    pw = T.constant(rng.standard_normal((1, 1, 4, 3)), T.float32)
+    f = T.constant(rng.standard_normal((3, 3, 2, 4)), T.float32)
+    x1 = T.constant(rng.standard_normal((2, 4, 3)), T.float32)
+    f1 = T.constant(rng.standard_normal((3, 5, 3)), T.float32)
+    outs = [T.nn.separable_conv2d(x, dw, pw, [1, 1, 1, 1], "SAME"),
+            T.nn.separable_conv2d(x, dw, pw, [1, 2, 2, 1], "VALID"),
+            T.nn.atrous_conv2d(x, f, 2, "SAME"),
+            T.nn.conv1d_transpose(x1, f1, [2, 8, 5], 2, "SAME")]
+    return [(tuple(o.shape), float(T.reduce_sum(o * o))) for o in outs]
+
+
+CONV_RECORDED = [((1, 5, 5, 3), None), ((1, 2, 2, 3), None), ((1, 5, 5, 4), None),   # (shapes)
+                 ((2, 8, 5), 439.1104736328125)]
+
+
+def test_composed_convolutions_as_tensorflow():
+    got = _convolutions(fg)
+    assert [g[0] for g in got] == [c[0] for c in CONV_RECORDED]
+    assert got[3][1] == pytest.approx(CONV_RECORDED[3][1], rel=1e-5)
+    tf = pytest.importorskip("tensorflow")
+    for (shape, total), (their_shape, their_total) in zip(got, _convolutions(tf), strict=True):
+        assert shape == their_shape and total == pytest.approx(their_total, rel=1e-5)
+
+
+def test_composed_convolutions_derivatives():
+    rng = np.random.default_rng(1)
+    x, dw, pw = (rng.standard_normal(s) for s in ((1, 4, 4, 2), (2, 2, 2, 1), (1, 1, 2, 2)))
+    check_gradients(lambda a, b, c: fg.nn.separable_conv2d(a, b, c, [1, 1, 1, 1], "SAME"),
+                    [x, dw, pw])
+    x1, f1 = rng.standard_normal((1, 3, 2)), rng.standard_normal((2, 3, 2))
+    check_gradients(lambda a, b: fg.nn.conv1d_transpose(a, b, [1, 6, 3], 2, "SAME"), [x1, f1])
