@@ -39,6 +39,7 @@ from finegrad._src.ops.array.scatter_nd import (gather_nd, scatter_nd, tensor_sc
 from finegrad._src.ops.array.manipulation import boolean_mask
 from finegrad._src.ops.array.variable_scatter import IndexedSlices
 from finegrad._src.api.tensor_array import TensorArray
+from finegrad._src.ops.array.partition_stitch import dynamic_partition, dynamic_stitch
 from finegrad._src.ops.array.slicing import slice_ as slice, strided_slice
 from finegrad._src.ops.array.bitcast import bitcast
 from finegrad._src.ops.array.sequences_and_blocks import (shape_n, sequence_mask, unravel_index,
@@ -126,7 +127,8 @@ __all__ = ["DType", "as_dtype", "float16", "float32", "float64", "int8", "int16"
            "split", "tile", "gather", "shape", "size", "rank", "reverse", "roll", "pad", "repeat",
            "one_hot", "meshgrid", "gather_nd", "scatter_nd", "tensor_scatter_nd_add",
            "tensor_scatter_nd_sub", "tensor_scatter_nd_update", "tensor_scatter_nd_max",
-           "tensor_scatter_nd_min", "boolean_mask", "IndexedSlices", "TensorArray", "bitcast",
+           "tensor_scatter_nd_min", "boolean_mask", "IndexedSlices", "TensorArray",
+           "dynamic_partition", "dynamic_stitch", "bitcast",
            "Graph",
            "Operation", "AggregationMethod", "distribute", "train", "experimental", "types",
            "keras", "optimizers", "initializers", "losses", "metrics", "data", "saved_model",
