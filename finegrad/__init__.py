@@ -40,6 +40,7 @@ from finegrad._src.ops.array.manipulation import boolean_mask
 from finegrad._src.ops.array.variable_scatter import IndexedSlices
 from finegrad._src.api.tensor_array import TensorArray
 from finegrad._src.ops.array.partition_stitch import dynamic_partition, dynamic_stitch
+from finegrad._src.ops.math.counting import histogram_fixed_width, histogram_fixed_width_bins
 from finegrad._src.ops.array.slicing import slice_ as slice, strided_slice
 from finegrad._src.ops.array.bitcast import bitcast
 from finegrad._src.ops.array.sequences_and_blocks import (shape_n, sequence_mask, unravel_index,
@@ -128,7 +129,8 @@ __all__ = ["DType", "as_dtype", "float16", "float32", "float64", "int8", "int16"
            "one_hot", "meshgrid", "gather_nd", "scatter_nd", "tensor_scatter_nd_add",
            "tensor_scatter_nd_sub", "tensor_scatter_nd_update", "tensor_scatter_nd_max",
            "tensor_scatter_nd_min", "boolean_mask", "IndexedSlices", "TensorArray",
-           "dynamic_partition", "dynamic_stitch", "bitcast",
+           "dynamic_partition", "dynamic_stitch", "histogram_fixed_width",
+           "histogram_fixed_width_bins", "bitcast",
            "Graph",
            "Operation", "AggregationMethod", "distribute", "train", "experimental", "types",
            "keras", "optimizers", "initializers", "losses", "metrics", "data", "saved_model",

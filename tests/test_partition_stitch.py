@@ -1,6 +1,6 @@
-"""``tf.dynamic_partition`` and ``tf.dynamic_stitch``: TensorFlow 2.21's values and
-gradients (recorded; compared live where it is installed), in functions with value-dependent
-sizes, and the errors."""
+"""``tf.dynamic_partition``, ``tf.dynamic_stitch`` and the fixed-width histograms: TensorFlow
+2.21's values and gradients (recorded; compared live where it is installed), in functions
+with value-dependent sizes, and the errors."""
 import numpy as np
 import pytest
 
@@ -60,3 +60,27 @@ def test_errors():
         fg.dynamic_partition(fg.constant(D), fg.constant([0, 1]), 2)
     with pytest.raises(InvalidArgumentError, match="must be >= 0"):
         fg.dynamic_stitch([[0, -1]], [[1., 2.]])
+
+
+def _histograms(T):
+    v = T.constant([-1.0, 0.0, 1.5, 2.0, 5.0, 15.0, 4.999])
+    return [T.histogram_fixed_width(v, [0.0, 5.0], nbins=5).numpy().tolist(),
+            T.histogram_fixed_width_bins(v, [0.0, 5.0], nbins=5).numpy().tolist(),
+            T.histogram_fixed_width(T.constant([1, 2, 3]), [0, 4], nbins=2).numpy().tolist(),
+            T.histogram_fixed_width_bins(T.constant([[1., 2.], [3., 9.]]), [0., 4.],
+                                         nbins=4).numpy().tolist()]
+
+
+HISTOGRAMS = [[2, 1, 1, 0, 3], [0, 0, 1, 2, 4, 4, 4], [1, 2], [[1, 2], [3, 3]]]
+
+
+def test_histograms_as_tensorflow():
+    assert _histograms(fg) == HISTOGRAMS
+    f = fg.function(lambda x: fg.histogram_fixed_width(x, [0., 1.], 4))
+    assert f(fg.constant([.1, .3, .3, .9])).numpy().tolist() == [1, 2, 0, 1]
+    with pytest.raises(InvalidArgumentError, match="must not contain NaN"):
+        fg.histogram_fixed_width(fg.constant([np.nan]), [0., 1.], 2)
+    with pytest.raises(InvalidArgumentError, match="value_range"):
+        fg.histogram_fixed_width(fg.constant([1.]), [1., 0.], 2)
+    tf = pytest.importorskip("tensorflow")
+    assert _histograms(tf) == HISTOGRAMS

@@ -13,7 +13,11 @@ import collections
 
 import numpy as np
 
+from finegrad._src import dtypes
 from finegrad._src.dtypes import as_dtype
+from finegrad._src.ops.assertion import run_check
+from finegrad._src.ops.math.arithmetic import clip_by_value
+from finegrad._src.ops.math.elementwise import floor
 from finegrad._src.ops.array.structural import cast, convert_to_tensor, reshape
 from finegrad._src.ops.zeros_and_axes import _static
 from finegrad._src.ops.math.segments import unsorted_segment_sum
@@ -194,3 +198,51 @@ def unique_with_counts(x: TensorLike, out_idx: DTypeLike = "int32", name: str | 
     i = np.asarray(idx._value)
     count = np.bincount(i, minlength=np.shape(y._value)[0]).astype(i.dtype)
     return UniqueWithCounts(y, idx, Tensor(count))
+
+
+def histogram_fixed_width_bins(values: Any, value_range: Any, nbins: Any = 100,
+                               dtype: Any = "int32", name: str | None = None) -> Tensor:
+    """The bin, of ``nbins`` equal bins over ``value_range`` ``[lo, hi)``, of each value
+    (below ``lo``: bin 0; at or above ``hi``: the last), as TensorFlow's.
+
+    >>> import finegrad as fg
+    >>> fg.histogram_fixed_width_bins(fg.constant([-1., 1.5, 5., 15.]), [0., 5.], 5).numpy()
+    array([0, 1, 4, 4], dtype=int32)
+
+    Raises:
+        finegrad.errors.InvalidArgumentError: for a NaN value, ``lo >= hi`` or ``nbins < 1``
+            (eagerly; in a graph, when it runs).
+    """
+    n = int(_static(convert_to_tensor(nbins), "finegrad.histogram_fixed_width's nbins"))
+    if n < 1:
+        raise InvalidArgumentError(f"finegrad.histogram_fixed_width: nbins should be a "
+                                   f"positive number, but got '{n}'")
+    v = cast(convert_to_tensor(values), dtypes.float64)
+    r = cast(convert_to_tensor(value_range), dtypes.float64)
+
+    def check(vals: np.ndarray, rng: np.ndarray) -> None:
+        if not rng[0] < rng[1]:
+            raise InvalidArgumentError(f"finegrad.histogram_fixed_width: value_range should "
+                                       f"satisfy value_range[0] < value_range[1], but got "
+                                       f"'{rng.tolist()}'")
+        if np.isnan(vals).any():
+            raise InvalidArgumentError("finegrad.histogram_fixed_width: Histogram values must "
+                                       "not contain NaN")
+    run_check(check, v, r)
+    scaled = floor((v - r[0]) / (r[1] - r[0]) * float(n))
+    return cast(clip_by_value(scaled, 0., float(n - 1)), as_dtype(dtype))
+
+
+def histogram_fixed_width(values: Any, value_range: Any, nbins: Any = 100,
+                          dtype: Any = "int32", name: str | None = None) -> Tensor:
+    """How many values fall in each of ``nbins`` equal bins over ``value_range`` (values
+    outside count in the first or last bin), as TensorFlow's.
+
+    >>> import finegrad as fg
+    >>> fg.histogram_fixed_width(fg.constant([-1., 0., 1.5, 2., 5., 15.]), [0., 5.],
+    ...                          nbins=5).numpy()
+    array([2, 1, 1, 0, 2], dtype=int32)
+    """
+    bins = histogram_fixed_width_bins(values, value_range, nbins)
+    n = int(_static(convert_to_tensor(nbins), "finegrad.histogram_fixed_width's nbins"))
+    return bincount(reshape(bins, [-1]), minlength=n, maxlength=n, dtype=dtype)
