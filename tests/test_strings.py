@@ -84,3 +84,18 @@ def test_errors_are_tensorflows(make, match):
 def test_non_string_input_is_a_type_error_naming_the_function():
     with pytest.raises(TypeError, match="finegrad.strings.upper: input must be a string"):
         fg.strings.upper(fg.constant([1.]))
+
+
+def test_a_tf1_graph_of_a_fed_string_placeholder():
+    """The graph is built on a made-up empty string, which is no number: the node's result
+    stands in while building (its dtype and shape), and each run parses what is fed."""
+    v1 = fg.compat.v1
+    with fg.Graph().as_default():
+        s = v1.placeholder(fg.string, [None])
+        n = v1.string_to_number(s) * 2.
+        up = fg.strings.upper(s)
+        with v1.Session() as sess:
+            np.testing.assert_array_equal(sess.run(n, {s: ["1.5", "2"]}), [3., 4.])
+            assert sess.run(up, {s: ["ab"]}).tolist() == [b"AB"]
+            with pytest.raises(InvalidArgumentError, match="convert string: x"):
+                sess.run(n, {s: ["x"]})

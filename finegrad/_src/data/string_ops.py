@@ -44,7 +44,7 @@ def _map(fn: Any, a: np.ndarray, otype: Any = object) -> np.ndarray:
     return out if otype is object else out.astype(otype)
 
 
-@on_host(("input",), dtypes.int32)
+@on_host(("input",), dtypes.int32, shaped_like="input")
 def length(input: Any, name: str | None = None, unit: str = "BYTE") -> Tensor:
     """The length of each string, in bytes (``unit="BYTE"``) or characters
     (``"UTF8_CHAR"``).
@@ -61,7 +61,7 @@ def length(input: Any, name: str | None = None, unit: str = "BYTE") -> Tensor:
     return Tensor(np.asarray(_map(count, a, np.int64), dtype=np.int32))
 
 
-@on_host(("input",), dtypes.string)
+@on_host(("input",), dtypes.string, shaped_like="input")
 def lower(input: Any, encoding: str = "", name: str | None = None) -> Tensor:
     """Each string with ASCII letters lowered (all letters, with ``encoding="utf-8"``).
 
@@ -75,7 +75,7 @@ def lower(input: Any, encoding: str = "", name: str | None = None) -> Tensor:
     return _strings(_map(bytes.lower, a))
 
 
-@on_host(("input",), dtypes.string)
+@on_host(("input",), dtypes.string, shaped_like="input")
 def upper(input: Any, encoding: str = "", name: str | None = None) -> Tensor:
     """Each string with ASCII letters raised (all letters, with ``encoding="utf-8"``).
 
@@ -89,7 +89,7 @@ def upper(input: Any, encoding: str = "", name: str | None = None) -> Tensor:
     return _strings(_map(bytes.upper, a))
 
 
-@on_host(("input",), dtypes.string)
+@on_host(("input",), dtypes.string, shaped_like="input")
 def strip(input: Any, name: str | None = None) -> Tensor:
     """Each string without leading and trailing whitespace.
 
@@ -153,7 +153,7 @@ def reduce_join(inputs: Any, axis: Any = None, keepdims: bool = False, separator
     return _strings(out)
 
 
-@on_host(("input",), lambda given: given["out_type"])
+@on_host(("input",), lambda given: given["out_type"], shaped_like="input")
 def to_number(input: Any, out_type: Any = dtypes.float32, name: str | None = None) -> Tensor:
     """Each string parsed as a number of ``out_type`` (float32, float64, int32, int64).
 
@@ -180,7 +180,7 @@ def to_number(input: Any, out_type: Any = dtypes.float32, name: str | None = Non
     return Tensor(_map(one, a).astype(dt._np))
 
 
-@on_host(("input",), dtypes.string)
+@on_host(("input",), dtypes.string, shaped_like="input")
 def as_string(input: Any, precision: int = -1, scientific: bool = False,
               shortest: bool = False, width: int = -1, fill: str = "",
               name: str | None = None) -> Tensor:
@@ -225,7 +225,7 @@ def _shortest(v: Any) -> str:
     return text[:-2] if text.endswith(".0") else text
 
 
-@on_host(("input",), dtypes.string)
+@on_host(("input",), dtypes.string, shaped_like="input")
 def regex_replace(input: Any, pattern: str, rewrite: str, replace_global: bool = True,
                   name: str | None = None) -> Tensor:
     r"""Each string with the matches of ``pattern`` (RE2 syntax, which Python's ``re``
@@ -243,7 +243,7 @@ def regex_replace(input: Any, pattern: str, rewrite: str, replace_global: bool =
                          _bytes_array(input, "regex_replace")))
 
 
-@on_host(("input",), dtypes.bool_)
+@on_host(("input",), dtypes.bool_, shaped_like="input")
 def regex_full_match(input: Any, pattern: str, name: str | None = None) -> Tensor:
     """Whether each whole string matches ``pattern``.
 
@@ -262,7 +262,7 @@ def _pattern(p: Any) -> bytes:
     return p.encode() if isinstance(p, str) else bytes(p)
 
 
-@on_host(("input",), dtypes.string)
+@on_host(("input",), dtypes.string, shaped_like="input")
 def substr(input: Any, pos: Any, len: Any, unit: str = "BYTE",  # TensorFlow's names
            name: str | None = None) -> Tensor:
     """Each string's ``len`` bytes from ``pos`` (negative: from the end).
