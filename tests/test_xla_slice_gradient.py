@@ -10,6 +10,7 @@ import finegrad as fg
 from finegrad._src.graph.compile.graph_ops import scatter_sum_p
 from finegrad._src.ops.array.indexing import _Index, scatter_add_p
 from finegrad._src.ops.lowering import interleave, pad_into_zeros
+from test_graph_rewrite import rosenbrock_hvp
 
 jax = pytest.importorskip("jax")
 
@@ -105,17 +106,9 @@ def test_forward_over_reverse_hvp_interleaves_the_slices_cotangents():
     fused loop tests every element twice)."""
     rng = np.random.default_rng(4)
     x, v = fg.constant(rng.standard_normal(10)), fg.constant(rng.standard_normal(10))
-
-    def hvp(x, v):
-        with fg.autodiff.ForwardAccumulator(x, v) as acc:
-            with fg.GradientTape() as tape:
-                tape.watch(x)
-                xo, xe = x[0::2], x[1::2]
-                y = fg.reduce_sum(100. * fg.square(xe - fg.square(xo)) + fg.square(1. - xo))
-            g = tape.gradient(y, x)
-        return acc.jvp(g)
-    compiled = fg.function(hvp, jit_compile=True)
-    np.testing.assert_allclose(compiled(x, v).numpy(), fg.function(hvp)(x, v).numpy(),
+    compiled = fg.function(rosenbrock_hvp, jit_compile=True)
+    np.testing.assert_allclose(compiled(x, v).numpy(),
+                               fg.function(rosenbrock_hvp)(x, v).numpy(),
                                rtol=1e-12, atol=1e-12)
     src = compiled.get_concrete_function(x, v).compiled_source
     assert "pad[" not in src and "stack[axis=1]" in src and "scatter" not in src
