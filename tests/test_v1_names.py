@@ -69,3 +69,21 @@ def test_a_signature_trace_of_an_inverse():
     f = fg.function(lambda m: fg.linalg.inv(m) @ m, input_signature=[fg.TensorSpec([3, 3])])
     m = np.array([[2., 1., 0.], [1., 3., 1.], [0., 1., 4.]], np.float32)
     np.testing.assert_allclose(f(fg.constant(m)).numpy(), np.eye(3), atol=1e-5)
+
+
+def test_constants_made_in_a_graph_have_tensorflows_names():
+    """A constant of a TF1 graph is a ``Const`` operation: its name (in its name scope),
+    fetching it by name, and feeding it, as in TensorFlow."""
+    with fg.Graph().as_default() as g:
+        c = v1.constant([1., 2.], name="c")
+        with v1.name_scope("s"):
+            d = v1.constant(3., name="d")
+        unnamed = v1.constant(5.)
+        doubled = c * 2.
+        assert (c.name, d.name, unnamed.name, c.op.type) == ("c:0", "s/d:0", "Const:0",
+                                                              "Const")
+        assert [o.name for o in g.get_operations()][:3] == ["c", "s/d", "Const"]
+        with v1.Session() as sess:
+            np.testing.assert_array_equal(sess.run("c:0"), [1., 2.])
+            assert sess.run("s/d:0") == 3.
+            np.testing.assert_array_equal(sess.run(doubled, {c: [5., 6.]}), [10., 12.])

@@ -474,6 +474,12 @@ class Graph:
     def no_op(self, name: str | None = None) -> Any:
         return self._add_op("NoOp", None, (), (), name=self._scoped(name) if name else None)
 
+    def name_constant(self, t: Tensor, name: str | None) -> None:
+        """A ``Const`` operation for constant ``t`` made while this graph is built, so that
+        it has TensorFlow's name (``scope/name:0``) and can be fetched by it."""
+        if id(t) not in self._tensor_ops:
+            self._add_op("Const", None, (), (t,), name=self._scoped(name or "Const"))
+
     def _scoped(self, name):
         return name[:-1] if name.endswith("/") else scopes._scopes.stack[-1] + name
 

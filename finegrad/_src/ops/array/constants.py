@@ -57,7 +57,11 @@ def constant(value: TensorLike, dtype: DTypeLike | None = None,
     if shape is not None:
         v = tensor_module.filled(v, as_ints(shape, "finegrad.constant", "shape"),
                                  "finegrad.constant")
-    return Tensor(v)
+    t = Tensor(v)
+    graph = getattr(core.current_tracer(), "v1_graph", None)
+    if graph is not None:   # (a TF1 graph names its constants: a Const operation)
+        graph.name_constant(t, name)
+    return t
 
 
 def zeros(shape: Any, dtype: DTypeLike = dtypes.float32, name: str | None = None,
