@@ -74,3 +74,23 @@ def test_eager_assertions_return_none():
     assert fg.debugging.assert_rank(x, 1) is None
     with pytest.raises(InvalidArgumentError):
         fg.debugging.assert_negative(x)
+
+
+def test_tf1_print_prints_each_run_as_tensorflow_1(graph, capfd):
+    """``tf.Print`` prints to stderr each time a run computes it (at most ``first_n``
+    times), each value summarized as TensorFlow 1 does (recorded from TensorFlow 2.21's
+    compat.v1, whose output is the same script's)."""
+    x = v1.placeholder(fg.float32, [None])
+    y = v1.Print(x, [x, "str", fg.constant([[1.5, 2.25], [3., 4.]]), fg.reduce_sum(x)],
+                 message="m ", first_n=2)
+    doubled = y * 2.
+    whole = v1.Print(x, [x], summarize=10)
+    with v1.Session() as sess:
+        capfd.readouterr()
+        for _ in range(3):
+            np.testing.assert_array_equal(sess.run(doubled, {x: [1., 2., 3., 4.]}),
+                                          [2., 4., 6., 8.])
+        sess.run(whole, {x: [0.5, -2.]})
+        sess.run(x * 3., {x: [1.]})   # (nothing computed from a Print: nothing printed)
+    assert capfd.readouterr().err.splitlines() == [
+        "m [1 2 3...][str][[1.5 2.25][3...]...][10]"] * 2 + ["[0.5 -2]"]

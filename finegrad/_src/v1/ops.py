@@ -5,6 +5,12 @@ Each is the TensorFlow 2 op under its TensorFlow 1 name and arguments."""
 
 from __future__ import annotations
 
+import sys
+
+import numpy as np
+
+from finegrad._src import core
+
 from finegrad._src.errors import InvalidArgumentError
 from finegrad._src.ops.math import arithmetic
 from finegrad._src.ops.array import structural as array
@@ -27,9 +33,10 @@ from finegrad._src.ops.math import statistics
 from finegrad._src.core import bind
 from finegrad._src.ops.random import streams
 from finegrad._src.tensor import Tensor
+from finegrad._src.ops.assertion import run_print
+from finegrad._src.api.scopes import control_dependencies
 from finegrad._src.ops.math.counts_and_casts import in_top_k as _in_top_k
 from finegrad._src.v1 import graphs
-from finegrad._src.api.printing import print_
 
 from typing import TYPE_CHECKING, Any
 
@@ -219,10 +226,70 @@ neg = arithmetic.negative
 
 def Print(input_: Any, data: Any, message: Any = None, first_n: Any = None,  # TensorFlow 1's name
           summarize: Any = None, name: str | None = None) -> Any:
-    """TensorFlow 1's ``Print``: ``input_``, printing ``message`` and ``data`` when it runs
-    (here: when it is built or run eagerly; in a graph, when the graph is built)."""
-    print_(*([message] if message else []), *data, summarize=summarize or 3)
-    return array.identity(input_)
+    """TensorFlow 1's ``Print``: ``input_``, printing ``message`` and ``data`` to stderr each
+    time it is computed (eagerly: now; in a graph: each run that fetches something made from
+    it; at most ``first_n`` times), each value as TensorFlow 1 summarizes it
+    (``[1 2 3...]``: its first ``summarize`` elements, default 3).
+
+    >>> import finegrad as fg
+    >>> fg.compat.v1.Print(fg.constant([1., 2.]), [fg.constant(3.)]).numpy()
+    array([1., 2.], dtype=float32)
+    """
+    limit = 3 if summarize is None else int(summarize)
+    left = [None if first_n is None or int(first_n) < 0 else int(first_n)]
+    items = list(data)
+    shown = [k for k, d in enumerate(items) if not isinstance(d, (str, bytes))]
+
+    def emit(*values: Any) -> None:
+        if left[0] is not None:
+            if left[0] <= 0:
+                return
+            left[0] -= 1
+        texts = [str(d) if isinstance(d, str) else d.decode() if isinstance(d, bytes)
+                 else None for d in items]
+        for k, v in zip(shown, values, strict=True):
+            texts[k] = _summary(np.asarray(v), limit)
+        sys.stderr.write((message or "") + "".join(f"[{t}]" for t in texts) + "\n")
+    tensors = [items[k] for k in shown]
+    if core.current_tracer() is None:
+        emit(*[np.asarray(array.convert_to_tensor(t)._value) for t in tensors])
+        return array.identity(input_)
+    op = run_print(emit, *tensors)
+    with control_dependencies([op] if op is not None else []):
+        return array.identity(input_)
+
+
+def _summary(a: np.ndarray, limit: int) -> str:
+    """TensorFlow 1's summary of a value: its first ``limit`` elements, bracketed by axis,
+    ``...`` where it stops."""
+    flat = a.reshape(-1)
+    if a.ndim == 0:
+        return _element(flat[0])
+    count = [0]
+
+    def dims(axis: int) -> str:
+        out = ""
+        if axis == a.ndim - 1:
+            for i in range(a.shape[axis]):
+                if count[0] >= limit:
+                    return out + ("..." if axis else "")
+                out += (" " if i else "") + _element(flat[count[0]])
+                count[0] += 1
+            return out
+        for _ in range(a.shape[axis]):
+            opened = count[0] < limit
+            out += "[" if opened else ""
+            out += dims(axis + 1)
+            out += "]" if count[0] < limit or opened else ""
+        return out
+    return dims(0) + ("..." if limit < flat.size else "")
+
+
+def _element(v: Any) -> str:
+    if isinstance(v, bytes):
+        return v.decode(errors="replace")
+    text = str(v)
+    return text[:-2] if isinstance(v, np.floating) and text.endswith(".0") else text
 
 
 def dropout(x: TensorLike, keep_prob: Any = None, noise_shape: Any = None, seed: Any = None,
