@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from finegrad._src.errors import InvalidArgumentError
+
 from finegrad._src import core, dims
 from finegrad._src.core import Primitive, bind
 from finegrad._src.ops.declare import float_only
@@ -117,14 +119,26 @@ def _log_softmax_vjp(ct, x, *, out, needs, batch, axis):
     return (ct - ew.exp(out) * reduce_sum(ct, a, keepdims=True),)
 
 
-def _labels_like(labels, logits, fn):
-    """Dense labels as a tensor of the logits' dtype and shape (a ValueError otherwise)."""
+def _labels_like(labels, logits, fn, broadcast=False):
+    """Dense labels as a tensor of the logits' dtype and shape (a ValueError otherwise;
+    ``broadcast``: of a shape that broadcasts against the logits', as TensorFlow's softmax
+    cross entropy takes, else its InvalidArgumentError)."""
     logits = _t(logits)
     labels = core.unify_args(softmax_p, [labels, logits])[0]
-    if labels._value.shape != logits._value.shape:
-        raise ValueError(f"finegrad.nn.{fn}: labels of shape {tuple(labels._value.shape)} "
-                         f"and logits of shape {tuple(logits._value.shape)} differ")
-    return labels, logits
+    a, b = labels._value.shape, logits._value.shape
+    if a == b:
+        return labels, logits
+    if broadcast:
+        try:
+            np.broadcast_shapes(a, b)
+            return labels, logits
+        except ValueError:
+            sizes = [",".join(str(d) for d in shape) for shape in (b, a)]
+            raise InvalidArgumentError(
+                f"finegrad.nn.{fn}: logits and labels must be broadcastable: logits_size="
+                f"[{sizes[0]}] labels_size=[{sizes[1]}]") from None
+    raise ValueError(f"finegrad.nn.{fn}: labels of shape {tuple(a)} and logits of shape "
+                     f"{tuple(b)} differ")
 
 
 def softmax_cross_entropy_with_logits(labels: TensorLike, logits: TensorLike, axis: int = -1,
@@ -136,7 +150,8 @@ def softmax_cross_entropy_with_logits(labels: TensorLike, logits: TensorLike, ax
     >>> round(float(l[0]), 4)
     0.6931
     """
-    labels, logits = _labels_like(labels, logits, "softmax_cross_entropy_with_logits")
+    labels, logits = _labels_like(labels, logits, "softmax_cross_entropy_with_logits",
+                                  broadcast=True)
     return -reduce_sum(labels * log_softmax(logits, axis), axis)
 
 
