@@ -17,7 +17,8 @@ from finegrad._src.tensor import Tensor
 from typing import Any
 
 
-def _format_float(v):
+def format_float(v: Any) -> str:
+    """A float as TensorFlow prints it: its shortest text, without a trailing ``.0``."""
     s = str(v)
     return s[:-2] if s.endswith(".0") else s
 
@@ -37,11 +38,11 @@ def _format_value(value, summarize):
     a = np.asarray(value._as_tensor()._value if hasattr(type(value), "_as_tensor")
                    else getattr(value, "_value", value))
     if a.ndim == 0:
-        return _format_float(a[()]) if a.dtype.kind == "f" else str(a[()])
+        return format_float(a[()]) if a.dtype.kind == "f" else str(a[()])
     edge = a.size if summarize is None or summarize < 0 else summarize
     return np.array2string(a, separator=" ", threshold=0 if edge < a.size else a.size + 1,
                            edgeitems=max(edge, 1), max_line_width=sys.maxsize,
-                           formatter={"float_kind": _format_float})
+                           formatter={"float_kind": format_float})
 
 
 def print_(*inputs: Any, output_stream: Any = None, summarize: int = 3, sep: str = " ",

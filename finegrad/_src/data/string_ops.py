@@ -13,7 +13,9 @@ from typing import Any
 import numpy as np
 
 from finegrad._src import dtypes
+from finegrad._src.api.printing import format_float
 from finegrad._src.data.host_ops import on_host, tracing
+from finegrad._src.data.io_ops import _strings
 from finegrad._src.errors import InvalidArgumentError
 from finegrad._src.graph.pyfunc import numpy_function
 from finegrad._src.tensor import Tensor, convert_to_tensor
@@ -28,12 +30,6 @@ def _bytes_array(value: Any, fn: str, argument: str = "input") -> np.ndarray:
                         f"{t.dtype.name}")
     return _map(lambda v: v.encode() if isinstance(v, str) else bytes(v),
                 np.asarray(t._value, dtype=object))
-
-
-def _strings(array: Any) -> Tensor:
-    out = np.empty(np.shape(array), dtype=object)
-    out[...] = array
-    return Tensor(out)
 
 
 def _map(fn: Any, a: np.ndarray, otype: Any = object) -> np.ndarray:
@@ -201,7 +197,7 @@ def as_string(input: Any, precision: int = -1, scientific: bool = False,
         kind = "g" if shortest else "e" if scientific else "f"
         spec = f"{'.' + str(precision) if precision >= 0 else ''}{kind}"
         if shortest and precision < 0:
-            spec = None   # the shortest %g form that reads back as the same value
+            spec = None   # the shortest text that reads back as the same value
     else:
         spec = "d"
     pad = f"{fill or ' '}>{width}" if width > 0 else ""
@@ -209,20 +205,13 @@ def as_string(input: Any, precision: int = -1, scientific: bool = False,
 
     def one(v: Any) -> bytes:
         text = ("true" if v else "false") if a.dtype.kind == "b" else \
-            _shortest(v) if spec is None else format(v, spec)
+            format_float(v) if spec is None else format(v, spec)
         if fill_zero:
             text = format(v, f"0{width}{spec or ''}")
         elif pad:
             text = format(text, pad)
         return text.encode()
     return _strings(_map(one, a) if a.size else np.empty(a.shape, object))
-
-
-def _shortest(v: Any) -> str:
-    """The shortest text of ``v`` that reads back as ``v`` in its own dtype (NumPy's repr
-    of the scalar, without a trailing ``.0``)."""
-    text = str(v)
-    return text[:-2] if text.endswith(".0") else text
 
 
 @on_host(("input",), dtypes.string, shaped_like="input")

@@ -4,27 +4,23 @@ TensorFlow's line endings, compression (None, "GZIP", "ZLIB") and errors."""
 from __future__ import annotations
 
 import gzip
-import os
 import zlib
 from typing import Any
 
 import numpy as np
 
 from finegrad._src import dtypes
-from finegrad._src.data.cardinality import AUTOTUNE, UNKNOWN_CARDINALITY
+from finegrad._src.data.cardinality import UNKNOWN_CARDINALITY
 from finegrad._src.data.dataset import Dataset
-from finegrad._src.data.tfrecord_io import _filenames_dataset, _path, compression_of
-from finegrad._src.errors import FailedPreconditionError, InvalidArgumentError, NotFoundError
+from finegrad._src.data.tfrecord_io import check_readable, compression_of, files_dataset
+from finegrad._src.errors import InvalidArgumentError
 from finegrad._src.graph.tracing.builder import TensorSpec
 from finegrad._src.tensor import Tensor
 
 
 def _contents(path: str, codec: Any, fn: str) -> bytes:
     """The (decompressed) bytes of file ``path``."""
-    if not os.path.exists(path):
-        raise NotFoundError(f"{fn}: {path}; No such file or directory")
-    if os.path.isdir(path):
-        raise FailedPreconditionError(f"{fn}: {path} is a directory")
+    check_readable(path, fn)
     with open(path, "rb") as f:
         data = f.read()
     if codec == "GZIP":
@@ -46,21 +42,6 @@ def _lines(path: str, codec: Any, fn: str) -> Any:
         lines.pop()
     for line in lines:
         yield _string(line[:-1] if line.endswith(b"\r") else line)
-
-
-def _files_dataset(filenames: Any, num_parallel_reads: Any, read: Any, fn: str) -> Dataset:
-    """The elements ``read(path)`` yields, file after file (or interleaved)."""
-    files = _filenames_dataset(filenames, fn)
-
-    def one_file(path: Any) -> Dataset:
-        p = _path(path)
-        return Dataset(lambda: read(p), TensorSpec((), dtypes.string), UNKNOWN_CARDINALITY)
-    parallel = None if num_parallel_reads is None else int(
-        num_parallel_reads._value if isinstance(num_parallel_reads, Tensor)
-        else num_parallel_reads)
-    if parallel is not None and (parallel > 1 or parallel == AUTOTUNE):
-        return files.interleave(one_file, cycle_length=parallel, block_length=1)
-    return files.flat_map(one_file)
 
 
 class TextLineDataset(Dataset):
@@ -86,7 +67,7 @@ class TextLineDataset(Dataset):
         if codec == "SNAPPY":
             raise ValueError(f"{fn}: compression_type must be None, '', 'GZIP' or 'ZLIB', "
                              f"got 'SNAPPY'")
-        inner = _files_dataset(filenames, num_parallel_reads,
+        inner = files_dataset(filenames, num_parallel_reads,
                                lambda p: _lines(p, codec, fn), fn)
         super().__init__(inner._make_iterator, TensorSpec((), dtypes.string),
                          UNKNOWN_CARDINALITY)
@@ -133,7 +114,7 @@ class FixedLengthRecordDataset(Dataset):
         if sizes[0] <= 0 or sizes[1] < 0 or sizes[2] < 0:
             raise InvalidArgumentError(f"{fn}: record_bytes must be > 0 and header_bytes, "
                                        f"footer_bytes >= 0, got {sizes}")
-        inner = _files_dataset(filenames, num_parallel_reads,
+        inner = files_dataset(filenames, num_parallel_reads,
                                lambda p: _records(p, codec, sizes, fn), fn)
         super().__init__(inner._make_iterator, TensorSpec((), dtypes.string),
                          UNKNOWN_CARDINALITY)

@@ -43,11 +43,16 @@ def _path(value: Any) -> str:
     return os.fsdecode(value)
 
 
-def _file_records(path: str, compression: Any, fn: str) -> Any:
+def check_readable(path: str, fn: str) -> None:
+    """TensorFlow's errors for a path that is no file to read."""
     if not os.path.exists(path):
         raise NotFoundError(f"{fn}: {path}; No such file or directory")
     if os.path.isdir(path):
         raise FailedPreconditionError(f"{fn}: {path} is a directory")
+
+
+def _file_records(path: str, compression: Any, fn: str) -> Any:
+    check_readable(path, fn)
     for record in tfrecords.read_records(path, compression, fn):
         yield Tensor(np.asarray(bytes(record), dtype=object))
 
@@ -70,6 +75,22 @@ def _filenames_dataset(filenames: Any, fn: str) -> Dataset:
         raise TypeError(f"{fn}: The `filenames` argument must contain a scalar or a vector "
                         f"of strings, got shape {list(t._value.shape)}")
     return Dataset.from_tensor_slices(t._value.reshape(-1))
+
+
+def files_dataset(filenames: Any, num_parallel_reads: Any, read: Any, fn: str) -> Dataset:
+    """The string scalars ``read(path)`` yields for each file of ``filenames``, file after
+    file (or ``num_parallel_reads`` files interleaved an element at a time, as ``tf.data``)."""
+    files = _filenames_dataset(filenames, fn)
+
+    def one_file(path: Any) -> Dataset:
+        p = _path(path)
+        return Dataset(lambda: read(p), TensorSpec((), dtypes.string), UNKNOWN_CARDINALITY)
+    parallel = None if num_parallel_reads is None else int(
+        num_parallel_reads._value if isinstance(num_parallel_reads, Tensor)
+        else num_parallel_reads)
+    if parallel is not None and (parallel > 1 or parallel == AUTOTUNE):
+        return files.interleave(one_file, cycle_length=parallel, block_length=1)
+    return files.flat_map(one_file)
 
 
 class TFRecordDataset(Dataset):
@@ -101,20 +122,8 @@ class TFRecordDataset(Dataset):
         codec = compression_of(compression_type, fn)
         if codec == "SNAPPY":
             tfrecords.snappy_module(fn, "compression_type")
-        files = _filenames_dataset(filenames, fn)
-
-        def one_file(path: Any) -> Dataset:
-            p = _path(path)
-            return Dataset(lambda: _file_records(p, codec, fn), TensorSpec((), dtypes.string),
-                           UNKNOWN_CARDINALITY)
-
-        parallel = None if num_parallel_reads is None else int(
-            num_parallel_reads._value if isinstance(num_parallel_reads, Tensor)
-            else num_parallel_reads)
-        if parallel is not None and (parallel > 1 or parallel == AUTOTUNE):
-            inner = files.interleave(one_file, cycle_length=parallel, block_length=1)
-        else:
-            inner = files.flat_map(one_file)
+        inner = files_dataset(filenames, num_parallel_reads,
+                              lambda p: _file_records(p, codec, fn), fn)
         super().__init__(inner._make_iterator, TensorSpec((), dtypes.string),
                          UNKNOWN_CARDINALITY)
 

@@ -34,6 +34,7 @@ from finegrad._src.core import bind
 from finegrad._src.ops.random import streams
 from finegrad._src.tensor import Tensor
 from finegrad._src.ops.assertion import run_print
+from finegrad._src.api.printing import format_float
 from finegrad._src.api.scopes import control_dependencies
 from finegrad._src.ops.math.counts_and_casts import in_top_k as _in_top_k
 from finegrad._src.v1 import graphs
@@ -288,8 +289,7 @@ def _summary(a: np.ndarray, limit: int) -> str:
 def _element(v: Any) -> str:
     if isinstance(v, bytes):
         return v.decode(errors="replace")
-    text = str(v)
-    return text[:-2] if isinstance(v, np.floating) and text.endswith(".0") else text
+    return format_float(v) if isinstance(v, np.floating) else str(v)
 
 
 def dropout(x: TensorLike, keep_prob: Any = None, noise_shape: Any = None, seed: Any = None,
